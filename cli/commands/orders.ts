@@ -1,0 +1,104 @@
+// `meal-notifier orders`: lists orders with the API's filters, walking every page.
+import { Command, Option } from 'commander';
+import { firstIssue } from '../../shared/api/listPage.js';
+import { IsoDateSchema, type OrderQuery, OrderQuerySchema } from '../../shared/api/orderQuery.js';
+import { ORDER_STATUSES, PAYMENT_METHODS } from '../../shared/api/schemas.js';
+import { addDays, calendarDateIn, isValidTimeZone, systemTimeZone } from '../../shared/time/calendarDate.js';
+import { createCliApiClient } from '../apiClient.js';
+import { addConnectionOptions, type ConnectionOptions, resolveConnection } from '../connection.js';
+import { CliUsageError } from '../errors.js';
+import { writeListingWarnings } from '../output/listingWarnings.js';
+import { formatOrdersTable } from '../output/ordersTable.js';
+
+/** Without dates the API lists only "today" in a zone it does not name, so we always send both. */
+const DEFAULT_SPAN_DAYS = 7;
+
+interface OrdersOptions extends ConnectionOptions {
+  status: string;
+  establishment?: string;
+  from?: string;
+  to?: string;
+  timeZone: string;
+  paymentMethod?: string;
+  json?: boolean;
+  verbose?: boolean;
+}
+
+export function ordersCommand(): Command {
+  const command = new Command('orders')
+    .description('List orders matching the filters, walking every page')
+    .addOption(new Option('--status <status>', 'order status').choices(ORDER_STATUSES).default('pending'))
+    .option('--establishment <uuid>', 'only this establishment')
+    .option('--from <date>', 'first pickup date, YYYY-MM-DD (default: today in --time-zone)')
+    .option('--to <date>', `last pickup date, YYYY-MM-DD (default: --from + ${DEFAULT_SPAN_DAYS} days)`)
+    .option('--time-zone <zone>', 'IANA time zone that defines "today"', systemTimeZone())
+    .addOption(new Option('--payment-method <method>', 'payment method type').choices(PAYMENT_METHODS))
+    .option('--json', 'print one JSON array of orders (pickup_at as YYYY-MM-DD) on stdout')
+    .option('--verbose', 'report every request on stderr');
+  addConnectionOptions(command);
+  return command
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ meal-notifier orders
+  $ meal-notifier orders --status canceled --from 2026-11-23 --to 2026-11-30
+  $ meal-notifier orders --payment-method card --json > orders.json`,
+    )
+    .action(async (options: OrdersOptions) => {
+      const query = parseOrderQuery(options);
+      const client = createCliApiClient(resolveConnection(options), options.verbose ?? false);
+      try {
+        const listing = await client.listOrders(query);
+        writeListingWarnings(listing, process.stderr);
+        if (options.json) {
+          process.stdout.write(`${JSON.stringify(listing.records, null, 2)}\n`);
+          return;
+        }
+        process.stdout.write(`${formatOrdersTable(listing.records)}\n`);
+        process.stdout.write(
+          `${listing.records.length} ${query.status} orders with pickup ${query.startDate} to ${query.endDate}` +
+            ` (${listing.pages} page${listing.pages === 1 ? '' : 's'})\n`,
+        );
+      } finally {
+        await client.close();
+      }
+    });
+}
+
+function parseOrderQuery(options: OrdersOptions): OrderQuery {
+  if (!isValidTimeZone(options.timeZone)) {
+    throw new CliUsageError(
+      `--time-zone "${options.timeZone}" is not an IANA time zone such as Europe/Lisbon`,
+    );
+  }
+  const startDate = options.from ?? calendarDateIn(options.timeZone, Date.now());
+  const parsed = OrderQuerySchema.safeParse({
+    status: options.status,
+    establishment: options.establishment,
+    startDate,
+    endDate: options.to ?? defaultEndDate(startDate),
+    paymentMethod: options.paymentMethod,
+  });
+  if (!parsed.success) throw new CliUsageError(`invalid filter: ${describeQueryIssue(parsed.error)}`);
+  return parsed.data;
+}
+
+function defaultEndDate(startDate: string): string | undefined {
+  return IsoDateSchema.safeParse(startDate).success ? addDays(startDate, DEFAULT_SPAN_DAYS) : undefined;
+}
+
+const FLAG_OF: Record<string, string> = {
+  startDate: '--from',
+  endDate: '--to',
+  establishment: '--establishment',
+  status: '--status',
+  paymentMethod: '--payment-method',
+};
+
+function describeQueryIssue(error: Parameters<typeof firstIssue>[0]): string {
+  const issue = error.issues[0];
+  const field = issue?.path[0];
+  const flag = typeof field === 'string' ? FLAG_OF[field] : undefined;
+  return flag ? `${flag}: ${issue?.message}` : firstIssue(error);
+}

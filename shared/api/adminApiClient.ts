@@ -1,0 +1,216 @@
+// The Admin API client: authenticated GETs with the request budget, retries and typed errors, and the
+// three listings walked page by page.
+import type { Dispatcher } from 'undici';
+import type { z } from 'zod';
+import { USER_AGENT } from '../version.js';
+import { ErrorBodySchema } from './envelope.js';
+import {
+  type AdminApiError,
+  errorFromResponse,
+  MalformedResponseError,
+  type RequestContext,
+} from './errors.js';
+import { createDispatcher, DEFAULT_TIMEOUTS, type HttpTimeouts, httpGet } from './httpTransport.js';
+import { type ListPage, parseListPage } from './listPage.js';
+import { type OrderQuery, orderQueryParams } from './orderQuery.js';
+import { type Listing, walkPages } from './pagination.js';
+import { defaultSleep, RequestBudget } from './requestBudget.js';
+import { retryAfterMs } from './retryAfter.js';
+import { DEFAULT_RETRY_POLICY, nextRetryDelay, type RetryPolicy } from './retryPolicy.js';
+import {
+  type Establishment,
+  EstablishmentSchema,
+  type Order,
+  OrderSchema,
+  type Product,
+  ProductSchema,
+} from './schemas.js';
+
+export interface AdminApiClientOptions {
+  /** Ends in `/api/v1/admin`. */
+  baseUrl: string;
+  organizationId: string;
+  /** Used in error messages instead of the uuid when given. */
+  organizationName?: string;
+  token: string;
+  /** @default a budget of 50/min private to this client */
+  budget?: RequestBudget;
+  /** @default DEFAULT_RETRY_POLICY */
+  retry?: Partial<RetryPolicy>;
+  /** @default DEFAULT_TIMEOUTS */
+  timeouts?: Partial<HttpTimeouts>;
+  /** @default an undici Agent with the timeouts; inject one to share a pool or to test */
+  dispatcher?: Dispatcher;
+  /** Refuse to walk a listing longer than this. @default 400 (10,000 orders) */
+  maxPages?: number;
+  /** Told of every attempt, for verbose output and metrics. */
+  onAttempt?: (attempt: AttemptReport) => void;
+  /** @default Date.now */
+  clock?: () => number;
+  /** @default a setTimeout-based sleep */
+  sleep?: (ms: number) => Promise<void>;
+  /** @default Math.random */
+  random?: () => number;
+}
+
+export interface AttemptReport {
+  endpoint: string;
+  attempt: number;
+  status: number | undefined;
+  durationMs: number;
+  /** Set when the attempt failed and another is scheduled. */
+  retryInMs?: number;
+  error?: AdminApiError;
+}
+
+export class AdminApiClient {
+  readonly budget: RequestBudget;
+  readonly #baseUrl: URL;
+  readonly #organizationId: string;
+  readonly #organizationLabel: string;
+  readonly #headers: Record<string, string>;
+  readonly #retry: RetryPolicy;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  readonly #maxPages: number;
+  readonly #onAttempt: (attempt: AttemptReport) => void;
+  readonly #clock: () => number;
+  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #random: () => number;
+  #requests = 0;
+
+  constructor(options: AdminApiClientOptions) {
+    this.#baseUrl = new URL(options.baseUrl.replace(/\/+$/, ''));
+    this.#organizationId = options.organizationId;
+    this.#organizationLabel = options.organizationName ?? options.organizationId;
+    this.#headers = {
+      authorization: `Bearer ${options.token}`,
+      'x-service-organization': options.organizationId,
+      accept: 'application/json',
+      'user-agent': USER_AGENT,
+    };
+    this.#clock = options.clock ?? Date.now;
+    this.#sleep = options.sleep ?? defaultSleep;
+    this.#random = options.random ?? Math.random;
+    this.budget =
+      options.budget ?? new RequestBudget({ token: options.token, clock: this.#clock, sleep: this.#sleep });
+    this.#retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.#ownsDispatcher = options.dispatcher === undefined;
+    this.#dispatcher = options.dispatcher ?? createDispatcher({ ...DEFAULT_TIMEOUTS, ...options.timeouts });
+    this.#maxPages = options.maxPages ?? 400;
+    this.#onAttempt = options.onAttempt ?? (() => {});
+  }
+
+  get organizationId(): string {
+    return this.#organizationId;
+  }
+
+  /** HTTP requests sent so far, retries included. */
+  get requestCount(): number {
+    return this.#requests;
+  }
+
+  listOrders(query: OrderQuery = {}): Promise<Listing<Order>> {
+    return this.#list('/orders', orderQueryParams(query), OrderSchema);
+  }
+
+  listEstablishments(): Promise<Listing<Establishment>> {
+    return this.#list('/establishments', {}, EstablishmentSchema);
+  }
+
+  listProducts(): Promise<Listing<Product>> {
+    return this.#list('/products', {}, ProductSchema);
+  }
+
+  /** Closes the connection pool if this client created it. */
+  async close(): Promise<void> {
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+
+  #list<T>(path: string, params: Record<string, string>, schema: z.ZodType<T>): Promise<Listing<T>> {
+    const firstUrl = new URL(`${this.#baseUrl.pathname}${path}`, this.#baseUrl);
+    for (const [key, value] of Object.entries(params)) firstUrl.searchParams.set(key, value);
+    return walkPages(firstUrl, (url) => this.#getPage(url, schema), {
+      maxPages: this.#maxPages,
+      context: (url) => this.#context(url),
+      idOf: (record) => {
+        const uuid = (record as { uuid?: unknown }).uuid;
+        return typeof uuid === 'string' ? uuid : undefined;
+      },
+    });
+  }
+
+  async #getPage<T>(url: URL, schema: z.ZodType<T>): Promise<ListPage<T>> {
+    const { status, body } = await this.#getJson(url);
+    const parsed = parseListPage(body, schema);
+    if (!parsed.ok) throw new MalformedResponseError(this.#context(url), status, parsed.problem);
+    return parsed.page;
+  }
+
+  /** One logical GET: budget, attempts with retries, status mapping and JSON parsing. */
+  async #getJson(url: URL): Promise<{ status: number; body: unknown }> {
+    const context = this.#context(url);
+    const started = this.#clock();
+    for (let attempt = 1; ; attempt += 1) {
+      await this.budget.acquire(context);
+      const attemptStarted = this.#clock();
+      try {
+        const result = await this.#attempt(url, context);
+        this.#onAttempt({
+          endpoint: context.endpoint,
+          attempt,
+          status: result.status,
+          durationMs: this.#since(attemptStarted),
+        });
+        return result;
+      } catch (error) {
+        const apiError = error as AdminApiError;
+        const delay = nextRetryDelay(apiError, attempt, this.#since(started), this.#retry, this.#random);
+        this.#onAttempt({
+          endpoint: context.endpoint,
+          attempt,
+          status: apiError.status,
+          durationMs: this.#since(attemptStarted),
+          error: apiError,
+          ...(delay === undefined ? {} : { retryInMs: delay }),
+        });
+        if (delay === undefined) throw apiError;
+        await this.#sleep(delay);
+      }
+    }
+  }
+
+  async #attempt(url: URL, context: RequestContext): Promise<{ status: number; body: unknown }> {
+    this.#requests += 1;
+    const response = await httpGet(this.#dispatcher, url, this.#headers, context);
+    const body = parseJson(response.text);
+    if (response.status >= 200 && response.status < 300) {
+      if (body === undefined) throw new MalformedResponseError(context, response.status, 'body is not JSON');
+      return { status: response.status, body };
+    }
+    const waitMs = retryAfterMs(response.headers, this.#clock());
+    // Other clients of this token must hold back too, not only this request.
+    if (response.status === 429 && waitMs !== undefined) await this.budget.pauseUntil(this.#clock() + waitMs);
+    const errorBody = ErrorBodySchema.safeParse(body);
+    throw errorFromResponse(context, response.status, errorBody.success ? errorBody.data : undefined, waitMs);
+  }
+
+  #context(url: URL): RequestContext {
+    const path = url.pathname.startsWith(this.#baseUrl.pathname)
+      ? url.pathname.slice(this.#baseUrl.pathname.length)
+      : url.pathname;
+    return { organization: this.#organizationLabel, endpoint: `GET ${path}${url.search}` };
+  }
+
+  #since(startMs: number): number {
+    return this.#clock() - startMs;
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,169 @@
+// Typed Admin API errors, one class per failure category, and the factory from HTTP status to class.
+// Every message names the organization, endpoint and status; none ever carries the token.
+import type { ErrorBody } from './envelope.js';
+
+/** Where a failure happened: who we asked for, and what we asked. */
+export interface RequestContext {
+  /** Organization name when known, else its uuid. */
+  organization: string;
+  /** Method, path and query relative to the base URL, e.g. `GET /orders?status=pending&page=2`. */
+  endpoint: string;
+}
+
+export class AdminApiError extends Error {
+  readonly organization: string;
+  readonly endpoint: string;
+  readonly status: number | undefined;
+  /** Whether repeating the same request may succeed. */
+  readonly retryable: boolean = false;
+
+  constructor(detail: string, context: RequestContext, options?: { status?: number; cause?: unknown }) {
+    super(`${context.organization}: ${detail} on ${context.endpoint}`, { cause: options?.cause });
+    this.name = new.target.name;
+    this.organization = context.organization;
+    this.endpoint = context.endpoint;
+    this.status = options?.status;
+  }
+}
+
+export class BadRequestError extends AdminApiError {
+  constructor(context: RequestContext, serverMessage?: string) {
+    super(
+      `request refused as malformed (400)${suffix(serverMessage)}; check the organization uuid`,
+      context,
+      { status: 400 },
+    );
+  }
+}
+
+export class UnauthorizedError extends AdminApiError {
+  constructor(context: RequestContext) {
+    super('token rejected (401); check the API token for this organization', context, { status: 401 });
+  }
+}
+
+export class ForbiddenError extends AdminApiError {
+  constructor(context: RequestContext) {
+    super('token not permitted to read this organization (403)', context, { status: 403 });
+  }
+}
+
+export class NotFoundError extends AdminApiError {
+  constructor(context: RequestContext) {
+    super('not found (404); check that the base URL ends in /api/v1/admin', context, { status: 404 });
+  }
+}
+
+export class ValidationError extends AdminApiError {
+  /** Field name → messages, as the API's `errors` map gives them. */
+  readonly fieldErrors: Record<string, string[]>;
+
+  constructor(context: RequestContext, fieldErrors: Record<string, string[]>, serverMessage?: string) {
+    const fields = Object.entries(fieldErrors).map(([field, messages]) => `${field}: ${messages.join(' ')}`);
+    const detail = fields.length > 0 ? fields.join('; ') : (serverMessage ?? 'no details given');
+    super(`request rejected by validation (422): ${detail}`, context, { status: 422 });
+    this.fieldErrors = fieldErrors;
+  }
+}
+
+export class RateLimitedError extends AdminApiError {
+  override readonly retryable = true;
+  /** How long the server asked us to wait, when it said. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(context: RequestContext, retryAfterMs: number | undefined) {
+    const wait = retryAfterMs === undefined ? '' : `; retry after ${Math.ceil(retryAfterMs / 1000)} s`;
+    super(`rate limited (429)${wait}`, context, { status: 429 });
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+export class ServerError extends AdminApiError {
+  override readonly retryable = true;
+
+  constructor(context: RequestContext, status: number, serverMessage?: string) {
+    super(`server error (${status})${suffix(serverMessage)}`, context, { status });
+  }
+}
+
+export class UnexpectedStatusError extends AdminApiError {
+  constructor(context: RequestContext, status: number, serverMessage?: string) {
+    super(`unexpected response (${status})${suffix(serverMessage)}`, context, { status });
+  }
+}
+
+export class NetworkError extends AdminApiError {
+  override readonly retryable = true;
+
+  constructor(context: RequestContext, cause: unknown, detail = 'network failure') {
+    super(`${detail}${suffix(causeText(cause))}`, context, { cause });
+  }
+}
+
+export class TimeoutError extends NetworkError {
+  constructor(context: RequestContext, cause: unknown, phase: 'connect' | 'headers' | 'body') {
+    super(context, cause, `timed out waiting for the ${phase === 'connect' ? 'connection' : phase}`);
+  }
+}
+
+export class MalformedResponseError extends AdminApiError {
+  constructor(context: RequestContext, status: number, problem: string, cause?: unknown) {
+    super(`malformed response (${status}): ${problem}`, context, { status, cause });
+  }
+}
+
+/** A pagination link that points away from the listing: refused so the token never leaves the origin. */
+export class ForeignLinkError extends AdminApiError {
+  constructor(context: RequestContext, link: string) {
+    super(`refused to follow links.next to ${safeOrigin(link)}: not the listing's origin and path`, context);
+  }
+}
+
+export class PaginationError extends AdminApiError {}
+
+export class RequestBudgetExhaustedError extends AdminApiError {
+  readonly retryAtMs: number;
+
+  constructor(context: RequestContext, limitPerMinute: number, retryAtMs: number) {
+    super(`request budget of ${limitPerMinute}/min for this token is used up`, context);
+    this.retryAtMs = retryAtMs;
+  }
+}
+
+/** Maps a non-2xx response to its error class. */
+export function errorFromResponse(
+  context: RequestContext,
+  status: number,
+  body: ErrorBody | undefined,
+  retryAfterMs: number | undefined,
+): AdminApiError {
+  const message = body?.message;
+  if (status === 400) return new BadRequestError(context, message);
+  if (status === 401) return new UnauthorizedError(context);
+  if (status === 403) return new ForbiddenError(context);
+  if (status === 404) return new NotFoundError(context);
+  if (status === 422) return new ValidationError(context, body?.errors ?? {}, message);
+  if (status === 429) return new RateLimitedError(context, retryAfterMs);
+  if (status >= 500) return new ServerError(context, status, message);
+  return new UnexpectedStatusError(context, status, message);
+}
+
+function suffix(text: string | undefined): string {
+  return text ? `: ${text}` : '';
+}
+
+function causeText(cause: unknown): string | undefined {
+  if (!(cause instanceof Error)) return undefined;
+  const code = (cause as { code?: unknown }).code;
+  return typeof code === 'string' ? code : cause.message;
+}
+
+/** Only the origin: a link's query could carry anything, and it is not ours to print. */
+function safeOrigin(link: string): string {
+  try {
+    const url = new URL(link);
+    return `${url.origin}${url.pathname}`;
+  } catch {
+    return 'an unparseable URL';
+  }
+}

@@ -1,0 +1,142 @@
+// Walks every page of a listing. Follows `links.next` only when it stays on the listing's origin and path,
+// else builds the next URL from `page`; guards against loops and runaway walks; and reports whether the
+// walk was consistent enough to draw conclusions from (stable `meta.total`, no duplicate records).
+import { ForeignLinkError, PaginationError, type RequestContext } from './errors.js';
+import type { ListPage, SkippedRecord } from './listPage.js';
+
+/** The API's fixed page size. */
+export const PAGE_SIZE = 25;
+
+export interface ListingProblem {
+  kind: 'malformed_record' | 'total_changed' | 'duplicate_record' | 'count_mismatch' | 'page_mismatch';
+  message: string;
+}
+
+export interface Listing<T> {
+  records: T[];
+  /** Records that failed validation, with the page they were on. */
+  skipped: Array<SkippedRecord & { page: number }>;
+  pages: number;
+  /** `meta.total` of the first page, when the server sent one. */
+  total: number | undefined;
+  /** Every record on every page was valid. */
+  complete: boolean;
+  /** The pages agree with each other: same total throughout, no record twice, count matches total. */
+  consistent: boolean;
+  problems: ListingProblem[];
+}
+
+export interface WalkOptions {
+  maxPages: number;
+  context: (url: URL) => RequestContext;
+  /** Identity of a record, for duplicate detection. */
+  idOf: (record: unknown) => string | undefined;
+}
+
+export async function walkPages<T>(
+  firstUrl: URL,
+  fetchPage: (url: URL) => Promise<ListPage<T>>,
+  options: WalkOptions,
+): Promise<Listing<T>> {
+  const records: T[] = [];
+  const skipped: Listing<T>['skipped'] = [];
+  const problems: ListingProblem[] = [];
+  const seenIds = new Set<string>();
+  const fetched = new Set<string>();
+  let total: number | undefined;
+  let url: URL | undefined = firstUrl;
+  let pageNumber = 0;
+
+  while (url) {
+    if (pageNumber >= options.maxPages) {
+      throw new PaginationError(
+        `listing has more than ${options.maxPages} pages; narrow the filters or raise the page limit`,
+        options.context(url),
+      );
+    }
+    pageNumber += 1;
+    fetched.add(url.href);
+    const page = await fetchPage(url);
+    let newRecords = 0;
+    for (const record of page.records) {
+      const id = options.idOf(record);
+      if (id !== undefined && seenIds.has(id)) {
+        problems.push({
+          kind: 'duplicate_record',
+          message: `record ${id} listed twice (page ${pageNumber})`,
+        });
+        continue;
+      }
+      if (id !== undefined) seenIds.add(id);
+      records.push(record);
+      newRecords += 1;
+    }
+    for (const record of page.skipped) {
+      skipped.push({ ...record, page: pageNumber });
+      problems.push({
+        kind: 'malformed_record',
+        message: `skipped record ${record.uuid ?? `#${record.index}`} on page ${pageNumber}: ${record.problem}`,
+      });
+    }
+    if (page.meta) {
+      if (total === undefined) total = page.meta.total;
+      else if (page.meta.total !== total) {
+        problems.push({
+          kind: 'total_changed',
+          message: `meta.total moved from ${total} to ${page.meta.total}`,
+        });
+      }
+      if (page.meta.current_page !== pageNumber) {
+        problems.push({
+          kind: 'page_mismatch',
+          message: `asked for page ${pageNumber}, got page ${page.meta.current_page}`,
+        });
+      }
+    }
+    // A full page that added nothing new means the server ignores `page`: stop rather than loop.
+    if (newRecords === 0 && page.records.length > 0) break;
+    url = nextPageUrl(page, url, firstUrl, pageNumber, options.context);
+    if (url && fetched.has(url.href)) {
+      throw new PaginationError(`links.next points back to a page already fetched`, options.context(url));
+    }
+  }
+
+  const listed = records.length + skipped.length;
+  if (total !== undefined && listed !== total && !problems.some((p) => p.kind === 'total_changed')) {
+    problems.push({ kind: 'count_mismatch', message: `listed ${listed} records but meta.total is ${total}` });
+  }
+  return {
+    records,
+    skipped,
+    pages: pageNumber,
+    total,
+    complete: skipped.length === 0,
+    consistent: !problems.some((p) => p.kind !== 'malformed_record'),
+    problems,
+  };
+}
+
+function nextPageUrl<T>(
+  page: ListPage<T>,
+  current: URL,
+  firstUrl: URL,
+  pageNumber: number,
+  context: (url: URL) => RequestContext,
+): URL | undefined {
+  const next = page.links?.next;
+  if (next) {
+    const url = URL.parse(next, current.href);
+    if (!url || url.origin !== firstUrl.origin || url.pathname !== firstUrl.pathname) {
+      throw new ForeignLinkError(context(current), next);
+    }
+    return url;
+  }
+  const hasMore = page.meta
+    ? page.meta.current_page < page.meta.last_page
+    : // Without pagination keys (the old bare form), only a full page can have a successor.
+      page.records.length + page.skipped.length >= PAGE_SIZE;
+  if (!hasMore) return undefined;
+  const url = new URL(firstUrl);
+  url.searchParams.set('page', String(pageNumber + 1));
+  return url;
+}

@@ -1,0 +1,33 @@
+// Calendar dates (YYYY-MM-DD) in an IANA time zone, through the platform's Intl time-zone database.
+
+/** Today's date in `timeZone` at instant `nowMs`. Throws RangeError for an unknown zone. */
+export function calendarDateIn(timeZone: string, nowMs: number): string {
+  // en-CA formats as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(nowMs);
+}
+
+/** The date `days` after (or before, if negative) `date`. */
+export function addDays(date: string, days: number): string {
+  const at = new Date(`${date}T00:00:00Z`);
+  at.setUTCDate(at.getUTCDate() + days);
+  return at.toISOString().slice(0, 10);
+}
+
+export function isValidTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The zone this machine runs in, e.g. for CLI defaults. */
+export function systemTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
