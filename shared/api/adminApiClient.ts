@@ -3,11 +3,12 @@
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { USER_AGENT } from '../version.js';
-import { ErrorBodySchema } from './envelope.js';
+import { type ErrorBody, ErrorBodySchema } from './envelope.js';
 import {
   type AdminApiError,
   errorFromResponse,
   MalformedResponseError,
+  RateLimitedError,
   type RequestContext,
 } from './errors.js';
 import { createDispatcher, DEFAULT_TIMEOUTS, type HttpTimeouts, httpGet } from './httpTransport.js';
@@ -68,6 +69,7 @@ export class AdminApiClient {
   readonly #baseUrl: URL;
   readonly #organizationId: string;
   readonly #organizationLabel: string;
+  readonly #token: string;
   readonly #headers: Record<string, string>;
   readonly #retry: RetryPolicy;
   readonly #dispatcher: Dispatcher;
@@ -83,6 +85,7 @@ export class AdminApiClient {
     this.#baseUrl = new URL(options.baseUrl.replace(/\/+$/, ''));
     this.#organizationId = options.organizationId;
     this.#organizationLabel = options.organizationName ?? options.organizationId;
+    this.#token = options.token;
     this.#headers = {
       authorization: `Bearer ${options.token}`,
       'x-service-organization': options.organizationId,
@@ -174,6 +177,10 @@ export class AdminApiClient {
           error: apiError,
           ...(delay === undefined ? {} : { retryInMs: delay }),
         });
+        // Every other user of this token must hold back too, not only this request.
+        if (apiError instanceof RateLimitedError) {
+          await this.budget.pauseUntil(this.#clock() + (delay ?? apiError.retryAfterMs ?? 0));
+        }
         if (delay === undefined) throw apiError;
         await this.#sleep(delay);
       }
@@ -189,10 +196,25 @@ export class AdminApiClient {
       return { status: response.status, body };
     }
     const waitMs = retryAfterMs(response.headers, this.#clock());
-    // Other clients of this token must hold back too, not only this request.
-    if (response.status === 429 && waitMs !== undefined) await this.budget.pauseUntil(this.#clock() + waitMs);
     const errorBody = ErrorBodySchema.safeParse(body);
-    throw errorFromResponse(context, response.status, errorBody.success ? errorBody.data : undefined, waitMs);
+    const details = errorBody.success ? this.#redacted(errorBody.data) : undefined;
+    throw errorFromResponse(context, response.status, details, waitMs);
+  }
+
+  /** A server may echo the request (and so the token) in its error body; none of it reaches our messages. */
+  #redacted(body: ErrorBody): ErrorBody {
+    const clean = (text: string) => (this.#token ? text.replaceAll(this.#token, '[redacted]') : text);
+    return {
+      ...body,
+      ...(body.message === undefined ? {} : { message: clean(body.message) }),
+      ...(body.errors === undefined
+        ? {}
+        : {
+            errors: Object.fromEntries(
+              Object.entries(body.errors).map(([field, messages]) => [clean(field), messages.map(clean)]),
+            ),
+          }),
+    };
   }
 
   #context(url: URL): RequestContext {

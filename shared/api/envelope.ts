@@ -12,8 +12,8 @@ export type Links = z.infer<typeof LinksSchema>;
 export const MetaSchema = z.object({
   current_page: z.number().int().positive(),
   // Laravel sends null for both on an empty page.
-  from: z.number().int().nullable(),
-  to: z.number().int().nullable(),
+  from: z.number().int().nullish(),
+  to: z.number().int().nullish(),
   last_page: z.number().int().nonnegative(),
   per_page: z.number().int().positive(),
   total: z.number().int().nonnegative(),

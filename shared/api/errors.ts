@@ -16,13 +16,20 @@ export class AdminApiError extends Error {
   readonly status: number | undefined;
   /** Whether repeating the same request may succeed. */
   readonly retryable: boolean = false;
+  /** How long the server asked us to wait (`Retry-After`), when it said. */
+  readonly retryAfterMs: number | undefined;
 
-  constructor(detail: string, context: RequestContext, options?: { status?: number; cause?: unknown }) {
+  constructor(
+    detail: string,
+    context: RequestContext,
+    options?: { status?: number; cause?: unknown; retryAfterMs?: number | undefined },
+  ) {
     super(`${context.organization}: ${detail} on ${context.endpoint}`, { cause: options?.cause });
     this.name = new.target.name;
     this.organization = context.organization;
     this.endpoint = context.endpoint;
     this.status = options?.status;
+    this.retryAfterMs = options?.retryAfterMs;
   }
 }
 
@@ -68,21 +75,18 @@ export class ValidationError extends AdminApiError {
 
 export class RateLimitedError extends AdminApiError {
   override readonly retryable = true;
-  /** How long the server asked us to wait, when it said. */
-  readonly retryAfterMs: number | undefined;
 
   constructor(context: RequestContext, retryAfterMs: number | undefined) {
     const wait = retryAfterMs === undefined ? '' : `; retry after ${Math.ceil(retryAfterMs / 1000)} s`;
-    super(`rate limited (429)${wait}`, context, { status: 429 });
-    this.retryAfterMs = retryAfterMs;
+    super(`rate limited (429)${wait}`, context, { status: 429, retryAfterMs });
   }
 }
 
 export class ServerError extends AdminApiError {
   override readonly retryable = true;
 
-  constructor(context: RequestContext, status: number, serverMessage?: string) {
-    super(`server error (${status})${suffix(serverMessage)}`, context, { status });
+  constructor(context: RequestContext, status: number, serverMessage?: string, retryAfterMs?: number) {
+    super(`server error (${status})${suffix(serverMessage)}`, context, { status, retryAfterMs });
   }
 }
 
@@ -144,7 +148,7 @@ export function errorFromResponse(
   if (status === 404) return new NotFoundError(context);
   if (status === 422) return new ValidationError(context, body?.errors ?? {}, message);
   if (status === 429) return new RateLimitedError(context, retryAfterMs);
-  if (status >= 500) return new ServerError(context, status, message);
+  if (status >= 500) return new ServerError(context, status, message, retryAfterMs);
   return new UnexpectedStatusError(context, status, message);
 }
 

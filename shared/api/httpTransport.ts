@@ -15,14 +15,18 @@ export interface HttpTimeouts {
 
 export const DEFAULT_TIMEOUTS: HttpTimeouts = { connectMs: 5_000, headersMs: 15_000, bodyMs: 15_000 };
 
-/** A keep-alive connection pool; pages are fetched one after another, so a few sockets suffice. */
+/**
+ * A keep-alive connection per origin. Pages are fetched one after another, so one socket suffices; with
+ * more, undici's pool alternates sequential requests between two sockets (the next request is dispatched
+ * before the previous connection is marked free), opening connections it does not need.
+ */
 export function createDispatcher(timeouts: HttpTimeouts = DEFAULT_TIMEOUTS): Dispatcher {
   return new Agent({
     connect: { timeout: timeouts.connectMs },
     headersTimeout: timeouts.headersMs,
     bodyTimeout: timeouts.bodyMs,
     keepAliveTimeout: 30_000,
-    connections: 4,
+    connections: 1,
   });
 }
 

@@ -55,7 +55,7 @@ export async function walkPages<T>(
       );
     }
     pageNumber += 1;
-    fetched.add(url.href);
+    fetched.add(pageKey(url));
     const page = await fetchPage(url);
     let newRecords = 0;
     for (const record of page.records) {
@@ -96,7 +96,7 @@ export async function walkPages<T>(
     // A full page that added nothing new means the server ignores `page`: stop rather than loop.
     if (newRecords === 0 && page.records.length > 0) break;
     url = nextPageUrl(page, url, firstUrl, pageNumber, options.context);
-    if (url && fetched.has(url.href)) {
+    if (url && fetched.has(pageKey(url))) {
       throw new PaginationError(`links.next points back to a page already fetched`, options.context(url));
     }
   }
@@ -114,6 +114,17 @@ export async function walkPages<T>(
     consistent: !problems.some((p) => p.kind !== 'malformed_record'),
     problems,
   };
+}
+
+/**
+ * Which page a URL asks for, so a link back is recognized however it is spelled: `?page=1` is the same
+ * page as no `page` at all, and the order of the query parameters does not matter.
+ */
+function pageKey(url: URL): string {
+  const params = new URLSearchParams(url.searchParams);
+  if (!params.has('page')) params.set('page', '1');
+  params.sort();
+  return `${url.origin}${url.pathname}?${params}`;
 }
 
 function nextPageUrl<T>(

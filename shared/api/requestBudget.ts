@@ -11,7 +11,7 @@ export interface RequestBudgetOptions {
   token: string;
   /** @default 50 */
   requestsPerMinute?: number;
-  /** @default a new InMemoryBudgetCounterStore (not shared) */
+  /** Pass one store to every budget of a token to share it. @default a new InMemoryBudgetCounterStore */
   store?: BudgetCounterStore;
   /** Longest wait for budget before giving up with RequestBudgetExhaustedError. @default 65_000 */
   maxWaitMs?: number;

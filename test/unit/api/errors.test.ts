@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AdminApiError,
+  BadRequestError,
+  errorFromResponse,
+  ForbiddenError,
+  ForeignLinkError,
+  MalformedResponseError,
+  NetworkError,
+  NotFoundError,
+  PaginationError,
+  RateLimitedError,
+  RequestBudgetExhaustedError,
+  type RequestContext,
+  ServerError,
+  TimeoutError,
+  UnauthorizedError,
+  UnexpectedStatusError,
+  ValidationError,
+} from '../../../shared/api/errors.js';
+
+const context: RequestContext = { organization: 'Escola Norte', endpoint: 'GET /orders?status=pending' };
+
+describe('errorFromResponse', () => {
+  it.each<[number, new (...args: never[]) => AdminApiError, boolean]>([
+    [400, BadRequestError, false],
+    [401, UnauthorizedError, false],
+    [403, ForbiddenError, false],
+    [404, NotFoundError, false],
+    [422, ValidationError, false],
+    [429, RateLimitedError, true],
+    [500, ServerError, true],
+    [502, ServerError, true],
+    [503, ServerError, true],
+    [504, ServerError, true],
+    [409, UnexpectedStatusError, false],
+    [418, UnexpectedStatusError, false],
+    [304, UnexpectedStatusError, false],
+  ])('maps status %i to %o (retryable: %s)', (status, errorClass, retryable) => {
+    const error = errorFromResponse(context, status, undefined, undefined);
+    expect(error).toBeInstanceOf(errorClass);
+    expect(error).toBeInstanceOf(AdminApiError);
+    expect(error.name).toBe(errorClass.name);
+    expect(error.status).toBe(status);
+    expect(error.retryable).toBe(retryable);
+  });
+
+  it.each([400, 401, 403, 404, 422, 429, 500, 418])(
+    'names the organization, the endpoint and the status %i in the message',
+    (status) => {
+      const error = errorFromResponse(context, status, undefined, undefined);
+      expect(error.message).toMatch(/^Escola Norte: /);
+      expect(error.message).toContain('on GET /orders?status=pending');
+      expect(error.message).toContain(`(${status})`);
+      expect(error.organization).toBe('Escola Norte');
+      expect(error.endpoint).toBe('GET /orders?status=pending');
+    },
+  );
+
+  it('carries the field errors of a 422 and lists them in the message', () => {
+    const errors = {
+      start_date: ['The start date is not a valid date.'],
+      status: ['Unknown status.', 'Try again.'],
+    };
+    const error = errorFromResponse(context, 422, { success: false, message: 'Invalid', errors }, undefined);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).fieldErrors).toEqual(errors);
+    expect(error.message).toContain('start_date: The start date is not a valid date.');
+    expect(error.message).toContain('status: Unknown status. Try again.');
+  });
+
+  it('falls back to the server message for a 422 without field errors', () => {
+    const error = errorFromResponse(context, 422, { message: 'The given data was invalid.' }, undefined);
+    expect((error as ValidationError).fieldErrors).toEqual({});
+    expect(error.message).toContain('The given data was invalid.');
+  });
+
+  it('passes the server message on for 400 and 5xx', () => {
+    expect(
+      errorFromResponse(context, 400, { message: 'Organization header missing' }, undefined).message,
+    ).toContain('Organization header missing');
+    expect(errorFromResponse(context, 500, { message: 'Server Error' }, undefined).message).toContain(
+      ': Server Error',
+    );
+  });
+
+  it('keeps the Retry-After wait of a 429 and states it in whole seconds', () => {
+    const error = errorFromResponse(context, 429, undefined, 2_500) as RateLimitedError;
+    expect(error.retryAfterMs).toBe(2_500);
+    expect(error.message).toContain('retry after 3 s');
+  });
+
+  it('leaves retryAfterMs undefined when the server did not say', () => {
+    const error = errorFromResponse(context, 429, undefined, undefined) as RateLimitedError;
+    expect(error.retryAfterMs).toBeUndefined();
+    expect(error.message).not.toContain('retry after');
+  });
+});
+
+describe('network errors', () => {
+  it('names the cause code and is retryable', () => {
+    const cause = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+    const error = new NetworkError(context, cause);
+    expect(error.message).toBe('Escola Norte: network failure: ECONNREFUSED on GET /orders?status=pending');
+    expect(error.retryable).toBe(true);
+    expect(error.cause).toBe(cause);
+    expect(error.status).toBeUndefined();
+  });
+
+  it('uses the cause message when it has no code', () => {
+    expect(new NetworkError(context, new Error('socket hang up')).message).toContain('socket hang up');
+  });
+
+  it.each<['connect' | 'headers' | 'body', string]>([
+    ['connect', 'timed out waiting for the connection'],
+    ['headers', 'timed out waiting for the headers'],
+    ['body', 'timed out waiting for the body'],
+  ])('a %s timeout is a retryable NetworkError saying what it waited for', (phase, text) => {
+    const error = new TimeoutError(context, new Error('timeout'), phase);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.name).toBe('TimeoutError');
+    expect(error.retryable).toBe(true);
+    expect(error.message).toContain(text);
+  });
+});
+
+describe('other errors', () => {
+  it('ForeignLinkError prints the origin and path of the link, never its query', () => {
+    const error = new ForeignLinkError(context, 'https://evil.example/steal?token=abc123&page=2');
+    expect(error.message).toContain('https://evil.example/steal');
+    expect(error.message).not.toContain('abc123');
+    expect(error.retryable).toBe(false);
+  });
+
+  it('ForeignLinkError copes with a link that is not a URL', () => {
+    expect(new ForeignLinkError(context, 'not a url').message).toContain('an unparseable URL');
+  });
+
+  it('MalformedResponseError names the status and the problem', () => {
+    const error = new MalformedResponseError(context, 200, 'body is not JSON');
+    expect(error.message).toBe(
+      'Escola Norte: malformed response (200): body is not JSON on GET /orders?status=pending',
+    );
+    expect(error.retryable).toBe(false);
+  });
+
+  it('RequestBudgetExhaustedError states the limit and when budget frees up', () => {
+    const error = new RequestBudgetExhaustedError(context, 50, 1_234);
+    expect(error.message).toContain('50/min');
+    expect(error.retryAtMs).toBe(1_234);
+  });
+
+  it('PaginationError is an AdminApiError that is not retried', () => {
+    const error = new PaginationError('loop', context);
+    expect(error).toBeInstanceOf(AdminApiError);
+    expect(error.retryable).toBe(false);
+    expect(error.name).toBe('PaginationError');
+  });
+});
