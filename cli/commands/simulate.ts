@@ -1,0 +1,130 @@
+// `meal-notifier simulate`: runs the Admin API simulator with a lively scenario until interrupted, and
+// prints the connection settings to paste into another terminal.
+import { Command } from 'commander';
+import { isValidTimeZone } from '../../shared/time/calendarDate.js';
+import { PICKUP_FORMATS } from '../../simulator/pickupFormat.js';
+import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
+import { CliUsageError } from '../errors.js';
+
+interface SimulateOptions {
+  port: string;
+  seed: string;
+  speed: string;
+  orders: string;
+  errorRate: string;
+  latency: string;
+  pickupFormat: string;
+  timeZone: string;
+  requestsPerMinute: string;
+  bare?: boolean;
+}
+
+export interface SimulateCommandDeps {
+  /** Where the lines go; default stdout. */
+  write?: (text: string) => void;
+  /** Stops the simulator when aborted; default SIGINT or SIGTERM. */
+  stopSignal?: AbortSignal;
+  /** Called once the simulator listens, e.g. for tests to reach it. */
+  onStarted?: (simulator: RunningSimulator) => void;
+}
+
+export function simulateCommand(deps: SimulateCommandDeps = {}): Command {
+  return new Command('simulate')
+    .description('Run a local Admin API simulator whose orders arrive and change over time')
+    .option('--port <n>', 'port on 127.0.0.1 (0 picks a free one)', '4010')
+    .option('--seed <n>', 'seed of the simulated world; the same seed gives the same world', '42')
+    .option('--speed <x>', 'scenario speed: 15 brings a new order every ~4 s, 0 freezes the world', '15')
+    .option('--orders <n>', 'orders each organization starts with', '60')
+    .option('--error-rate <ratio>', 'share of requests answered 500, from 0 to 1', '0')
+    .option('--latency <ms>', 'delay added to every response, in ms', '0')
+    .option('--pickup-format <form>', `pickup_at form: ${PICKUP_FORMATS.join(', ')}`, 'mixed')
+    .option('--time-zone <zone>', 'IANA time zone that defines "today"', 'Europe/Lisbon')
+    .option('--requests-per-minute <n>', 'rate limit per token', '50')
+    .option('--bare', 'answer GET /orders with a bare array, the old form without links and meta')
+    .action(async (options: SimulateOptions) => {
+      const write = deps.write ?? ((text: string) => process.stdout.write(text));
+      const seed = integerFlag('--seed', options.seed, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+      const speed = numberFlag('--speed', options.speed, 0, 10_000);
+      const simulator = await startSimulator({
+        port: integerFlag('--port', options.port, 0, 65535),
+        seed,
+        initialOrders: integerFlag('--orders', options.orders, 0, 100_000),
+        requestsPerMinute: integerFlag('--requests-per-minute', options.requestsPerMinute, 1, 1_000_000),
+        pickupFormat: choiceFlag('--pickup-format', options.pickupFormat, PICKUP_FORMATS),
+        ordersShape: options.bare ? 'bare' : 'envelope',
+        timeZone: timeZoneFlag(options.timeZone),
+        scenario: speed === 0 ? false : { speed },
+        faults: {
+          errorRate: numberFlag('--error-rate', options.errorRate, 0, 1),
+          latencyMs: numberFlag('--latency', options.latency, 0, 600_000),
+        },
+      }).catch((error: unknown) => {
+        if ((error as { code?: unknown }).code === 'EADDRINUSE') {
+          throw new CliUsageError(`port ${options.port} is already in use; choose another with --port`);
+        }
+        throw error;
+      });
+      // Listen for the stop signal before announcing the address: a caller may signal as soon as it reads it.
+      const stop = stopped(deps.stopSignal);
+      deps.onStarted?.(simulator);
+      write(
+        [
+          `Admin API simulator (seed ${seed}) listening on ${simulator.baseUrl}`,
+          `export MEAL_API_BASE_URL=${simulator.baseUrl}`,
+          `export MEAL_API_ORGANIZATION=${simulator.organization.id}`,
+          `export MEAL_API_TOKEN=${simulator.token}`,
+          'Then, in another terminal: npx meal-notifier orders',
+          '',
+        ].join('\n'),
+      );
+      await stop;
+      await simulator.close();
+      write('Simulator stopped.\n');
+    });
+}
+
+function stopped(signal: AbortSignal | undefined): Promise<void> {
+  if (signal) {
+    return new Promise((resolve) => {
+      if (signal.aborted) resolve();
+      else signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  }
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+function integerFlag(flag: string, text: string, min: number, max: number): number {
+  const value = /^-?\d+$/.test(text.trim()) ? Number(text) : Number.NaN;
+  if (!(Number.isSafeInteger(value) && value >= min && value <= max)) {
+    throw new CliUsageError(`${flag} "${text}" must be an integer from ${min} to ${max}`);
+  }
+  return value;
+}
+
+function numberFlag(flag: string, text: string, min: number, max: number): number {
+  const value = /^\d+(?:\.\d+)?$/.test(text.trim()) ? Number(text) : Number.NaN;
+  if (!(value >= min && value <= max))
+    throw new CliUsageError(`${flag} "${text}" must be a number from ${min} to ${max}`);
+  return value;
+}
+
+function choiceFlag<T extends string>(flag: string, text: string, choices: readonly T[]): T {
+  const choice = choices.find((candidate) => candidate === text);
+  if (!choice) throw new CliUsageError(`${flag} "${text}" must be one of ${choices.join(', ')}`);
+  return choice;
+}
+
+function timeZoneFlag(text: string): string {
+  if (!isValidTimeZone(text)) {
+    throw new CliUsageError(`--time-zone "${text}" is not an IANA time zone such as Europe/Lisbon`);
+  }
+  return text;
+}

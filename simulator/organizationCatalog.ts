@@ -1,0 +1,150 @@
+// Builds one organization's establishments, customers and products from the sample data and a seeded
+// stream: the fixed cast that every order of that organization draws on.
+import type { Customer, Establishment, Money, Parent, StatusObject } from '../shared/api/schemas.js';
+import {
+  ADULT_FIRST_NAMES,
+  CLASSES,
+  ESTABLISHMENTS,
+  LAST_NAMES,
+  PRODUCTS,
+  type ProductTemplate,
+  STUDENT_FIRST_NAMES,
+} from './catalog.js';
+import { money } from './money.js';
+import type { SeededRandom } from './seededRandom.js';
+import { formatTimestamp, microsFromMs } from './timestamps.js';
+
+const DAY_MS = 86_400_000;
+const ENABLED: StatusObject = { label: 'Enabled', value: 'enabled' };
+
+/** A GET /products record. The spec gives no shape; this one carries the class prices and restrictions it mentions. */
+export interface ProductRecord {
+  uuid: string;
+  sku: string;
+  name: string;
+  description: string | null;
+  price: Money;
+  is_menu: boolean;
+  image: string;
+  class_prices: Array<{ class: string; price: Money }>;
+  class_restrictions: string[];
+  status: StatusObject;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CatalogProduct {
+  record: ProductRecord;
+  template: ProductTemplate;
+}
+
+export interface OrganizationCatalog {
+  establishments: Establishment[];
+  customers: Customer[];
+  products: CatalogProduct[];
+}
+
+/** `nowMs` anchors the records' creation dates in the past of the simulated present. */
+export function buildOrganizationCatalog(rng: SeededRandom, nowMs: number): OrganizationCatalog {
+  return {
+    establishments: buildEstablishments(rng.fork('establishments'), nowMs),
+    customers: buildCustomers(rng.fork('customers')),
+    products: buildProducts(rng.fork('products'), nowMs),
+  };
+}
+
+function buildEstablishments(rng: SeededRandom, nowMs: number): Establishment[] {
+  return ESTABLISHMENTS.map((template) => {
+    const createdMs = nowMs - rng.int(200, 700) * DAY_MS;
+    return {
+      uuid: rng.uuid(),
+      name: template.name,
+      allowed_order_pickup_time_type: template.pickupTimeType,
+      allowed_order_pickup_time_interval: [...template.pickupTimes],
+      working_days: [...template.workingDays],
+      order_closing_time: template.orderClosingTime,
+      menu_closing_time: template.menuClosingTime,
+      daily_order_closure: template.dailyOrderClosure,
+      status: { ...ENABLED },
+      created_at: formatTimestamp(microsFromMs(createdMs)),
+      updated_at: formatTimestamp(microsFromMs(createdMs + rng.int(0, 150) * DAY_MS)),
+    };
+  });
+}
+
+function buildCustomers(rng: SeededRandom): Customer[] {
+  const customers: Customer[] = [];
+  // Most students order through a parent's account, some families with two children.
+  for (let family = 0; family < 12; family += 1) {
+    const lastName = rng.pick(LAST_NAMES);
+    const parent = buildParent(rng, lastName);
+    const children = rng.chance(0.35) ? 2 : 1;
+    for (let child = 0; child < children; child += 1) {
+      customers.push({
+        uuid: rng.uuid(),
+        full_name: `${rng.pick(STUDENT_FIRST_NAMES)} ${lastName}`,
+        class: rng.pick(CLASSES),
+        parent: { ...parent, credit: { ...parent.credit } },
+      });
+    }
+  }
+  for (let student = 0; student < 3; student += 1) {
+    customers.push({
+      uuid: rng.uuid(),
+      full_name: `${rng.pick(STUDENT_FIRST_NAMES)} ${rng.pick(LAST_NAMES)}`,
+      class: rng.pick(CLASSES),
+      parent: null,
+    });
+  }
+  for (let staff = 0; staff < 4; staff += 1) {
+    customers.push({
+      uuid: rng.uuid(),
+      full_name: `${rng.pick(ADULT_FIRST_NAMES)} ${rng.pick(LAST_NAMES)}`,
+      class: null,
+      parent: null,
+    });
+  }
+  return customers;
+}
+
+function buildParent(rng: SeededRandom, lastName: string): Parent {
+  const firstName = rng.pick(ADULT_FIRST_NAMES);
+  return {
+    uuid: rng.uuid(),
+    full_name: `${firstName} ${lastName}`,
+    email: rng.chance(0.85) ? `${asciiLower(firstName)}.${asciiLower(lastName)}@example.org` : null,
+    phone: rng.chance(0.7) ? `+351 912 ${rng.int(100, 999)} ${rng.int(100, 999)}` : null,
+    credit: money(rng.int(0, 60) * 50),
+  };
+}
+
+function buildProducts(rng: SeededRandom, nowMs: number): CatalogProduct[] {
+  const youngerClasses = CLASSES.filter((name) => name.startsWith('5') || name.startsWith('6'));
+  return PRODUCTS.map((template) => {
+    const createdMs = nowMs - rng.int(100, 400) * DAY_MS;
+    const reduced = template.reducedPriceCents;
+    const record: ProductRecord = {
+      uuid: rng.uuid(),
+      sku: template.sku,
+      name: template.name,
+      description: template.description,
+      price: money(template.priceCents),
+      is_menu: template.isMenu,
+      image: template.image,
+      class_prices:
+        reduced === undefined ? [] : youngerClasses.map((name) => ({ class: name, price: money(reduced) })),
+      class_restrictions: template.adultsOnly ? [...CLASSES] : [],
+      status: { ...ENABLED },
+      created_at: formatTimestamp(microsFromMs(createdMs)),
+      updated_at: formatTimestamp(microsFromMs(createdMs + rng.int(0, 90) * DAY_MS)),
+    };
+    return { record, template };
+  });
+}
+
+function asciiLower(name: string): string {
+  return name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+}

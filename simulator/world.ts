@@ -1,0 +1,251 @@
+// One organization's data as the simulator serves it (establishments, products, orders), and the
+// programmatic API through which tests change it deterministically.
+import { normalizePickupDate } from '../shared/api/pickupDate.js';
+import type { Customer, Establishment, Order, OrderStatus, PaymentMethod } from '../shared/api/schemas.js';
+import { LocalCalendar } from './localCalendar.js';
+import { buildPendingOrder } from './orderFactory.js';
+import { nextUpdateMicros, withStatus } from './orderStatus.js';
+import {
+  buildOrganizationCatalog,
+  type OrganizationCatalog,
+  type ProductRecord,
+} from './organizationCatalog.js';
+import type { SeededRandom } from './seededRandom.js';
+import { formatTimestamp, microsFromMs } from './timestamps.js';
+
+export interface Organization {
+  id: string;
+  name: string;
+}
+
+/** Fields of a new order; anything left out is drawn from the world's seeded stream. */
+export interface OrderOverrides {
+  uuid?: string;
+  reference?: string;
+  /** Default `pending`. */
+  status?: OrderStatus;
+  /** YYYY-MM-DD or DD/MM/YY; default today in the world's time zone. */
+  pickupDate?: string;
+  /** Uuid of one of this world's establishments. */
+  establishment?: string;
+  paymentMethod?: PaymentMethod;
+  customer?: Customer;
+  notes?: string | null;
+  /** Default now. */
+  createdAtMs?: number;
+}
+
+export interface ChangeOptions {
+  /** When the change happens; default now. */
+  atMs?: number;
+}
+
+export interface WorldOptions {
+  organization: Organization;
+  rng: SeededRandom;
+  clock: () => number;
+  timeZone: string;
+}
+
+export class World {
+  readonly organization: Organization;
+  readonly timeZone: string;
+  readonly calendar: LocalCalendar;
+  private readonly clock: () => number;
+  private readonly catalog: OrganizationCatalog;
+  private readonly generator: SeededRandom;
+  private readonly orders = new Map<string, Order>();
+  private readonly referencePrefix: string;
+  private nextReference = 1001;
+  private synchronize: () => void = () => {};
+
+  constructor(options: WorldOptions) {
+    this.organization = { ...options.organization };
+    this.timeZone = options.timeZone;
+    this.calendar = new LocalCalendar(options.timeZone);
+    this.clock = options.clock;
+    this.catalog = buildOrganizationCatalog(options.rng.fork('catalog'), this.clock());
+    this.generator = options.rng.fork('orders');
+    this.referencePrefix = initials(options.organization.name);
+  }
+
+  /**
+   * Installs the hook that brings the world up to the present (the scenario's pending events) before
+   * anyone reads or changes it, so a change made through this API lands after everything already due.
+   */
+  setSynchronizer(synchronize: () => void): void {
+    this.synchronize = synchronize;
+  }
+
+  now(): number {
+    return this.clock();
+  }
+
+  /** Today's date, YYYY-MM-DD, in the world's time zone. */
+  today(): string {
+    return this.calendar.dateAt(this.clock());
+  }
+
+  establishments(): Establishment[] {
+    return structuredClone(this.catalog.establishments);
+  }
+
+  products(): ProductRecord[] {
+    return this.catalog.products.map((product) => structuredClone(product.record));
+  }
+
+  customers(): Customer[] {
+    return structuredClone(this.catalog.customers);
+  }
+
+  /** Every order (or those `keep` accepts), in listing order: pickup date, then creation time, then uuid. */
+  listOrders(keep: (order: Readonly<Order>) => boolean = () => true): Order[] {
+    return this.viewOrders(keep).map((order) => structuredClone(order));
+  }
+
+  /**
+   * Like `listOrders` but without copies, for serving: a long demo run holds thousands of orders and a
+   * response needs 25. The records must not be edited.
+   */
+  viewOrders(keep: (order: Readonly<Order>) => boolean = () => true): ReadonlyArray<Readonly<Order>> {
+    this.synchronize();
+    return [...this.orders.values()].filter(keep).sort(compareForListing);
+  }
+
+  getOrder(uuid: string): Order | undefined {
+    this.synchronize();
+    const order = this.orders.get(uuid);
+    return order && structuredClone(order);
+  }
+
+  /** The order's status without copying the whole record. */
+  statusOf(uuid: string): OrderStatus | undefined {
+    this.synchronize();
+    return this.orders.get(uuid)?.status.value as OrderStatus | undefined;
+  }
+
+  get orderCount(): number {
+    this.synchronize();
+    return this.orders.size;
+  }
+
+  addOrder(overrides: OrderOverrides = {}): Order {
+    this.synchronize();
+    const createdAtMicros = microsFromMs(overrides.createdAtMs ?? this.clock());
+    const uuid = overrides.uuid;
+    if (uuid !== undefined && this.orders.has(uuid)) throw new RangeError(`order ${uuid} already exists`);
+    const pending = buildPendingOrder(this.generator, this.catalog, {
+      reference: overrides.reference ?? this.takeReference(),
+      pickupDate:
+        overrides.pickupDate === undefined
+          ? this.calendar.dateAt(overrides.createdAtMs ?? this.clock())
+          : isoDate(overrides.pickupDate),
+      createdAtMicros,
+      uuid,
+      establishmentUuid: overrides.establishment,
+      paymentMethod: overrides.paymentMethod,
+      customer: overrides.customer,
+      notes: overrides.notes,
+    });
+    const order = withStatus(pending, overrides.status ?? 'pending', createdAtMicros);
+    this.orders.set(order.uuid, order);
+    return structuredClone(order);
+  }
+
+  setStatus(uuid: string, status: OrderStatus, options: ChangeOptions = {}): Order {
+    this.synchronize();
+    return this.store(withStatus(this.existing(uuid), status, this.changeMicros(options)));
+  }
+
+  setPickupDate(uuid: string, pickupDate: string, options: ChangeOptions = {}): Order {
+    this.synchronize();
+    const date = isoDate(pickupDate);
+    return this.change(uuid, options, (order) => {
+      order.pickup_at = date;
+    });
+  }
+
+  setEstablishment(uuid: string, establishmentUuid: string, options: ChangeOptions = {}): Order {
+    this.synchronize();
+    const establishment = this.catalog.establishments.find(
+      (candidate) => candidate.uuid === establishmentUuid,
+    );
+    if (!establishment) throw new RangeError(`no establishment ${establishmentUuid} in this organization`);
+    return this.change(uuid, options, (order) => {
+      order.establishment = { uuid: establishment.uuid, name: establishment.name };
+    });
+  }
+
+  setNotes(uuid: string, notes: string | null, options: ChangeOptions = {}): Order {
+    this.synchronize();
+    return this.change(uuid, options, (order) => {
+      order.notes = notes;
+    });
+  }
+
+  /** Returns whether the order existed. */
+  removeOrder(uuid: string): boolean {
+    this.synchronize();
+    return this.orders.delete(uuid);
+  }
+
+  private change(uuid: string, options: ChangeOptions, edit: (order: Order) => void): Order {
+    const order = structuredClone(this.existing(uuid));
+    edit(order);
+    order.updated_at = formatTimestamp(nextUpdateMicros(order, this.changeMicros(options)));
+    return this.store(order);
+  }
+
+  private store(order: Order): Order {
+    this.orders.set(order.uuid, order);
+    return structuredClone(order);
+  }
+
+  private existing(uuid: string): Order {
+    const order = this.orders.get(uuid);
+    if (!order) throw new RangeError(`no order ${uuid} in ${this.organization.name}`);
+    return order;
+  }
+
+  private changeMicros(options: ChangeOptions): number {
+    return microsFromMs(options.atMs ?? this.clock());
+  }
+
+  private takeReference(): string {
+    const reference = `${this.referencePrefix}-${this.nextReference}`;
+    this.nextReference += 1;
+    return reference;
+  }
+}
+
+export function compareForListing(a: Order, b: Order): number {
+  return (
+    compareText(a.pickup_at, b.pickup_at) ||
+    compareText(a.created_at, b.created_at) ||
+    compareText(a.uuid, b.uuid)
+  );
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function isoDate(text: string): string {
+  const date = normalizePickupDate(text);
+  if (date === undefined) throw new RangeError(`pickup date "${text}" is neither YYYY-MM-DD nor DD/MM/YY`);
+  return date;
+}
+
+function initials(name: string): string {
+  const letters = name
+    .split(/\s+/)
+    .map((word) =>
+      word
+        .normalize('NFD')
+        .replace(/[^A-Za-z]/g, '')
+        .charAt(0),
+    )
+    .join('')
+    .toUpperCase();
+  return letters || 'ORD';
+}

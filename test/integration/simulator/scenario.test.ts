@@ -1,0 +1,66 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { OrderSchema } from '../../../shared/api/schemas.js';
+import { type RunningSimulator, startSimulator } from '../../../simulator/startSimulator.js';
+import { call, T0 } from './simulatorHttp.js';
+
+const MINUTE = 60_000;
+const running: RunningSimulator[] = [];
+
+async function start(seed: number, clock: () => number): Promise<RunningSimulator> {
+  const sim = await startSimulator({ seed, clock, pickupFormat: 'iso', requestsPerMinute: 1000 });
+  running.push(sim);
+  return sim;
+}
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((sim) => sim.close()));
+});
+
+const WEEK = { status: 'pending', start_date: '2026-03-09', end_date: '2026-03-16' };
+
+describe('simulator scenario over HTTP', () => {
+  it('answers identically for the same seed and clock, and differently for another seed', async () => {
+    let now = T0;
+    const a = await start(11, () => now);
+    const b = await start(11, () => now);
+    const c = await start(12, () => now);
+    expect(a.organization).toEqual(b.organization);
+    expect(a.token).toBe(b.token);
+    for (const at of [T0, T0 + 5 * MINUTE, T0 + 45 * MINUTE]) {
+      now = at;
+      const [bodyA, bodyB, bodyC] = await Promise.all(
+        [a, b, c].map(async (sim) => (await call(sim, '/orders', { query: WEEK })).body),
+      );
+      expect(bodyB.data).toEqual(bodyA.data);
+      expect(bodyC.data).not.toEqual(bodyA.data);
+    }
+  });
+
+  it('shows new orders arriving and pending ones being completed or canceled as the clock moves', async () => {
+    let now = T0;
+    const sim = await start(3, () => now);
+    const before = (await call(sim, '/orders', { query: WEEK })).body;
+    const pendingBefore = new Set<string>(before.data.map((order: { uuid: string }) => order.uuid));
+
+    now = T0 + 45 * MINUTE;
+    const after = (await call(sim, '/orders', { query: WEEK })).body;
+    const arrived = after.data.filter((order: { uuid: string }) => !pendingBefore.has(order.uuid));
+    expect(arrived.length).toBeGreaterThan(10);
+    for (const order of arrived) expect(OrderSchema.safeParse(order).success).toBe(true);
+    expect(after.data.some((order: { uuid: string }) => pendingBefore.has(order.uuid))).toBe(false);
+
+    const statuses = new Set([...pendingBefore].map((uuid) => sim.world.getOrder(uuid)?.status.value));
+    expect(statuses.has('completed') || statuses.has('archived')).toBe(true);
+    expect(statuses.has('pending')).toBe(false);
+  });
+
+  it('keeps the scenario of the second organization running too', async () => {
+    let now = T0;
+    const sim = await start(4, () => now);
+    const [, second] = sim.organizations;
+    if (!second) throw new Error('no second organization');
+    const before = second.world.orderCount;
+    now = T0 + 30 * MINUTE;
+    expect(second.world.orderCount).toBeGreaterThan(before);
+  });
+});

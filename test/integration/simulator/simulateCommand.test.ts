@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { simulateCommand } from '../../../cli/commands/simulate.js';
+import { CliUsageError } from '../../../cli/errors.js';
+import type { RunningSimulator } from '../../../simulator/startSimulator.js';
+
+async function runUntilStarted(args: string[]) {
+  const output: string[] = [];
+  const stop = new AbortController();
+  let started: (sim: RunningSimulator) => void = () => {};
+  const simulator = new Promise<RunningSimulator>((resolve) => {
+    started = resolve;
+  });
+  const command = simulateCommand({
+    write: (text) => output.push(text),
+    stopSignal: stop.signal,
+    onStarted: started,
+  });
+  command.exitOverride();
+  const finished = command.parseAsync(args, { from: 'user' });
+  return { output, stop, finished, sim: await Promise.race([simulator, finished.then(() => undefined)]) };
+}
+
+describe('meal-notifier simulate', () => {
+  it('prints the base URL, organization and token as shell lines that work against the simulator', async () => {
+    const { output, stop, finished, sim } = await runUntilStarted(['--port', '0', '--seed', '7']);
+    if (!sim) throw new Error('the simulator did not start');
+    const lines = output.join('').split('\n');
+    expect(lines[0]).toBe(`Admin API simulator (seed 7) listening on ${sim.baseUrl}`);
+    const exported = Object.fromEntries(
+      lines
+        .filter((line) => line.startsWith('export '))
+        .map((line) => line.slice(7).split('=') as [string, string]),
+    );
+    expect(exported).toEqual({
+      MEAL_API_BASE_URL: sim.baseUrl,
+      MEAL_API_ORGANIZATION: sim.organization.id,
+      MEAL_API_TOKEN: sim.token,
+    });
+    expect(lines).toContain('Then, in another terminal: npx meal-notifier orders');
+
+    const response = await fetch(`${exported.MEAL_API_BASE_URL}/orders`, {
+      headers: {
+        Authorization: `Bearer ${exported.MEAL_API_TOKEN}`,
+        'X-SERVICE-ORGANIZATION': exported.MEAL_API_ORGANIZATION ?? '',
+      },
+    });
+    expect(response.status).toBe(200);
+
+    stop.abort();
+    await finished;
+    await expect(fetch(`${sim.baseUrl}/orders`)).rejects.toThrow();
+    expect(output.join('')).toContain('Simulator stopped.');
+  });
+
+  it('passes the flags on to the simulator', async () => {
+    const { stop, finished, sim } = await runUntilStarted([
+      '--port',
+      '0',
+      '--bare',
+      '--pickup-format',
+      'dmy',
+      '--error-rate',
+      '0.25',
+      '--latency',
+      '5',
+      '--requests-per-minute',
+      '7',
+      '--speed',
+      '0',
+    ]);
+    if (!sim) throw new Error('the simulator did not start');
+    expect(sim.faults.settings).toMatchObject({ errorRate: 0.25, latencyMs: 5 });
+    expect(sim.requestsPerMinute).toBe(7);
+    expect(sim.scenario.enabled).toBe(false);
+    sim.faults.set({ errorRate: 0, latencyMs: 0 });
+    const response = await fetch(`${sim.baseUrl}/orders`, {
+      headers: { Authorization: `Bearer ${sim.token}`, 'X-SERVICE-ORGANIZATION': sim.organization.id },
+    });
+    const body = (await response.json()) as Array<{ pickup_at: string }>;
+    expect(Array.isArray(body)).toBe(true);
+    expect(body[0]?.pickup_at).toMatch(/^\d{2}\/\d{2}\/\d{2}$/);
+    stop.abort();
+    await finished;
+  });
+
+  it.each([
+    [['--port', '70000'], '--port "70000" must be an integer from 0 to 65535'],
+    [['--port', 'abc'], '--port "abc" must be an integer from 0 to 65535'],
+    [['--seed', '1.5'], '--seed "1.5"'],
+    [['--error-rate', '2'], '--error-rate "2" must be a number from 0 to 1'],
+    [['--pickup-format', 'us'], '--pickup-format "us" must be one of iso, dmy, mixed'],
+    [['--time-zone', 'Mars/Olympus'], '--time-zone "Mars/Olympus"'],
+  ])('refuses %j with a one-line usage error', async (args, message) => {
+    const command = simulateCommand({ write: () => {}, stopSignal: AbortSignal.abort() });
+    command.exitOverride();
+    const attempt = command.parseAsync(args, { from: 'user' });
+    await expect(attempt).rejects.toBeInstanceOf(CliUsageError);
+    await expect(attempt).rejects.toThrow(message);
+    await attempt.catch((error: Error) => expect(error.message).not.toContain('\n'));
+  });
+});
