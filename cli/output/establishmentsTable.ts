@@ -7,7 +7,7 @@ const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 export function formatEstablishmentsTable(establishments: Establishment[]): string {
   const table = new Table({
     head: ['UUID', 'Name', 'Status', 'Working days', 'Orders close', 'Pickup'],
-    style: { head: [], border: [] },
+    style: { head: [], border: [], compact: true },
   });
   for (const establishment of establishments) {
     table.push([

@@ -5,7 +5,7 @@ import type { Order } from '../../shared/api/schemas.js';
 export function formatOrdersTable(orders: Order[]): string {
   const table = new Table({
     head: ['Reference', 'Status', 'Pickup', 'Establishment', 'Customer', 'Payment', 'Total', 'Items'],
-    style: { head: [], border: [] },
+    style: { head: [], border: [], compact: true },
   });
   for (const order of orders) {
     const customer = order.customer.class
