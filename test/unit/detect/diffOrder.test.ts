@@ -1,0 +1,307 @@
+import { describe, expect, it } from 'vitest';
+import { OrderSchema } from '../../../shared/api/schemas.js';
+import { diffOrder } from '../../../shared/detect/diffOrder.js';
+import { SnapshotSchema } from '../../../shared/detect/snapshot.js';
+import { OrderEventSchema } from '../../../shared/events/orderEvent.js';
+import {
+  diffContext,
+  EXPIRES_AT,
+  laterOrder,
+  parsedOrder,
+  snapshotOf,
+  statusOf,
+} from '../../support/detectFixtures.js';
+import { makeOrder } from '../../support/orderFactory.js';
+
+const COMPLETED_AT = '2026-03-05T12:30:00.000000Z';
+const CANCELED_AT = '2026-03-05T08:00:00.000000Z';
+const LATER = '2026-03-05T12:30:00.000000Z';
+
+const types = (diff: ReturnType<typeof diffOrder>) => diff.events.map((event) => event.type);
+
+describe('diffOrder: an order seen for the first time', () => {
+  it('records a baseline order silently, as snapshot version 1', () => {
+    const order = parsedOrder({ status: statusOf('canceled'), canceled_at: CANCELED_AT });
+    const diff = diffOrder(undefined, order, diffContext({ baseline: true }));
+    expect(diff.events).toEqual([]);
+    expect(diff.snapshot).toEqual({
+      orderUuid: order.uuid,
+      status: 'canceled',
+      canceledAt: CANCELED_AT,
+      completedAt: null,
+      pickupDate: '2026-03-05',
+      establishmentUuid: order.establishment.uuid,
+      updatedAt: order.updated_at,
+      missingSince: null,
+      version: 1,
+      expiresAt: EXPIRES_AT,
+    });
+    expect(SnapshotSchema.safeParse(diff.snapshot).success).toBe(true);
+  });
+
+  it('announces a new pending order after the baseline as order.created', () => {
+    const order = parsedOrder();
+    const diff = diffOrder(undefined, order, diffContext({ baseline: false }));
+    expect(types(diff)).toEqual(['order.created']);
+    expect(diff.events[0]?.data.order.status).toBe('pending');
+    expect(diff.snapshot?.version).toBe(1);
+    expect(diff.snapshot?.status).toBe('pending');
+  });
+
+  it('announces an order first seen already canceled as created, then canceled', () => {
+    const order = parsedOrder({ status: statusOf('canceled'), canceled_at: CANCELED_AT });
+    const diff = diffOrder(undefined, order, diffContext());
+    expect(types(diff)).toEqual(['order.created', 'order.canceled']);
+    expect(diff.snapshot?.status).toBe('canceled');
+  });
+
+  it('announces an order first seen already completed as created, then completed', () => {
+    const order = parsedOrder({ status: statusOf('completed'), completed_at: COMPLETED_AT });
+    expect(types(diffOrder(undefined, order, diffContext()))).toEqual(['order.created', 'order.completed']);
+  });
+
+  it('takes the pickup date of a new order in its normalized form', () => {
+    const order = OrderSchema.parse(makeOrder({ pickup_at: '05/03/26' }));
+    const diff = diffOrder(undefined, order, diffContext());
+    expect(diff.snapshot?.pickupDate).toBe('2026-03-05');
+    expect(diff.events[0]?.data.order.pickup_date).toBe('2026-03-05');
+  });
+});
+
+describe('diffOrder: status transitions', () => {
+  it('turns pending → completed into one order.completed with status and completed_at changes', () => {
+    const pending = parsedOrder();
+    const completed = laterOrder(pending, {
+      status: statusOf('completed'),
+      completed_at: COMPLETED_AT,
+      updated_at: LATER,
+    });
+    const diff = diffOrder(snapshotOf(pending), completed, diffContext());
+    expect(types(diff)).toEqual(['order.completed']);
+    expect(diff.events[0]?.data.changes).toEqual([
+      { field: 'status', from: 'pending', to: 'completed' },
+      { field: 'completed_at', from: null, to: COMPLETED_AT },
+    ]);
+    expect(diff.snapshot).toMatchObject({ status: 'completed', completedAt: COMPLETED_AT, updatedAt: LATER });
+  });
+
+  it('turns pending → canceled into one order.canceled', () => {
+    const pending = parsedOrder();
+    const canceled = laterOrder(pending, { status: statusOf('canceled'), canceled_at: CANCELED_AT });
+    const diff = diffOrder(snapshotOf(pending), canceled, diffContext());
+    expect(types(diff)).toEqual(['order.canceled']);
+    expect(diff.events[0]?.data.changes).toEqual([
+      { field: 'status', from: 'pending', to: 'canceled' },
+      { field: 'canceled_at', from: null, to: CANCELED_AT },
+    ]);
+  });
+
+  it('turns completed → archived into one order.archived', () => {
+    const completed = parsedOrder({ status: statusOf('completed'), completed_at: COMPLETED_AT });
+    const archived = laterOrder(completed, { status: statusOf('archived') });
+    const diff = diffOrder(snapshotOf(completed), archived, diffContext());
+    expect(types(diff)).toEqual(['order.archived']);
+    expect(diff.events[0]?.data.changes).toEqual([{ field: 'status', from: 'completed', to: 'archived' }]);
+  });
+
+  it('reports the completion it missed when a pending order is next seen archived with completed_at', () => {
+    const pending = parsedOrder();
+    const archived = laterOrder(pending, { status: statusOf('archived'), completed_at: COMPLETED_AT });
+    const diff = diffOrder(snapshotOf(pending), archived, diffContext());
+    expect(types(diff)).toEqual(['order.completed', 'order.archived']);
+    expect(diff.snapshot?.status).toBe('archived');
+  });
+
+  it('reports the cancellation it missed when a pending order is next seen archived with canceled_at', () => {
+    const pending = parsedOrder();
+    const archived = laterOrder(pending, { status: statusOf('archived'), canceled_at: CANCELED_AT });
+    expect(types(diffOrder(snapshotOf(pending), archived, diffContext()))).toEqual([
+      'order.canceled',
+      'order.archived',
+    ]);
+  });
+
+  it('reports only the archive when pending → archived carries no completion or cancellation', () => {
+    const pending = parsedOrder();
+    const archived = laterOrder(pending, { status: statusOf('archived') });
+    expect(types(diffOrder(snapshotOf(pending), archived, diffContext()))).toEqual(['order.archived']);
+  });
+
+  it('does not repeat the cancellation when a canceled order is archived', () => {
+    const canceled = parsedOrder({ status: statusOf('canceled'), canceled_at: CANCELED_AT });
+    const archived = laterOrder(canceled, { status: statusOf('archived') });
+    expect(types(diffOrder(snapshotOf(canceled), archived, diffContext()))).toEqual(['order.archived']);
+  });
+
+  it('turns a regression completed → pending into order.status_changed', () => {
+    const completed = parsedOrder({ status: statusOf('completed'), completed_at: COMPLETED_AT });
+    const reopened = laterOrder(completed, {
+      status: statusOf('pending'),
+      completed_at: null,
+      updated_at: LATER,
+    });
+    const diff = diffOrder(snapshotOf(completed), reopened, diffContext());
+    expect(types(diff)).toEqual(['order.status_changed']);
+    expect(diff.events[0]?.data.changes).toEqual([
+      { field: 'status', from: 'completed', to: 'pending' },
+      { field: 'completed_at', from: COMPLETED_AT, to: null },
+    ]);
+  });
+
+  it('turns a status the spec does not list (refunded) into order.status_changed', () => {
+    const pending = parsedOrder();
+    const refunded = laterOrder(pending, { status: { label: 'Refunded', value: 'refunded' } });
+    const diff = diffOrder(snapshotOf(pending), refunded, diffContext());
+    expect(types(diff)).toEqual(['order.status_changed']);
+    expect(diff.events[0]?.data.order.status).toBe('refunded');
+    expect(OrderEventSchema.safeParse(diff.events[0]).success).toBe(true);
+  });
+});
+
+describe('diffOrder: no status change', () => {
+  it('writes nothing and announces nothing for an unchanged order', () => {
+    const order = parsedOrder();
+    const diff = diffOrder(snapshotOf(order), laterOrder(order), diffContext());
+    expect(diff).toEqual({ events: [], snapshot: undefined });
+  });
+
+  it('ignores changes to fields it does not track (notes, updated_at, items)', () => {
+    const order = parsedOrder();
+    const touched = laterOrder(order, { notes: 'no onions', updated_at: LATER, items: [] });
+    expect(diffOrder(snapshotOf(order), touched, diffContext())).toEqual({ events: [], snapshot: undefined });
+  });
+
+  it('treats a pickup_at format flip (DD/MM/YY vs YYYY-MM-DD) as no change', () => {
+    const input = makeOrder({ pickup_at: '2026-03-05' });
+    const before = OrderSchema.parse(input);
+    const after = OrderSchema.parse({ ...input, pickup_at: '05/03/26' });
+    expect(diffOrder(snapshotOf(before), after, diffContext())).toEqual({ events: [], snapshot: undefined });
+    // And the other way round.
+    expect(diffOrder(snapshotOf(after), before, diffContext())).toEqual({ events: [], snapshot: undefined });
+  });
+
+  it('writes the snapshot but announces nothing when only the pickup date moves', () => {
+    const order = parsedOrder({ pickup_at: '2026-03-05' });
+    const moved = laterOrder(order, { pickup_at: '09/03/26' });
+    const diff = diffOrder(snapshotOf(order, { version: 4 }), moved, diffContext());
+    expect(diff.events).toEqual([]);
+    expect(diff.snapshot).toMatchObject({ pickupDate: '2026-03-09', version: 5, missingSince: null });
+  });
+
+  it('writes the snapshot but announces nothing when only the establishment changes', () => {
+    const order = parsedOrder();
+    const elsewhere = laterOrder(order, {
+      establishment: { uuid: 'e5a1b2c3-0000-4000-8000-000000000002', name: 'Second canteen' },
+    });
+    const diff = diffOrder(snapshotOf(order, { version: 2 }), elsewhere, diffContext());
+    expect(diff.events).toEqual([]);
+    expect(diff.snapshot).toMatchObject({
+      establishmentUuid: 'e5a1b2c3-0000-4000-8000-000000000002',
+      version: 3,
+    });
+  });
+
+  it('clears missingSince without an event when a missing order is seen again unchanged', () => {
+    const order = parsedOrder();
+    const previous = snapshotOf(order, { missingSince: '2026-03-04T10:00:00.000Z', version: 3 });
+    const diff = diffOrder(previous, laterOrder(order), diffContext());
+    expect(diff.events).toEqual([]);
+    expect(diff.snapshot).toEqual({ ...previous, missingSince: null, version: 4 });
+  });
+
+  it('announces the transition of a missing order that reappears changed, and clears missingSince', () => {
+    const pending = parsedOrder();
+    const previous = snapshotOf(pending, { missingSince: '2026-03-04T10:00:00.000Z' });
+    const canceled = laterOrder(pending, { status: statusOf('canceled'), canceled_at: CANCELED_AT });
+    const diff = diffOrder(previous, canceled, diffContext());
+    expect(types(diff)).toEqual(['order.canceled']);
+    expect(diff.snapshot?.missingSince).toBeNull();
+  });
+
+  it('still announces a transition of a known order during a baseline cycle', () => {
+    // The baseline flag silences orders never seen before, not moves of orders already remembered.
+    const pending = parsedOrder();
+    const canceled = laterOrder(pending, { status: statusOf('canceled'), canceled_at: CANCELED_AT });
+    expect(types(diffOrder(snapshotOf(pending), canceled, diffContext({ baseline: true })))).toEqual([
+      'order.canceled',
+    ]);
+  });
+});
+
+describe('diffOrder: snapshots and ids', () => {
+  it('increments the version from the previous snapshot and takes the new expiry', () => {
+    const pending = parsedOrder();
+    const canceled = laterOrder(pending, { status: statusOf('canceled'), canceled_at: CANCELED_AT });
+    const diff = diffOrder(snapshotOf(pending, { version: 41, expiresAt: 1 }), canceled, diffContext());
+    expect(diff.snapshot?.version).toBe(42);
+    expect(diff.snapshot?.expiresAt).toBe(EXPIRES_AT);
+  });
+
+  it('gives the same transition, diffed twice (e.g. by two runs), the same event ids', () => {
+    const pending = parsedOrder();
+    const archived = laterOrder(pending, { status: statusOf('archived'), completed_at: COMPLETED_AT });
+    const first = diffOrder(
+      snapshotOf(pending),
+      archived,
+      diffContext({ detectedAt: '2026-03-05T10:00:00.000Z' }),
+    );
+    const second = diffOrder(
+      snapshotOf(pending, { version: 7 }),
+      laterOrder(archived),
+      diffContext({ detectedAt: '2026-03-05T10:01:00.000Z' }),
+    );
+    expect(first.events.map((event) => event.id)).toEqual(second.events.map((event) => event.id));
+    expect(first.events).toHaveLength(2);
+  });
+
+  it('gives the same order.created id whichever status the new order is first seen in', () => {
+    const order = parsedOrder();
+    const later = laterOrder(order, { status: statusOf('canceled'), canceled_at: CANCELED_AT });
+    const [created] = diffOrder(undefined, order, diffContext()).events;
+    const [createdLate] = diffOrder(undefined, later, diffContext()).events;
+    expect(createdLate?.type).toBe('order.created');
+    expect(createdLate?.id).toBe(created?.id);
+  });
+
+  it('gives different ids to the same transition of two organizations', () => {
+    const pending = parsedOrder();
+    const canceled = laterOrder(pending, { status: statusOf('canceled'), canceled_at: CANCELED_AT });
+    const north = diffOrder(snapshotOf(pending), canceled, diffContext()).events[0];
+    const south = diffOrder(
+      snapshotOf(pending),
+      canceled,
+      diffContext({ organization: { id: 'other-org', name: 'South School' } }),
+    ).events[0];
+    expect(south?.id).not.toBe(north?.id);
+  });
+
+  it('gives a second, later cancellation of a reopened order a new id', () => {
+    const pending = parsedOrder();
+    const first = laterOrder(pending, { status: statusOf('canceled'), canceled_at: CANCELED_AT });
+    const second = laterOrder(pending, { status: statusOf('canceled'), canceled_at: LATER });
+    const a = diffOrder(snapshotOf(pending), first, diffContext()).events[0];
+    const b = diffOrder(snapshotOf(pending), second, diffContext()).events[0];
+    expect(b?.id).not.toBe(a?.id);
+  });
+
+  it('gives two regressions at different updated_at different order.status_changed ids', () => {
+    const completed = parsedOrder({ status: statusOf('completed'), completed_at: COMPLETED_AT });
+    const reopen = (updatedAt: string) =>
+      diffOrder(
+        snapshotOf(completed),
+        laterOrder(completed, { status: statusOf('pending'), completed_at: null, updated_at: updatedAt }),
+        diffContext(),
+      ).events[0];
+    expect(reopen(LATER)?.id).toBe(reopen(LATER)?.id);
+    expect(reopen('2026-03-06T09:00:00.000000Z')?.id).not.toBe(reopen(LATER)?.id);
+  });
+
+  it('does not mutate the previous snapshot or the order', () => {
+    const pending = parsedOrder();
+    const previous = snapshotOf(pending);
+    const canceled = laterOrder(pending, { status: statusOf('canceled'), canceled_at: CANCELED_AT });
+    const before = structuredClone({ previous, canceled });
+    diffOrder(previous, canceled, diffContext());
+    expect({ previous, canceled }).toEqual(before);
+  });
+});
