@@ -19,6 +19,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/setup.ts'],
+    globalSetup: ['test/globalSetup/dynamodbLocal.ts'],
     // Tests start real servers on loopback; a hung one should fail, not stall CI.
     testTimeout: 20_000,
     hookTimeout: 30_000,

@@ -1,0 +1,176 @@
+// The per-token request budget in DynamoDB, shared by every Lambda invocation that polls with a token.
+//
+// Algorithm: an exact sliding log with optimistic concurrency. One item per key (BUDGET#<key> / LOG) holds
+// the times of the requests granted in the last window (at most `limit` of them), `pausedUntil`, and a
+// `revision`. tryTake reads it (strongly consistent), decides exactly as the in-memory adapter does, and
+// writes the new log only under `revision = :read`; a writer that lost the race re-reads and decides
+// again. A conflict always means another caller made progress, and callers stop writing once the window is
+// full, so the retries are bounded. Why not fixed windows with a weighted estimate: that estimate assumes
+// requests were spread evenly over the previous window, so a burst at its end followed by one at the start
+// of the next can exceed the limit within 60 s, which is exactly what the API counts. This costs the same
+// (one read, one write per granted request) and never exceeds. Refusals write nothing.
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import type { BudgetCounterStore, BudgetTake } from '../../api/budgetCounterStore.js';
+import { StateStoreError, StoreContentionError } from '../errors.js';
+import { isConditionalCheckFailure, toStoreError } from './dynamoErrors.js';
+import type { DynamoMetrics } from './dynamoMetrics.js';
+import { budgetKey, ItemKind, ttlSeconds } from './stateTableKeys.js';
+
+/** Enough for dozens of simultaneous takers of one token; beyond that something is wrong. */
+const MAX_ATTEMPTS = 25;
+/** Idle budget items outlive their last use by a day, then TTL removes them. */
+const IDLE_TTL_MS = 86_400_000;
+
+const BudgetItemSchema = z.object({
+  times: z.array(z.number()).default([]),
+  pausedUntil: z.number().default(0),
+  revision: z.number().int().default(0),
+});
+type BudgetItem = z.infer<typeof BudgetItemSchema>;
+
+type Decision = { granted: true; remaining: number; times: number[] } | { granted: false; retryAtMs: number };
+
+export class DynamoBudgetCounterStore implements BudgetCounterStore {
+  readonly #client: DynamoDBDocumentClient;
+  readonly #tableName: string;
+  readonly #metrics: DynamoMetrics;
+
+  constructor(client: DynamoDBDocumentClient, tableName: string, metrics: DynamoMetrics) {
+    this.#client = client;
+    this.#tableName = tableName;
+    this.#metrics = metrics;
+  }
+
+  async tryTake(key: string, nowMs: number, limit: number, windowMs: number): Promise<BudgetTake> {
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
+      const item = await this.#read(key);
+      const decision = decide(item, nowMs, limit, windowMs);
+      if (!decision.granted) return decision;
+      if (await this.#writeLog(key, item.revision, decision.times, nowMs + windowMs)) {
+        return { granted: true, remaining: decision.remaining };
+      }
+    }
+    throw new StoreContentionError('budget', undefined, `${MAX_ATTEMPTS} conflicting writers on one budget`);
+  }
+
+  async remaining(key: string, nowMs: number, limit: number, windowMs: number): Promise<number> {
+    const item = await this.#read(key);
+    if (item.pausedUntil > nowMs) return 0;
+    return Math.max(0, limit - recentTimes(item, nowMs, windowMs).length);
+  }
+
+  async pauseUntil(key: string, untilMs: number): Promise<void> {
+    try {
+      // Bumping the revision makes a take that read the log before the pause retry and see it.
+      await this.#metrics.measure('budget', 'write', () =>
+        this.#client.send(
+          new UpdateCommand({
+            TableName: this.#tableName,
+            Key: budgetKey(key),
+            UpdateExpression: 'SET #kind = :kind, #paused = :until, #ttl = :ttl ADD #revision :one',
+            ConditionExpression: 'attribute_not_exists(#paused) OR #paused < :until',
+            ExpressionAttributeNames: {
+              '#kind': 'kind',
+              '#paused': 'pausedUntil',
+              '#ttl': 'expiresAt',
+              '#revision': 'revision',
+            },
+            ExpressionAttributeValues: {
+              ':kind': ItemKind.budget,
+              ':until': untilMs,
+              ':ttl': ttlSeconds(untilMs + IDLE_TTL_MS),
+              ':one': 1,
+            },
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        ),
+      );
+    } catch (error) {
+      // A pause at least as long is already in place: never shorten it.
+      if (isConditionalCheckFailure(error)) return;
+      throw toStoreError(error, 'budget', undefined);
+    }
+  }
+
+  async #read(key: string): Promise<BudgetItem> {
+    let item: Record<string, unknown> | undefined;
+    try {
+      const result = await this.#metrics.measure('budget', 'read', () =>
+        this.#client.send(
+          new GetCommand({
+            TableName: this.#tableName,
+            Key: budgetKey(key),
+            ConsistentRead: true,
+            ProjectionExpression: '#times, #paused, #revision',
+            ExpressionAttributeNames: {
+              '#times': 'times',
+              '#paused': 'pausedUntil',
+              '#revision': 'revision',
+            },
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        ),
+      );
+      item = result.Item;
+    } catch (error) {
+      throw toStoreError(error, 'budget', undefined);
+    }
+    const parsed = BudgetItemSchema.safeParse(item ?? {});
+    if (!parsed.success) {
+      throw new StateStoreError('budget', undefined, `malformed budget item: ${parsed.error.message}`);
+    }
+    return parsed.data;
+  }
+
+  /** Writes the log if nobody else did since we read revision `revision`; false when someone did. */
+  async #writeLog(key: string, revision: number, times: number[], keepUntilMs: number): Promise<boolean> {
+    try {
+      await this.#metrics.measure('budget', 'write', () =>
+        this.#client.send(
+          new UpdateCommand({
+            TableName: this.#tableName,
+            Key: budgetKey(key),
+            UpdateExpression: 'SET #kind = :kind, #times = :times, #revision = :next, #ttl = :ttl',
+            ConditionExpression: revision === 0 ? 'attribute_not_exists(#revision)' : '#revision = :read',
+            ExpressionAttributeNames: {
+              '#kind': 'kind',
+              '#times': 'times',
+              '#revision': 'revision',
+              '#ttl': 'expiresAt',
+            },
+            ExpressionAttributeValues: {
+              ':kind': ItemKind.budget,
+              ':times': times,
+              ':next': revision + 1,
+              ':ttl': ttlSeconds(keepUntilMs + IDLE_TTL_MS),
+              ...(revision === 0 ? {} : { ':read': revision }),
+            },
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        ),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionalCheckFailure(error)) return false;
+      throw toStoreError(error, 'budget', undefined);
+    }
+  }
+}
+
+/** The requests still inside the window ending at `nowMs`, oldest first. */
+function recentTimes(item: BudgetItem, nowMs: number, windowMs: number): number[] {
+  return item.times.filter((at) => at > nowMs - windowMs).sort((a, b) => a - b);
+}
+
+/** The same decision as InMemoryBudgetCounterStore, on the stored log. */
+function decide(item: BudgetItem, nowMs: number, limit: number, windowMs: number): Decision {
+  if (item.pausedUntil > nowMs) return { granted: false, retryAtMs: item.pausedUntil };
+  const recent = recentTimes(item, nowMs, windowMs);
+  if (recent.length >= limit) {
+    // The oldest request that must leave the window before one more fits.
+    return { granted: false, retryAtMs: (recent[recent.length - limit] ?? nowMs) + windowMs };
+  }
+  const times = [...recent, nowMs].sort((a, b) => a - b);
+  return { granted: true, remaining: limit - times.length, times };
+}

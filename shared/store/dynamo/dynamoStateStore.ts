@@ -1,0 +1,363 @@
+// The state store on one DynamoDB table (layout in stateTableDefinition.ts): one Query loads an
+// organization's snapshots, one TransactWriteItems commits each changed order with its events.
+import { type ConsumedCapacity, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import type { BudgetCounterStore } from '../../api/budgetCounterStore.js';
+import { type Snapshot, SnapshotSchema } from '../../detect/snapshot.js';
+import { type OrderEvent, OrderEventSchema } from '../../events/orderEvent.js';
+import { StateStoreError } from '../errors.js';
+import {
+  type CommitResult,
+  type PollState,
+  PollStateSchema,
+  type SnapshotChange,
+  type StateStore,
+  type StoredEvent,
+} from '../stateStore.js';
+import { DynamoBudgetCounterStore } from './dynamoBudgetCounterStore.js';
+import { cancellationReasons, isConditionalCheckFailure, toStoreError } from './dynamoErrors.js';
+import { DynamoMetrics, type DynamoMetricsSnapshot, type StoreOperation } from './dynamoMetrics.js';
+import {
+  EVENT_PREFIX,
+  eventKey,
+  ItemKind,
+  leaseKey,
+  organizationPk,
+  pollStateKey,
+  SNAPSHOT_PREFIX,
+  snapshotKey,
+  ttlSeconds,
+} from './stateTableKeys.js';
+
+export const DEFAULT_EVENT_RETENTION_MS = 14 * 86_400_000;
+/** An abandoned lease item is removed by TTL a day after it ran out. */
+const LEASE_TTL_SLACK_MS = 86_400_000;
+
+export interface DynamoStateStoreOptions {
+  /** Build it once at module scope and share it: the store never creates or destroys clients. */
+  client: DynamoDBDocumentClient | DynamoDBClient;
+  tableName: string;
+  /** How long events stay in the log (their TTL). @default 14 days */
+  eventRetentionMs?: number;
+  /**
+   * Strongly consistent snapshot loads. Off by default: they cost twice the read units, and a stale
+   * snapshot can only lead to a version_conflict (nothing wrong is written) thanks to the version check.
+   * @default false
+   */
+  consistentSnapshotReads?: boolean;
+  /** Stamps `recordedAt` on events. @default Date.now */
+  clock?: () => number;
+}
+
+const SNAPSHOT_FIELDS = SnapshotSchema.keyof().options;
+
+const EventItemSchema = z.object({
+  payload: z.string(),
+  recordedAt: z.number(),
+  position: z.number().int().default(0),
+});
+
+const LEASE_CONDITION = 'attribute_not_exists(pk) OR #until <= :now OR #owner = :owner';
+
+export class DynamoStateStore implements StateStore {
+  readonly budgetCounters: BudgetCounterStore;
+  readonly #client: DynamoDBDocumentClient;
+  readonly #tableName: string;
+  readonly #eventRetentionMs: number;
+  readonly #consistentSnapshotReads: boolean;
+  readonly #clock: () => number;
+  readonly #metrics = new DynamoMetrics();
+
+  constructor(options: DynamoStateStoreOptions) {
+    this.#client =
+      options.client instanceof DynamoDBClient
+        ? DynamoDBDocumentClient.from(options.client, { marshallOptions: { removeUndefinedValues: true } })
+        : options.client;
+    this.#tableName = options.tableName;
+    this.#eventRetentionMs = options.eventRetentionMs ?? DEFAULT_EVENT_RETENTION_MS;
+    this.#consistentSnapshotReads = options.consistentSnapshotReads ?? false;
+    this.#clock = options.clock ?? Date.now;
+    this.budgetCounters = new DynamoBudgetCounterStore(this.#client, this.#tableName, this.#metrics);
+  }
+
+  /** Requests and consumed capacity so far, per operation (a copy). */
+  get metrics(): DynamoMetricsSnapshot {
+    return this.#metrics.snapshot();
+  }
+
+  async loadSnapshots(organizationId: string): Promise<Map<string, Snapshot>> {
+    const names: Record<string, string> = { '#pk': 'pk', '#sk': 'sk' };
+    for (const [index, field] of SNAPSHOT_FIELDS.entries()) names[`#f${index}`] = field;
+    const items = await this.#query('loadSnapshots', organizationId, {
+      TableName: this.#tableName,
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+      ProjectionExpression: SNAPSHOT_FIELDS.map((_, index) => `#f${index}`).join(', '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ':pk': organizationPk(organizationId), ':prefix': SNAPSHOT_PREFIX },
+      ConsistentRead: this.#consistentSnapshotReads,
+    });
+    const snapshots = new Map<string, Snapshot>();
+    for (const item of items) {
+      const snapshot = parseStored(SnapshotSchema, item, 'loadSnapshots', organizationId, 'snapshot');
+      snapshots.set(snapshot.orderUuid, snapshot);
+    }
+    return snapshots;
+  }
+
+  async commitChange(organizationId: string, change: SnapshotChange): Promise<CommitResult> {
+    const snapshot = parseStored(SnapshotSchema, change.snapshot, 'commitChange', organizationId, 'snapshot');
+    if (snapshot.version < 1) {
+      throw new StateStoreError('commitChange', organizationId, `snapshot version ${snapshot.version} < 1`);
+    }
+    const recordedAt = this.#clock();
+    const duplicateEventIds: string[] = [];
+    // Two copies of one event in a change are one event; the log keeps the first.
+    let pending = change.events.filter((event, index, all) => {
+      const first = all.findIndex((other) => other.id === event.id) === index;
+      if (!first) duplicateEventIds.push(event.id);
+      return first;
+    });
+    // Each pass either commits, or learns that some events are already logged and drops them; so it ends.
+    for (;;) {
+      try {
+        await this.#metrics.measure('commitChange', 'write', () =>
+          this.#client.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                this.#snapshotPut(organizationId, snapshot),
+                ...pending.map((event, position) =>
+                  this.#eventPut(organizationId, event, recordedAt, position),
+                ),
+              ],
+              ReturnConsumedCapacity: 'TOTAL',
+            }),
+          ),
+        );
+        return { outcome: 'committed', duplicateEventIds };
+      } catch (error) {
+        const reasons = cancellationReasons(error);
+        if (!reasons) throw toStoreError(error, 'commitChange', organizationId);
+        const codes = reasons.map((reason) => reason.Code ?? 'None');
+        if (codes[0] === 'ConditionalCheckFailed') return { outcome: 'version_conflict' };
+        const logged = pending.filter((_, index) => codes[index + 1] === 'ConditionalCheckFailed');
+        const otherFailure = codes.some((code) => code !== 'None' && code !== 'ConditionalCheckFailed');
+        if (logged.length === 0 || otherFailure) throw toStoreError(error, 'commitChange', organizationId);
+        duplicateEventIds.push(...logged.map((event) => event.id));
+        pending = pending.filter((event) => !logged.includes(event));
+      }
+    }
+  }
+
+  async listEvents(organizationId: string, sinceMs?: number): Promise<StoredEvent[]> {
+    const since = sinceMs === undefined ? {} : { ':since': sinceMs };
+    const items = await this.#query('listEvents', organizationId, {
+      TableName: this.#tableName,
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+      ...(sinceMs === undefined ? {} : { FilterExpression: '#recordedAt >= :since' }),
+      ProjectionExpression: '#payload, #recordedAt, #position',
+      ExpressionAttributeNames: {
+        '#pk': 'pk',
+        '#sk': 'sk',
+        '#payload': 'payload',
+        '#recordedAt': 'recordedAt',
+        '#position': 'position',
+      },
+      ExpressionAttributeValues: { ':pk': organizationPk(organizationId), ':prefix': EVENT_PREFIX, ...since },
+      ConsistentRead: true,
+    });
+    const stored = items.map((item) => {
+      const { payload, recordedAt, position } = parseStored(
+        EventItemSchema,
+        item,
+        'listEvents',
+        organizationId,
+        'event',
+      );
+      const event = parseStored(OrderEventSchema, parseJson(payload), 'listEvents', organizationId, 'event');
+      return { stored: { event, organizationId, recordedAt }, position };
+    });
+    stored.sort((a, b) => a.stored.recordedAt - b.stored.recordedAt || a.position - b.position);
+    return stored.map(({ stored }) => stored);
+  }
+
+  async loadPollState(organizationId: string): Promise<PollState | undefined> {
+    const result = await this.#send('loadPollState', 'read', organizationId, () =>
+      this.#client.send(
+        new GetCommand({
+          TableName: this.#tableName,
+          Key: pollStateKey(organizationId),
+          ConsistentRead: true,
+          ProjectionExpression: '#state',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      ),
+    );
+    if (!result.Item) return undefined;
+    return parseStored(PollStateSchema, result.Item.state, 'loadPollState', organizationId, 'poll state');
+  }
+
+  async savePollState(state: PollState): Promise<void> {
+    const parsed = PollStateSchema.parse(state);
+    await this.#send('savePollState', 'write', parsed.organizationId, () =>
+      this.#client.send(
+        new PutCommand({
+          TableName: this.#tableName,
+          Item: { ...pollStateKey(parsed.organizationId), kind: ItemKind.pollState, state: parsed },
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      ),
+    );
+  }
+
+  async acquireLease(organizationId: string, owner: string, nowMs: number, ttlMs: number): Promise<boolean> {
+    try {
+      await this.#metrics.measure('lease', 'write', () =>
+        this.#client.send(
+          new PutCommand({
+            TableName: this.#tableName,
+            Item: {
+              ...leaseKey(organizationId),
+              kind: ItemKind.lease,
+              owner,
+              leaseUntil: nowMs + ttlMs,
+              expiresAt: ttlSeconds(nowMs + ttlMs + LEASE_TTL_SLACK_MS),
+            },
+            ConditionExpression: LEASE_CONDITION,
+            ExpressionAttributeNames: { '#until': 'leaseUntil', '#owner': 'owner' },
+            ExpressionAttributeValues: { ':now': nowMs, ':owner': owner },
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        ),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionalCheckFailure(error)) return false;
+      throw toStoreError(error, 'acquireLease', organizationId);
+    }
+  }
+
+  async releaseLease(organizationId: string, owner: string): Promise<void> {
+    try {
+      await this.#metrics.measure('lease', 'write', () =>
+        this.#client.send(
+          new DeleteCommand({
+            TableName: this.#tableName,
+            Key: leaseKey(organizationId),
+            ConditionExpression: '#owner = :owner',
+            ExpressionAttributeNames: { '#owner': 'owner' },
+            ExpressionAttributeValues: { ':owner': owner },
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        ),
+      );
+    } catch (error) {
+      // Someone else holds it now (ours ran out and was taken), or nobody does: nothing of ours to give back.
+      if (isConditionalCheckFailure(error)) return;
+      throw toStoreError(error, 'releaseLease', organizationId);
+    }
+  }
+
+  #snapshotPut(organizationId: string, snapshot: Snapshot) {
+    const first = snapshot.version === 1;
+    return {
+      Put: {
+        TableName: this.#tableName,
+        Item: { ...snapshotKey(organizationId, snapshot.orderUuid), kind: ItemKind.snapshot, ...snapshot },
+        ConditionExpression: first ? 'attribute_not_exists(pk)' : '#version = :previous',
+        ...(first
+          ? {}
+          : {
+              ExpressionAttributeNames: { '#version': 'version' },
+              ExpressionAttributeValues: { ':previous': snapshot.version - 1 },
+            }),
+      },
+    };
+  }
+
+  #eventPut(organizationId: string, event: OrderEvent, recordedAt: number, position: number) {
+    return {
+      Put: {
+        TableName: this.#tableName,
+        Item: {
+          ...eventKey(organizationId, event.id),
+          kind: ItemKind.event,
+          eventId: event.id,
+          eventType: event.type,
+          organizationId,
+          orderUuid: event.subject,
+          recordedAt,
+          position,
+          expiresAt: ttlSeconds(recordedAt + this.#eventRetentionMs),
+          payload: JSON.stringify(event),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    };
+  }
+
+  /** One logical Query: every page, in order. */
+  async #query(
+    operation: StoreOperation,
+    organizationId: string,
+    input: QueryCommandInput,
+  ): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.#send(operation, 'read', organizationId, () =>
+        this.#client.send(
+          new QueryCommand({ ...input, ExclusiveStartKey: startKey, ReturnConsumedCapacity: 'TOTAL' }),
+        ),
+      );
+      items.push(...(page.Items ?? []));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return items;
+  }
+
+  /** Sends, counts and types errors for requests whose failures are all errors. */
+  async #send<T extends { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] | undefined }>(
+    operation: StoreOperation,
+    access: 'read' | 'write',
+    organizationId: string,
+    send: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await this.#metrics.measure(operation, access, send);
+    } catch (error) {
+      throw toStoreError(error, operation, organizationId);
+    }
+  }
+}
+
+function parseStored<T>(
+  schema: z.ZodType<T>,
+  value: unknown,
+  operation: string,
+  organizationId: string,
+  what: string,
+): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new StateStoreError(operation, organizationId, `malformed ${what}: ${parsed.error.message}`, {
+    cause: parsed.error,
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,34 @@
+// Typed state store failures: which organization, which operation, and the storage error behind it.
+// Callers branch on the class (retryable or not), never on a storage engine's error names.
+
+export class StateStoreError extends Error {
+  /** The organization the operation was for; undefined for store-wide work such as the request budget. */
+  readonly organization: string | undefined;
+  /** The store method that failed, e.g. `commitChange`. */
+  readonly operation: string;
+  /** Whether repeating the operation later may succeed. */
+  readonly retryable: boolean = false;
+
+  constructor(
+    operation: string,
+    organization: string | undefined,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    const scope = organization === undefined ? '' : ` for organization ${organization}`;
+    super(`state store ${operation} failed${scope}: ${detail}`, { cause: options?.cause });
+    this.name = new.target.name;
+    this.operation = operation;
+    this.organization = organization;
+  }
+}
+
+/** The database refused for capacity reasons even after the client's own retries. */
+export class StoreThrottledError extends StateStoreError {
+  override readonly retryable = true;
+}
+
+/** Concurrent writers kept colliding (a transaction conflict, a busy database, a contended counter). */
+export class StoreContentionError extends StateStoreError {
+  override readonly retryable = true;
+}

@@ -1,0 +1,112 @@
+// Opens the local state file: pragmas (WAL, busy timeout, foreign keys) and schema migrations tracked in
+// `PRAGMA user_version`, so an old state file is upgraded in place and a newer one is refused.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { StateStoreError } from '../errors.js';
+
+/** Migration n (1-based) brings a file from user_version n - 1 to n. Append only; never edit one. */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE snapshots (
+    organization_id TEXT NOT NULL,
+    order_uuid      TEXT NOT NULL,
+    version         INTEGER NOT NULL,
+    expires_at      INTEGER NOT NULL,  -- epoch seconds, as in the Snapshot
+    data            TEXT NOT NULL,     -- the Snapshot as JSON
+    PRIMARY KEY (organization_id, order_uuid)
+  ) WITHOUT ROWID;
+
+  -- The event log. seq is the commit order; ids are deterministic and embed the organization, so unique.
+  CREATE TABLE events (
+    seq             INTEGER PRIMARY KEY AUTOINCREMENT,
+    id              TEXT NOT NULL UNIQUE,
+    organization_id TEXT NOT NULL,
+    event_type      TEXT NOT NULL,
+    order_uuid      TEXT NOT NULL,
+    recorded_at     INTEGER NOT NULL,  -- epoch ms
+    expires_at      INTEGER NOT NULL,  -- epoch ms
+    payload         TEXT NOT NULL      -- the CloudEvent as JSON
+  );
+  CREATE INDEX events_by_organization ON events (organization_id, recorded_at, seq);
+
+  CREATE TABLE poll_states (
+    organization_id TEXT PRIMARY KEY,
+    data            TEXT NOT NULL
+  );
+
+  CREATE TABLE leases (
+    organization_id TEXT PRIMARY KEY,
+    owner           TEXT NOT NULL,
+    lease_until     INTEGER NOT NULL
+  );
+
+  CREATE TABLE budget_requests (
+    key TEXT NOT NULL,
+    at  INTEGER NOT NULL
+  );
+  CREATE INDEX budget_requests_by_key ON budget_requests (key, at);
+
+  CREATE TABLE budget_pauses (
+    key          TEXT PRIMARY KEY,
+    paused_until INTEGER NOT NULL
+  );
+
+  -- One row per (subscriber, event): the delivery outbox.
+  CREATE TABLE deliveries (
+    subscriber_id   TEXT NOT NULL,
+    event_id        TEXT NOT NULL REFERENCES events (id) ON DELETE CASCADE,
+    status          TEXT NOT NULL CHECK (status IN ('queued', 'delivered', 'dead')),
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL,
+    last_error      TEXT,
+    delivered_at    INTEGER,
+    PRIMARY KEY (subscriber_id, event_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX deliveries_due ON deliveries (status, next_attempt_at);
+  CREATE INDEX deliveries_by_event ON deliveries (event_id);
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export interface OpenOptions {
+  /** How long a writer waits for another process's lock before SQLITE_BUSY. @default 5000 */
+  busyTimeoutMs?: number;
+}
+
+/** Opens (creating if needed) and migrates the state file at `path` (`:memory:` for a private one). */
+export function openStateDatabase(path: string, options: OpenOptions = {}): Database.Database {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  try {
+    db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5_000)}`);
+    // WAL lets the delivery loop read while a poll commits; NORMAL sync is durable enough under WAL.
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db, path);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function migrate(db: Database.Database, path: string): void {
+  db.transaction(() => {
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (current > SCHEMA_VERSION) {
+      throw new StateStoreError(
+        'open',
+        undefined,
+        `${path} has schema version ${current}, newer than this program's ${SCHEMA_VERSION}`,
+      );
+    }
+    for (const [index, sql] of MIGRATIONS.entries()) {
+      if (index + 1 <= current) continue;
+      db.exec(sql);
+    }
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+}

@@ -1,0 +1,275 @@
+// The state store in one local SQLite file (better-sqlite3, WAL) for the CLI runner: the same semantics as
+// the DynamoDB adapter, each commit one transaction, plus the per-subscriber delivery outbox.
+import type Database from 'better-sqlite3';
+import { z } from 'zod';
+import type { BudgetCounterStore } from '../../api/budgetCounterStore.js';
+import { type Snapshot, SnapshotSchema } from '../../detect/snapshot.js';
+import { type OrderEvent, OrderEventSchema } from '../../events/orderEvent.js';
+import { StateStoreError } from '../errors.js';
+import {
+  type CommitResult,
+  type PollState,
+  PollStateSchema,
+  type SnapshotChange,
+  type StateStore,
+  type StoredEvent,
+} from '../stateStore.js';
+import { SqliteBudgetCounterStore } from './sqliteBudgetCounterStore.js';
+import { guarded } from './sqliteErrors.js';
+import {
+  type Delivery,
+  type DeliveryStatus,
+  type DueDelivery,
+  type EventRouter,
+  type FailedAttempt,
+  SqliteOutbox,
+} from './sqliteOutbox.js';
+import { openStateDatabase } from './sqliteSchema.js';
+
+export const DEFAULT_EVENT_RETENTION_MS = 14 * 86_400_000;
+
+export interface SqliteStateStoreOptions {
+  /** The state file (its directory is created), or `:memory:`. */
+  path: string;
+  /** The subscribers each new event is queued for. @default none: events are logged, not queued */
+  routeEvent?: EventRouter;
+  /** How long events stay in the log before prune() removes them. @default 14 days */
+  eventRetentionMs?: number;
+  /** @default 5000 */
+  busyTimeoutMs?: number;
+  /** Stamps `recordedAt` on events. @default Date.now */
+  clock?: () => number;
+}
+
+const EventRowSchema = z.object({
+  organization_id: z.string(),
+  recorded_at: z.number(),
+  payload: z.string(),
+});
+
+export class SqliteStateStore implements StateStore {
+  readonly budgetCounters: BudgetCounterStore;
+  readonly #db: Database.Database;
+  readonly #outbox: SqliteOutbox;
+  readonly #clock: () => number;
+  readonly #eventRetentionMs: number;
+  readonly #statements;
+  readonly #commit: (organizationId: string, snapshot: Snapshot, events: OrderEvent[]) => CommitResult;
+  readonly #prune: (nowMs: number) => { snapshots: number; events: number };
+
+  constructor(options: SqliteStateStoreOptions) {
+    this.#db = guarded('open', undefined, () =>
+      openStateDatabase(options.path, { busyTimeoutMs: options.busyTimeoutMs ?? 5_000 }),
+    );
+    this.#clock = options.clock ?? Date.now;
+    this.#eventRetentionMs = options.eventRetentionMs ?? DEFAULT_EVENT_RETENTION_MS;
+    this.#outbox = new SqliteOutbox(this.#db, options.routeEvent);
+    this.budgetCounters = new SqliteBudgetCounterStore(this.#db);
+    const db = this.#db;
+    this.#statements = {
+      snapshots: db.prepare<[string], { data: string }>(
+        'SELECT data FROM snapshots WHERE organization_id = ?',
+      ),
+      snapshotVersion: db.prepare<[string, string], { version: number }>(
+        'SELECT version FROM snapshots WHERE organization_id = ? AND order_uuid = ?',
+      ),
+      upsertSnapshot: db.prepare(
+        `INSERT INTO snapshots (organization_id, order_uuid, version, expires_at, data) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (organization_id, order_uuid) DO UPDATE
+         SET version = excluded.version, expires_at = excluded.expires_at, data = excluded.data`,
+      ),
+      insertEvent: db.prepare(
+        `INSERT OR IGNORE INTO events (id, organization_id, event_type, order_uuid, recorded_at, expires_at, payload)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      eventsSince: db.prepare(
+        `SELECT organization_id, recorded_at, payload FROM events
+         WHERE organization_id = ? AND recorded_at >= ? ORDER BY recorded_at, seq`,
+      ),
+      eventById: db.prepare('SELECT organization_id, recorded_at, payload FROM events WHERE id = ?'),
+      pollState: db.prepare<[string], { data: string }>(
+        'SELECT data FROM poll_states WHERE organization_id = ?',
+      ),
+      savePollState: db.prepare(
+        `INSERT INTO poll_states (organization_id, data) VALUES (?, ?)
+         ON CONFLICT (organization_id) DO UPDATE SET data = excluded.data`,
+      ),
+      acquireLease: db.prepare(
+        `INSERT INTO leases (organization_id, owner, lease_until) VALUES (?, ?, ?)
+         ON CONFLICT (organization_id) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until
+         WHERE leases.lease_until <= ? OR leases.owner = excluded.owner`,
+      ),
+      releaseLease: db.prepare('DELETE FROM leases WHERE organization_id = ? AND owner = ?'),
+      pruneSnapshots: db.prepare('DELETE FROM snapshots WHERE expires_at * 1000 <= ?'),
+      pruneEvents: db.prepare('DELETE FROM events WHERE expires_at <= ?'),
+    };
+    const statements = this.#statements;
+
+    this.#commit = db.transaction((organizationId: string, snapshot: Snapshot, events: OrderEvent[]) => {
+      const stored = statements.snapshotVersion.get(organizationId, snapshot.orderUuid);
+      const expected = snapshot.version === 1 ? undefined : snapshot.version - 1;
+      if (stored?.version !== expected) return { outcome: 'version_conflict' } as const;
+      statements.upsertSnapshot.run(
+        organizationId,
+        snapshot.orderUuid,
+        snapshot.version,
+        snapshot.expiresAt,
+        JSON.stringify(snapshot),
+      );
+      const recordedAt = this.#clock();
+      const duplicateEventIds: string[] = [];
+      for (const event of events) {
+        const inserted = statements.insertEvent.run(
+          event.id,
+          organizationId,
+          event.type,
+          event.subject,
+          recordedAt,
+          recordedAt + this.#eventRetentionMs,
+          JSON.stringify(event),
+        );
+        // Already in the log: it was queued when it was first logged, so queue nothing now.
+        if (inserted.changes === 0) duplicateEventIds.push(event.id);
+        else this.#outbox.enqueue(event, recordedAt);
+      }
+      return { outcome: 'committed', duplicateEventIds } as const;
+    }).immediate;
+
+    this.#prune = db.transaction((nowMs: number) => ({
+      snapshots: statements.pruneSnapshots.run(nowMs).changes,
+      events: statements.pruneEvents.run(nowMs).changes,
+    })).immediate;
+  }
+
+  async loadSnapshots(organizationId: string): Promise<Map<string, Snapshot>> {
+    return guarded('loadSnapshots', organizationId, () => {
+      const snapshots = new Map<string, Snapshot>();
+      for (const row of this.#statements.snapshots.all(organizationId)) {
+        const snapshot = parseStored(SnapshotSchema, row.data, 'loadSnapshots', organizationId, 'snapshot');
+        snapshots.set(snapshot.orderUuid, snapshot);
+      }
+      return snapshots;
+    });
+  }
+
+  async commitChange(organizationId: string, change: SnapshotChange): Promise<CommitResult> {
+    const snapshot = SnapshotSchema.safeParse(change.snapshot);
+    if (!snapshot.success || snapshot.data.version < 1) {
+      const detail = snapshot.success
+        ? `snapshot version ${snapshot.data.version} < 1`
+        : snapshot.error.message;
+      throw new StateStoreError('commitChange', organizationId, detail);
+    }
+    return guarded('commitChange', organizationId, () =>
+      this.#commit(organizationId, snapshot.data, change.events),
+    );
+  }
+
+  async listEvents(organizationId: string, sinceMs?: number): Promise<StoredEvent[]> {
+    return guarded('listEvents', organizationId, () =>
+      this.#statements.eventsSince
+        .all(organizationId, sinceMs ?? Number.MIN_SAFE_INTEGER)
+        .map((row) => toStoredEvent(row, 'listEvents', organizationId)),
+    );
+  }
+
+  async loadPollState(organizationId: string): Promise<PollState | undefined> {
+    return guarded('loadPollState', organizationId, () => {
+      const row = this.#statements.pollState.get(organizationId);
+      return row && parseStored(PollStateSchema, row.data, 'loadPollState', organizationId, 'poll state');
+    });
+  }
+
+  async savePollState(state: PollState): Promise<void> {
+    const parsed = PollStateSchema.parse(state);
+    guarded('savePollState', parsed.organizationId, () =>
+      this.#statements.savePollState.run(parsed.organizationId, JSON.stringify(parsed)),
+    );
+  }
+
+  async acquireLease(organizationId: string, owner: string, nowMs: number, ttlMs: number): Promise<boolean> {
+    return guarded('acquireLease', organizationId, () => {
+      const result = this.#statements.acquireLease.run(organizationId, owner, nowMs + ttlMs, nowMs);
+      return result.changes === 1;
+    });
+  }
+
+  async releaseLease(organizationId: string, owner: string): Promise<void> {
+    guarded('releaseLease', organizationId, () => this.#statements.releaseLease.run(organizationId, owner));
+  }
+
+  /** One logged event by id (for replay), or undefined. */
+  async getEvent(eventId: string): Promise<StoredEvent | undefined> {
+    return guarded('getEvent', undefined, () => {
+      const row = this.#statements.eventById.get(eventId);
+      return row === undefined ? undefined : toStoredEvent(row, 'getEvent', undefined);
+    });
+  }
+
+  /** Queued deliveries due at `nowMs`, longest-waiting first, each with its event. */
+  async dueDeliveries(nowMs: number, limit: number): Promise<DueDelivery[]> {
+    return guarded('dueDeliveries', undefined, () => this.#outbox.due(nowMs, limit));
+  }
+
+  /** Records a successful attempt; false when there is no such delivery. */
+  async markDelivered(subscriberId: string, eventId: string, nowMs: number): Promise<boolean> {
+    return guarded('markDelivered', undefined, () =>
+      this.#outbox.markDelivered(subscriberId, eventId, nowMs),
+    );
+  }
+
+  /** Records a failed attempt: queued again at `nextAttemptAt`, or a dead letter keeping its error. */
+  async markFailed(subscriberId: string, eventId: string, failure: FailedAttempt): Promise<boolean> {
+    return guarded('markFailed', undefined, () => this.#outbox.markFailed(subscriberId, eventId, failure));
+  }
+
+  /** Queues an event for a subscriber again from attempt 0 (replay); false when the event is unknown. */
+  async requeue(subscriberId: string, eventId: string, nowMs: number): Promise<boolean> {
+    return guarded('requeue', undefined, () => this.#outbox.requeue(subscriberId, eventId, nowMs));
+  }
+
+  async listDeliveries(filter: { status?: DeliveryStatus } = {}): Promise<Delivery[]> {
+    return guarded('listDeliveries', undefined, () => this.#outbox.list(filter));
+  }
+
+  /**
+   * Forgets what DynamoDB's TTL would: snapshots past their expiresAt, events past the retention (with
+   * their deliveries). The runner calls it now and then; loads never hide an expired row on their own.
+   */
+  async prune(nowMs: number): Promise<{ snapshots: number; events: number }> {
+    return guarded('prune', undefined, () => this.#prune(nowMs));
+  }
+
+  close(): void {
+    this.#db.close();
+  }
+}
+
+function toStoredEvent(raw: unknown, operation: string, organizationId: string | undefined): StoredEvent {
+  const row = parseStored(EventRowSchema, raw, operation, organizationId, 'event row');
+  const event = parseStored(OrderEventSchema, row.payload, operation, organizationId, 'event');
+  return { event, organizationId: row.organization_id, recordedAt: row.recorded_at };
+}
+
+/** Parses a stored value (a JSON text or a row) against the schema it was written from. */
+function parseStored<T>(
+  schema: z.ZodType<T>,
+  value: unknown,
+  operation: string,
+  organizationId: string | undefined,
+  what: string,
+): T {
+  let data = value;
+  if (typeof value === 'string') {
+    try {
+      data = JSON.parse(value);
+    } catch (error) {
+      throw new StateStoreError(operation, organizationId, `malformed ${what}: not JSON`, { cause: error });
+    }
+  }
+  const parsed = schema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  throw new StateStoreError(operation, organizationId, `malformed ${what}: ${parsed.error.message}`, {
+    cause: parsed.error,
+  });
+}

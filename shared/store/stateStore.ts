@@ -1,0 +1,78 @@
+// The state store port: snapshots, the event log (the outbox that delivery drains), per-organization poll
+// state, a lease against overlapping runs, and the per-token request budget. Adapters: DynamoDB, SQLite.
+import { z } from 'zod';
+import type { BudgetCounterStore } from '../api/budgetCounterStore.js';
+import type { Snapshot } from '../detect/snapshot.js';
+import type { OrderEvent } from '../events/orderEvent.js';
+
+export const PollStateSchema = z.object({
+  organizationId: z.string(),
+  /** Orders in each status listing over the whole window at its last complete walk, by status. */
+  listingSizes: z.record(z.string(), z.number().int().nonnegative()),
+  /** When each status listing was last walked completely and consistently (epoch ms), by status. */
+  lastFetchedAt: z.record(z.string(), z.number()),
+  /** Pickup dates the last complete walk of each listing covered, by key. */
+  lastWindows: z.record(z.string(), z.object({ startDate: z.string(), endDate: z.string() })).default({}),
+  /** Statuses whose listing has been walked completely once: their first walk is the silent baseline. */
+  baselined: z.array(z.string()),
+  lastSuccessAt: z.number().nullable(),
+  lastAttemptAt: z.number().nullable(),
+  consecutiveFailures: z.number().int().nonnegative(),
+  /** One line naming the last failure, never a secret. */
+  lastError: z.string().nullable(),
+});
+export type PollState = z.infer<typeof PollStateSchema>;
+
+export function initialPollState(organizationId: string): PollState {
+  return {
+    organizationId,
+    listingSizes: {},
+    lastFetchedAt: {},
+    lastWindows: {},
+    baselined: [],
+    lastSuccessAt: null,
+    lastAttemptAt: null,
+    consecutiveFailures: 0,
+    lastError: null,
+  };
+}
+
+/** One order's new snapshot and the events its transition made, committed together or not at all. */
+export interface SnapshotChange {
+  /** `version` is the new version; the stored one must be `version - 1` (absent when 1). */
+  snapshot: Snapshot;
+  events: OrderEvent[];
+}
+
+export type CommitResult =
+  | {
+      outcome: 'committed';
+      /** Events the log already held (same id): not written again, and not to be delivered again. */
+      duplicateEventIds: string[];
+    }
+  /** Another run changed the snapshot first; nothing was written. */
+  | { outcome: 'version_conflict' };
+
+export interface StoredEvent {
+  event: OrderEvent;
+  organizationId: string;
+  /** When it was committed, epoch ms. */
+  recordedAt: number;
+}
+
+export interface StateStore {
+  /** Every snapshot of the organization, in one query. */
+  loadSnapshots(organizationId: string): Promise<Map<string, Snapshot>>;
+  /** Writes the snapshot (optimistic version check) and its events (each only if new) atomically. */
+  commitChange(organizationId: string, change: SnapshotChange): Promise<CommitResult>;
+  /** Events recorded at or after `sinceMs`, oldest first. */
+  listEvents(organizationId: string, sinceMs?: number): Promise<StoredEvent[]>;
+  loadPollState(organizationId: string): Promise<PollState | undefined>;
+  savePollState(state: PollState): Promise<void>;
+  /** Takes the organization's lease if free, expired, or already ours; true when we hold it. */
+  acquireLease(organizationId: string, owner: string, nowMs: number, ttlMs: number): Promise<boolean>;
+  /** Gives the lease back if we still hold it. */
+  releaseLease(organizationId: string, owner: string): Promise<void>;
+  /** Counters of the per-token request budget, shared by every run that uses this store. */
+  readonly budgetCounters: BudgetCounterStore;
+}

@@ -1,0 +1,94 @@
+// The DynamoDB adapter against DynamoDB Local: the shared conformance suite (a fresh table per test), then
+// what only it shows, such as the cost of a cycle in requests and capacity units.
+import { randomUUID } from 'node:crypto';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DynamoStateStore } from '../../../shared/store/dynamo/dynamoStateStore.js';
+import { createLocalStateTable, type LocalTable } from '../../support/dynamoLocal.js';
+import {
+  describeStateStoreConformance,
+  makeEvent,
+  makeSnapshot,
+  newOrderUuid,
+  T0,
+} from '../../support/stateStoreConformance.js';
+
+describeStateStoreConformance('DynamoStateStore', async ({ clock }) => {
+  const table = await createLocalStateTable();
+  return {
+    store: new DynamoStateStore({ client: table.client, tableName: table.tableName, clock }),
+    cleanup: table.drop,
+  };
+});
+
+describe('DynamoStateStore on DynamoDB Local', () => {
+  const tables: LocalTable[] = [];
+  afterEach(async () => {
+    await Promise.all(tables.splice(0).map((table) => table.drop()));
+  });
+
+  async function open(options: { eventRetentionMs?: number } = {}) {
+    const table = await createLocalStateTable();
+    tables.push(table);
+    const store = new DynamoStateStore({
+      client: table.client,
+      tableName: table.tableName,
+      clock: () => T0,
+      ...options,
+    });
+    return { table, store, organizationId: randomUUID() };
+  }
+
+  it('reloads an unchanged organization with one query and no writes', async () => {
+    const { store, organizationId } = await open();
+    const snapshots = Array.from({ length: 300 }, () => makeSnapshot(newOrderUuid()));
+    await Promise.all(
+      snapshots.map((snapshot) => store.commitChange(organizationId, { snapshot, events: [] })),
+    );
+    const before = store.metrics;
+    expect(before.byOperation.commitChange.writeRequests).toBe(300);
+    expect(before.byOperation.commitChange.writeCapacityUnits).toBeGreaterThan(0);
+
+    const loaded = await store.loadSnapshots(organizationId);
+
+    const after = store.metrics;
+    expect(loaded.size).toBe(300);
+    expect(after.total.writeRequests).toBe(before.total.writeRequests);
+    expect(after.total.writeCapacityUnits).toBe(before.total.writeCapacityUnits);
+    expect(after.byOperation.loadSnapshots.readRequests - before.byOperation.loadSnapshots.readRequests).toBe(
+      1,
+    );
+    expect(after.byOperation.loadSnapshots.readCapacityUnits).toBeGreaterThan(0);
+  });
+
+  it('stores events for the stream with their kind, type, time and TTL', async () => {
+    const retention = 3 * 86_400_000;
+    const { table, store, organizationId } = await open({ eventRetentionMs: retention });
+    const snapshot = makeSnapshot(newOrderUuid());
+    const event = makeEvent(organizationId, snapshot.orderUuid, 'order.created');
+    await store.commitChange(organizationId, { snapshot, events: [event] });
+
+    const documents = DynamoDBDocumentClient.from(table.client);
+    const { Item: eventItem } = await documents.send(
+      new GetCommand({
+        TableName: table.tableName,
+        Key: { pk: `ORG#${organizationId}`, sk: `EVENT#${event.id}` },
+      }),
+    );
+    expect(eventItem).toMatchObject({
+      kind: 'event',
+      eventType: 'order.created',
+      recordedAt: T0,
+      expiresAt: Math.ceil((T0 + retention) / 1000),
+    });
+    expect(JSON.parse(String(eventItem?.payload))).toEqual(event);
+
+    const { Item: snapshotItem } = await documents.send(
+      new GetCommand({
+        TableName: table.tableName,
+        Key: { pk: `ORG#${organizationId}`, sk: `SNAP#${snapshot.orderUuid}` },
+      }),
+    );
+    expect(snapshotItem).toMatchObject({ kind: 'snapshot', expiresAt: snapshot.expiresAt, version: 1 });
+  });
+});

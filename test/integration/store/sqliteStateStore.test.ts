@@ -1,0 +1,303 @@
+// The SQLite adapter: the shared conformance suite on a temporary state file, then what only it does
+// (WAL, reopening, the per-subscriber delivery outbox).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { OrderEvent } from '../../../shared/events/orderEvent.js';
+import { StateStoreError, StoreContentionError } from '../../../shared/store/errors.js';
+import type { Delivery } from '../../../shared/store/sqlite/sqliteOutbox.js';
+import { SCHEMA_VERSION } from '../../../shared/store/sqlite/sqliteSchema.js';
+import {
+  SqliteStateStore,
+  type SqliteStateStoreOptions,
+} from '../../../shared/store/sqlite/sqliteStateStore.js';
+import { initialPollState } from '../../../shared/store/stateStore.js';
+import {
+  describeStateStoreConformance,
+  makeEvent,
+  makeSnapshot,
+  newOrderUuid,
+  T0,
+} from '../../support/stateStoreConformance.js';
+
+describeStateStoreConformance('SqliteStateStore', async ({ clock }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'state-store-'));
+  const store = new SqliteStateStore({ path: join(dir, 'state.db'), clock });
+  return {
+    store,
+    cleanup: async () => {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe('SqliteStateStore on a state file', () => {
+  const ORG = '3f1e9c2a-7b4d-4e8f-9a10-5c6d7e8f9a0b';
+  let dir: string;
+  const stores: SqliteStateStore[] = [];
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'state-store-'));
+  });
+  afterEach(() => {
+    for (const store of stores.splice(0)) store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function open(options: Partial<SqliteStateStoreOptions> = {}): SqliteStateStore {
+    const store = new SqliteStateStore({
+      path: join(dir, 'nested', 'state.db'),
+      clock: () => T0,
+      ...options,
+    });
+    stores.push(store);
+    return store;
+  }
+
+  /** Every event goes to the webhook; cancellations also to the office. */
+  const route = (event: OrderEvent) => (event.type === 'order.canceled' ? ['hook', 'office'] : ['hook']);
+
+  it('creates its directory, runs in WAL mode and records the schema version', () => {
+    open();
+    const raw = new Database(join(dir, 'nested', 'state.db'), { readonly: true });
+    try {
+      expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(raw.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    } finally {
+      raw.close();
+    }
+  });
+
+  it('keeps snapshots, events and poll state across a reopen', async () => {
+    const first = open();
+    const snapshot = makeSnapshot(newOrderUuid());
+    const event = makeEvent(ORG, snapshot.orderUuid, 'order.created');
+    const state = { ...initialPollState(ORG), lastSuccessAt: T0, baselined: ['pending'] };
+    await first.commitChange(ORG, { snapshot, events: [event] });
+    await first.savePollState(state);
+    first.close();
+    stores.splice(0);
+
+    const second = open();
+    expect(await second.loadSnapshots(ORG)).toEqual(new Map([[snapshot.orderUuid, snapshot]]));
+    expect(await second.listEvents(ORG)).toEqual([{ event, organizationId: ORG, recordedAt: T0 }]);
+    expect(await second.loadPollState(ORG)).toEqual(state);
+  });
+
+  it('refuses a state file written by a newer schema', () => {
+    open().close();
+    stores.splice(0);
+    const raw = new Database(join(dir, 'nested', 'state.db'));
+    raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    raw.close();
+
+    expect(() => open()).toThrow(StateStoreError);
+  });
+
+  it('reports a database locked by another writer as retryable contention', async () => {
+    const store = open({ busyTimeoutMs: 0 });
+    const other = new Database(join(dir, 'nested', 'state.db'));
+    try {
+      other.prepare('BEGIN IMMEDIATE').run();
+      const error = await store
+        .commitChange(ORG, { snapshot: makeSnapshot(newOrderUuid()), events: [] })
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(StoreContentionError);
+      expect(error).toMatchObject({ retryable: true, organization: ORG, operation: 'commitChange' });
+    } finally {
+      other.prepare('ROLLBACK').run();
+      other.close();
+    }
+    expect(await store.loadSnapshots(ORG)).toEqual(new Map());
+  });
+
+  describe('delivery outbox', () => {
+    it('queues one delivery per routed subscriber with the event, attempt 0, due when recorded', async () => {
+      const store = open({ routeEvent: route });
+      const snapshot = makeSnapshot(newOrderUuid(), { status: 'canceled' });
+      const event = makeEvent(ORG, snapshot.orderUuid, 'order.canceled');
+      await store.commitChange(ORG, { snapshot, events: [event] });
+
+      expect(await store.listDeliveries()).toEqual([queued('hook', event.id), queued('office', event.id)]);
+      expect(await store.getEvent(event.id)).toEqual({ event, organizationId: ORG, recordedAt: T0 });
+    });
+
+    it('queues nothing for an event already in the log, nor for a commit that conflicts', async () => {
+      const store = open({ routeEvent: route });
+      const v1 = makeSnapshot(newOrderUuid());
+      const created = makeEvent(ORG, v1.orderUuid, 'order.created');
+      await store.commitChange(ORG, { snapshot: v1, events: [created] });
+      await store.markDelivered('hook', created.id, T0 + 10);
+
+      await store.commitChange(ORG, { snapshot: { ...v1, version: 2 }, events: [created] });
+      await store.commitChange(ORG, {
+        snapshot: { ...v1, status: 'canceled', version: 2 },
+        events: [makeEvent(ORG, v1.orderUuid, 'order.canceled')],
+      });
+
+      expect(await store.listDeliveries()).toEqual([
+        { ...queued('hook', created.id), status: 'delivered', attempts: 1, deliveredAt: T0 + 10 },
+      ]);
+    });
+
+    it('writes the outbox rows in the event’s transaction: a failure leaves no event, snapshot or row', async () => {
+      const store = open({
+        routeEvent: (event) => {
+          if (event.type === 'order.archived') throw new Error('router failed');
+          return ['hook'];
+        },
+      });
+      const snapshot = makeSnapshot(newOrderUuid(), { status: 'archived' });
+      const completed = makeEvent(ORG, snapshot.orderUuid, 'order.completed');
+      const archived = makeEvent(ORG, snapshot.orderUuid, 'order.archived');
+
+      await expect(store.commitChange(ORG, { snapshot, events: [completed, archived] })).rejects.toThrow(
+        'router failed',
+      );
+
+      expect(await store.listDeliveries()).toEqual([]);
+      expect(await store.listEvents(ORG)).toEqual([]);
+      expect(await store.loadSnapshots(ORG)).toEqual(new Map());
+    });
+
+    it('hands out due deliveries oldest first, with their events, up to the limit', async () => {
+      let now = T0;
+      const store = open({ routeEvent: route, clock: () => now });
+      const events = [];
+      for (let i = 0; i < 3; i += 1) {
+        now = T0 + i * 1_000;
+        const snapshot = makeSnapshot(newOrderUuid());
+        const event = makeEvent(ORG, snapshot.orderUuid, 'order.created');
+        events.push(event);
+        await store.commitChange(ORG, { snapshot, events: [event] });
+      }
+
+      expect(await store.dueDeliveries(T0 - 1, 10)).toEqual([]);
+      const due = await store.dueDeliveries(T0 + 1_000, 10);
+      expect(due.map((delivery) => delivery.eventId)).toEqual([events[0]?.id, events[1]?.id]);
+      expect(due[0]).toMatchObject({ subscriberId: 'hook', organizationId: ORG, event: events[0] });
+      expect((await store.dueDeliveries(T0 + 5_000, 2)).map((delivery) => delivery.eventId)).toEqual([
+        events[0]?.id,
+        events[1]?.id,
+      ]);
+    });
+
+    it('reschedules a failed attempt, and keeps a dead letter with its last error out of the due list', async () => {
+      const store = open({ routeEvent: route });
+      const snapshot = makeSnapshot(newOrderUuid());
+      const event = makeEvent(ORG, snapshot.orderUuid, 'order.created');
+      await store.commitChange(ORG, { snapshot, events: [event] });
+
+      expect(
+        await store.markFailed('hook', event.id, {
+          attempts: 1,
+          nextAttemptAt: T0 + 5_000,
+          error: 'HTTP 503',
+          dead: false,
+        }),
+      ).toBe(true);
+      expect(await store.dueDeliveries(T0 + 4_999, 10)).toEqual([]);
+      expect(await store.dueDeliveries(T0 + 5_000, 10)).toEqual([
+        expect.objectContaining({ attempts: 1, lastError: 'HTTP 503', status: 'queued' }),
+      ]);
+
+      await store.markFailed('hook', event.id, {
+        attempts: 8,
+        nextAttemptAt: T0 + 9_000,
+        error: 'HTTP 410 Gone',
+        dead: true,
+      });
+      expect(await store.dueDeliveries(T0 + 86_400_000, 10)).toEqual([]);
+      expect(await store.listDeliveries({ status: 'dead' })).toEqual([
+        {
+          ...queued('hook', event.id),
+          status: 'dead',
+          attempts: 8,
+          nextAttemptAt: T0 + 9_000,
+          lastError: 'HTTP 410 Gone',
+        },
+      ]);
+      expect(await store.listDeliveries({ status: 'queued' })).toEqual([]);
+    });
+
+    it('requeues a dead letter, a delivered event, or an event for a new subscriber, from attempt 0', async () => {
+      const store = open({ routeEvent: route });
+      const snapshot = makeSnapshot(newOrderUuid());
+      const event = makeEvent(ORG, snapshot.orderUuid, 'order.created');
+      await store.commitChange(ORG, { snapshot, events: [event] });
+      await store.markFailed('hook', event.id, {
+        attempts: 8,
+        nextAttemptAt: T0,
+        error: 'HTTP 500',
+        dead: true,
+      });
+
+      expect(await store.requeue('hook', event.id, T0 + 100)).toBe(true);
+      expect(await store.requeue('late-subscriber', event.id, T0 + 100)).toBe(true);
+      expect(await store.requeue('hook', 'no-such-event', T0 + 100)).toBe(false);
+
+      expect(await store.dueDeliveries(T0 + 100, 10)).toEqual([
+        expect.objectContaining({
+          subscriberId: 'hook',
+          attempts: 0,
+          status: 'queued',
+          lastError: 'HTTP 500',
+        }),
+        expect.objectContaining({
+          subscriberId: 'late-subscriber',
+          attempts: 0,
+          status: 'queued',
+          lastError: null,
+        }),
+      ]);
+      await store.markDelivered('hook', event.id, T0 + 200);
+      expect(await store.requeue('hook', event.id, T0 + 300)).toBe(true);
+      expect(await store.listDeliveries({ status: 'queued' })).toHaveLength(2);
+    });
+
+    it('answers false when marking a delivery that does not exist', async () => {
+      const store = open();
+      expect(await store.markDelivered('hook', 'missing', T0)).toBe(false);
+      expect(
+        await store.markFailed('hook', 'missing', {
+          attempts: 1,
+          nextAttemptAt: T0,
+          error: 'x',
+          dead: false,
+        }),
+      ).toBe(false);
+      expect(await store.getEvent('missing')).toBeUndefined();
+    });
+  });
+
+  it('prunes expired snapshots, and events past retention with their deliveries', async () => {
+    const store = open({ routeEvent: route, eventRetentionMs: 10_000 });
+    const expiring = makeSnapshot(newOrderUuid(), { expiresAt: Math.floor(T0 / 1000) + 5 });
+    const lasting = makeSnapshot(newOrderUuid(), { expiresAt: Math.floor(T0 / 1000) + 50 });
+    const event = makeEvent(ORG, expiring.orderUuid, 'order.created');
+    await store.commitChange(ORG, { snapshot: expiring, events: [event] });
+    await store.commitChange(ORG, { snapshot: lasting, events: [] });
+
+    expect(await store.prune(T0 + 4_999)).toEqual({ snapshots: 0, events: 0 });
+    expect(await store.prune(T0 + 10_000)).toEqual({ snapshots: 1, events: 1 });
+
+    expect([...(await store.loadSnapshots(ORG)).keys()]).toEqual([lasting.orderUuid]);
+    expect(await store.listEvents(ORG)).toEqual([]);
+    expect(await store.listDeliveries()).toEqual([]);
+  });
+});
+
+function queued(subscriberId: string, eventId: string): Delivery {
+  return {
+    subscriberId,
+    eventId,
+    status: 'queued',
+    attempts: 0,
+    nextAttemptAt: T0,
+    lastError: null,
+    deliveredAt: null,
+  };
+}

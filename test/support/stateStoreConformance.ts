@@ -1,0 +1,473 @@
+// The behaviour every StateStore adapter must show, as one suite each adapter's test file runs: snapshots
+// and optimistic versions, the idempotent event log, poll state, the lease and the request budget.
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Snapshot } from '../../shared/detect/snapshot.js';
+import { eventId } from '../../shared/events/eventId.js';
+import type { EventType, OrderEvent } from '../../shared/events/orderEvent.js';
+import { StateStoreError } from '../../shared/store/errors.js';
+import { initialPollState, type PollState, type StateStore } from '../../shared/store/stateStore.js';
+
+export interface StoreHarness {
+  store: StateStore;
+  cleanup(): Promise<void>;
+}
+
+export interface StoreHarnessOptions {
+  /** The store's clock for `recordedAt`; the suite moves it. */
+  clock: () => number;
+}
+
+export const T0 = Date.UTC(2026, 2, 5, 12, 0, 0);
+const WINDOW = 60_000;
+
+let orderSequence = 0;
+
+/** A fresh order uuid per call, so tests never collide. */
+export function newOrderUuid(): string {
+  orderSequence += 1;
+  return `00000000-0000-4000-8000-${orderSequence.toString(16).padStart(12, '0')}`;
+}
+
+export function makeSnapshot(orderUuid: string, overrides: Partial<Snapshot> = {}): Snapshot {
+  return {
+    orderUuid,
+    status: 'pending',
+    canceledAt: null,
+    completedAt: null,
+    pickupDate: '2026-03-06',
+    establishmentUuid: 'e5a1b2c3-0000-4000-8000-000000000001',
+    updatedAt: '2026-03-05T09:15:00.000000Z',
+    missingSince: null,
+    version: 1,
+    expiresAt: Math.floor(T0 / 1000) + 86_400 * 30,
+    ...overrides,
+  };
+}
+
+/** A valid CloudEvent for `orderUuid`; `state` varies the deterministic id. */
+export function makeEvent(
+  organizationId: string,
+  orderUuid: string,
+  type: EventType,
+  state: string = type,
+): OrderEvent {
+  return {
+    specversion: '1.0',
+    id: eventId(organizationId, orderUuid, type, state),
+    source: `https://example.test/api/v1/admin/organizations/${organizationId}`,
+    type,
+    subject: orderUuid,
+    time: new Date(T0).toISOString(),
+    datacontenttype: 'application/json',
+    data: {
+      organization: { id: organizationId, name: 'North School' },
+      order: {
+        uuid: orderUuid,
+        reference: 'ORD-1',
+        status: 'canceled',
+        pickup_date: '2026-03-06',
+        establishment: { uuid: 'e5a1b2c3-0000-4000-8000-000000000001', name: 'Main canteen' },
+        customer: {
+          name: 'Ana Silva',
+          class: null,
+          parent: { name: 'Rui Silva', email: 'parent@example.test', phone: null },
+        },
+        total: { amount: '350', currency: 'EUR', formatted: '€3.50' },
+        payment_method: 'card',
+        items: [{ name: 'Vegetable soup', quantity: 2 }],
+      },
+      changes: [
+        { field: 'status', from: 'pending', to: 'canceled' },
+        { field: 'canceled_at', from: null, to: '2026-03-05T10:00:00.000000Z' },
+      ],
+    },
+  };
+}
+
+export function describeStateStoreConformance(
+  name: string,
+  createStore: (options: StoreHarnessOptions) => Promise<StoreHarness>,
+): void {
+  describe(`${name} (state store conformance)`, () => {
+    const cleanups: Array<() => Promise<void>> = [];
+    afterEach(async () => {
+      await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
+    });
+
+    /** A store on its own clock (starting at T0), and a fresh organization id. */
+    async function open() {
+      let now = T0;
+      const harness = await createStore({ clock: () => now });
+      cleanups.push(harness.cleanup);
+      return {
+        store: harness.store,
+        organizationId: randomUUID(),
+        setNow: (ms: number) => {
+          now = ms;
+        },
+      };
+    }
+
+    describe('snapshots', () => {
+      it('loads nothing for an organization it has never seen', async () => {
+        const { store, organizationId } = await open();
+        expect(await store.loadSnapshots(organizationId)).toEqual(new Map());
+      });
+
+      it('round-trips a snapshot field for field, nulls included', async () => {
+        const { store, organizationId } = await open();
+        const canceled = makeSnapshot(newOrderUuid(), {
+          status: 'canceled',
+          canceledAt: '2026-03-05T10:00:00.000000Z',
+          missingSince: '2026-03-05T11:00:00.000Z',
+        });
+        const pending = makeSnapshot(newOrderUuid());
+        await store.commitChange(organizationId, { snapshot: canceled, events: [] });
+        await store.commitChange(organizationId, { snapshot: pending, events: [] });
+        expect(await store.loadSnapshots(organizationId)).toEqual(
+          new Map([
+            [canceled.orderUuid, canceled],
+            [pending.orderUuid, pending],
+          ]),
+        );
+      });
+
+      it('keeps each organization’s snapshots apart', async () => {
+        const { store, organizationId } = await open();
+        const other = randomUUID();
+        const mine = makeSnapshot(newOrderUuid());
+        await store.commitChange(organizationId, { snapshot: mine, events: [] });
+        await store.commitChange(other, { snapshot: makeSnapshot(newOrderUuid()), events: [] });
+        expect([...(await store.loadSnapshots(organizationId)).keys()]).toEqual([mine.orderUuid]);
+        expect((await store.loadSnapshots(other)).has(mine.orderUuid)).toBe(false);
+      });
+
+      it('replaces a snapshot with the next version', async () => {
+        const { store, organizationId } = await open();
+        const v1 = makeSnapshot(newOrderUuid());
+        const v2 = { ...v1, status: 'completed', completedAt: '2026-03-05T13:00:00.000000Z', version: 2 };
+        expect(await store.commitChange(organizationId, { snapshot: v1, events: [] })).toEqual({
+          outcome: 'committed',
+          duplicateEventIds: [],
+        });
+        expect(await store.commitChange(organizationId, { snapshot: v2, events: [] })).toEqual({
+          outcome: 'committed',
+          duplicateEventIds: [],
+        });
+        expect((await store.loadSnapshots(organizationId)).get(v1.orderUuid)).toEqual(v2);
+      });
+
+      it('loads 300 snapshots of one organization in one call', async () => {
+        const { store, organizationId } = await open();
+        const snapshots = Array.from({ length: 300 }, () => makeSnapshot(newOrderUuid()));
+        await Promise.all(
+          snapshots.map((snapshot) => store.commitChange(organizationId, { snapshot, events: [] })),
+        );
+        const loaded = await store.loadSnapshots(organizationId);
+        expect(loaded.size).toBe(300);
+        expect(loaded.get(snapshots[299]?.orderUuid ?? '')).toEqual(snapshots[299]);
+      });
+    });
+
+    describe('commits', () => {
+      it('refuses a first version for an order that exists, writing neither snapshot nor events', async () => {
+        const { store, organizationId } = await open();
+        const original = makeSnapshot(newOrderUuid());
+        await store.commitChange(organizationId, { snapshot: original, events: [] });
+        const rival = { ...original, status: 'canceled', canceledAt: '2026-03-05T10:00:00.000000Z' };
+        const events = [
+          makeEvent(organizationId, original.orderUuid, 'order.created'),
+          makeEvent(organizationId, original.orderUuid, 'order.canceled'),
+        ];
+        expect(await store.commitChange(organizationId, { snapshot: rival, events })).toEqual({
+          outcome: 'version_conflict',
+        });
+        expect((await store.loadSnapshots(organizationId)).get(original.orderUuid)).toEqual(original);
+        expect(await store.listEvents(organizationId)).toEqual([]);
+      });
+
+      it('refuses a stale version and one that skips ahead, writing nothing', async () => {
+        const { store, organizationId } = await open();
+        const v1 = makeSnapshot(newOrderUuid());
+        const v2 = { ...v1, status: 'completed', version: 2 };
+        await store.commitChange(organizationId, { snapshot: v1, events: [] });
+        await store.commitChange(organizationId, { snapshot: v2, events: [] });
+        const stale = { ...v1, status: 'canceled', version: 2 };
+        const ahead = { ...v1, status: 'archived', version: 4 };
+        const event = makeEvent(organizationId, v1.orderUuid, 'order.canceled');
+        expect(await store.commitChange(organizationId, { snapshot: stale, events: [event] })).toEqual({
+          outcome: 'version_conflict',
+        });
+        expect(await store.commitChange(organizationId, { snapshot: ahead, events: [event] })).toEqual({
+          outcome: 'version_conflict',
+        });
+        expect((await store.loadSnapshots(organizationId)).get(v1.orderUuid)).toEqual(v2);
+        expect(await store.listEvents(organizationId)).toEqual([]);
+      });
+
+      it('refuses a later version for an order it has never stored', async () => {
+        const { store, organizationId } = await open();
+        const v3 = makeSnapshot(newOrderUuid(), { version: 3 });
+        expect(await store.commitChange(organizationId, { snapshot: v3, events: [] })).toEqual({
+          outcome: 'version_conflict',
+        });
+        expect(await store.loadSnapshots(organizationId)).toEqual(new Map());
+      });
+
+      it('commits an event already in the log once, reporting it as a duplicate', async () => {
+        const { store, organizationId, setNow } = await open();
+        const v1 = makeSnapshot(newOrderUuid());
+        const created = makeEvent(organizationId, v1.orderUuid, 'order.created');
+        const canceled = makeEvent(organizationId, v1.orderUuid, 'order.canceled');
+        await store.commitChange(organizationId, { snapshot: v1, events: [created] });
+        setNow(T0 + 1_000);
+        const v2 = { ...v1, status: 'canceled', version: 2 };
+        expect(
+          await store.commitChange(organizationId, { snapshot: v2, events: [created, canceled] }),
+        ).toEqual({
+          outcome: 'committed',
+          duplicateEventIds: [created.id],
+        });
+        expect(await store.listEvents(organizationId)).toEqual([
+          { event: created, organizationId, recordedAt: T0 },
+          { event: canceled, organizationId, recordedAt: T0 + 1_000 },
+        ]);
+        expect((await store.loadSnapshots(organizationId)).get(v1.orderUuid)).toEqual(v2);
+      });
+
+      it('commits the snapshot even when every event was already logged', async () => {
+        const { store, organizationId } = await open();
+        const v1 = makeSnapshot(newOrderUuid());
+        const created = makeEvent(organizationId, v1.orderUuid, 'order.created');
+        await store.commitChange(organizationId, { snapshot: v1, events: [created] });
+        const v2 = { ...v1, missingSince: null, updatedAt: '2026-03-05T09:16:00.000000Z', version: 2 };
+        expect(await store.commitChange(organizationId, { snapshot: v2, events: [created] })).toEqual({
+          outcome: 'committed',
+          duplicateEventIds: [created.id],
+        });
+        expect((await store.loadSnapshots(organizationId)).get(v1.orderUuid)).toEqual(v2);
+        expect(await store.listEvents(organizationId)).toHaveLength(1);
+      });
+
+      it('logs an event repeated within one change once', async () => {
+        const { store, organizationId } = await open();
+        const v1 = makeSnapshot(newOrderUuid());
+        const created = makeEvent(organizationId, v1.orderUuid, 'order.created');
+        expect(
+          await store.commitChange(organizationId, { snapshot: v1, events: [created, created] }),
+        ).toEqual({
+          outcome: 'committed',
+          duplicateEventIds: [created.id],
+        });
+        expect((await store.listEvents(organizationId)).map((stored) => stored.event.id)).toEqual([
+          created.id,
+        ]);
+      });
+
+      it('rejects a snapshot version below 1 as a store error', async () => {
+        const { store, organizationId } = await open();
+        const zero = makeSnapshot(newOrderUuid(), { version: 0 });
+        await expect(
+          store.commitChange(organizationId, { snapshot: zero, events: [] }),
+        ).rejects.toBeInstanceOf(StateStoreError);
+        expect(await store.loadSnapshots(organizationId)).toEqual(new Map());
+      });
+    });
+
+    describe('event log', () => {
+      it('lists events oldest first, events of one commit in their given order', async () => {
+        const { store, organizationId, setNow } = await open();
+        const [a, b, c] = [newOrderUuid(), newOrderUuid(), newOrderUuid()];
+        const first = makeEvent(organizationId, a, 'order.created');
+        const second = makeEvent(organizationId, b, 'order.completed');
+        const third = makeEvent(organizationId, b, 'order.archived');
+        const fourth = makeEvent(organizationId, c, 'order.status_changed', 'ready@1');
+        setNow(T0 + 1_000);
+        await store.commitChange(organizationId, { snapshot: makeSnapshot(a), events: [first] });
+        setNow(T0 + 2_000);
+        await store.commitChange(organizationId, { snapshot: makeSnapshot(b), events: [second, third] });
+        setNow(T0 + 3_000);
+        await store.commitChange(organizationId, { snapshot: makeSnapshot(c), events: [fourth] });
+        expect(await store.listEvents(organizationId)).toEqual([
+          { event: first, organizationId, recordedAt: T0 + 1_000 },
+          { event: second, organizationId, recordedAt: T0 + 2_000 },
+          { event: third, organizationId, recordedAt: T0 + 2_000 },
+          { event: fourth, organizationId, recordedAt: T0 + 3_000 },
+        ]);
+        const ids = (since: number) =>
+          store.listEvents(organizationId, since).then((events) => events.map((stored) => stored.event.id));
+        expect(await ids(T0 + 2_000)).toEqual([second.id, third.id, fourth.id]);
+        expect(await ids(T0 + 2_001)).toEqual([fourth.id]);
+        expect(await ids(T0 + 3_001)).toEqual([]);
+      });
+
+      it('keeps each organization’s events apart', async () => {
+        const { store, organizationId } = await open();
+        const other = randomUUID();
+        const order = newOrderUuid();
+        const mine = makeEvent(organizationId, order, 'order.created');
+        await store.commitChange(organizationId, { snapshot: makeSnapshot(order), events: [mine] });
+        await store.commitChange(other, {
+          snapshot: makeSnapshot(order),
+          events: [makeEvent(other, order, 'order.created')],
+        });
+        expect((await store.listEvents(organizationId)).map((stored) => stored.event.id)).toEqual([mine.id]);
+        expect((await store.listEvents(other)).map((stored) => stored.organizationId)).toEqual([other]);
+      });
+    });
+
+    describe('poll state', () => {
+      it('has none for an organization never polled', async () => {
+        const { store, organizationId } = await open();
+        expect(await store.loadPollState(organizationId)).toBeUndefined();
+      });
+
+      it('round-trips the poll state and overwrites it', async () => {
+        const { store, organizationId } = await open();
+        const first: PollState = {
+          ...initialPollState(organizationId),
+          listingSizes: { pending: 40, completed: 0 },
+          lastFetchedAt: { pending: T0 },
+          baselined: ['pending'],
+          lastAttemptAt: T0,
+          lastSuccessAt: T0,
+        };
+        await store.savePollState(first);
+        expect(await store.loadPollState(organizationId)).toEqual(first);
+        const failed: PollState = {
+          ...first,
+          lastAttemptAt: T0 + 60_000,
+          consecutiveFailures: 1,
+          lastError: 'North School: token rejected (401)',
+        };
+        await store.savePollState(failed);
+        expect(await store.loadPollState(organizationId)).toEqual(failed);
+        expect(await store.loadPollState(randomUUID())).toBeUndefined();
+      });
+    });
+
+    describe('lease', () => {
+      it('refuses a second owner while the lease is held', async () => {
+        const { store, organizationId } = await open();
+        expect(await store.acquireLease(organizationId, 'run-a', T0, 1_000)).toBe(true);
+        expect(await store.acquireLease(organizationId, 'run-b', T0 + 999, 1_000)).toBe(false);
+      });
+
+      it('grants the lease to another owner once it has run out', async () => {
+        const { store, organizationId } = await open();
+        await store.acquireLease(organizationId, 'run-a', T0, 1_000);
+        expect(await store.acquireLease(organizationId, 'run-b', T0 + 1_000, 1_000)).toBe(true);
+        expect(await store.acquireLease(organizationId, 'run-a', T0 + 1_500, 1_000)).toBe(false);
+      });
+
+      it('lets the owner take it again, extending it', async () => {
+        const { store, organizationId } = await open();
+        await store.acquireLease(organizationId, 'run-a', T0, 1_000);
+        expect(await store.acquireLease(organizationId, 'run-a', T0 + 600, 1_000)).toBe(true);
+        expect(await store.acquireLease(organizationId, 'run-b', T0 + 1_500, 1_000)).toBe(false);
+        expect(await store.acquireLease(organizationId, 'run-b', T0 + 1_600, 1_000)).toBe(true);
+      });
+
+      it('is released only by its owner', async () => {
+        const { store, organizationId } = await open();
+        await store.acquireLease(organizationId, 'run-a', T0, 60_000);
+        await store.releaseLease(organizationId, 'run-b');
+        expect(await store.acquireLease(organizationId, 'run-c', T0 + 1, 60_000)).toBe(false);
+        await store.releaseLease(organizationId, 'run-a');
+        expect(await store.acquireLease(organizationId, 'run-c', T0 + 2, 60_000)).toBe(true);
+        await expect(store.releaseLease(randomUUID(), 'run-a')).resolves.toBeUndefined();
+      });
+
+      it('is held per organization', async () => {
+        const { store, organizationId } = await open();
+        await store.acquireLease(organizationId, 'run-a', T0, 60_000);
+        expect(await store.acquireLease(randomUUID(), 'run-b', T0, 60_000)).toBe(true);
+      });
+    });
+
+    describe('request budget counters', () => {
+      it('grants up to the limit within a window, then refuses until the oldest request leaves it', async () => {
+        const { store } = await open();
+        const counters = store.budgetCounters;
+        const key = `token#${randomUUID()}`;
+        const takes = [];
+        for (let i = 0; i < 3; i += 1) takes.push(await counters.tryTake(key, T0 + i * 1_000, 3, WINDOW));
+        expect(takes).toEqual([
+          { granted: true, remaining: 2 },
+          { granted: true, remaining: 1 },
+          { granted: true, remaining: 0 },
+        ]);
+        expect(await counters.tryTake(key, T0 + 30_000, 3, WINDOW)).toEqual({
+          granted: false,
+          retryAtMs: T0 + WINDOW,
+        });
+        expect(await counters.tryTake(key, T0 + WINDOW - 1, 3, WINDOW)).toEqual({
+          granted: false,
+          retryAtMs: T0 + WINDOW,
+        });
+        expect(await counters.tryTake(key, T0 + WINDOW, 3, WINDOW)).toEqual({ granted: true, remaining: 0 });
+        expect(await counters.tryTake(key, T0 + WINDOW + 1, 3, WINDOW)).toEqual({
+          granted: false,
+          retryAtMs: T0 + 1_000 + WINDOW,
+        });
+      });
+
+      it('never grants more than the limit to simultaneous takers', async () => {
+        const { store } = await open();
+        const key = `token#${randomUUID()}`;
+        const takes = await Promise.all(
+          Array.from({ length: 12 }, (_, i) => store.budgetCounters.tryTake(key, T0 + i, 5, WINDOW)),
+        );
+        expect(takes.filter((take) => take.granted)).toHaveLength(5);
+        expect(await store.budgetCounters.remaining(key, T0 + 100, 5, WINDOW)).toBe(0);
+      });
+
+      it('does not count refused attempts against the budget', async () => {
+        const { store } = await open();
+        const key = `token#${randomUUID()}`;
+        await store.budgetCounters.tryTake(key, T0, 1, WINDOW);
+        for (let i = 1; i <= 5; i += 1) await store.budgetCounters.tryTake(key, T0 + i, 1, WINDOW);
+        expect(await store.budgetCounters.tryTake(key, T0 + WINDOW, 1, WINDOW)).toEqual({
+          granted: true,
+          remaining: 0,
+        });
+      });
+
+      it('reports what remains in the window ending now', async () => {
+        const { store } = await open();
+        const key = `token#${randomUUID()}`;
+        expect(await store.budgetCounters.remaining(key, T0, 5, WINDOW)).toBe(5);
+        await store.budgetCounters.tryTake(key, T0, 5, WINDOW);
+        await store.budgetCounters.tryTake(key, T0 + 30_000, 5, WINDOW);
+        expect(await store.budgetCounters.remaining(key, T0 + 30_000, 5, WINDOW)).toBe(3);
+        expect(await store.budgetCounters.remaining(key, T0 + WINDOW, 5, WINDOW)).toBe(4);
+      });
+
+      it('grants nothing while paused, never shortens a pause, then resumes', async () => {
+        const { store } = await open();
+        const key = `token#${randomUUID()}`;
+        await store.budgetCounters.pauseUntil(key, T0 + 9_000);
+        await store.budgetCounters.pauseUntil(key, T0 + 5_000);
+        expect(await store.budgetCounters.tryTake(key, T0, 10, WINDOW)).toEqual({
+          granted: false,
+          retryAtMs: T0 + 9_000,
+        });
+        expect(await store.budgetCounters.remaining(key, T0 + 8_999, 10, WINDOW)).toBe(0);
+        expect(await store.budgetCounters.tryTake(key, T0 + 9_000, 10, WINDOW)).toEqual({
+          granted: true,
+          remaining: 9,
+        });
+      });
+
+      it('keeps separate budgets per key', async () => {
+        const { store } = await open();
+        const [a, b] = [`token#${randomUUID()}`, `token#${randomUUID()}`];
+        await store.budgetCounters.tryTake(a, T0, 1, WINDOW);
+        await store.budgetCounters.pauseUntil(a, T0 + 5_000);
+        expect((await store.budgetCounters.tryTake(a, T0, 1, WINDOW)).granted).toBe(false);
+        expect(await store.budgetCounters.tryTake(b, T0, 1, WINDOW)).toEqual({ granted: true, remaining: 0 });
+      });
+    });
+  });
+}
