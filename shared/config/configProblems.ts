@@ -1,0 +1,72 @@
+// Turns zod issues into config problems: one `$.json.path: message` each, in words a config author
+// understands, with unions narrowed to the form the author evidently meant.
+import type { z } from 'zod';
+import { kindOf } from './describeValue.js';
+import type { ConfigProblem } from './errors.js';
+
+/** `$` for the root, `.key` for plain keys, `[0]` for indexes, `["odd key"]` for anything else. */
+export function jsonPath(segments: readonly PropertyKey[]): string {
+  return segments.reduce<string>((path, segment) => {
+    if (typeof segment === 'number') return `${path}[${segment}]`;
+    if (typeof segment === 'string' && /^[A-Za-z_$][\w$]*$/.test(segment)) return `${path}.${segment}`;
+    return `${path}[${typeof segment === 'string' ? JSON.stringify(segment) : String(segment)}]`;
+  }, '$');
+}
+
+const EXPECTED: Record<string, string> = {
+  object: 'an object',
+  array: 'a list',
+  string: 'a string',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+};
+
+/**
+ * Per-parse error map for the messages no schema words itself. Zod's defaults would say
+ * "expected string, received undefined" for a missing key.
+ */
+export const configErrorMap: z.core.$ZodErrorMap = (issue) => {
+  if (issue.code !== 'invalid_type') return undefined;
+  if (issue.input === undefined) return 'required';
+  return `expected ${EXPECTED[issue.expected] ?? issue.expected}, got ${kindOf(issue.input)}`;
+};
+
+export function problemsFromZodError(error: z.ZodError): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  collect(error.issues, [], problems);
+  // Union branches can repeat an issue already reported; one line per distinct problem.
+  const seen = new Set<string>();
+  return problems.filter((problem) => {
+    const key = `${problem.path}\n${problem.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function collect(
+  issues: readonly z.core.$ZodIssue[],
+  prefix: readonly PropertyKey[],
+  into: ConfigProblem[],
+): void {
+  for (const issue of issues) {
+    const path = [...prefix, ...issue.path];
+    if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+      collect(meantBranch(issue.errors), path, into);
+    } else {
+      into.push({ path: jsonPath(path), message: issue.message });
+    }
+  }
+}
+
+/**
+ * "Invalid input" for a failed union helps nobody. The branch whose shape matched (no type mismatch at
+ * its root) knows what is wrong inside it; when none matched, the first branch, the simplest form, speaks.
+ */
+function meantBranch(branches: readonly (readonly z.core.$ZodIssue[])[]): readonly z.core.$ZodIssue[] {
+  const matched = branches.find(
+    (branch) => !branch.some((issue) => issue.code === 'invalid_type' && issue.path.length === 0),
+  );
+  return matched ?? branches[0] ?? [];
+}

@@ -1,0 +1,320 @@
+// The config file's contract (issue 3, "Config contract"): strict zod schemas with defaults and the
+// cross-field rules, and the types every other module reads the config through.
+import { z } from 'zod';
+import { ORDER_STATUSES, PAYMENT_METHODS } from '../api/schemas.js';
+import { EVENT_TYPES } from '../events/orderEvent.js';
+import { isValidTimeZone } from '../time/calendarDate.js';
+import { closestMatch } from './closestMatch.js';
+import { quoted } from './describeValue.js';
+import { SecretRefSchema } from './secretRef.js';
+import { strictObject } from './strictObject.js';
+
+/** The Admin API's base path; every endpoint in the spec is relative to it. */
+export const ADMIN_API_PATH = '/api/v1/admin';
+export const SUBSCRIBER_TYPES = ['webhook', 'slack', 'email'] as const;
+
+type Issue = z.core.$ZodRawIssue;
+
+// Cross-field rules must run even when some field elsewhere is malformed, so that one pass reports every
+// problem; zod skips refinements after a type error unless told otherwise. Their input is then only
+// partly parsed, which is why they read it defensively.
+const ALWAYS = { when: () => true };
+
+function didYouMean(written: unknown, candidates: Iterable<string>): string {
+  const suggestion = typeof written === 'string' ? closestMatch(written, candidates) : undefined;
+  return suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`;
+}
+
+function wholeNumber(min: number, max: number) {
+  // A missing value is left to the caller's error map ("required").
+  const error = (issue: Issue) =>
+    issue.input === undefined
+      ? undefined
+      : `must be a whole number from ${min} to ${max}, got ${quoted(issue.input)}`;
+  return z.int({ error }).min(min, { error }).max(max, { error });
+}
+
+/** One of a fixed set of words; the message names the allowed ones and the nearest to what was written. */
+function oneOf<const Values extends readonly [string, ...string[]]>(values: Values, noun: string) {
+  return z.enum(values, {
+    error: (issue) =>
+      issue.code !== 'invalid_value' || issue.input === undefined
+        ? undefined
+        : `${quoted(issue.input)} is not ${noun}${didYouMean(issue.input, values)}; expected one of ${values.join(', ')}`,
+  });
+}
+
+/** A list that must say something (an empty one is almost always a mistake) and say it once. */
+function listOf<Item extends z.ZodType>(item: Item, emptyMessage: string) {
+  return z
+    .array(item)
+    .min(1, { error: emptyMessage })
+    .superRefine((list, ctx) => {
+      const seen = new Set<string>();
+      list.forEach((entry, index) => {
+        if (typeof entry !== 'string') return;
+        if (seen.has(entry))
+          ctx.addIssue({ code: 'custom', path: [index], message: `${quoted(entry)} is listed twice` });
+        seen.add(entry);
+      });
+    });
+}
+
+// Lower-cased so that filters and SNS filter policies compare uuids with plain string equality.
+const Uuid = z
+  .guid({
+    error: (issue) => (issue.code === 'invalid_format' ? `${quoted(issue.input)} is not a uuid` : undefined),
+  })
+  .transform((uuid) => uuid.toLowerCase());
+
+const NonEmptyText = z.string().trim().min(1, { error: 'must not be empty' });
+
+function parseHttpUrl(text: string): URL | undefined {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// URLs are never quoted back: a webhook URL may carry a token in its query.
+const HttpUrl = z.string().refine((text) => parseHttpUrl(text) !== undefined, {
+  error: 'must be an http:// or https:// URL',
+});
+
+const BaseUrl = z
+  .string()
+  .superRefine((text, ctx) => {
+    const url = parseHttpUrl(text);
+    const example = 'e.g. "https://example.test/api/v1/admin"';
+    if (!url) {
+      ctx.addIssue({ code: 'custom', message: `must be an http:// or https:// URL, ${example}` });
+    } else if (url.username || url.password) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must not carry credentials; tokens go in organizations[].token',
+      });
+    } else if (url.search || url.hash) {
+      ctx.addIssue({ code: 'custom', message: `must not have a query or fragment, ${example}` });
+    } else if (!url.pathname.replace(/\/+$/, '').endsWith(ADMIN_API_PATH)) {
+      const at = url.pathname.indexOf(ADMIN_API_PATH);
+      const suggestion = `${url.origin}${at >= 0 ? url.pathname.slice(0, at) : ''}${ADMIN_API_PATH}`;
+      ctx.addIssue({
+        code: 'custom',
+        message: `must end in ${ADMIN_API_PATH}, the Admin API's base path (did you mean "${suggestion}"?)`,
+      });
+    }
+  })
+  // Endpoint paths are appended to it, so one canonical form without a trailing slash.
+  .transform((text) => text.replace(/\/+$/, ''));
+
+let knownTimeZones: readonly string[] | undefined;
+function timeZoneNames(): readonly string[] {
+  knownTimeZones ??= [...Intl.supportedValuesOf('timeZone'), 'UTC'];
+  return knownTimeZones;
+}
+
+const TimeZone = z
+  .string({
+    error: (issue) =>
+      issue.input === undefined
+        ? 'required: the IANA time zone "today" is counted in, e.g. "Europe/Lisbon"'
+        : undefined,
+  })
+  .refine(isValidTimeZone, {
+    error: (issue) =>
+      `${quoted(issue.input)} is not an IANA time zone${didYouMean(issue.input, timeZoneNames())}`,
+  });
+
+const OrderStatus = oneOf(ORDER_STATUSES, 'an order status');
+
+export const ApiConfigSchema = strictObject({
+  baseUrl: BaseUrl,
+  // The spec's documented limit; its scope is unknown, so the budget is per token.
+  requestsPerMinute: wholeNumber(1, 1000).default(50),
+});
+export type ApiConfig = z.infer<typeof ApiConfigSchema>;
+
+export const PollWindowSchema = strictObject({
+  daysBack: wholeNumber(0, 31).default(0),
+  daysAhead: wholeNumber(0, 62).default(7),
+});
+export type PollWindow = z.infer<typeof PollWindowSchema>;
+
+export const OrganizationConfigSchema = strictObject({
+  id: Uuid,
+  name: NonEmptyText,
+  token: SecretRefSchema,
+  // Required, not defaulted: the API's own "today" is in an unknown zone, and a wrong guess shifts the
+  // window by a day around midnight.
+  timeZone: TimeZone,
+  // prefault, not default: zod 4 returns a default as-is, while a prefault is parsed, filling the inner
+  // defaults.
+  window: PollWindowSchema.prefault({}),
+  pollIntervalSeconds: wholeNumber(10, 86_400).default(60),
+  emitExisting: z.boolean().default(false),
+  statuses: listOf(
+    OrderStatus,
+    'list at least one status to watch, or leave "statuses" out to watch all',
+  ).default(() => [...ORDER_STATUSES]),
+  establishments: listOf(
+    Uuid,
+    'list at least one establishment, or leave "establishments" out to poll them all',
+  ).optional(),
+});
+export type OrganizationConfig = z.infer<typeof OrganizationConfigSchema>;
+
+/** AND across keys, OR within a list; a missing key matches everything. */
+export const SubscriberFilterSchema = strictObject({
+  types: listOf(
+    oneOf(EVENT_TYPES, 'an event type'),
+    'list at least one event type, or leave "types" out to match every type',
+  ).optional(),
+  establishments: listOf(
+    Uuid,
+    'list at least one establishment, or leave "establishments" out to match every one',
+  ).optional(),
+  statuses: listOf(
+    OrderStatus,
+    'list at least one status, or leave "statuses" out to match every one',
+  ).optional(),
+  paymentMethods: listOf(
+    oneOf(PAYMENT_METHODS, 'a payment method'),
+    'list at least one payment method, or leave "paymentMethods" out to match every one',
+  ).optional(),
+});
+export type SubscriberFilter = z.infer<typeof SubscriberFilterSchema>;
+
+// It names queues and secrets later, hence the narrow alphabet.
+const SUBSCRIBER_ID = /^[a-z0-9][a-z0-9-_]{0,63}$/;
+const SubscriberId = z.string().regex(SUBSCRIBER_ID, {
+  error: (issue) =>
+    `${quoted(issue.input)} is not a valid subscriber id: use up to 64 lowercase letters, digits, "-" and "_", starting with a letter or digit`,
+});
+
+const subscriberBase = {
+  id: SubscriberId,
+  filter: SubscriberFilterSchema.optional(),
+  // Parent e-mail and phone leave the system only for subscribers that ask for them.
+  includeContactDetails: z.boolean().default(false),
+  enabled: z.boolean().default(true),
+};
+
+export const WebhookSubscriberSchema = strictObject({
+  type: z.literal('webhook'),
+  ...subscriberBase,
+  url: HttpUrl,
+  // Several secrets sign at once during a rotation; always a list once parsed.
+  secret: z
+    .union([SecretRefSchema, listOf(SecretRefSchema, 'list at least one secret')])
+    .transform((secret) => (Array.isArray(secret) ? secret : [secret])),
+});
+export type WebhookSubscriber = z.infer<typeof WebhookSubscriberSchema>;
+
+export const SlackSubscriberSchema = strictObject({
+  type: z.literal('slack'),
+  ...subscriberBase,
+  // The incoming-webhook URL is itself the credential.
+  webhookUrl: SecretRefSchema,
+});
+export type SlackSubscriber = z.infer<typeof SlackSubscriberSchema>;
+
+const EmailAddress = z.email({
+  error: (issue) =>
+    issue.code === 'invalid_format' ? `${quoted(issue.input)} is not an e-mail address` : undefined,
+});
+
+export const EmailSubscriberSchema = strictObject({
+  type: z.literal('email'),
+  ...subscriberBase,
+  to: listOf(EmailAddress, 'list at least one recipient'),
+});
+export type EmailSubscriber = z.infer<typeof EmailSubscriberSchema>;
+
+export const SubscriberConfigSchema = z.discriminatedUnion(
+  'type',
+  [WebhookSubscriberSchema, SlackSubscriberSchema, EmailSubscriberSchema],
+  {
+    error: (issue) => {
+      if (issue.code !== 'invalid_union') return undefined;
+      const type = (issue.input as { type?: unknown } | undefined)?.type;
+      const expected = `expected one of ${SUBSCRIBER_TYPES.join(', ')}`;
+      return type === undefined
+        ? `required: the subscriber type, ${expected}`
+        : `${quoted(type)} is not a subscriber type${didYouMean(type, SUBSCRIBER_TYPES)}; ${expected}`;
+    },
+  },
+);
+export type SubscriberConfig = z.infer<typeof SubscriberConfigSchema>;
+export type SubscriberType = SubscriberConfig['type'];
+
+export const SmtpConfigSchema = strictObject({
+  // An SMTP URL carries the password.
+  url: SecretRefSchema,
+  from: NonEmptyText,
+});
+export type SmtpConfig = z.infer<typeof SmtpConfigSchema>;
+
+export const StateConfigSchema = strictObject({
+  path: z.string().min(1, { error: 'must not be empty' }).default('.data/state.db'),
+});
+export type StateConfig = z.infer<typeof StateConfigSchema>;
+
+export const ConfigSchema = strictObject({
+  api: ApiConfigSchema,
+  organizations: z
+    .array(OrganizationConfigSchema)
+    .min(1, { error: 'list at least one organization to poll' })
+    .superRefine((organizations, ctx) => {
+      reportDuplicates(organizations, 'id', 'organization id', ctx, (id) => id.toLowerCase());
+      reportDuplicates(organizations, 'name', 'organization name', ctx, (name) => name.trim());
+    }, ALWAYS),
+  subscribers: z
+    .array(SubscriberConfigSchema)
+    .superRefine((subscribers, ctx) => reportDuplicates(subscribers, 'id', 'subscriber id', ctx), ALWAYS)
+    .default(() => []),
+  smtp: SmtpConfigSchema.optional(),
+  state: StateConfigSchema.prefault({}),
+}).superRefine((config, ctx) => {
+  const raw = config as { subscribers?: unknown; smtp?: unknown } | undefined;
+  if (typeof raw !== 'object' || raw === null || raw.smtp !== undefined || !Array.isArray(raw.subscribers))
+    return;
+  const emailed = raw.subscribers.find((subscriber) => fieldOf(subscriber, 'type') === 'email');
+  if (emailed === undefined) return;
+  const id = fieldOf(emailed, 'id');
+  const who = typeof id === 'string' ? `subscriber ${quoted(id)}` : 'an e-mail subscriber';
+  ctx.addIssue({
+    code: 'custom',
+    path: ['smtp'],
+    message: `required: ${who} sends e-mail, which needs an SMTP server`,
+  });
+}, ALWAYS);
+export type Config = z.infer<typeof ConfigSchema>;
+/** The config as written, before defaults: what example files and tests build. */
+export type ConfigInput = z.input<typeof ConfigSchema>;
+
+function fieldOf(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+/** Flags every repeat of a string field after its first use, at the repeat's own path. */
+function reportDuplicates(
+  items: unknown,
+  key: string,
+  noun: string,
+  ctx: z.core.$RefinementCtx,
+  normalize: (value: string) => string = (value) => value,
+): void {
+  if (!Array.isArray(items)) return;
+  const seen = new Set<string>();
+  items.forEach((item, index) => {
+    const value = fieldOf(item, key);
+    if (typeof value !== 'string') return;
+    const normalized = normalize(value);
+    if (seen.has(normalized)) {
+      ctx.addIssue({ code: 'custom', path: [index, key], message: `duplicate ${noun} ${quoted(value)}` });
+    }
+    seen.add(normalized);
+  });
+}

@@ -1,0 +1,64 @@
+// Reads and validates the config file, failing with one ConfigError that lists every problem by JSON path.
+import { readFile } from 'node:fs/promises';
+import { configErrorMap, problemsFromZodError } from './configProblems.js';
+import { type Config, ConfigSchema } from './configSchema.js';
+import { ConfigError } from './errors.js';
+import { findJsonSyntaxError } from './jsonSyntax.js';
+
+/** Validates an already-parsed JSON value; `file` only names the source in the error. */
+export function parseConfig(json: unknown, file?: string): Config {
+  const result = ConfigSchema.safeParse(json, { error: configErrorMap });
+  if (!result.success) throw new ConfigError(file, problemsFromZodError(result.error));
+  return result.data;
+}
+
+/** Parses JSON text, then validates it. */
+export function parseConfigText(text: string, file?: string): Config {
+  // Editors on Windows like to save a byte-order mark, which JSON.parse refuses.
+  const json = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  if (json.trim() === '') throw wholeFileError(file, 'the file is empty');
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    // The SyntaxError itself is dropped: its message may quote the text, which may hold a secret.
+    const syntax = findJsonSyntaxError(json);
+    throw wholeFileError(
+      file,
+      syntax
+        ? `invalid JSON at line ${syntax.line}, column ${syntax.column}: ${syntax.message}`
+        : 'invalid JSON',
+    );
+  }
+  return parseConfig(value, file);
+}
+
+export async function loadConfigFile(path: string): Promise<Config> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw readFailure(path, error);
+  }
+  return parseConfigText(text, path);
+}
+
+function wholeFileError(file: string | undefined, message: string, cause?: unknown): ConfigError {
+  return new ConfigError(file, [{ path: '$', message }], {
+    summary: `${file ?? 'config'}: ${message}`,
+    cause,
+  });
+}
+
+function readFailure(path: string, error: unknown): ConfigError {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const summary =
+    code === 'ENOENT'
+      ? `config file ${path} not found`
+      : code === 'EISDIR'
+        ? `config file ${path} is a directory, not a file`
+        : code === 'EACCES' || code === 'EPERM'
+          ? `config file ${path} cannot be read: permission denied`
+          : `config file ${path} cannot be read (${code ?? (error as Error)?.message ?? String(error)})`;
+  return new ConfigError(path, [{ path: '$', message: summary }], { summary, cause: error });
+}
