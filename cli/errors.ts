@@ -2,6 +2,8 @@
 // trace for a mistake the user can fix.
 import { CommanderError } from 'commander';
 import { AdminApiError } from '../shared/api/errors.js';
+import { ConfigError, MissingSecretError } from '../shared/config/errors.js';
+import { StateStoreError } from '../shared/store/errors.js';
 
 /** Bad input caught before any request; exits 2. */
 export class CliUsageError extends Error {
@@ -20,11 +22,11 @@ export function reportFailure(error: unknown, stderr: NodeJS.WritableStream): nu
     // Commander has already printed its message (or the help).
     return error.exitCode === 0 ? 0 : EXIT_USAGE;
   }
-  if (error instanceof CliUsageError) {
+  if (error instanceof CliUsageError || error instanceof ConfigError || error instanceof MissingSecretError) {
     stderr.write(`meal-notifier: ${error.message}\n`);
     return EXIT_USAGE;
   }
-  if (error instanceof AdminApiError) {
+  if (error instanceof AdminApiError || error instanceof StateStoreError) {
     stderr.write(`meal-notifier: ${error.message}\n`);
     return EXIT_FAILURE;
   }

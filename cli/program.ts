@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { PRODUCT_VERSION } from '../shared/version.js';
 import { establishmentsCommand } from './commands/establishments.js';
 import { ordersCommand } from './commands/orders.js';
+import { pollCommand } from './commands/poll.js';
 import { simulateCommand } from './commands/simulate.js';
 
 export function buildProgram(): Command {
@@ -14,6 +15,7 @@ export function buildProgram(): Command {
     .showSuggestionAfterError()
     .addCommand(ordersCommand())
     .addCommand(establishmentsCommand())
+    .addCommand(pollCommand())
     .addCommand(simulateCommand())
     .addHelpText(
       'after',

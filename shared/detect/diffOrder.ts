@@ -86,9 +86,10 @@ function buildEvent(type: EventType, order: Order, changes: Change[], context: D
 /** The part of the new state that makes this transition unique, so a repeat sighting gets the same id. */
 function stateKey(type: EventType, order: Order): string {
   if (type === 'order.created') return 'created';
-  if (type === 'order.completed') return `completed@${order.completed_at ?? ''}`;
-  if (type === 'order.canceled') return `canceled@${order.canceled_at ?? ''}`;
-  if (type === 'order.archived') return 'archived';
+  // The transition's own timestamp when the API gives one, so an inferred step and a seen one agree;
+  // otherwise `updated_at`, so that leaving and re-entering a status is two transitions, not one.
+  if (type === 'order.completed') return `completed@${order.completed_at ?? order.updated_at}`;
+  if (type === 'order.canceled') return `canceled@${order.canceled_at ?? order.updated_at}`;
   return `${order.status.value}@${order.updated_at}`;
 }
 

@@ -53,11 +53,11 @@ export type OrderSummary = z.infer<typeof OrderSummarySchema>;
 
 export const OrderEventSchema = z.object({
   specversion: z.literal('1.0'),
-  id: z.string(),
-  source: z.string(),
+  id: z.string().min(1),
+  source: z.string().min(1),
   type: EventTypeSchema,
-  subject: z.string(),
-  time: z.string(),
+  subject: z.string().min(1),
+  time: z.iso.datetime({ offset: true }),
   datacontenttype: z.literal('application/json'),
   data: z.object({
     organization: z.object({ id: z.string(), name: z.string() }),

@@ -1,7 +1,7 @@
 // The poll cycle of one organization, the one use case the Lambda poller and the CLI share: plan the
 // listings within the budget, fetch them, resolve orders that vanished, diff, and commit each change with
 // its events. Absence only counts when the listing that should hold an order was walked completely.
-import type { AdminApiError } from '../api/errors.js';
+import { AdminApiError, RequestBudgetExhaustedError } from '../api/errors.js';
 import type { OrderQuery } from '../api/orderQuery.js';
 import type { Listing } from '../api/pagination.js';
 import type { Order } from '../api/schemas.js';
@@ -229,9 +229,18 @@ async function fetchAll(api: OrdersSource, listings: PlannedListing[]): Promise<
       fetched.push({ planned, listing });
     } catch (error) {
       fetched.push({ planned, error: error as Error });
+      // A rejected token or organization, or an empty budget, fails every other listing the same way.
+      if (failsEveryListing(error)) break;
     }
   }
   return fetched;
+}
+
+function failsEveryListing(error: unknown): boolean {
+  return (
+    error instanceof RequestBudgetExhaustedError ||
+    (error instanceof AdminApiError && [400, 401, 403, 404].includes(error.status ?? 0))
+  );
 }
 
 function recordListings(
@@ -262,14 +271,33 @@ function recordListings(
       continue;
     }
     // Orders seen are facts even in an incomplete listing; only conclusions from absence need it complete.
-    const baseline = isFullWindow ? !state.baselined.includes(planned.key) : false;
-    for (const order of listing.records) observe(observations, order, baseline);
+    for (const order of listing.records) {
+      observe(observations, order, isFullWindow && !couldHaveBeenSeen(order, planned.key, state));
+    }
     if (isFullWindow && listingReport.trustworthy) {
       state.listingSizes[planned.key] = listing.records.length;
       state.lastFetchedAt[planned.key] = fetchedAt;
+      state.lastWindows[planned.key] = { startDate: planned.startDate, endDate: planned.endDate };
       if (!state.baselined.includes(planned.key)) state.baselined.push(planned.key);
     }
   }
+}
+
+/** How far the API's clock may run behind ours before a new order could pass for an old one. */
+const CLOCK_SKEW_MS = 15 * 60_000;
+
+/**
+ * Whether an order we have no snapshot of is news. It is when the listing was walked before and the order
+ * was either within that walk's dates or created since. One that merely entered the window as the days
+ * moved on, or on a listing's first walk, existed before we could see it: announcing it would be false.
+ */
+function couldHaveBeenSeen(order: Order, key: string, state: PollState): boolean {
+  if (!state.baselined.includes(key)) return false;
+  const previous = state.lastWindows[key];
+  if (previous && previous.startDate <= order.pickup_at && order.pickup_at <= previous.endDate) return true;
+  const walkedAt = state.lastFetchedAt[key];
+  const createdAt = Date.parse(order.created_at);
+  return walkedAt === undefined || Number.isNaN(createdAt) || createdAt >= walkedAt - CLOCK_SKEW_MS;
 }
 
 /** Keeps the most recent sighting when an order moved between two listings during the cycle. */

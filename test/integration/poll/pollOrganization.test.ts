@@ -1,8 +1,6 @@
 // The poll cycle end to end in one process: the simulator over real HTTP, the real client, the SQLite
 // store. Pins the issue's promises: a silent first cycle, exactly the transitions that happened, nothing
 // on a quiet cycle, and no false event while a listing keeps failing.
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AdminApiClient } from '../../../shared/api/adminApiClient.js';
 import { RequestBudget } from '../../../shared/api/requestBudget.js';
@@ -15,6 +13,7 @@ import {
 import { SqliteStateStore } from '../../../shared/store/sqlite/sqliteStateStore.js';
 import { addDays } from '../../../shared/time/calendarDate.js';
 import { type RunningSimulator, startSimulator } from '../../../simulator/startSimulator.js';
+import { startFailingProxy } from '../../support/failingProxy.js';
 
 /** Tuesday 10 March 2026, 11:00 in Lisbon. */
 const T0 = Date.UTC(2026, 2, 10, 11, 0, 0);
@@ -204,46 +203,3 @@ describe('pollOrganization against the simulator', () => {
     expect(report.events).toEqual([]);
   });
 });
-
-interface FailingProxy {
-  baseUrl: string;
-  close(): Promise<void>;
-}
-
-/** A loopback proxy to the simulator that answers 500 to the requests `fails` picks. */
-async function startFailingProxy(target: string, fails: (url: URL) => boolean): Promise<FailingProxy> {
-  const upstream = new URL(target);
-  const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', upstream);
-    if (fails(url)) {
-      res
-        .writeHead(500, { 'content-type': 'application/json' })
-        .end('{"success":false,"message":"Server Error."}');
-      return;
-    }
-    const forward = httpRequest(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        path: req.url,
-        method: req.method,
-        headers: req.headers,
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    req.pipe(forward);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}${upstream.pathname}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}

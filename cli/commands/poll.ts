@@ -1,0 +1,71 @@
+// `meal-notifier poll`: the local runner. Polls every organization of the config, records transitions in
+// the SQLite state file, and prints each new event as one JSON line on stdout.
+import { Command } from 'commander';
+import { openLocalRuntime } from '../runtime/localRuntime.js';
+import type { PollOutput } from '../runtime/pollCycle.js';
+import { runPollCycle } from '../runtime/pollCycle.js';
+import { runPollScheduler } from '../runtime/pollScheduler.js';
+
+interface PollOptions {
+  config: string;
+  once?: boolean;
+  verbose?: boolean;
+}
+
+export function pollCommand(): Command {
+  return new Command('poll')
+    .description('Poll the Admin API for every organization in the config and report order transitions')
+    .requiredOption('--config <file>', 'config file (JSON)')
+    .option('--once', 'run one cycle for every organization, then exit (non-zero if any organization failed)')
+    .option('--verbose', 'report every request on stderr')
+    .addHelpText(
+      'after',
+      `
+Events are printed on stdout as JSON lines (CloudEvents 1.0); status lines go to stderr.
+The first cycle of an organization is a silent baseline unless it sets "emitExisting": true.
+
+Examples:
+  $ NORTH_TOKEN=… meal-notifier poll --config notifier.json --once
+  $ meal-notifier poll --config notifier.json > events.jsonl`,
+    )
+    .action(async (options: PollOptions) => {
+      const runtime = await openLocalRuntime(options.config, {
+        ...(options.verbose
+          ? {
+              onAttempt: (organization, attempt) =>
+                process.stderr.write(
+                  `[api] ${organization.name} ${attempt.endpoint} attempt ${attempt.attempt}: ` +
+                    `${attempt.error?.message ?? attempt.status} (${attempt.durationMs} ms)\n`,
+                ),
+            }
+          : {}),
+      });
+      const output: PollOutput = {
+        event: (line) => process.stdout.write(`${line}\n`),
+        status: (line) => process.stderr.write(`${line}\n`),
+      };
+      try {
+        if (options.once) {
+          let failed = false;
+          for (const entry of runtime.organizations) {
+            const report = await runPollCycle(runtime, entry, output);
+            failed ||= !report.ok;
+          }
+          if (failed) process.exitCode = 1;
+          return;
+        }
+        const stop = new AbortController();
+        const onSignal = () => stop.abort();
+        process.once('SIGINT', onSignal);
+        process.once('SIGTERM', onSignal);
+        try {
+          await runPollScheduler(runtime, output, stop.signal);
+        } finally {
+          process.off('SIGINT', onSignal);
+          process.off('SIGTERM', onSignal);
+        }
+      } finally {
+        await runtime.close();
+      }
+    });
+}

@@ -1,0 +1,155 @@
+// `meal-notifier poll --config FILE --once`, run as a real process against the simulator, walks the issue's
+// acceptance path: a silent first cycle, exactly the transitions that happened, a quiet cycle, and no false
+// event while one listing keeps failing.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OrderEventSchema } from '../../shared/events/orderEvent.js';
+import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
+import { type FailingProxy, startFailingProxy } from '../support/failingProxy.js';
+import { runCli } from '../support/runCli.js';
+
+let sim: RunningSimulator;
+let proxy: FailingProxy;
+let failCompleted = false;
+let dir: string;
+let env: Record<string, string>;
+
+async function writeConfig(
+  name: string,
+  baseUrl: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const path = join(dir, name);
+  const config = {
+    api: { baseUrl },
+    organizations: [
+      {
+        id: sim.organization.id,
+        name: 'North School',
+        token: { env: 'NORTH_TOKEN' },
+        timeZone: sim.world.timeZone,
+        window: { daysBack: 0, daysAhead: 7 },
+        ...extra,
+      },
+    ],
+    state: { path: `${name}.db` },
+  };
+  await writeFile(path, JSON.stringify(config, null, 2));
+  return path;
+}
+
+function eventsOf(stdout: string): Array<{ type: string; reference: string }> {
+  return stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => OrderEventSchema.parse(JSON.parse(line)))
+    .map((event) => ({ type: event.type, reference: event.data.order.reference }));
+}
+
+beforeAll(async () => {
+  sim = await startSimulator({ seed: 33, scenario: false, initialOrders: 90 });
+  proxy = await startFailingProxy(
+    sim.baseUrl,
+    (url) => failCompleted && url.searchParams.get('status') === 'completed',
+  );
+  dir = await mkdtemp(join(tmpdir(), 'poll-once-'));
+  env = { NORTH_TOKEN: sim.token };
+});
+
+afterAll(async () => {
+  await proxy.close();
+  await sim.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('meal-notifier poll --once', () => {
+  it('is silent on the first cycle, then reports exactly what changed, then nothing', async () => {
+    const config = await writeConfig('main.json', sim.baseUrl);
+    const first = await runCli(['poll', '--config', config, '--once'], env);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe('');
+    expect(first.stderr).toMatch(
+      /^North School: \d+ requests \(\d+\/50 left this minute\), \d+ orders seen, 0 events$/m,
+    );
+
+    const today = sim.world.today();
+    const pending = sim.world.listOrders((o) => o.status.value === 'pending' && o.pickup_at >= today);
+    const [done, canceled, gone] = pending;
+    if (!done || !canceled || !gone) throw new Error('fixture has too few pending orders');
+    sim.world.setStatus(done.uuid, 'completed');
+    sim.world.setStatus(canceled.uuid, 'canceled');
+    sim.world.setStatus(gone.uuid, 'completed');
+    sim.world.setStatus(gone.uuid, 'archived');
+    const created = sim.world.addOrder({ pickupDate: today });
+
+    const second = await runCli(['poll', '--config', config, '--once'], env);
+    expect(second.code).toBe(0);
+    expect(eventsOf(second.stdout)).toEqual(
+      expect.arrayContaining([
+        { type: 'order.completed', reference: done.reference },
+        { type: 'order.canceled', reference: canceled.reference },
+        { type: 'order.completed', reference: gone.reference },
+        { type: 'order.archived', reference: gone.reference },
+        { type: 'order.created', reference: created.reference },
+      ]),
+    );
+    expect(eventsOf(second.stdout)).toHaveLength(5);
+    expect(second.stdout).not.toContain('"email"');
+
+    const third = await runCli(['poll', '--config', config, '--once'], env);
+    expect(third.code).toBe(0);
+    expect(third.stdout).toBe('');
+  });
+
+  it('emits no false event while the completed listing keeps failing, and catches up after', async () => {
+    const config = await writeConfig('flaky.json', proxy.baseUrl);
+    expect((await runCli(['poll', '--config', config, '--once'], env)).code).toBe(0);
+    const today = sim.world.today();
+    const [order] = sim.world.listOrders((o) => o.status.value === 'pending' && o.pickup_at >= today);
+    if (!order) throw new Error('fixture has no pending order');
+    sim.world.setStatus(order.uuid, 'completed');
+
+    failCompleted = true;
+    const failing = await runCli(['poll', '--config', config, '--once'], env);
+    failCompleted = false;
+    expect(failing.code).toBe(1);
+    expect(failing.stdout).toBe('');
+    expect(failing.stderr).toMatch(
+      /^ {2}North School: server error \(500\).* on GET \/orders\?status=completed/m,
+    );
+
+    const recovered = await runCli(['poll', '--config', config, '--once'], env);
+    expect(recovered.code).toBe(0);
+    expect(eventsOf(recovered.stdout)).toEqual([{ type: 'order.completed', reference: order.reference }]);
+  }, 60_000);
+
+  it('exits 1 with one line naming the organization when the token is rejected', async () => {
+    const config = await writeConfig('rejected.json', sim.baseUrl);
+    const result = await runCli(['poll', '--config', config, '--once'], { NORTH_TOKEN: 'not-the-token' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('North School: token rejected (401)');
+    expect(result.stderr.match(/token rejected/g)).toHaveLength(1);
+    expect(result.stderr).not.toContain('not-the-token');
+  });
+
+  it('refuses a bad config before any request, naming the JSON path', async () => {
+    const config = await writeConfig('bad.json', sim.baseUrl, { timeZone: 'Europe/Lisbn' });
+    const before = sim.requestLog.size;
+    const result = await runCli(['poll', '--config', config, '--once'], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('$.organizations[0].timeZone: "Europe/Lisbn" is not an IANA time zone');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(sim.requestLog.size).toBe(before);
+  });
+
+  it('names a missing token variable without printing any value', async () => {
+    const config = await writeConfig('unset.json', sim.baseUrl);
+    const result = await runCli(['poll', '--config', config, '--once'], {});
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      '$.organizations[0].token: environment variable NORTH_TOKEN is not set or is empty',
+    );
+  });
+});
