@@ -46,3 +46,29 @@ export class MissingSecretError extends Error {
     this.path = path;
   }
 }
+
+/** A Secrets Manager secret exists without a value, or not at all: the operator has not put it yet. */
+export class SecretNotSetError extends Error {
+  readonly secretName: string;
+
+  constructor(secretName: string, path: string | undefined, cause?: unknown) {
+    const where = path === undefined ? '' : ` (needed by ${path})`;
+    super(
+      `secret ${secretName} has no value in Secrets Manager${where}; set it with aws secretsmanager put-secret-value`,
+      { cause },
+    );
+    this.name = new.target.name;
+    this.secretName = secretName;
+  }
+}
+
+/** Secrets Manager refused or failed the lookup (permissions, throttling, network). */
+export class SecretLookupError extends Error {
+  readonly secretName: string;
+
+  constructor(secretName: string, reason: string, cause?: unknown) {
+    super(`could not read secret ${secretName} from Secrets Manager: ${reason}`, { cause });
+    this.name = new.target.name;
+    this.secretName = secretName;
+  }
+}

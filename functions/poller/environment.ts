@@ -1,0 +1,28 @@
+// The poller's environment, set by the CDK stack.
+import { z } from 'zod';
+import type { Config } from '../../shared/config/configSchema.js';
+import { parseConfigText } from '../../shared/config/loadConfig.js';
+import { parseLambdaEnvironment } from '../shared/lambdaEnvironment.js';
+
+const PollerEnvironmentSchema = z.object({
+  STATE_TABLE_NAME: z.string().min(1),
+  /** The notifier config (JSON; secret references only), as the stack read it at synth time. */
+  NOTIFIER_CONFIG: z.string().min(1),
+  /** Secrets Manager names are this prefix plus each reference's name. */
+  SECRETS_PREFIX: z.string().min(1),
+});
+
+export interface PollerEnvironment {
+  tableName: string;
+  config: Config;
+  secretsPrefix: string;
+}
+
+export function parsePollerEnvironment(env: NodeJS.ProcessEnv): PollerEnvironment {
+  const parsed = parseLambdaEnvironment('poller', PollerEnvironmentSchema, env);
+  return {
+    tableName: parsed.STATE_TABLE_NAME,
+    config: parseConfigText(parsed.NOTIFIER_CONFIG, 'NOTIFIER_CONFIG'),
+    secretsPrefix: parsed.SECRETS_PREFIX,
+  };
+}

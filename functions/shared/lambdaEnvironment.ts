@@ -1,0 +1,26 @@
+// Parses a Lambda function's environment at import, so a misconfigured function fails on its first cold
+// start with a message naming every missing or bad variable, not on some later request.
+import type { z } from 'zod';
+
+export class LambdaEnvironmentError extends Error {
+  constructor(functionName: string, problems: string[]) {
+    super(`${functionName} environment: ${problems.join('; ')}`);
+    this.name = 'LambdaEnvironmentError';
+  }
+}
+
+export function parseLambdaEnvironment<T extends z.ZodType>(
+  functionName: string,
+  schema: T,
+  env: NodeJS.ProcessEnv,
+): z.infer<T> {
+  const parsed = schema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  throw new LambdaEnvironmentError(
+    functionName,
+    parsed.error.issues.map((issue) => {
+      const variable = issue.path.join('.');
+      return env[variable] === undefined ? `${variable} is not set` : `${variable}: ${issue.message}`;
+    }),
+  );
+}

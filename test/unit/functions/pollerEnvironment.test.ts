@@ -1,0 +1,44 @@
+// The poller's environment is checked at import: a misconfigured function fails on its first cold start,
+// naming what is wrong.
+import { describe, expect, it } from 'vitest';
+import { parsePollerEnvironment } from '../../../functions/poller/environment.js';
+
+const CONFIG = JSON.stringify({
+  api: { baseUrl: 'https://example.test/api/v1/admin' },
+  organizations: [
+    {
+      id: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
+      name: 'North School',
+      token: { env: 'NORTH_TOKEN' },
+      timeZone: 'Europe/Lisbon',
+    },
+  ],
+});
+
+describe('parsePollerEnvironment', () => {
+  it('names every variable that is not set', () => {
+    expect(() => parsePollerEnvironment({})).toThrow(
+      'poller environment: STATE_TABLE_NAME is not set; NOTIFIER_CONFIG is not set; SECRETS_PREFIX is not set',
+    );
+  });
+
+  it('names the JSON path of a config problem', () => {
+    const broken = CONFIG.replace('Europe/Lisbon', 'Europe/Lisbn');
+    expect(() =>
+      parsePollerEnvironment({ STATE_TABLE_NAME: 't', NOTIFIER_CONFIG: broken, SECRETS_PREFIX: 'p/' }),
+    ).toThrow(
+      /NOTIFIER_CONFIG: 1 problem\n {2}\$\.organizations\[0\]\.timeZone: "Europe\/Lisbn" is not an IANA time zone/,
+    );
+  });
+
+  it('reads the table, the config and the secrets prefix', () => {
+    const environment = parsePollerEnvironment({
+      STATE_TABLE_NAME: 't',
+      NOTIFIER_CONFIG: CONFIG,
+      SECRETS_PREFIX: 'p/',
+    });
+    expect(environment.tableName).toBe('t');
+    expect(environment.secretsPrefix).toBe('p/');
+    expect(environment.config.organizations[0]?.pollIntervalSeconds).toBe(60);
+  });
+});
