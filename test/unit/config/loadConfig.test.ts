@@ -58,7 +58,7 @@ describe('loadConfigFile', () => {
     const path = await writeConfig('broken.json', '{\n  "api": {\n    "baseUrl": hunter2\n  }\n}\n');
     const error = await loadRefusal(path);
     expect(error.message).toBe(
-      `${path}: invalid JSON at line 3, column 16: expected a value; text must be in double quotes`,
+      `${path}: invalid JSON at line 3, column 16: unquoted text; strings and property names must be in double quotes`,
     );
     expect(error.message).not.toContain('hunter2');
   });
