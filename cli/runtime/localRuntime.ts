@@ -15,6 +15,8 @@ import {
 } from '../../shared/config/secretResolver.js';
 import { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js';
 
+const PRUNE_EVERY_MS = 3_600_000;
+
 export interface OrganizationRuntime {
   organization: OrganizationConfig;
   client: AdminApiClient;
@@ -30,6 +32,8 @@ export interface LocalRuntime {
   organizations: OrganizationRuntime[];
   /** Names this process in organization leases. */
   runId: string;
+  /** Removes expired snapshots and events, at most once an hour: SQLite has no TTL sweeper. */
+  pruneIfDue(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -85,6 +89,7 @@ export async function openLocalRuntime(
     });
     return { organization, client };
   });
+  let prunedAt = Number.NEGATIVE_INFINITY;
   return {
     config,
     configPath,
@@ -93,6 +98,11 @@ export async function openLocalRuntime(
     secrets,
     organizations,
     runId: `${hostname()}:${process.pid}:${clock().toString(36)}`,
+    pruneIfDue: async () => {
+      if (clock() - prunedAt < PRUNE_EVERY_MS) return;
+      prunedAt = clock();
+      await store.prune(prunedAt);
+    },
     close: async () => {
       await Promise.all(organizations.map(({ client }) => client.close()));
       store.close();

@@ -15,6 +15,7 @@ export async function runPollCycle(
   { organization, client }: OrganizationRuntime,
   output: PollOutput,
 ): Promise<PollReport> {
+  await runtime.pruneIfDue();
   const report = await pollOrganization(organization, {
     api: client,
     store: runtime.store,
