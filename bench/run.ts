@@ -1,9 +1,29 @@
-// `npm run bench`: runs every benchmark and prints, as its last line, one JSON object of figures.
+// `npm run bench`: runs every benchmark in turn (progress on stderr) and prints, as its last line, one JSON object of figures.
 import { benchApiClient } from './apiClient.js';
+import { benchDiff } from './diff.js';
+import { benchDynamoCycle } from './dynamoCycle.js';
+import { benchPollRequests } from './pollRequests.js';
+import { benchSnapshotMemory } from './snapshotMemory.js';
+
+const benches: ReadonlyArray<readonly [string, () => Promise<Record<string, number>>]> = [
+  ['api client', benchApiClient],
+  ['diff engine (100,000 orders)', benchDiff],
+  ['poll requests (1,000 orders, simulator)', benchPollRequests],
+  ['poll cycle on DynamoDB Local (1,000 orders)', benchDynamoCycle],
+  ['memory of 100,000 snapshots (child process)', benchSnapshotMemory],
+];
+
+// Exit through process.exit on Ctrl-C, so the 'exit' hook that kills DynamoDB Local runs.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 
 const figures: Record<string, number> = {};
-for (const [name, bench] of [['api client', benchApiClient]] as const) {
+const started = performance.now();
+for (const [name, bench] of benches) {
+  const benchStarted = performance.now();
   process.stderr.write(`bench: ${name}…\n`);
-  Object.assign(figures, await bench());
+  const result = await bench();
+  process.stderr.write(`bench: ${name} done in ${Math.round(performance.now() - benchStarted)} ms\n`);
+  Object.assign(figures, result);
 }
+process.stderr.write(`bench: all done in ${Math.round((performance.now() - started) / 1000)} s\n`);
 process.stdout.write(`${JSON.stringify(figures)}\n`);
