@@ -36,6 +36,18 @@ export interface FailedAttempt {
   dead: boolean;
 }
 
+export interface DisabledSubscriber {
+  subscriberId: string;
+  disabledAt: number;
+  reason: string;
+}
+
+const DisabledRowSchema = z.object({
+  subscriber_id: z.string(),
+  disabled_at: z.number(),
+  reason: z.string(),
+});
+
 /** Picks the subscribers an event goes to (after their filters). */
 export type EventRouter = (event: OrderEvent) => string[];
 
@@ -63,7 +75,19 @@ export class SqliteOutbox {
     this.#statements = {
       enqueue: db.prepare(
         `INSERT OR IGNORE INTO deliveries (subscriber_id, event_id, status, attempts, next_attempt_at, last_error)
-         VALUES (?, ?, 'queued', 0, ?, NULL)`,
+         SELECT @subscriberId, @eventId, 'queued', 0, @recordedAt, NULL
+         WHERE NOT EXISTS (SELECT 1 FROM disabled_subscribers WHERE subscriber_id = @subscriberId)`,
+      ),
+      disable: db.prepare(
+        `INSERT INTO disabled_subscribers (subscriber_id, disabled_at, reason) VALUES (?, ?, ?)
+         ON CONFLICT (subscriber_id) DO NOTHING`,
+      ),
+      deadenQueued: db.prepare(
+        `UPDATE deliveries SET status = 'dead', last_error = ? WHERE subscriber_id = ? AND status = 'queued'`,
+      ),
+      enable: db.prepare('DELETE FROM disabled_subscribers WHERE subscriber_id = ?'),
+      listDisabled: db.prepare(
+        'SELECT subscriber_id, disabled_at, reason FROM disabled_subscribers ORDER BY 1',
       ),
       due: db.prepare(
         `SELECT ${COLUMNS}, e.organization_id, e.payload
@@ -100,7 +124,7 @@ export class SqliteOutbox {
   /** Queues a newly logged event for each subscriber it routes to; call inside the logging transaction. */
   enqueue(event: OrderEvent, recordedAt: number): void {
     for (const subscriberId of new Set(this.#route(event))) {
-      this.#statements.enqueue.run(subscriberId, event.id, recordedAt);
+      this.#statements.enqueue.run({ subscriberId, eventId: event.id, recordedAt });
     }
   }
 
@@ -139,6 +163,27 @@ export class SqliteOutbox {
     if (!this.#statements.eventExists.get(eventId)) return false;
     this.#statements.requeue.run(subscriberId, eventId, nowMs);
     return true;
+  }
+
+  /**
+   * Stops all delivery to a subscriber that is gone: its queued deliveries become dead letters (replay
+   * can send them once it is enabled again) and nothing new is queued for it. Call inside a transaction.
+   */
+  disableSubscriber(subscriberId: string, reason: string, nowMs: number): void {
+    this.#statements.disable.run(subscriberId, nowMs, reason);
+    this.#statements.deadenQueued.run(`subscriber disabled: ${reason}`, subscriberId);
+  }
+
+  /** Lets events reach the subscriber again; true when it was disabled. */
+  enableSubscriber(subscriberId: string): boolean {
+    return this.#statements.enable.run(subscriberId).changes === 1;
+  }
+
+  disabledSubscribers(): DisabledSubscriber[] {
+    return this.#statements.listDisabled.all().map((raw) => {
+      const row = parseRow(DisabledRowSchema, raw);
+      return { subscriberId: row.subscriber_id, disabledAt: row.disabled_at, reason: row.reason };
+    });
   }
 
   list(filter: { status?: DeliveryStatus } = {}): Delivery[] {

@@ -66,6 +66,14 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX deliveries_due ON deliveries (status, next_attempt_at);
   CREATE INDEX deliveries_by_event ON deliveries (event_id);
   `,
+  `
+  -- Subscribers that answered "gone" (410, an archived Slack channel): nothing more is queued for them.
+  CREATE TABLE disabled_subscribers (
+    subscriber_id TEXT PRIMARY KEY,
+    disabled_at   INTEGER NOT NULL,
+    reason        TEXT NOT NULL
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

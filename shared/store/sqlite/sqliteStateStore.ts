@@ -19,6 +19,7 @@ import { guarded } from './sqliteErrors.js';
 import {
   type Delivery,
   type DeliveryStatus,
+  type DisabledSubscriber,
   type DueDelivery,
   type EventRouter,
   type FailedAttempt,
@@ -226,6 +227,22 @@ export class SqliteStateStore implements StateStore {
   /** Queues an event for a subscriber again from attempt 0 (replay); false when the event is unknown. */
   async requeue(subscriberId: string, eventId: string, nowMs: number): Promise<boolean> {
     return guarded('requeue', undefined, () => this.#outbox.requeue(subscriberId, eventId, nowMs));
+  }
+
+  /** Dead-letters the subscriber's queued deliveries and queues nothing more for it (it answered "gone"). */
+  async disableSubscriber(subscriberId: string, reason: string, nowMs: number): Promise<void> {
+    guarded('disableSubscriber', undefined, () =>
+      this.#db.transaction(() => this.#outbox.disableSubscriber(subscriberId, reason, nowMs))(),
+    );
+  }
+
+  /** True when the subscriber was disabled and now is not. */
+  async enableSubscriber(subscriberId: string): Promise<boolean> {
+    return guarded('enableSubscriber', undefined, () => this.#outbox.enableSubscriber(subscriberId));
+  }
+
+  async disabledSubscribers(): Promise<DisabledSubscriber[]> {
+    return guarded('disabledSubscribers', undefined, () => this.#outbox.disabledSubscribers());
   }
 
   async listDeliveries(filter: { status?: DeliveryStatus } = {}): Promise<Delivery[]> {

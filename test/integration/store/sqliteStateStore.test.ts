@@ -271,6 +271,45 @@ describe('SqliteStateStore on a state file', () => {
       ).toBe(false);
       expect(await store.getEvent('missing')).toBeUndefined();
     });
+
+    it('dead-letters a disabled subscriber’s queued deliveries and queues nothing more for it until enabled', async () => {
+      const store = open({ routeEvent: route });
+      const first = makeSnapshot(newOrderUuid(), { status: 'canceled' });
+      const queuedEvent = makeEvent(ORG, first.orderUuid, 'order.canceled');
+      await store.commitChange(ORG, { snapshot: first, events: [queuedEvent] });
+
+      await store.disableSubscriber('hook', 'HTTP 410 Gone', T0 + 1);
+      const second = makeSnapshot(newOrderUuid(), { status: 'canceled' });
+      const laterEvent = makeEvent(ORG, second.orderUuid, 'order.canceled');
+      await store.commitChange(ORG, { snapshot: second, events: [laterEvent] });
+
+      expect(await store.disabledSubscribers()).toEqual([
+        { subscriberId: 'hook', disabledAt: T0 + 1, reason: 'HTTP 410 Gone' },
+      ]);
+      const hook = (await store.listDeliveries()).filter((delivery) => delivery.subscriberId === 'hook');
+      expect(hook).toEqual([
+        {
+          ...queued('hook', queuedEvent.id),
+          status: 'dead',
+          lastError: 'subscriber disabled: HTTP 410 Gone',
+        },
+      ]);
+      expect((await store.listDeliveries({ status: 'queued' })).map((d) => d.subscriberId)).toEqual([
+        'office',
+        'office',
+      ]);
+
+      expect(await store.enableSubscriber('hook')).toBe(true);
+      expect(await store.enableSubscriber('hook')).toBe(false);
+      const third = makeSnapshot(newOrderUuid(), { status: 'canceled' });
+      await store.commitChange(ORG, {
+        snapshot: third,
+        events: [makeEvent(ORG, third.orderUuid, 'order.canceled')],
+      });
+      expect(
+        (await store.listDeliveries({ status: 'queued' })).filter((d) => d.subscriberId === 'hook'),
+      ).toHaveLength(1);
+    });
   });
 
   it('prunes expired snapshots, and events past retention with their deliveries', async () => {

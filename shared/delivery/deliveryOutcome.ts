@@ -1,0 +1,17 @@
+// What one delivery attempt came to, in the terms the retry logic needs: done, try again (maybe after a
+// time the receiver asked for), give up on this event, or give up on the subscriber altogether.
+import type { OrderEvent } from '../events/orderEvent.js';
+
+export type DeliveryOutcome =
+  | { kind: 'delivered'; status?: number }
+  /** Transient (429, 5xx, timeout, network): retry on the schedule, not before `retryAfterMs`. */
+  | { kind: 'retry'; reason: string; status?: number; retryAfterMs?: number }
+  /** Permanent for this event (another 4xx, `invalid_payload`, …): straight to the dead letters. */
+  | { kind: 'dead'; reason: string; status?: number }
+  /** The subscriber is gone (410, `channel_is_archived`, …): disable it, deliver nothing more to it. */
+  | { kind: 'gone'; reason: string; status?: number };
+
+/** One subscriber's way of delivering an event. Senders never throw for a delivery failure. */
+export interface EventSender {
+  send(event: OrderEvent): Promise<DeliveryOutcome>;
+}
