@@ -86,6 +86,9 @@ export class SqliteOutbox {
         `UPDATE deliveries SET status = 'dead', last_error = ? WHERE subscriber_id = ? AND status = 'queued'`,
       ),
       enable: db.prepare('DELETE FROM disabled_subscribers WHERE subscriber_id = ?'),
+      nextDue: db.prepare<[], { at: number | null }>(
+        "SELECT MIN(next_attempt_at) AS at FROM deliveries WHERE status = 'queued'",
+      ),
       listDisabled: db.prepare(
         'SELECT subscriber_id, disabled_at, reason FROM disabled_subscribers ORDER BY 1',
       ),
@@ -172,6 +175,11 @@ export class SqliteOutbox {
   disableSubscriber(subscriberId: string, reason: string, nowMs: number): void {
     this.#statements.disable.run(subscriberId, nowMs, reason);
     this.#statements.deadenQueued.run(`subscriber disabled: ${reason}`, subscriberId);
+  }
+
+  /** When the earliest queued delivery is due (epoch ms), or undefined when nothing is queued. */
+  nextDueAt(): number | undefined {
+    return this.#statements.nextDue.get()?.at ?? undefined;
   }
 
   /** Lets events reach the subscriber again; true when it was disabled. */

@@ -236,6 +236,11 @@ export class SqliteStateStore implements StateStore {
     );
   }
 
+  /** When the earliest queued delivery is due (epoch ms), or undefined when nothing is queued. */
+  async nextDeliveryDueAt(): Promise<number | undefined> {
+    return guarded('nextDeliveryDueAt', undefined, () => this.#outbox.nextDueAt());
+  }
+
   /** True when the subscriber was disabled and now is not. */
   async enableSubscriber(subscriberId: string): Promise<boolean> {
     return guarded('enableSubscriber', undefined, () => this.#outbox.enableSubscriber(subscriberId));

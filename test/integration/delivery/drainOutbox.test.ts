@@ -1,0 +1,170 @@
+// The local delivery use case over a real SQLite outbox, with scripted senders standing in for receivers
+// (the senders themselves are tested against real loopback servers): each outcome lands in the outbox as
+// the retry schedule says, a gone subscriber is disabled, and a run waits only for retries due soon.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { deliverUntilSettled } from '../../../shared/delivery/deliverUntilSettled.js';
+import type { DeliveryOutcome, EventSender } from '../../../shared/delivery/deliveryOutcome.js';
+import { drainOutbox } from '../../../shared/delivery/drainOutbox.js';
+import type { OrderEvent } from '../../../shared/events/orderEvent.js';
+import { SqliteStateStore } from '../../../shared/store/sqlite/sqliteStateStore.js';
+import { makeEvent, makeSnapshot, newOrderUuid, T0 } from '../../support/stateStoreConformance.js';
+
+const ORG = '3f1e9c2a-7b4d-4e8f-9a10-5c6d7e8f9a0b';
+let now: number;
+let store: SqliteStateStore;
+
+/** A sender that answers from a script, one outcome per call, and remembers what it was sent. */
+class ScriptedSender implements EventSender {
+  readonly sent: string[] = [];
+  constructor(private readonly script: DeliveryOutcome[]) {}
+  async send(event: OrderEvent): Promise<DeliveryOutcome> {
+    this.sent.push(event.id);
+    return this.script.shift() ?? { kind: 'delivered', status: 200 };
+  }
+}
+
+async function logEvent(type: OrderEvent['type'] = 'order.created'): Promise<OrderEvent> {
+  const snapshot = makeSnapshot(newOrderUuid(), {
+    status: type === 'order.canceled' ? 'canceled' : 'pending',
+  });
+  const event = makeEvent(ORG, snapshot.orderUuid, type);
+  await store.commitChange(ORG, { snapshot, events: [event] });
+  return event;
+}
+
+beforeEach(() => {
+  now = T0;
+  store = new SqliteStateStore({ path: ':memory:', clock: () => now, routeEvent: () => ['hook', 'kitchen'] });
+});
+
+afterEach(() => {
+  store.close();
+});
+
+function deps(senders: Record<string, EventSender>) {
+  return { outbox: store, senders: new Map(Object.entries(senders)), clock: () => now, random: () => 0.5 };
+}
+
+describe('drainOutbox', () => {
+  it('marks a delivered event delivered and leaves nothing due', async () => {
+    const event = await logEvent();
+    const reports = await drainOutbox(
+      deps({ hook: new ScriptedSender([]), kitchen: new ScriptedSender([]) }),
+    );
+    expect(reports.map((r) => `${r.subscriberId} ${r.state}`).sort()).toEqual([
+      'hook delivered',
+      'kitchen delivered',
+    ]);
+    expect(
+      (await store.listDeliveries()).every((d) => d.status === 'delivered' && d.eventId === event.id),
+    ).toBe(true);
+    expect(await store.nextDeliveryDueAt()).toBeUndefined();
+  });
+
+  it('requeues a transient failure on the schedule, and never before the receiver’s Retry-After', async () => {
+    await logEvent();
+    const hook = new ScriptedSender([{ kind: 'retry', reason: 'server error (500)', status: 500 }]);
+    const kitchen = new ScriptedSender([
+      { kind: 'retry', reason: 'rate limited (429)', retryAfterMs: 60_000 },
+    ]);
+    const reports = await drainOutbox(deps({ hook, kitchen }));
+    const byId = Object.fromEntries(reports.map((r) => [r.subscriberId, r]));
+    expect(byId.hook).toMatchObject({ state: 'queued', attempts: 1, nextAttemptAt: T0 + 5_000 });
+    expect(byId.kitchen).toMatchObject({ state: 'queued', attempts: 1, nextAttemptAt: T0 + 60_000 });
+    expect((await store.listDeliveries({ status: 'queued' })).map((d) => d.lastError).sort()).toEqual([
+      'rate limited (429)',
+      'server error (500)',
+    ]);
+  });
+
+  it('dead-letters a permanent failure at once, and a transient one when the schedule is spent', async () => {
+    const event = await logEvent();
+    for (let attempt = 1; attempt <= 7; attempt += 1) {
+      await store.markFailed('kitchen', event.id, {
+        attempts: attempt,
+        nextAttemptAt: now,
+        error: 'x',
+        dead: false,
+      });
+    }
+    const reports = await drainOutbox(
+      deps({
+        hook: new ScriptedSender([{ kind: 'dead', reason: 'rejected (400)', status: 400 }]),
+        kitchen: new ScriptedSender([{ kind: 'retry', reason: 'timed out' }]),
+      }),
+    );
+    expect(reports.map((r) => `${r.subscriberId} ${r.state} ${r.attempts}`).sort()).toEqual([
+      'hook dead 1',
+      'kitchen dead 8',
+    ]);
+    const dead = await store.listDeliveries({ status: 'dead' });
+    expect(dead.map((d) => d.lastError).sort()).toEqual([
+      'rejected (400)',
+      'timed out (retry schedule spent)',
+    ]);
+  });
+
+  it('disables a gone subscriber: its other queued deliveries become dead letters, others carry on', async () => {
+    await logEvent();
+    await logEvent('order.canceled');
+    const hook = new ScriptedSender([{ kind: 'gone', reason: 'gone (410)', status: 410 }]);
+    const kitchen = new ScriptedSender([]);
+    await drainOutbox(deps({ hook, kitchen }));
+    expect(hook.sent).toHaveLength(1);
+    expect(kitchen.sent).toHaveLength(2);
+    expect((await store.disabledSubscribers()).map((s) => s.subscriberId)).toEqual(['hook']);
+    const hookRows = (await store.listDeliveries()).filter((d) => d.subscriberId === 'hook');
+    expect(hookRows.map((d) => d.status)).toEqual(['dead', 'dead']);
+    await logEvent();
+    expect((await store.listDeliveries({ status: 'queued' })).map((d) => d.subscriberId)).toEqual([
+      'kitchen',
+    ]);
+  });
+
+  it('dead-letters deliveries for a subscriber that left the config', async () => {
+    await logEvent();
+    const reports = await drainOutbox(deps({ kitchen: new ScriptedSender([]) }));
+    expect(reports.find((r) => r.subscriberId === 'hook')).toMatchObject({
+      state: 'dead',
+      outcome: { kind: 'dead', reason: 'subscriber is no longer in the config' },
+    });
+  });
+});
+
+describe('deliverUntilSettled', () => {
+  function settle(senders: Record<string, EventSender>, sleeps: number[]) {
+    return deliverUntilSettled({
+      ...deps(senders),
+      windowMs: 30_000,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        now += ms;
+      },
+    });
+  }
+
+  it('retries within the window what falls due in it, then stops', async () => {
+    await logEvent();
+    const sleeps: number[] = [];
+    const hook = new ScriptedSender([{ kind: 'retry', reason: 'server error (500)' }]);
+    const reports = await settle({ hook, kitchen: new ScriptedSender([]) }, sleeps);
+    expect(sleeps).toEqual([5_000]);
+    expect(hook.sent).toHaveLength(2);
+    expect(reports.filter((r) => r.subscriberId === 'hook').map((r) => r.state)).toEqual([
+      'queued',
+      'delivered',
+    ]);
+  });
+
+  it('leaves queued what is due after the window, without waiting for it', async () => {
+    await logEvent();
+    const sleeps: number[] = [];
+    const failing: DeliveryOutcome = { kind: 'retry', reason: 'server error (503)' };
+    const hook = new ScriptedSender([failing, failing, failing]);
+    await settle({ hook, kitchen: new ScriptedSender([]) }, sleeps);
+    expect(sleeps).toEqual([5_000]);
+    expect(hook.sent).toHaveLength(2);
+    const [queued] = await store.listDeliveries({ status: 'queued' });
+    expect(queued).toMatchObject({ subscriberId: 'hook', attempts: 2, nextAttemptAt: T0 + 5_000 + 300_000 });
+  });
+});
