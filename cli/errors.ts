@@ -3,6 +3,7 @@
 import { CommanderError } from 'commander';
 import { AdminApiError } from '../shared/api/errors.js';
 import { ConfigError, MissingSecretError } from '../shared/config/errors.js';
+import { SubscriberConfigError } from '../shared/delivery/errors.js';
 import { StateStoreError } from '../shared/store/errors.js';
 
 /** Bad input caught before any request; exits 2. */
@@ -22,7 +23,12 @@ export function reportFailure(error: unknown, stderr: NodeJS.WritableStream): nu
     // Commander has already printed its message (or the help).
     return error.exitCode === 0 ? 0 : EXIT_USAGE;
   }
-  if (error instanceof CliUsageError || error instanceof ConfigError || error instanceof MissingSecretError) {
+  if (
+    error instanceof CliUsageError ||
+    error instanceof ConfigError ||
+    error instanceof MissingSecretError ||
+    error instanceof SubscriberConfigError
+  ) {
     stderr.write(`meal-notifier: ${error.message}\n`);
     return EXIT_USAGE;
   }

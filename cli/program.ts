@@ -1,9 +1,11 @@
 // The `meal-notifier` command tree.
 import { Command } from 'commander';
 import { PRODUCT_VERSION } from '../shared/version.js';
+import { deliveriesCommand } from './commands/deliveries.js';
 import { establishmentsCommand } from './commands/establishments.js';
 import { ordersCommand } from './commands/orders.js';
 import { pollCommand } from './commands/poll.js';
+import { replayCommand } from './commands/replay.js';
 import { simulateCommand } from './commands/simulate.js';
 
 export function buildProgram(): Command {
@@ -16,6 +18,8 @@ export function buildProgram(): Command {
     .addCommand(ordersCommand())
     .addCommand(establishmentsCommand())
     .addCommand(pollCommand())
+    .addCommand(deliveriesCommand())
+    .addCommand(replayCommand())
     .addCommand(simulateCommand())
     .addHelpText(
       'after',

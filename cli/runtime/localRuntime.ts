@@ -1,5 +1,6 @@
-// Builds the local runner's adapters from a config file: the SQLite state store, one request budget per
-// token (shared by every organization using it, through the store), and one API client per organization.
+// Builds the local runner's adapters from a config file: the SQLite state store (routing each new event
+// to the subscribers whose filters match), one request budget per token shared by every organization using
+// it, one API client per organization, and one sender per subscriber.
 import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { AdminApiClient, type AttemptReport } from '../../shared/api/adminApiClient.js';
@@ -13,28 +14,36 @@ import {
   type ResolvedSecrets,
   resolveSecrets,
 } from '../../shared/config/secretResolver.js';
+import type { EventSender } from '../../shared/delivery/deliveryOutcome.js';
+import { matchesFilter } from '../../shared/delivery/subscriberFilter.js';
 import { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js';
+import { buildSenders, type ClosableSender } from './buildSenders.js';
 
 const PRUNE_EVERY_MS = 3_600_000;
+
+export interface LocalState {
+  config: Config;
+  configPath: string;
+  /** Absolute path of the SQLite state file. */
+  statePath: string;
+  store: SqliteStateStore;
+  close(): Promise<void>;
+}
 
 export interface OrganizationRuntime {
   organization: OrganizationConfig;
   client: AdminApiClient;
 }
 
-export interface LocalRuntime {
-  config: Config;
-  configPath: string;
-  /** Absolute path of the SQLite state file. */
-  statePath: string;
-  store: SqliteStateStore;
+export interface LocalRuntime extends LocalState {
   secrets: ResolvedSecrets;
   organizations: OrganizationRuntime[];
+  /** By subscriber id. */
+  senders: ReadonlyMap<string, EventSender>;
   /** Names this process in organization leases. */
   runId: string;
   /** Removes expired snapshots and events, at most once an hour: SQLite has no TTL sweeper. */
   pruneIfDue(): Promise<void>;
-  close(): Promise<void>;
 }
 
 export interface LocalRuntimeOptions {
@@ -43,11 +52,31 @@ export interface LocalRuntimeOptions {
   clock?: () => number;
 }
 
+/** The config and the state file alone: enough for commands that only read the state. */
+export async function openLocalState(
+  configPath: string,
+  clock: () => number = Date.now,
+): Promise<LocalState> {
+  const config = await loadConfigFile(configPath);
+  // Relative to the config file, so the runner finds its state whatever directory it is started from.
+  const statePath = resolve(dirname(resolve(configPath)), config.state.path);
+  const store = new SqliteStateStore({
+    path: statePath,
+    clock,
+    routeEvent: (event) =>
+      config.subscribers
+        .filter((subscriber) => subscriber.enabled && matchesFilter(subscriber.filter, event))
+        .map((subscriber) => subscriber.id),
+  });
+  return { config, configPath, statePath, store, close: async () => store.close() };
+}
+
 export async function openLocalRuntime(
   configPath: string,
   options: LocalRuntimeOptions = {},
 ): Promise<LocalRuntime> {
   const env = options.env ?? process.env;
+  const clock = options.clock ?? Date.now;
   const config = await loadConfigFile(configPath);
   const missing = findMissingSecrets(config, env);
   if (missing.length > 0) {
@@ -60,12 +89,40 @@ export async function openLocalRuntime(
     );
   }
   const secrets = await resolveSecrets(config, new EnvSecretResolver(env));
-  // Relative to the config file, so the runner finds its state whatever directory it is started from.
-  const statePath = resolve(dirname(resolve(configPath)), config.state.path);
-  const clock = options.clock ?? Date.now;
-  const store = new SqliteStateStore({ path: statePath, clock });
+  const senders: Map<string, ClosableSender> = buildSenders(config, secrets);
+  const state = await openLocalState(configPath, clock);
+  const organizations = buildClients(config, secrets, state.store, clock, options.onAttempt);
+  let prunedAt = Number.NEGATIVE_INFINITY;
+  return {
+    ...state,
+    secrets,
+    organizations,
+    senders,
+    runId: `${hostname()}:${process.pid}:${clock().toString(36)}`,
+    pruneIfDue: async () => {
+      if (clock() - prunedAt < PRUNE_EVERY_MS) return;
+      prunedAt = clock();
+      await state.store.prune(prunedAt);
+    },
+    close: async () => {
+      await Promise.all([
+        ...organizations.map(({ client }) => client.close()),
+        ...[...senders.values()].map((sender) => sender.close()),
+      ]);
+      await state.close();
+    },
+  };
+}
+
+function buildClients(
+  config: Config,
+  secrets: ResolvedSecrets,
+  store: SqliteStateStore,
+  clock: () => number,
+  onAttempt: LocalRuntimeOptions['onAttempt'],
+): OrganizationRuntime[] {
   const budgets = new Map<string, RequestBudget>();
-  const organizations = config.organizations.map((organization): OrganizationRuntime => {
+  return config.organizations.map((organization): OrganizationRuntime => {
     const token = secrets.get(organization.token);
     let budget = budgets.get(token);
     if (!budget) {
@@ -77,7 +134,6 @@ export async function openLocalRuntime(
       });
       budgets.set(token, budget);
     }
-    const onAttempt = options.onAttempt;
     const client = new AdminApiClient({
       baseUrl: config.api.baseUrl,
       organizationId: organization.id,
@@ -89,23 +145,4 @@ export async function openLocalRuntime(
     });
     return { organization, client };
   });
-  let prunedAt = Number.NEGATIVE_INFINITY;
-  return {
-    config,
-    configPath,
-    statePath,
-    store,
-    secrets,
-    organizations,
-    runId: `${hostname()}:${process.pid}:${clock().toString(36)}`,
-    pruneIfDue: async () => {
-      if (clock() - prunedAt < PRUNE_EVERY_MS) return;
-      prunedAt = clock();
-      await store.prune(prunedAt);
-    },
-    close: async () => {
-      await Promise.all(organizations.map(({ client }) => client.close()));
-      store.close();
-    },
-  };
 }

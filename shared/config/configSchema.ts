@@ -2,6 +2,7 @@
 // cross-field rules, and the types every other module reads the config through.
 import { z } from 'zod';
 import { ORDER_STATUSES, PAYMENT_METHODS } from '../api/schemas.js';
+import { checkFilterExpressible } from '../delivery/snsFilterPolicy.js';
 import { EVENT_TYPES } from '../events/orderEvent.js';
 import { isValidTimeZone } from '../time/calendarDate.js';
 import { closestMatch } from './closestMatch.js';
@@ -183,7 +184,20 @@ export const SubscriberFilterSchema = strictObject({
     oneOf(PAYMENT_METHODS, 'a payment method'),
     'list at least one payment method, or leave "paymentMethods" out to match every one',
   ).optional(),
-});
+}).superRefine(
+  (filter, ctx) => {
+    // On AWS each filter becomes an SNS subscription filter policy; one SNS would refuse at deploy time
+    // is refused here, where the author can still split it.
+    const reason = checkFilterExpressible(filter);
+    if (reason !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        message: `SNS cannot express this filter: ${reason}; split it across several subscribers`,
+      });
+  },
+  // Only an otherwise valid filter is worth counting; an empty or repeated entry has its own message.
+  { when: (payload) => payload.issues.length === 0 },
+);
 export type SubscriberFilter = z.infer<typeof SubscriberFilterSchema>;
 
 // It names queues and secrets later, hence the narrow alphabet.

@@ -1,0 +1,170 @@
+// Delivers events to one Slack subscriber through its incoming webhook: formats the message, waits for
+// the webhook's pacing slot, POSTs the JSON over undici and turns the answer into a DeliveryOutcome.
+// The webhook URL is the credential, so no reason ever carries it.
+import { Agent, type Dispatcher, request } from 'undici';
+import { defaultSleep } from '../../api/requestBudget.js';
+import { retryAfterMs } from '../../api/retryAfter.js';
+import type { OrderEvent } from '../../events/orderEvent.js';
+import { eventForSubscriber } from '../../events/orderSummary.js';
+import { USER_AGENT } from '../../version.js';
+import type { DeliveryOutcome, EventSender } from '../deliveryOutcome.js';
+import { formatSlackMessage } from './slackMessage.js';
+import { type SlackPacer, sharedSlackPacer } from './slackPacer.js';
+import { classifySlackResponse } from './slackResponse.js';
+
+export interface SlackSenderOptions {
+  subscriberId: string;
+  /** The incoming-webhook URL, resolved from its secret. */
+  webhookUrl: string;
+  includeContactDetails: boolean;
+  /** @default an undici Agent owned (and closed) by this sender */
+  dispatcher?: Dispatcher;
+  /** @default Date.now */
+  clock?: () => number;
+  /** @default a setTimeout-based sleep */
+  sleep?: (ms: number) => Promise<void>;
+  /** Longest a POST may take, connection included. @default 15_000 */
+  timeoutMs?: number;
+  /** @default the process-wide pacer, shared by every sender of the same URL */
+  pacer?: SlackPacer;
+  /**
+   * Longest wait for a pacing slot; when the webhook is busier than that (a queue of messages, or a 429
+   * asking for a long pause) the event is handed back for a later retry rather than blocking the caller.
+   * @default 10_000
+   */
+  maxPaceWaitMs?: number;
+}
+
+// Only the body's first characters matter (Slack answers one word); a misbehaving peer is not read whole.
+const MAX_BODY_CHARS = 1_000;
+
+export class SlackSender implements EventSender {
+  readonly subscriberId: string;
+  readonly #url: URL | undefined;
+  readonly #includeContactDetails: boolean;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  readonly #clock: () => number;
+  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #timeoutMs: number;
+  readonly #pacer: SlackPacer;
+  readonly #maxPaceWaitMs: number;
+  readonly #secrets: string[];
+
+  constructor(options: SlackSenderOptions) {
+    this.subscriberId = options.subscriberId;
+    this.#url = parseWebhookUrl(options.webhookUrl);
+    this.#includeContactDetails = options.includeContactDetails;
+    this.#clock = options.clock ?? Date.now;
+    this.#sleep = options.sleep ?? defaultSleep;
+    this.#timeoutMs = options.timeoutMs ?? 15_000;
+    this.#pacer = options.pacer ?? sharedSlackPacer;
+    this.#maxPaceWaitMs = options.maxPaceWaitMs ?? 10_000;
+    this.#ownsDispatcher = options.dispatcher === undefined;
+    this.#dispatcher =
+      options.dispatcher ??
+      new Agent({
+        connect: { timeout: this.#timeoutMs },
+        headersTimeout: this.#timeoutMs,
+        bodyTimeout: this.#timeoutMs,
+        keepAliveTimeout: 30_000,
+      });
+    // Every form the secret could take in a message: the URL as given, as parsed, and its path (which
+    // holds the token of a hooks.slack.com URL).
+    this.#secrets = [
+      options.webhookUrl,
+      this.#url?.href,
+      this.#url ? this.#url.pathname + this.#url.search : '',
+    ]
+      .filter((secret): secret is string => secret !== undefined && secret.length > 1)
+      .sort((a, b) => b.length - a.length);
+  }
+
+  async send(event: OrderEvent): Promise<DeliveryOutcome> {
+    const outcome = await this.#send(event);
+    return 'reason' in outcome ? { ...outcome, reason: this.#redact(outcome.reason) } : outcome;
+  }
+
+  /** Closes the connection pool if this sender created it. */
+  async close(): Promise<void> {
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+
+  async #send(event: OrderEvent): Promise<DeliveryOutcome> {
+    const url = this.#url;
+    if (!url) return { kind: 'gone', reason: 'the Slack webhook URL is not an http:// or https:// URL' };
+    // Formatted before waiting, so a slot is not spent on an event that cannot be formatted.
+    const body = JSON.stringify(formatSlackMessage(eventForSubscriber(event, this.#includeContactDetails)));
+    const key = url.href;
+    const waitMs = this.#pacer.reserve(key, this.#clock(), this.#maxPaceWaitMs);
+    if (waitMs === undefined) {
+      const busyMs = this.#pacer.waitFor(key, this.#clock());
+      return {
+        kind: 'retry',
+        reason: `held back to pace the Slack webhook (1 message/s, or the pause Slack asked for); next slot in ${Math.ceil(busyMs / 1000)} s`,
+        retryAfterMs: busyMs,
+      };
+    }
+    if (waitMs > 0) await this.#sleep(waitMs);
+    const outcome = await this.#post(url, body);
+    if (outcome.kind === 'retry' && outcome.status === 429) {
+      // Every sender of this URL waits out the pause, not only the one that was told.
+      this.#pacer.holdUntil(key, this.#clock() + (outcome.retryAfterMs ?? this.#pacer.intervalMs));
+    }
+    return outcome;
+  }
+
+  async #post(url: URL, body: string): Promise<DeliveryOutcome> {
+    const signal = AbortSignal.timeout(this.#timeoutMs);
+    try {
+      // Redirects are not followed: the URL is the credential, and Slack's webhooks never redirect.
+      const response = await request(url, {
+        dispatcher: this.#dispatcher,
+        method: 'POST',
+        headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': USER_AGENT },
+        body,
+        signal,
+      });
+      const text = (await response.body.text()).slice(0, MAX_BODY_CHARS);
+      return classifySlackResponse(response.statusCode, text, retryAfterMs(response.headers, this.#clock()));
+    } catch (error) {
+      if (signal.aborted || isTimeout(error)) {
+        return { kind: 'retry', reason: `Slack did not answer within ${formatSeconds(this.#timeoutMs)}` };
+      }
+      return { kind: 'retry', reason: `could not reach Slack (${errorCode(error) ?? 'network failure'})` };
+    }
+  }
+
+  /** A last guard: whatever a reason was built from, the webhook URL does not leave in it. */
+  #redact(reason: string): string {
+    let safe = reason;
+    for (const secret of this.#secrets) safe = safe.split(secret).join('[webhook URL]');
+    return safe.replace(/\s+/g, ' ').trim();
+  }
+}
+
+function parseWebhookUrl(text: string): URL | undefined {
+  try {
+    const url = new URL(text.trim());
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+function isTimeout(error: unknown): boolean {
+  const code = errorCode(error);
+  return code !== undefined && TIMEOUT_CODES.has(code);
+}
+
+/** The error's code (ECONNREFUSED, UND_ERR_SOCKET, …), never its message: messages can name the URL. */
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[A-Z][A-Z0-9_]{0,63}$/.test(code) ? code : undefined;
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}

@@ -1,0 +1,31 @@
+// A small, faithful evaluator of SNS subscription filter policies in the MessageAttributes scope, for
+// the exact-string-match subset the compiler emits: the test's independent stand-in for SNS itself.
+import type { MessageAttributeValue } from '@aws-sdk/client-sns';
+
+/** Attribute name → allowed values, as SNS reads the policy's JSON. */
+export type FilterPolicyDocument = Readonly<Record<string, readonly unknown[] | undefined>>;
+
+/**
+ * Whether SNS would deliver a message with `attributes` to a subscription with `policy`: no policy lets
+ * everything through; otherwise every key of the policy must name an attribute the message carries whose
+ * String value equals (case-sensitively) one of the key's values.
+ */
+export function snsPolicyMatches(
+  policy: FilterPolicyDocument | undefined,
+  attributes: Readonly<Record<string, MessageAttributeValue>>,
+): boolean {
+  if (policy === undefined) return true;
+  return Object.entries(policy).every(([key, allowed]) => {
+    if (!Array.isArray(allowed) || allowed.length === 0) {
+      throw new Error(`policy key ${key} must list at least one value; SNS would refuse the policy`);
+    }
+    for (const value of allowed) {
+      // Anything but a plain string (prefix, anything-but, numeric, exists) is outside the subset.
+      if (typeof value !== 'string') throw new Error(`policy key ${key} holds a non-string condition`);
+    }
+    const attribute = attributes[key];
+    // Policies compare only String and String.Array attributes; this product sends String ones.
+    if (attribute?.DataType !== 'String' || attribute.StringValue === undefined) return false;
+    return allowed.includes(attribute.StringValue);
+  });
+}

@@ -1,0 +1,192 @@
+import { describe, expect, it } from 'vitest';
+import { emailSubject, formatEmail } from '../../../shared/delivery/email/emailMessage.js';
+import type { EventType } from '../../../shared/events/orderEvent.js';
+import { eventForSubscriber } from '../../../shared/events/orderSummary.js';
+import { makeOrderEvent } from '../../support/eventFixtures.js';
+import { makeOrderItem, money } from '../../support/orderFactory.js';
+
+const ORDER = {
+  reference: 'R-1042',
+  pickup_at: '2026-11-23',
+  establishment: { uuid: 'e5a1b2c3-0000-4000-8000-000000000002', name: 'Canteen 2' },
+};
+
+describe('emailSubject', () => {
+  it.each<[EventType, string]>([
+    ['order.created', 'New order R-1042 — Canteen 2, pickup 2026-11-23'],
+    ['order.completed', 'Order R-1042 completed — Canteen 2, pickup 2026-11-23'],
+    ['order.canceled', 'Order R-1042 canceled — Canteen 2, pickup 2026-11-23'],
+    ['order.archived', 'Order R-1042 archived — Canteen 2, pickup 2026-11-23'],
+    ['order.status_changed', 'Order R-1042 is now preparing — Canteen 2, pickup 2026-11-23'],
+  ])('names the transition of an %s event', (type, subject) => {
+    expect(emailSubject(makeOrderEvent({ type, order: ORDER }))).toBe(subject);
+  });
+
+  it('turns line breaks from the data into spaces, so no header can be injected', () => {
+    const event = makeOrderEvent({
+      type: 'order.canceled',
+      order: {
+        reference: 'R-1\r\nBcc: victim@example.test',
+        establishment: { uuid: ORDER.establishment.uuid, name: 'Canteen\n2\u2028' },
+      },
+    });
+    const subject = formatEmail(event).subject;
+    expect(subject).not.toMatch(/[\r\n\u2028]/);
+    expect(subject).toBe('Order R-1 Bcc: victim@example.test canceled — Canteen 2, pickup 2026-03-05');
+  });
+});
+
+describe('formatEmail', () => {
+  it('lists every field of the order in the text part', () => {
+    const event = makeOrderEvent({
+      type: 'order.canceled',
+      order: {
+        ...ORDER,
+        total: money(1250),
+        payment_method_type: { label: 'Credit', value: 'credit' },
+        items: [
+          makeOrderItem({ name: 'Vegetable soup', quantity: 2 }),
+          makeOrderItem({ name: 'Apple', quantity: 1 }),
+        ],
+      },
+    });
+    const { text } = formatEmail(event);
+    expect(text).toContain('Reference:      R-1042\n');
+    expect(text).toContain('Status:         canceled\n');
+    expect(text).toContain('Establishment:  Canteen 2\n');
+    expect(text).toContain('Pickup date:    2026-11-23\n');
+    expect(text).toContain('Customer:       Ana Silva (3B)\n');
+    expect(text).toContain('Total:          €12.50\n');
+    expect(text).toContain('Payment method: credit\n');
+    expect(text).toContain('Organization:   North School\n');
+    expect(text).toContain('Items:\n  2 × Vegetable soup\n  1 × Apple\n');
+    expect(text).toContain(
+      'Changes:\n  Status: pending → canceled\n  Canceled at: none → 2026-03-05T09:30:00.000000Z\n',
+    );
+    expect(text).toContain(event.id);
+  });
+
+  it('shows the same fields as a table in the HTML part', () => {
+    const { html } = formatEmail(makeOrderEvent({ type: 'order.completed', order: ORDER }));
+    expect(html).toMatch(/^<!DOCTYPE html>/);
+    expect(html).toContain('<h1 style="font-size:18px;margin:0 0 12px">Order R-1042 completed — Canteen 2');
+    const rows: Array<[string, string]> = [
+      ['Reference', 'R-1042'],
+      ['Status', 'completed'],
+      ['Establishment', 'Canteen 2'],
+      ['Pickup date', '2026-11-23'],
+      ['Customer', 'Ana Silva (3B)'],
+      ['Total', '€3.50'],
+      ['Payment method', 'card'],
+      ['Organization', 'North School'],
+    ];
+    for (const [label, value] of rows) {
+      expect(html).toMatch(new RegExp(`>${label}</th><td[^>]*>${value.replace(/[()]/g, '\\$&')}</td>`));
+    }
+    expect(html).toContain('<li>1 × Vegetable soup</li>');
+    expect(html).toContain('<li>Status: pending → completed</li>');
+  });
+
+  it('styles the HTML inline only, without style sheets or scripts', () => {
+    const { html } = formatEmail(makeOrderEvent());
+    expect(html).not.toMatch(/<style|<script|<link/i);
+    expect(html).toContain('style="');
+  });
+
+  it('escapes every user-provided string in the HTML part', () => {
+    const event = makeOrderEvent({
+      order: {
+        reference: 'R-<1>',
+        establishment: { uuid: ORDER.establishment.uuid, name: 'Tom & "Jerry\'s"' },
+        customer: {
+          uuid: '00000000-0000-4000-9000-0000000000ff',
+          full_name: '<script>alert(1)</script>',
+          class: '<b>3B</b>',
+          parent: null,
+        },
+        items: [makeOrderItem({ name: '<img src=x onerror=alert(1)>' })],
+      },
+    });
+    const { html, text } = formatEmail(event);
+    expect(html).not.toContain('<script>');
+    expect(html).not.toContain('<img');
+    expect(html).not.toContain('<b>');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; (&lt;b&gt;3B&lt;/b&gt;)');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(html).toContain('Tom &amp; &quot;Jerry&#39;s&quot;');
+    expect(html).toContain('R-&lt;1&gt;');
+    // The text part is plain text: shown as written.
+    expect(text).toContain('Customer:       <script>alert(1)</script> (<b>3B</b>)');
+  });
+
+  it('shows parent e-mail and phone when the event carries them (the subscriber opted in)', () => {
+    const { text, html } = formatEmail(eventForSubscriber(makeOrderEvent(), true));
+    expect(text).toContain('Parent:         Rui Silva\n');
+    expect(text).toContain('Parent e-mail:  parent@example.test\n');
+    expect(text).toContain('Parent phone:   +351 000 000 000\n');
+    expect(html).toContain('parent@example.test');
+    expect(html).toContain('+351 000 000 000');
+  });
+
+  it('leaves parent e-mail and phone out when the event was redacted for the subscriber', () => {
+    const { text, html } = formatEmail(eventForSubscriber(makeOrderEvent(), false));
+    expect(text).toContain('Parent:         Rui Silva\n');
+    for (const body of [text, html]) {
+      expect(body).not.toContain('parent@example.test');
+      expect(body).not.toContain('+351');
+      expect(body).not.toContain('Parent e-mail');
+      expect(body).not.toContain('Parent phone');
+    }
+  });
+
+  it('leaves out a null parent e-mail and phone rather than printing an empty row', () => {
+    const event = makeOrderEvent();
+    const parent = event.data.order.customer.parent;
+    if (!parent) throw new Error('fixture order has a parent');
+    parent.email = null;
+    parent.phone = null;
+    expect(formatEmail(event).text).not.toMatch(/Parent (e-mail|phone)/);
+  });
+
+  it('shows a customer without class and without parent by name alone', () => {
+    const { text } = formatEmail(
+      makeOrderEvent({
+        order: {
+          customer: {
+            uuid: '00000000-0000-4000-9000-0000000000fe',
+            full_name: 'Ana Silva',
+            class: null,
+            parent: null,
+          },
+        },
+      }),
+    );
+    expect(text).toContain('Customer:       Ana Silva\n');
+    expect(text).not.toContain('Parent');
+  });
+
+  it('lists no changes for a new order, whose fields all appear from nothing', () => {
+    const { text, html } = formatEmail(makeOrderEvent({ type: 'order.created' }));
+    expect(text).not.toContain('Changes:');
+    expect(html).not.toContain('>Changes<');
+  });
+
+  it('names the establishment an order moved to instead of its uuid', () => {
+    const event = makeOrderEvent({ type: 'order.canceled', order: ORDER });
+    event.data.changes.push({
+      field: 'establishment',
+      from: 'e5a1b2c3-0000-4000-8000-000000000001',
+      to: ORDER.establishment.uuid,
+    });
+    expect(formatEmail(event).text).toContain(
+      'Establishment: e5a1b2c3-0000-4000-8000-000000000001 → Canteen 2\n',
+    );
+  });
+
+  it('keeps every field value on one line in the text part', () => {
+    const event = makeOrderEvent({
+      order: { items: [makeOrderItem({ name: 'Soup\r\nwith\nbread', quantity: 3 })] },
+    });
+    expect(formatEmail(event).text).toContain('  3 × Soup with bread\n');
+  });
+});

@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { FilterPolicyError } from '../../../shared/delivery/errors.js';
+import { MESSAGE_ATTRIBUTE_NAMES } from '../../../shared/delivery/messageAttributes.js';
+import {
+  checkFilterExpressible,
+  compileFilterPolicy,
+  SNS_MAX_POLICY_KEYS,
+  SNS_MAX_VALUE_COMBINATIONS,
+} from '../../../shared/delivery/snsFilterPolicy.js';
+import { EVENT_TYPES } from '../../../shared/events/orderEvent.js';
+import { CANTEEN_1, CANTEEN_2, establishmentIds, NORTH, SOUTH } from './subscriberFilterFixtures.js';
+
+function refusalOf(compile: () => unknown): FilterPolicyError {
+  try {
+    compile();
+  } catch (error) {
+    if (error instanceof FilterPolicyError) return error;
+    throw error;
+  }
+  throw new Error('expected the filter to be refused');
+}
+
+describe('compileFilterPolicy', () => {
+  it('gives no policy, so every message arrives, for no filter or an empty one', () => {
+    expect(compileFilterPolicy(undefined)).toBeUndefined();
+    expect(compileFilterPolicy({})).toBeUndefined();
+  });
+
+  it('maps each filter key to its message attribute', () => {
+    expect(
+      compileFilterPolicy({
+        types: ['order.created', 'order.canceled'],
+        establishments: [CANTEEN_1],
+        statuses: ['pending'],
+        paymentMethods: ['card', 'credit'],
+      }),
+    ).toEqual({
+      type: ['order.created', 'order.canceled'],
+      establishment: [CANTEEN_1],
+      status: ['pending'],
+      payment_method: ['card', 'credit'],
+    });
+  });
+
+  it('lower-cases establishment uuids and keeps one of each', () => {
+    expect(compileFilterPolicy({ establishments: [CANTEEN_1.toUpperCase(), CANTEEN_1, CANTEEN_2] })).toEqual({
+      establishment: [CANTEEN_1, CANTEEN_2],
+    });
+  });
+
+  it('adds an organization key, lower-cased, only when asked', () => {
+    expect(compileFilterPolicy({ types: ['order.created'] }, [NORTH.toUpperCase(), SOUTH])).toEqual({
+      type: ['order.created'],
+      organization: [NORTH, SOUTH],
+    });
+    expect(compileFilterPolicy(undefined, [NORTH])).toEqual({ organization: [NORTH] });
+    expect(compileFilterPolicy({ types: ['order.created'] })).not.toHaveProperty('organization');
+  });
+
+  it('produces the JSON document SNS takes as FilterPolicy', () => {
+    const policy = compileFilterPolicy({ types: ['order.created'], establishments: [CANTEEN_1] });
+    expect(JSON.parse(JSON.stringify(policy))).toEqual({
+      type: ['order.created'],
+      establishment: [CANTEEN_1],
+    });
+  });
+
+  it('accepts exactly 150 value combinations', () => {
+    const statuses = ['pending', 'completed', 'canceled'] as ('pending' | 'completed' | 'canceled')[];
+    const policy = compileFilterPolicy({
+      types: [...EVENT_TYPES],
+      establishments: establishmentIds(10),
+      statuses,
+    });
+    expect(policy).toEqual({ type: [...EVENT_TYPES], establishment: establishmentIds(10), status: statuses });
+  });
+
+  it('refuses 151 or more value combinations, naming each factor', () => {
+    const error = refusalOf(() =>
+      compileFilterPolicy({
+        types: [...EVENT_TYPES],
+        establishments: establishmentIds(11),
+        statuses: ['pending', 'completed', 'canceled'],
+      }),
+    );
+    expect(error.reason).toBe(
+      'filter has 165 value combinations; SNS allows 150 (types 5 × establishments 11 × statuses 3)',
+    );
+    expect(error.message).toBe(`SNS cannot express this subscriber filter: ${error.reason}`);
+    expect(error.name).toBe('FilterPolicyError');
+  });
+
+  it('refuses a single list longer than 150', () => {
+    const error = refusalOf(() => compileFilterPolicy({ establishments: establishmentIds(151) }));
+    expect(error.reason).toBe('filter has 151 value combinations; SNS allows 150 (establishments 151)');
+  });
+
+  it('counts uuids that differ only in case once', () => {
+    const ids = establishmentIds(150);
+    const filter = { establishments: [...ids, ...ids.slice(0, 5).map((id) => id.toUpperCase())] };
+    expect(compileFilterPolicy(filter)?.establishment).toHaveLength(150);
+  });
+
+  it('counts the organization restriction toward the combinations', () => {
+    const filter = { types: [...EVENT_TYPES], establishments: establishmentIds(15) };
+    expect(compileFilterPolicy(filter, [NORTH, SOUTH])?.organization).toEqual([NORTH, SOUTH]);
+    const error = refusalOf(() => compileFilterPolicy(filter, [NORTH, SOUTH, CANTEEN_1]));
+    expect(error.reason).toBe(
+      'filter has 225 value combinations; SNS allows 150 (types 5 × establishments 15 × organizations 3)',
+    );
+  });
+
+  it('refuses an empty list, which SNS cannot express and which must not widen to everything', () => {
+    expect(refusalOf(() => compileFilterPolicy({ statuses: [] })).reason).toBe(
+      'statuses lists no values, and SNS cannot express a filter that matches nothing; leave the key out to match everything',
+    );
+    expect(refusalOf(() => compileFilterPolicy(undefined, [])).reason).toMatch(
+      /^organizations lists no values/,
+    );
+  });
+
+  it('uses at most five keys even with every filter key and an organization restriction', () => {
+    // A filter cannot exceed SNS's key limit: there are only as many attributes as SNS allows keys.
+    expect(MESSAGE_ATTRIBUTE_NAMES.length).toBeLessThanOrEqual(SNS_MAX_POLICY_KEYS);
+    const policy = compileFilterPolicy(
+      {
+        types: ['order.created'],
+        establishments: [CANTEEN_1],
+        statuses: ['pending'],
+        paymentMethods: ['cash'],
+      },
+      [NORTH],
+    );
+    expect(Object.keys(policy ?? {}).sort()).toEqual([...MESSAGE_ATTRIBUTE_NAMES].sort());
+  });
+});
+
+describe('checkFilterExpressible', () => {
+  it('says nothing about a filter SNS can express', () => {
+    expect(checkFilterExpressible(undefined)).toBeUndefined();
+    expect(checkFilterExpressible({ types: ['order.created'] })).toBeUndefined();
+  });
+
+  it('gives the same reason compileFilterPolicy refuses with', () => {
+    const filter = { establishments: establishmentIds(SNS_MAX_VALUE_COMBINATIONS + 1) };
+    const reason = checkFilterExpressible(filter);
+    expect(reason).toBeDefined();
+    expect(refusalOf(() => compileFilterPolicy(filter)).reason).toBe(reason);
+  });
+
+  it('takes the organization restriction into account', () => {
+    const filter = { establishments: establishmentIds(100) };
+    expect(checkFilterExpressible(filter)).toBeUndefined();
+    expect(checkFilterExpressible(filter, [NORTH, SOUTH])).toBe(
+      'filter has 200 value combinations; SNS allows 150 (establishments 100 × organizations 2)',
+    );
+  });
+});

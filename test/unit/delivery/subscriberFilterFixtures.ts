@@ -1,0 +1,54 @@
+// Events and uuids for the subscriber filter tests: an event is built from the few fields filters read,
+// then checked against the event contract so the table never tests an impossible event.
+import { type EventType, type OrderEvent, OrderEventSchema } from '../../../shared/events/orderEvent.js';
+import { testUuid } from '../../support/orderFactory.js';
+
+export const NORTH = '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f';
+export const SOUTH = '7c6d5e4f-3a2b-4c1d-8e9f-0a1b2c3d4e5f';
+export const CANTEEN_1 = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
+export const CANTEEN_2 = 'c0ffee00-1234-4abc-9def-0123456789ab';
+export const CANTEEN_3 = 'd1e2f3a4-b5c6-4d7e-8f90-a1b2c3d4e5f6';
+/** An establishment no event of the tests belongs to. */
+export const CANTEEN_4 = 'e4e4e4e4-e4e4-4e4e-8e4e-e4e4e4e4e4e4';
+
+/** `count` distinct lower-case establishment uuids, for filters sized against SNS's limits. */
+export function establishmentIds(count: number): string[] {
+  return Array.from({ length: count }, (_, index) => testUuid(index + 1, 'aaaa'));
+}
+
+export interface EventFields {
+  type: EventType;
+  status: string;
+  paymentMethod: string;
+  establishment: string;
+  organization?: string;
+}
+
+export function orderEvent(fields: EventFields): OrderEvent {
+  const organization = fields.organization ?? NORTH;
+  const orderId = testUuid(42);
+  return OrderEventSchema.parse({
+    specversion: '1.0',
+    id: testUuid(7, '9000'),
+    source: `https://example.test/api/v1/admin/organizations/${organization}`,
+    type: fields.type,
+    subject: orderId,
+    time: '2026-03-05T10:00:00.000Z',
+    datacontenttype: 'application/json',
+    data: {
+      organization: { id: organization, name: organization === SOUTH ? 'South School' : 'North School' },
+      order: {
+        uuid: orderId,
+        reference: 'R-1042',
+        status: fields.status,
+        pickup_date: '2026-03-06',
+        establishment: { uuid: fields.establishment, name: 'Canteen' },
+        customer: { name: 'Ana Silva', class: '3B', parent: null },
+        total: { amount: '450', currency: 'EUR', formatted: '€4.50' },
+        payment_method: fields.paymentMethod,
+        items: [{ name: 'Soup', quantity: 1 }],
+      },
+      changes: [],
+    },
+  });
+}
