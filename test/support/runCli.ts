@@ -33,6 +33,8 @@ export interface RunningCli {
   readonly output: { stdout: string; stderr: string };
   /** Resolves with stdout once it matches `pattern`; rejects if the process ends first. */
   waitForStdout(pattern: RegExp): Promise<string>;
+  /** Resolves with stderr once it matches `pattern`; rejects if the process ends first. */
+  waitForStderr(pattern: RegExp): Promise<string>;
   /** Sends `signal` and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -42,21 +44,23 @@ export function startCli(args: string[], env: Record<string, string> = {}): Runn
   child.stdin.end();
   const output = collect(child);
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const waitFor = (stream: 'stdout' | 'stderr', pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        if (!pattern.test(output[stream])) return;
+        child[stream].off('data', check);
+        resolve(output[stream]);
+      };
+      child[stream].on('data', check);
+      exited.then(() =>
+        reject(new Error(`exited before printing ${pattern}:\n${output.stdout}${output.stderr}`)),
+      );
+      check();
+    });
   return {
     output,
-    waitForStdout: (pattern) =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          if (!pattern.test(output.stdout)) return;
-          child.stdout.off('data', check);
-          resolve(output.stdout);
-        };
-        child.stdout.on('data', check);
-        exited.then(() =>
-          reject(new Error(`exited before printing ${pattern}:\n${output.stdout}${output.stderr}`)),
-        );
-        check();
-      }),
+    waitForStdout: (pattern) => waitFor('stdout', pattern),
+    waitForStderr: (pattern) => waitFor('stderr', pattern),
     stop: (signal = 'SIGTERM') => {
       if (child.exitCode === null) child.kill(signal);
       return exited;
