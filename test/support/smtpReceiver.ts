@@ -109,15 +109,6 @@ export async function startSmtpReceiver(options: SmtpReceiverOptions = {}): Prom
   };
 }
 
-/** A loopback port with nothing listening on it: connecting is refused at once. */
-export async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
 interface ParsedPart {
   headers: Map<string, string>;
   text: string | undefined;

@@ -7,7 +7,8 @@ import {
 } from '../../../shared/delivery/email/smtpSender.js';
 import { SmtpConfigError } from '../../../shared/delivery/errors.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
-import { closedPort, type SmtpReceiver, startSmtpReceiver } from '../../support/smtpReceiver.js';
+import { closedPort } from '../../support/loopbackServer.js';
+import { type SmtpReceiver, startSmtpReceiver } from '../../support/smtpReceiver.js';
 
 const FROM = '"Meal orders" <orders@school.example>';
 const TO = ['kitchen@school.example', 'office@school.example'];
