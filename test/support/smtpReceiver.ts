@@ -1,7 +1,7 @@
 // A real SMTP server (`smtp-server`) on 127.0.0.1, port 0, that records each message it accepts, raw
 // and decoded just enough for assertions (headers, encoded words, the text and HTML parts), and can be
 // told to refuse recipients with a given reply or to require a login.
-import { type AddressInfo, createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerError } from 'smtp-server';
 
 export interface ReceivedMail {
