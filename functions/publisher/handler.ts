@@ -1,0 +1,35 @@
+// The publisher Lambda: the event log's DynamoDB Stream → the SNS topic, up to 10 events per PublishBatch,
+// with the message attributes subscription filter policies read and a body per protocol. It answers with
+// the stream records that failed (`batchItemFailures`, by SequenceNumber), so the stream retries from the
+// first of them instead of the whole batch. SNS trouble is reported that way rather than thrown: the
+// stream's bounded retries and on-failure destination, set by the stack, take it from there.
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { SNSClient } from '@aws-sdk/client-sns';
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { parsePublisherEnvironment } from './environment.js';
+import { publishEvents } from './publishEvents.js';
+import { readStreamBatch } from './streamEvents.js';
+
+const environment = parsePublisherEnvironment(process.env);
+const logger = new Logger({ serviceName: 'meal-order-notifier-publisher' });
+const metrics = new Metrics({ namespace: 'MealOrderNotifier', serviceName: 'publisher' });
+const sns = new SNSClient({});
+
+export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
+  const batch = readStreamBatch(event.Records ?? []);
+  const report = await publishEvents(sns, environment.topicArn, batch.toPublish);
+  for (const held of batch.held) logger.error('event item not published', { ...held });
+  for (const failure of report.failures) logger.warn('event not published', { ...failure });
+  const failed = [...batch.held, ...report.failures];
+  logger.info('stream batch', {
+    records: event.Records?.length ?? 0,
+    published: report.published,
+    failed: failed.length,
+    ignored: batch.ignored,
+  });
+  metrics.addMetric('EventsPublished', MetricUnit.Count, report.published);
+  metrics.addMetric('PublishFailed', MetricUnit.Count, failed.length);
+  metrics.publishStoredMetrics();
+  return { batchItemFailures: failed.map(({ sequenceNumber }) => ({ itemIdentifier: sequenceNumber })) };
+}

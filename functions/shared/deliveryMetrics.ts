@@ -1,0 +1,57 @@
+// The delivery functions' EMF metrics, per subscriber (`Subscriber` dimension): Delivered,
+// DeliveryRetried, DeadLettered, SubscriberDisabled (counts, zeros included so dashboards have no gaps)
+// and DeliveryLatencyMs (event time → delivered, one value per delivery). Tallied during a batch and
+// published once at its end, one EMF blob per subscriber.
+import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+
+const COUNTERS = ['Delivered', 'DeliveryRetried', 'DeadLettered', 'SubscriberDisabled'] as const;
+export type DeliveryCounter = (typeof COUNTERS)[number];
+
+/** Powertools flushes a metric on its 100th value, dropping the dimensions; blobs stay below that. */
+const MAX_VALUES_PER_BLOB = 99;
+
+interface SubscriberTally {
+  counts: Record<DeliveryCounter, number>;
+  latenciesMs: number[];
+}
+
+export class DeliveryTally {
+  readonly #bySubscriber = new Map<string, SubscriberTally>();
+
+  count(subscriberId: string, counter: DeliveryCounter): void {
+    this.#tally(subscriberId).counts[counter] += 1;
+  }
+
+  latency(subscriberId: string, ms: number): void {
+    this.#tally(subscriberId).latenciesMs.push(Math.max(0, ms));
+  }
+
+  /** Publishes everything tallied and starts over. */
+  publish(metrics: Metrics): void {
+    for (const [subscriberId, tally] of this.#bySubscriber) {
+      metrics.addDimension('Subscriber', subscriberId);
+      for (const counter of COUNTERS) metrics.addMetric(counter, MetricUnit.Count, tally.counts[counter]);
+      for (let start = 0; start < tally.latenciesMs.length; start += MAX_VALUES_PER_BLOB) {
+        if (start > 0) metrics.addDimension('Subscriber', subscriberId);
+        for (const ms of tally.latenciesMs.slice(start, start + MAX_VALUES_PER_BLOB)) {
+          metrics.addMetric('DeliveryLatencyMs', MetricUnit.Milliseconds, ms);
+        }
+        metrics.publishStoredMetrics();
+      }
+      if (tally.latenciesMs.length === 0) metrics.publishStoredMetrics();
+    }
+    this.#bySubscriber.clear();
+  }
+
+  #tally(subscriberId: string): SubscriberTally {
+    let tally = this.#bySubscriber.get(subscriberId);
+    if (!tally) {
+      tally = {
+        counts: { Delivered: 0, DeliveryRetried: 0, DeadLettered: 0, SubscriberDisabled: 0 },
+        latenciesMs: [],
+      };
+      this.#bySubscriber.set(subscriberId, tally);
+    }
+    return tally;
+  }
+}

@@ -1,0 +1,102 @@
+// Builds a delivery Lambda handler (Slack or webhook) for one delivery channel: the environment parsed at
+// call time (module import, in the handlers), AWS clients and senders built once per container, and each
+// SQS batch run through Powertools' BatchProcessor so failed records come back as batchItemFailures.
+//
+// Records are sent one after another: a batch comes from one queue, so one subscriber, whose receiver gets
+// its events in order, whose Slack webhook is paced at 1 message/s anyway, and whose later messages go
+// straight to the DLQ once it answers "gone". A batch whose every record failed is answered, not thrown:
+// a receiver being down is expected weather, not a function error (nor a Lambda error alarm).
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { SecretsManagerSecretResolver } from '../../shared/config/secretsManagerSecretResolver.js';
+import { DynamoSubscriberStatus } from '../../shared/store/dynamo/dynamoSubscriberStatus.js';
+import { sendToDeadLetterQueue } from './deadLetters.js';
+import { type DeliverySubscriber, parseDeliveryEnvironment } from './deliveryEnvironment.js';
+import { DeliveryDeferredError } from './deliveryErrors.js';
+import { DeliveryTally } from './deliveryMetrics.js';
+import { queueUrlFromArn } from './queueUrl.js';
+import { deliverSqsRecord, type QueueActions, type SqsDeliveryDependencies } from './sqsDelivery.js';
+import { type DeliveryChannel, SubscriberSenders } from './subscriberSenders.js';
+
+export type SqsDeliveryHandler = (
+  event: SQSEvent,
+  context?: Pick<Context, 'getRemainingTimeInMillis'>,
+) => Promise<SQSBatchResponse>;
+
+/**
+ * @param functionName e.g. `webhook-delivery`: names the function in environment errors, logs and metrics
+ * @throws LambdaEnvironmentError, ConfigError: a misconfigured function fails at its first cold start
+ */
+export function createSqsDeliveryHandler<S extends DeliverySubscriber>(
+  functionName: string,
+  channel: DeliveryChannel<S>,
+): SqsDeliveryHandler {
+  const environment = parseDeliveryEnvironment<S>(functionName, channel.type, process.env);
+  const logger = new Logger({ serviceName: `meal-order-notifier-${functionName}` });
+  const metrics = new Metrics({ namespace: 'MealOrderNotifier', serviceName: functionName });
+  const sqs = new SQSClient({});
+  const status = new DynamoSubscriberStatus({
+    client: new DynamoDBClient({}),
+    tableName: environment.tableName,
+  });
+  const senders = new SubscriberSenders(
+    channel,
+    new SecretsManagerSecretResolver({ prefix: environment.secretsPrefix }),
+  );
+  const queue: QueueActions = {
+    changeVisibility: async (queueArn, receiptHandle, seconds) => {
+      await sqs.send(
+        new ChangeMessageVisibilityCommand({
+          QueueUrl: queueUrlFromArn(queueArn),
+          ReceiptHandle: receiptHandle,
+          VisibilityTimeout: seconds,
+        }),
+      );
+    },
+    deadLetter: (queueUrl, body, letter) => sendToDeadLetterQueue(sqs, queueUrl, body, letter),
+  };
+  const processor = new BatchProcessor(EventType.SQS);
+
+  return async (event, context) => {
+    const tally = new DeliveryTally();
+    const deps: SqsDeliveryDependencies<S> = {
+      subscriberOfQueue: environment.subscriberOfQueue,
+      deadLetterQueueUrl: environment.deadLetterQueueUrl,
+      senders,
+      status,
+      queue,
+      tally,
+      logger,
+      clock: Date.now,
+      random: Math.random,
+      ...(context ? { remainingTimeMs: () => context.getRemainingTimeInMillis() } : {}),
+    };
+    const recordHandler = async (record: SQSRecord): Promise<void> => {
+      try {
+        await deliverSqsRecord(record, deps);
+      } catch (error) {
+        // Deferred deliveries were logged with their outcome; anything else is logged here, once.
+        if (!(error instanceof DeliveryDeferredError)) {
+          logger.error('message left on its queue', { messageId: record.messageId, error: describe(error) });
+        }
+        throw error;
+      }
+    };
+    try {
+      return await processPartialResponse(event, recordHandler, processor, {
+        processInParallel: false,
+        throwOnFullBatchFailure: false,
+      });
+    } finally {
+      tally.publish(metrics);
+    }
+  };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

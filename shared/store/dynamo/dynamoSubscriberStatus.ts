@@ -1,0 +1,144 @@
+// Which subscribers are disabled on AWS, in the state table. The delivery functions disable a subscriber
+// whose receiver said it is gone for good (webhook 410, Slack `channel_is_archived`, …); from then on its
+// messages go straight to its dead-letter queue, without a request.
+//
+// | item                | pk                   | sk        | kind               | TTL  |
+// |---------------------|----------------------|-----------|--------------------|------|
+// | disabled subscriber | SUBSCRIBER#<id>      | DISABLED  | subscriberDisabled | none |
+//
+// The item also holds `reason` (the receiver's answer, already redacted by the sender) and `disabledAt`
+// (RFC 3339). It has no TTL: a gone receiver stays gone until an operator fixes it and deletes the item
+// (`aws dynamodb delete-item --key '{"pk":{"S":"SUBSCRIBER#<id>"},"sk":{"S":"DISABLED"}}'`); containers
+// notice within the cache time. The stream carries this INSERT too; the publisher ignores any kind but
+// `event`.
+//
+// Lookups are cached per container for a minute: every message would otherwise cost a read, and a
+// subscriber disabled elsewhere only costs a few more doomed requests in the meantime.
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import { StateStoreError } from '../errors.js';
+import { isConditionalCheckFailure, toStoreError } from './dynamoErrors.js';
+import type { ItemKey } from './stateTableKeys.js';
+
+export const SUBSCRIBER_DISABLED_KIND = 'subscriberDisabled';
+export const SUBSCRIBER_STATUS_CACHE_MS = 60_000;
+/** A reason is a receiver's one-line answer; anything longer is cut so the item stays small. */
+const MAX_REASON_CHARS = 1_000;
+
+export interface DisabledSubscriber {
+  subscriberId: string;
+  reason: string;
+  /** RFC 3339. */
+  disabledAt: string;
+}
+
+export interface DynamoSubscriberStatusOptions {
+  /** Build it once at module scope and share it. */
+  client: DynamoDBDocumentClient | DynamoDBClient;
+  tableName: string;
+  /** @default Date.now */
+  clock?: () => number;
+  /** How long a lookup is reused. @default SUBSCRIBER_STATUS_CACHE_MS */
+  cacheMs?: number;
+}
+
+export function subscriberDisabledKey(subscriberId: string): ItemKey {
+  return { pk: `SUBSCRIBER#${subscriberId}`, sk: 'DISABLED' };
+}
+
+const DisabledItemSchema = z.object({ reason: z.string(), disabledAt: z.string() });
+
+export class DynamoSubscriberStatus {
+  readonly #client: DynamoDBDocumentClient;
+  readonly #tableName: string;
+  readonly #clock: () => number;
+  readonly #cacheMs: number;
+  readonly #cache = new Map<string, { status: DisabledSubscriber | undefined; readAt: number }>();
+
+  constructor(options: DynamoSubscriberStatusOptions) {
+    this.#client =
+      options.client instanceof DynamoDBClient ? DynamoDBDocumentClient.from(options.client) : options.client;
+    this.#tableName = options.tableName;
+    this.#clock = options.clock ?? Date.now;
+    this.#cacheMs = options.cacheMs ?? SUBSCRIBER_STATUS_CACHE_MS;
+  }
+
+  /** Why and since when the subscriber is disabled, or undefined while it is not. */
+  async disabled(subscriberId: string): Promise<DisabledSubscriber | undefined> {
+    const cached = this.#cache.get(subscriberId);
+    if (cached && this.#clock() - cached.readAt < this.#cacheMs) return cached.status;
+    const status = await this.#read(subscriberId, false);
+    this.#cache.set(subscriberId, { status, readAt: this.#clock() });
+    return status;
+  }
+
+  async isSubscriberDisabled(subscriberId: string): Promise<boolean> {
+    return (await this.disabled(subscriberId)) !== undefined;
+  }
+
+  /**
+   * Records the subscriber as disabled. A subscriber already disabled keeps its first reason and time, the
+   * moment it actually went away; that record is returned.
+   */
+  async disableSubscriber(
+    subscriberId: string,
+    reason: string,
+    atMs: number = this.#clock(),
+  ): Promise<DisabledSubscriber> {
+    const status: DisabledSubscriber = {
+      subscriberId,
+      reason: reason.length > MAX_REASON_CHARS ? `${reason.slice(0, MAX_REASON_CHARS - 1)}…` : reason,
+      disabledAt: new Date(atMs).toISOString(),
+    };
+    let stored = status;
+    try {
+      await this.#client.send(
+        new PutCommand({
+          TableName: this.#tableName,
+          Item: {
+            ...subscriberDisabledKey(subscriberId),
+            kind: SUBSCRIBER_DISABLED_KIND,
+            subscriberId,
+            reason: status.reason,
+            disabledAt: status.disabledAt,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    } catch (error) {
+      if (!isConditionalCheckFailure(error)) throw toStoreError(error, 'disableSubscriber', undefined);
+      stored = (await this.#read(subscriberId, true)) ?? status;
+    }
+    this.#cache.set(subscriberId, { status: stored, readAt: this.#clock() });
+    return stored;
+  }
+
+  async #read(subscriberId: string, consistent: boolean): Promise<DisabledSubscriber | undefined> {
+    let item: Record<string, unknown> | undefined;
+    try {
+      const result = await this.#client.send(
+        new GetCommand({
+          TableName: this.#tableName,
+          Key: subscriberDisabledKey(subscriberId),
+          ConsistentRead: consistent,
+          ProjectionExpression: '#reason, #disabledAt',
+          ExpressionAttributeNames: { '#reason': 'reason', '#disabledAt': 'disabledAt' },
+        }),
+      );
+      item = result.Item;
+    } catch (error) {
+      throw toStoreError(error, 'subscriberStatus', undefined);
+    }
+    if (item === undefined) return undefined;
+    const parsed = DisabledItemSchema.safeParse(item);
+    if (!parsed.success) {
+      throw new StateStoreError(
+        'subscriberStatus',
+        undefined,
+        `malformed disabled-subscriber item for ${subscriberId}: ${parsed.error.message}`,
+      );
+    }
+    return { subscriberId, ...parsed.data };
+  }
+}

@@ -1,0 +1,383 @@
+// The webhook-delivery Lambda handler as AWS runs it: environment parsed at import, the signing secret from
+// Secrets Manager and the queues mocked (aws-sdk-client-mock: call shapes and errors), disabled subscribers
+// in DynamoDB Local, and a real receiver on loopback that verifies every signature with `standardwebhooks`.
+import type { ServerResponse } from 'node:http';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  MAX_RECEIVE_COUNT,
+  MAX_RETRY_VISIBILITY_SECONDS,
+} from '../../../functions/shared/deliveryQueueContract.js';
+import type { ConfigInput } from '../../../shared/config/configSchema.js';
+import { RETRY_SCHEDULE_MS } from '../../../shared/delivery/retrySchedule.js';
+import type { OrderEvent } from '../../../shared/events/orderEvent.js';
+import { eventForSubscriber } from '../../../shared/events/orderSummary.js';
+import { DynamoSubscriberStatus } from '../../../shared/store/dynamo/dynamoSubscriberStatus.js';
+import { type CapturedOutput, captureOutput } from '../../support/captureOutput.js';
+import {
+  deadLetterQueueUrlOf,
+  ORGANIZATION_CONFIG,
+  queueOf,
+  SECRETS_PREFIX,
+  stubDeliveryEnvironment,
+} from '../../support/deliveryFunctionEnv.js';
+import { createLocalStateTable, type LocalTable } from '../../support/dynamoLocal.js';
+import { makeOrderEvent } from '../../support/eventFixtures.js';
+import { queueUrl, sqsEventRecord, sqsRecord } from '../../support/lambdaRecords.js';
+import {
+  makeWebhookSecret,
+  type ReceivedWebhook,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from '../../support/webhookReceiver.js';
+
+const SECRET = makeWebhookSecret();
+const sqs = mockClient(SQSClient);
+const secretsManager = mockClient(SecretsManagerClient);
+let receiver: WebhookReceiver;
+let table: LocalTable;
+let handlerModule: typeof import('../../../functions/webhook-delivery/handler.js');
+let output: CapturedOutput;
+/** How the receiver answers the current test. */
+let answer: (request: ReceivedWebhook, res: ServerResponse) => void;
+
+function config(origin: string): ConfigInput {
+  const hook = (id: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    type: 'webhook' as const,
+    url: `${origin}/hooks/${id}`,
+    secret: { env: 'HOOKS_SECRET' },
+    ...extra,
+  });
+  return {
+    api: { baseUrl: 'https://example.test/api/v1/admin' },
+    organizations: [ORGANIZATION_CONFIG],
+    subscribers: [
+      hook('hooks'),
+      hook('hooks-full', { includeContactDetails: true }),
+      hook('hooks-gone'),
+      hook('hooks-off', { enabled: false }),
+      hook('hooks-unset', { secret: { env: 'UNSET_SECRET' } }),
+    ],
+  };
+}
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver({
+    secrets: [SECRET],
+    respond: (request, res) => answer(request, res),
+  });
+  table = await createLocalStateTable();
+  stubDeliveryEnvironment(config(receiver.origin), table.tableName);
+  handlerModule = await import('../../../functions/webhook-delivery/handler.js');
+});
+
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await receiver.close();
+  await table.drop();
+});
+
+beforeEach(() => {
+  output = captureOutput();
+  receiver.received.splice(0);
+  answer = (_request, res) => res.writeHead(204).end();
+  // No jitter: every wait is exactly the schedule's step.
+  vi.spyOn(Math, 'random').mockReturnValue(0.5);
+  sqs.on(ChangeMessageVisibilityCommand).resolves({});
+  sqs.on(SendMessageCommand).resolves({ MessageId: 'dlq-message' });
+  secretsManager
+    .on(GetSecretValueCommand, { SecretId: `${SECRETS_PREFIX}HOOKS_SECRET` })
+    .resolves({ SecretString: SECRET });
+  secretsManager.on(GetSecretValueCommand, { SecretId: `${SECRETS_PREFIX}UNSET_SECRET` }).rejects(
+    Object.assign(new Error('Secrets Manager can’t find the specified secret.'), {
+      name: 'ResourceNotFoundException',
+    }),
+  );
+});
+
+afterEach(() => {
+  const logged = output.text();
+  sqs.reset();
+  secretsManager.reset();
+  vi.restoreAllMocks();
+  // Whatever happened, no log line or metric carries the signing secret or a parent's contact details.
+  expect(logged).not.toContain(SECRET.slice('whsec_'.length));
+  expect(logged).not.toContain('parent@example.test');
+  expect(logged).not.toContain('+351 000 000 000');
+});
+
+function freshEvent(): OrderEvent {
+  return makeOrderEvent({ detectedAt: new Date(Date.now() - 5_000).toISOString() });
+}
+
+function answerWith(status: number, headers: Record<string, string> = {}, body = '') {
+  answer = (_request, res) => res.writeHead(status, { 'content-type': 'text/plain', ...headers }).end(body);
+}
+
+function stringAttribute(value: string | RegExp) {
+  return {
+    DataType: 'String',
+    StringValue: typeof value === 'string' ? value : expect.stringMatching(value),
+  };
+}
+
+describe('webhook-delivery handler', () => {
+  it('delivers a signed event without contact details, deletes the message, and counts it', async () => {
+    const event = freshEvent();
+    const record = sqsEventRecord(event, queueOf('hooks'));
+
+    const response = await handlerModule.handler({ Records: [record] });
+
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(receiver.received).toHaveLength(1);
+    const [request] = receiver.received;
+    expect(request?.url).toBe('/hooks/hooks');
+    expect(request?.verifiedBy).toEqual([true]);
+    expect(request?.headers['webhook-id']).toBe(event.id);
+    expect(JSON.parse(request?.body ?? '')).toEqual(eventForSubscriber(event, false));
+    expect(request?.body).not.toContain('parent@example.test');
+    expect(sqs).not.toHaveReceivedAnyCommand();
+    const [metrics] = output.emf();
+    expect(metrics).toMatchObject({
+      Subscriber: 'hooks',
+      Delivered: 1,
+      DeliveryRetried: 0,
+      DeadLettered: 0,
+      SubscriberDisabled: 0,
+    });
+    expect(metrics?.DeliveryLatencyMs).toBeGreaterThanOrEqual(5_000);
+  });
+
+  it('keeps contact details for a subscriber that opted in', async () => {
+    const event = freshEvent();
+    await handlerModule.handler({ Records: [sqsEventRecord(event, queueOf('hooks-full'))] });
+    expect(receiver.received[0]?.body).toContain('parent@example.test');
+    expect(JSON.parse(receiver.received[0]?.body ?? '')).toEqual(event);
+  });
+
+  it.each(RETRY_SCHEDULE_MS.slice(1).map((stepMs, index) => [index + 1, stepMs / 1000] as const))(
+    'after a 500 on receive %i, hides the message for the schedule step of %i s and keeps it',
+    async (receiveCount, seconds) => {
+      answerWith(500, {}, 'receiver is down');
+      const record = sqsEventRecord(freshEvent(), queueOf('hooks'), receiveCount);
+
+      const response = await handlerModule.handler({ Records: [record] });
+
+      expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: record.messageId }] });
+      expect(sqs).toHaveReceivedCommandExactlyOnceWith(ChangeMessageVisibilityCommand, {
+        QueueUrl: queueUrl(queueOf('hooks')),
+        ReceiptHandle: record.receiptHandle,
+        VisibilityTimeout: seconds,
+      });
+      expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
+      expect(output.emf()[0]).toMatchObject({ Subscriber: 'hooks', DeliveryRetried: 1, Delivered: 0 });
+    },
+  );
+
+  it('dead-letters a 500 on the last receive of the schedule, with the reason, instead of hiding it again', async () => {
+    answerWith(500, {}, 'receiver is down');
+    const event = freshEvent();
+    const record = sqsEventRecord(event, queueOf('hooks'), MAX_RECEIVE_COUNT);
+
+    const response = await handlerModule.handler({ Records: [record] });
+
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(sqs).not.toHaveReceivedCommand(ChangeMessageVisibilityCommand);
+    expect(sqs).toHaveReceivedCommandExactlyOnceWith(SendMessageCommand, {
+      QueueUrl: deadLetterQueueUrlOf('hooks'),
+      MessageBody: record.body,
+      MessageAttributes: expect.objectContaining({
+        kind: stringAttribute('retries_exhausted'),
+        reason: stringAttribute(
+          /^retry schedule spent after 8 attempts; last: http:\/\/127\.0\.0\.1:\d+ answered 500/,
+        ),
+        attempts: { DataType: 'Number', StringValue: '8' },
+        http_status: { DataType: 'Number', StringValue: '500' },
+        event_id: stringAttribute(event.id),
+      }),
+    });
+  });
+
+  it('honours a 429 Retry-After longer than the schedule step', async () => {
+    answerWith(429, { 'retry-after': '3600' });
+    const record = sqsEventRecord(freshEvent(), queueOf('hooks'), 1);
+
+    const response = await handlerModule.handler({ Records: [record] });
+
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: record.messageId }]);
+    expect(sqs).toHaveReceivedCommandWith(ChangeMessageVisibilityCommand, { VisibilityTimeout: 3_600 });
+  });
+
+  it('waits no longer than SQS allows when Retry-After asks for more', async () => {
+    answerWith(503, { 'retry-after': String(2 * 86_400) });
+    const record = sqsEventRecord(freshEvent(), queueOf('hooks'), 1);
+
+    await handlerModule.handler({ Records: [record] });
+
+    expect(sqs).toHaveReceivedCommandWith(ChangeMessageVisibilityCommand, {
+      VisibilityTimeout: MAX_RETRY_VISIBILITY_SECONDS,
+    });
+  });
+
+  it('dead-letters a 400 at once, with the reason in message attributes, and deletes it', async () => {
+    answerWith(400, {}, 'unknown order type');
+    const event = freshEvent();
+    const record = sqsEventRecord(event, queueOf('hooks'), 2);
+
+    const response = await handlerModule.handler({ Records: [record] });
+
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(receiver.received).toHaveLength(1);
+    expect(sqs).not.toHaveReceivedCommand(ChangeMessageVisibilityCommand);
+    expect(sqs).toHaveReceivedCommandExactlyOnceWith(SendMessageCommand, {
+      QueueUrl: deadLetterQueueUrlOf('hooks'),
+      MessageBody: record.body,
+      MessageAttributes: {
+        kind: stringAttribute('dead'),
+        reason: stringAttribute(/answered 400: unknown order type$/),
+        subscriber: stringAttribute('hooks'),
+        event_id: stringAttribute(event.id),
+        http_status: { DataType: 'Number', StringValue: '400' },
+        attempts: { DataType: 'Number', StringValue: '2' },
+        dead_lettered_at: stringAttribute(/^\d{4}-\d\d-\d\dT/),
+      },
+    });
+    expect(output.emf()[0]).toMatchObject({ Subscriber: 'hooks', DeadLettered: 1, Delivered: 0 });
+  });
+
+  it('disables a subscriber that answers 410, and sends its later messages straight to its DLQ', async () => {
+    answerWith(410);
+    const first = sqsEventRecord(freshEvent(), queueOf('hooks-gone'));
+
+    expect(await handlerModule.handler({ Records: [first] })).toEqual({ batchItemFailures: [] });
+    expect(sqs).toHaveReceivedCommandWith(SendMessageCommand, {
+      QueueUrl: deadLetterQueueUrlOf('hooks-gone'),
+      MessageAttributes: expect.objectContaining({ kind: stringAttribute('gone') }),
+    });
+    const stored = await new DynamoSubscriberStatus({
+      client: table.client,
+      tableName: table.tableName,
+    }).disabled('hooks-gone');
+    expect(stored?.reason).toMatch(/answered 410/);
+    expect(output.emf()[0]).toMatchObject({
+      Subscriber: 'hooks-gone',
+      SubscriberDisabled: 1,
+      DeadLettered: 1,
+    });
+
+    answerWith(204);
+    const later = sqsEventRecord(freshEvent(), queueOf('hooks-gone'));
+    expect(await handlerModule.handler({ Records: [later] })).toEqual({ batchItemFailures: [] });
+    expect(receiver.received).toHaveLength(1);
+    expect(sqs).toHaveReceivedNthCommandWith(SendMessageCommand, 2, {
+      QueueUrl: deadLetterQueueUrlOf('hooks-gone'),
+      MessageBody: later.body,
+      MessageAttributes: expect.objectContaining({
+        kind: stringAttribute('subscriber_disabled'),
+        reason: stringAttribute(/^subscriber was disabled at .*answered 410/),
+      }),
+    });
+  });
+
+  it.each([
+    ['not JSON', 'order created!', /^message body is not JSON$/],
+    [
+      'JSON but not an event',
+      '{"specversion":"1.0","id":"e1"}',
+      /^message body is not an order event: source: /,
+    ],
+  ])('dead-letters a body that is %s, without a request', async (_what, body, reason) => {
+    const record = sqsRecord({ body, queue: queueOf('hooks') });
+
+    expect(await handlerModule.handler({ Records: [record] })).toEqual({ batchItemFailures: [] });
+    expect(receiver.received).toHaveLength(0);
+    expect(sqs).toHaveReceivedCommandExactlyOnceWith(SendMessageCommand, {
+      QueueUrl: deadLetterQueueUrlOf('hooks'),
+      MessageBody: body,
+      MessageAttributes: expect.objectContaining({
+        kind: stringAttribute('malformed'),
+        reason: stringAttribute(reason),
+      }),
+    });
+  });
+
+  it('dead-letters the messages of a subscriber disabled in the config, without a request', async () => {
+    const record = sqsEventRecord(freshEvent(), queueOf('hooks-off'));
+    expect(await handlerModule.handler({ Records: [record] })).toEqual({ batchItemFailures: [] });
+    expect(receiver.received).toHaveLength(0);
+    expect(sqs).toHaveReceivedCommandWith(SendMessageCommand, {
+      MessageAttributes: expect.objectContaining({
+        kind: stringAttribute('subscriber_disabled'),
+        reason: stringAttribute('subscriber is disabled in the config'),
+      }),
+    });
+  });
+
+  it('reports only the failed records of a mixed batch', async () => {
+    const failing = freshEvent();
+    answer = (request, res) => res.writeHead(request.headers['webhook-id'] === failing.id ? 502 : 200).end();
+    const records = [freshEvent(), failing, freshEvent()].map((event) =>
+      sqsEventRecord(event, queueOf('hooks')),
+    );
+
+    const response = await handlerModule.handler({ Records: records });
+
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: records[1]?.messageId }] });
+    expect(receiver.received.map((request) => request.headers['webhook-id'])).toEqual(
+      records.map((record) => JSON.parse(record.body).id),
+    );
+    expect(output.emf()[0]).toMatchObject({ Subscriber: 'hooks', Delivered: 2, DeliveryRetried: 1 });
+  });
+
+  it('retries on the schedule, without a request, while a subscriber’s secret is not in Secrets Manager', async () => {
+    const record = sqsEventRecord(freshEvent(), queueOf('hooks-unset'));
+
+    const response = await handlerModule.handler({ Records: [record] });
+
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: record.messageId }]);
+    expect(receiver.received).toHaveLength(0);
+    expect(sqs).toHaveReceivedCommandWith(ChangeMessageVisibilityCommand, { VisibilityTimeout: 5 });
+    expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
+    expect(output.text()).toContain(`secret ${SECRETS_PREFIX}UNSET_SECRET has no value in Secrets Manager`);
+  });
+
+  it('leaves a message from a queue it does not know for the redrive policy', async () => {
+    const record = sqsEventRecord(freshEvent(), 'somebody-elses-queue');
+
+    const response = await handlerModule.handler({ Records: [record] });
+
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: record.messageId }]);
+    expect(receiver.received).toHaveLength(0);
+    expect(sqs).not.toHaveReceivedAnyCommand();
+    expect(output.text()).toContain('QUEUE_SUBSCRIBERS does not name');
+  });
+
+  it('keeps a message whose dead-lettering failed, to settle it on a later receive', async () => {
+    answerWith(400);
+    sqs.on(SendMessageCommand).rejects(Object.assign(new Error('Access denied'), { name: 'AccessDenied' }));
+    const record = sqsEventRecord(freshEvent(), queueOf('hooks'));
+
+    const response = await handlerModule.handler({ Records: [record] });
+
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: record.messageId }]);
+  });
+
+  it('hands records back unattempted, visible at once, when the invocation is running out of time', async () => {
+    const records = [freshEvent(), freshEvent()].map((event) => sqsEventRecord(event, queueOf('hooks')));
+
+    const response = await handlerModule.handler(
+      { Records: records },
+      { getRemainingTimeInMillis: () => 5_000 },
+    );
+
+    expect(response.batchItemFailures).toEqual(
+      records.map((record) => ({ itemIdentifier: record.messageId })),
+    );
+    expect(receiver.received).toHaveLength(0);
+    expect(sqs).toHaveReceivedCommandTimes(ChangeMessageVisibilityCommand, 2);
+    expect(sqs).toHaveReceivedCommandWith(ChangeMessageVisibilityCommand, { VisibilityTimeout: 0 });
+  });
+});
