@@ -11,6 +11,7 @@
 // | poll state  | ORG#<organization>  | STATE                | pollState   | none                                |
 // | lease       | ORG#<organization>  | LEASE                | lease       | lease end + 1 d (abandoned leases)  |
 // | budget log  | BUDGET#<token key>  | LOG                  | budget      | last use + 1 d                      |
+// | disabled    | SUBSCRIBER#<id>     | DISABLED             | subscriberDisabled | none (delete to re-enable)   |
 //
 // - Snapshots of an organization are one Query (pk = ORG#…, begins_with(sk, 'SNAP#')), never per-order reads.
 // - An event's key is its deterministic id, so `attribute_not_exists(pk)` on the Put makes the log
