@@ -82,3 +82,16 @@ export async function closedPort(): Promise<number> {
 function notFound(_req: IncomingMessage, res: ServerResponse): void {
   sendJson(res, 404, { success: false, message: 'Not found' });
 }
+
+const served: LoopbackServer[] = [];
+
+/** Starts a loopback server that `closeServed` will close: call it from a test's afterEach. */
+export async function serve(handler?: Handler): Promise<LoopbackServer> {
+  const server = await startLoopbackServer(handler);
+  served.push(server);
+  return server;
+}
+
+export async function closeServed(): Promise<void> {
+  await Promise.all(served.splice(0).map((server) => server.close()));
+}

@@ -26,21 +26,15 @@ import {
 } from '../../support/apiClientHarness.js';
 import {
   closedPort,
+  closeServed,
   type LoopbackServer,
   sendJson,
-  startLoopbackServer,
+  serve,
 } from '../../support/loopbackServer.js';
-
-const servers: LoopbackServer[] = [];
-async function serve(...args: Parameters<typeof startLoopbackServer>): Promise<LoopbackServer> {
-  const server = await startLoopbackServer(...args);
-  servers.push(server);
-  return server;
-}
 
 afterEach(async () => {
   await closeTestClients();
-  await Promise.all(servers.splice(0).map((server) => server.close()));
+  await closeServed();
 });
 
 /** The token must not be found anywhere a person or a log could see it. */

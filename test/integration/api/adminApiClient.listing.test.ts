@@ -10,19 +10,12 @@ import {
   rejectionOf,
   TEST_TOKEN,
 } from '../../support/apiClientHarness.js';
-import { type LoopbackServer, sendJson, startLoopbackServer } from '../../support/loopbackServer.js';
+import { closeServed, type LoopbackServer, sendJson, serve } from '../../support/loopbackServer.js';
 import { envelope, makeOrder, makeOrders, paginatedEnvelope } from '../../support/orderFactory.js';
-
-const servers: LoopbackServer[] = [];
-async function serve(...args: Parameters<typeof startLoopbackServer>): Promise<LoopbackServer> {
-  const server = await startLoopbackServer(...args);
-  servers.push(server);
-  return server;
-}
 
 afterEach(async () => {
   await closeTestClients();
-  await Promise.all(servers.splice(0).map((server) => server.close()));
+  await closeServed();
 });
 
 function requestedPage(req: IncomingMessage): number {

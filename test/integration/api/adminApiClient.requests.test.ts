@@ -8,7 +8,7 @@ import {
   ORGANIZATION_ID,
   TEST_TOKEN,
 } from '../../support/apiClientHarness.js';
-import { type LoopbackServer, sendJson, startLoopbackServer } from '../../support/loopbackServer.js';
+import { closeServed, type LoopbackServer, sendJson, serve } from '../../support/loopbackServer.js';
 import {
   ESTABLISHMENT_UUID,
   envelope,
@@ -23,16 +23,9 @@ const packageVersion = (
   }
 ).version;
 
-const servers: LoopbackServer[] = [];
-async function serve(...args: Parameters<typeof startLoopbackServer>): Promise<LoopbackServer> {
-  const server = await startLoopbackServer(...args);
-  servers.push(server);
-  return server;
-}
-
 afterEach(async () => {
   await closeTestClients();
-  await Promise.all(servers.splice(0).map((server) => server.close()));
+  await closeServed();
 });
 
 describe('AdminApiClient requests', () => {

@@ -28,22 +28,16 @@ import {
 } from '../../support/apiClientHarness.js';
 import {
   closedPort,
+  closeServed,
   type LoopbackServer,
   sendJson,
-  startLoopbackServer,
+  serve,
 } from '../../support/loopbackServer.js';
 import { envelope, makeOrders, paginatedEnvelope } from '../../support/orderFactory.js';
 
-const servers: LoopbackServer[] = [];
-async function serve(...args: Parameters<typeof startLoopbackServer>): Promise<LoopbackServer> {
-  const server = await startLoopbackServer(...args);
-  servers.push(server);
-  return server;
-}
-
 afterEach(async () => {
   await closeTestClients();
-  await Promise.all(servers.splice(0).map((server) => server.close()));
+  await closeServed();
 });
 
 const ok = envelope([]);
