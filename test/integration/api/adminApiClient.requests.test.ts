@@ -8,7 +8,7 @@ import {
   ORGANIZATION_ID,
   TEST_TOKEN,
 } from '../../support/apiClientHarness.js';
-import { closeServed, type LoopbackServer, sendJson, serve } from '../../support/loopbackServer.js';
+import { closeServed, sendJson, serve } from '../../support/loopbackServer.js';
 import {
   ESTABLISHMENT_UUID,
   envelope,

@@ -26,13 +26,7 @@ import {
   rejectionOf,
   TEST_TOKEN,
 } from '../../support/apiClientHarness.js';
-import {
-  closedPort,
-  closeServed,
-  type LoopbackServer,
-  sendJson,
-  serve,
-} from '../../support/loopbackServer.js';
+import { closedPort, closeServed, sendJson, serve } from '../../support/loopbackServer.js';
 import { envelope, makeOrders, paginatedEnvelope } from '../../support/orderFactory.js';
 
 afterEach(async () => {
