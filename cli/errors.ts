@@ -5,6 +5,7 @@ import { AdminApiError } from '../shared/api/errors.js';
 import { ConfigError, MissingSecretError } from '../shared/config/errors.js';
 import { SubscriberConfigError } from '../shared/delivery/errors.js';
 import { StateStoreError } from '../shared/store/errors.js';
+import type { LogFormat } from './logging/logFormat.js';
 
 /** Bad input caught before any request; exits 2. */
 export class CliUsageError extends Error {
@@ -17,28 +18,45 @@ export class CliUsageError extends Error {
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
 
-/** Prints the failure and returns the exit code. */
-export function reportFailure(error: unknown, stderr: NodeJS.WritableStream): number {
+/**
+ * Prints the failure and returns the exit code. With the json log format (a runner whose stderr goes to
+ * a log pipeline), the failure is one JSON object too, so the pipeline does not choke on the last line.
+ */
+export function reportFailure(
+  error: unknown,
+  stderr: NodeJS.WritableStream,
+  format: LogFormat = 'human',
+): number {
   if (error instanceof CommanderError) {
     // Commander has already printed its message (or the help).
     return error.exitCode === 0 ? 0 : EXIT_USAGE;
   }
+  const write = (message: string, exitCode: number, details: Record<string, unknown> = {}): number => {
+    if (format === 'json') {
+      const line = { time: new Date().toISOString(), level: 'error', kind: 'failure', message, exitCode };
+      stderr.write(`${JSON.stringify({ ...line, ...details })}\n`);
+    } else {
+      stderr.write(`meal-notifier: ${message}\n`);
+    }
+    return exitCode;
+  };
+  if (error instanceof ConfigError) {
+    return write(error.message, EXIT_USAGE, { problems: error.problems });
+  }
   if (
     error instanceof CliUsageError ||
-    error instanceof ConfigError ||
     error instanceof MissingSecretError ||
     error instanceof SubscriberConfigError
   ) {
-    stderr.write(`meal-notifier: ${error.message}\n`);
-    return EXIT_USAGE;
+    return write(error.message, EXIT_USAGE);
   }
   if (error instanceof AdminApiError || error instanceof StateStoreError) {
-    stderr.write(`meal-notifier: ${error.message}\n`);
-    return EXIT_FAILURE;
+    return write(error.message, EXIT_FAILURE);
   }
   // Anything else is a bug in the notifier: the stack is what a bug report needs.
-  stderr.write(
-    `meal-notifier: unexpected failure, please report it:\n${(error as Error)?.stack ?? String(error)}\n`,
-  );
-  return EXIT_FAILURE;
+  const stack = (error as Error)?.stack ?? String(error);
+  if (format === 'json') {
+    return write('unexpected failure, please report it', EXIT_FAILURE, { stack });
+  }
+  return write(`unexpected failure, please report it:\n${stack}`, EXIT_FAILURE);
 }

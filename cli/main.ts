@@ -2,8 +2,11 @@
 import { reportFailure } from './errors.js';
 import { buildProgram } from './program.js';
 
+const program = buildProgram();
 try {
-  await buildProgram().parseAsync(process.argv);
+  await program.parseAsync(process.argv);
 } catch (error) {
-  process.exitCode = reportFailure(error, process.stderr);
+  // The command that ran parsed its own options; only the runner has --log-format.
+  const json = program.commands.some((command) => command.opts().logFormat === 'json');
+  process.exitCode = reportFailure(error, process.stderr, json ? 'json' : 'human');
 }

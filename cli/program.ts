@@ -1,12 +1,15 @@
 // The `meal-notifier` command tree.
 import { Command } from 'commander';
 import { PRODUCT_VERSION } from '../shared/version.js';
+import { checkConfigCommand } from './commands/checkConfig.js';
 import { deliveriesCommand } from './commands/deliveries.js';
+import { demoCommand } from './commands/demo.js';
 import { establishmentsCommand } from './commands/establishments.js';
 import { ordersCommand } from './commands/orders.js';
 import { pollCommand } from './commands/poll.js';
 import { replayCommand } from './commands/replay.js';
 import { simulateCommand } from './commands/simulate.js';
+import { statusCommand } from './commands/status.js';
 
 export function buildProgram(): Command {
   const program = new Command('meal-notifier')
@@ -15,21 +18,32 @@ export function buildProgram(): Command {
     )
     .version(PRODUCT_VERSION)
     .showSuggestionAfterError()
-    .addCommand(ordersCommand())
-    .addCommand(establishmentsCommand())
+    .addCommand(demoCommand())
     .addCommand(pollCommand())
+    .addCommand(checkConfigCommand())
+    .addCommand(statusCommand())
     .addCommand(deliveriesCommand())
     .addCommand(replayCommand())
+    .addCommand(ordersCommand())
+    .addCommand(establishmentsCommand())
     .addCommand(simulateCommand())
     .addHelpText(
       'after',
       `
-Connection settings come from --base-url, --organization and --token,
-or from MEAL_API_BASE_URL, MEAL_API_ORGANIZATION and MEAL_API_TOKEN.
+See it work, with no account, network or config (Ctrl-C stops it):
+  $ meal-notifier demo              # what npm start runs
 
-Try it without an account:
+Watch a real organization (see the README for the config file):
+  $ meal-notifier check-config notifier.json --ping
+  $ meal-notifier poll --config notifier.json
+  $ meal-notifier status --config notifier.json
+
+orders and establishments take the connection from --base-url, --organization and --token,
+or from MEAL_API_BASE_URL, MEAL_API_ORGANIZATION and MEAL_API_TOKEN:
   $ meal-notifier simulate          # in one terminal; prints the three variables to export
-  $ meal-notifier orders            # in another`,
+  $ meal-notifier orders            # in another
+
+Run meal-notifier <command> --help for each command's options and examples.`,
     );
   // Every subcommand throws instead of exiting, so main() decides the exit code in one place.
   for (const command of [program, ...program.commands]) command.exitOverride();

@@ -41,6 +41,17 @@ export function simulateCommand(deps: SimulateCommandDeps = {}): Command {
     .option('--time-zone <zone>', 'IANA time zone that defines "today"', 'Europe/Lisbon')
     .option('--requests-per-minute <n>', 'rate limit per token', '50')
     .option('--bare', 'answer GET /orders with a bare array, the old form without links and meta')
+    .addHelpText(
+      'after',
+      `
+Serves the whole Admin API spec on 127.0.0.1 (auth rules, filters, pages of 25, the rate limit) for two
+organizations, and prints the connection to export in another terminal. Ctrl-C stops it.
+
+Examples:
+  $ meal-notifier simulate
+  $ meal-notifier simulate --port 4011 --seed 7 --speed 60
+  $ meal-notifier simulate --error-rate 0.2 --latency 300 --requests-per-minute 10`,
+    )
     .action(async (options: SimulateOptions) => {
       const write = deps.write ?? ((text: string) => process.stdout.write(text));
       const seed = integerFlag('--seed', options.seed, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);

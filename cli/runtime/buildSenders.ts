@@ -1,5 +1,6 @@
-// One sender per enabled subscriber of the config, with its secrets resolved.
-import type { Config } from '../../shared/config/configSchema.js';
+// One sender per enabled subscriber of the config, with its secrets resolved. Building a sender is where
+// settings that only fail at construction (a malformed signing secret, an unusable URL) are refused.
+import type { Config, SubscriberConfig } from '../../shared/config/configSchema.js';
 import type { ResolvedSecrets } from '../../shared/config/secretResolver.js';
 import type { EventSender } from '../../shared/delivery/deliveryOutcome.js';
 import { SmtpEmailSender } from '../../shared/delivery/email/smtpSender.js';
@@ -14,40 +15,38 @@ export function buildSenders(config: Config, secrets: ResolvedSecrets): Map<stri
   const senders = new Map<string, ClosableSender>();
   for (const subscriber of config.subscribers) {
     if (!subscriber.enabled) continue;
-    const common = { subscriberId: subscriber.id, includeContactDetails: subscriber.includeContactDetails };
-    switch (subscriber.type) {
-      case 'webhook':
-        senders.set(
-          subscriber.id,
-          new WebhookSender({
-            ...common,
-            url: subscriber.url,
-            secrets: subscriber.secret.map((ref) => secrets.get(ref)),
-          }),
-        );
-        break;
-      case 'slack':
-        senders.set(
-          subscriber.id,
-          new SlackSender({ ...common, webhookUrl: secrets.get(subscriber.webhookUrl) }),
-        );
-        break;
-      case 'email': {
-        // The config schema requires smtp whenever an e-mail subscriber exists.
-        const smtp = config.smtp;
-        if (!smtp) continue;
-        senders.set(
-          subscriber.id,
-          new SmtpEmailSender({
-            ...common,
-            to: subscriber.to,
-            from: smtp.from,
-            smtpUrl: secrets.get(smtp.url),
-          }),
-        );
-        break;
-      }
-    }
+    const sender = buildSender(subscriber, config, secrets);
+    if (sender) senders.set(subscriber.id, sender);
   }
   return senders;
+}
+
+/** Throws SubscriberConfigError when the subscriber's settings cannot work. */
+export function buildSender(
+  subscriber: SubscriberConfig,
+  config: Config,
+  secrets: ResolvedSecrets,
+): ClosableSender | undefined {
+  const common = { subscriberId: subscriber.id, includeContactDetails: subscriber.includeContactDetails };
+  switch (subscriber.type) {
+    case 'webhook':
+      return new WebhookSender({
+        ...common,
+        url: subscriber.url,
+        secrets: subscriber.secret.map((ref) => secrets.get(ref)),
+      });
+    case 'slack':
+      return new SlackSender({ ...common, webhookUrl: secrets.get(subscriber.webhookUrl) });
+    case 'email': {
+      // The config schema requires smtp whenever an e-mail subscriber exists.
+      const smtp = config.smtp;
+      if (!smtp) return undefined;
+      return new SmtpEmailSender({
+        ...common,
+        to: subscriber.to,
+        from: smtp.from,
+        smtpUrl: secrets.get(smtp.url),
+      });
+    }
+  }
 }

@@ -18,6 +18,7 @@ import type { EventSender } from '../../shared/delivery/deliveryOutcome.js';
 import { matchesFilter } from '../../shared/delivery/subscriberFilter.js';
 import { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js';
 import { buildSenders, type ClosableSender } from './buildSenders.js';
+import { stoppableSleep } from './stoppableSleep.js';
 
 const PRUNE_EVERY_MS = 3_600_000;
 
@@ -50,6 +51,16 @@ export interface LocalRuntimeOptions {
   env?: NodeJS.ProcessEnv;
   onAttempt?: (organization: OrganizationConfig, attempt: AttemptReport) => void;
   clock?: () => number;
+  /**
+   * The long-running runner's stop signal: once aborted, waits for request budget and retry backoffs
+   * end at once (the request fails), so shutdown is never held up by a wait of up to a minute.
+   */
+  stop?: AbortSignal;
+}
+
+/** Where a config keeps its SQLite state file: relative to the config file, whatever the working directory. */
+export function statePathOf(config: Config, configPath: string): string {
+  return resolve(dirname(resolve(configPath)), config.state.path);
 }
 
 /** The config and the state file alone: enough for commands that only read the state. */
@@ -58,8 +69,7 @@ export async function openLocalState(
   clock: () => number = Date.now,
 ): Promise<LocalState> {
   const config = await loadConfigFile(configPath);
-  // Relative to the config file, so the runner finds its state whatever directory it is started from.
-  const statePath = resolve(dirname(resolve(configPath)), config.state.path);
+  const statePath = statePathOf(config, configPath);
   const store = new SqliteStateStore({
     path: statePath,
     clock,
@@ -91,7 +101,12 @@ export async function openLocalRuntime(
   const secrets = await resolveSecrets(config, new EnvSecretResolver(env));
   const senders: Map<string, ClosableSender> = buildSenders(config, secrets);
   const state = await openLocalState(configPath, clock);
-  const organizations = buildClients(config, secrets, state.store, clock, options.onAttempt);
+  const sleep = options.stop ? stoppableSleep(options.stop) : undefined;
+  const organizations = buildClients(config, secrets, state.store, {
+    clock,
+    sleep,
+    onAttempt: options.onAttempt,
+  });
   let prunedAt = Number.NEGATIVE_INFINITY;
   return {
     ...state,
@@ -114,12 +129,17 @@ export async function openLocalRuntime(
   };
 }
 
+interface ClientOptions {
+  clock: () => number;
+  sleep: ((ms: number) => Promise<void>) | undefined;
+  onAttempt: LocalRuntimeOptions['onAttempt'];
+}
+
 function buildClients(
   config: Config,
   secrets: ResolvedSecrets,
   store: SqliteStateStore,
-  clock: () => number,
-  onAttempt: LocalRuntimeOptions['onAttempt'],
+  { clock, sleep, onAttempt }: ClientOptions,
 ): OrganizationRuntime[] {
   const budgets = new Map<string, RequestBudget>();
   return config.organizations.map((organization): OrganizationRuntime => {
@@ -131,6 +151,7 @@ function buildClients(
         requestsPerMinute: config.api.requestsPerMinute,
         store: store.budgetCounters,
         clock,
+        ...(sleep ? { sleep } : {}),
       });
       budgets.set(token, budget);
     }
@@ -141,6 +162,7 @@ function buildClients(
       token,
       budget,
       clock,
+      ...(sleep ? { sleep } : {}),
       ...(onAttempt ? { onAttempt: (attempt: AttemptReport) => onAttempt(organization, attempt) } : {}),
     });
     return { organization, client };

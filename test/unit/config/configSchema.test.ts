@@ -195,7 +195,7 @@ describe('parseConfig on mistakes, each named by its JSON path', () => {
       json: () => configWith(['organizations', 0, 'pollIntervalSeconds'], 7.5),
       problem: {
         path: '$.organizations[0].pollIntervalSeconds',
-        message: 'must be a whole number from 10 to 86400, got 7.5',
+        message: 'must be a whole number from 2 to 86400, got 7.5',
       },
     },
     {

@@ -1,0 +1,80 @@
+// Why an organization's ping failed, in plain words, with what to check in the config. The API's own
+// error messages name the status; these say what it usually means for a notifier config.
+import {
+  AdminApiError,
+  BadRequestError,
+  ForbiddenError,
+  MalformedResponseError,
+  NetworkError,
+  NotFoundError,
+  RateLimitedError,
+  ServerError,
+  TimeoutError,
+  UnauthorizedError,
+} from '../../shared/api/errors.js';
+
+export interface PingTarget {
+  /** Its place in the config, e.g. `$.organizations[1]`. */
+  path: string;
+  id: string;
+  /** The environment variable holding its token. */
+  tokenVariable: string;
+  baseUrl: string;
+}
+
+export function explainPingFailure(error: unknown, target: PingTarget): string {
+  const { path, tokenVariable } = target;
+  const origin = new URL(target.baseUrl).origin;
+  if (error instanceof BadRequestError) {
+    return `the API refused the request as malformed (400): it did not accept the organization header, so check that ${path}.id is the organization's uuid`;
+  }
+  if (error instanceof UnauthorizedError) {
+    return `the API rejected the token (401): the value of ${tokenVariable} is wrong, expired or revoked; set it to a current API token`;
+  }
+  if (error instanceof ForbiddenError) {
+    return `the token is valid but may not read organization ${target.id} (403): check ${path}.id, or give this organization the token that belongs to it`;
+  }
+  if (error instanceof NotFoundError) {
+    return `the API answered 404 (not found): api.baseUrl does not lead to the Admin API; it must end in /api/v1/admin`;
+  }
+  if (error instanceof RateLimitedError) {
+    return 'the token is over its rate limit (429), perhaps because a runner is using it right now; the config may well be right, try again in a minute';
+  }
+  if (error instanceof ServerError) {
+    return `the API failed on its side (${error.status}); this is not a config problem, try again later`;
+  }
+  if (error instanceof TimeoutError) {
+    return `no answer from ${origin} in time: check api.baseUrl, and that this machine can reach it (firewall, proxy)`;
+  }
+  if (error instanceof NetworkError) {
+    return `cannot reach ${origin} (${causeOf(error)}): check api.baseUrl, DNS and this machine's network`;
+  }
+  if (error instanceof MalformedResponseError) {
+    return `${origin} answered, but not as the Admin API does: check that api.baseUrl is the Admin API's base URL`;
+  }
+  if (error instanceof AdminApiError) return error.message;
+  return (error as Error)?.message ?? String(error);
+}
+
+const NETWORK_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused: nothing listens at that address and port',
+  ENOTFOUND: 'no such host: the name does not resolve',
+  EAI_AGAIN: 'the name could not be resolved right now (DNS)',
+  ECONNRESET: 'the connection was cut',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  CERT_HAS_EXPIRED: "the server's TLS certificate has expired",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "the server's TLS certificate is self-signed",
+  SELF_SIGNED_CERT_IN_CHAIN: "the server's TLS certificate is not trusted",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the server's TLS certificate cannot be verified",
+  ERR_TLS_CERT_ALTNAME_INVALID: "the server's TLS certificate is for another name",
+};
+
+/** The network failure in words, from the innermost error code found. */
+function causeOf(error: NetworkError): string {
+  for (let cause: unknown = error.cause; cause instanceof Error; cause = cause.cause) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string') return NETWORK_WORDS[code] ?? code;
+  }
+  return 'network failure';
+}

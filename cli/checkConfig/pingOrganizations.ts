@@ -1,0 +1,43 @@
+// `check-config --ping`: one authenticated request per organization (GET /establishments, the cheapest
+// listing), to prove the base URL, the token and the organization id work together.
+import { AdminApiClient } from '../../shared/api/adminApiClient.js';
+import { jsonPath } from '../../shared/config/configProblems.js';
+import type { Config } from '../../shared/config/configSchema.js';
+import { explainPingFailure } from './explainPingFailure.js';
+
+export type PingResult =
+  | { organization: string; ok: true; establishments: number }
+  | { organization: string; ok: false; explanation: string };
+
+/** A ping is a question, not a poll: one retry at most, and an answer within seconds. */
+const PING_RETRY = { maxAttempts: 2, maxElapsedMs: 5_000 };
+const PING_TIMEOUTS = { connectMs: 5_000, headersMs: 10_000, bodyMs: 10_000 };
+
+export async function pingOrganizations(config: Config, env: NodeJS.ProcessEnv): Promise<PingResult[]> {
+  return Promise.all(
+    config.organizations.map(async (organization, index): Promise<PingResult> => {
+      const client = new AdminApiClient({
+        baseUrl: config.api.baseUrl,
+        organizationId: organization.id,
+        organizationName: organization.name,
+        token: env[organization.token.env] ?? '',
+        retry: PING_RETRY,
+        timeouts: PING_TIMEOUTS,
+      });
+      try {
+        const listing = await client.listEstablishments();
+        return { organization: organization.name, ok: true, establishments: listing.records.length };
+      } catch (error) {
+        const explanation = explainPingFailure(error, {
+          path: jsonPath(['organizations', index]),
+          id: organization.id,
+          tokenVariable: organization.token.env,
+          baseUrl: config.api.baseUrl,
+        });
+        return { organization: organization.name, ok: false, explanation };
+      } finally {
+        await client.close();
+      }
+    }),
+  );
+}

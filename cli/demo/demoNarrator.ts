@@ -1,0 +1,194 @@
+// What the demo prints: a banner saying what runs where, then one line when the runner detects an event
+// and one when the webhook receiver gets it (with both latencies), and a closing summary.
+import type { Order } from '../../shared/api/schemas.js';
+import type { DeliveryReport } from '../../shared/delivery/drainOutbox.js';
+import type { EventType, OrderEvent } from '../../shared/events/orderEvent.js';
+import type { PollReport } from '../../shared/poll/pollOrganization.js';
+import { describeDuration } from '../output/runSummary.js';
+import type { ReceivedDelivery } from './demoWebhookReceiver.js';
+import { PLAIN, type Style } from './terminalStyle.js';
+import { transitionTime } from './transitionTime.js';
+
+export interface DemoBanner {
+  simulatorUrl: string;
+  seed: number;
+  organization: string;
+  webhookUrl: string;
+  statePath: string;
+  intervalSeconds: number;
+}
+
+const TYPE_WIDTH = 'completed'.length;
+/** Columns line up for the simulator's references and establishment names; longer ones just push on. */
+const REFERENCE_WIDTH = 'NS-1000'.length;
+const ESTABLISHMENT_WIDTH = 'Staff Room Counter'.length;
+
+export class DemoNarrator {
+  readonly #write: (text: string) => void;
+  readonly #style: Style;
+  readonly #clock: () => number;
+  readonly #detectedAt = new Map<string, number>();
+  readonly #baselined = new Set<string>();
+  readonly #byType = new Map<string, number>();
+  readonly #detectionLatencies: number[] = [];
+  readonly #deliveryLatencies: number[] = [];
+  #cycles = 0;
+  #failedCycles = 0;
+  #delivered = 0;
+  #verified = 0;
+  #failedAttempts = 0;
+
+  constructor(write: (text: string) => void, style: Style = PLAIN, clock: () => number = Date.now) {
+    this.#write = write;
+    this.#style = style;
+    this.#clock = clock;
+  }
+
+  banner(banner: DemoBanner): void {
+    const { bold, dim } = this.#style;
+    this.#line(bold('meal-order-notifier demo') + dim(' (no account, network or config needed)'));
+    this.#line(
+      `  Admin API simulator  ${banner.simulatorUrl}  ${dim(`(${banner.organization}, seed ${banner.seed})`)}`,
+    );
+    this.#line(
+      `  webhook receiver     ${banner.webhookUrl}  ${dim('(verifies Standard Webhooks signatures)')}`,
+    );
+    this.#line(
+      `  runner               polls every ${banner.intervalSeconds} s, state in ${banner.statePath}`,
+    );
+    this.#line('');
+    this.#line(
+      dim(
+        'The first cycle records the orders already there without a word (the baseline). After it, every new,\n' +
+          'completed or canceled order prints twice: when the runner detects it, and when the webhook receiver\n' +
+          'gets it. Press Ctrl-C to stop.',
+      ),
+    );
+    this.#line('');
+  }
+
+  /** `orderOf` looks the order up at the source, for the detection latency. */
+  cycle(report: PollReport, orderOf: (uuid: string) => Order | undefined): void {
+    const now = this.#clock();
+    this.#cycles += 1;
+    if (!report.ok) this.#failedCycles += 1;
+    const name = report.organization.name;
+    if (!this.#baselined.has(report.organization.id) && report.ok && report.outcome === 'polled') {
+      this.#baselined.add(report.organization.id);
+      this.#line(
+        `${this.#time(now)}  ${this.#style.dim(`baseline   ${name}: ${report.ordersSeen} orders recorded silently; watching for changes`)}`,
+      );
+    }
+    for (const event of report.events) this.#detected(event, orderOf(event.subject), now);
+    for (const failure of report.failures) {
+      this.#line(`${this.#time(now)}  ${this.#style.yellow('cycle')}      ${failure}`);
+    }
+  }
+
+  cycleFailed(organization: string, error: unknown): void {
+    this.#failedCycles += 1;
+    this.#line(
+      `${this.#time(this.#clock())}  ${this.#style.red('failed')}     ${organization}: ${(error as Error)?.message ?? String(error)}`,
+    );
+  }
+
+  delivery(report: DeliveryReport, received: ReceivedDelivery | undefined): void {
+    const now = this.#clock();
+    const { green, red, yellow, dim } = this.#style;
+    const what = `${shortType(report.eventType).padEnd(TYPE_WIDTH)}  ${report.reference.padEnd(REFERENCE_WIDTH)}`;
+    if (report.state !== 'delivered') {
+      this.#failedAttempts += 1;
+      const reason = report.outcome.kind === 'delivered' ? '' : report.outcome.reason;
+      const label = report.state === 'queued' ? yellow('retrying ') : red('failed   ');
+      this.#line(`${this.#time(now)}  ${label}  ${what}  attempt ${report.attempts}: ${reason}`);
+      return;
+    }
+    this.#delivered += 1;
+    const detectedAt = this.#detectedAt.get(report.eventId) ?? Date.parse(report.eventTime);
+    const latency = Math.max(0, (received?.receivedAt ?? now) - detectedAt);
+    this.#deliveryLatencies.push(latency);
+    const verified = received?.verified === true;
+    if (verified) this.#verified += 1;
+    const signature = verified ? green('signature verified') : red('signature NOT verified');
+    this.#line(
+      `${this.#time(now)}  ${green('delivered')}  ${what}  ${signature}  ${dim(`${formatMs(latency)} after detection`)}`,
+    );
+  }
+
+  stopping(): void {
+    this.#line('');
+    this.#line(this.#style.dim('Stopping: finishing the cycle and delivery in flight…'));
+  }
+
+  summary(durationMs: number, stateRemoved: boolean): void {
+    const events = [...this.#byType.values()].reduce((sum, count) => sum + count, 0);
+    const types = [...this.#byType.entries()]
+      .map(([type, count]) => `${count} ${shortType(type)}`)
+      .join(', ');
+    const lines = [
+      this.#style.bold(`Stopped after ${describeDuration(durationMs)}.`),
+      `  cycles     ${this.#cycles} (${this.#failedCycles} failed)`,
+      `  detected   ${events} event${events === 1 ? '' : 's'}${types ? `: ${types}` : ''}`,
+      `  delivered  ${this.#delivered} to the webhook, ${this.#verified} with a verified signature, ${this.#failedAttempts} failed attempt(s)`,
+    ];
+    if (this.#detectionLatencies.length > 0 || this.#deliveryLatencies.length > 0) {
+      lines.push(
+        `  latency    detection ${describeLatencies(this.#detectionLatencies)}; delivery ${describeLatencies(this.#deliveryLatencies)}`,
+      );
+    }
+    lines.push(
+      stateRemoved
+        ? '  The temporary state directory was removed.'
+        : '  The temporary state directory is kept.',
+    );
+    this.#line('');
+    for (const line of lines) this.#line(line);
+  }
+
+  #detected(event: OrderEvent, order: Order | undefined, now: number): void {
+    this.#detectedAt.set(event.id, now);
+    this.#byType.set(event.type, (this.#byType.get(event.type) ?? 0) + 1);
+    const happenedAt = transitionTime(event, order);
+    let latency = '';
+    if (happenedAt !== undefined) {
+      const ms = Math.max(0, now - happenedAt);
+      this.#detectionLatencies.push(ms);
+      latency = this.#style.dim(`${formatMs(ms)} after it happened`);
+    }
+    const { order: summary } = event.data;
+    this.#line(
+      `${this.#time(now)}  ${this.#style.cyan('detected ')}  ${colourType(event.type, this.#style)}  ${summary.reference.padEnd(REFERENCE_WIDTH)}  ${summary.establishment.name.padEnd(ESTABLISHMENT_WIDTH)}  ${latency}`.trimEnd(),
+    );
+  }
+
+  #time(ms: number): string {
+    return this.#style.dim(new Date(ms).toTimeString().slice(0, 8));
+  }
+
+  #line(text: string): void {
+    this.#write(`${text}\n`);
+  }
+}
+
+function shortType(type: string): string {
+  return type.replace(/^order\./, '');
+}
+
+function colourType(type: EventType, style: Style): string {
+  const text = shortType(type).padEnd(TYPE_WIDTH);
+  if (type === 'order.created') return style.bold(text);
+  if (type === 'order.canceled') return style.red(text);
+  if (type === 'order.completed') return style.green(text);
+  return text;
+}
+
+function formatMs(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function describeLatencies(values: number[]): string {
+  if (values.length === 0) return 'n/a';
+  const sorted = [...values].sort((a, b) => a - b);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)] ?? 0;
+  return `median ${formatMs(median)}, max ${formatMs(sorted.at(-1) ?? 0)}`;
+}

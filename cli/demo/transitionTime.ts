@@ -1,0 +1,28 @@
+// When the change an event reports happened at the source, for the demo's detection latency: the order's
+// created_at for a new order, completed_at or canceled_at for those transitions, updated_at otherwise.
+// The event itself carries only the detection time, so the demo asks the simulator for the order.
+import type { Order } from '../../shared/api/schemas.js';
+import type { OrderEvent } from '../../shared/events/orderEvent.js';
+
+/** Epoch ms, or undefined when the order no longer tells (it moved on, or is gone). */
+export function transitionTime(event: OrderEvent, order: Order | undefined): number | undefined {
+  const changed = (field: 'completed_at' | 'canceled_at') =>
+    event.data.changes.find((change) => change.field === field)?.to ?? order?.[field] ?? undefined;
+  switch (event.type) {
+    case 'order.created':
+      return parse(order?.created_at);
+    case 'order.completed':
+      return parse(changed('completed_at'));
+    case 'order.canceled':
+      return parse(changed('canceled_at'));
+    default:
+      // updated_at moves with every change: it dates this one only while the order still is as reported.
+      return order?.status.value === event.data.order.status ? parse(order.updated_at) : undefined;
+  }
+}
+
+function parse(timestamp: string | null | undefined): number | undefined {
+  if (timestamp === null || timestamp === undefined) return undefined;
+  const ms = Date.parse(timestamp);
+  return Number.isNaN(ms) ? undefined : ms;
+}

@@ -1,0 +1,67 @@
+// The summary the long-running runner prints on exit: per organization, the cycles it ran, the events it
+// recorded, what it delivered, and what the outbox still holds.
+import type { LogRecord } from '../logging/logger.js';
+import type { OrganizationTally } from '../runtime/runTally.js';
+import type { OutboxCounts } from './pollReportLine.js';
+
+export interface SummaryRow extends OrganizationTally, OutboxCounts {}
+
+export function runSummaryRecord(rows: SummaryRow[], durationMs: number): LogRecord {
+  const header = ['organization', 'cycles', 'failed', 'events', 'delivered', 'queued', 'dead'];
+  const lines = [header, ...rows.map(cellsOf)];
+  const total = rows.reduce(
+    (sum, row) => ({ events: sum.events + row.events, delivered: sum.delivered + row.delivered }),
+    { events: 0, delivered: 0 },
+  );
+  const message = [
+    `Stopped after ${describeDuration(durationMs)}: ${total.events} events recorded, ${total.delivered} deliveries made.`,
+    ...alignColumns(lines).map((line) => `  ${line}`),
+  ].join('\n');
+  return {
+    level: 'info',
+    kind: 'summary',
+    message,
+    fields: {
+      durationMs,
+      organizations: rows.map((row) => ({
+        organization: row.name,
+        organizationId: row.id,
+        cycles: row.cycles,
+        failedCycles: row.failedCycles,
+        events: row.events,
+        delivered: row.delivered,
+        failedAttempts: row.failedAttempts,
+        queued: row.queued,
+        dead: row.dead,
+      })),
+    },
+  };
+}
+
+function cellsOf(row: SummaryRow): string[] {
+  return [row.name, row.cycles, row.failedCycles, row.events, row.delivered, row.queued, row.dead].map(
+    String,
+  );
+}
+
+/** First column left-aligned, numbers right-aligned. */
+function alignColumns(lines: string[][]): string[] {
+  const widths = lines[0]?.map((_, column) =>
+    Math.max(...lines.map((cells) => (cells[column] ?? '').length)),
+  );
+  return lines.map((cells) =>
+    cells
+      .map((cell, column) =>
+        column === 0 ? cell.padEnd(widths?.[column] ?? 0) : cell.padStart(widths?.[column] ?? 0),
+      )
+      .join('  '),
+  );
+}
+
+export function describeDuration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${seconds % 60} s`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}

@@ -1,0 +1,29 @@
+// `poll --once`: one cycle for every organization, then delivery while retries fall due soon; the rest
+// stays queued for the next run. Reports whether every organization was polled.
+import { defaultSleep } from '../../shared/api/requestBudget.js';
+import { deliverUntilSettled } from '../../shared/delivery/deliverUntilSettled.js';
+import type { LocalRuntime } from '../runtime/localRuntime.js';
+import { runPollCycle } from '../runtime/pollCycle.js';
+import type { PollReporter } from './pollReporter.js';
+
+/** How long `--once` waits for retries that fall due soon (the schedule's 5 s step, a short Retry-After). */
+const ONCE_DELIVERY_WINDOW_MS = 30_000;
+
+/** True when every organization was polled without failure. */
+export async function pollOnce(runtime: LocalRuntime, reporter: PollReporter): Promise<boolean> {
+  let ok = true;
+  for (const entry of runtime.organizations) {
+    const report = await runPollCycle(runtime, entry);
+    await reporter.cycle(report);
+    ok &&= report.ok;
+  }
+  await deliverUntilSettled({
+    outbox: runtime.store,
+    senders: runtime.senders,
+    clock: Date.now,
+    onDelivery: (report) => reporter.delivery(report),
+    windowMs: ONCE_DELIVERY_WINDOW_MS,
+    sleep: defaultSleep,
+  });
+  return ok;
+}

@@ -1,0 +1,55 @@
+// How the poll command tells what happens: each new event as a CloudEvent JSON line on stdout (data, in
+// either log format), and a log record per cycle (with the organization's queued and dead deliveries),
+// per failure and per delivery attempt on stderr.
+import type { DeliveryReport } from '../../shared/delivery/drainOutbox.js';
+import { eventForSubscriber } from '../../shared/events/orderSummary.js';
+import type { PollReport } from '../../shared/poll/pollOrganization.js';
+import type { Logger } from '../logging/logger.js';
+import { deliveryReportRecord } from '../output/deliveryReportLine.js';
+import { pollReportRecords } from '../output/pollReportLine.js';
+import type { OutboxTally } from '../runtime/outboxTally.js';
+import type { RunTally } from '../runtime/runTally.js';
+
+export interface PollReporterOptions {
+  logger: Logger;
+  /** One CloudEvent JSON text per call. */
+  writeEvent: (line: string) => void;
+  outbox: OutboxTally;
+  budgetPerMinute: number;
+  /** Counts for the summary on exit, when the run has one. */
+  run?: RunTally;
+  clock?: () => number;
+}
+
+export class PollReporter {
+  readonly #options: PollReporterOptions;
+  readonly #clock: () => number;
+
+  constructor(options: PollReporterOptions) {
+    this.#options = options;
+    this.#clock = options.clock ?? Date.now;
+  }
+
+  async cycle(report: PollReport): Promise<void> {
+    const { logger, writeEvent, outbox, budgetPerMinute, run } = this.#options;
+    outbox.remember(
+      report.organization.id,
+      report.events.map((event) => event.id),
+    );
+    // stdout is nobody's opted-in subscriber: contact details stay out.
+    for (const event of report.events) writeEvent(JSON.stringify(eventForSubscriber(event, false)));
+    const counts = await outbox.countsFor(report.organization.id);
+    for (const record of pollReportRecords(report, budgetPerMinute, counts)) logger.log(record);
+    run?.recordCycle(report);
+  }
+
+  delivery(report: DeliveryReport): void {
+    this.#options.logger.log(deliveryReportRecord(report, this.#clock()));
+    const { run, outbox } = this.#options;
+    if (!run) return;
+    // The lookup reads the state file at once (better-sqlite3 is synchronous); only the count waits.
+    void outbox
+      .organizationOf(report.eventId)
+      .then((organizationId) => run.recordDelivery(organizationId, report));
+  }
+}

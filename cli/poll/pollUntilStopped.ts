@@ -1,0 +1,76 @@
+// `poll` without --once: runs until SIGINT or SIGTERM, then prints a summary of the run. The caller opens
+// the runtime with the same stop signal, so budget waits and retry backoffs end with it.
+import type { Logger } from '../logging/logger.js';
+import { runSummaryRecord, type SummaryRow } from '../output/runSummary.js';
+import type { LocalRuntime } from '../runtime/localRuntime.js';
+import type { OutboxTally } from '../runtime/outboxTally.js';
+import type { RunTally } from '../runtime/runTally.js';
+import { runUntilStopped } from '../runtime/runUntilStopped.js';
+import type { PollReporter } from './pollReporter.js';
+
+export interface PollUntilStoppedOptions {
+  runtime: LocalRuntime;
+  reporter: PollReporter;
+  logger: Logger;
+  outbox: OutboxTally;
+  run: RunTally;
+  stop: AbortSignal;
+}
+
+export async function pollUntilStopped(options: PollUntilStoppedOptions): Promise<void> {
+  const { runtime, reporter, logger, outbox, run, stop } = options;
+  logger.log({
+    level: 'info',
+    kind: 'lifecycle',
+    message: `Polling ${describeOrganizations(runtime)}; state in ${runtime.statePath}. Stop with Ctrl-C or SIGTERM.`,
+    fields: {
+      event: 'started',
+      statePath: runtime.statePath,
+      organizations: runtime.organizations.map(({ organization }) => ({
+        organization: organization.name,
+        organizationId: organization.id,
+        pollIntervalSeconds: organization.pollIntervalSeconds,
+      })),
+    },
+  });
+  await runUntilStopped(
+    runtime,
+    {
+      onReport: (_entry, report) => reporter.cycle(report),
+      onCycleError: ({ organization }, error) => {
+        run.recordCycleError(organization.id);
+        logger.log({
+          level: 'error',
+          kind: 'failure',
+          message: `${organization.name}: cycle failed: ${(error as Error)?.message ?? String(error)}`,
+          fields: {
+            organization: organization.name,
+            organizationId: organization.id,
+            error: (error as Error)?.message ?? String(error),
+          },
+        });
+      },
+      onDelivery: (report) => reporter.delivery(report),
+      onDeliveryError: (error) =>
+        logger.log({
+          level: 'error',
+          kind: 'failure',
+          message: `delivery paused for a second: ${(error as Error)?.message ?? String(error)}`,
+          fields: { error: (error as Error)?.message ?? String(error) },
+        }),
+    },
+    stop,
+  );
+  const counts = await outbox.countsByOrganization();
+  const rows: SummaryRow[] = run
+    .organizations()
+    .map((tally) => ({ ...tally, ...(counts.get(tally.id) ?? { queued: 0, dead: 0 }) }));
+  logger.log(runSummaryRecord(rows, Date.now() - run.startedAt));
+}
+
+function describeOrganizations(runtime: LocalRuntime): string {
+  const each = runtime.organizations.map(
+    ({ organization }) => `${organization.name} every ${organization.pollIntervalSeconds} s`,
+  );
+  return each.join(', ');
+}

@@ -1,0 +1,31 @@
+// SIGINT and SIGTERM as a stop signal for the long-running commands: the first asks for a graceful stop
+// (finish what is in flight, then exit 0); a second one, for someone who cannot wait, exits at once.
+// Even then nothing is half-written: every commit is one SQLite transaction.
+
+export interface SignalStop {
+  signal: AbortSignal;
+  /** Stops listening (call once the command is done). */
+  dispose(): void;
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+/** 128 + the signal number, as shells report a process killed by it. */
+const FORCED_EXIT_CODES: Record<(typeof SIGNALS)[number], number> = { SIGINT: 130, SIGTERM: 143 };
+
+export function stopOnSignals(onStopping: (signal: NodeJS.Signals) => void): SignalStop {
+  const controller = new AbortController();
+  const onSignal = (signal: (typeof SIGNALS)[number]) => {
+    if (controller.signal.aborted) {
+      process.exit(FORCED_EXIT_CODES[signal]);
+    }
+    onStopping(signal);
+    controller.abort();
+  };
+  for (const name of SIGNALS) process.on(name, onSignal);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      for (const name of SIGNALS) process.off(name, onSignal);
+    },
+  };
+}

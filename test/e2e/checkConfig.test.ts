@@ -1,0 +1,185 @@
+// `meal-notifier check-config`, run as a real process: each kind of mistake is named with its JSON path
+// (exit 2) without printing a secret, and --ping explains a rejected token and a forbidden organization
+// in plain words (exit 1). A good config says so (exit 0).
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
+import { runCli } from '../support/runCli.js';
+import { makeWebhookSecret } from '../support/webhookReceiver.js';
+
+let sim: RunningSimulator;
+let dir: string;
+const northToken = 'sim_north_token_for_check_config';
+const southToken = 'sim_south_token_for_check_config';
+const hookSecret = makeWebhookSecret();
+
+beforeAll(async () => {
+  sim = await startSimulator({
+    seed: 17,
+    scenario: false,
+    initialOrders: 5,
+    organizations: [{ name: 'North School' }, { name: 'South Academy' }],
+    tokens: [
+      { token: northToken, organizations: ['North School'] },
+      { token: southToken, organizations: ['South Academy'] },
+    ],
+  });
+  dir = await mkdtemp(join(tmpdir(), 'check-config-'));
+});
+
+afterAll(async () => {
+  await sim.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function goodConfig(): Record<string, unknown> {
+  const [north, south] = sim.organizations;
+  return {
+    api: { baseUrl: sim.baseUrl },
+    organizations: [
+      { id: north?.id, name: 'North School', token: { env: 'NORTH_TOKEN' }, timeZone: 'Europe/Lisbon' },
+      { id: south?.id, name: 'South Academy', token: { env: 'SOUTH_TOKEN' }, timeZone: 'Europe/Lisbon' },
+    ],
+    subscribers: [
+      {
+        id: 'automation',
+        type: 'webhook',
+        url: 'https://hooks.example.org/orders',
+        secret: { env: 'HOOK_SECRET' },
+      },
+      { id: 'kitchen', type: 'slack', webhookUrl: { env: 'SLACK_URL' } },
+      { id: 'office', type: 'email', to: ['office@example.org'] },
+    ],
+    smtp: { url: { env: 'SMTP_URL' }, from: 'Alerts <alerts@example.org>' },
+  };
+}
+
+let files = 0;
+async function write(content: string | Record<string, unknown>): Promise<string> {
+  files += 1;
+  const path = join(dir, `config-${files}.json`);
+  await writeFile(path, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
+  return path;
+}
+
+function goodEnv(): Record<string, string> {
+  return {
+    NORTH_TOKEN: northToken,
+    SOUTH_TOKEN: southToken,
+    HOOK_SECRET: hookSecret,
+    SLACK_URL: 'https://hooks.slack.example/services/T000/B000/XXXX',
+    SMTP_URL: 'smtp://alerts:s3cret-pass@mail.example.org:587',
+  };
+}
+
+describe('meal-notifier check-config', () => {
+  it('says a good config is OK, and --ping confirms each organization', async () => {
+    const config = await write(goodConfig());
+    const result = await runCli(['check-config', config], goodEnv());
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: 'config OK: 2 organizations, 3 subscribers\n',
+      stderr: '',
+    });
+    expect(sim.requestLog.size).toBe(0);
+
+    const pinged = await runCli(['check-config', config, '--ping'], goodEnv());
+    expect(pinged.code).toBe(0);
+    expect(pinged.stdout).toMatch(
+      /^North School: OK, the token reads this organization \(\d+ establishments\)$/m,
+    );
+    expect(pinged.stdout).toMatch(/^South Academy: OK/m);
+    expect(pinged.stdout).toMatch(/config OK: 2 organizations, 3 subscribers\n$/);
+  });
+
+  it.each([
+    [
+      'invalid JSON',
+      () => '{ "api": { "baseUrl": "x" }, }',
+      /config-\d+\.json: invalid JSON at line 1, column \d+/,
+    ],
+    [
+      'an unknown key',
+      () => ({ ...goodConfig(), state: { pth: 'x.db' } }),
+      /\$\.state: unknown key "pth" \(did you mean "path"\?\)/,
+    ],
+    [
+      'a bad value',
+      () => ({ ...goodConfig(), api: { baseUrl: 'https://meals.example.org/api/v1' } }),
+      /\$\.api\.baseUrl: must end in \/api\/v1\/admin/,
+    ],
+  ])('names %s with its JSON path and exits 2', async (_kind, content, message) => {
+    const config = await write(content());
+    const result = await runCli(['check-config', config], goodEnv());
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(result.stdout).toBe('');
+  });
+
+  it('names a duplicate organization id', async () => {
+    const base = goodConfig();
+    const [north] = base.organizations as Array<Record<string, unknown>>;
+    const config = await write({
+      ...base,
+      organizations: [north, { ...north, name: 'North School Annex' }],
+    });
+    const result = await runCli(['check-config', config], goodEnv());
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/\$\.organizations\[1\]\.id: duplicate organization id "/);
+  });
+
+  it('lists every missing variable and unusable subscriber setting at once, never printing a value', async () => {
+    const config = await write(goodConfig());
+    const badSecret = 'whsec_tooShort';
+    const { SOUTH_TOKEN: _unset, ...rest } = goodEnv();
+    const env = { ...rest, NORTH_TOKEN: '', HOOK_SECRET: badSecret, SLACK_URL: 'not a url at all' };
+    const result = await runCli(['check-config', config], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('4 problems');
+    expect(result.stderr).toContain(
+      '$.organizations[0].token: environment variable NORTH_TOKEN is not set or is empty',
+    );
+    expect(result.stderr).toContain(
+      '$.organizations[1].token: environment variable SOUTH_TOKEN is not set or is empty',
+    );
+    expect(result.stderr).toMatch(
+      /\$\.subscribers\[0\]\.secret: webhook subscriber "automation": signing secret .*expected "whsec_" followed by the base64 of 24 to 64 random bytes/,
+    );
+    expect(result.stderr).toContain(
+      '$.subscribers[1].webhookUrl: environment variable SLACK_URL does not hold an http:// or https:// URL',
+    );
+    expect(result.stderr).not.toContain(badSecret);
+    expect(result.stderr).not.toContain('not a url at all');
+  });
+
+  it('explains a rejected token (401) after --ping and exits 1', async () => {
+    const config = await write(goodConfig());
+    const result = await runCli(['check-config', config, '--ping'], {
+      ...goodEnv(),
+      NORTH_TOKEN: 'sim_wrong',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      'North School: FAILED, the API rejected the token (401): the value of NORTH_TOKEN is wrong, expired or revoked',
+    );
+    expect(result.stdout).toMatch(/^South Academy: OK/m);
+    expect(result.stderr).toContain('the config is valid, but 1 of 2 organizations failed the ping');
+    expect(`${result.stdout}${result.stderr}`).not.toContain('sim_wrong');
+  });
+
+  it('explains a token that may not read the organization (403) after --ping and exits 1', async () => {
+    const config = await write(goodConfig());
+    // North's token is real, but it does not grant South Academy.
+    const result = await runCli(['check-config', config, '--ping'], {
+      ...goodEnv(),
+      SOUTH_TOKEN: northToken,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      /South Academy: FAILED, the token is valid but may not read organization [0-9a-f-]+ \(403\): check \$\.organizations\[1\]\.id/,
+    );
+  });
+});

@@ -1,0 +1,129 @@
+// `meal-notifier status`, run as a real process after real polls: per organization its last successful
+// poll, failures, snapshots and recent events; per subscriber its queued and dead deliveries and whether
+// it was disabled. It reads the state file only, so it runs without any secret, and it does not create a
+// state file that is not there yet.
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
+import { runCli } from '../support/runCli.js';
+import { makeWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
+
+let sim: RunningSimulator;
+let dir: string;
+let receivers: WebhookReceiver[];
+const secret = makeWebhookSecret();
+
+beforeAll(async () => {
+  sim = await startSimulator({ seed: 29, scenario: false, initialOrders: 20 });
+  dir = await mkdtemp(join(tmpdir(), 'status-'));
+  receivers = await Promise.all([
+    // Busy for an hour: the delivery stays queued.
+    startWebhookReceiver({
+      secrets: [secret],
+      respond: (_r, res) => void res.writeHead(429, { 'retry-after': '3600' }).end(),
+    }),
+    // Gone: the subscriber is disabled and its deliveries become dead letters.
+    startWebhookReceiver({ secrets: [secret], respond: (_r, res) => void res.writeHead(410).end() }),
+    startWebhookReceiver({ secrets: [secret] }),
+  ]);
+});
+
+afterAll(async () => {
+  await Promise.all([...receivers.map((receiver) => receiver.close()), sim.close()]);
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function writeConfig(name: string): Promise<string> {
+  const [busy, gone, fine] = receivers;
+  const path = join(dir, `${name}.json`);
+  const hook = (id: string, receiver: WebhookReceiver | undefined) => ({
+    id,
+    type: 'webhook',
+    url: receiver?.url,
+    secret: { env: 'HOOK_SECRET' },
+  });
+  await writeFile(
+    path,
+    JSON.stringify({
+      api: { baseUrl: sim.baseUrl },
+      organizations: [
+        {
+          id: sim.organization.id,
+          name: 'North School',
+          token: { env: 'NORTH_TOKEN' },
+          timeZone: sim.world.timeZone,
+        },
+      ],
+      subscribers: [hook('automation', busy), hook('legacy', gone), hook('office', fine)],
+      state: { path: `${name}.db` },
+    }),
+  );
+  return path;
+}
+
+/** One table row with these cells (regular expressions), whatever the padding. */
+function row(...cells: string[]): RegExp {
+  return new RegExp(`│ ${cells.join('\\s*│ ')}\\s*│`);
+}
+
+describe('meal-notifier status', () => {
+  it('shows polling health, recent events and each subscriber’s queued and dead deliveries', async () => {
+    const config = await writeConfig('polled');
+    const env = { NORTH_TOKEN: sim.token, HOOK_SECRET: secret };
+    expect((await runCli(['poll', '--config', config, '--once'], env)).code).toBe(0);
+    sim.world.addOrder({ pickupDate: sim.world.today() });
+    sim.world.addOrder({ pickupDate: sim.world.today() });
+    const second = await runCli(['poll', '--config', config, '--once'], env);
+    expect(second.code).toBe(0);
+    // The status line of the cycle counts what it just queued.
+    expect(second.stderr).toMatch(/North School: .*, 2 events, 6 deliveries queued$/m);
+
+    const json = await runCli(['status', '--config', config, '--json'], {});
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.stdout);
+    expect(report.stateExists).toBe(true);
+    expect(report.organizations).toEqual([
+      expect.objectContaining({
+        name: 'North School',
+        lastSuccessAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+        consecutiveFailures: 0,
+        lastError: null,
+        snapshots: expect.any(Number),
+        eventsLastHour: 2,
+        eventsLastDay: 2,
+      }),
+    ]);
+    expect(report.organizations[0].snapshots).toBeGreaterThan(2);
+    expect(report.subscribers).toEqual([
+      expect.objectContaining({ id: 'automation', type: 'webhook', queued: 2, dead: 0, disabled: null }),
+      expect.objectContaining({
+        id: 'legacy',
+        queued: 0,
+        dead: 2,
+        disabled: expect.objectContaining({ reason: expect.stringContaining('410') }),
+      }),
+      expect.objectContaining({ id: 'office', queued: 0, dead: 0, disabled: null }),
+    ]);
+
+    const table = await runCli(['status', '--config', config], {});
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(
+      row('North School', '\\S+ \\S+Z \\(\\d+ s ago\\)', '0', '', '\\d+', '2', '2'),
+    );
+    expect(table.stdout).toMatch(row('automation', 'webhook', '2', '0', 'enabled'));
+    expect(table.stdout).toMatch(row('legacy', 'webhook', '0', '2', 'disabled since \\S+'));
+    expect(table.stdout).toContain('subscriber legacy is disabled:');
+  });
+
+  it('reports a config that never polled without creating its state file', async () => {
+    const config = await writeConfig('fresh');
+    const result = await runCli(['status', '--config', config], {});
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('(not created yet: nothing polled)');
+    expect(result.stdout).toMatch(row('North School', 'never', '0', '', '0', '0', '0'));
+    expect(existsSync(join(dir, 'fresh.db'))).toBe(false);
+  });
+});

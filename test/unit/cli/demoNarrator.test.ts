@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { DemoNarrator } from '../../../cli/demo/demoNarrator.js';
+import type { DeliveryReport } from '../../../shared/delivery/drainOutbox.js';
+import { parsedOrder } from '../../support/detectFixtures.js';
+import { makeOrderEvent } from '../../support/eventFixtures.js';
+import { pollReport } from './pollReportFixture.js';
+
+const at = (time: string) => Date.parse(`2026-03-05T${time}Z`);
+
+function narrator(): { narrator: DemoNarrator; lines: () => string[]; setNow: (time: string) => void } {
+  let text = '';
+  let now = at('10:00:00');
+  return {
+    narrator: new DemoNarrator(
+      (chunk) => {
+        text += chunk;
+      },
+      undefined,
+      () => now,
+    ),
+    lines: () =>
+      text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.replace(/^\d\d:\d\d:\d\d {2}/, '')),
+    setNow: (time) => {
+      now = at(time);
+    },
+  };
+}
+
+function delivered(eventId: string, reference: string): DeliveryReport {
+  return {
+    subscriberId: 'demo-webhook',
+    eventId,
+    eventType: 'order.created',
+    reference,
+    outcome: { kind: 'delivered' },
+    attempts: 1,
+    state: 'delivered',
+    eventTime: '2026-03-05T10:00:00.000Z',
+  };
+}
+
+describe('the demo narrator', () => {
+  it('announces the baseline once, then each event as detected and as delivered, with both latencies', () => {
+    const { narrator: demo, lines, setNow } = narrator();
+    demo.cycle(pollReport({ ordersSeen: 28 }), () => undefined);
+    demo.cycle(pollReport(), () => undefined);
+    const created = '2026-03-05T09:59:58.500000Z';
+    const event = makeOrderEvent({ order: { created_at: created, reference: 'NS-1031' } });
+    setNow('10:00:03');
+    demo.cycle(pollReport({ events: [event] }), () => parsedOrder({ created_at: created }));
+    demo.delivery(delivered(event.id, 'NS-1031'), {
+      eventId: event.id,
+      verified: true,
+      receivedAt: at('10:00:03') + 25,
+    });
+    const name = event.data.order.establishment.name;
+    expect(lines()).toEqual([
+      'baseline   North School: 28 orders recorded silently; watching for changes',
+      `detected   created    NS-1031  ${name.padEnd(18)}  4.5 s after it happened`,
+      'delivered  created    NS-1031  signature verified  25 ms after detection',
+    ]);
+  });
+
+  it('shows a failed attempt and a signature the receiver could not verify', () => {
+    const { narrator: demo, lines } = narrator();
+    const retry: DeliveryReport = {
+      ...delivered('e1', 'NS-1'),
+      state: 'queued',
+      outcome: { kind: 'retry', reason: 'http://127.0.0.1:1 answered 500' },
+    };
+    demo.delivery(retry, undefined);
+    demo.delivery(delivered('e2', 'NS-2'), { eventId: 'e2', verified: false, receivedAt: at('10:00:00') });
+    expect(lines()).toEqual([
+      'retrying   created    NS-1     attempt 1: http://127.0.0.1:1 answered 500',
+      expect.stringMatching(/^delivered {2}created {4}NS-2 {5}signature NOT verified/),
+    ]);
+  });
+
+  it('sums up the run: cycles, events by type, deliveries, verified signatures and latencies', () => {
+    const { narrator: demo, lines } = narrator();
+    const created = makeOrderEvent({ order: { reference: 'NS-1' } });
+    const canceled = makeOrderEvent({ type: 'order.canceled', order: { reference: 'NS-2' } });
+    demo.cycle(pollReport(), () => undefined);
+    demo.cycle(pollReport({ events: [created, canceled] }), () => undefined);
+    demo.delivery(delivered(created.id, 'NS-1'), {
+      eventId: created.id,
+      verified: true,
+      receivedAt: at('10:00:00') + 40,
+    });
+    demo.summary(65_000, true);
+    expect(lines()).toEqual(
+      expect.arrayContaining([
+        'Stopped after 1 min 5 s.',
+        '  cycles     2 (0 failed)',
+        '  detected   2 events: 1 created, 1 canceled',
+        '  delivered  1 to the webhook, 1 with a verified signature, 0 failed attempt(s)',
+        expect.stringMatching(/^ {2}latency {4}detection median .*; delivery median 40 ms, max 40 ms$/),
+        '  The temporary state directory was removed.',
+      ]),
+    );
+  });
+});

@@ -1,0 +1,61 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { CliUsageError } from '../../../cli/errors.js';
+import { createLogger, parseLogFormat } from '../../../cli/logging/logFormat.js';
+
+function capture(): { stream: Writable; text: () => string } {
+  let text = '';
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      text += String(chunk);
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
+const record = {
+  level: 'info',
+  kind: 'cycle',
+  message: 'North School: 4 requests (46/50 left this minute), 63 orders seen, 0 events',
+  fields: { organization: 'North School', requests: 4 },
+} as const;
+
+describe('log formats', () => {
+  it('human: the readable message alone, one per line', () => {
+    const out = capture();
+    createLogger('human', out.stream).log(record);
+    expect(out.text()).toBe(`${record.message}\n`);
+  });
+
+  it('json: one object per line with time, level, kind, message and the fields', () => {
+    const out = capture();
+    const logger = createLogger('json', out.stream, () => Date.parse('2026-11-23T10:00:00Z'));
+    logger.log(record);
+    logger.log({ level: 'warn', kind: 'summary', message: 'two\nlines' });
+    const lines = out.text().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(JSON.parse(lines[0] ?? '')).toEqual({
+      time: '2026-11-23T10:00:00.000Z',
+      level: 'info',
+      kind: 'cycle',
+      message: record.message,
+      organization: 'North School',
+      requests: 4,
+    });
+    expect(JSON.parse(lines[1] ?? '')).toMatchObject({ kind: 'summary', message: 'two\nlines' });
+  });
+
+  it('json: a field cannot pass itself off as the record’s level or kind', () => {
+    const out = capture();
+    createLogger('json', out.stream).log({ ...record, fields: { level: 'debug', kind: 'x', ok: true } });
+    expect(JSON.parse(out.text())).toMatchObject({ level: 'info', kind: 'cycle', ok: true });
+  });
+
+  it('refuses an unknown --log-format, naming the choices', () => {
+    expect(parseLogFormat('json')).toBe('json');
+    expect(() => parseLogFormat('yaml')).toThrow(
+      new CliUsageError('--log-format "yaml" must be one of human, json'),
+    );
+  });
+});

@@ -1,0 +1,20 @@
+// A PollReport as pollOrganization returns it, for tests of what the CLI makes of one.
+import type { PollReport } from '../../../shared/poll/pollOrganization.js';
+import { ORGANIZATION } from '../../support/detectFixtures.js';
+
+export function pollReport(overrides: Partial<PollReport> = {}): PollReport {
+  return {
+    organization: { id: ORGANIZATION.id, name: ORGANIZATION.name },
+    outcome: 'polled',
+    ok: true,
+    requests: 4,
+    budgetRemaining: 46,
+    listings: [],
+    deferred: [],
+    ordersSeen: 63,
+    events: [],
+    conflicts: 0,
+    failures: [],
+    ...overrides,
+  };
+}

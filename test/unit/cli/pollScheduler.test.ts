@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { runPollScheduler, type ScheduledOrganization } from '../../../cli/runtime/pollScheduler.js';
+import type { PollReport } from '../../../shared/poll/pollOrganization.js';
+import { pollReport } from './pollReportFixture.js';
+
+function organization(id: string, lockKey: string, pollIntervalSeconds = 0.001): ScheduledOrganization {
+  return { organization: { id, name: id, pollIntervalSeconds }, lockKey };
+}
+
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve: (value: T) => void = () => {};
+  const promise = new Promise<T>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('the poll scheduler', () => {
+  it('never runs two cycles of organizations sharing a token at the same time', async () => {
+    const stop = new AbortController();
+    let active = 0;
+    let mostActive = 0;
+    const cycles = new Map<string, number>();
+    await runPollScheduler({
+      organizations: [organization('north', 'token-a'), organization('south', 'token-a')],
+      runCycle: async () => {
+        active += 1;
+        mostActive = Math.max(mostActive, active);
+        // Gives the other organization every chance to start while this cycle is in flight.
+        await tick();
+        await tick();
+        active -= 1;
+        return pollReport();
+      },
+      onReport: (entry) => {
+        const id = entry.organization.id;
+        cycles.set(id, (cycles.get(id) ?? 0) + 1);
+        if ((cycles.get('north') ?? 0) >= 3 && (cycles.get('south') ?? 0) >= 3) stop.abort();
+      },
+      onError: (_entry, error) => {
+        throw error;
+      },
+      stop: stop.signal,
+    });
+    expect(mostActive).toBe(1);
+  });
+
+  it('polls organizations with different tokens side by side', async () => {
+    const stop = new AbortController();
+    const started = { north: deferred<void>(), south: deferred<void>() };
+    await runPollScheduler({
+      organizations: [organization('north', 'token-a'), organization('south', 'token-b')],
+      runCycle: async (entry) => {
+        const id = entry.organization.id as 'north' | 'south';
+        started[id].resolve();
+        // Each cycle ends only once the other has begun: serialized, this would never finish.
+        await Promise.all([started.north.promise, started.south.promise]);
+        return pollReport();
+      },
+      onReport: () => stop.abort(),
+      onError: (_entry, error) => {
+        throw error;
+      },
+      stop: stop.signal,
+    });
+  });
+
+  it('lets the cycle in flight finish and report before it resolves on stop', async () => {
+    const stop = new AbortController();
+    const cycle = deferred<PollReport>();
+    const reported: PollReport[] = [];
+    const running = runPollScheduler({
+      organizations: [organization('north', 'token-a', 3600)],
+      runCycle: () => {
+        stop.abort();
+        return cycle.promise;
+      },
+      onReport: (_entry, report) => {
+        reported.push(report);
+      },
+      onError: (_entry, error) => {
+        throw error;
+      },
+      stop: stop.signal,
+    });
+    await tick();
+    expect(reported).toEqual([]);
+    const report = pollReport({ ordersSeen: 7 });
+    cycle.resolve(report);
+    // An hour's wait for the next cycle must not hold it: the stop ends the wait.
+    await running;
+    expect(reported).toEqual([report]);
+  });
+
+  it('reports a cycle that throws and polls that organization again', async () => {
+    const stop = new AbortController();
+    const errors: unknown[] = [];
+    let calls = 0;
+    await runPollScheduler({
+      organizations: [organization('north', 'token-a')],
+      runCycle: async () => {
+        calls += 1;
+        if (calls === 1) throw new Error('database is locked');
+        return pollReport();
+      },
+      onReport: () => stop.abort(),
+      onError: (_entry, error) => errors.push(error),
+      stop: stop.signal,
+    });
+    expect(errors).toEqual([new Error('database is locked')]);
+    expect(calls).toBe(2);
+  });
+});

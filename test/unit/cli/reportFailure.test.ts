@@ -1,0 +1,55 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { CliUsageError, reportFailure } from '../../../cli/errors.js';
+import { UnauthorizedError } from '../../../shared/api/errors.js';
+import { ConfigError } from '../../../shared/config/errors.js';
+
+function run(error: unknown, format: 'human' | 'json' = 'human'): { code: number; text: string } {
+  let text = '';
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      text += String(chunk);
+      done();
+    },
+  });
+  return { code: reportFailure(error, stream, format), text };
+}
+
+const configError = new ConfigError('notifier.json', [
+  { path: '$.organizations[0].timeZone', message: '"Europe/Lisbn" is not an IANA time zone' },
+]);
+
+describe('reportFailure', () => {
+  it('writes one human line per user mistake and picks the exit code by kind', () => {
+    expect(run(new CliUsageError('give --config'))).toEqual({
+      code: 2,
+      text: 'meal-notifier: give --config\n',
+    });
+    const unauthorized = new UnauthorizedError({ organization: 'North School', endpoint: 'GET /orders' });
+    expect(run(unauthorized).code).toBe(1);
+    expect(run(configError).text).toBe(
+      'meal-notifier: notifier.json: 1 problem\n  $.organizations[0].timeZone: "Europe/Lisbn" is not an IANA time zone\n',
+    );
+  });
+
+  it('writes one JSON object for a runner logging as JSON, with the config problems as data', () => {
+    const { code, text } = run(configError, 'json');
+    expect(code).toBe(2);
+    expect(text.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(text)).toMatchObject({
+      level: 'error',
+      kind: 'failure',
+      exitCode: 2,
+      problems: [{ path: '$.organizations[0].timeZone', message: '"Europe/Lisbn" is not an IANA time zone' }],
+    });
+  });
+
+  it('keeps the stack of an unexpected failure, which a bug report needs', () => {
+    const { code, text } = run(new TypeError('boom'), 'json');
+    expect(code).toBe(1);
+    expect(JSON.parse(text)).toMatchObject({
+      message: 'unexpected failure, please report it',
+      stack: expect.stringContaining('TypeError: boom'),
+    });
+  });
+});
