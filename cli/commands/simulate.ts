@@ -2,6 +2,8 @@
 // prints the connection settings to paste into another terminal.
 import { Command } from 'commander';
 import { isValidTimeZone } from '../../shared/time/calendarDate.js';
+import { type MailInbox, startMailInbox } from '../../simulator/inbox/mailInbox.js';
+import { type SlackInbox, startSlackInbox } from '../../simulator/inbox/slackInbox.js';
 import { PICKUP_FORMATS } from '../../simulator/pickupFormat.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
 import { CliUsageError } from '../errors.js';
@@ -17,6 +19,7 @@ interface SimulateOptions {
   timeZone: string;
   requestsPerMinute: string;
   bare?: boolean;
+  receivers?: boolean;
 }
 
 export interface SimulateCommandDeps {
@@ -41,6 +44,10 @@ export function simulateCommand(deps: SimulateCommandDeps = {}): Command {
     .option('--time-zone <zone>', 'IANA time zone that defines "today"', 'Europe/Lisbon')
     .option('--requests-per-minute <n>', 'rate limit per token', '50')
     .option('--bare', 'answer GET /orders with a bare array, the old form without links and meta')
+    .option(
+      '--receivers',
+      'also run a Slack-like webhook endpoint and an SMTP server, and show what they receive',
+    )
     .addHelpText(
       'after',
       `
@@ -75,6 +82,7 @@ Examples:
         }
         throw error;
       });
+      const inboxes = options.receivers ? await startInboxes(write) : undefined;
       // Listen for the stop signal before announcing the address: a caller may signal as soon as it reads it.
       const stop = stopped(deps.stopSignal);
       deps.onStarted?.(simulator);
@@ -84,14 +92,25 @@ Examples:
           `export MEAL_API_BASE_URL=${simulator.baseUrl}`,
           `export MEAL_API_ORGANIZATION=${simulator.organization.id}`,
           `export MEAL_API_TOKEN=${simulator.token}`,
+          ...(inboxes
+            ? [`export SLACK_URL=${inboxes.slack.webhookUrl}`, `export SMTP_URL=${inboxes.mail.url}`]
+            : []),
           'Then, in another terminal: npx meal-notifier orders',
           '',
         ].join('\n'),
       );
       await stop;
+      await Promise.all([inboxes?.slack.close(), inboxes?.mail.close()]);
       await simulator.close();
       write('Simulator stopped.\n');
     });
+}
+
+/** Local stand-ins for Slack and a mail server, so delivery can be tried with no account anywhere. */
+async function startInboxes(write: (text: string) => void): Promise<{ slack: SlackInbox; mail: MailInbox }> {
+  const slack = await startSlackInbox((channel, text) => write(`[slack #${channel}] ${text}\n`));
+  const mail = await startMailInbox((to, subject) => write(`[mail to ${to.join(', ')}] ${subject}\n`));
+  return { slack, mail };
 }
 
 function stopped(signal: AbortSignal | undefined): Promise<void> {
