@@ -1,5 +1,155 @@
-// The notifier's one stack. Its resources (tables, functions, schedules, topics, queues, alarms) are
-// composed here from one construct per concern as the detection and delivery layers land.
-import { Stack } from 'aws-cdk-lib';
+// The notifier's one stack, composed from one construct per concern, all driven by the config file the
+// local runner reads:
+//
+//   EventBridge Scheduler (one schedule per organization) → poller Lambda → DynamoDB state table
+//   → stream (inserted event items) → publisher Lambda → SNS event topic (KMS)
+//   → e-mail subscriptions | per Slack/webhook subscriber: SQS queue (+ DLQ) → delivery Lambda
+//
+// with secrets in Secrets Manager, alarms to an alarm topic and a CloudWatch dashboard.
+import { RemovalPolicy, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import type { DeliverySubscriber } from '../functions/shared/deliveryEnvironment.js';
+import type { EmailSubscriber } from '../shared/config/configSchema.js';
+import { NotifierAlarms } from './alarms.js';
+import { NotifierDashboard } from './dashboard.js';
+import { DeliveryFunctions } from './deliveryFunctions.js';
+import { EmailSubscriptions } from './emailSubscriptions.js';
+import { EventTopic } from './eventTopic.js';
+import { NotifierConfig } from './notifierConfig.js';
+import type { NotifierFunction } from './notifierFunction.js';
+import { NotifierKey } from './notifierKey.js';
+import { NotifierSecrets } from './notifierSecrets.js';
+import { PollerFunction } from './pollerFunction.js';
+import { PollSchedules } from './pollSchedules.js';
+import { Publisher } from './publisher.js';
+import { addStackOutputs } from './stackOutputs.js';
+import { StateTable } from './stateTable.js';
+import { SubscriberQueues } from './subscriberQueues.js';
 
-export class MealOrderNotifierStack extends Stack {}
+export interface MealOrderNotifierStackProps extends StackProps {
+  /** The config's JSON as written in the file (secret references only); validated here. */
+  readonly config: unknown;
+  /** Names the config in error messages, e.g. its path. @default 'config' */
+  readonly configSource?: string;
+  /** Secrets Manager names are this prefix + each reference's `env` name. @default 'meal-order-notifier/' */
+  readonly secretsPrefix?: string;
+  /** Subscribed to the alarm topic. @default none */
+  readonly alarmEmail?: string;
+  /**
+   * What `cdk destroy` does with the state table, the secrets and the log groups. Kept by default;
+   * DESTROY suits a trial deployment.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly removalPolicy?: RemovalPolicy;
+  /** Whether the poll schedules run; off, the stack deploys without polling. @default true */
+  readonly pollingEnabled?: boolean;
+}
+
+export class MealOrderNotifierStack extends Stack {
+  readonly config: NotifierConfig;
+  readonly poller: PollerFunction;
+  readonly publisher: Publisher;
+  readonly deliveryFunctions: DeliveryFunctions;
+
+  constructor(scope: Construct, id: string, props: MealOrderNotifierStackProps) {
+    super(scope, id, props);
+    Tags.of(this).add('application', 'meal-order-notifier');
+    this.config = new NotifierConfig(props.config, props.configSource);
+    const config = this.config.parsed;
+    const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
+
+    const key = new NotifierKey(this, 'Key');
+    const state = new StateTable(this, 'State', { removalPolicy });
+    const secrets = new NotifierSecrets(this, 'Secrets', {
+      config,
+      ...(props.secretsPrefix === undefined ? {} : { prefix: props.secretsPrefix }),
+      removalPolicy,
+    });
+
+    this.poller = new PollerFunction(this, 'Poller', {
+      config: this.config,
+      table: state.table,
+      secrets,
+      logRemovalPolicy: removalPolicy,
+    });
+    new PollSchedules(this, 'Schedules', {
+      poller: this.poller,
+      organizations: config.organizations,
+      enabled: props.pollingEnabled ?? true,
+    });
+
+    const events = new EventTopic(this, 'Events', { key: key.key });
+    this.publisher = new Publisher(this, 'Publisher', {
+      table: state.table,
+      topic: events.topic,
+      logRemovalPolicy: removalPolicy,
+    });
+
+    const emailSubscribers = config.subscribers.filter(
+      (subscriber): subscriber is EmailSubscriber => subscriber.type === 'email',
+    );
+    new EmailSubscriptions(this, 'Email', { topic: events.topic, subscribers: emailSubscribers });
+    const queues = new SubscriberQueues(this, 'Deliveries', {
+      topic: events.topic,
+      subscribers: config.subscribers.filter(
+        (subscriber): subscriber is DeliverySubscriber => subscriber.type !== 'email',
+      ),
+    });
+    this.deliveryFunctions = new DeliveryFunctions(this, 'Delivery', {
+      config: this.config,
+      table: state.table,
+      secrets,
+      queues: queues.all,
+      logRemovalPolicy: removalPolicy,
+    });
+
+    const functions: NotifierFunction[] = [
+      this.poller,
+      this.publisher.function,
+      ...this.deliveryFunctions.functions.values(),
+    ];
+    const alarms = new NotifierAlarms(this, 'Alarms', {
+      key: key.key,
+      organizations: config.organizations,
+      poller: this.poller,
+      publisher: this.publisher.function,
+      functions,
+      deadLetterQueues: [
+        ...queues.all.map(({ subscriber, deadLetterQueue }) => ({
+          label: `${subscriber.id} DLQ`,
+          queue: deadLetterQueue,
+          advice:
+            `Deliveries to ${subscriber.id} failed for good (a refusal, a receiver gone, or the retry schedule spent). ` +
+            'Each message carries the reason in its attributes. Fix the cause, then move the messages back to the source queue with aws sqs start-message-move-task (README, "Replaying from a DLQ").',
+        })),
+        {
+          label: 'publisher failure queue',
+          queue: this.publisher.failureQueue,
+          advice:
+            'The publisher gave up on stream records: those events were recorded but not published. Each message names the shard and sequence numbers; the publisher log says why. The events stay in the state table for 14 days.',
+        },
+      ],
+      ...(props.alarmEmail === undefined ? {} : { email: props.alarmEmail }),
+    });
+    const dashboard = new NotifierDashboard(this, 'Dashboard', {
+      organizations: config.organizations,
+      requestsPerMinute: config.api.requestsPerMinute,
+      queues: queues.all,
+      emailSubscriberIds: emailSubscribers.map((subscriber) => subscriber.id),
+      topic: events.topic,
+      functions,
+      publisher: this.publisher.function,
+      publisherFailureQueue: this.publisher.failureQueue,
+    });
+
+    addStackOutputs(this, {
+      table: state.table,
+      eventTopic: events.topic,
+      alarmTopic: alarms.topic,
+      dashboardName: dashboard.dashboard.dashboardName,
+      secrets: secrets.all,
+      queues: queues.all,
+      publisherFailureQueue: this.publisher.failureQueue,
+    });
+  }
+}

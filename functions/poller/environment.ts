@@ -1,7 +1,9 @@
-// The poller's environment, set by the CDK stack.
+// The poller's environment, set by the CDK stack; the config comes from the bundle (bundledConfig.ts)
+// unless NOTIFIER_CONFIG is set.
 import { z } from 'zod';
 import type { Config } from '../../shared/config/configSchema.js';
 import { parseConfigText } from '../../shared/config/loadConfig.js';
+import { withBundledConfig } from '../shared/bundledConfig.js';
 import { parseLambdaEnvironment } from '../shared/lambdaEnvironment.js';
 
 const PollerEnvironmentSchema = z.object({
@@ -19,7 +21,7 @@ export interface PollerEnvironment {
 }
 
 export function parsePollerEnvironment(env: NodeJS.ProcessEnv): PollerEnvironment {
-  const parsed = parseLambdaEnvironment('poller', PollerEnvironmentSchema, env);
+  const parsed = parseLambdaEnvironment('poller', PollerEnvironmentSchema, withBundledConfig(env));
   return {
     tableName: parsed.STATE_TABLE_NAME,
     config: parseConfigText(parsed.NOTIFIER_CONFIG, 'NOTIFIER_CONFIG'),

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { Config, SlackSubscriber, WebhookSubscriber } from '../../shared/config/configSchema.js';
 import { parseConfigText } from '../../shared/config/loadConfig.js';
+import { withBundledConfig } from './bundledConfig.js';
 import { LambdaEnvironmentError, parseLambdaEnvironment } from './lambdaEnvironment.js';
 
 /** The subscribers delivered through an SQS queue; e-mail goes through SNS e-mail subscriptions. */
@@ -90,7 +91,7 @@ export function parseDeliveryEnvironment<S extends DeliverySubscriber>(
   subscriberType: S['type'],
   env: NodeJS.ProcessEnv,
 ): DeliveryEnvironment<S> {
-  const parsed = parseLambdaEnvironment(functionName, DeliveryEnvironmentSchema, env);
+  const parsed = parseLambdaEnvironment(functionName, DeliveryEnvironmentSchema, withBundledConfig(env));
   const config = parseConfigText(parsed.NOTIFIER_CONFIG, 'NOTIFIER_CONFIG');
   const problems: string[] = [];
   const subscriberOfQueue = new Map<string, S>();

@@ -8,7 +8,8 @@
 // | variable          | value                                                                        |
 // |-------------------|------------------------------------------------------------------------------|
 // | STATE_TABLE_NAME  | the state table; the function reads and writes `SUBSCRIBER#<id>` items        |
-// | NOTIFIER_CONFIG   | the config JSON as synthesized (secret references only, no values)            |
+// | NOTIFIER_CONFIG   | the config JSON (secret references only), which the stack compiles into       |
+// |                   | the bundle (bundledConfig.ts); set as a variable, it takes precedence         |
 // | SECRETS_PREFIX    | Secrets Manager names are this prefix + each reference's `env` name           |
 // | QUEUE_SUBSCRIBERS | JSON object: source queue ARN → subscriber id, for every queue it consumes     |
 // | DLQ_URLS          | JSON object: subscriber id → URL of that subscriber's dead-letter queue        |

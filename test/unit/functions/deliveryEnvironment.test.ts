@@ -1,6 +1,7 @@
 // The Slack and webhook delivery functions check their environment at import, against the config they
 // deliver: a miswired stack fails on the first cold start, naming the variable and what is wrong.
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BUNDLED_CONFIG_GLOBAL } from '../../../functions/shared/bundledConfig.js';
 import { parseDeliveryEnvironment } from '../../../functions/shared/deliveryEnvironment.js';
 import { queueArn, queueUrl } from '../../support/lambdaRecords.js';
 
@@ -111,6 +112,21 @@ describe('parseDeliveryEnvironment', () => {
         env({ DLQ_URLS: JSON.stringify({ kitchen: queueUrl('k') }) }),
       ),
     ).toThrow('webhook-delivery environment: DLQ_URLS: no dead-letter queue for subscriber "acme-hooks"');
+  });
+
+  it('reads the config compiled into the bundle when NOTIFIER_CONFIG is not set, as the CDK stack builds it', () => {
+    // esbuild replaces the identifier with the JSON; unbundled, a global of that name stands in for it.
+    Object.assign(globalThis, { [BUNDLED_CONFIG_GLOBAL]: CONFIG });
+    try {
+      const parsed = parseDeliveryEnvironment(
+        'webhook-delivery',
+        'webhook',
+        env({ NOTIFIER_CONFIG: undefined }),
+      );
+      expect(parsed.subscriberOfQueue.get(queueArn('acme-hooks'))?.id).toBe('acme-hooks');
+    } finally {
+      delete (globalThis as Record<string, unknown>)[BUNDLED_CONFIG_GLOBAL];
+    }
   });
 
   it('names the JSON path of a config problem', () => {

@@ -1,7 +1,8 @@
 // The poller's environment is checked at import: a misconfigured function fails on its first cold start,
 // naming what is wrong.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { parsePollerEnvironment } from '../../../functions/poller/environment.js';
+import { BUNDLED_CONFIG_GLOBAL } from '../../../functions/shared/bundledConfig.js';
 
 const CONFIG = JSON.stringify({
   api: { baseUrl: 'https://example.test/api/v1/admin' },
@@ -40,5 +41,33 @@ describe('parsePollerEnvironment', () => {
     expect(environment.tableName).toBe('t');
     expect(environment.secretsPrefix).toBe('p/');
     expect(environment.config.organizations[0]?.pollIntervalSeconds).toBe(60);
+  });
+
+  describe('with the config compiled into the bundle, as the CDK stack builds it', () => {
+    // esbuild replaces the identifier with the JSON; unbundled, a global of that name stands in for it.
+    const bundle = (json: string) => Object.assign(globalThis, { [BUNDLED_CONFIG_GLOBAL]: json });
+    afterEach(() => {
+      delete (globalThis as Record<string, unknown>)[BUNDLED_CONFIG_GLOBAL];
+    });
+
+    it('reads the compiled config when NOTIFIER_CONFIG is not set', () => {
+      bundle(CONFIG);
+      const environment = parsePollerEnvironment({ STATE_TABLE_NAME: 't', SECRETS_PREFIX: 'p/' });
+      expect(environment.config.organizations[0]?.name).toBe('North School');
+    });
+
+    it('lets NOTIFIER_CONFIG take precedence, and names it when the compiled config is wrong', () => {
+      bundle(CONFIG.replace('North School', 'Compiled School'));
+      const environment = parsePollerEnvironment({
+        STATE_TABLE_NAME: 't',
+        NOTIFIER_CONFIG: CONFIG,
+        SECRETS_PREFIX: 'p/',
+      });
+      expect(environment.config.organizations[0]?.name).toBe('North School');
+      bundle(CONFIG.replace('Europe/Lisbon', 'Europe/Lisbn'));
+      expect(() => parsePollerEnvironment({ STATE_TABLE_NAME: 't', SECRETS_PREFIX: 'p/' })).toThrow(
+        /NOTIFIER_CONFIG: 1 problem\n {2}\$\.organizations\[0\]\.timeZone/,
+      );
+    });
   });
 });

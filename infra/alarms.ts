@@ -1,0 +1,185 @@
+// The alarms, all notifying one alarm topic (on ALARM and on OK): poller errors; an organization not
+// polled successfully for five minutes (its PollSucceeded metric); any message on a dead-letter queue; any
+// error or throttle of any function; and a publisher falling behind the stream. Each description says
+// what to look at first.
+import { Duration, Stack } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { Subscription, SubscriptionProtocol, Topic } from 'aws-cdk-lib/aws-sns';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { OrganizationConfig } from '../shared/config/configSchema.js';
+import type { NotifierFunction } from './notifierFunction.js';
+import { pollMetric } from './notifierMetrics.js';
+import { scheduleRateMinutes } from './pollSchedules.js';
+
+/** CloudWatch evaluates at most one day of periods. */
+const MAX_WINDOW_MINUTES = 24 * 60;
+
+/**
+ * Minutes without a successful cycle before an organization's alarm fires: five, or two poll intervals
+ * when the organization is polled less often than every 2.5 minutes (one late schedule is not an outage),
+ * at most a day.
+ */
+export function notPolledWindowMinutes(pollIntervalSeconds: number): number {
+  return Math.min(MAX_WINDOW_MINUTES, Math.max(5, 2 * scheduleRateMinutes(pollIntervalSeconds)));
+}
+
+export interface DeadLetterQueueToWatch {
+  /** Names the queue in the alarm, e.g. `acme-hooks DLQ`. */
+  readonly label: string;
+  /** The queue whose first visible message raises the alarm. */
+  readonly queue: IQueue;
+  /** What the operator should do about a message on it. */
+  readonly advice: string;
+}
+
+export interface NotifierAlarmsProps {
+  /** Encrypts the alarm topic; its policy must let CloudWatch use it (NotifierKey). */
+  readonly key: IKey;
+  /** Each gets a "not polled successfully" alarm on its PollSucceeded metric. */
+  readonly organizations: readonly OrganizationConfig[];
+  /** Its errors alarm is the "poller errors" one. */
+  readonly poller: NotifierFunction;
+  /** Watched for falling behind the stream (IteratorAge). */
+  readonly publisher: NotifierFunction;
+  /** Every function, the poller and publisher included: each gets an errors and a throttles alarm. */
+  readonly functions: readonly NotifierFunction[];
+  /** Every dead-letter queue of the stack, the publisher's failure queue included. */
+  readonly deadLetterQueues: readonly DeadLetterQueueToWatch[];
+  /**
+   * Subscribed to the alarm topic (SNS asks it to confirm).
+   * @default no subscription; subscribe to the topic yourself
+   */
+  readonly email?: string;
+  /**
+   * How far the publisher may fall behind the stream.
+   * @default Duration.minutes(5)
+   */
+  readonly maxIteratorAge?: Duration;
+}
+
+export class NotifierAlarms extends Construct {
+  readonly topic: Topic;
+  readonly alarms: readonly Alarm[];
+
+  constructor(scope: Construct, id: string, props: NotifierAlarmsProps) {
+    super(scope, id);
+    const stackName = Stack.of(this).stackName;
+    this.topic = new Topic(this, 'Topic', {
+      displayName: 'Meal order notifier alarms',
+      masterKey: props.key,
+      enforceSSL: true,
+    });
+    if (props.email !== undefined) {
+      new Subscription(this, 'Email', {
+        topic: this.topic,
+        protocol: SubscriptionProtocol.EMAIL,
+        endpoint: props.email,
+      });
+    }
+    const action = new SnsAction(this.topic);
+    const alarms: Alarm[] = [];
+    const alarm = (
+      alarmId: string,
+      metric: IMetric,
+      options: {
+        name: string;
+        description: string;
+        threshold: number;
+        comparisonOperator: ComparisonOperator;
+        treatMissingData: TreatMissingData;
+        evaluationPeriods?: number;
+      },
+    ) => {
+      const created = new Alarm(this, alarmId, {
+        metric,
+        alarmName: `${stackName}: ${options.name}`.slice(0, 255),
+        alarmDescription: options.description.slice(0, 1024),
+        threshold: options.threshold,
+        comparisonOperator: options.comparisonOperator,
+        evaluationPeriods: options.evaluationPeriods ?? 1,
+        datapointsToAlarm: options.evaluationPeriods ?? 1,
+        treatMissingData: options.treatMissingData,
+      });
+      created.addAlarmAction(action);
+      created.addOkAction(action);
+      alarms.push(created);
+      return created;
+    };
+    const fiveMinutes = Duration.minutes(5);
+
+    for (const organization of props.organizations) {
+      const minutes = notPolledWindowMinutes(organization.pollIntervalSeconds);
+      // One-minute periods, every one of them without a success: the alarm fires after exactly `minutes`
+      // minutes of failures, not at the end of a fixed five-minute bucket. No datapoint counts as a failure,
+      // since a poller that does not run publishes nothing.
+      alarm(
+        `NotPolled${organization.id}`,
+        pollMetric(organization.id, 'PollSucceeded', { statistic: 'Sum' }),
+        {
+          name: `${organization.name} not polled successfully for ${minutes} minutes`,
+          description:
+            `No successful poll cycle of ${organization.name} (${organization.id}) in ${minutes} minutes. ` +
+            'Read the poller log for the cycle lines of this organization: a rejected token (put the right one in its secret), an unreachable API, an empty request budget, or poller errors (see that alarm).',
+          threshold: 1,
+          comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
+          treatMissingData: TreatMissingData.BREACHING,
+          evaluationPeriods: minutes,
+        },
+      );
+    }
+
+    for (const notifierFunction of props.functions) {
+      const fn = notifierFunction.function;
+      const name = notifierFunction.serviceName;
+      const isPoller = notifierFunction === props.poller;
+      alarm(`${name}Errors`, fn.metricErrors({ statistic: 'Sum', period: fiveMinutes }), {
+        name: `${name} errors`,
+        description: isPoller
+          ? 'The poller failed (not an API failure, which it reports as a failed cycle): a secret not put yet or unreadable, a config it refuses, a DynamoDB error, or a bug. Its log has the error.'
+          : `The ${name} function failed. Its log has the error; the records it was given are retried by their event source.`,
+        threshold: 0,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
+      alarm(`${name}Throttles`, fn.metricThrottles({ statistic: 'Sum', period: fiveMinutes }), {
+        name: `${name} throttled`,
+        description: `Lambda throttled the ${name} function: the account's concurrency is exhausted. Its work waits and is retried; check what else runs in this account and region.`,
+        threshold: 0,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
+    }
+
+    alarm(
+      'PublisherIteratorAge',
+      props.publisher.function.metric('IteratorAge', { statistic: 'Maximum', period: fiveMinutes }),
+      {
+        name: 'publisher behind the event stream',
+        description:
+          'Events wait on the state table stream longer than they should before being published: the publisher is failing and retrying a batch, or is throttled. Its log says which.',
+        threshold: (props.maxIteratorAge ?? Duration.minutes(5)).toMilliseconds(),
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      },
+    );
+
+    for (const { label, queue, advice } of props.deadLetterQueues) {
+      alarm(
+        // The construct path, hashed into the logical id, keeps labels that differ only in punctuation apart.
+        `DeadLetters ${label}`,
+        queue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: fiveMinutes }),
+        {
+          name: `messages on ${label}`,
+          description: advice,
+          threshold: 0,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+          treatMissingData: TreatMissingData.NOT_BREACHING,
+        },
+      );
+    }
+    this.alarms = alarms;
+  }
+}

@@ -1,0 +1,53 @@
+// The config file the stack is driven by (the same file the local runner reads), validated once, and the
+// config each function has compiled into its bundle: the file as written, minified and cut to the parts
+// that function reads, so a function sees no more of the config than it needs. Defaults are left for the
+// function's own parser to fill, exactly as the local runner would.
+import type { Config, SubscriberType } from '../shared/config/configSchema.js';
+import { parseConfig } from '../shared/config/loadConfig.js';
+
+/** The subscriber types delivered through an SQS queue and a delivery function. */
+export type QueueSubscriberType = Exclude<SubscriberType, 'email'>;
+
+type JsonObject = { readonly [key: string]: unknown };
+
+export class NotifierConfig {
+  /** The config with every default filled in, as the functions will see it. */
+  readonly parsed: Config;
+  readonly #written: JsonObject;
+
+  /**
+   * @param written the config's JSON as written in the file
+   * @param source names the config in error messages, e.g. the file path
+   * @throws ConfigError naming the JSON path of every problem
+   */
+  constructor(written: unknown, source?: string) {
+    this.parsed = parseConfig(written, source);
+    // Validation passed, so it is an object of the documented shape.
+    this.#written = written as JsonObject;
+  }
+
+  /** The poller polls: it reads the API settings and the organizations, never the subscribers. */
+  pollerJson(): string {
+    return this.#cut('poller', { api: this.#written.api, organizations: this.#written.organizations });
+  }
+
+  /**
+   * A delivery function reads the subscribers of its type. The organizations stay because the config
+   * requires them; `smtp` goes with the e-mail subscribers that required it (SNS sends e-mail on AWS).
+   */
+  deliveryJson(type: QueueSubscriberType): string {
+    const subscribers = Array.isArray(this.#written.subscribers) ? this.#written.subscribers : [];
+    return this.#cut(`${type}-delivery`, {
+      api: this.#written.api,
+      organizations: this.#written.organizations,
+      subscribers: subscribers.filter((subscriber) => (subscriber as JsonObject).type === type),
+    });
+  }
+
+  #cut(functionName: string, cut: JsonObject): string {
+    const json = JSON.stringify(cut);
+    // A cut the function's own parser would refuse would only fail at its first cold start; fail here.
+    parseConfig(JSON.parse(json), `NOTIFIER_CONFIG of ${functionName}`);
+    return json;
+  }
+}

@@ -1,0 +1,149 @@
+// What every notifier Lambda shares: Node.js 24 on ARM64, bundled from its TypeScript handler by the local
+// esbuild (no Docker) into one minified ES module with source maps and, for the functions that read it,
+// the notifier config compiled in; its own log group with a retention; a role that starts with nothing but
+// writing to that log group (every other permission is a grant); the Powertools settings; and the
+// synth-time check that its environment fits Lambda's 4 KB.
+import { fileURLToPath } from 'node:url';
+import { Duration, RemovalPolicy, Token } from 'aws-cdk-lib';
+import { type IGrantable, type IPrincipal, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { BUNDLED_CONFIG_GLOBAL } from '../functions/shared/bundledConfig.js';
+import { assertEnvironmentFits } from './lambdaEnvironmentSize.js';
+import { METRICS_NAMESPACE } from './notifierMetrics.js';
+
+const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const FUNCTIONS_DIR = fileURLToPath(new URL('../functions/', import.meta.url));
+
+/**
+ * Bundled code that is CommonJS inside (undici, the AWS SDK's helpers) may call `require` for Node's
+ * built-ins, which an ES module does not have; esbuild's shim uses this one when it exists.
+ */
+const REQUIRE_BANNER =
+  "import { createRequire as notifierCreateRequire } from 'node:module'; const require = notifierCreateRequire(import.meta.url);";
+
+export interface NotifierFunctionProps {
+  /** The handler module under `functions/`, e.g. `poller/handler.ts`; it exports `handler`. */
+  readonly handlerModule: string;
+  /**
+   * The Powertools service name (POWERTOOLS_SERVICE_NAME), which must be the one the handler gives its
+   * Metrics, since it is the `service` dimension the alarms and dashboard look metrics up by.
+   */
+  readonly serviceName: string;
+  /** Shown in the Lambda console. */
+  readonly description: string;
+  /** @default 256 */
+  readonly memorySize?: number;
+  /** @default Duration.seconds(30) */
+  readonly timeout?: Duration;
+  /** @default RetentionDays.ONE_MONTH */
+  readonly logRetention?: RetentionDays;
+  /**
+   * What `cdk destroy` does with the log group; a kept one still expires its events after `logRetention`.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly logRemovalPolicy?: RemovalPolicy;
+  /**
+   * The NOTIFIER_CONFIG JSON, compiled into the bundle (functions/shared/bundledConfig.ts) rather than set
+   * in the environment, whose 4 KB would cap the number of organizations and subscribers.
+   * @default none; the function reads no config
+   */
+  readonly config?: string;
+  /** The function's own variables, beside NODE_OPTIONS and the Powertools ones. @default {} */
+  readonly environment?: Readonly<Record<string, string>>;
+  /**
+   * For each variable whose value holds a CloudFormation token, a token-free value at least as long, so
+   * the 4 KB check can count it (see lambdaEnvironmentSize.ts).
+   * @default {}
+   */
+  readonly environmentStandIns?: Readonly<Record<string, string>>;
+}
+
+export class NotifierFunction extends Construct implements IGrantable {
+  readonly function: NodejsFunction;
+  readonly role: Role;
+  readonly logGroup: LogGroup;
+  readonly serviceName: string;
+  readonly grantPrincipal: IPrincipal;
+
+  constructor(scope: Construct, id: string, props: NotifierFunctionProps) {
+    super(scope, id);
+    this.serviceName = props.serviceName;
+    const environment: Record<string, string> = {
+      // Stack traces name the TypeScript source line, not a column of the minified bundle.
+      NODE_OPTIONS: '--enable-source-maps',
+      POWERTOOLS_SERVICE_NAME: props.serviceName,
+      POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+      ...props.environment,
+    };
+    assertEnvironmentFits(props.serviceName, sizedEnvironment(environment, props.environmentStandIns ?? {}));
+
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: props.logRetention ?? RetentionDays.ONE_MONTH,
+      removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.RETAIN,
+    });
+    // Not the default role: that one carries the AWS managed AWSLambdaBasicExecutionRole, which may write
+    // to any log group in the account.
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `meal-order-notifier ${props.serviceName} function`,
+    });
+    this.logGroup.grantWrite(this.role);
+    this.grantPrincipal = this.role;
+
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: `${FUNCTIONS_DIR}${props.handlerModule}`,
+      handler: 'handler',
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: `${PROJECT_ROOT}package-lock.json`,
+      description: props.description,
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 256,
+      timeout: props.timeout ?? Duration.seconds(30),
+      role: this.role,
+      logGroup: this.logGroup,
+      environment,
+      // Only sets a variable for SDK v2, which nothing here uses; v3 reuses connections already.
+      awsSdkConnectionReuse: false,
+      bundling: {
+        forceDockerBundling: false,
+        format: OutputFormat.ESM,
+        mainFields: ['module', 'main'],
+        banner: REQUIRE_BANNER,
+        minify: true,
+        // Error classes name themselves with `new.target.name` (ConfigError, SecretNotSetError, …); minified
+        // names would turn those into `dU` in every log line and errorType.
+        keepNames: true,
+        sourceMap: true,
+        sourceMapMode: SourceMapMode.DEFAULT,
+        // File and line are what a stack trace needs; the sources would double the asset.
+        sourcesContent: false,
+        // The SDK clients the code was tested with, not whichever version the runtime happens to carry.
+        bundleAwsSDK: true,
+        ...(props.config === undefined
+          ? {}
+          : { define: { [BUNDLED_CONFIG_GLOBAL]: JSON.stringify(props.config) } }),
+      },
+    });
+  }
+}
+
+/** The environment as counted against the limit: token-holding values replaced by their stand-ins. */
+function sizedEnvironment(
+  environment: Readonly<Record<string, string>>,
+  standIns: Readonly<Record<string, string>>,
+): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(environment).map(([key, value]) => {
+      if (!Token.isUnresolved(value)) return [key, value];
+      const standIn = standIns[key];
+      // A bug in the stack, not a user mistake: every token-holding variable must be sized.
+      if (standIn === undefined)
+        throw new Error(`environment variable ${key} holds a token but has no stand-in`);
+      return [key, standIn];
+    }),
+  );
+}

@@ -1,0 +1,97 @@
+// One EventBridge Scheduler schedule per organization, invoking the poller with that organization's id at
+// the organization's poll interval. A cycle that fails is not retried: the next one is at most an interval
+// away and polls afresh, while retries would pile up behind it and spend the token's request budget twice.
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import {
+  Schedule,
+  ScheduleExpression,
+  ScheduleGroup,
+  ScheduleTargetInput,
+  TimeWindow,
+} from 'aws-cdk-lib/aws-scheduler';
+import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
+import { Construct } from 'constructs';
+import type { OrganizationConfig } from '../shared/config/configSchema.js';
+import type { NotifierFunction } from './notifierFunction.js';
+
+/**
+ * EventBridge Scheduler's rates are whole minutes, one at the least, so `pollIntervalSeconds` is rounded to
+ * the nearest minute (90 s → 2 min, 100 s → 2 min, 10 s → 1 min). The local runner keeps the exact interval.
+ */
+export function scheduleRateMinutes(pollIntervalSeconds: number): number {
+  return Math.max(1, Math.round(pollIntervalSeconds / 60));
+}
+
+export interface PollSchedulesProps {
+  /** Invoked by every schedule. */
+  readonly poller: NotifierFunction;
+  /** One schedule each, at its poll interval, with its id as the input. */
+  readonly organizations: readonly OrganizationConfig[];
+  /**
+   * How long Scheduler keeps trying to deliver one invocation (it retries throttled invocations within
+   * this age even with no retry attempts). The shortest it allows: a late cycle is worth less than the
+   * next one.
+   * @default Duration.minutes(1)
+   */
+  readonly maxEventAge?: Duration;
+  /**
+   * Whether the schedules run. Turn them off to deploy before the secrets are put.
+   * @default true
+   */
+  readonly enabled?: boolean;
+}
+
+export class PollSchedules extends Construct {
+  readonly group: ScheduleGroup;
+  /** By organization id. */
+  readonly schedules: ReadonlyMap<string, Schedule>;
+
+  constructor(scope: Construct, id: string, props: PollSchedulesProps) {
+    super(scope, id);
+    // The stack's own group, so the role below can be assumed for these schedules only.
+    this.group = new ScheduleGroup(this, 'Group', { removalPolicy: RemovalPolicy.DESTROY });
+    const stack = Stack.of(this);
+    const role = new Role(this, 'InvokeRole', {
+      description: 'meal-order-notifier: lets the poll schedules invoke the poller',
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': stack.account, 'aws:SourceArn': this.group.scheduleGroupArn },
+        },
+      }),
+    });
+    const target = (organization: OrganizationConfig) =>
+      new LambdaInvoke(props.poller.function, {
+        role,
+        input: ScheduleTargetInput.fromObject({ organizationId: organization.id }),
+        retryAttempts: 0,
+        maxEventAge: props.maxEventAge ?? Duration.minutes(1),
+      });
+
+    const schedules = new Map<string, Schedule>();
+    for (const organization of props.organizations) {
+      const minutes = scheduleRateMinutes(organization.pollIntervalSeconds);
+      schedules.set(
+        organization.id,
+        new Schedule(this, organization.id, {
+          scheduleGroup: this.group,
+          schedule: ScheduleExpression.rate(Duration.minutes(minutes)),
+          target: target(organization),
+          // Polls on the minute it is due; a flexible window would let cycles drift and bunch up.
+          timeWindow: TimeWindow.off(),
+          description: `Polls ${organization.name} (${organization.id}) every ${minutes} min`.slice(0, 512),
+          enabled: props.enabled ?? true,
+        }),
+      );
+    }
+    this.schedules = schedules;
+
+    const pollerLogicalId = stack.resolve((props.poller.function.node.defaultChild as CfnFunction).logicalId);
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${pollerLogicalId}.Arn>:*]`,
+      reason:
+        "lambda:InvokeFunction on the poller and its versions (`<arn>:*`), as LambdaInvoke grants it; the role can only be assumed for this stack's schedule group.",
+    });
+  }
+}

@@ -1,0 +1,262 @@
+// The alarms and the dashboard, read as an operator would: every alarm notifies the alarm topic, on
+// ALARM and on OK; each organization has a "not polled successfully" alarm on the very metric the poller
+// publishes (same namespace, name and dimension set, or CloudWatch would never find it); every DLQ, the
+// publisher's failure queue included, alarms on its first message; every function on errors and throttles.
+import { readFileSync } from 'node:fs';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { publishPollMetrics } from '../../functions/poller/pollSummary.js';
+import { DeliveryTally } from '../../functions/shared/deliveryMetrics.js';
+import { notPolledWindowMinutes } from '../../infra/alarms.js';
+import { METRICS_NAMESPACE, SERVICE_NAMES } from '../../infra/notifierMetrics.js';
+import type { PollReport } from '../../shared/poll/pollOrganization.js';
+import { captureOutput } from '../support/captureOutput.js';
+import {
+  type CfnResource,
+  exampleConfig,
+  functionLogicalId,
+  logicalIdAt,
+  notifierApp,
+  property,
+  resourcesOfType,
+} from './support/notifierApp.js';
+
+const NORTH = '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f';
+const EAST = '0d7c9a2e-1f3b-4c5d-8e6f-7a8b9c0d1e2f';
+
+const config = exampleConfig();
+const [north] = config.organizations;
+config.organizations.push({
+  ...north,
+  id: EAST,
+  name: 'East School',
+  token: { env: 'EAST_TOKEN' },
+  pollIntervalSeconds: 300,
+});
+const { stack, template } = notifierApp(config, { props: { alarmEmail: 'oncall@example.org' } });
+const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties ?? {});
+const [alarmTopicId] =
+  resourcesOfType(template, 'AWS::SNS::Topic').find(([id]) => id.startsWith('Alarms')) ?? [];
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+function alarmOn(metricName: string, dimension: { Name: string; Value: unknown }) {
+  const found = alarms.filter(
+    (alarm) =>
+      alarm.MetricName === metricName &&
+      (alarm.Dimensions as { Name: string; Value: unknown }[]).some(
+        (candidate) => JSON.stringify(candidate) === JSON.stringify(dimension),
+      ),
+  );
+  expect(found, `${metricName} ${JSON.stringify(dimension)}`).toHaveLength(1);
+  return found[0];
+}
+
+describe('notPolledWindowMinutes', () => {
+  it('is five minutes, or two intervals for organizations polled less often, at most a day', () => {
+    expect(notPolledWindowMinutes(60)).toBe(5);
+    expect(notPolledWindowMinutes(120)).toBe(5);
+    expect(notPolledWindowMinutes(180)).toBe(6);
+    expect(notPolledWindowMinutes(300)).toBe(10);
+    expect(notPolledWindowMinutes(86_400)).toBe(1_440);
+  });
+});
+
+describe('alarms', () => {
+  it('fires when an organization has had no successful cycle for five minutes, a missing datapoint counting as a failure', () => {
+    expect(alarmOn('PollSucceeded', { Name: 'Organization', Value: NORTH })).toMatchObject({
+      Namespace: 'MealOrderNotifier',
+      Dimensions: [
+        { Name: 'Organization', Value: NORTH },
+        { Name: 'service', Value: 'poller' },
+      ],
+      Statistic: 'Sum',
+      Period: 60,
+      EvaluationPeriods: 5,
+      DatapointsToAlarm: 5,
+      ComparisonOperator: 'LessThanThreshold',
+      Threshold: 1,
+      TreatMissingData: 'breaching',
+    });
+  });
+
+  it('waits two intervals for an organization polled every five minutes', () => {
+    expect(alarmOn('PollSucceeded', { Name: 'Organization', Value: EAST })).toMatchObject({
+      EvaluationPeriods: 10,
+      DatapointsToAlarm: 10,
+      Period: 60,
+    });
+  });
+
+  it('watches the metric the poller publishes: same namespace, name and dimension set', () => {
+    const output = captureOutput();
+    const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller });
+    const report = {
+      organization: { id: NORTH },
+      ok: true,
+      requests: 42,
+      budgetRemaining: 8,
+      ordersSeen: 1000,
+      events: [],
+    };
+    publishPollMetrics(metrics, report as unknown as PollReport);
+    const [blob] = output.emf() as {
+      _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][] }[] };
+    }[];
+    const published = blob?._aws.CloudWatchMetrics[0];
+    expect(published?.Namespace).toBe('MealOrderNotifier');
+    expect(published?.Dimensions).toEqual([['service', 'Organization']]);
+    expect(blob).toMatchObject({ service: 'poller', Organization: NORTH, PollSucceeded: 1 });
+    const alarm = alarmOn('PollSucceeded', { Name: 'Organization', Value: NORTH });
+    expect(
+      property<{ Name: string }[]>(alarm, 'Dimensions')
+        .map(({ Name }) => Name)
+        .sort(),
+    ).toEqual([...(published?.Dimensions[0] ?? [])].sort());
+  });
+
+  it('uses the service names the handlers give Powertools', () => {
+    const source = (path: string) =>
+      readFileSync(new URL(`../../functions/${path}`, import.meta.url), 'utf8');
+    expect(source('poller/handler.ts')).toContain(
+      `new Metrics({ namespace: '${METRICS_NAMESPACE}', serviceName: '${SERVICE_NAMES.poller}' })`,
+    );
+    expect(source('shared/sqsDeliveryHandler.ts')).toContain(
+      `new Metrics({ namespace: '${METRICS_NAMESPACE}', serviceName: functionName })`,
+    );
+    expect(source('webhook-delivery/handler.ts')).toContain(
+      `createSqsDeliveryHandler('${SERVICE_NAMES.webhook}'`,
+    );
+    expect(source('slack-delivery/handler.ts')).toContain(
+      `createSqsDeliveryHandler('${SERVICE_NAMES.slack}'`,
+    );
+    const output = captureOutput();
+    const tally = new DeliveryTally();
+    tally.count('automation', 'Delivered');
+    tally.publish(new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.webhook }));
+    expect(output.emf()[0]).toMatchObject({ service: 'webhook-delivery', Subscriber: 'automation' });
+  });
+
+  it('alarms on any error and any throttle of every function, poller errors included', () => {
+    for (const service of ['poller', 'publisher', 'webhook-delivery', 'slack-delivery']) {
+      const functionId = functionLogicalId(template, service);
+      for (const metricName of ['Errors', 'Throttles']) {
+        expect(
+          alarmOn(metricName, { Name: 'FunctionName', Value: { Ref: functionId } }),
+          `${service} ${metricName}`,
+        ).toMatchObject({
+          Namespace: 'AWS/Lambda',
+          Statistic: 'Sum',
+          Period: 300,
+          EvaluationPeriods: 1,
+          ComparisonOperator: 'GreaterThanThreshold',
+          Threshold: 0,
+          TreatMissingData: 'notBreaching',
+        });
+      }
+    }
+    expect(
+      alarmOn('Errors', { Name: 'FunctionName', Value: { Ref: functionLogicalId(template, 'poller') } })
+        ?.AlarmName,
+    ).toBe('MealOrderNotifier: poller errors');
+  });
+
+  it("alarms on the first message of every dead-letter queue, the publisher's failure queue included", () => {
+    const deadLetterQueues = [
+      logicalIdAt(stack, 'Deliveries', 'cafe-kitchen', 'DeadLetterQueue'),
+      logicalIdAt(stack, 'Deliveries', 'automation', 'DeadLetterQueue'),
+      logicalIdAt(stack, 'Publisher', 'FailureQueue'),
+    ];
+    for (const queueId of deadLetterQueues) {
+      expect(
+        alarmOn('ApproximateNumberOfMessagesVisible', {
+          Name: 'QueueName',
+          Value: { 'Fn::GetAtt': [queueId, 'QueueName'] },
+        }),
+      ).toMatchObject({
+        Namespace: 'AWS/SQS',
+        Statistic: 'Maximum',
+        Period: 300,
+        ComparisonOperator: 'GreaterThanThreshold',
+        Threshold: 0,
+        TreatMissingData: 'notBreaching',
+      });
+    }
+  });
+
+  it('alarms when the publisher falls five minutes behind the stream', () => {
+    expect(
+      alarmOn('IteratorAge', {
+        Name: 'FunctionName',
+        Value: { Ref: functionLogicalId(template, 'publisher') },
+      }),
+    ).toMatchObject({ Statistic: 'Maximum', Threshold: 300_000, ComparisonOperator: 'GreaterThanThreshold' });
+  });
+
+  it('notifies the alarm topic of every alarm and of its recovery, and subscribes the alarm e-mail to it', () => {
+    // 2 organizations, 4 functions × (errors, throttles), 3 dead-letter queues, the publisher's lag.
+    expect(alarms).toHaveLength(2 + 8 + 3 + 1);
+    for (const alarm of alarms) {
+      expect(alarm, String(alarm.AlarmName)).toMatchObject({
+        AlarmActions: [{ Ref: alarmTopicId }],
+        OKActions: [{ Ref: alarmTopicId }],
+        AlarmDescription: expect.any(String),
+      });
+    }
+    template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'oncall@example.org',
+      TopicArn: { Ref: alarmTopicId },
+    });
+  });
+});
+
+describe('dashboard', () => {
+  const [, dashboard] = resourcesOfType(template, 'AWS::CloudWatch::Dashboard')[0] ?? [];
+  const body = JSON.stringify((dashboard as CfnResource).Properties?.DashboardBody);
+
+  it('shows, per organization, requests against the budget, orders seen and events emitted', () => {
+    for (const [id, name] of [
+      [NORTH, 'North School'],
+      [EAST, 'East School'],
+    ]) {
+      expect(body).toContain(`${name}: API requests per minute`);
+      for (const metric of [
+        'RequestsUsed',
+        'BudgetRemaining',
+        'OrdersSeen',
+        'EventsEmitted',
+        'PollSucceeded',
+      ]) {
+        expect(body).toContain(
+          `\\"MealOrderNotifier\\",\\"${metric}\\",\\"Organization\\",\\"${id}\\",\\"service\\",\\"poller\\"`,
+        );
+      }
+    }
+    // The budget line: api.requestsPerMinute.
+    expect(body).toContain('\\"value\\":50,\\"label\\":\\"budget per token and minute\\"');
+  });
+
+  it('shows, per Slack or webhook subscriber, delivery latency and failures', () => {
+    for (const [id, service] of [
+      ['automation', 'webhook-delivery'],
+      ['cafe-kitchen', 'slack-delivery'],
+    ]) {
+      for (const metric of [
+        'DeliveryLatencyMs',
+        'Delivered',
+        'DeliveryRetried',
+        'DeadLettered',
+        'SubscriberDisabled',
+      ]) {
+        expect(body).toContain(
+          `\\"MealOrderNotifier\\",\\"${metric}\\",\\"Subscriber\\",\\"${id}\\",\\"service\\",\\"${service}\\"`,
+        );
+      }
+      expect(body).toContain(`${id} (`);
+    }
+    expect(body).toContain('NumberOfNotificationsFailed');
+  });
+});

@@ -1,0 +1,78 @@
+// Lambda's 4 KB limit on a function's environment, checked at synth time: values holding CloudFormation
+// tokens are counted at the longest AWS could make them, and an environment that could exceed it fails the
+// synth naming the function and its largest variables, instead of failing the deployment half-way. The
+// config is compiled into the bundles, so the number of organizations is not what runs into it.
+import { describe, expect, it } from 'vitest';
+import { DeploymentError } from '../../infra/deploymentError.js';
+import {
+  assertEnvironmentFits,
+  environmentBytes,
+  LAMBDA_ENVIRONMENT_LIMIT_BYTES,
+  queueArnStandIn,
+  queueUrlStandIn,
+  SQS_QUEUE_NAME_MAXIMUM,
+} from '../../infra/lambdaEnvironmentSize.js';
+import { exampleConfig, notifierApp } from './support/notifierApp.js';
+
+const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+describe('environmentBytes', () => {
+  it('counts every key and value in UTF-8 bytes', () => {
+    expect(environmentBytes({ A: 'bc', D: 'é' })).toBe(1 + 2 + 1 + 2);
+  });
+});
+
+describe('stand-ins for token values', () => {
+  it('are at least as long as any real queue ARN or URL with a name of that length', () => {
+    const name = 'q'.repeat(SQS_QUEUE_NAME_MAXIMUM);
+    const longestArn = `arn:aws-us-gov:sqs:ap-southeast-7:123456789012:${name}`;
+    const longestUrl = `https://sqs.ap-southeast-7.amazonaws.com.cn/123456789012/${name}`;
+    expect(queueArnStandIn(SQS_QUEUE_NAME_MAXIMUM).length).toBeGreaterThanOrEqual(longestArn.length);
+    expect(queueUrlStandIn(SQS_QUEUE_NAME_MAXIMUM).length).toBeGreaterThanOrEqual(longestUrl.length);
+  });
+});
+
+describe('assertEnvironmentFits', () => {
+  it('lets an environment of exactly 4 KB through and refuses one byte more, naming the largest variables', () => {
+    const exactly = { CONFIG: 'x'.repeat(LAMBDA_ENVIRONMENT_LIMIT_BYTES - 'CONFIG'.length) };
+    expect(() => assertEnvironmentFits('poller', exactly)).not.toThrow();
+    expect(() => assertEnvironmentFits('poller', { ...exactly, B: '' })).toThrow(DeploymentError);
+    expect(() => assertEnvironmentFits('poller', { ...exactly, B: '' })).toThrow(
+      "poller: its environment would take up to 4097 bytes, over Lambda's 4096-byte limit (largest: CONFIG 4096 B, B 1 B)",
+    );
+  });
+});
+
+describe('the stack', () => {
+  it('fits the example config with room to spare', () => {
+    expect(() => notifierApp()).not.toThrow();
+  });
+
+  it('deploys a config with many organizations, since the config is compiled into the bundles', () => {
+    const config = exampleConfig();
+    const [north] = config.organizations;
+    config.organizations = Array.from({ length: 100 }, (_, index) => ({
+      ...north,
+      id: uuid(index),
+      name: `School number ${index}`,
+      token: { env: `SCHOOL_${index}_TOKEN` },
+    }));
+    const { template } = notifierApp(config);
+    template.resourceCountIs('AWS::Scheduler::Schedule', 100);
+  });
+
+  it("counts the queue maps at their longest: too many webhook subscribers fail webhook-delivery's check", () => {
+    const config = exampleConfig();
+    for (let index = 0; index < 20; index += 1) {
+      config.subscribers.push({
+        id: `partner-${index}`,
+        type: 'webhook',
+        url: `https://partner-${index}.example.org/hooks`,
+        secret: { env: `PARTNER_${index}_SECRET` },
+      });
+    }
+    expect(() => notifierApp(config)).toThrow(
+      /^webhook-delivery: its environment would take up to \d+ bytes, over Lambda's 4096-byte limit \(largest: (QUEUE_SUBSCRIBERS|DLQ_URLS)/,
+    );
+  });
+});

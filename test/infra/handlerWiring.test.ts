@@ -1,0 +1,151 @@
+// The stack and the functions agree on each function's environment: what the template sets (with
+// CloudFormation's references resolved as AWS would), with the config the stack compiles into the bundle,
+// is accepted by the function's own parser; a variable missing or wrong fails at the first cold start
+// naming it; and the config each function receives is the part of the config file it reads. (That the
+// bundles really carry the config is bundling.test.ts's business.)
+import { describe, expect, it } from 'vitest';
+import { parsePollerEnvironment } from '../../functions/poller/environment.js';
+import { parsePublisherEnvironment } from '../../functions/publisher/environment.js';
+import { parseDeliveryEnvironment } from '../../functions/shared/deliveryEnvironment.js';
+import { NotifierConfig } from '../../infra/notifierConfig.js';
+import { ConfigError } from '../../shared/config/errors.js';
+import {
+  exampleConfig,
+  functionEnvironment,
+  functionLogicalId,
+  logicalIdAt,
+  notifierApp,
+  resolveLikeAws,
+} from './support/notifierApp.js';
+
+const { stack, template } = notifierApp();
+const BUNDLED_CONFIG = {
+  poller: stack.config.pollerJson(),
+  publisher: undefined,
+  'webhook-delivery': stack.config.deliveryJson('webhook'),
+  'slack-delivery': stack.config.deliveryJson('slack'),
+};
+
+/** The environment Lambda gives the function, NOTIFIER_CONFIG standing in for the config in its bundle. */
+function environmentOf(service: keyof typeof BUNDLED_CONFIG): Record<string, string> {
+  const environment = functionEnvironment(template, functionLogicalId(template, service));
+  const config = BUNDLED_CONFIG[service];
+  return config === undefined ? environment : { ...environment, NOTIFIER_CONFIG: config };
+}
+const queueArnOf = (...path: string[]) =>
+  resolveLikeAws({ 'Fn::GetAtt': [logicalIdAt(stack, ...path), 'Arn'] }, template);
+
+describe('the template', () => {
+  it('keeps the config out of every environment, which 4 KB could not hold for many organizations', () => {
+    for (const service of Object.keys(BUNDLED_CONFIG)) {
+      expect(functionEnvironment(template, functionLogicalId(template, service))).not.toHaveProperty(
+        'NOTIFIER_CONFIG',
+      );
+    }
+  });
+});
+
+describe('the poller as deployed', () => {
+  const environment = environmentOf('poller');
+
+  it('accepts its environment: the table, the secrets prefix and the config without subscribers', () => {
+    const parsed = parsePollerEnvironment(environment);
+    expect(parsed.tableName).toMatch(/^MealOrderNotifier-StateTable/);
+    expect(parsed.secretsPrefix).toBe('meal-order-notifier/');
+    expect(parsed.config.organizations.map(({ id }) => id)).toEqual(['3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f']);
+    expect(parsed.config.subscribers).toEqual([]);
+  });
+
+  it('fails fast naming a variable that is missing, and the JSON path of a config problem', () => {
+    for (const variable of ['STATE_TABLE_NAME', 'NOTIFIER_CONFIG', 'SECRETS_PREFIX']) {
+      expect(() => parsePollerEnvironment({ ...environment, [variable]: undefined })).toThrow(
+        `poller environment: ${variable} is not set`,
+      );
+    }
+    const broken = environment.NOTIFIER_CONFIG?.replace('Europe/Lisbon', 'Europe/Lisbn');
+    expect(() => parsePollerEnvironment({ ...environment, NOTIFIER_CONFIG: broken })).toThrow(
+      /NOTIFIER_CONFIG: 1 problem\n {2}\$\.organizations\[0\]\.timeZone: "Europe\/Lisbn" is not an IANA time zone/,
+    );
+  });
+});
+
+describe('the publisher as deployed', () => {
+  it('accepts its topic ARN, and names TOPIC_ARN when it is missing or not a topic', () => {
+    const environment = environmentOf('publisher');
+    expect(parsePublisherEnvironment(environment).topicArn).toMatch(/^arn:aws:sns:/);
+    expect(() => parsePublisherEnvironment({ ...environment, TOPIC_ARN: undefined })).toThrow(
+      'publisher environment: TOPIC_ARN is not set',
+    );
+    expect(() =>
+      parsePublisherEnvironment({ ...environment, TOPIC_ARN: 'MealOrderNotifier-Events' }),
+    ).toThrow('publisher environment: TOPIC_ARN: must be an SNS topic ARN');
+  });
+});
+
+describe.each([
+  ['webhook-delivery', 'webhook', 'automation'],
+  ['slack-delivery', 'slack', 'cafe-kitchen'],
+] as const)('the %s function as deployed', (service, type, subscriberId) => {
+  const environment = environmentOf(service);
+
+  it('maps its queue to its subscriber, and the subscriber to its DLQ', () => {
+    const parsed = parseDeliveryEnvironment(service, type, environment);
+    expect([...parsed.subscriberOfQueue.entries()].map(([arn, subscriber]) => [arn, subscriber.id])).toEqual([
+      [queueArnOf('Deliveries', subscriberId, 'Queue'), subscriberId],
+    ]);
+    expect([...parsed.deadLetterQueueUrl.keys()]).toEqual([subscriberId]);
+    expect(parsed.deadLetterQueueUrl.get(subscriberId)).toMatch(/^https:\/\/sqs\./);
+    expect(parsed.config.subscribers.map(({ id }) => id)).toEqual([subscriberId]);
+  });
+
+  it('fails fast naming each missing variable', () => {
+    for (const variable of [
+      'STATE_TABLE_NAME',
+      'NOTIFIER_CONFIG',
+      'SECRETS_PREFIX',
+      'QUEUE_SUBSCRIBERS',
+      'DLQ_URLS',
+    ]) {
+      expect(() =>
+        parseDeliveryEnvironment(service, type, { ...environment, [variable]: undefined }),
+      ).toThrow(`${service} environment: ${variable} is not set`);
+    }
+  });
+
+  it("refuses a queue of the other function's subscribers, naming it", () => {
+    const other = environmentOf(type === 'webhook' ? 'slack-delivery' : 'webhook-delivery');
+    expect(() =>
+      parseDeliveryEnvironment(service, type, { ...environment, QUEUE_SUBSCRIBERS: other.QUEUE_SUBSCRIBERS }),
+    ).toThrow(`${service} environment: QUEUE_SUBSCRIBERS: queue`);
+  });
+});
+
+describe('NotifierConfig', () => {
+  const config = new NotifierConfig(exampleConfig(), 'example.config.json');
+
+  it('gives the poller the API settings and the organizations as written, minified', () => {
+    const written = exampleConfig();
+    expect(config.pollerJson()).toBe(
+      JSON.stringify({ api: written.api, organizations: written.organizations }),
+    );
+  });
+
+  it('gives a delivery function the subscribers of its type only, without smtp', () => {
+    const slack = JSON.parse(config.deliveryJson('slack')) as {
+      subscribers: { id: string }[];
+      smtp?: unknown;
+    };
+    expect(slack.subscribers.map(({ id }) => id)).toEqual(['cafe-kitchen']);
+    expect(slack).not.toHaveProperty('smtp');
+  });
+
+  it('refuses an invalid config with every problem by JSON path, before building anything', () => {
+    const written = exampleConfig();
+    const [north] = written.organizations;
+    if (north) north.timeZone = 'Europe/Lisbn';
+    expect(() => notifierApp(written, { props: { configSource: 'notifier.json' } })).toThrow(ConfigError);
+    expect(() => notifierApp(written, { props: { configSource: 'notifier.json' } })).toThrow(
+      'notifier.json: 1 problem\n  $.organizations[0].timeZone: "Europe/Lisbn" is not an IANA time zone (did you mean "Europe/Lisbon"?)',
+    );
+  });
+});

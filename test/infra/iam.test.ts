@@ -1,0 +1,153 @@
+// Least privilege, as the template states it: every permission comes from a grant on one resource, no
+// action is a service-wide wildcard, no role carries a managed policy, and each function can reach exactly
+// the data it uses (the poller only the organizations' tokens, each delivery function only its own
+// subscribers' secrets and queues).
+import { describe, expect, it } from 'vitest';
+import { exampleConfig, logicalIdAt, notifierApp, resourcesOfType } from './support/notifierApp.js';
+
+const config = exampleConfig();
+// A second webhook subscriber, so "only its own" is tested against a neighbour.
+config.subscribers.push({
+  id: 'accounting',
+  type: 'webhook',
+  url: 'https://accounting.example.org/hooks',
+  secret: [{ env: 'ACCOUNTING_SECRET_OLD' }, { env: 'ACCOUNTING_SECRET_NEW' }],
+});
+const { stack, template } = notifierApp(config);
+
+interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+}
+
+const policies = resourcesOfType(template, 'AWS::IAM::Policy').map(([, policy]) => policy.Properties ?? {});
+const allowStatements: Statement[] = policies.flatMap((policy) =>
+  (policy.PolicyDocument as { Statement: Statement[] }).Statement.filter(
+    (statement) => statement.Effect === 'Allow',
+  ),
+);
+const list = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
+
+/** The Allow statements of the role under the construct at `path`. */
+function statementsOf(...path: string[]): Statement[] {
+  const roleId = logicalIdAt(stack, ...path, 'Role');
+  return policies
+    .filter((policy) => (policy.Roles as { Ref: string }[]).some((role) => role.Ref === roleId))
+    .flatMap((policy) => (policy.PolicyDocument as { Statement: Statement[] }).Statement);
+}
+
+/** Action → the resources it is allowed on, for one role. */
+function permissions(statements: Statement[]): Record<string, unknown[]> {
+  const byAction: Record<string, unknown[]> = {};
+  for (const statement of statements) {
+    for (const action of list(statement.Action)) {
+      byAction[action] = [...(byAction[action] ?? []), ...list(statement.Resource)];
+    }
+  }
+  return byAction;
+}
+
+const arnOf = (...path: string[]) => ({ 'Fn::GetAtt': [logicalIdAt(stack, ...path), 'Arn'] });
+const refOf = (...path: string[]) => ({ Ref: logicalIdAt(stack, ...path) });
+
+describe('IAM', () => {
+  it('has no action of *, and no service-wide wildcard such as dynamodb:*, sqs:* or sns:*', () => {
+    expect(allowStatements.length).toBeGreaterThan(10);
+    for (const statement of allowStatements) {
+      for (const action of list(statement.Action)) {
+        expect(action).not.toBe('*');
+        expect(action).not.toMatch(/^[a-z0-9-]+:\*$/);
+      }
+    }
+  });
+
+  it('allows a resource of * for dynamodb:ListStreams alone, which cannot be scoped', () => {
+    const unscoped = allowStatements.filter((statement) => list(statement.Resource).includes('*'));
+    expect(unscoped.flatMap((statement) => list(statement.Action))).toEqual(['dynamodb:ListStreams']);
+  });
+
+  it('gives no role a managed policy, and creates no users or groups', () => {
+    for (const [, role] of resourcesOfType(template, 'AWS::IAM::Role')) {
+      expect(role.Properties).not.toHaveProperty('ManagedPolicyArns');
+      expect(role.Properties).not.toHaveProperty('Policies');
+    }
+    template.resourceCountIs('AWS::IAM::User', 0);
+    template.resourceCountIs('AWS::IAM::Group', 0);
+  });
+
+  it("lets the poller use the state table and read the organizations' tokens, nothing else", () => {
+    const table = arnOf('State', 'Table');
+    expect(permissions(statementsOf('Poller'))).toEqual({
+      'logs:CreateLogStream': [arnOf('Poller', 'Logs')],
+      'logs:PutLogEvents': [arnOf('Poller', 'Logs')],
+      'dynamodb:Query': [table],
+      'dynamodb:GetItem': [table],
+      'dynamodb:PutItem': [table],
+      'dynamodb:UpdateItem': [table],
+      'dynamodb:DeleteItem': [table],
+      'secretsmanager:GetSecretValue': [refOf('Secrets', 'NORTH_SCHOOL_TOKEN')],
+      'secretsmanager:DescribeSecret': [refOf('Secrets', 'NORTH_SCHOOL_TOKEN')],
+    });
+  });
+
+  it('lets the publisher read the stream and publish to the encrypted event topic', () => {
+    const stream = { 'Fn::GetAtt': [logicalIdAt(stack, 'State', 'Table'), 'StreamArn'] };
+    const failureQueue = arnOf('Publisher', 'FailureQueue');
+    expect(permissions(statementsOf('Publisher', 'Function'))).toEqual({
+      'logs:CreateLogStream': [arnOf('Publisher', 'Function', 'Logs')],
+      'logs:PutLogEvents': [arnOf('Publisher', 'Function', 'Logs')],
+      'sns:Publish': [refOf('Events', 'Topic')],
+      'kms:Decrypt': [arnOf('Key', 'Key')],
+      'kms:GenerateDataKey*': [arnOf('Key', 'Key')],
+      'dynamodb:ListStreams': ['*'],
+      'dynamodb:DescribeStream': [stream],
+      'dynamodb:GetRecords': [stream],
+      'dynamodb:GetShardIterator': [stream],
+      'sqs:SendMessage': [failureQueue],
+      'sqs:GetQueueAttributes': [failureQueue],
+      'sqs:GetQueueUrl': [failureQueue],
+    });
+  });
+
+  it('lets each delivery function consume its own queues, dead-letter to their DLQs and read their secrets only', () => {
+    const webhook = permissions(statementsOf('Delivery', 'Webhook'));
+    const webhookQueues = ['automation', 'accounting'].map((id) => arnOf('Deliveries', id, 'Queue'));
+    const webhookDlqs = ['automation', 'accounting'].map((id) => arnOf('Deliveries', id, 'DeadLetterQueue'));
+    for (const action of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']) {
+      expect(webhook[action], action).toEqual(webhookQueues);
+    }
+    expect(webhook['sqs:SendMessage']).toEqual(webhookDlqs);
+    expect(webhook['dynamodb:GetItem']).toEqual([arnOf('State', 'Table')]);
+    expect(webhook['dynamodb:PutItem']).toEqual([arnOf('State', 'Table')]);
+    expect(webhook['secretsmanager:GetSecretValue']).toEqual(
+      ['AUTOMATION_WEBHOOK_SECRET', 'ACCOUNTING_SECRET_OLD', 'ACCOUNTING_SECRET_NEW'].map((name) =>
+        refOf('Secrets', name),
+      ),
+    );
+    expect(
+      Object.keys(webhook)
+        .filter((action) => action.startsWith('dynamodb:'))
+        .sort(),
+    ).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
+
+    const slack = permissions(statementsOf('Delivery', 'Slack'));
+    expect(slack['sqs:ReceiveMessage']).toEqual([arnOf('Deliveries', 'cafe-kitchen', 'Queue')]);
+    expect(slack['sqs:SendMessage']).toEqual([arnOf('Deliveries', 'cafe-kitchen', 'DeadLetterQueue')]);
+    expect(slack['secretsmanager:GetSecretValue']).toEqual([refOf('Secrets', 'CAFE_KITCHEN_SLACK_URL')]);
+    expect(Object.keys(slack).some((action) => action.startsWith('kms:') || action.startsWith('sns:'))).toBe(
+      false,
+    );
+  });
+
+  it('lets the schedules invoke the poller and nothing else', () => {
+    const poller = { 'Fn::GetAtt': [logicalIdAt(stack, 'Poller', 'Function'), 'Arn'] };
+    const roleId = logicalIdAt(stack, 'Schedules', 'InvokeRole');
+    const statements = policies
+      .filter((policy) => (policy.Roles as { Ref: string }[]).some((role) => role.Ref === roleId))
+      .flatMap((policy) => (policy.PolicyDocument as { Statement: Statement[] }).Statement);
+    expect(permissions(statements)).toEqual({
+      'lambda:InvokeFunction': [poller, { 'Fn::Join': ['', [poller, ':*']] }],
+    });
+  });
+});

@@ -1,0 +1,263 @@
+// The event path after the table: the publisher's stream mapping, the KMS-encrypted TLS-only topics, the
+// e-mail subscriptions and the per-subscriber queues with their compiled filter policies, dead-letter
+// queues and redrive, and the delivery functions' SQS mappings.
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { PUBLISHER_STREAM_FILTER_PATTERN } from '../../functions/publisher/streamContract.js';
+import {
+  DELIVERY_BATCH_SIZE,
+  DELIVERY_FUNCTION_TIMEOUT_SECONDS,
+  MAX_RECEIVE_COUNT,
+} from '../../functions/shared/deliveryQueueContract.js';
+import { parseConfig } from '../../shared/config/loadConfig.js';
+import { compileFilterPolicy } from '../../shared/delivery/snsFilterPolicy.js';
+import {
+  type CfnResource,
+  exampleConfig,
+  functionLogicalId,
+  logicalIdAt,
+  notifierApp,
+  property,
+  resourcesOfType,
+} from './support/notifierApp.js';
+
+// The example's three subscribers, plus: a second e-mail recipient, a Slack channel without a filter, and
+// a disabled webhook.
+const config = exampleConfig();
+const office = config.subscribers.find((subscriber) => subscriber.id === 'office-email');
+if (office) office.to = ['office@north-school.example.org', 'head@north-school.example.org'];
+config.subscribers.push(
+  { id: 'all-orders', type: 'slack', webhookUrl: { env: 'ALL_ORDERS_SLACK_URL' } },
+  {
+    id: 'paused-hooks',
+    type: 'webhook',
+    url: 'https://paused.example.org/hooks',
+    secret: { env: 'PAUSED_SECRET' },
+    enabled: false,
+  },
+);
+const parsed = parseConfig(config);
+const { stack, template } = notifierApp(config);
+
+const resources = template.toJSON().Resources as Record<string, CfnResource>;
+const properties = (id: string) => resources[id]?.Properties ?? {};
+const subscriptions = resourcesOfType(template, 'AWS::SNS::Subscription').map(
+  ([, resource]) => resource.Properties ?? {},
+);
+const [eventTopicId] =
+  resourcesOfType(template, 'AWS::SNS::Topic').find(([id]) => id.startsWith('Events')) ?? [];
+
+/** The subscriber's queue and DLQ. */
+function queuesOf(subscriberId: string): { queueId: string; deadLetterQueueId: string } {
+  return {
+    queueId: logicalIdAt(stack, 'Deliveries', subscriberId, 'Queue'),
+    deadLetterQueueId: logicalIdAt(stack, 'Deliveries', subscriberId, 'DeadLetterQueue'),
+  };
+}
+
+describe('topics', () => {
+  it('encrypts the event and alarm topics with the rotating customer managed key', () => {
+    const [keyId, key] = resourcesOfType(template, 'AWS::KMS::Key')[0] ?? [];
+    expect(key?.Properties).toMatchObject({ EnableKeyRotation: true });
+    const topics = resourcesOfType(template, 'AWS::SNS::Topic');
+    expect(topics).toHaveLength(2);
+    for (const [, topic] of topics) {
+      expect(topic.Properties).toMatchObject({ KmsMasterKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } });
+    }
+  });
+
+  it('lets CloudWatch use the key, or alarms could not publish to the encrypted alarm topic', () => {
+    const [, key] = resourcesOfType(template, 'AWS::KMS::Key')[0] ?? [];
+    expect(property<{ Statement: unknown[] }>(key?.Properties, 'KeyPolicy').Statement).toContainEqual({
+      Action: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+      Effect: 'Allow',
+      Principal: { Service: 'cloudwatch.amazonaws.com' },
+      Resource: '*',
+    });
+  });
+
+  it('refuses publishing without TLS on both topics', () => {
+    const policies = resourcesOfType(template, 'AWS::SNS::TopicPolicy');
+    expect(policies).toHaveLength(2);
+    for (const [, policy] of policies) {
+      expect(
+        property<{ Statement: unknown[] }>(policy.Properties, 'PolicyDocument').Statement,
+      ).toContainEqual(
+        expect.objectContaining({
+          Effect: 'Deny',
+          Action: 'sns:Publish',
+          Principal: '*',
+          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        }),
+      );
+    }
+  });
+});
+
+describe('e-mail subscriptions', () => {
+  it("subscribes each recipient with the filter policy compileFilterPolicy makes of the subscriber's filter", () => {
+    const subscriber = parsed.subscribers.find((candidate) => candidate.id === 'office-email');
+    const email = subscriptions.filter((subscription) => subscription.Protocol === 'email');
+    expect(email.map((subscription) => subscription.Endpoint).sort()).toEqual([
+      'head@north-school.example.org',
+      'office@north-school.example.org',
+    ]);
+    for (const subscription of email) {
+      expect(subscription).toMatchObject({
+        TopicArn: { Ref: eventTopicId },
+        FilterPolicy: compileFilterPolicy(subscriber?.filter),
+      });
+    }
+  });
+
+  it('warns at synth that SNS e-mail cannot carry the contact details a subscriber asks for', () => {
+    const asking = exampleConfig();
+    const email = asking.subscribers.find((subscriber) => subscriber.type === 'email');
+    if (email) email.includeContactDetails = true;
+    const { stack: askingStack } = notifierApp(asking);
+    Annotations.fromStack(askingStack).hasWarning(
+      '*',
+      Match.stringLikeRegexp(
+        'e-mail subscriber "office-email" asks for contact details, which SNS e-mail never carries',
+      ),
+    );
+  });
+});
+
+describe('subscriber queues', () => {
+  const queueSubscribers = parsed.subscribers.filter((subscriber) => subscriber.type !== 'email');
+
+  it("subscribes each enabled Slack or webhook subscriber's queue with raw delivery and its compiled filter policy", () => {
+    const sqs = subscriptions.filter((subscription) => subscription.Protocol === 'sqs');
+    expect(sqs).toHaveLength(3);
+    for (const subscriber of queueSubscribers.filter(({ enabled }) => enabled)) {
+      const { queueId } = queuesOf(subscriber.id);
+      const subscription = sqs.find(
+        (candidate) => (candidate.Endpoint as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0] === queueId,
+      );
+      const policy = compileFilterPolicy(subscriber.filter);
+      expect(subscription, subscriber.id).toMatchObject({
+        TopicArn: { Ref: eventTopicId },
+        RawMessageDelivery: true,
+      });
+      // No policy at all for a subscriber that takes everything: SNS refuses an empty one.
+      if (policy === undefined) expect(subscription).not.toHaveProperty('FilterPolicy');
+      else expect(subscription?.FilterPolicy).toEqual(policy);
+    }
+  });
+
+  it("keeps a disabled subscriber's queues, unsubscribed", () => {
+    const { queueId } = queuesOf('paused-hooks');
+    expect(
+      subscriptions.some(
+        (subscription) =>
+          (subscription.Endpoint as { 'Fn::GetAtt'?: string[] })['Fn::GetAtt']?.[0] === queueId,
+      ),
+    ).toBe(false);
+  });
+
+  it('gives every queue a DLQ after MAX_RECEIVE_COUNT receives, and a visibility timeout the delivery function fits in', () => {
+    for (const subscriber of queueSubscribers) {
+      const { queueId, deadLetterQueueId } = queuesOf(subscriber.id);
+      expect(properties(queueId)).toMatchObject({
+        RedrivePolicy: {
+          deadLetterTargetArn: { 'Fn::GetAtt': [deadLetterQueueId, 'Arn'] },
+          maxReceiveCount: MAX_RECEIVE_COUNT,
+        },
+        MessageRetentionPeriod: 4 * 24 * 3600,
+      });
+      expect(properties(queueId).VisibilityTimeout).toBeGreaterThanOrEqual(DELIVERY_FUNCTION_TIMEOUT_SECONDS);
+      // Longer than the source's: a redriven message keeps its first enqueue time.
+      expect(properties(deadLetterQueueId)).toMatchObject({ MessageRetentionPeriod: 14 * 24 * 3600 });
+    }
+  });
+
+  it('encrypts every queue and refuses any request without TLS', () => {
+    const queues = resourcesOfType(template, 'AWS::SQS::Queue');
+    // Two per Slack or webhook subscriber, and the publisher's failure queue.
+    expect(queues).toHaveLength(2 * queueSubscribers.length + 1);
+    const policies = resourcesOfType(template, 'AWS::SQS::QueuePolicy').map(
+      ([, policy]) => policy.Properties ?? {},
+    );
+    for (const [queueId, queue] of queues) {
+      expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true });
+      const policy = policies.find(
+        (candidate) => (candidate.Queues as { Ref: string }[])[0]?.Ref === queueId,
+      );
+      expect(property<{ Statement: unknown[] }>(policy, 'PolicyDocument').Statement, queueId).toContainEqual({
+        Action: 'sqs:*',
+        Effect: 'Deny',
+        Principal: { AWS: '*' },
+        Resource: { 'Fn::GetAtt': [queueId, 'Arn'] },
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      });
+    }
+  });
+
+  it('lets only the event topic send to a subscriber queue', () => {
+    const { queueId } = queuesOf('automation');
+    const [, policy] =
+      resourcesOfType(template, 'AWS::SQS::QueuePolicy').find(
+        ([, candidate]) => property<{ Ref: string }[]>(candidate.Properties, 'Queues')[0]?.Ref === queueId,
+      ) ?? [];
+    expect(property<{ Statement: unknown[] }>(policy?.Properties, 'PolicyDocument').Statement).toContainEqual(
+      {
+        Action: 'sqs:SendMessage',
+        Effect: 'Allow',
+        Principal: { Service: 'sns.amazonaws.com' },
+        Resource: { 'Fn::GetAtt': [queueId, 'Arn'] },
+        Condition: { ArnEquals: { 'aws:SourceArn': { Ref: eventTopicId } } },
+      },
+    );
+  });
+});
+
+describe('event source mappings', () => {
+  const mappings = resourcesOfType(template, 'AWS::Lambda::EventSourceMapping').map(
+    ([, mapping]) => mapping.Properties ?? {},
+  );
+
+  it('feeds the publisher only inserted event items, splitting failing batches, with bounded retries and an on-failure queue', () => {
+    const publisherId = functionLogicalId(template, 'publisher');
+    const [failureQueueId] =
+      resourcesOfType(template, 'AWS::SQS::Queue').find(([id]) => id.startsWith('PublisherFailureQueue')) ??
+      [];
+    const [tableId] = resourcesOfType(template, 'AWS::DynamoDB::Table')[0] ?? [];
+    const stream = mappings.filter(
+      (mapping) => (mapping.FunctionName as { Ref: string }).Ref === publisherId,
+    );
+    expect(stream).toEqual([
+      {
+        EventSourceArn: { 'Fn::GetAtt': [tableId, 'StreamArn'] },
+        FunctionName: { Ref: publisherId },
+        StartingPosition: 'TRIM_HORIZON',
+        BatchSize: 100,
+        BisectBatchOnFunctionError: true,
+        MaximumRetryAttempts: 20,
+        MaximumRecordAgeInSeconds: 86_400,
+        ParallelizationFactor: 1,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [failureQueueId, 'Arn'] } } },
+        FilterCriteria: { Filters: [{ Pattern: JSON.stringify(PUBLISHER_STREAM_FILTER_PATTERN) }] },
+        Tags: expect.any(Array),
+      },
+    ]);
+  });
+
+  it("feeds each queue to the delivery function of its subscriber's type, in batches with partial failures", () => {
+    for (const subscriber of parsed.subscribers) {
+      if (subscriber.type === 'email') continue;
+      const functionId = functionLogicalId(template, `${subscriber.type}-delivery`);
+      const { queueId } = queuesOf(subscriber.id);
+      const mapping = mappings.find(
+        (candidate) => (candidate.EventSourceArn as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0] === queueId,
+      );
+      expect(mapping, subscriber.id).toMatchObject({
+        FunctionName: { Ref: functionId },
+        BatchSize: DELIVERY_BATCH_SIZE,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        ScalingConfig: { MaximumConcurrency: 2 },
+      });
+    }
+  });
+});

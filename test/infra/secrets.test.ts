@@ -1,0 +1,93 @@
+// Secrets Manager: one empty secret per distinct secret reference the functions resolve on AWS, named
+// prefix + the reference's `env` name (what SecretsManagerSecretResolver reads), kept on `cdk destroy`,
+// tagged, and named in the stack's outputs so the operator knows what to put.
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { describe, expect, it } from 'vitest';
+import { DeploymentError } from '../../infra/deploymentError.js';
+import {
+  exampleConfig,
+  functionEnvironment,
+  functionLogicalId,
+  notifierApp,
+  resourcesOfType,
+} from './support/notifierApp.js';
+
+const { template } = notifierApp();
+const secrets = resourcesOfType(template, 'AWS::SecretsManager::Secret');
+const names = () => secrets.map(([, secret]) => secret.Properties?.Name);
+
+describe('secrets', () => {
+  it('creates one per organization token, Slack URL and webhook signing secret, and none for smtp.url', () => {
+    expect(names()).toEqual([
+      'meal-order-notifier/NORTH_SCHOOL_TOKEN',
+      'meal-order-notifier/CAFE_KITCHEN_SLACK_URL',
+      'meal-order-notifier/AUTOMATION_WEBHOOK_SECRET',
+    ]);
+  });
+
+  it('sets no value: the operator puts it, so none passes through the template', () => {
+    for (const [, secret] of secrets) {
+      expect(secret.Properties).not.toHaveProperty('SecretString');
+      expect(secret.Properties).not.toHaveProperty('GenerateSecretString');
+    }
+  });
+
+  it('keeps them on cdk destroy (CloudFormation would delete them with no recovery window), unless told otherwise', () => {
+    for (const [, secret] of secrets) expect(secret).toMatchObject({ DeletionPolicy: 'Retain' });
+    const trial = notifierApp(exampleConfig(), { props: { removalPolicy: RemovalPolicy.DESTROY } }).template;
+    for (const [, secret] of resourcesOfType(trial, 'AWS::SecretsManager::Secret')) {
+      expect(secret).toMatchObject({ DeletionPolicy: 'Delete' });
+    }
+  });
+
+  it('tags and describes each with what it is for and where the config uses it', () => {
+    const token = secrets.find(([, secret]) =>
+      String(secret.Properties?.Name).endsWith('NORTH_SCHOOL_TOKEN'),
+    )?.[1];
+    expect(token?.Properties?.Tags).toEqual(
+      expect.arrayContaining([
+        { Key: 'application', Value: 'meal-order-notifier' },
+        { Key: 'meal-order-notifier:purpose', Value: 'organization-token' },
+        { Key: 'meal-order-notifier:used-by', Value: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f' },
+      ]),
+    );
+    expect(token?.Properties?.Description).toContain('$.organizations[0].token');
+    expect(token?.Properties?.Description).toContain('put-secret-value');
+  });
+
+  it("outputs each secret's name", () => {
+    const outputs = template.toJSON().Outputs as Record<string, { Value: unknown; Description: string }>;
+    expect(outputs.SecretNORTHSCHOOLTOKEN?.Value).toBe('meal-order-notifier/NORTH_SCHOOL_TOKEN');
+    expect(outputs.SecretCAFEKITCHENSLACKURL?.Value).toBe('meal-order-notifier/CAFE_KITCHEN_SLACK_URL');
+    expect(outputs.SecretAUTOMATIONWEBHOOKSECRET?.Description).toContain(
+      'aws secretsmanager put-secret-value --secret-id meal-order-notifier/AUTOMATION_WEBHOOK_SECRET',
+    );
+  });
+
+  it('creates one secret for a reference used twice, and uses the prefix the deployment chose everywhere', () => {
+    const config = exampleConfig();
+    const [north] = config.organizations;
+    // Two organizations behind one token share its secret (and its request budget).
+    config.organizations.push({ ...north, id: '0d7c9a2e-1f3b-4c5d-8e6f-7a8b9c0d1e2f', name: 'North Annex' });
+    const { template: shared } = notifierApp(config, { props: { secretsPrefix: 'prod/notifier/' } });
+    const sharedNames = resourcesOfType(shared, 'AWS::SecretsManager::Secret').map(
+      ([, secret]) => secret.Properties?.Name,
+    );
+    expect(sharedNames.filter((name) => name === 'prod/notifier/NORTH_SCHOOL_TOKEN')).toHaveLength(1);
+    expect(functionEnvironment(shared, functionLogicalId(shared, 'poller')).SECRETS_PREFIX).toBe(
+      'prod/notifier/',
+    );
+    expect(functionEnvironment(shared, functionLogicalId(shared, 'webhook-delivery')).SECRETS_PREFIX).toBe(
+      'prod/notifier/',
+    );
+  });
+
+  it('refuses a prefix Secrets Manager names cannot start with', () => {
+    expect(() => notifierApp(exampleConfig(), { props: { secretsPrefix: 'my prefix/' } })).toThrow(
+      DeploymentError,
+    );
+    expect(() => notifierApp(exampleConfig(), { props: { secretsPrefix: 'my prefix/' } })).toThrow(
+      'secrets prefix "my prefix/" cannot start a Secrets Manager name',
+    );
+  });
+});
