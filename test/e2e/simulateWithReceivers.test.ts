@@ -12,7 +12,18 @@ let env: Record<string, string>;
 let dir: string;
 
 beforeAll(async () => {
-  simulator = startCli(['simulate', '--port', '0', '--seed', '5', '--speed', '0', '--orders', '4', '--receivers']);
+  simulator = startCli([
+    'simulate',
+    '--port',
+    '0',
+    '--seed',
+    '5',
+    '--speed',
+    '0',
+    '--orders',
+    '4',
+    '--receivers',
+  ]);
   const printed = await simulator.waitForStdout(/export SMTP_URL=\S+\n/);
   env = Object.fromEntries([...printed.matchAll(/^export (\w+)=(\S+)$/gm)].map((m) => [m[1], m[2]]));
   dir = await mkdtemp(join(tmpdir(), 'receivers-'));
