@@ -3,10 +3,11 @@ import { Command, Option } from 'commander';
 import { firstIssue } from '../../shared/api/listPage.js';
 import { IsoDateSchema, type OrderQuery, OrderQuerySchema } from '../../shared/api/orderQuery.js';
 import { ORDER_STATUSES, PAYMENT_METHODS } from '../../shared/api/schemas.js';
-import { addDays, calendarDateIn, isValidTimeZone, systemTimeZone } from '../../shared/time/calendarDate.js';
+import { addDays, calendarDateIn, systemTimeZone } from '../../shared/time/calendarDate.js';
 import { createCliApiClient } from '../apiClient.js';
 import { addConnectionOptions, type ConnectionOptions, resolveConnection } from '../connection.js';
 import { CliUsageError } from '../errors.js';
+import { timeZoneFlag } from '../flags.js';
 import { writeListingWarnings } from '../output/listingWarnings.js';
 import { formatOrdersTable } from '../output/ordersTable.js';
 
@@ -67,12 +68,8 @@ Examples:
 }
 
 function parseOrderQuery(options: OrdersOptions): OrderQuery {
-  if (!isValidTimeZone(options.timeZone)) {
-    throw new CliUsageError(
-      `--time-zone "${options.timeZone}" is not an IANA time zone such as Europe/Lisbon`,
-    );
-  }
-  const startDate = options.from ?? calendarDateIn(options.timeZone, Date.now());
+  const timeZone = timeZoneFlag(options.timeZone);
+  const startDate = options.from ?? calendarDateIn(timeZone, Date.now());
   const parsed = OrderQuerySchema.safeParse({
     status: options.status,
     establishment: options.establishment,

@@ -1,12 +1,12 @@
 // `meal-notifier simulate`: runs the Admin API simulator with a lively scenario until interrupted, and
 // prints the connection settings to paste into another terminal.
 import { Command } from 'commander';
-import { isValidTimeZone } from '../../shared/time/calendarDate.js';
 import { type MailInbox, startMailInbox } from '../../simulator/inbox/mailInbox.js';
 import { type SlackInbox, startSlackInbox } from '../../simulator/inbox/slackInbox.js';
 import { PICKUP_FORMATS } from '../../simulator/pickupFormat.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
 import { CliUsageError } from '../errors.js';
+import { choiceFlag, integerFlag, numberFlag, timeZoneFlag } from '../flags.js';
 
 interface SimulateOptions {
   port: string;
@@ -129,32 +129,4 @@ function stopped(signal: AbortSignal | undefined): Promise<void> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
-}
-
-function integerFlag(flag: string, text: string, min: number, max: number): number {
-  const value = /^-?\d+$/.test(text.trim()) ? Number(text) : Number.NaN;
-  if (!(Number.isSafeInteger(value) && value >= min && value <= max)) {
-    throw new CliUsageError(`${flag} "${text}" must be an integer from ${min} to ${max}`);
-  }
-  return value;
-}
-
-function numberFlag(flag: string, text: string, min: number, max: number): number {
-  const value = /^\d+(?:\.\d+)?$/.test(text.trim()) ? Number(text) : Number.NaN;
-  if (!(value >= min && value <= max))
-    throw new CliUsageError(`${flag} "${text}" must be a number from ${min} to ${max}`);
-  return value;
-}
-
-function choiceFlag<T extends string>(flag: string, text: string, choices: readonly T[]): T {
-  const choice = choices.find((candidate) => candidate === text);
-  if (!choice) throw new CliUsageError(`${flag} "${text}" must be one of ${choices.join(', ')}`);
-  return choice;
-}
-
-function timeZoneFlag(text: string): string {
-  if (!isValidTimeZone(text)) {
-    throw new CliUsageError(`--time-zone "${text}" is not an IANA time zone such as Europe/Lisbon`);
-  }
-  return text;
 }
