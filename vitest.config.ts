@@ -1,3 +1,4 @@
+// Vitest: every test under test/, the shared setup file, and DynamoDB Local started once for the run.
 import { defineConfig } from 'vitest/config';
 
 // Vitest 5's reporter calls Map.groupBy (Node >= 21) when it prints a failure; on Node 20 it would crash
