@@ -14,6 +14,7 @@ import {
   WebhookSecretError,
   WebhookUrlError,
 } from '../../shared/delivery/errors.js';
+import { parseSlackWebhookUrl } from '../../shared/delivery/slack/slackWebhookUrl.js';
 import { buildSender } from '../runtime/buildSenders.js';
 
 export async function findSetupProblems(config: Config, env: NodeJS.ProcessEnv): Promise<ConfigProblem[]> {
@@ -54,7 +55,7 @@ async function subscriberProblems(
   const at = ['subscribers', index];
   if (subscriber.type === 'slack') {
     // The Slack sender accepts any text and dead-letters at the first send; say it now instead.
-    if (!isHttpUrl(secrets.get(subscriber.webhookUrl))) {
+    if (!parseSlackWebhookUrl(secrets.get(subscriber.webhookUrl))) {
       return [
         {
           path: jsonPath([...at, 'webhookUrl']),
@@ -81,13 +82,4 @@ function pathOf(error: SubscriberConfigError, subscriber: SubscriberConfig, at: 
   if (error instanceof WebhookUrlError) return jsonPath([...at, 'url']);
   if (error instanceof SmtpConfigError && /smtp\.url/.test(error.problem)) return jsonPath(['smtp', 'url']);
   return jsonPath(at);
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text.trim());
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
 }

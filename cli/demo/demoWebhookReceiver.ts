@@ -61,7 +61,8 @@ export async function startDemoWebhookReceiver(
   };
 }
 
-function webhookHeaders(
+/** The three Standard Webhooks headers as the package's `verify` takes them. */
+export function webhookHeaders(
   headers: IncomingHttpHeaders,
 ): Record<'webhook-id' | 'webhook-timestamp' | 'webhook-signature', string> {
   const pick = (name: string): string => {

@@ -2,6 +2,7 @@
 // Manager, and the same SlackSender as local delivery posts to it (paced per URL within the container).
 import type { SlackSubscriber } from '../../shared/config/configSchema.js';
 import { SlackSender } from '../../shared/delivery/slack/slackSender.js';
+import { parseSlackWebhookUrl } from '../../shared/delivery/slack/slackWebhookUrl.js';
 import type { DeliveryChannel } from '../shared/subscriberSenders.js';
 import { SlackWebhookSecretError } from './errors.js';
 
@@ -13,7 +14,8 @@ export const slackChannel: DeliveryChannel<SlackSubscriber> = {
   build: (subscriber, [webhookUrl = '']) => {
     // SlackSender calls an unusable URL "gone", which would disable the subscriber for good; a secret put
     // wrong is the operator's to fix, so it is refused here and retried on the schedule meanwhile.
-    if (!isHttpUrl(webhookUrl)) throw new SlackWebhookSecretError(subscriber.id, subscriber.webhookUrl.env);
+    if (!parseSlackWebhookUrl(webhookUrl))
+      throw new SlackWebhookSecretError(subscriber.id, subscriber.webhookUrl.env);
     return new SlackSender({
       subscriberId: subscriber.id,
       webhookUrl,
@@ -21,12 +23,3 @@ export const slackChannel: DeliveryChannel<SlackSubscriber> = {
     });
   },
 };
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text.trim());
-    return url.protocol === 'https:' || url.protocol === 'http:';
-  } catch {
-    return false;
-  }
-}

@@ -3,7 +3,10 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
+import { webhookHeaders } from '../../cli/demo/demoWebhookReceiver.js';
 import { type LoopbackServer, startLoopbackServer } from './loopbackServer.js';
+
+export { webhookHeaders };
 
 export interface ReceivedWebhook {
   method: string;
@@ -71,19 +74,6 @@ export function verifies(secret: string, body: string, headers: IncomingHttpHead
   } catch {
     return false;
   }
-}
-
-/** The three Standard Webhooks headers as the package's `verify` takes them. */
-export function webhookHeaders(headers: IncomingHttpHeaders): Record<string, string> {
-  const pick = (name: string): string => {
-    const value = headers[name];
-    return (Array.isArray(value) ? value[0] : value) ?? '';
-  };
-  return {
-    'webhook-id': pick('webhook-id'),
-    'webhook-timestamp': pick('webhook-timestamp'),
-    'webhook-signature': pick('webhook-signature'),
-  };
 }
 
 /** A fresh, valid Standard Webhooks secret (32 random bytes). */

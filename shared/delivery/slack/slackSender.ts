@@ -11,6 +11,7 @@ import type { DeliveryOutcome, EventSender } from '../deliveryOutcome.js';
 import { formatSlackMessage } from './slackMessage.js';
 import { type SlackPacer, sharedSlackPacer } from './slackPacer.js';
 import { classifySlackResponse } from './slackResponse.js';
+import { parseSlackWebhookUrl } from './slackWebhookUrl.js';
 
 export interface SlackSenderOptions {
   subscriberId: string;
@@ -53,7 +54,7 @@ export class SlackSender implements EventSender {
 
   constructor(options: SlackSenderOptions) {
     this.subscriberId = options.subscriberId;
-    this.#url = parseWebhookUrl(options.webhookUrl);
+    this.#url = parseSlackWebhookUrl(options.webhookUrl);
     this.#includeContactDetails = options.includeContactDetails;
     this.#clock = options.clock ?? Date.now;
     this.#sleep = options.sleep ?? defaultSleep;
@@ -140,15 +141,6 @@ export class SlackSender implements EventSender {
     let safe = reason;
     for (const secret of this.#secrets) safe = safe.split(secret).join('[webhook URL]');
     return safe.replace(/\s+/g, ' ').trim();
-  }
-}
-
-function parseWebhookUrl(text: string): URL | undefined {
-  try {
-    const url = new URL(text.trim());
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
-  } catch {
-    return undefined;
   }
 }
 
