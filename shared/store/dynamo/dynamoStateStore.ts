@@ -15,6 +15,7 @@ import type { BudgetCounterStore } from '../../api/budgetCounterStore.js';
 import { type Snapshot, SnapshotSchema } from '../../detect/snapshot.js';
 import { type OrderEvent, OrderEventSchema } from '../../events/orderEvent.js';
 import { StateStoreError } from '../errors.js';
+import { parseStored } from '../parseStored.js';
 import {
   type CommitResult,
   type PollState,
@@ -182,7 +183,7 @@ export class DynamoStateStore implements StateStore {
         organizationId,
         'event',
       );
-      const event = parseStored(OrderEventSchema, parseJson(payload), 'listEvents', organizationId, 'event');
+      const event = parseStored(OrderEventSchema, payload, 'listEvents', organizationId, 'event');
       return { stored: { event, organizationId, recordedAt }, position };
     });
     stored.sort((a, b) => a.stored.recordedAt - b.stored.recordedAt || a.position - b.position);
@@ -337,27 +338,5 @@ export class DynamoStateStore implements StateStore {
     } catch (error) {
       throw toStoreError(error, operation, organizationId);
     }
-  }
-}
-
-function parseStored<T>(
-  schema: z.ZodType<T>,
-  value: unknown,
-  operation: string,
-  organizationId: string,
-  what: string,
-): T {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  throw new StateStoreError(operation, organizationId, `malformed ${what}: ${parsed.error.message}`, {
-    cause: parsed.error,
-  });
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
   }
 }

@@ -6,6 +6,7 @@ import type { BudgetCounterStore } from '../../api/budgetCounterStore.js';
 import { type Snapshot, SnapshotSchema } from '../../detect/snapshot.js';
 import { type OrderEvent, OrderEventSchema } from '../../events/orderEvent.js';
 import { StateStoreError } from '../errors.js';
+import { parseStored } from '../parseStored.js';
 import {
   type CommitResult,
   type PollState,
@@ -271,27 +272,4 @@ function toStoredEvent(raw: unknown, operation: string, organizationId: string |
   const row = parseStored(EventRowSchema, raw, operation, organizationId, 'event row');
   const event = parseStored(OrderEventSchema, row.payload, operation, organizationId, 'event');
   return { event, organizationId: row.organization_id, recordedAt: row.recorded_at };
-}
-
-/** Parses a stored value (a JSON text or a row) against the schema it was written from. */
-function parseStored<T>(
-  schema: z.ZodType<T>,
-  value: unknown,
-  operation: string,
-  organizationId: string | undefined,
-  what: string,
-): T {
-  let data = value;
-  if (typeof value === 'string') {
-    try {
-      data = JSON.parse(value);
-    } catch (error) {
-      throw new StateStoreError(operation, organizationId, `malformed ${what}: not JSON`, { cause: error });
-    }
-  }
-  const parsed = schema.safeParse(data);
-  if (parsed.success) return parsed.data;
-  throw new StateStoreError(operation, organizationId, `malformed ${what}: ${parsed.error.message}`, {
-    cause: parsed.error,
-  });
 }
