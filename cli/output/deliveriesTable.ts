@@ -1,6 +1,7 @@
 // A readable table of outbox deliveries.
 import Table from 'cli-table3';
 import type { DeliveryStatus } from '../../shared/store/sqlite/sqliteOutbox.js';
+import { humanDuration } from './humanDuration.js';
 
 export interface DeliveryRow {
   subscriberId: string;
@@ -35,9 +36,5 @@ export function formatDeliveriesTable(rows: DeliveryRow[], nowMs: number): strin
 }
 
 function describeWhen(atMs: number, nowMs: number): string {
-  const seconds = Math.round((atMs - nowMs) / 1000);
-  if (seconds <= 0) return 'now';
-  if (seconds < 120) return `in ${seconds} s`;
-  if (seconds < 7200) return `in ${Math.round(seconds / 60)} min`;
-  return `in ${Math.round(seconds / 3600)} h`;
+  return Math.round((atMs - nowMs) / 1000) <= 0 ? 'now' : `in ${humanDuration(atMs - nowMs)}`;
 }

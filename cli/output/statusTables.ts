@@ -2,6 +2,7 @@
 // need action (a disabled subscriber, dead letters).
 import Table from 'cli-table3';
 import type { StatusReport } from '../status/collectStatus.js';
+import { humanDuration } from './humanDuration.js';
 
 export function formatStatus(report: StatusReport, nowMs: number): string {
   const lines = [
@@ -69,14 +70,5 @@ export function formatStatus(report: StatusReport, nowMs: number): string {
 
 function describeWhen(iso: string | null, nowMs: number): string {
   if (iso === null) return 'never';
-  const seconds = Math.max(0, Math.round((nowMs - Date.parse(iso)) / 1000));
-  const ago =
-    seconds < 120
-      ? `${seconds} s ago`
-      : seconds < 7200
-        ? `${Math.round(seconds / 60)} min ago`
-        : seconds < 172_800
-          ? `${Math.round(seconds / 3600)} h ago`
-          : `${Math.round(seconds / 86_400)} days ago`;
-  return `${iso.slice(0, 19).replace('T', ' ')}Z (${ago})`;
+  return `${iso.slice(0, 19).replace('T', ' ')}Z (${humanDuration(nowMs - Date.parse(iso))} ago)`;
 }
