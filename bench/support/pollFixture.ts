@@ -5,7 +5,7 @@ import { AdminApiClient } from '../../shared/api/adminApiClient.js';
 import { PAGE_SIZE } from '../../shared/api/pagination.js';
 import { RequestBudget } from '../../shared/api/requestBudget.js';
 import type { OrderStatus } from '../../shared/api/schemas.js';
-import { windowDates } from '../../shared/detect/planPoll.js';
+import { windowDates } from '../../shared/detect/planDetection.js';
 import {
   type PolledOrganization,
   type PollReport,
@@ -120,6 +120,8 @@ export async function openPollFixture(
     window: WINDOW,
     statuses: [...STATUSES],
     emitExisting: false,
+    pollIntervalSeconds: 60,
+    sweepIntervalSeconds: 300,
   };
 
   const windowCounts = (): Record<OrderStatus, number> => {

@@ -14,5 +14,7 @@ export async function runPollCycle(
     clock: Date.now,
     runId: runtime.runId,
     baseUrl: runtime.config.api.baseUrl,
+    organizationsOnToken: runtime.organizations.filter((entry) => entry.client.budget.key === client.budget.key)
+      .length,
   });
 }

@@ -1,17 +1,17 @@
-// The long-running local runner's poll loop: each organization on its own interval (with jitter, so
-// organizations sharing a token drift apart), organizations sharing a token taking turns, until the stop
-// signal. A cycle in flight when the signal comes always finishes, so its commits are whole.
+// The long-running local runner's poll loop: for each token, its organizations take turns (longest-unpolled
+// first among those due), each next due when its pace says (the cycle's cost and its share of the token),
+// until the stop signal. A cycle in flight when the signal comes always finishes, so its commits are whole.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { PollReport } from '../../shared/poll/pollOrganization.js';
-import { KeyedLock } from './keyedLock.js';
+import { nextTurn, type Turn } from '../../shared/poll/takeTurns.js';
 
-/** ±10 % of the interval. */
-const JITTER = 0.1;
+/** After a cycle that threw, how long before that organization is tried again, at the least. */
+const RETRY_AFTER_ERROR_MS = 10_000;
 
 /** What the scheduler needs of an organization. */
 export interface ScheduledOrganization {
   organization: { id: string; name: string; pollIntervalSeconds: number };
-  /** Organizations with the same key never poll at the same time (one key per token's budget). */
+  /** Organizations with the same key take turns (one key per token's budget). */
   lockKey: string;
 }
 
@@ -22,32 +22,47 @@ export interface SchedulerOptions<Entry extends ScheduledOrganization> {
   /** A cycle that threw (a failing store, a bug); the organization's next cycle tries again. */
   onError: (entry: Entry, error: unknown) => void;
   stop: AbortSignal;
-  random?: () => number;
+  /** @default Date.now */
+  clock?: () => number;
 }
 
 export async function runPollScheduler<Entry extends ScheduledOrganization>(
   options: SchedulerOptions<Entry>,
 ): Promise<void> {
+  const clock = options.clock ?? Date.now;
+  const byToken = new Map<string, Array<Entry & Turn>>();
+  for (const entry of options.organizations) {
+    const group = byToken.get(entry.lockKey) ?? [];
+    group.push(Object.assign(Object.create(null), entry, { dueAt: clock(), lastPolledAt: Number.NEGATIVE_INFINITY }));
+    byToken.set(entry.lockKey, group);
+  }
+  await Promise.all([...byToken.values()].map((group) => takeTurns(group, options, clock)));
+}
+
+async function takeTurns<Entry extends ScheduledOrganization>(
+  group: Array<Entry & Turn>,
+  options: SchedulerOptions<Entry>,
+  clock: () => number,
+): Promise<void> {
   const { stop } = options;
-  const random = options.random ?? Math.random;
-  const lock = new KeyedLock();
-  await Promise.all(
-    options.organizations.map(async (entry) => {
-      const intervalMs = entry.organization.pollIntervalSeconds * 1000;
-      while (!stop.aborted) {
-        await lock.run(entry.lockKey, async () => {
-          // The signal may have come while another organization of the token held the turn.
-          if (stop.aborted) return;
-          try {
-            await options.onReport(entry, await options.runCycle(entry));
-          } catch (error) {
-            // One organization failing must not stop the others.
-            options.onError(entry, error);
-          }
-        });
-        const wait = Math.round(intervalMs * (1 - JITTER + 2 * JITTER * random()));
-        await delay(wait, undefined, { signal: stop }).catch(() => {});
-      }
-    }),
-  );
+  while (!stop.aborted) {
+    const turn = nextTurn(group, clock());
+    if (!turn) return;
+    if (turn.waitMs > 0) {
+      await delay(turn.waitMs, undefined, { signal: stop }).catch(() => {});
+      continue;
+    }
+    const { entry } = turn;
+    const startedAt = clock();
+    entry.lastPolledAt = startedAt;
+    try {
+      const report = await options.runCycle(entry);
+      entry.dueAt = report.nextPollAt;
+      await options.onReport(entry, report);
+    } catch (error) {
+      // One organization failing must not stop the others.
+      entry.dueAt = startedAt + Math.max(RETRY_AFTER_ERROR_MS, entry.organization.pollIntervalSeconds * 1000);
+      options.onError(entry, error);
+    }
+  }
 }

@@ -14,7 +14,7 @@ import {
 import { createDispatcher, DEFAULT_TIMEOUTS, type HttpTimeouts, httpGet } from './httpTransport.js';
 import { type ListPage, parseListPage } from './listPage.js';
 import { type OrderQuery, orderQueryParams } from './orderQuery.js';
-import { type Listing, walkPages } from './pagination.js';
+import { type Listing, type ListingWalk, walkPages } from './pagination.js';
 import { defaultSleep, RequestBudget } from './requestBudget.js';
 import { retryAfterMs } from './retryAfter.js';
 import { DEFAULT_RETRY_POLICY, nextRetryDelay, type RetryPolicy } from './retryPolicy.js';
@@ -113,8 +113,9 @@ export class AdminApiClient {
     return this.#requests;
   }
 
-  listOrders(query: OrderQuery = {}): Promise<Listing<Order>> {
-    return this.#list('/orders', orderQueryParams(query), OrderSchema);
+  /** `walk` resumes at a later page, or stops before a page it may not afford or once enough was found. */
+  listOrders(query: OrderQuery = {}, walk: ListingWalk<Order> = {}): Promise<Listing<Order>> {
+    return this.#list('/orders', orderQueryParams(query), OrderSchema, walk);
   }
 
   listEstablishments(): Promise<Listing<Establishment>> {
@@ -130,11 +131,17 @@ export class AdminApiClient {
     if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
 
-  #list<T>(path: string, params: Record<string, string>, schema: z.ZodType<T>): Promise<Listing<T>> {
+  #list<T>(
+    path: string,
+    params: Record<string, string>,
+    schema: z.ZodType<T>,
+    walk: ListingWalk<T> = {},
+  ): Promise<Listing<T>> {
     const firstUrl = new URL(`${this.#baseUrl.pathname}${path}`, this.#baseUrl);
     for (const [key, value] of Object.entries(params)) firstUrl.searchParams.set(key, value);
     return walkPages(firstUrl, (url) => this.#getPage(url, schema), {
-      maxPages: this.#maxPages,
+      ...walk,
+      maxPages: walk.maxPages ?? this.#maxPages,
       context: (url) => this.#context(url),
       idOf: (record) => {
         const uuid = (record as { uuid?: unknown }).uuid;

@@ -1,6 +1,8 @@
 // Walks every page of a listing. Follows `links.next` only when it stays on the listing's origin and path,
 // else builds the next URL from `page`; guards against loops and runaway walks; and reports whether the
-// walk was consistent enough to draw conclusions from (stable `meta.total`, no duplicate records).
+// walk was consistent enough to draw conclusions from (stable `meta.total`, no duplicate records). A walk
+// may start at a later page (a sweep resumed across cycles), and may stop before a page it cannot afford or
+// once it found what it looked for: it then says so, and keeps what it learned of the listing's size.
 import { ForeignLinkError, PaginationError, type RequestContext } from './errors.js';
 import type { ListPage, SkippedRecord } from './listPage.js';
 
@@ -19,6 +21,12 @@ export interface Listing<T> {
   pages: number;
   /** `meta.total` of the first page, when the server sent one. */
   total: number | undefined;
+  /** `meta.last_page` of the first page fetched, when the server sent one. */
+  lastPage: number | undefined;
+  /** The first page this walk fetched (1 unless it resumed a walk). */
+  fromPage: number;
+  /** The walk stopped before the listing's end (no budget for the rest, or what it sought was found). */
+  stoppedEarly: boolean;
   /** Every record on every page was valid. */
   complete: boolean;
   /** The pages agree with each other: same total throughout, no record twice, count matches total. */
@@ -26,29 +34,51 @@ export interface Listing<T> {
   problems: ListingProblem[];
 }
 
-export interface WalkOptions {
+export interface WalkOptions<T = unknown> {
   maxPages: number;
   context: (url: URL) => RequestContext;
   /** Identity of a record, for duplicate detection. */
   idOf: (record: unknown) => string | undefined;
+  /** Page to start at. @default 1 */
+  fromPage?: number;
+  /**
+   * Asked before each page after the first, with the listing's last page when known: false stops the walk
+   * there (say, no budget for the rest), so a walk that cannot finish goes no further than its first page.
+   */
+  mayContinue?: (next: { page: number; lastPage: number | undefined }) => boolean | Promise<boolean>;
+  /** Stops the walk once it returns true for the records so far (a look-up that found what it sought). */
+  foundEnough?: (records: readonly T[]) => boolean;
 }
+
+/** How far to walk a listing: a resumed start, a stop before a page that cannot be afforded, an early stop. */
+export type ListingWalk<T> = Partial<Pick<WalkOptions<T>, 'fromPage' | 'maxPages' | 'mayContinue' | 'foundEnough'>>;
 
 export async function walkPages<T>(
   firstUrl: URL,
   fetchPage: (url: URL) => Promise<ListPage<T>>,
-  options: WalkOptions,
+  options: WalkOptions<T>,
 ): Promise<Listing<T>> {
   const records: T[] = [];
   const skipped: Listing<T>['skipped'] = [];
   const problems: ListingProblem[] = [];
   const seenIds = new Set<string>();
   const fetched = new Set<string>();
+  const fromPage = options.fromPage ?? 1;
   let total: number | undefined;
-  let url: URL | undefined = firstUrl;
-  let pageNumber = 0;
+  let lastPage: number | undefined;
+  let stoppedEarly = false;
+  let url: URL | undefined = pageUrl(firstUrl, fromPage);
+  let pageNumber = fromPage - 1;
 
   while (url) {
-    if (pageNumber >= options.maxPages) {
+    if (pageNumber >= fromPage) {
+      const next = { page: pageNumber + 1, lastPage };
+      if ((options.foundEnough?.(records) ?? false) || !((await options.mayContinue?.(next)) ?? true)) {
+        stoppedEarly = true;
+        break;
+      }
+    }
+    if (pageNumber - fromPage + 1 >= options.maxPages) {
       throw new PaginationError(
         `listing has more than ${options.maxPages} pages; narrow the filters or raise the page limit`,
         options.context(url),
@@ -79,6 +109,7 @@ export async function walkPages<T>(
       });
     }
     if (page.meta) {
+      lastPage ??= page.meta.last_page;
       if (total === undefined) total = page.meta.total;
       else if (page.meta.total !== total) {
         problems.push({
@@ -102,18 +133,29 @@ export async function walkPages<T>(
   }
 
   const listed = records.length + skipped.length;
-  if (total !== undefined && listed !== total && !problems.some((p) => p.kind === 'total_changed')) {
+  const whole = fromPage === 1 && !stoppedEarly;
+  if (whole && total !== undefined && listed !== total && !problems.some((p) => p.kind === 'total_changed')) {
     problems.push({ kind: 'count_mismatch', message: `listed ${listed} records but meta.total is ${total}` });
   }
   return {
     records,
     skipped,
-    pages: pageNumber,
+    pages: pageNumber - fromPage + 1,
     total,
+    lastPage,
+    fromPage,
+    stoppedEarly,
     complete: skipped.length === 0,
     consistent: !problems.some((p) => p.kind !== 'malformed_record'),
     problems,
   };
+}
+
+function pageUrl(firstUrl: URL, page: number): URL {
+  if (page === 1) return firstUrl;
+  const url = new URL(firstUrl);
+  url.searchParams.set('page', String(page));
+  return url;
 }
 
 /**

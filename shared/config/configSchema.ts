@@ -153,10 +153,13 @@ export const OrganizationConfigSchema = strictObject({
   // prefault, not default: zod 4 returns a default as-is, while a prefault is parsed, filling the inner
   // defaults.
   window: PollWindowSchema.prefault({}),
-  // The floor is low enough for the demo and tests to watch orders move within seconds; the request
-  // budget, not this number, is what protects the API (a fast interval on a busy token just defers
-  // listings). On AWS the schedule cannot fire more often than once a minute anyway.
-  pollIntervalSeconds: wholeNumber(2, 86_400).default(60),
+  // The shortest gap between cycles, not the pace: the pace follows the token's budget (each cycle's cost
+  // and the organization's share of the token), so a user with a 50/min token never has to tune it. The
+  // floor is low enough for the demo and tests to watch orders move within seconds.
+  pollIntervalSeconds: wholeNumber(2, 86_400).default(10),
+  // How long one full sweep of the terminal listings should take: it bounds how late an order that never
+  // passed through pending, or a completed or canceled one being archived, is seen.
+  sweepIntervalSeconds: wholeNumber(60, 86_400).default(300),
   emitExisting: z.boolean().default(false),
   statuses: listOf(
     OrderStatus,

@@ -1,28 +1,52 @@
-// The poll cycle of one organization, the one use case the Lambda poller and the CLI share: plan the
-// listings within the budget, fetch them, resolve orders that vanished, diff, and commit each change with
-// its events. Absence only counts when the listing that should hold an order was walked completely.
+// The poll cycle of one organization, the one use case the Lambda poller and the CLI share. It reserves the
+// cycle's requests in one go, walks pending, looks up the orders that left it, spends what is left on a
+// slice of the slow terminal sweep, diffs and commits each change with its events, and decides when the
+// next cycle is due. The decisions are the pure planners' in shared/detect; this only runs them.
 import { AdminApiError, RequestBudgetExhaustedError } from '../api/errors.js';
 import type { OrderQuery } from '../api/orderQuery.js';
-import type { Listing } from '../api/pagination.js';
-import type { Order } from '../api/schemas.js';
-import { diffOrder } from '../detect/diffOrder.js';
+import type { Listing, ListingWalk } from '../api/pagination.js';
+import { ORDER_STATUSES, type Order, type OrderStatus } from '../api/schemas.js';
 import {
-  listingKey,
-  type PlannedListing,
-  planPoll,
-  planResolution,
-  type VanishedOrder,
-  windowDates,
-} from '../detect/planPoll.js';
+  coverageKey,
+  findVanished,
+  isMissingEverywhere,
+  isNews,
+  isTrustworthy,
+  type SightingHistory,
+  searchedStatuses,
+  type WalkResult,
+} from '../detect/absence.js';
+import { announcedEvents } from '../detect/announcedEvents.js';
+import { diffOrder } from '../detect/diffOrder.js';
+import { covers, type ListingSpec, type PlannedWalk, type WalkPurpose } from '../detect/listingSpec.js';
+import { type Pacing, pacePoll } from '../detect/pacePoll.js';
+import { planDetection, windowDates } from '../detect/planDetection.js';
+import { planResolutionRound, type VanishedOrder } from '../detect/planResolution.js';
+import { planSweep, sweepPages, TERMINAL_STATUSES } from '../detect/planSweep.js';
 import type { Snapshot } from '../detect/snapshot.js';
 import type { OrderEvent } from '../events/orderEvent.js';
 import { initialPollState, type PollState, type StateStore } from '../store/stateStore.js';
 import { addDays, calendarDateIn } from '../time/calendarDate.js';
 
+/** The token's request budget as a cycle spends it; RequestBudget is one. */
+export interface CycleBudget {
+  /** Requests per minute the token may use, safety margin taken off. */
+  readonly usablePerMinute: number;
+  /** Adds between `atLeast` and `atMost` requests to the reservation, waiting a while for `atLeast`. */
+  reserve(atLeast: number, atMost: number): Promise<number>;
+  /** Reserved requests not yet sent. */
+  readonly reserved: number;
+  /** Gives back what was reserved and not sent. */
+  release(): Promise<void>;
+  /** How much later than reserved a reservation of `requests` counts them. */
+  holdMsFor(requests: number): number;
+  remaining(): Promise<number>;
+}
+
 /** The Admin API as the poll cycle needs it; AdminApiClient is one. */
 export interface OrdersSource {
-  listOrders(query: OrderQuery): Promise<Listing<Order>>;
-  readonly budget: { remaining(): Promise<number> };
+  listOrders(query: OrderQuery, walk?: ListingWalk<Order>): Promise<Listing<Order>>;
+  readonly budget: CycleBudget;
   readonly requestCount: number;
 }
 
@@ -31,9 +55,14 @@ export interface PolledOrganization {
   name: string;
   timeZone: string;
   window: { daysBack: number; daysAhead: number };
-  statuses: readonly string[];
+  /** Statuses whose transitions are announced. */
+  statuses: readonly OrderStatus[];
   establishments?: readonly string[] | undefined;
   emitExisting: boolean;
+  /** The shortest gap between two cycles. */
+  pollIntervalSeconds: number;
+  /** How long a full sweep of the terminal listings should take. */
+  sweepIntervalSeconds: number;
 }
 
 export interface PollDependencies {
@@ -44,6 +73,8 @@ export interface PollDependencies {
   runId: string;
   /** CloudEvents `source` prefix: the API base URL. */
   baseUrl: string;
+  /** Organizations sharing this organization's token: its share of the budget. @default 1 */
+  organizationsOnToken?: number;
   /** @default 5 minutes: longer than any cycle, so a crashed run's lease frees itself soon after. */
   leaseTtlMs?: number;
   /** Days a snapshot outlives its pickup date's exit from the window. @default 2 */
@@ -52,6 +83,7 @@ export interface PollDependencies {
 
 export interface ListingReport {
   key: string;
+  purpose: WalkPurpose;
   status: string;
   startDate: string;
   endDate: string;
@@ -65,35 +97,40 @@ export interface ListingReport {
 
 export interface PollReport {
   organization: { id: string; name: string };
-  /** `skipped`: another run holds the lease, or there was no budget for even the pending listings. */
-  outcome: 'polled' | 'skipped';
+  /**
+   * `skipped`: another run holds the lease. `deferred`: the token's budget could not pay for pending now;
+   * not a failure, the cycle comes again when it can.
+   */
+  outcome: 'polled' | 'skipped' | 'deferred';
   reason?: string;
-  /** Every planned listing was fetched without error. */
+  /** Every walk started was fetched without error. */
   ok: boolean;
   requests: number;
+  /** Requests by what they were for: pending, look-ups of vanished orders, the terminal sweep. */
+  requestsFor: Record<WalkPurpose, number>;
   budgetRemaining: number;
   listings: ListingReport[];
+  /** Walks left for a later cycle because the budget did not stretch to them. */
   deferred: string[];
   ordersSeen: number;
+  /** Orders that left a completely walked pending listing this cycle. */
+  vanished: number;
   /** Events newly recorded this cycle, in commit order. */
   events: OrderEvent[];
   /** Orders another run changed first; they are looked at again next cycle. */
   conflicts: number;
   /** One line per failure, naming the listing and the cause. */
   failures: string[];
+  /** When the next cycle is due (epoch ms), from the pace. */
+  nextPollAt: number;
 }
 
-interface Observation {
-  order: Order;
-  /** Seen in a listing whose first complete walk this is: record silently. */
-  baseline: boolean;
-}
-
-interface FetchedListing {
-  planned: PlannedListing;
-  listing?: Listing<Order>;
-  error?: AdminApiError | Error;
-}
+/** The largest share of a minute's budget one walk may need: larger listings are split. */
+const MAX_WALK_SHARE = 0.5;
+/** Weight of the newest cycle in the moving average of look-up requests. */
+const RESOLUTION_AVERAGE_WEIGHT = 0.2;
+/** Sweep pages owed are capped, so a long deferral does not turn into one long sweep burst. */
+const MAX_SWEEP_CREDIT_CYCLES = 3;
 
 export async function pollOrganization(
   organization: PolledOrganization,
@@ -106,13 +143,16 @@ export async function pollOrganization(
     outcome: 'polled',
     ok: true,
     requests: 0,
+    requestsFor: { detect: 0, resolve: 0, sweep: 0 },
     budgetRemaining: 0,
     listings: [],
     deferred: [],
     ordersSeen: 0,
+    vanished: 0,
     events: [],
     conflicts: 0,
     failures: [],
+    nextPollAt: startedAt + organization.pollIntervalSeconds * 1000,
   };
   const leased = await deps.store.acquireLease(
     organization.id,
@@ -124,8 +164,9 @@ export async function pollOrganization(
     return { ...report, outcome: 'skipped', reason: 'another run is polling this organization' };
   }
   try {
-    await runCycle(organization, deps, startedAt, report);
+    await new Cycle(organization, deps, startedAt, report).run();
   } finally {
+    await deps.api.budget.release();
     await deps.store.releaseLease(organization.id, deps.runId);
   }
   report.requests = deps.api.requestCount - requestsBefore;
@@ -133,107 +174,376 @@ export async function pollOrganization(
   return report;
 }
 
-async function runCycle(
-  organization: PolledOrganization,
-  deps: PollDependencies,
-  startedAt: number,
-  report: PollReport,
-): Promise<void> {
-  const state = (await deps.store.loadPollState(organization.id)) ?? initialPollState(organization.id);
-  const snapshots = await deps.store.loadSnapshots(organization.id);
-  const today = calendarDateIn(organization.timeZone, startedAt);
-  const window = windowDates(today, organization.window);
-
-  const plan = planPoll({
-    today,
-    window: organization.window,
-    statuses: organization.statuses,
-    establishments: organization.establishments,
-    listingSizes: state.listingSizes,
-    lastFetchedAt: state.lastFetchedAt,
-    budget: await deps.api.budget.remaining(),
-  });
-  report.deferred = plan.deferred;
-  if (plan.listings.length === 0) {
-    report.outcome = 'skipped';
-    report.reason = 'request budget exhausted for this token';
-    report.ok = false;
-    report.failures.push(`${organization.name}: ${report.reason}`);
-    await savePollState(deps, state, startedAt, report);
-    return;
-  }
-
-  const observations = new Map<string, Observation>();
-  const fetched = await fetchAll(deps.api, plan.listings);
-  recordListings(organization, fetched, state, observations, report, startedAt);
-
-  // Orders gone from a listing walked completely went somewhere: ask the listings that would now hold them.
-  const vanished = findVanished(snapshots, observations, window, (snapshot) =>
-    fetched.some((entry) => holds(entry, snapshot.status, snapshot)),
-  );
-  const resolution = planResolution({
-    vanished,
-    statuses: organization.statuses,
-    isCovered: (status, order) => fetched.some((entry) => holds(entry, status, order)),
-    budget: await deps.api.budget.remaining(),
-  });
-  const narrow = await fetchAll(deps.api, resolution.listings);
-  recordListings(organization, narrow, state, observations, report, startedAt);
-
-  const detectedAt = new Date(startedAt).toISOString();
-  const context = {
-    organization: { id: organization.id, name: organization.name },
-    source: `${deps.baseUrl.replace(/\/+$/, '')}/organizations/${organization.id}`,
-    detectedAt,
-  };
-  const graceDays = organization.window.daysBack + (deps.snapshotGraceDays ?? 2);
-  for (const { order, baseline } of observations.values()) {
-    const diff = diffOrder(snapshots.get(order.uuid), order, {
-      ...context,
-      baseline: baseline && !organization.emitExisting,
-      expiresAt: expiryOf(order.pickup_at, graceDays),
-    });
-    if (diff.snapshot) await commit(deps.store, organization.id, diff.snapshot, diff.events, report);
-  }
-
-  // Absent wherever it could be: it moved out of the window or was deleted. Remember that once, so it is
-  // not looked for again every cycle, and let the TTL forget it.
-  const checked = [...fetched, ...narrow];
-  for (const order of vanished) {
-    const previous = snapshots.get(order.uuid);
-    if (!previous || observations.has(order.uuid)) continue;
-    const everywhere = organization.statuses.every(
-      (status) => status === order.status || checked.some((entry) => holds(entry, status, order)),
-    );
-    if (everywhere) {
-      const snapshot: Snapshot = { ...previous, missingSince: detectedAt, version: previous.version + 1 };
-      await commit(deps.store, organization.id, snapshot, [], report);
-    }
-  }
-
-  report.ordersSeen = observations.size;
-  await savePollState(deps, state, startedAt, report);
+interface Observation {
+  order: Order;
+  /** Whether a new order is announced rather than recorded silently. */
+  news: boolean;
 }
 
-async function fetchAll(api: OrdersSource, listings: PlannedListing[]): Promise<FetchedListing[]> {
-  const fetched: FetchedListing[] = [];
-  // One after another, as the spec asks of paginated walks.
-  for (const planned of listings) {
+class Cycle {
+  readonly #observations = new Map<string, Observation>();
+  readonly #results: WalkResult[] = [];
+  /** Vanished orders found in no status at all. */
+  readonly #missing: VanishedOrder[] = [];
+  #state: PollState = initialPollState('');
+  #snapshots = new Map<string, Snapshot>();
+  #stop = false;
+
+  constructor(
+    readonly organization: PolledOrganization,
+    readonly deps: PollDependencies,
+    readonly startedAt: number,
+    readonly report: PollReport,
+  ) {}
+
+  get #budget(): CycleBudget {
+    return this.deps.api.budget;
+  }
+
+  async run(): Promise<void> {
+    const { organization, deps, startedAt, report } = this;
+    this.#state = adoptLegacyCoverage(
+      (await deps.store.loadPollState(organization.id)) ?? initialPollState(organization.id),
+    );
+    this.#snapshots = await deps.store.loadSnapshots(organization.id);
+    const state = this.#state;
+    const today = calendarDateIn(organization.timeZone, startedAt);
+    const window = windowDates(today, organization.window);
+    const history = { pendingCoveredAt: { ...state.pendingCoveredAt }, watchingSince: state.watchingSince };
+
+    const detection = planDetection({
+      today,
+      window: organization.window,
+      establishments: organization.establishments,
+      knownSizes: state.listingSizes,
+      pendingByDate: pendingByDate(this.#snapshots, window),
+      lastWalkedAt: state.lastFetchedAt,
+      maxWalkPages: Math.max(1, Math.floor(this.#budget.usablePerMinute * MAX_WALK_SHARE)),
+    });
+    const pace = this.#pace(detection, window);
+    const sweepBudget = Math.min(
+      state.sweepCredit + pace.sweepPagesPerCycle,
+      Math.max(1, pace.sweepPagesPerCycle * MAX_SWEEP_CREDIT_CYCLES),
+    );
+    const detectionRequests = detection.reduce((sum, walk) => sum + walk.estimatedRequests, 0);
+    const granted = await this.#budget.reserve(
+      detection[0]?.estimatedRequests ?? 1,
+      detectionRequests + Math.ceil(state.resolutionRequests) + Math.floor(sweepBudget),
+    );
+    if (granted === 0) {
+      report.outcome = 'deferred';
+      report.reason = 'the token has no request budget left for pending now; polling again when it frees';
+      report.deferred = detection.map((walk) => walk.key);
+      report.nextPollAt = startedAt + pace.intervalMs;
+      await this.#save(report.nextPollAt);
+      return;
+    }
+
+    for (const walk of detection) await this.#walk(walk);
+    await this.#resolve();
+    const swept = await this.#sweep(window, sweepBudget);
+    state.sweepCredit = Math.max(0, sweepBudget - swept);
+
+    this.#judgeNews(history);
+    await this.#flush();
+    this.#recordCoverage(window.startDate);
+    report.ordersSeen = this.#observations.size;
+    report.nextPollAt = startedAt + this.#pace(detection, window).intervalMs;
+    await this.#save(report.nextPollAt);
+  }
+
+  #pace(detection: readonly PlannedWalk[], window: { startDate: string; endDate: string }): Pacing {
+    const { organization, deps } = this;
+    const detectionRequests =
+      detection.reduce((sum, walk) => sum + walk.estimatedRequests, 0) + this.#state.resolutionRequests;
+    return pacePoll({
+      usablePerMinute: this.#budget.usablePerMinute,
+      organizationsOnToken: deps.organizationsOnToken ?? 1,
+      detectionRequests,
+      holdMs: this.#budget.holdMsFor(detectionRequests),
+      sweepPages: sweepPages({
+        statuses: sweptStatuses(organization),
+        ...window,
+        establishments: organization.establishments,
+        knownSizes: this.#state.listingSizes,
+      }),
+      sweepPeriodMs: organization.sweepIntervalSeconds * 1000,
+      minIntervalMs: organization.pollIntervalSeconds * 1000,
+    });
+  }
+
+  /** Makes sure `pages` more requests are reserved, waiting a while for them; false when they are not to be had. */
+  async #afford(pages: number): Promise<boolean> {
+    const missing = pages - this.#budget.reserved;
+    if (missing <= 0) return true;
+    return (await this.#budget.reserve(missing, missing)) > 0;
+  }
+
+  /**
+   * Walks one listing within the budget: a walk that turns out longer than reserved gets the rest reserved
+   * before its second page, or stops there, keeping the size it learned for the next plan.
+   */
+  async #walk(walk: PlannedWalk, options: { foundEnough?: (records: readonly Order[]) => boolean } = {}): Promise<WalkResult> {
+    const { report } = this;
+    const requestsBefore = this.deps.api.requestCount;
+    const result: WalkResult = { walk };
+    if (this.#stop || !(await this.#afford(1))) {
+      report.deferred.push(walk.key);
+      return result;
+    }
+    const lastAllowed = walk.maxPages === undefined ? Number.POSITIVE_INFINITY : walk.fromPage + walk.maxPages - 1;
     try {
-      const listing = await api.listOrders({
-        status: planned.status as OrderQuery['status'],
-        startDate: planned.startDate,
-        endDate: planned.endDate,
-        ...(planned.establishment ? { establishment: planned.establishment } : {}),
+      result.listing = await this.deps.api.listOrders(queryOf(walk.listing), {
+        fromPage: walk.fromPage,
+        ...(options.foundEnough ? { foundEnough: options.foundEnough } : {}),
+        mayContinue: async ({ page, lastPage }) => {
+          if (page > lastAllowed) return false;
+          const end = Math.min(lastPage ?? page, lastAllowed);
+          return this.#afford(end - page + 1);
+        },
       });
-      fetched.push({ planned, listing });
     } catch (error) {
-      fetched.push({ planned, error: error as Error });
+      result.error = error as Error;
       // A rejected token or organization, or an empty budget, fails every other listing the same way.
-      if (failsEveryListing(error)) break;
+      if (failsEveryListing(error)) this.#stop = true;
+    }
+    report.requestsFor[walk.purpose] += this.deps.api.requestCount - requestsBefore;
+    this.#record(result);
+    return result;
+  }
+
+  #record(result: WalkResult): void {
+    const { walk, listing, error } = result;
+    const { report, organization } = this;
+    const trustworthy = isTrustworthy(result);
+    const listingReport: ListingReport = {
+      key: walk.key,
+      purpose: walk.purpose,
+      status: walk.listing.status,
+      startDate: walk.listing.startDate,
+      endDate: walk.listing.endDate,
+      trustworthy,
+      orders: listing?.records.length ?? 0,
+      pages: listing?.pages ?? 0,
+      problems: listing?.problems.map((problem) => problem.message) ?? [],
+    };
+    report.listings.push(listingReport);
+    this.#results.push(result);
+    if (!listing) {
+      listingReport.error = error?.message ?? 'failed';
+      report.ok = false;
+      report.failures.push(error?.message ?? `${organization.name}: listing ${walk.key} failed`);
+      return;
+    }
+    if (listing.stoppedEarly && walk.purpose === 'detect') report.deferred.push(walk.key);
+    // Orders seen are facts even in a walk cut short; only conclusions from absence need it whole.
+    for (const order of listing.records) this.#observe(order);
+    // Narrow look-ups are sized from the snapshots instead: remembering each would grow the state for ever.
+    if (walk.listing.kind === 'narrow') return;
+    if (listing.total !== undefined) this.#state.listingSizes[walk.key] = listing.total;
+    if (trustworthy) this.#state.lastFetchedAt[walk.key] = this.startedAt;
+  }
+
+  /** Keeps the most recent sighting when an order moved between two listings during the cycle. */
+  #observe(order: Order): void {
+    const seen = this.#observations.get(order.uuid);
+    if (!seen || seen.order.updated_at < order.updated_at) this.#observations.set(order.uuid, { order, news: false });
+  }
+
+  /** Looks for the orders that left pending, round by round, the likeliest status first. */
+  async #resolve(): Promise<void> {
+    const seen = new Set(this.#observations.keys());
+    const vanished = findVanished(this.#snapshots, seen, this.#results);
+    this.report.vanished = vanished.length;
+    const searched = searchedStatuses(vanished, this.#results, ORDER_STATUSES);
+    const requestsBefore = this.report.requestsFor.resolve;
+    let unresolved = vanished;
+    for (let round = 0; round < ORDER_STATUSES.length && unresolved.length > 0 && !this.#stop; round += 1) {
+      const walks = planResolutionRound({ unresolved, searched, sizeOf: (listing) => this.#knownOrders(listing) });
+      if (walks.length === 0) break;
+      for (const walk of walks) {
+        const sought = unresolved.filter((order) => covers(walk.listing, walk.listing.status, order));
+        const result = await this.#walk(walk, {
+          foundEnough: (records) => sought.every((order) => records.some((record) => record.uuid === order.uuid)),
+        });
+        if (!isTrustworthy(result)) continue;
+        for (const order of sought) searched.get(order.uuid)?.add(walk.listing.status);
+      }
+      unresolved = unresolved.filter((order) => !this.#observations.has(order.uuid));
+    }
+    const spent = this.report.requestsFor.resolve - requestsBefore;
+    this.#state.resolutionRequests =
+      this.#state.resolutionRequests * (1 - RESOLUTION_AVERAGE_WEIGHT) + spent * RESOLUTION_AVERAGE_WEIGHT;
+    // Absent wherever it could be: it left the window or was deleted. Remember that once, so it is not
+    // looked for again every cycle, and let the TTL forget it.
+    for (const order of unresolved) {
+      if (this.#observations.has(order.uuid) || !isMissingEverywhere(order, searched.get(order.uuid), ORDER_STATUSES)) continue;
+      this.#missing.push(order);
     }
   }
-  return fetched;
+
+  /** Orders we know of that a listing would hold: its likely size before it is walked. */
+  #knownOrders(listing: ListingSpec): number {
+    let count = 0;
+    for (const snapshot of this.#snapshots.values()) {
+      if (covers(listing, snapshot.status, { pickupDate: snapshot.pickupDate, establishment: snapshot.establishmentUuid })) count += 1;
+    }
+    return count;
+  }
+
+  /** This cycle's slice of the terminal sweep, paid from what is left of the reservation. */
+  async #sweep(window: { startDate: string; endDate: string }, budget: number): Promise<number> {
+    const { organization, startedAt } = this;
+    const state = this.#state;
+    const plan = planSweep({
+      statuses: sweptStatuses(organization),
+      ...window,
+      establishments: organization.establishments,
+      progress: state.sweep,
+      sweptAt: state.sweptAt,
+      knownSizes: state.listingSizes,
+      pages: Math.min(budget, this.#budget.reserved),
+      now: startedAt,
+    });
+    if (!plan || this.#stop) return 0;
+    const result = await this.#walk(plan.walk);
+    const { listing } = result;
+    if (!listing) return this.report.requestsFor.sweep;
+    if (!listing.stoppedEarly) {
+      state.sweptAt[plan.walk.key] = plan.progress.startedAt;
+      state.sweep = null;
+    } else {
+      state.sweep = { ...plan.progress, nextPage: listing.fromPage + listing.pages };
+    }
+    return this.report.requestsFor.sweep;
+  }
+
+  /** Decided against the history as it stood before this cycle, which is about to cover new dates. */
+  #judgeNews(history: SightingHistory): void {
+    const listedApart = this.organization.establishments !== undefined;
+    for (const observation of this.#observations.values()) {
+      observation.news =
+        this.organization.emitExisting || isNews(observation.order, listedApart, history);
+    }
+  }
+
+  async #flush(): Promise<void> {
+    const { organization, deps, startedAt } = this;
+    const detectedAt = new Date(startedAt).toISOString();
+    const context = {
+      organization: { id: organization.id, name: organization.name },
+      source: `${deps.baseUrl.replace(/\/+$/, '')}/organizations/${organization.id}`,
+      detectedAt,
+    };
+    const graceDays = organization.window.daysBack + (deps.snapshotGraceDays ?? 2);
+    for (const { order, news } of this.#observations.values()) {
+      const diff = diffOrder(this.#snapshots.get(order.uuid), order, {
+        ...context,
+        baseline: !news,
+        expiresAt: expiryOf(order.pickup_at, graceDays),
+      });
+      if (diff.snapshot) {
+        await this.#commit(diff.snapshot, announcedEvents(diff.events, organization.statuses));
+      }
+    }
+    for (const order of this.#missing) {
+      const previous = this.#snapshots.get(order.uuid);
+      if (!previous) continue;
+      await this.#commit({ ...previous, missingSince: detectedAt, version: previous.version + 1 }, []);
+    }
+  }
+
+  async #commit(snapshot: Snapshot, events: OrderEvent[]): Promise<void> {
+    const result = await this.deps.store.commitChange(this.organization.id, { snapshot, events });
+    if (result.outcome === 'version_conflict') {
+      this.report.conflicts += 1;
+      return;
+    }
+    const duplicates = new Set(result.duplicateEventIds);
+    this.report.events.push(...events.filter((event) => !duplicates.has(event.id)));
+  }
+
+  /** Dates of every pending listing walked completely this cycle are now covered: a new order there is news. */
+  #recordCoverage(windowStart: string): void {
+    const state = this.#state;
+    for (const result of this.#results) {
+      const { listing } = result.walk;
+      if (result.walk.purpose !== 'detect' || !isTrustworthy(result)) continue;
+      state.watchingSince ??= this.startedAt;
+      for (let date = listing.startDate; date <= listing.endDate; date = addDays(date, 1)) {
+        state.pendingCoveredAt[coverageKey(date, listing.establishment)] = this.startedAt;
+      }
+    }
+    for (const key of Object.keys(state.pendingCoveredAt)) {
+      if (key.slice(0, 10) < windowStart) delete state.pendingCoveredAt[key];
+    }
+  }
+
+  async #save(nextPollAt: number): Promise<void> {
+    const { report, startedAt } = this;
+    const state = this.#state;
+    state.lastAttemptAt = startedAt;
+    state.nextPollAt = nextPollAt;
+    if (report.outcome === 'deferred') {
+      // Neither a success nor a failure: the alarm on "no successful cycle" still sees the gap.
+    } else if (report.ok) {
+      state.lastSuccessAt = startedAt;
+      state.consecutiveFailures = 0;
+      state.lastError = null;
+    } else {
+      state.consecutiveFailures += 1;
+      state.lastError = report.failures[0] ?? 'failed';
+    }
+    await this.deps.store.savePollState(state);
+  }
+}
+
+/** Terminal statuses worth sweeping: those whose transitions are announced. */
+function sweptStatuses(organization: PolledOrganization): OrderStatus[] {
+  return organization.statuses.filter((status) => TERMINAL_STATUSES.includes(status));
+}
+
+function queryOf(listing: ListingSpec): OrderQuery {
+  return {
+    status: listing.status,
+    startDate: listing.startDate,
+    endDate: listing.endDate,
+    ...(listing.establishment ? { establishment: listing.establishment } : {}),
+  };
+}
+
+function pendingByDate(
+  snapshots: ReadonlyMap<string, Snapshot>,
+  window: { startDate: string; endDate: string },
+): Map<string, Map<string, number>> {
+  const counts = new Map<string, Map<string, number>>();
+  for (const snapshot of snapshots.values()) {
+    if (snapshot.status !== 'pending' || snapshot.missingSince !== null) continue;
+    if (snapshot.pickupDate < window.startDate || snapshot.pickupDate > window.endDate) continue;
+    const byEstablishment = counts.get(snapshot.pickupDate) ?? new Map<string, number>();
+    byEstablishment.set(snapshot.establishmentUuid, (byEstablishment.get(snapshot.establishmentUuid) ?? 0) + 1);
+    counts.set(snapshot.pickupDate, byEstablishment);
+  }
+  return counts;
+}
+
+/**
+ * State written before per-date coverage knew only "pending was walked over these dates at that time":
+ * read it as coverage, so an upgrade neither re-baselines nor announces old orders.
+ */
+function adoptLegacyCoverage(state: PollState): PollState {
+  if (Object.keys(state.pendingCoveredAt).length > 0 || state.watchingSince !== null) return state;
+  for (const key of state.baselined) {
+    const [status, establishment] = key.split('@');
+    const walkedAt = state.lastFetchedAt[key];
+    const window = state.lastWindows[key];
+    if (status !== 'pending' || walkedAt === undefined || !window) continue;
+    state.watchingSince = Math.min(state.watchingSince ?? walkedAt, walkedAt);
+    for (let date = window.startDate; date <= window.endDate; date = addDays(date, 1)) {
+      state.pendingCoveredAt[coverageKey(date, establishment)] = walkedAt;
+    }
+  }
+  return state;
 }
 
 function failsEveryListing(error: unknown): boolean {
@@ -243,144 +553,7 @@ function failsEveryListing(error: unknown): boolean {
   );
 }
 
-function recordListings(
-  organization: PolledOrganization,
-  fetched: FetchedListing[],
-  state: PollState,
-  observations: Map<string, Observation>,
-  report: PollReport,
-  fetchedAt: number,
-): void {
-  for (const { planned, listing, error } of fetched) {
-    const isFullWindow = planned.key === listingKey(planned.status, planned.establishment);
-    const listingReport: ListingReport = {
-      key: planned.key,
-      status: planned.status,
-      startDate: planned.startDate,
-      endDate: planned.endDate,
-      trustworthy: listing !== undefined && isTrustworthy(listing),
-      orders: listing?.records.length ?? 0,
-      pages: listing?.pages ?? 0,
-      problems: listing?.problems.map((problem) => problem.message) ?? [],
-    };
-    report.listings.push(listingReport);
-    if (!listing) {
-      listingReport.error = error?.message ?? 'failed';
-      report.ok = false;
-      report.failures.push(error?.message ?? `${organization.name}: listing ${planned.key} failed`);
-      continue;
-    }
-    // Orders seen are facts even in an incomplete listing; only conclusions from absence need it complete.
-    for (const order of listing.records) {
-      observe(observations, order, isFullWindow && !couldHaveBeenSeen(order, planned.key, state));
-    }
-    if (isFullWindow && listingReport.trustworthy) {
-      state.listingSizes[planned.key] = listing.records.length;
-      state.lastFetchedAt[planned.key] = fetchedAt;
-      state.lastWindows[planned.key] = { startDate: planned.startDate, endDate: planned.endDate };
-      if (!state.baselined.includes(planned.key)) state.baselined.push(planned.key);
-    }
-  }
-}
-
-/** How far the API's clock may run behind ours before a new order could pass for an old one. */
-const CLOCK_SKEW_MS = 15 * 60_000;
-
-/**
- * Whether an order we have no snapshot of is news. It is when the listing was walked before and the order
- * was either within that walk's dates or created since. One that merely entered the window as the days
- * moved on, or on a listing's first walk, existed before we could see it: announcing it would be false.
- */
-function couldHaveBeenSeen(order: Order, key: string, state: PollState): boolean {
-  if (!state.baselined.includes(key)) return false;
-  const previous = state.lastWindows[key];
-  if (previous && previous.startDate <= order.pickup_at && order.pickup_at <= previous.endDate) return true;
-  const walkedAt = state.lastFetchedAt[key];
-  const createdAt = Date.parse(order.created_at);
-  return walkedAt === undefined || Number.isNaN(createdAt) || createdAt >= walkedAt - CLOCK_SKEW_MS;
-}
-
-/** Keeps the most recent sighting when an order moved between two listings during the cycle. */
-function observe(observations: Map<string, Observation>, order: Order, baseline: boolean): void {
-  const seen = observations.get(order.uuid);
-  // Baseline only when every listing that showed the order is on its first walk.
-  const stillBaseline = baseline && (seen?.baseline ?? true);
-  if (seen && seen.order.updated_at >= order.updated_at) seen.baseline = stillBaseline;
-  else observations.set(order.uuid, { order, baseline: stillBaseline });
-}
-
-function findVanished(
-  snapshots: Map<string, Snapshot>,
-  observations: Map<string, Observation>,
-  window: { startDate: string; endDate: string },
-  covered: (order: VanishedOrder) => boolean,
-): VanishedOrder[] {
-  const vanished: VanishedOrder[] = [];
-  for (const snapshot of snapshots.values()) {
-    if (snapshot.missingSince !== null || observations.has(snapshot.orderUuid)) continue;
-    if (snapshot.pickupDate < window.startDate || snapshot.pickupDate > window.endDate) continue;
-    const order: VanishedOrder = {
-      uuid: snapshot.orderUuid,
-      pickupDate: snapshot.pickupDate,
-      status: snapshot.status,
-      establishment: snapshot.establishmentUuid,
-    };
-    if (covered(order)) vanished.push(order);
-  }
-  return vanished;
-}
-
-/** Whether `entry` was walked completely and would list an order of `status` like `order`. */
-function holds(entry: FetchedListing, status: string, order: VanishedOrder): boolean {
-  const { planned, listing } = entry;
-  return (
-    listing !== undefined &&
-    isTrustworthy(listing) &&
-    planned.status === status &&
-    planned.startDate <= order.pickupDate &&
-    order.pickupDate <= planned.endDate &&
-    (planned.establishment === undefined || planned.establishment === order.establishment)
-  );
-}
-
-async function commit(
-  store: StateStore,
-  organizationId: string,
-  snapshot: Snapshot,
-  events: OrderEvent[],
-  report: PollReport,
-): Promise<void> {
-  const result = await store.commitChange(organizationId, { snapshot, events });
-  if (result.outcome === 'version_conflict') {
-    report.conflicts += 1;
-    return;
-  }
-  const duplicates = new Set(result.duplicateEventIds);
-  report.events.push(...events.filter((event) => !duplicates.has(event.id)));
-}
-
-async function savePollState(
-  deps: PollDependencies,
-  state: PollState,
-  startedAt: number,
-  report: PollReport,
-): Promise<void> {
-  state.lastAttemptAt = startedAt;
-  if (report.ok) {
-    state.lastSuccessAt = startedAt;
-    state.consecutiveFailures = 0;
-    state.lastError = null;
-  } else {
-    state.consecutiveFailures += 1;
-    state.lastError = report.failures[0] ?? 'failed';
-  }
-  await deps.store.savePollState(state);
-}
-
-function isTrustworthy(listing: Listing<Order>): boolean {
-  return listing.complete && listing.consistent;
-}
-
 function expiryOf(pickupDate: string, graceDays: number): number {
   return Math.floor(Date.parse(`${addDays(pickupDate, graceDays + 1)}T00:00:00Z`) / 1000);
 }
+

@@ -7,14 +7,28 @@ import type { OrderEvent } from '../events/orderEvent.js';
 
 export const PollStateSchema = z.object({
   organizationId: z.string(),
-  /** Orders in each status listing over the whole window at its last complete walk, by status. */
+  /** Orders each listing held when last seen (`meta.total` of its first page, even of a walk cut short), by key. */
   listingSizes: z.record(z.string(), z.number().int().nonnegative()),
-  /** When each status listing was last walked completely and consistently (epoch ms), by status. */
+  /** When each listing was last walked completely and consistently (epoch ms), by key. */
   lastFetchedAt: z.record(z.string(), z.number()),
-  /** Pickup dates the last complete walk of each listing covered, by key. */
+  /** Pickup dates the last complete walk of each listing covered, by key (state before pendingCoveredAt). */
   lastWindows: z.record(z.string(), z.object({ startDate: z.string(), endDate: z.string() })).default({}),
-  /** Statuses whose listing has been walked completely once: their first walk is the silent baseline. */
+  /** Listings walked completely at least once (state before pendingCoveredAt). */
   baselined: z.array(z.string()),
+  /** Per pickup date (and establishment, when listed apart): the last complete pending walk over it. */
+  pendingCoveredAt: z.record(z.string(), z.number()).default({}),
+  /** When the first complete pending walk began; orders created since then are never baseline. */
+  watchingSince: z.number().nullable().default(null),
+  /** The terminal listing being swept, and from which page the next cycle resumes. */
+  sweep: z.object({ key: z.string(), nextPage: z.number().int().positive(), startedAt: z.number() }).nullable().default(null),
+  /** When each terminal listing's last complete sweep began, by key. */
+  sweptAt: z.record(z.string(), z.number()).default({}),
+  /** Sweep pages owed by the pace but not yet spent (the fraction a cycle could not take whole). */
+  sweepCredit: z.number().nonnegative().default(0),
+  /** Moving average of the look-up requests a cycle needed: part of the next cycle's expected cost. */
+  resolutionRequests: z.number().nonnegative().default(0),
+  /** When this organization's next cycle is due (epoch ms): the pace's decision, read by both runtimes. */
+  nextPollAt: z.number().nullable().default(null),
   lastSuccessAt: z.number().nullable(),
   lastAttemptAt: z.number().nullable(),
   consecutiveFailures: z.number().int().nonnegative(),
@@ -30,6 +44,13 @@ export function initialPollState(organizationId: string): PollState {
     lastFetchedAt: {},
     lastWindows: {},
     baselined: [],
+    pendingCoveredAt: {},
+    watchingSince: null,
+    sweep: null,
+    sweptAt: {},
+    sweepCredit: 0,
+    resolutionRequests: 0,
+    nextPollAt: null,
     lastSuccessAt: null,
     lastAttemptAt: null,
     consecutiveFailures: 0,

@@ -71,6 +71,8 @@ beforeEach(async () => {
     window: { daysBack: 0, daysAhead: 7 },
     statuses: ['pending', 'completed', 'canceled', 'archived'],
     emitExisting: false,
+    pollIntervalSeconds: 10,
+    sweepIntervalSeconds: 300,
   };
 });
 

@@ -1,0 +1,123 @@
+// What may be concluded from what a cycle did and did not see (pure). Absence only means something where
+// a listing that would hold the order was walked completely and consistently; an order we never knew is
+// news only if it could not have existed, unseen, when we last looked.
+import type { Listing } from '../api/pagination.js';
+import type { Order } from '../api/schemas.js';
+import { covers, type PlannedWalk } from './listingSpec.js';
+import type { VanishedOrder } from './planResolution.js';
+import type { Snapshot } from './snapshot.js';
+
+/** How far the API's clock may run behind ours before a new order could pass for an old one. */
+export const CLOCK_SKEW_MS = 15 * 60_000;
+
+/** One walk of the cycle and what came of it. */
+export interface WalkResult {
+  walk: PlannedWalk;
+  listing?: Listing<Order>;
+  error?: Error;
+}
+
+/** Walked from its first page to its last, every record valid, the pages agreeing with each other. */
+export function isTrustworthy(result: WalkResult): boolean {
+  const { listing } = result;
+  return (
+    listing !== undefined &&
+    listing.complete &&
+    listing.consistent &&
+    listing.fromPage === 1 &&
+    !listing.stoppedEarly
+  );
+}
+
+/** Whether `result` was walked completely and would list an order of `status` like `order`. */
+export function holds(result: WalkResult, status: string, order: Omit<VanishedOrder, 'uuid' | 'status'>): boolean {
+  return isTrustworthy(result) && covers(result.walk.listing, status, order);
+}
+
+export function vanishedOf(snapshot: Snapshot): VanishedOrder {
+  return {
+    uuid: snapshot.orderUuid,
+    pickupDate: snapshot.pickupDate,
+    status: snapshot.status,
+    establishment: snapshot.establishmentUuid,
+  };
+}
+
+/**
+ * Orders we last saw in a status whose listing this cycle walked completely, and that were not in it, nor
+ * seen anywhere else: they went somewhere, and that is worth a look-up. Orders already marked missing are
+ * left to their TTL.
+ */
+export function findVanished(
+  snapshots: ReadonlyMap<string, Snapshot>,
+  seen: ReadonlySet<string>,
+  walked: readonly WalkResult[],
+): VanishedOrder[] {
+  const vanished: VanishedOrder[] = [];
+  for (const snapshot of snapshots.values()) {
+    if (snapshot.missingSince !== null || seen.has(snapshot.orderUuid)) continue;
+    const order = vanishedOf(snapshot);
+    if (walked.some((result) => holds(result, order.status, order))) vanished.push(order);
+  }
+  return vanished;
+}
+
+/** The statuses each vanished order has been looked for in completely this cycle, its own included. */
+export function searchedStatuses(
+  vanished: readonly VanishedOrder[],
+  walked: readonly WalkResult[],
+  statuses: readonly string[],
+): Map<string, Set<string>> {
+  return new Map(
+    vanished.map((order) => [
+      order.uuid,
+      new Set(statuses.filter((status) => walked.some((result) => holds(result, status, order)))),
+    ]),
+  );
+}
+
+/** Absent from a complete listing of every status it could have: it left the window or was deleted. */
+export function isMissingEverywhere(
+  order: VanishedOrder,
+  searched: ReadonlySet<string> | undefined,
+  statuses: readonly string[],
+): boolean {
+  return statuses.every((status) => searched?.has(status) ?? false);
+}
+
+/** What the state remembers of the cycles before, for telling news from orders that were there all along. */
+export interface SightingHistory {
+  /** Per pickup date (`date`, or `date@<establishment>` when establishments are listed apart): when the
+   *  pending listing holding it was last walked completely (epoch ms). */
+  pendingCoveredAt: Readonly<Record<string, number>>;
+  /** When the first complete pending walk began: from then on, nothing is created unseen. */
+  watchingSince: number | null;
+}
+
+export function coverageKey(pickupDate: string, establishment: string | undefined): string {
+  return establishment === undefined ? pickupDate : `${pickupDate}@${establishment}`;
+}
+
+/**
+ * Whether an order we have no snapshot of is news. Seen in pending: when its pickup date was walked
+ * completely before (it was not there then), or, for a date that only now entered the window, when it
+ * was created since our last walk. Seen in another status: when it was created after we began watching
+ * (it never showed in pending while we looked). Anything else existed before we could see it, and
+ * announcing it would be false.
+ */
+export function isNews(
+  order: Order,
+  listedApart: boolean,
+  history: SightingHistory,
+): boolean {
+  const createdAt = Date.parse(order.created_at);
+  if (order.status.value !== 'pending') {
+    return history.watchingSince !== null && !Number.isNaN(createdAt) && createdAt >= history.watchingSince;
+  }
+  const key = coverageKey(order.pickup_at, listedApart ? order.establishment.uuid : undefined);
+  if (history.pendingCoveredAt[key] !== undefined) return true;
+  const walks = Object.values(history.pendingCoveredAt);
+  if (walks.length === 0) return false;
+  const lastWalk = Math.max(...walks);
+  return Number.isNaN(createdAt) || createdAt >= lastWalk - CLOCK_SKEW_MS;
+}

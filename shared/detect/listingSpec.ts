@@ -1,0 +1,64 @@
+// The listings a poll cycle asks the API for, typed by why it asks: the watched window of a status, a date
+// part of it (when the whole is more than the budget can walk at once), or a narrow look-up of one status
+// on one pickup date at one establishment, where an order that left pending may now be.
+import { PAGE_SIZE } from '../api/pagination.js';
+import type { OrderStatus } from '../api/schemas.js';
+
+interface ListingBounds {
+  status: OrderStatus;
+  startDate: string;
+  endDate: string;
+}
+
+export type ListingSpec =
+  | (ListingBounds & { kind: 'window'; establishment: string | undefined })
+  | (ListingBounds & { kind: 'part'; establishment: string | undefined })
+  | (ListingBounds & { kind: 'narrow'; establishment: string });
+
+/** Why a walk is in the plan; the report and the bench count requests by it. */
+export type WalkPurpose = 'detect' | 'resolve' | 'sweep';
+
+export interface PlannedWalk {
+  listing: ListingSpec;
+  /** Names the listing across cycles (state keys, reports). */
+  key: string;
+  purpose: WalkPurpose;
+  /** First page to fetch: a sweep resumes where the last cycle stopped. */
+  fromPage: number;
+  /** Most pages this walk may take; undefined walks to the end. */
+  maxPages: number | undefined;
+  /** Requests the walk should take, from what is known of the listing's size. */
+  estimatedRequests: number;
+}
+
+/** `pending`, `pending@<est>`, `pending[2026-11-20..2026-11-21]`, `completed:2026-11-20@<est>`. */
+export function listingKey(listing: ListingSpec): string {
+  const at = listing.establishment === undefined ? '' : `@${listing.establishment}`;
+  switch (listing.kind) {
+    case 'window':
+      return `${listing.status}${at}`;
+    case 'part':
+      return `${listing.status}[${listing.startDate}..${listing.endDate}]${at}`;
+    case 'narrow':
+      return `${listing.status}:${listing.startDate}${at}`;
+  }
+}
+
+/** Pages a listing of `size` orders takes; an empty listing still costs the one request that shows it. */
+export function pagesFor(size: number | undefined): number {
+  return Math.max(1, Math.ceil((size ?? 0) / PAGE_SIZE));
+}
+
+/** Whether `listing` would list an order of `status` picked up on `date` at `establishment`. */
+export function covers(
+  listing: ListingSpec,
+  status: string,
+  order: { pickupDate: string; establishment: string },
+): boolean {
+  return (
+    listing.status === status &&
+    listing.startDate <= order.pickupDate &&
+    order.pickupDate <= listing.endDate &&
+    (listing.establishment === undefined || listing.establishment === order.establishment)
+  );
+}

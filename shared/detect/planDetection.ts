@@ -1,0 +1,97 @@
+// Which pending listings a cycle walks (pure). Pending is what people wait on, so it is walked every
+// cycle, whole; only when the window holds more pending pages than the token could ever grant in one go
+// is it split into date parts, each small enough to finish, walked longest-unseen first.
+import type { OrderStatus } from '../api/schemas.js';
+import { addDays } from '../time/calendarDate.js';
+import { type ListingSpec, listingKey, type PlannedWalk, pagesFor } from './listingSpec.js';
+
+export interface PollWindow {
+  daysBack: number;
+  daysAhead: number;
+}
+
+export interface DetectionPlanInput {
+  /** Today in the organization's time zone, YYYY-MM-DD. */
+  today: string;
+  window: PollWindow;
+  /** Configured establishments, one listing each; undefined lists them all at once. */
+  establishments: readonly string[] | undefined;
+  /** Orders each listing held when last seen (`meta.total` of its first page), by key. */
+  knownSizes: Readonly<Record<string, number>>;
+  /** Pending orders we know of, by pickup date and establishment: where to cut a split. */
+  pendingByDate: ReadonlyMap<string, ReadonlyMap<string, number>>;
+  /** When each listing was last walked completely, by key (epoch ms). */
+  lastWalkedAt: Readonly<Record<string, number>>;
+  /** The longest walk the token can grant this organization at once. */
+  maxWalkPages: number;
+}
+
+export function windowDates(today: string, window: PollWindow): { startDate: string; endDate: string } {
+  return { startDate: addDays(today, -window.daysBack), endDate: addDays(today, window.daysAhead) };
+}
+
+/** Every pending walk the window needs, the most overdue first. */
+export function planDetection(input: DetectionPlanInput): PlannedWalk[] {
+  const { startDate, endDate } = windowDates(input.today, input.window);
+  const walks = (input.establishments ?? [undefined]).flatMap((establishment) => {
+    const whole: ListingSpec = { kind: 'window', status: 'pending', startDate, endDate, establishment };
+    const key = listingKey(whole);
+    const pages = pagesFor(input.knownSizes[key] ?? countPending(input.pendingByDate, establishment));
+    if (pages <= input.maxWalkPages) return [walkOf(whole, pages)];
+    return splitByDate(input, 'pending', startDate, endDate, establishment).map((part) =>
+      walkOf(part, pagesFor(input.knownSizes[listingKey(part)] ?? countPending(input.pendingByDate, establishment, part))),
+    );
+  });
+  return walks.sort((a, b) => (input.lastWalkedAt[a.key] ?? -1) - (input.lastWalkedAt[b.key] ?? -1));
+}
+
+function walkOf(listing: ListingSpec, pages: number): PlannedWalk {
+  return {
+    listing,
+    key: listingKey(listing),
+    purpose: 'detect',
+    fromPage: 1,
+    maxPages: undefined,
+    estimatedRequests: pages,
+  };
+}
+
+/**
+ * Consecutive dates packed into parts of at most `maxWalkPages` pages each, by the pending orders we know
+ * of per date. A single date above the bound is a part of its own; it waits for a fuller budget.
+ */
+function splitByDate(
+  input: DetectionPlanInput,
+  status: OrderStatus,
+  startDate: string,
+  endDate: string,
+  establishment: string | undefined,
+): ListingSpec[] {
+  const parts: ListingSpec[] = [];
+  let partStart = startDate;
+  let orders = 0;
+  for (let date = startDate; date <= endDate; date = addDays(date, 1)) {
+    const onDate = countPending(input.pendingByDate, establishment, { startDate: date, endDate: date });
+    if (date > partStart && pagesFor(orders + onDate) > input.maxWalkPages) {
+      parts.push({ kind: 'part', status, startDate: partStart, endDate: addDays(date, -1), establishment });
+      partStart = date;
+      orders = 0;
+    }
+    orders += onDate;
+  }
+  parts.push({ kind: 'part', status, startDate: partStart, endDate, establishment });
+  return parts;
+}
+
+function countPending(
+  byDate: DetectionPlanInput['pendingByDate'],
+  establishment: string | undefined,
+  range?: { startDate: string; endDate: string },
+): number {
+  let count = 0;
+  for (const [date, byEstablishment] of byDate) {
+    if (range && (date < range.startDate || date > range.endDate)) continue;
+    for (const [uuid, n] of byEstablishment) if (establishment === undefined || uuid === establishment) count += n;
+  }
+  return count;
+}
