@@ -24,6 +24,8 @@ export interface SchedulerOptions<Entry extends ScheduledOrganization> {
   stop: AbortSignal;
   /** @default Date.now */
   clock?: () => number;
+  /** Waits out the gap to the next turn, ending early on `stop`. @default a timer */
+  sleep?: (ms: number, stop: AbortSignal) => Promise<void>;
 }
 
 export async function runPollScheduler<Entry extends ScheduledOrganization>(
@@ -49,7 +51,7 @@ async function takeTurns<Entry extends ScheduledOrganization>(
     const turn = nextTurn(group, clock());
     if (!turn) return;
     if (turn.waitMs > 0) {
-      await delay(turn.waitMs, undefined, { signal: stop }).catch(() => {});
+      await (options.sleep ?? sleepUnlessStopped)(turn.waitMs, stop);
       continue;
     }
     const { entry } = turn;
@@ -65,4 +67,8 @@ async function takeTurns<Entry extends ScheduledOrganization>(
       options.onError(entry, error);
     }
   }
+}
+
+function sleepUnlessStopped(ms: number, stop: AbortSignal): Promise<void> {
+  return delay(ms, undefined, { signal: stop }).catch(() => {});
 }

@@ -113,8 +113,8 @@ export interface PollReport {
   /** Walks left for a later cycle because the budget did not stretch to them. */
   deferred: string[];
   ordersSeen: number;
-  /** Orders that left a completely walked pending listing this cycle. */
-  vanished: number;
+  /** Orders that left a completely walked pending listing this cycle, as last seen. */
+  vanished: VanishedOrder[];
   /** Events newly recorded this cycle, in commit order. */
   events: OrderEvent[];
   /** Orders another run changed first; they are looked at again next cycle. */
@@ -148,7 +148,7 @@ export async function pollOrganization(
     listings: [],
     deferred: [],
     ordersSeen: 0,
-    vanished: 0,
+    vanished: [],
     events: [],
     conflicts: 0,
     failures: [],
@@ -354,7 +354,7 @@ class Cycle {
   async #resolve(): Promise<void> {
     const seen = new Set(this.#observations.keys());
     const vanished = findVanished(this.#snapshots, seen, this.#results);
-    this.report.vanished = vanished.length;
+    this.report.vanished = vanished;
     const searched = searchedStatuses(vanished, this.#results, ORDER_STATUSES);
     const requestsBefore = this.report.requestsFor.resolve;
     let unresolved = vanished;

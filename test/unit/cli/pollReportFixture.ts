@@ -9,7 +9,7 @@ export function pollReport(overrides: Partial<PollReport> = {}): PollReport {
     ok: true,
     requests: 4,
     requestsFor: { detect: 4, resolve: 0, sweep: 0 },
-    vanished: 0,
+    vanished: [],
     nextPollAt: 0,
     budgetRemaining: 46,
     listings: [],
