@@ -45,6 +45,8 @@ export interface WorldOptions {
   rng: SeededRandom;
   clock: () => number;
   timeZone: string;
+  /** How many of the catalog's establishment templates the organization runs; default all of them. */
+  establishments?: number;
 }
 
 export class World {
@@ -64,7 +66,9 @@ export class World {
     this.timeZone = options.timeZone;
     this.calendar = new LocalCalendar(options.timeZone);
     this.clock = options.clock;
-    this.catalog = buildOrganizationCatalog(options.rng.fork('catalog'), this.clock());
+    this.catalog = buildOrganizationCatalog(options.rng.fork('catalog'), this.clock(), {
+      establishments: options.establishments,
+    });
     this.generator = options.rng.fork('orders');
     this.referencePrefix = initials(options.organization.name);
   }
