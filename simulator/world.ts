@@ -146,35 +146,27 @@ export class World {
 
   addOrder(overrides: OrderOverrides = {}): Order {
     this.synchronize();
-    const createdAtMicros = microsFromMs(overrides.createdAtMs ?? this.clock());
-    const uuid = overrides.uuid;
-    if (uuid !== undefined && this.orders.has(uuid)) throw new RangeError(`order ${uuid} already exists`);
-    const pending = buildPendingOrder(this.generator, this.catalog, {
-      reference: overrides.reference ?? this.takeReference(),
-      pickupDate:
-        overrides.pickupDate === undefined
-          ? this.calendar.dateAt(overrides.createdAtMs ?? this.clock())
-          : isoDate(overrides.pickupDate),
-      createdAtMicros,
-      uuid,
-      establishmentUuid: overrides.establishment,
-      paymentMethod: overrides.paymentMethod,
-      customer: overrides.customer,
-      notes: overrides.notes,
-    });
-    const order = withStatus(pending, overrides.status ?? 'pending', createdAtMicros);
-    this.orders.set(order.uuid, order);
-    this.record(order, 'created', null, order.status.value, overrides.createdAtMs ?? this.clock());
-    return structuredClone(order);
+    return structuredClone(this.insert(overrides));
+  }
+
+  /**
+   * Adds an order that has already lived: created, then moved through each step of `history` in turn.
+   * For filling a world in bulk, so it returns only the uuid and spares the copies `addOrder` and
+   * `setStatus` hand out, which would cost more than building the orders.
+   */
+  addOrderWithHistory(
+    overrides: OrderOverrides,
+    history: ReadonlyArray<{ status: OrderStatus; atMs: number }>,
+  ): string {
+    this.synchronize();
+    const { uuid } = this.insert(overrides);
+    for (const step of history) this.applyStatus(uuid, step.status, { atMs: step.atMs });
+    return uuid;
   }
 
   setStatus(uuid: string, status: OrderStatus, options: ChangeOptions = {}): Order {
     this.synchronize();
-    const before = this.existing(uuid);
-    const after = withStatus(before, status, this.changeMicros(options));
-    this.orders.set(uuid, after);
-    this.recordIfChanged(after, 'status', before.status.value, status, options);
-    return structuredClone(after);
+    return structuredClone(this.applyStatus(uuid, status, options));
   }
 
   setPickupDate(uuid: string, pickupDate: string, options: ChangeOptions = {}): Order {
@@ -219,6 +211,39 @@ export class World {
     this.orders.delete(uuid);
     this.record(order, 'removed', order.status.value, null, options.atMs ?? this.clock());
     return true;
+  }
+
+  /** Returns the stored record, not a copy. */
+  private insert(overrides: OrderOverrides): Order {
+    const createdAtMicros = microsFromMs(overrides.createdAtMs ?? this.clock());
+    const uuid = overrides.uuid;
+    if (uuid !== undefined && this.orders.has(uuid)) throw new RangeError(`order ${uuid} already exists`);
+    const pending = buildPendingOrder(this.generator, this.catalog, {
+      reference: overrides.reference ?? this.takeReference(),
+      pickupDate:
+        overrides.pickupDate === undefined
+          ? this.calendar.dateAt(overrides.createdAtMs ?? this.clock())
+          : isoDate(overrides.pickupDate),
+      createdAtMicros,
+      uuid,
+      establishmentUuid: overrides.establishment,
+      paymentMethod: overrides.paymentMethod,
+      customer: overrides.customer,
+      notes: overrides.notes,
+    });
+    const order = withStatus(pending, overrides.status ?? 'pending', createdAtMicros);
+    this.orders.set(order.uuid, order);
+    this.record(order, 'created', null, order.status.value, overrides.createdAtMs ?? this.clock());
+    return order;
+  }
+
+  /** Returns the stored record, not a copy. */
+  private applyStatus(uuid: string, status: OrderStatus, options: ChangeOptions): Order {
+    const before = this.existing(uuid);
+    const after = withStatus(before, status, this.changeMicros(options));
+    this.orders.set(uuid, after);
+    this.recordIfChanged(after, 'status', before.status.value, status, options);
+    return after;
   }
 
   /** Stores an edited copy of the order and returns that stored record, not a copy of it. */
