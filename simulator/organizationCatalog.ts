@@ -5,6 +5,7 @@ import {
   ADULT_FIRST_NAMES,
   CLASSES,
   ESTABLISHMENTS,
+  type EstablishmentTemplate,
   LAST_NAMES,
   PRODUCTS,
   type ProductTemplate,
@@ -44,17 +45,41 @@ export interface OrganizationCatalog {
   products: CatalogProduct[];
 }
 
+export interface CatalogOptions {
+  /** How many of the establishment templates, in their listed order; default all of them. */
+  establishments?: number;
+}
+
 /** `nowMs` anchors the records' creation dates in the past of the simulated present. */
-export function buildOrganizationCatalog(rng: SeededRandom, nowMs: number): OrganizationCatalog {
+export function buildOrganizationCatalog(
+  rng: SeededRandom,
+  nowMs: number,
+  options: CatalogOptions = {},
+): OrganizationCatalog {
+  const establishments = options.establishments ?? ESTABLISHMENTS.length;
+  if (!(Number.isInteger(establishments) && establishments >= 1 && establishments <= ESTABLISHMENTS.length)) {
+    throw new RangeError(
+      `establishments must be an integer from 1 to ${ESTABLISHMENTS.length}, got ${establishments}`,
+    );
+  }
   return {
-    establishments: buildEstablishments(rng.fork('establishments'), nowMs),
+    // A prefix of the templates takes the same draws as the full list, so the kept ones do not change.
+    establishments: buildEstablishments(
+      rng.fork('establishments'),
+      nowMs,
+      ESTABLISHMENTS.slice(0, establishments),
+    ),
     customers: buildCustomers(rng.fork('customers')),
     products: buildProducts(rng.fork('products'), nowMs),
   };
 }
 
-function buildEstablishments(rng: SeededRandom, nowMs: number): Establishment[] {
-  return ESTABLISHMENTS.map((template) => {
+function buildEstablishments(
+  rng: SeededRandom,
+  nowMs: number,
+  templates: readonly EstablishmentTemplate[],
+): Establishment[] {
+  return templates.map((template) => {
     const createdMs = nowMs - rng.int(200, 700) * DAY_MS;
     return {
       uuid: rng.uuid(),

@@ -1,5 +1,5 @@
 // Makes the world move on its own: new orders arrive and pending ones are completed or canceled, then
-// archived, after seeded delays. Events wait in a time-ordered queue and are applied lazily by
+// archived, after seeded delays per order or at steady rates. Events wait in a time-ordered queue and are applied lazily by
 // `advanceTo`, so the cost is one step per event however far the clock jumps, and the same seed and
 // clock readings always give the same world.
 import type { OrderStatus } from '../shared/api/schemas.js';
@@ -21,6 +21,14 @@ export interface ScenarioOptions {
   cancelRate?: number;
   /** New orders are for pickup today up to this many days ahead. Default 3. */
   pickupDaysAhead?: number;
+  /**
+   * Resolutions per minute at speed 1, each of a random pending order, instead of each order's own
+   * `resolveAfterMs`: with a large pending pool, per-order delays resolve it all in one burst, while a
+   * rate keeps the load steady. Default null (per-order delays).
+   */
+  resolvePerMinute?: number | null;
+  /** Archivings per minute at speed 1, each of a random completed or canceled order, instead of `archiveAfterMs`. Default null. */
+  archivePerMinute?: number | null;
 }
 
 export type ResolvedScenarioOptions = Required<ScenarioOptions>;
@@ -32,10 +40,16 @@ export const DEFAULT_SCENARIO: ResolvedScenarioOptions = {
   archiveAfterMs: 60 * 60_000,
   cancelRate: 0.2,
   pickupDaysAhead: 3,
+  resolvePerMinute: null,
+  archivePerMinute: null,
 };
+
+const MINUTE_MS = 60_000;
 
 type ScenarioEvent =
   | { kind: 'arrival' }
+  | { kind: 'resolution' }
+  | { kind: 'archiving' }
   | { kind: 'transition'; orderUuid: string; from: OrderStatus; to: OrderStatus };
 
 export class Scenario {
@@ -57,10 +71,14 @@ export class Scenario {
     this.options = resolveScenarioOptions(options === false ? {} : options);
     this.advancedTo = startMs;
     if (!this.enabled) return;
-    for (const order of world.listOrders()) {
+    for (const order of world.viewOrders()) {
       const status = order.status.value;
-      if (status === 'pending') this.scheduleResolution(order.uuid, startMs);
-      else if (status === 'completed' || status === 'canceled') {
+      if (status === 'pending') {
+        if (this.options.resolvePerMinute === null) this.scheduleResolution(order.uuid, startMs);
+      } else if (
+        (status === 'completed' || status === 'canceled') &&
+        this.options.archivePerMinute === null
+      ) {
         // Already resolved for a while: archive somewhere within one typical wait from now.
         this.queue.push(startMs + this.scaled(this.rng.between(0, this.options.archiveAfterMs)), {
           kind: 'transition',
@@ -71,6 +89,8 @@ export class Scenario {
       }
     }
     this.scheduleArrival(startMs);
+    this.scheduleSteady('resolution', this.options.resolvePerMinute, startMs);
+    this.scheduleSteady('archiving', this.options.archivePerMinute, startMs);
     world.setSynchronizer(() => this.advanceTo(world.now()));
   }
 
@@ -119,22 +139,49 @@ export class Scenario {
         Math.min(daysAhead, this.options.pickupDaysAhead),
       );
       const order = this.world.addOrder({ createdAtMs: at, pickupDate });
-      this.scheduleResolution(order.uuid, at);
+      if (this.options.resolvePerMinute === null) this.scheduleResolution(order.uuid, at);
       this.scheduleArrival(at);
       return true;
     }
+    if (event.kind === 'resolution') {
+      this.scheduleSteady('resolution', this.options.resolvePerMinute, at);
+      const order = this.pickOrder((status) => status === 'pending');
+      if (!order) return false;
+      const to: OrderStatus = this.rng.chance(this.options.cancelRate) ? 'canceled' : 'completed';
+      return this.transition(at, order.uuid, 'pending', to);
+    }
+    if (event.kind === 'archiving') {
+      this.scheduleSteady('archiving', this.options.archivePerMinute, at);
+      const order = this.pickOrder((status) => status === 'completed' || status === 'canceled');
+      if (!order) return false;
+      return this.transition(at, order.uuid, order.status, 'archived');
+    }
+    return this.transition(at, event.orderUuid, event.from, event.to);
+  }
+
+  private transition(at: number, orderUuid: string, from: OrderStatus, to: OrderStatus): boolean {
     // A test may have moved or removed the order meanwhile; its word wins over the script.
-    if (this.world.statusOf(event.orderUuid) !== event.from) return false;
-    this.world.setStatus(event.orderUuid, event.to, { atMs: at });
-    if (event.to === 'completed' || event.to === 'canceled') {
+    if (this.world.statusOf(orderUuid) !== from) return false;
+    this.world.setStatus(orderUuid, to, { atMs: at });
+    if ((to === 'completed' || to === 'canceled') && this.options.archivePerMinute === null) {
       this.queue.push(at + this.scaled(this.aroundTypical(this.options.archiveAfterMs)), {
         kind: 'transition',
-        orderUuid: event.orderUuid,
-        from: event.to,
+        orderUuid,
+        from: to,
         to: 'archived',
       });
     }
     return true;
+  }
+
+  /** A random order among those whose status `keep` accepts, drawn in listing order so a seed replays it. */
+  private pickOrder(
+    keep: (status: OrderStatus) => boolean,
+  ): { uuid: string; status: OrderStatus } | undefined {
+    const candidates = this.world.viewOrders((order) => keep(order.status.value as OrderStatus));
+    if (candidates.length === 0) return undefined;
+    const order = this.rng.pick(candidates);
+    return { uuid: order.uuid, status: order.status.value as OrderStatus };
   }
 
   private scheduleArrival(afterMs: number): void {
@@ -144,6 +191,13 @@ export class Scenario {
       5 * this.options.orderIntervalMs,
     );
     this.queue.push(afterMs + this.scaled(gap), { kind: 'arrival' });
+  }
+
+  /** The next event of a steady process of `perMinute` events a minute, if that process is on. */
+  private scheduleSteady(kind: 'resolution' | 'archiving', perMinute: number | null, afterMs: number): void {
+    if (perMinute === null) return;
+    const mean = MINUTE_MS / perMinute;
+    this.queue.push(afterMs + this.scaled(Math.min(this.rng.exponential(mean), 5 * mean)), { kind });
   }
 
   private scheduleResolution(orderUuid: string, afterMs: number): void {
@@ -174,6 +228,12 @@ export function resolveScenarioOptions(options: ScenarioOptions): ResolvedScenar
   }
   if (!(resolved.cancelRate >= 0 && resolved.cancelRate <= 1)) {
     throw new RangeError(`scenario cancelRate must be between 0 and 1, got ${resolved.cancelRate}`);
+  }
+  for (const key of ['resolvePerMinute', 'archivePerMinute'] as const) {
+    const rate = resolved[key];
+    if (rate !== null && !(Number.isFinite(rate) && rate > 0)) {
+      throw new RangeError(`scenario ${key} must be a positive number or null, got ${rate}`);
+    }
   }
   if (!(Number.isInteger(resolved.pickupDaysAhead) && resolved.pickupDaysAhead >= 0)) {
     throw new RangeError(`scenario pickupDaysAhead must be an integer >= 0, got ${resolved.pickupDaysAhead}`);

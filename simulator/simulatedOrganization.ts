@@ -1,6 +1,7 @@
 // One organization of the simulated service: its world, filled with the orders it starts with, and the
 // scenario that moves it.
 import { addInitialOrders } from './initialOrders.js';
+import { addOrderMix, type OrderMix } from './orderMix.js';
 import { Scenario, type ScenarioOptions } from './scenario.js';
 import type { SeededRandom } from './seededRandom.js';
 import { type Organization, World } from './world.js';
@@ -15,7 +16,10 @@ export interface OrganizationSetup {
   rng: SeededRandom;
   clock: () => number;
   timeZone: string;
-  initialOrders: number;
+  /** Default all of the catalog's establishments. */
+  establishments?: number;
+  /** A count gives the demo's mix of orders; a mix sets how many of each status, and over which days. */
+  initialOrders: number | OrderMix;
   scenario: ScenarioOptions | false;
 }
 
@@ -25,8 +29,11 @@ export function createSimulatedOrganization(setup: OrganizationSetup): Simulated
     rng: setup.rng.fork('world'),
     clock: setup.clock,
     timeZone: setup.timeZone,
+    establishments: setup.establishments,
   });
-  addInitialOrders(world, setup.rng.fork('initial-orders'), setup.initialOrders);
+  const rng = setup.rng.fork('initial-orders');
+  if (typeof setup.initialOrders === 'number') addInitialOrders(world, rng, setup.initialOrders);
+  else addOrderMix(world, rng, setup.initialOrders);
   const scenario = new Scenario(world, setup.rng.fork('scenario'), setup.scenario, setup.clock());
   return { ...setup.organization, world, scenario };
 }

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { isValidTimeZone } from '../shared/time/calendarDate.js';
 import { AccessControl, type TokenGrant } from './accessControl.js';
 import { FaultInjector, type FaultSettings } from './faults.js';
+import { type OrderMix, scaleOrderMix } from './orderMix.js';
 import { PICKUP_FORMATS, PickupDateWriter, type PickupFormat } from './pickupFormat.js';
 import { SlidingWindowRateLimiter } from './rateLimiter.js';
 import { API_PREFIX, createRequestHandler } from './requestHandler.js';
@@ -14,12 +15,19 @@ import type { Scenario, ScenarioOptions } from './scenario.js';
 import { SeededRandom } from './seededRandom.js';
 import { createSimulatedOrganization, type SimulatedOrganization } from './simulatedOrganization.js';
 import type { Organization, World } from './world.js';
+import {
+  type NotifierSettings,
+  WORLD_PRESETS,
+  type WorldName,
+  type WorldPreset,
+  worldPreset,
+} from './worldPresets.js';
 
 export interface OrganizationSpec {
   /** Default: a uuid drawn from the seed. */
   id?: string;
   name: string;
-  /** Default: the simulator's `initialOrders`. */
+  /** Default: the simulator's `initialOrders`; in a world with a set mix of statuses, that mix scaled to this total. */
   initialOrders?: number;
 }
 
@@ -30,6 +38,11 @@ export interface TokenSpec {
 }
 
 export interface SimulatorOptions {
+  /**
+   * The named world to serve (see `worldPresets.ts`): its organizations, orders, scenario and tokens.
+   * Default `demo`. The options below, when given, override the world's own.
+   */
+  world?: WorldName;
   /** Default 0: any free port. */
   port?: number;
   /** Default 42. */
@@ -38,7 +51,7 @@ export interface SimulatorOptions {
   clock?: () => number;
   /** How latency is waited out; default a real timer. */
   delay?: (ms: number) => Promise<void>;
-  /** IANA zone that defines "today"; default Europe/Lisbon. */
+  /** IANA zone that defines "today"; default the world's, Europe/Lisbon. */
   timeZone?: string;
   /** Per token, over a sliding minute; default 50. */
   requestsPerMinute?: number;
@@ -46,14 +59,20 @@ export interface SimulatorOptions {
   pickupFormat?: PickupFormat;
   /** `bare` answers GET /orders with a plain array, the old form; default `envelope`. */
   ordersShape?: OrdersShape;
-  /** How the world moves on its own; `false` for a world that only changes through the world API. */
+  /**
+   * How the world moves on its own, over the world's own scenario (`{ speed: 60 }` speeds it up); `false`
+   * for a world that only changes through the world API.
+   */
   scenario?: ScenarioOptions | false;
   faults?: Partial<FaultSettings>;
-  /** Orders each organization starts with; default 60. */
+  /**
+   * Orders each organization starts with; default the world's (60 in the demo). In a world with a set
+   * mix of statuses, that mix scaled to this total.
+   */
   initialOrders?: number;
-  /** Default: "North School" and "South Academy". */
+  /** Default: the world's ("North School" and "South Academy" in the demo). */
   organizations?: OrganizationSpec[];
-  /** Default: one token per organization, each reading only its own. */
+  /** Default: the world's: one token per organization, each reading only its own, or one reading all. */
   tokens?: TokenSpec[];
 }
 
@@ -73,43 +92,52 @@ export interface RunningSimulator {
   faults: FaultInjector;
   requestLog: RequestLog;
   requestsPerMinute: number;
+  /** The named world this simulator serves. */
+  preset: WorldPreset;
+  /** The notifier settings that watch this world as intended, in the simulator's time zone. */
+  notifier: NotifierSettings;
   close(): Promise<void>;
 }
 
 export const DEFAULT_SEED = 42;
-export const DEFAULT_TIME_ZONE = 'Europe/Lisbon';
+export const DEFAULT_TIME_ZONE = WORLD_PRESETS.demo.notifier.timeZone;
 export const DEFAULT_REQUESTS_PER_MINUTE = 50;
+/** The demo world's. */
 export const DEFAULT_INITIAL_ORDERS = 60;
 const HOST = '127.0.0.1';
-const DEFAULT_ORGANIZATIONS: OrganizationSpec[] = [{ name: 'North School' }, { name: 'South Academy' }];
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+  const preset = worldPreset(options.world ?? 'demo');
   const seed = options.seed ?? DEFAULT_SEED;
   const port = options.port ?? 0;
-  const timeZone = options.timeZone ?? DEFAULT_TIME_ZONE;
+  const timeZone = options.timeZone ?? preset.notifier.timeZone;
   const pickupFormat = options.pickupFormat ?? 'mixed';
   const ordersShape = options.ordersShape ?? 'envelope';
-  const initialOrders = options.initialOrders ?? DEFAULT_INITIAL_ORDERS;
   const requestsPerMinute = options.requestsPerMinute ?? DEFAULT_REQUESTS_PER_MINUTE;
-  checkOptions({ seed, port, timeZone, pickupFormat, ordersShape, initialOrders });
+  checkOptions({ seed, port, timeZone, pickupFormat, ordersShape, initialOrders: options.initialOrders });
   const clock = options.clock ?? Date.now;
   const rng = new SeededRandom(seed);
+  const scenario = options.scenario === false ? false : { ...preset.scenario, ...options.scenario };
 
-  const specs = options.organizations ?? DEFAULT_ORGANIZATIONS;
+  const specs = options.organizations ?? preset.organizations;
   if (specs.length === 0) throw new RangeError('the simulator needs at least one organization');
-  const organizations = specs.map((spec, index) =>
+  const organizations = specs.map((spec: OrganizationSpec, index) =>
     createSimulatedOrganization({
       organization: { id: spec.id ?? rng.fork(`organization/${index}`).uuid(), name: spec.name },
       rng: rng.fork(`organization/${index}/data`),
       clock,
       timeZone,
-      initialOrders: spec.initialOrders ?? initialOrders,
-      scenario: options.scenario ?? {},
+      establishments: preset.establishments,
+      initialOrders: initialOrdersOf(preset, spec.initialOrders ?? options.initialOrders),
+      scenario,
     }),
   );
   const byId = new Map(organizations.map((organization) => [organization.id, organization]));
   if (byId.size !== organizations.length) throw new RangeError('organization ids must be unique');
-  const grants = resolveGrants(options.tokens ?? defaultTokens(rng, organizations), organizations);
+  const tokens =
+    options.tokens ??
+    (preset.tokens === 'shared' ? sharedToken(rng, organizations) : defaultTokens(rng, organizations));
+  const grants = resolveGrants(tokens, organizations);
   const [first] = organizations;
   const [firstGrant] = grants;
   if (!first || !firstGrant) throw new RangeError('the simulator needs at least one token');
@@ -153,6 +181,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     faults,
     requestLog,
     requestsPerMinute,
+    preset,
+    notifier: { window: { ...preset.notifier.window }, timeZone },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
@@ -167,6 +197,21 @@ function defaultTokens(rng: SeededRandom, organizations: SimulatedOrganization[]
     token: `sim_${rng.fork(`token/${index}`).hex(40)}`,
     organizations: [organization.id],
   }));
+}
+
+/** One token that reads every organization, so that they all draw on one request budget. */
+function sharedToken(rng: SeededRandom, organizations: SimulatedOrganization[]): TokenSpec[] {
+  return [
+    {
+      token: `sim_${rng.fork('token/shared').hex(40)}`,
+      organizations: organizations.map((organization) => organization.id),
+    },
+  ];
+}
+
+function initialOrdersOf(preset: WorldPreset, count: number | undefined): number | OrderMix {
+  if (count === undefined) return preset.initialOrders;
+  return typeof preset.initialOrders === 'number' ? count : scaleOrderMix(preset.initialOrders, count);
 }
 
 function resolveGrants(tokens: TokenSpec[], organizations: SimulatedOrganization[]): TokenGrant[] {
@@ -188,7 +233,7 @@ function checkOptions(options: {
   timeZone: string;
   pickupFormat: string;
   ordersShape: string;
-  initialOrders: number;
+  initialOrders: number | undefined;
 }): void {
   if (!Number.isSafeInteger(options.seed))
     throw new RangeError(`seed must be an integer, got ${options.seed}`);
@@ -206,7 +251,8 @@ function checkOptions(options: {
       `ordersShape must be one of ${ORDERS_SHAPES.join(', ')}, got ${options.ordersShape}`,
     );
   }
-  if (!(Number.isInteger(options.initialOrders) && options.initialOrders >= 0)) {
+  const { initialOrders } = options;
+  if (initialOrders !== undefined && !(Number.isInteger(initialOrders) && initialOrders >= 0)) {
     throw new RangeError(`initialOrders must be an integer >= 0, got ${options.initialOrders}`);
   }
 }

@@ -12,6 +12,7 @@ import {
 } from './organizationCatalog.js';
 import type { SeededRandom } from './seededRandom.js';
 import { formatTimestamp, microsFromMs } from './timestamps.js';
+import { ChangeFeed, type WorldChange, type WorldChangeListener } from './worldChange.js';
 
 export interface Organization {
   id: string;
@@ -45,6 +46,8 @@ export interface WorldOptions {
   rng: SeededRandom;
   clock: () => number;
   timeZone: string;
+  /** How many of the catalog's establishment templates the organization runs; default all of them. */
+  establishments?: number;
 }
 
 export class World {
@@ -55,6 +58,7 @@ export class World {
   private readonly catalog: OrganizationCatalog;
   private readonly generator: SeededRandom;
   private readonly orders = new Map<string, Order>();
+  private readonly changes = new ChangeFeed();
   private readonly referencePrefix: string;
   private nextReference = 1001;
   private synchronize: () => void = () => {};
@@ -64,7 +68,9 @@ export class World {
     this.timeZone = options.timeZone;
     this.calendar = new LocalCalendar(options.timeZone);
     this.clock = options.clock;
-    this.catalog = buildOrganizationCatalog(options.rng.fork('catalog'), this.clock());
+    this.catalog = buildOrganizationCatalog(options.rng.fork('catalog'), this.clock(), {
+      establishments: options.establishments,
+    });
     this.generator = options.rng.fork('orders');
     this.referencePrefix = initials(options.organization.name);
   }
@@ -75,6 +81,15 @@ export class World {
    */
   setSynchronizer(synchronize: () => void): void {
     this.synchronize = synchronize;
+  }
+
+  /**
+   * Calls `listener` after every change to an order's existence, status, pickup date or establishment,
+   * in the order the world makes them; a call that leaves the value as it was is no change. Returns the
+   * function that unsubscribes.
+   */
+  onChange(listener: WorldChangeListener): () => void {
+    return this.changes.subscribe(listener);
   }
 
   now(): number {
@@ -131,6 +146,75 @@ export class World {
 
   addOrder(overrides: OrderOverrides = {}): Order {
     this.synchronize();
+    return structuredClone(this.insert(overrides));
+  }
+
+  /**
+   * Adds an order that has already lived: created, then moved through each step of `history` in turn.
+   * For filling a world in bulk, so it returns only the uuid and spares the copies `addOrder` and
+   * `setStatus` hand out, which would cost more than building the orders.
+   */
+  addOrderWithHistory(
+    overrides: OrderOverrides,
+    history: ReadonlyArray<{ status: OrderStatus; atMs: number }>,
+  ): string {
+    this.synchronize();
+    const { uuid } = this.insert(overrides);
+    for (const step of history) this.applyStatus(uuid, step.status, { atMs: step.atMs });
+    return uuid;
+  }
+
+  setStatus(uuid: string, status: OrderStatus, options: ChangeOptions = {}): Order {
+    this.synchronize();
+    return structuredClone(this.applyStatus(uuid, status, options));
+  }
+
+  setPickupDate(uuid: string, pickupDate: string, options: ChangeOptions = {}): Order {
+    this.synchronize();
+    const date = isoDate(pickupDate);
+    const before = this.existing(uuid).pickup_at;
+    const after = this.change(uuid, options, (order) => {
+      order.pickup_at = date;
+    });
+    this.recordIfChanged(after, 'pickup_date', before, date, options);
+    return structuredClone(after);
+  }
+
+  setEstablishment(uuid: string, establishmentUuid: string, options: ChangeOptions = {}): Order {
+    this.synchronize();
+    const establishment = this.catalog.establishments.find(
+      (candidate) => candidate.uuid === establishmentUuid,
+    );
+    if (!establishment) throw new RangeError(`no establishment ${establishmentUuid} in this organization`);
+    const before = this.existing(uuid).establishment.uuid;
+    const after = this.change(uuid, options, (order) => {
+      order.establishment = { uuid: establishment.uuid, name: establishment.name };
+    });
+    this.recordIfChanged(after, 'establishment', before, establishment.uuid, options);
+    return structuredClone(after);
+  }
+
+  setNotes(uuid: string, notes: string | null, options: ChangeOptions = {}): Order {
+    this.synchronize();
+    return structuredClone(
+      this.change(uuid, options, (order) => {
+        order.notes = notes;
+      }),
+    );
+  }
+
+  /** Returns whether the order existed. */
+  removeOrder(uuid: string, options: ChangeOptions = {}): boolean {
+    this.synchronize();
+    const order = this.orders.get(uuid);
+    if (!order) return false;
+    this.orders.delete(uuid);
+    this.record(order, 'removed', order.status.value, null, options.atMs ?? this.clock());
+    return true;
+  }
+
+  /** Returns the stored record, not a copy. */
+  private insert(overrides: OrderOverrides): Order {
     const createdAtMicros = microsFromMs(overrides.createdAtMs ?? this.clock());
     const uuid = overrides.uuid;
     if (uuid !== undefined && this.orders.has(uuid)) throw new RangeError(`order ${uuid} already exists`);
@@ -149,56 +233,54 @@ export class World {
     });
     const order = withStatus(pending, overrides.status ?? 'pending', createdAtMicros);
     this.orders.set(order.uuid, order);
-    return structuredClone(order);
+    this.record(order, 'created', null, order.status.value, overrides.createdAtMs ?? this.clock());
+    return order;
   }
 
-  setStatus(uuid: string, status: OrderStatus, options: ChangeOptions = {}): Order {
-    this.synchronize();
-    return this.store(withStatus(this.existing(uuid), status, this.changeMicros(options)));
+  /** Returns the stored record, not a copy. */
+  private applyStatus(uuid: string, status: OrderStatus, options: ChangeOptions): Order {
+    const before = this.existing(uuid);
+    const after = withStatus(before, status, this.changeMicros(options));
+    this.orders.set(uuid, after);
+    this.recordIfChanged(after, 'status', before.status.value, status, options);
+    return after;
   }
 
-  setPickupDate(uuid: string, pickupDate: string, options: ChangeOptions = {}): Order {
-    this.synchronize();
-    const date = isoDate(pickupDate);
-    return this.change(uuid, options, (order) => {
-      order.pickup_at = date;
-    });
-  }
-
-  setEstablishment(uuid: string, establishmentUuid: string, options: ChangeOptions = {}): Order {
-    this.synchronize();
-    const establishment = this.catalog.establishments.find(
-      (candidate) => candidate.uuid === establishmentUuid,
-    );
-    if (!establishment) throw new RangeError(`no establishment ${establishmentUuid} in this organization`);
-    return this.change(uuid, options, (order) => {
-      order.establishment = { uuid: establishment.uuid, name: establishment.name };
-    });
-  }
-
-  setNotes(uuid: string, notes: string | null, options: ChangeOptions = {}): Order {
-    this.synchronize();
-    return this.change(uuid, options, (order) => {
-      order.notes = notes;
-    });
-  }
-
-  /** Returns whether the order existed. */
-  removeOrder(uuid: string): boolean {
-    this.synchronize();
-    return this.orders.delete(uuid);
-  }
-
+  /** Stores an edited copy of the order and returns that stored record, not a copy of it. */
   private change(uuid: string, options: ChangeOptions, edit: (order: Order) => void): Order {
     const order = structuredClone(this.existing(uuid));
     edit(order);
     order.updated_at = formatTimestamp(nextUpdateMicros(order, this.changeMicros(options)));
-    return this.store(order);
+    this.orders.set(uuid, order);
+    return order;
   }
 
-  private store(order: Order): Order {
-    this.orders.set(order.uuid, order);
-    return structuredClone(order);
+  private recordIfChanged(
+    order: Order,
+    kind: WorldChange['kind'],
+    from: string,
+    to: string,
+    options: ChangeOptions,
+  ): void {
+    if (from !== to) this.record(order, kind, from, to, options.atMs ?? this.clock());
+  }
+
+  private record(
+    order: Order,
+    kind: WorldChange['kind'],
+    from: string | null,
+    to: string | null,
+    at: number,
+  ): void {
+    this.changes.emit({
+      at,
+      orderUuid: order.uuid,
+      kind,
+      from,
+      to,
+      pickupDate: order.pickup_at,
+      establishmentUuid: order.establishment.uuid,
+    });
   }
 
   private existing(uuid: string): Order {

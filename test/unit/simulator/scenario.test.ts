@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OrderSchema } from '../../../shared/api/schemas.js';
 import { addDays } from '../../../shared/time/calendarDate.js';
+import type { WorldChange } from '../../../simulator/worldChange.js';
 import { T0, TODAY, worldFixture } from './worldFixture.js';
 
 const MINUTE = 60_000;
@@ -107,8 +108,46 @@ describe('Scenario', () => {
     expect(world.orderCount).toBeGreaterThanOrEqual(60);
   });
 
+  it('resolves and archives random orders at steady per-minute rates, however large the pending pool', () => {
+    const steady = { orderIntervalMs: 20_000, resolvePerMinute: 2.5, archivePerMinute: 2 };
+    const { world, clock } = worldFixture({ initialOrders: 300, scenario: steady });
+    const pendingAtStart = world.listOrders((order) => order.status.value === 'pending').length;
+    const changes: WorldChange[] = [];
+    world.onChange((change) => changes.push(change));
+    clock.now = T0 + HOUR;
+    world.listOrders();
+
+    const count = (kind: string, to: string) =>
+      changes.filter((change) => change.kind === kind && change.to === to).length;
+    const resolved = count('status', 'completed') + count('status', 'canceled');
+    expect(count('created', 'pending')).toBeGreaterThan(120);
+    expect(count('created', 'pending')).toBeLessThan(240);
+    expect(resolved).toBeGreaterThan(110);
+    expect(resolved).toBeLessThan(190);
+    expect(count('status', 'canceled')).toBeGreaterThan(10);
+    expect(count('status', 'canceled')).toBeLessThan(count('status', 'completed') / 2);
+    expect(count('status', 'archived')).toBeGreaterThan(80);
+    expect(count('status', 'archived')).toBeLessThan(160);
+    // Per-order delays would have resolved every initial pending order within the hour.
+    expect(pendingAtStart).toBeGreaterThan(200);
+    expect(world.listOrders((order) => order.status.value === 'pending').length).toBeGreaterThan(150);
+    const minutes = new Set(changes.map((change) => Math.floor((change.at - T0) / MINUTE)));
+    expect(minutes.size).toBeGreaterThan(50);
+  });
+
+  it('replays the same steady-rate world for the same seed', () => {
+    const steady = { resolvePerMinute: 1, archivePerMinute: 1 };
+    const a = worldFixture({ seed: 9, scenario: steady });
+    const b = worldFixture({ seed: 9, scenario: steady });
+    a.clock.now = T0 + 2 * HOUR;
+    b.clock.now = T0 + 2 * HOUR;
+    expect(b.world.listOrders()).toEqual(a.world.listOrders());
+  });
+
   it('refuses options that cannot run', () => {
     expect(() => worldFixture({ scenario: { speed: 0 } })).toThrow(RangeError);
     expect(() => worldFixture({ scenario: { cancelRate: 1.5 } })).toThrow(RangeError);
+    expect(() => worldFixture({ scenario: { resolvePerMinute: 0 } })).toThrow(RangeError);
+    expect(() => worldFixture({ scenario: { archivePerMinute: -1 } })).toThrow(RangeError);
   });
 });

@@ -181,6 +181,23 @@ describe('World', () => {
     expect(() => world.setStatus(order.uuid, 'completed')).toThrow(RangeError);
   });
 
+  it('adds an order that has already lived, stamped at each step of its history', () => {
+    const { world } = worldFixture({ initialOrders: 0 });
+    const uuid = world.addOrderWithHistory({ createdAtMs: T0 - 3 * 3_600_000 }, [
+      { status: 'canceled', atMs: T0 - 2 * 3_600_000 },
+      { status: 'archived', atMs: T0 - 3_600_000 },
+    ]);
+    const order = world.getOrder(uuid);
+    if (!order) throw new Error('order not added');
+    expectConsistent(order);
+    expect(order).toMatchObject({
+      status: { value: 'archived' },
+      created_at: '2026-03-10T08:00:00.000000Z',
+      canceled_at: '2026-03-10T09:00:00.000000Z',
+      updated_at: '2026-03-10T10:00:00.000000Z',
+    });
+  });
+
   it('hands out copies, so editing a returned order does not change the world', () => {
     const { world } = worldFixture({ initialOrders: 1 });
     const [order] = world.listOrders();

@@ -1,0 +1,103 @@
+// Named simulator worlds that benchmarks and users start by name: who is in them, what orders they hold,
+// how they move, which tokens read them, and the notifier settings that watch them as intended.
+import type { OrderMix } from './orderMix.js';
+import type { ScenarioOptions } from './scenario.js';
+
+export const WORLD_NAMES = ['demo', 'canteen-afternoon', 'shared-token'] as const;
+export type WorldName = (typeof WORLD_NAMES)[number];
+
+/** What a notifier config should say to watch the world as it is meant to be watched. */
+export interface NotifierSettings {
+  window: { daysBack: number; daysAhead: number };
+  timeZone: string;
+}
+
+export interface WorldPreset {
+  name: WorldName;
+  /** One line for people: what the world holds and what it is for. */
+  summary: string;
+  organizations: ReadonlyArray<{ name: string }>;
+  /** Establishments per organization, a prefix of the catalog's templates; default all of them. */
+  establishments?: number;
+  /** A count gives the demo's mix (mostly today's pending orders); a mix sets each status's count. */
+  initialOrders: number | OrderMix;
+  scenario: ScenarioOptions;
+  /** `shared`: one token reads every organization; otherwise one token per organization. */
+  tokens: 'per-organization' | 'shared';
+  /** The CLI's `--speed` when none is given: the demo runs fast so something happens within seconds. */
+  cliSpeed: number;
+  notifier: NotifierSettings;
+}
+
+const TIME_ZONE = 'Europe/Lisbon';
+const WEEK_AROUND_TODAY = { daysBack: 3, daysAhead: 3 };
+
+const DEMO: WorldPreset = {
+  name: 'demo',
+  summary: 'two schools, 60 orders each (mostly pending today), one token each',
+  organizations: [{ name: 'North School' }, { name: 'South Academy' }],
+  initialOrders: 60,
+  scenario: {},
+  tokens: 'per-organization',
+  cliSpeed: 15,
+  // The config's own defaults: today and the week ahead.
+  notifier: { window: { daysBack: 0, daysAhead: 7 }, timeZone: TIME_ZONE },
+};
+
+const CANTEEN_AFTERNOON: WorldPreset = {
+  name: 'canteen-afternoon',
+  summary:
+    'one school, three establishments, 2,900 orders in the week around today; ~3 new orders, ~2 completed, ~0.5 canceled and ~2 archived a minute',
+  organizations: [{ name: 'Canteen School' }],
+  establishments: 3,
+  initialOrders: {
+    counts: { pending: 200, completed: 600, canceled: 100, archived: 2_000 },
+    ...WEEK_AROUND_TODAY,
+  },
+  scenario: {
+    orderIntervalMs: 20_000,
+    // 2.5 resolutions a minute, a fifth of them cancellations: ~2 completed and ~0.5 canceled.
+    resolvePerMinute: 2.5,
+    cancelRate: 0.2,
+    archivePerMinute: 2,
+    pickupDaysAhead: WEEK_AROUND_TODAY.daysAhead,
+  },
+  tokens: 'per-organization',
+  cliSpeed: 1,
+  notifier: { window: WEEK_AROUND_TODAY, timeZone: TIME_ZONE },
+};
+
+const SHARED_TOKEN: WorldPreset = {
+  name: 'shared-token',
+  summary:
+    'twenty schools of ~100 orders in the week around today, all read with one token; each gets ~1 new order and ~1 resolution every 2 minutes',
+  organizations: Array.from({ length: 20 }, (_, index) => ({
+    name: `School ${String(index + 1).padStart(2, '0')}`,
+  })),
+  initialOrders: {
+    counts: { pending: 25, completed: 35, canceled: 10, archived: 30 },
+    ...WEEK_AROUND_TODAY,
+  },
+  scenario: {
+    orderIntervalMs: 120_000,
+    resolvePerMinute: 0.5,
+    cancelRate: 0.2,
+    archivePerMinute: 0.3,
+    pickupDaysAhead: WEEK_AROUND_TODAY.daysAhead,
+  },
+  tokens: 'shared',
+  cliSpeed: 1,
+  notifier: { window: WEEK_AROUND_TODAY, timeZone: TIME_ZONE },
+};
+
+export const WORLD_PRESETS: Readonly<Record<WorldName, WorldPreset>> = {
+  demo: DEMO,
+  'canteen-afternoon': CANTEEN_AFTERNOON,
+  'shared-token': SHARED_TOKEN,
+};
+
+export function worldPreset(name: string): WorldPreset {
+  const preset = Object.hasOwn(WORLD_PRESETS, name) ? WORLD_PRESETS[name as WorldName] : undefined;
+  if (!preset) throw new RangeError(`unknown world "${name}"; expected one of ${WORLD_NAMES.join(', ')}`);
+  return preset;
+}
