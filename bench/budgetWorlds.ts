@@ -29,7 +29,7 @@ const WARM_UP_MS = 10 * MINUTE;
 /** Transitions in it are the ones counted. */
 const MEASURED_MS = 30 * MINUTE;
 /** After it: polling goes on, so that what the sweep bounds is seen, but new transitions are not counted. */
-const DRAIN_MS = 12 * MINUTE;
+const DRAIN_MS = 20 * MINUTE;
 const LATENCY_MS = 100;
 const REQUESTS_PER_MINUTE = 50;
 

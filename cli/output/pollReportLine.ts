@@ -19,9 +19,15 @@ export function formatPollReportLine(
   if (report.outcome === 'skipped') {
     return `${name}: skipped (${report.reason ?? 'no reason given'})${deliveries ? `, ${deliveries}` : ''}`;
   }
+  if (report.outcome === 'deferred') {
+    // Not a failure: the token's minute is spent, and the pace brings the cycle back when it frees.
+    return `${name}: waiting for request budget, next cycle in ${secondsUntil(report)} s${deliveries ? `, ${deliveries}` : ''}`;
+  }
   const events = report.events.length === 1 ? '1 event' : `${report.events.length} events`;
+  const { detect, resolve, sweep } = report.requestsFor;
+  const spent = [`${detect} pending`, ...(resolve > 0 ? [`${resolve} look-up`] : []), ...(sweep > 0 ? [`${sweep} sweep`] : [])];
   const parts = [
-    `${report.requests} requests (${report.budgetRemaining}/${budgetPerMinute} left this minute)`,
+    `${report.requests} requests (${spent.join(', ')}; ${report.budgetRemaining}/${budgetPerMinute} left this minute)`,
     `${report.ordersSeen} orders seen`,
     events,
   ];
@@ -30,7 +36,13 @@ export function formatPollReportLine(
   if (report.deferred.length > 0) parts.push(`deferred for budget: ${report.deferred.join(', ')}`);
   if (report.conflicts > 0) parts.push(`${report.conflicts} left to another run`);
   if (!report.ok) parts.push(`${report.failures.length} failed`);
+  parts.push(`next in ${secondsUntil(report)} s`);
   return `${name}: ${parts.join(', ')}`;
+}
+
+/** From the cycle's end, roughly: the line is printed as the cycle ends. */
+function secondsUntil(report: PollReport): number {
+  return Math.max(0, Math.round((report.nextPollAt - Date.now()) / 1000));
 }
 
 /** The cycle as a log record, with the failures as their own records after it. */
@@ -50,6 +62,9 @@ export function pollReportRecords(
       ...(report.reason === undefined ? {} : { reason: report.reason }),
       ok: report.ok,
       requests: report.requests,
+      requestsFor: report.requestsFor,
+      vanished: report.vanished.length,
+      nextPollAt: new Date(report.nextPollAt).toISOString(),
       budgetRemaining: report.budgetRemaining,
       budgetPerMinute,
       ordersSeen: report.ordersSeen,

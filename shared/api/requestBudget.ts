@@ -84,6 +84,7 @@ export class RequestBudget {
   async reserve(atLeast: number, atMost: number, maxWaitMs = this.maxWaitMs): Promise<number> {
     if (atMost <= 0) return 0;
     const deadline = this.#clock() + maxWaitMs;
+    let held = 0;
     for (;;) {
       const now = this.#clock();
       const countAtMs = now + reservationHoldMs(atMost);
@@ -94,6 +95,15 @@ export class RequestBudget {
         return result.granted;
       }
       if (!('retryAtMs' in result) || result.retryAtMs > deadline) return 0;
+      // Requests still reserved would be sent after the wait, later than they are counted: give them back
+      // and ask for them again with this reservation, counted when they will really go out.
+      if (held === 0 && this.reserved > 0) {
+        held = this.reserved;
+        await this.release();
+        atLeast += held;
+        atMost += held;
+        continue;
+      }
       await this.#sleep(Math.max(1, result.retryAtMs - now));
     }
   }

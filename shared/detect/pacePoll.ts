@@ -1,11 +1,18 @@
-// How often an organization is polled, and how much of each cycle goes to the slow sweep (pure): the
-// token's usable rate, shared equally by the organizations on it, pays first for the sweep at its
-// configured period (at most half of the share) and then for detection cycles as often as they fit. A
-// cycle's requests go out together; the gap after it follows what it cost, so the minute is never spent
-// in its first seconds and then starved.
+// How often an organization is polled, and how much of each cycle goes to the slow sweep (pure). The
+// token's usable rate, shared equally by the organizations on it, pays first for the sweep at its period
+// (at most half of the share), and detection cycles come as often as the rest allows. A cycle's requests
+// go out together, and the gap after it follows what cycles really cost, so the minute is never spent in
+// its first seconds and then starved.
 
-/** The sweep never takes more than this share of an organization's budget, whatever its period. */
-const MAX_SWEEP_SHARE = 0.5;
+/** The sweep never takes more than this share of an organization's budget, whatever its period: detection
+ *  always keeps the larger part. */
+const MAX_SWEEP_SHARE = 0.3;
+const MINUTE_MS = 60_000;
+/**
+ * The pace plans for this share of the budget. The rest absorbs cycles that cost more than expected (a
+ * burst of look-ups), so that the next cycle finds room when it is due instead of waiting for it.
+ */
+const HEADROOM = 0.9;
 
 export interface PacingInput {
   /** Requests the token may make per minute, safety margin already taken off. */
@@ -14,7 +21,7 @@ export interface PacingInput {
   organizationsOnToken: number;
   /** Requests a detection cycle takes: pending pages plus the look-ups it usually needs. */
   detectionRequests: number;
-  /** Pages one full sweep of the terminal listings takes. */
+  /** Pages the sweep takes per sweep period. */
   sweepPages: number;
   /** How long a full sweep should take. */
   sweepPeriodMs: number;
@@ -25,25 +32,41 @@ export interface PacingInput {
 }
 
 export interface Pacing {
-  /** From the start of one cycle to the start of the next. */
+  /** This organization's sustainable requests per minute. */
+  perMinute: number;
+  /** From one cycle's start to the next, when cycles cost what is expected. */
   intervalMs: number;
   /** Sweep pages each cycle carries (fractional: the remainder is carried to the next cycle). */
   sweepPagesPerCycle: number;
   /** How long a full sweep takes at this pace. */
   sweepPeriodMs: number;
+  minIntervalMs: number;
+  holdMs: number;
 }
 
 export function pacePoll(input: PacingInput): Pacing {
-  const window = 60_000;
   const perMinute =
-    ((input.usablePerMinute / Math.max(1, input.organizationsOnToken)) * window) / (window + input.holdMs);
-  const sweepPerMinute = Math.min(input.sweepPages / (input.sweepPeriodMs / 60_000), perMinute * MAX_SWEEP_SHARE);
-  const detectionPerMinute = perMinute - sweepPerMinute;
-  const intervalMs = Math.max(input.minIntervalMs, (input.detectionRequests / detectionPerMinute) * 60_000);
-  const sweepPagesPerCycle = (sweepPerMinute * intervalMs) / 60_000;
+    (HEADROOM * (input.usablePerMinute / Math.max(1, input.organizationsOnToken)) * MINUTE_MS) /
+    (MINUTE_MS + input.holdMs);
+  const sweepPerMinute = Math.min(input.sweepPages / (input.sweepPeriodMs / MINUTE_MS), perMinute * MAX_SWEEP_SHARE);
+  const intervalMs = Math.max(
+    input.minIntervalMs,
+    (input.detectionRequests / (perMinute - sweepPerMinute)) * MINUTE_MS,
+  );
   return {
+    perMinute,
     intervalMs: Math.round(intervalMs),
-    sweepPagesPerCycle,
-    sweepPeriodMs: sweepPerMinute > 0 ? Math.round((input.sweepPages / sweepPerMinute) * 60_000) : Number.POSITIVE_INFINITY,
+    sweepPagesPerCycle: (sweepPerMinute * intervalMs) / MINUTE_MS,
+    sweepPeriodMs:
+      sweepPerMinute > 0
+        ? Math.round((input.sweepPages / sweepPerMinute) * MINUTE_MS)
+        : Number.POSITIVE_INFINITY,
+    minIntervalMs: input.minIntervalMs,
+    holdMs: input.holdMs,
   };
+}
+
+/** The gap from the start of a cycle that made `requests` requests to the next: what they cost of the share. */
+export function gapFor(pacing: Pacing, requests: number): number {
+  return Math.round(Math.max(pacing.minIntervalMs, (requests / pacing.perMinute) * MINUTE_MS));
 }

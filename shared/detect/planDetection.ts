@@ -16,7 +16,8 @@ export interface DetectionPlanInput {
   window: PollWindow;
   /** Configured establishments, one listing each; undefined lists them all at once. */
   establishments: readonly string[] | undefined;
-  /** Orders each listing held when last seen (`meta.total` of its first page), by key. */
+  /** Orders each listing held when last seen (`meta.total` of its first page), by key: the size before
+   *  any pending order is known. */
   knownSizes: Readonly<Record<string, number>>;
   /** Pending orders we know of, by pickup date and establishment: where to cut a split. */
   pendingByDate: ReadonlyMap<string, ReadonlyMap<string, number>>;
@@ -36,13 +37,28 @@ export function planDetection(input: DetectionPlanInput): PlannedWalk[] {
   const walks = (input.establishments ?? [undefined]).flatMap((establishment) => {
     const whole: ListingSpec = { kind: 'window', status: 'pending', startDate, endDate, establishment };
     const key = listingKey(whole);
-    const pages = pagesFor(input.knownSizes[key] ?? countPending(input.pendingByDate, establishment));
+    const pages = pagesFor(sizeOf(input, key, establishment));
     if (pages <= input.maxWalkPages) return [walkOf(whole, pages)];
     return splitByDate(input, 'pending', startDate, endDate, establishment).map((part) =>
-      walkOf(part, pagesFor(input.knownSizes[listingKey(part)] ?? countPending(input.pendingByDate, establishment, part))),
+      walkOf(part, pagesFor(sizeOf(input, listingKey(part), establishment, part))),
     );
   });
   return walks.sort((a, b) => (input.lastWalkedAt[a.key] ?? -1) - (input.lastWalkedAt[b.key] ?? -1));
+}
+
+/**
+ * The pending orders we know of there, once we know any: they follow every walk, split or whole. Before
+ * that, the size the listing's first page announced.
+ */
+function sizeOf(
+  input: DetectionPlanInput,
+  key: string,
+  establishment: string | undefined,
+  range?: { startDate: string; endDate: string },
+): number {
+  return input.pendingByDate.size > 0
+    ? countPending(input.pendingByDate, establishment, range)
+    : (input.knownSizes[key] ?? 0);
 }
 
 function walkOf(listing: ListingSpec, pages: number): PlannedWalk {

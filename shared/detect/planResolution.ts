@@ -13,8 +13,22 @@ export interface VanishedOrder {
   establishment: string;
 }
 
-/** Where a pending order goes, likeliest first: most are completed, some canceled, few archived at once. */
-export const RESOLUTION_ORDER: readonly OrderStatus[] = ['completed', 'canceled', 'archived', 'pending'];
+/**
+ * Where an order that left a status went, likeliest first: a pending order is mostly completed, sometimes
+ * canceled, rarely archived at once; a completed or canceled one is archived.
+ */
+export function resolutionOrder(from: string): readonly OrderStatus[] {
+  switch (from) {
+    case 'pending':
+      return ['completed', 'canceled', 'archived'];
+    case 'completed':
+      return ['archived', 'canceled', 'pending'];
+    case 'canceled':
+      return ['archived', 'completed', 'pending'];
+    default:
+      return ['completed', 'canceled', 'archived', 'pending'];
+  }
+}
 
 export interface ResolutionRoundInput {
   /** Vanished orders not found yet. */
@@ -34,7 +48,9 @@ export function planResolutionRound(input: ResolutionRoundInput): PlannedWalk[] 
   const walks = new Map<string, PlannedWalk>();
   for (const order of input.unresolved) {
     const searched = input.searched.get(order.uuid);
-    const status = RESOLUTION_ORDER.find((candidate) => candidate !== order.status && !searched?.has(candidate));
+    const status = resolutionOrder(order.status).find(
+      (candidate) => candidate !== order.status && !searched?.has(candidate),
+    );
     if (status === undefined) continue;
     const listing: ListingSpec = {
       kind: 'narrow',

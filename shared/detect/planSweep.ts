@@ -1,15 +1,20 @@
-// The slow sweep of the terminal listings (pure): completed, canceled and archived walked in full, a few
-// pages per cycle, resumed where the last cycle stopped. Look-ups from pending find most transitions at
-// once; the sweep is for what they cannot see: orders that never passed through pending, and completed or
-// canceled orders being archived. What a sweep shows is fact; what it misses, the next sweep shows.
+// The slow sweep of the terminal listings (pure). Look-ups from pending catch most transitions at once; the
+// sweep is for what they cannot see: completed or canceled orders being archived, and orders that never
+// showed in pending. What a terminal listing shows is fact, and nothing is concluded from what it does not
+// show, so the sweep reads a few pages per cycle and the next cycle resumes where it stopped: no walk is
+// ever larger than the cycle can pay for. One full pass over every listing bounds how late those
+// transitions are seen.
 import type { OrderStatus } from '../api/schemas.js';
 import { type ListingSpec, listingKey, type PlannedWalk, pagesFor } from './listingSpec.js';
 
+export const TERMINAL_STATUSES: readonly OrderStatus[] = ['completed', 'canceled', 'archived'];
+
 export interface SweepProgress {
-  /** The listing being swept. */
+  /** The listing being swept, by its key (`completed`, `archived@<est>`). */
   key: string;
+  /** The page the next cycle resumes at. */
   nextPage: number;
-  /** When this sweep of it began (epoch ms). */
+  /** When this pass over the listing began (epoch ms). */
   startedAt: number;
 }
 
@@ -18,20 +23,22 @@ export interface SweepPlanInput {
   statuses: readonly OrderStatus[];
   startDate: string;
   endDate: string;
+  /** Configured establishments, listed apart; undefined lists them all at once. */
   establishments: readonly string[] | undefined;
   progress: SweepProgress | null;
-  /** When each listing's last complete sweep began, by key. */
+  /** When each listing's last complete pass began, by key. */
   sweptAt: Readonly<Record<string, number>>;
+  /** `meta.total` of each listing when last seen, by key. */
   knownSizes: Readonly<Record<string, number>>;
   /** Pages this cycle may spend on the sweep. */
   pages: number;
   now: number;
 }
 
-export const TERMINAL_STATUSES: readonly OrderStatus[] = ['completed', 'canceled', 'archived'];
-
-/** Every listing a full sweep walks. */
-export function sweepListings(input: Pick<SweepPlanInput, 'statuses' | 'startDate' | 'endDate' | 'establishments'>): ListingSpec[] {
+/** Every listing a full sweep reads. */
+export function sweepListings(
+  input: Pick<SweepPlanInput, 'statuses' | 'startDate' | 'endDate' | 'establishments'>,
+): ListingSpec[] {
   return input.statuses
     .filter((status) => TERMINAL_STATUSES.includes(status))
     .flatMap((status) =>
@@ -47,12 +54,17 @@ export function sweepListings(input: Pick<SweepPlanInput, 'statuses' | 'startDat
     );
 }
 
-/** Pages one full sweep takes, from what is known of each listing's size. */
-export function sweepPages(input: Pick<SweepPlanInput, 'statuses' | 'startDate' | 'endDate' | 'establishments' | 'knownSizes'>): number {
+/** Pages one full sweep reads, from what is known of each listing's size. */
+export function sweepPages(
+  input: Pick<SweepPlanInput, 'statuses' | 'startDate' | 'endDate' | 'establishments' | 'knownSizes'>,
+): number {
   return sweepListings(input).reduce((sum, listing) => sum + pagesFor(input.knownSizes[listingKey(listing)]), 0);
 }
 
-/** This cycle's slice of the sweep, and the progress it starts from; none when there is nothing to sweep. */
+/**
+ * This cycle's pages of the sweep: the listing in progress from its next page, or else the one whose last
+ * pass is oldest, from its first. None when the cycle cannot pay for a page.
+ */
 export function planSweep(input: SweepPlanInput): { walk: PlannedWalk; progress: SweepProgress } | undefined {
   const pages = Math.floor(input.pages);
   const listings = sweepListings(input);
@@ -60,15 +72,15 @@ export function planSweep(input: SweepPlanInput): { walk: PlannedWalk; progress:
   const current = input.progress && listings.find((listing) => listingKey(listing) === input.progress?.key);
   const listing =
     current ??
-    [...listings].sort((a, b) => (input.sweptAt[listingKey(a)] ?? -1) - (input.sweptAt[listingKey(b)] ?? -1))[0];
+    [...listings].sort(
+      (a, b) => (input.sweptAt[listingKey(a)] ?? -1) - (input.sweptAt[listingKey(b)] ?? -1),
+    )[0];
   if (!listing) return undefined;
   const key = listingKey(listing);
   const progress: SweepProgress =
     current && input.progress ? input.progress : { key, nextPage: 1, startedAt: input.now };
-  const left = pagesFor(input.knownSizes[key]) - progress.nextPage + 1;
-  const maxPages = Math.max(1, Math.min(pages, left));
   return {
-    walk: { listing, key, purpose: 'sweep', fromPage: progress.nextPage, maxPages, estimatedRequests: maxPages },
+    walk: { listing, key, purpose: 'sweep', fromPage: progress.nextPage, maxPages: pages, estimatedRequests: pages },
     progress,
   };
 }

@@ -19,7 +19,7 @@ import {
 import { announcedEvents } from '../detect/announcedEvents.js';
 import { diffOrder } from '../detect/diffOrder.js';
 import { covers, type ListingSpec, type PlannedWalk, type WalkPurpose } from '../detect/listingSpec.js';
-import { type Pacing, pacePoll } from '../detect/pacePoll.js';
+import { gapFor, type Pacing, pacePoll } from '../detect/pacePoll.js';
 import { planDetection, windowDates } from '../detect/planDetection.js';
 import { planResolutionRound, type VanishedOrder } from '../detect/planResolution.js';
 import { planSweep, sweepPages, TERMINAL_STATUSES } from '../detect/planSweep.js';
@@ -130,7 +130,7 @@ const MAX_WALK_SHARE = 0.5;
 /** Weight of the newest cycle in the moving average of look-up requests. */
 const RESOLUTION_AVERAGE_WEIGHT = 0.2;
 /** Sweep pages owed are capped, so a long deferral does not turn into one long sweep burst. */
-const MAX_SWEEP_CREDIT_CYCLES = 3;
+const MAX_SWEEP_CREDIT_CYCLES = 1.5;
 
 export async function pollOrganization(
   organization: PolledOrganization,
@@ -187,6 +187,7 @@ class Cycle {
   readonly #missing: VanishedOrder[] = [];
   #state: PollState = initialPollState('');
   #snapshots = new Map<string, Snapshot>();
+  #window = { startDate: '', endDate: '' };
   #stop = false;
 
   constructor(
@@ -202,37 +203,40 @@ class Cycle {
 
   async run(): Promise<void> {
     const { organization, deps, startedAt, report } = this;
+    const requestsBefore = deps.api.requestCount;
     this.#state = adoptLegacyCoverage(
       (await deps.store.loadPollState(organization.id)) ?? initialPollState(organization.id),
     );
     this.#snapshots = await deps.store.loadSnapshots(organization.id);
     const state = this.#state;
-    const today = calendarDateIn(organization.timeZone, startedAt);
-    const window = windowDates(today, organization.window);
-    const history = { pendingCoveredAt: { ...state.pendingCoveredAt }, watchingSince: state.watchingSince };
+    this.#window = windowDates(calendarDateIn(organization.timeZone, startedAt), organization.window);
+    const history: SightingHistory = {
+      pendingCoveredAt: { ...state.pendingCoveredAt },
+      watchingSince: state.watchingSince,
+    };
 
     const detection = planDetection({
-      today,
+      today: calendarDateIn(organization.timeZone, startedAt),
       window: organization.window,
       establishments: organization.establishments,
       knownSizes: state.listingSizes,
-      pendingByDate: pendingByDate(this.#snapshots, window),
+      pendingByDate: pendingByDate(this.#snapshots, this.#window),
       lastWalkedAt: state.lastFetchedAt,
       maxWalkPages: Math.max(1, Math.floor(this.#budget.usablePerMinute * MAX_WALK_SHARE)),
     });
-    const pace = this.#pace(detection, window);
+    const detectionRequests = detection.reduce((sum, walk) => sum + walk.estimatedRequests, 0);
+    const pace = this.#pace(detectionRequests + state.resolutionRequests);
     const sweepBudget = Math.min(
       state.sweepCredit + pace.sweepPagesPerCycle,
       Math.max(1, pace.sweepPagesPerCycle * MAX_SWEEP_CREDIT_CYCLES),
     );
-    const detectionRequests = detection.reduce((sum, walk) => sum + walk.estimatedRequests, 0);
-    const granted = await this.#budget.reserve(
-      detection[0]?.estimatedRequests ?? 1,
-      detectionRequests + Math.ceil(state.resolutionRequests) + Math.floor(sweepBudget),
-    );
+    const planned = detectionRequests + Math.ceil(state.resolutionRequests) + Math.floor(sweepBudget);
+    // Pending must fit before anything is walked, so the cycle waits, if it must, before its first request
+    // rather than in the middle of a walk; the sweep gets what else the window has room for.
+    const granted = await this.#budget.reserve(detectionRequests, planned);
     if (granted === 0) {
       report.outcome = 'deferred';
-      report.reason = 'the token has no request budget left for pending now; polling again when it frees';
+      report.reason = 'the token has no request budget left for pending now';
       report.deferred = detection.map((walk) => walk.key);
       report.nextPollAt = startedAt + pace.intervalMs;
       await this.#save(report.nextPollAt);
@@ -241,21 +245,21 @@ class Cycle {
 
     for (const walk of detection) await this.#walk(walk);
     await this.#resolve();
-    const swept = await this.#sweep(window, sweepBudget);
-    state.sweepCredit = Math.max(0, sweepBudget - swept);
+    // The sweep fills the cycle up to what a cycle is planned to cost, so that cycles cost alike and the
+    // gaps between them stay even; when look-ups took its room, what it is owed waits for a later cycle.
+    const room = Math.max(0, planned - (deps.api.requestCount - requestsBefore));
+    state.sweepCredit = Math.max(0, sweepBudget - (await this.#sweep(Math.min(sweepBudget, room))));
 
     this.#judgeNews(history);
     await this.#flush();
-    this.#recordCoverage(window.startDate);
+    this.#recordCoverage();
     report.ordersSeen = this.#observations.size;
-    report.nextPollAt = startedAt + this.#pace(detection, window).intervalMs;
+    report.nextPollAt = startedAt + gapFor(pace, deps.api.requestCount - requestsBefore);
     await this.#save(report.nextPollAt);
   }
 
-  #pace(detection: readonly PlannedWalk[], window: { startDate: string; endDate: string }): Pacing {
+  #pace(detectionRequests: number): Pacing {
     const { organization, deps } = this;
-    const detectionRequests =
-      detection.reduce((sum, walk) => sum + walk.estimatedRequests, 0) + this.#state.resolutionRequests;
     return pacePoll({
       usablePerMinute: this.#budget.usablePerMinute,
       organizationsOnToken: deps.organizationsOnToken ?? 1,
@@ -263,7 +267,7 @@ class Cycle {
       holdMs: this.#budget.holdMsFor(detectionRequests),
       sweepPages: sweepPages({
         statuses: sweptStatuses(organization),
-        ...window,
+        ...this.#window,
         establishments: organization.establishments,
         knownSizes: this.#state.listingSizes,
       }),
@@ -283,23 +287,26 @@ class Cycle {
    * Walks one listing within the budget: a walk that turns out longer than reserved gets the rest reserved
    * before its second page, or stops there, keeping the size it learned for the next plan.
    */
-  async #walk(walk: PlannedWalk, options: { foundEnough?: (records: readonly Order[]) => boolean } = {}): Promise<WalkResult> {
-    const { report } = this;
-    const requestsBefore = this.deps.api.requestCount;
+  async #walk(
+    walk: PlannedWalk,
+    options: { foundEnough?: (records: readonly Order[]) => boolean } = {},
+  ): Promise<WalkResult> {
+    const { report, deps } = this;
+    const requestsBefore = deps.api.requestCount;
     const result: WalkResult = { walk };
     if (this.#stop || !(await this.#afford(1))) {
       report.deferred.push(walk.key);
       return result;
     }
-    const lastAllowed = walk.maxPages === undefined ? Number.POSITIVE_INFINITY : walk.fromPage + walk.maxPages - 1;
+    const lastAllowed =
+      walk.maxPages === undefined ? Number.POSITIVE_INFINITY : walk.fromPage + walk.maxPages - 1;
     try {
-      result.listing = await this.deps.api.listOrders(queryOf(walk.listing), {
+      result.listing = await deps.api.listOrders(queryOf(walk.listing), {
         fromPage: walk.fromPage,
         ...(options.foundEnough ? { foundEnough: options.foundEnough } : {}),
         mayContinue: async ({ page, lastPage }) => {
           if (page > lastAllowed) return false;
-          const end = Math.min(lastPage ?? page, lastAllowed);
-          return this.#afford(end - page + 1);
+          return this.#afford(Math.min(lastPage ?? page, lastAllowed) - page + 1);
         },
       });
     } catch (error) {
@@ -307,7 +314,7 @@ class Cycle {
       // A rejected token or organization, or an empty budget, fails every other listing the same way.
       if (failsEveryListing(error)) this.#stop = true;
     }
-    report.requestsFor[walk.purpose] += this.deps.api.requestCount - requestsBefore;
+    report.requestsFor[walk.purpose] += deps.api.requestCount - requestsBefore;
     this.#record(result);
     return result;
   }
@@ -338,8 +345,9 @@ class Cycle {
     if (listing.stoppedEarly && walk.purpose === 'detect') report.deferred.push(walk.key);
     // Orders seen are facts even in a walk cut short; only conclusions from absence need it whole.
     for (const order of listing.records) this.#observe(order);
-    // Narrow look-ups are sized from the snapshots instead: remembering each would grow the state for ever.
-    if (walk.listing.kind === 'narrow') return;
+    // Only whole-window listings and pending's parts are planned from remembered sizes; look-ups and sweep
+    // parts are sized from the snapshots, and remembering each would grow the state.
+    if (walk.listing.kind === 'narrow' || (walk.listing.kind === 'part' && walk.purpose === 'sweep')) return;
     if (listing.total !== undefined) this.#state.listingSizes[walk.key] = listing.total;
     if (trustworthy) this.#state.lastFetchedAt[walk.key] = this.startedAt;
   }
@@ -347,19 +355,27 @@ class Cycle {
   /** Keeps the most recent sighting when an order moved between two listings during the cycle. */
   #observe(order: Order): void {
     const seen = this.#observations.get(order.uuid);
-    if (!seen || seen.order.updated_at < order.updated_at) this.#observations.set(order.uuid, { order, news: false });
+    if (!seen || seen.order.updated_at < order.updated_at) {
+      this.#observations.set(order.uuid, { order, news: false });
+    }
   }
 
-  /** Looks for the orders that left pending, round by round, the likeliest status first. */
+  /**
+   * Looks for the orders that left a pending listing walked completely, round by round, the likeliest
+   * status first: one narrow listing per status, pickup date and establishment.
+   */
   async #resolve(): Promise<void> {
-    const seen = new Set(this.#observations.keys());
-    const vanished = findVanished(this.#snapshots, seen, this.#results);
-    this.report.vanished = vanished;
+    const { report } = this;
+    const vanished = findVanished(this.#snapshots, new Set(this.#observations.keys()), this.#results);
+    report.vanished = vanished;
     const searched = searchedStatuses(vanished, this.#results, ORDER_STATUSES);
-    const requestsBefore = this.report.requestsFor.resolve;
     let unresolved = vanished;
     for (let round = 0; round < ORDER_STATUSES.length && unresolved.length > 0 && !this.#stop; round += 1) {
-      const walks = planResolutionRound({ unresolved, searched, sizeOf: (listing) => this.#knownOrders(listing) });
+      const walks = planResolutionRound({
+        unresolved,
+        searched,
+        sizeOf: (listing) => this.#knownOrders(listing.status, listing.startDate, listing.establishment),
+      });
       if (walks.length === 0) break;
       for (const walk of walks) {
         const sought = unresolved.filter((order) => covers(walk.listing, walk.listing.status, order));
@@ -371,33 +387,40 @@ class Cycle {
       }
       unresolved = unresolved.filter((order) => !this.#observations.has(order.uuid));
     }
-    const spent = this.report.requestsFor.resolve - requestsBefore;
-    this.#state.resolutionRequests =
-      this.#state.resolutionRequests * (1 - RESOLUTION_AVERAGE_WEIGHT) + spent * RESOLUTION_AVERAGE_WEIGHT;
+    const state = this.#state;
+    state.resolutionRequests =
+      state.resolutionRequests * (1 - RESOLUTION_AVERAGE_WEIGHT) +
+      report.requestsFor.resolve * RESOLUTION_AVERAGE_WEIGHT;
     // Absent wherever it could be: it left the window or was deleted. Remember that once, so it is not
     // looked for again every cycle, and let the TTL forget it.
     for (const order of unresolved) {
-      if (this.#observations.has(order.uuid) || !isMissingEverywhere(order, searched.get(order.uuid), ORDER_STATUSES)) continue;
-      this.#missing.push(order);
+      if (isMissingEverywhere(order, searched.get(order.uuid), ORDER_STATUSES)) this.#missing.push(order);
     }
   }
 
-  /** Orders we know of that a listing would hold: its likely size before it is walked. */
-  #knownOrders(listing: ListingSpec): number {
+  /** Orders we know of in `status` on `date`, at `establishment` or at any. */
+  #knownOrders(status: string, date: string, establishment: string | undefined): number {
     let count = 0;
     for (const snapshot of this.#snapshots.values()) {
-      if (covers(listing, snapshot.status, { pickupDate: snapshot.pickupDate, establishment: snapshot.establishmentUuid })) count += 1;
+      if (
+        snapshot.missingSince === null &&
+        snapshot.status === status &&
+        snapshot.pickupDate === date &&
+        (establishment === undefined || snapshot.establishmentUuid === establishment)
+      ) {
+        count += 1;
+      }
     }
     return count;
   }
 
-  /** This cycle's slice of the terminal sweep, paid from what is left of the reservation. */
-  async #sweep(window: { startDate: string; endDate: string }, budget: number): Promise<number> {
-    const { organization, startedAt } = this;
+  /** This cycle's pages of the terminal sweep, from what is left of the reservation; returns the requests made. */
+  async #sweep(budget: number): Promise<number> {
+    const { organization, startedAt, deps } = this;
     const state = this.#state;
-    const plan = planSweep({
+    const planned = planSweep({
       statuses: sweptStatuses(organization),
-      ...window,
+      ...this.#window,
       establishments: organization.establishments,
       progress: state.sweep,
       sweptAt: state.sweptAt,
@@ -405,25 +428,22 @@ class Cycle {
       pages: Math.min(budget, this.#budget.reserved),
       now: startedAt,
     });
-    if (!plan || this.#stop) return 0;
-    const result = await this.#walk(plan.walk);
-    const { listing } = result;
-    if (!listing) return this.report.requestsFor.sweep;
-    if (!listing.stoppedEarly) {
-      state.sweptAt[plan.walk.key] = plan.progress.startedAt;
-      state.sweep = null;
-    } else {
-      state.sweep = { ...plan.progress, nextPage: listing.fromPage + listing.pages };
+    if (!planned || this.#stop) return 0;
+    const requestsBefore = deps.api.requestCount;
+    const { listing } = await this.#walk(planned.walk);
+    if (listing) {
+      const done = !listing.stoppedEarly;
+      if (done) state.sweptAt[planned.progress.key] = planned.progress.startedAt;
+      state.sweep = done ? null : { ...planned.progress, nextPage: listing.fromPage + listing.pages };
     }
-    return this.report.requestsFor.sweep;
+    return deps.api.requestCount - requestsBefore;
   }
 
   /** Decided against the history as it stood before this cycle, which is about to cover new dates. */
   #judgeNews(history: SightingHistory): void {
     const listedApart = this.organization.establishments !== undefined;
     for (const observation of this.#observations.values()) {
-      observation.news =
-        this.organization.emitExisting || isNews(observation.order, listedApart, history);
+      observation.news = this.organization.emitExisting || isNews(observation.order, listedApart, history);
     }
   }
 
@@ -442,9 +462,7 @@ class Cycle {
         baseline: !news,
         expiresAt: expiryOf(order.pickup_at, graceDays),
       });
-      if (diff.snapshot) {
-        await this.#commit(diff.snapshot, announcedEvents(diff.events, organization.statuses));
-      }
+      if (diff.snapshot) await this.#commit(diff.snapshot, announcedEvents(diff.events, organization.statuses));
     }
     for (const order of this.#missing) {
       const previous = this.#snapshots.get(order.uuid);
@@ -463,8 +481,11 @@ class Cycle {
     this.report.events.push(...events.filter((event) => !duplicates.has(event.id)));
   }
 
-  /** Dates of every pending listing walked completely this cycle are now covered: a new order there is news. */
-  #recordCoverage(windowStart: string): void {
+  /**
+   * The dates of every pending listing walked completely this cycle are covered now: a new order there is
+   * news. Dates that left the window, and sizes of pending parts that did, are forgotten.
+   */
+  #recordCoverage(): void {
     const state = this.#state;
     for (const result of this.#results) {
       const { listing } = result.walk;
@@ -474,8 +495,15 @@ class Cycle {
         state.pendingCoveredAt[coverageKey(date, listing.establishment)] = this.startedAt;
       }
     }
+    const start = this.#window.startDate;
     for (const key of Object.keys(state.pendingCoveredAt)) {
-      if (key.slice(0, 10) < windowStart) delete state.pendingCoveredAt[key];
+      if (key.slice(0, 10) < start) delete state.pendingCoveredAt[key];
+    }
+    for (const record of [state.listingSizes, state.lastFetchedAt]) {
+      for (const key of Object.keys(record)) {
+        const end = /\.\.(\d{4}-\d{2}-\d{2})\]/.exec(key)?.[1];
+        if (end !== undefined && end < start) delete record[key];
+      }
     }
   }
 
@@ -484,15 +512,16 @@ class Cycle {
     const state = this.#state;
     state.lastAttemptAt = startedAt;
     state.nextPollAt = nextPollAt;
-    if (report.outcome === 'deferred') {
-      // Neither a success nor a failure: the alarm on "no successful cycle" still sees the gap.
-    } else if (report.ok) {
-      state.lastSuccessAt = startedAt;
-      state.consecutiveFailures = 0;
-      state.lastError = null;
-    } else {
-      state.consecutiveFailures += 1;
-      state.lastError = report.failures[0] ?? 'failed';
+    // A deferral is neither a success nor a failure: the "not polled" alarm still sees the gap.
+    if (report.outcome !== 'deferred') {
+      if (report.ok) {
+        state.lastSuccessAt = startedAt;
+        state.consecutiveFailures = 0;
+        state.lastError = null;
+      } else {
+        state.consecutiveFailures += 1;
+        state.lastError = report.failures[0] ?? 'failed';
+      }
     }
     await this.deps.store.savePollState(state);
   }
@@ -556,4 +585,3 @@ function failsEveryListing(error: unknown): boolean {
 function expiryOf(pickupDate: string, graceDays: number): number {
   return Math.floor(Date.parse(`${addDays(pickupDate, graceDays + 1)}T00:00:00Z`) / 1000);
 }
-

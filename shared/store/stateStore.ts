@@ -19,8 +19,11 @@ export const PollStateSchema = z.object({
   pendingCoveredAt: z.record(z.string(), z.number()).default({}),
   /** When the first complete pending walk began; orders created since then are never baseline. */
   watchingSince: z.number().nullable().default(null),
-  /** The terminal listing being swept, and from which page the next cycle resumes. */
-  sweep: z.object({ key: z.string(), nextPage: z.number().int().positive(), startedAt: z.number() }).nullable().default(null),
+  /** The terminal listing being swept, and the page the next cycle resumes at. */
+  sweep: z
+    .object({ key: z.string(), nextPage: z.number().int().positive(), startedAt: z.number() })
+    .nullable()
+    .default(null),
   /** When each terminal listing's last complete sweep began, by key. */
   sweptAt: z.record(z.string(), z.number()).default({}),
   /** Sweep pages owed by the pace but not yet spent (the fraction a cycle could not take whole). */

@@ -1,0 +1,384 @@
+// Budget-true polling under the real limits: the simulator enforces 50 requests a minute per token and
+// answers after 100 ms, time is virtual (so an hour takes seconds), and two worlds are polled with each
+// runtime's own settings: the local runner's scheduler over SQLite, and the AWS poller's triggers (the
+// minute schedule and the tick chain) over DynamoDB Local. Every transition the world makes is compared
+// with the events recorded: missed, false and duplicate ids, and how late each was detected.
+import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { runPollScheduler } from '../cli/runtime/pollScheduler.js';
+import { AdminApiClient } from '../shared/api/adminApiClient.js';
+import { InMemoryBudgetCounterStore } from '../shared/api/budgetCounterStore.js';
+import { RequestBudget } from '../shared/api/requestBudget.js';
+import type { Order } from '../shared/api/schemas.js';
+import { pagesFor } from '../shared/detect/listingSpec.js';
+import { type PolledOrganization, type PollReport, pollOrganization } from '../shared/poll/pollOrganization.js';
+import { pollWhenDue, tickDelaySeconds } from '../shared/poll/pollWhenDue.js';
+import { DynamoStateStore } from '../shared/store/dynamo/dynamoStateStore.js';
+import { createStateTableInput } from '../shared/store/dynamo/stateTableDefinition.js';
+import { SqliteStateStore } from '../shared/store/sqlite/sqliteStateStore.js';
+import type { StateStore } from '../shared/store/stateStore.js';
+import { AWS_BUDGET_WAIT_MS } from '../shared/poll/awsPollSettings.js';
+import { startSimulator } from '../simulator/startSimulator.js';
+import type { WorldChange } from '../simulator/worldChange.js';
+import { type WorldName, worldPreset } from '../simulator/worldPresets.js';
+import { dynamoLocalClient, startDynamoLocal } from './support/dynamoLocal.js';
+
+/** A Tuesday afternoon in Lisbon: working hours, orders moving. */
+const T0 = Date.UTC(2026, 2, 10, 14, 0, 0);
+const MINUTE = 60_000;
+/** Before it: the first sweep of every listing, whose sightings are the silent baseline. */
+const WARM_UP_MS = 10 * MINUTE;
+/** Transitions in it are the ones counted. */
+const MEASURED_MS = 30 * MINUTE;
+/** After it: polling goes on, so that what the sweep bounds is seen, but new transitions are not counted. */
+const DRAIN_MS = 20 * MINUTE;
+const LATENCY_MS = 100;
+const REQUESTS_PER_MINUTE = 50;
+
+type Runtime = 'local' | 'aws';
+
+export interface WorldFigures {
+  missed: number;
+  falseEvents: number;
+  duplicateIds: number;
+  transitions: number;
+  requestsPerCycle: number;
+  lowerBound: number;
+  sweepRequestsPerMinute: number;
+  detectionP50: number;
+  detectionP95: number;
+  archiveP95: number;
+  maxSweepGapS: number;
+  rateLimited: number;
+  writesPerRequest: number | undefined;
+}
+
+/** Virtual time: waits and latency move the clock instead of passing. */
+class VirtualTime {
+  now = T0;
+  readonly clock = (): number => this.now;
+  readonly sleep = async (ms: number): Promise<void> => {
+    this.now += Math.max(0, ms);
+  };
+}
+
+interface Detection {
+  type: string;
+  at: number;
+}
+
+export async function benchBudgetWorlds(): Promise<Record<string, number>> {
+  const dynamo = await startDynamoLocal();
+  const client = dynamoLocalClient(dynamo.endpoint);
+  const figures: Record<string, number> = {};
+  const all: WorldFigures[] = [];
+  try {
+    for (const world of ['canteen-afternoon', 'shared-token'] as const) {
+      for (const runtime of ['local', 'aws'] as const) {
+        process.stderr.write(`bench:   ${world} with the ${runtime} runtime's settings…\n`);
+        const result = await runWorld(world, runtime, client);
+        all.push(result);
+        const suffix = `${world === 'canteen-afternoon' ? 'canteen' : 'shared_token'}_${runtime}`;
+        Object.assign(figures, {
+          [`budget_missed_transitions_${suffix}`]: result.missed,
+          [`budget_false_events_${suffix}`]: result.falseEvents,
+          [`budget_duplicate_ids_${suffix}`]: result.duplicateIds,
+          [`budget_transitions_${suffix}`]: result.transitions,
+          [`budget_requests_per_cycle_${suffix}`]: round(result.requestsPerCycle, 2),
+          [`budget_requests_lower_bound_${suffix}`]: round(result.lowerBound, 2),
+          [`budget_sweep_requests_per_minute_${suffix}`]: round(result.sweepRequestsPerMinute, 1),
+          [`budget_detection_p50_s_${suffix}`]: round(result.detectionP50, 1),
+          [`budget_detection_p95_s_${suffix}`]: round(result.detectionP95, 1),
+          [`budget_archive_detection_p95_s_${suffix}`]: round(result.archiveP95, 1),
+          [`budget_max_sweep_gap_s_${suffix}`]: round(result.maxSweepGapS, 1),
+          [`budget_429s_${suffix}`]: result.rateLimited,
+          ...(result.writesPerRequest === undefined
+            ? {}
+            : { [`dynamo_writes_per_api_request_${suffix}`]: round(result.writesPerRequest, 2) }),
+        });
+      }
+    }
+  } finally {
+    client.destroy();
+    await dynamo.stop();
+  }
+  const canteen = all.slice(0, 2);
+  const shared = all.slice(2);
+  const worst = (runs: WorldFigures[], pick: (run: WorldFigures) => number) => Math.max(...runs.map(pick));
+  return {
+    budget_missed_transitions: all.reduce((sum, run) => sum + run.missed, 0),
+    budget_false_events: all.reduce((sum, run) => sum + run.falseEvents, 0),
+    budget_duplicate_ids: all.reduce((sum, run) => sum + run.duplicateIds, 0),
+    budget_requests_per_cycle: round(worst(canteen, (run) => run.requestsPerCycle), 2),
+    budget_requests_lower_bound: round(
+      canteen.find((run) => run.requestsPerCycle === worst(canteen, (r) => r.requestsPerCycle))?.lowerBound ?? 0,
+      2,
+    ),
+    budget_detection_p50_s: round(worst(canteen, (run) => run.detectionP50), 1),
+    budget_detection_p95_s: round(worst(canteen, (run) => run.detectionP95), 1),
+    shared_token_max_sweep_gap_s: round(worst(shared, (run) => run.maxSweepGapS), 1),
+    shared_token_429s: shared.reduce((sum, run) => sum + run.rateLimited, 0),
+    dynamo_writes_per_api_request: round(worst([all[1], all[3]].filter(defined), (run) => run.writesPerRequest ?? 0), 2),
+    ...figures,
+  };
+}
+
+async function runWorld(world: WorldName, runtime: Runtime, dynamo: DynamoDBClient): Promise<WorldFigures> {
+  const time = new VirtualTime();
+  const preset = worldPreset(world);
+  const sim = await startSimulator({
+    world,
+    seed: 11,
+    clock: time.clock,
+    delay: time.sleep,
+    requestsPerMinute: REQUESTS_PER_MINUTE,
+    faults: { latencyMs: LATENCY_MS },
+  });
+  const changes: WorldChange[] = [];
+  for (const organization of sim.organizations) organization.world.onChange((change) => changes.push(change));
+
+  const store = await openStore(runtime, dynamo, time, world);
+  const budget = new RequestBudget({
+    token: sim.token,
+    requestsPerMinute: REQUESTS_PER_MINUTE,
+    store: new InMemoryBudgetCounterStore(),
+    clock: time.clock,
+    sleep: time.sleep,
+    ...(runtime === 'aws' ? { maxWaitMs: AWS_BUDGET_WAIT_MS } : {}),
+  });
+  if (process.env.TRACE) {
+    const original = budget.reserve.bind(budget);
+    budget.reserve = async (a: number, b: number, w?: number) => {
+      const t = time.now; const free = await budget.remaining();
+      const g = await original(a, b, w);
+      console.error(`    reserve(${a},${b}) free=${free} granted=${g} waited=${Math.round((time.now - t) / 100) / 10}s at ${Math.round((t - T0) / 1000)}`);
+      return g;
+    };
+  }
+  const organizations = sim.organizations.map((simulated) => {
+    const organization: PolledOrganization = {
+      id: simulated.id,
+      name: simulated.name,
+      timeZone: preset.notifier.timeZone,
+      window: preset.notifier.window,
+      statuses: ['pending', 'completed', 'canceled', 'archived'],
+      emitExisting: false,
+      // The config's defaults: the pace is the budget's, not a number the user tuned.
+      pollIntervalSeconds: 10,
+      sweepIntervalSeconds: 300,
+    };
+    const client = new AdminApiClient({
+      baseUrl: sim.baseUrl,
+      organizationId: simulated.id,
+      organizationName: simulated.name,
+      token: sim.token,
+      budget,
+      clock: time.clock,
+      sleep: time.sleep,
+    });
+    return { organization, client, world: simulated.world };
+  });
+  const detected = new Map<string, Detection[]>();
+  const ids = new Map<string, number>();
+  const cycles: Array<{ organizationId: string; report: PollReport; endedAt: number; lowerBound: number }> = [];
+  const onReport = (entry: (typeof organizations)[number], report: PollReport) => {
+    for (const event of report.events) {
+      ids.set(event.id, (ids.get(event.id) ?? 0) + 1);
+      const list = detected.get(event.subject) ?? [];
+      list.push({ type: event.type, at: time.now });
+      detected.set(event.subject, list);
+    }
+    if (process.env.TRACE) console.error(Math.round((time.now - T0) / 1000), entry.organization.name, report.outcome, JSON.stringify(report.requestsFor), 'van', report.vanished.length, 'ev', report.events.length, 'next+', Math.round((report.nextPollAt - time.now) / 1000), report.deferred.join(','), report.listings.filter(l=>l.purpose==='sweep').map(l=>`${l.key}:${l.pages}`).join());
+    cycles.push({ organizationId: entry.organization.id, report, endedAt: time.now, lowerBound: lowerBoundOf(report, entry.world) });
+  };
+  const endAt = T0 + WARM_UP_MS + MEASURED_MS + DRAIN_MS;
+  const deps = (entry: (typeof organizations)[number]) => ({
+    api: entry.client,
+    store,
+    clock: time.clock,
+    runId: `bench-${runtime}`,
+    baseUrl: sim.baseUrl,
+    organizationsOnToken: organizations.length,
+  });
+
+  if (runtime === 'local') {
+    const stop = new AbortController();
+    await runPollScheduler({
+      organizations: organizations.map((entry) => ({ ...entry, lockKey: budget.key })),
+      runCycle: async (entry) => { const t = time.now; const r = await pollOrganization(entry.organization, deps(entry)); if (process.env.TRACE) console.error('  took', Math.round((time.now - t)/100)/10, 's from', Math.round((t - T0)/1000)); return r; },
+      onReport: (entry, report) => {
+        onReport(entry, report);
+        if (time.now >= endAt) stop.abort();
+      },
+      onError: (_entry, error) => {
+        throw error;
+      },
+      stop: stop.signal,
+      clock: time.clock,
+      sleep: async (ms) => {
+        await time.sleep(ms);
+        if (time.now >= endAt) stop.abort();
+      },
+    });
+  } else {
+    // Each organization's triggers: its minute schedule, and the tick each cycle sends for the next.
+    const triggers: Array<{ at: number; index: number }> = [];
+    organizations.forEach((_, index) => triggers.push({ at: T0, index }));
+    const schedule = (at: number, index: number) => {
+      triggers.push({ at, index });
+      triggers.sort((a, b) => a.at - b.at);
+    };
+    for (let minute = T0 + MINUTE; minute < endAt; minute += MINUTE) {
+      organizations.forEach((_, index) => triggers.push({ at: minute, index }));
+    }
+    triggers.sort((a, b) => a.at - b.at);
+    for (let trigger = triggers.shift(); trigger && trigger.at < endAt; trigger = triggers.shift()) {
+      time.now = Math.max(time.now, trigger.at);
+      const entry = organizations[trigger.index];
+      if (!entry) continue;
+      const result = await pollWhenDue(entry.organization, deps(entry));
+      if (result.outcome !== 'polled') continue;
+      onReport(entry, result.report);
+      if (result.report.outcome !== 'skipped') {
+        schedule(time.now + tickDelaySeconds(result.report.nextPollAt, time.now) * 1000, trigger.index);
+      }
+    }
+  }
+
+  if (process.env.TRACE) { for (const c of changes.slice()) { if (c.at < T0 + WARM_UP_MS || c.at >= T0 + WARM_UP_MS + MEASURED_MS) continue; const type = c.kind === 'created' ? 'order.created' : c.kind === 'status' ? EVENT_OF_STATUS[c.to ?? ''] : undefined; if (!type) continue; if (!detected.get(c.orderUuid)?.some((d) => d.type === type)) { const owner = organizations.find((o) => o.world.getOrder(c.orderUuid)); const snap = owner ? (await store.loadSnapshots(owner.organization.id)).get(c.orderUuid) : undefined; const st = owner ? await store.loadPollState(owner.organization.id) : undefined; console.error('MISSED', owner?.organization.name, JSON.stringify(snap), JSON.stringify(st?.sweep), JSON.stringify(st?.sweptAt), JSON.stringify(st?.listingSizes), Math.round((c.at - T0)/1000), c.orderUuid, c.kind, c.from, c.to, c.pickupDate, 'detected:', JSON.stringify(detected.get(c.orderUuid))); } } }
+  const figures = measure(changes, detected, ids, cycles, sim.requestLog.all().filter((r) => r.status === 429).length);
+  if (store instanceof DynamoStateStore) {
+    const byOperation = store.metrics.byOperation;
+    const bookkeeping =
+      byOperation.lease.writeRequests + byOperation.savePollState.writeRequests + byOperation.budget.writeRequests;
+    const requests = cycles.reduce((sum, cycle) => sum + cycle.report.requests, 0);
+    figures.writesPerRequest = bookkeeping / Math.max(1, requests);
+  }
+  for (const entry of organizations) await entry.client.close();
+  await sim.close();
+  if (store instanceof SqliteStateStore) store.close();
+  return figures;
+}
+
+async function openStore(runtime: Runtime, dynamo: DynamoDBClient, time: VirtualTime, world: string): Promise<StateStore> {
+  if (runtime === 'local') return new SqliteStateStore({ path: ':memory:', clock: time.clock });
+  const tableName = `bench-budget-${world}`;
+  await dynamo.send(new CreateTableCommand(createStateTableInput(tableName)));
+  return new DynamoStateStore({ client: dynamo, tableName, clock: time.clock });
+}
+
+const EVENT_OF_STATUS: Record<string, string> = {
+  completed: 'order.completed',
+  canceled: 'order.canceled',
+  archived: 'order.archived',
+  pending: 'order.status_changed',
+};
+
+/**
+ * The least any correct poller needs for the detection part of a cycle: every page of the pending
+ * listings as the server counted them, and one request per distinct (status, pickup date, establishment)
+ * the orders that left pending went to. The slow sweep is counted apart.
+ */
+function lowerBoundOf(report: PollReport, world: { getOrder(uuid: string): Order | undefined }): number {
+  const pending = report.listings
+    .filter((listing) => listing.purpose === 'detect' && listing.trustworthy)
+    .reduce((sum, listing) => sum + pagesFor(listing.orders), 0);
+  const groups = new Set<string>();
+  for (const order of report.vanished) {
+    const now = world.getOrder(order.uuid);
+    if (now) groups.add(`${now.status.value}|${now.pickup_at}|${now.establishment.uuid}`);
+  }
+  return pending + groups.size;
+}
+
+function measure(
+  changes: readonly WorldChange[],
+  detected: ReadonlyMap<string, Detection[]>,
+  ids: ReadonlyMap<string, number>,
+  cycles: ReadonlyArray<{ organizationId: string; report: PollReport; endedAt: number; lowerBound: number }>,
+  rateLimited: number,
+): WorldFigures {
+  const measuredFrom = T0 + WARM_UP_MS;
+  const measuredTo = measuredFrom + MEASURED_MS;
+  const expected = new Map<string, Set<string>>();
+  for (const change of changes) {
+    const type = change.kind === 'created' ? 'order.created' : change.kind === 'status' ? EVENT_OF_STATUS[change.to ?? ''] : undefined;
+    if (!type) continue;
+    const set = expected.get(change.orderUuid) ?? new Set<string>();
+    set.add(type);
+    expected.set(change.orderUuid, set);
+  }
+  let missed = 0;
+  let transitions = 0;
+  const delays: number[] = [];
+  const archiveDelays: number[] = [];
+  for (const change of changes) {
+    if (change.at < measuredFrom || change.at >= measuredTo) continue;
+    const type = change.kind === 'created' ? 'order.created' : change.kind === 'status' ? EVENT_OF_STATUS[change.to ?? ''] : undefined;
+    if (!type) continue;
+    transitions += 1;
+    const seen = detected.get(change.orderUuid)?.find((detection) => detection.type === type && detection.at >= change.at);
+    if (!seen) {
+      missed += 1;
+      continue;
+    }
+    (type === 'order.archived' ? archiveDelays : delays).push((seen.at - change.at) / 1000);
+  }
+  let falseEvents = 0;
+  for (const [uuid, detections] of detected) {
+    for (const detection of detections) if (!expected.get(uuid)?.has(detection.type)) falseEvents += 1;
+  }
+  const measured = cycles.filter(
+    (cycle) => cycle.report.outcome === 'polled' && cycle.endedAt >= measuredFrom && cycle.endedAt < measuredTo,
+  );
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+  const sweepRequests = measured.reduce((sum, cycle) => sum + cycle.report.requestsFor.sweep, 0);
+  let maxGap = 0;
+  const lastSuccess = new Map<string, number>();
+  for (const cycle of cycles) {
+    if (cycle.report.outcome !== 'polled' || !cycle.report.ok) continue;
+    const previous = lastSuccess.get(cycle.organizationId);
+    if (previous !== undefined && cycle.endedAt >= measuredFrom) maxGap = Math.max(maxGap, cycle.endedAt - previous);
+    lastSuccess.set(cycle.organizationId, cycle.endedAt);
+  }
+  return {
+    missed,
+    falseEvents,
+    duplicateIds: [...ids.values()].filter((count) => count > 1).length,
+    transitions,
+    requestsPerCycle: mean(measured.map((cycle) => cycle.report.requestsFor.detect + cycle.report.requestsFor.resolve)),
+    lowerBound: mean(measured.map((cycle) => cycle.lowerBound)),
+    sweepRequestsPerMinute: sweepRequests / (MEASURED_MS / MINUTE),
+    detectionP50: percentile(delays, 0.5),
+    detectionP95: percentile(delays, 0.95),
+    archiveP95: percentile(archiveDelays, 0.95),
+    maxSweepGapS: maxGap / 1000,
+    rateLimited,
+    writesPerRequest: undefined,
+  };
+}
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? 0;
+}
+
+function round(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+function defined<T>(value: T | undefined): value is T {
+  return value !== undefined;
+}
+
+
+if (process.argv[2]) {
+  const dynamo = await startDynamoLocal();
+  const client = dynamoLocalClient(dynamo.endpoint);
+  const started = performance.now();
+  const r = await runWorld(process.argv[2] as WorldName, process.argv[3] as Runtime, client);
+  console.log(JSON.stringify(r), Math.round(performance.now() - started), 'ms');
+  await dynamo.stop();
+  process.exit(0);
+}
