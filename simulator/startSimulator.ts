@@ -27,7 +27,10 @@ export interface OrganizationSpec {
   /** Default: a uuid drawn from the seed. */
   id?: string;
   name: string;
-  /** Default: the simulator's `initialOrders`; in a world with a set mix of statuses, that mix scaled to this total. */
+  /**
+   * Default: the simulator's `initialOrders`; in a world with a set mix of statuses, that mix scaled to
+   * this total.
+   */
   initialOrders?: number;
 }
 
