@@ -1,7 +1,7 @@
 // Makes the world move on its own: new orders arrive and pending ones are completed or canceled, then
-// archived, after seeded delays per order or at steady rates. Events wait in a time-ordered queue and are applied lazily by
-// `advanceTo`, so the cost is one step per event however far the clock jumps, and the same seed and
-// clock readings always give the same world.
+// archived, after seeded delays per order or at steady rates. Events wait in a time-ordered queue and
+// are applied lazily by `advanceTo`, so the cost is one step per event however far the clock jumps, and
+// the same seed and clock readings always give the same world.
 import type { OrderStatus } from '../shared/api/schemas.js';
 import { addDays } from '../shared/time/calendarDate.js';
 import { EventQueue } from './eventQueue.js';
@@ -27,7 +27,10 @@ export interface ScenarioOptions {
    * rate keeps the load steady. Default null (per-order delays).
    */
   resolvePerMinute?: number | null;
-  /** Archivings per minute at speed 1, each of a random completed or canceled order, instead of `archiveAfterMs`. Default null. */
+  /**
+   * Archivings per minute at speed 1, each of a random completed or canceled order, instead of each
+   * order's own `archiveAfterMs`. Default null (per-order delays).
+   */
   archivePerMinute?: number | null;
 }
 

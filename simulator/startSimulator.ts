@@ -27,7 +27,10 @@ export interface OrganizationSpec {
   /** Default: a uuid drawn from the seed. */
   id?: string;
   name: string;
-  /** Default: the simulator's `initialOrders`; in a world with a set mix of statuses, that mix scaled to this total. */
+  /**
+   * Default: the simulator's `initialOrders`; in a world with a set mix of statuses, that mix scaled to
+   * this total.
+   */
   initialOrders?: number;
 }
 
@@ -117,7 +120,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   checkOptions({ seed, port, timeZone, pickupFormat, ordersShape, initialOrders: options.initialOrders });
   const clock = options.clock ?? Date.now;
   const rng = new SeededRandom(seed);
-  const scenario = options.scenario === false ? false : { ...preset.scenario, ...options.scenario };
+  const scenario = options.scenario === false ? false : overScenario(preset.scenario, options.scenario);
 
   const specs = options.organizations ?? preset.organizations;
   if (specs.length === 0) throw new RangeError('the simulator needs at least one organization');
@@ -207,6 +210,12 @@ function sharedToken(rng: SeededRandom, organizations: SimulatedOrganization[]):
       organizations: organizations.map((organization) => organization.id),
     },
   ];
+}
+
+/** The world's scenario with the caller's settings on top; a setting left undefined keeps the world's. */
+function overScenario(base: ScenarioOptions, overrides: ScenarioOptions = {}): ScenarioOptions {
+  const given = Object.entries(overrides).filter(([, value]) => value !== undefined);
+  return { ...base, ...Object.fromEntries(given) };
 }
 
 function initialOrdersOf(preset: WorldPreset, count: number | undefined): number | OrderMix {

@@ -47,7 +47,7 @@ const DEMO: WorldPreset = {
 const CANTEEN_AFTERNOON: WorldPreset = {
   name: 'canteen-afternoon',
   summary:
-    'one school, three establishments, 2,900 orders in the week around today; ~3 new orders, ~2 completed, ~0.5 canceled and ~2 archived a minute',
+    'one school, 3 establishments, 2,900 orders over today ±3 days; a minute: ~3 new, ~2.5 resolved, ~2 archived',
   organizations: [{ name: 'Canteen School' }],
   establishments: 3,
   initialOrders: {
@@ -70,7 +70,7 @@ const CANTEEN_AFTERNOON: WorldPreset = {
 const SHARED_TOKEN: WorldPreset = {
   name: 'shared-token',
   summary:
-    'twenty schools of ~100 orders in the week around today, all read with one token; each gets ~1 new order and ~1 resolution every 2 minutes',
+    '20 schools on one token, ~100 orders each over today ±3 days; each: ~1 new, ~1 resolved per 2 min',
   organizations: Array.from({ length: 20 }, (_, index) => ({
     name: `School ${String(index + 1).padStart(2, '0')}`,
   })),

@@ -1,18 +1,24 @@
-// `meal-notifier simulate`: runs the Admin API simulator with a lively scenario until interrupted, and
-// prints the connection settings to paste into another terminal.
+// `meal-notifier simulate`: runs the Admin API simulator, one of its named worlds with a lively scenario,
+// until interrupted, and prints the connection settings to paste into another terminal.
 import { Command } from 'commander';
 import { type MailInbox, startMailInbox } from '../../simulator/inbox/mailInbox.js';
 import { type SlackInbox, startSlackInbox } from '../../simulator/inbox/slackInbox.js';
+import { notifierConfigFor, organizationConnections } from '../../simulator/notifierConfig.js';
 import { PICKUP_FORMATS } from '../../simulator/pickupFormat.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
+import { WORLD_NAMES, WORLD_PRESETS } from '../../simulator/worldPresets.js';
 import { CliUsageError } from '../errors.js';
 import { choiceFlag, integerFlag, numberFlag, timeZoneFlag } from '../flags.js';
+import { formatSimulatorBanner } from '../output/simulatorBanner.js';
 
 interface SimulateOptions {
+  world: string;
   port: string;
   seed: string;
-  speed: string;
-  orders: string;
+  /** Undefined: the world's own pace. */
+  speed?: string;
+  /** Undefined: the world's own orders. */
+  orders?: string;
   errorRate: string;
   latency: string;
   pickupFormat: string;
@@ -34,10 +40,17 @@ export interface SimulateCommandDeps {
 export function simulateCommand(deps: SimulateCommandDeps = {}): Command {
   return new Command('simulate')
     .description('Run a local Admin API simulator whose orders arrive and change over time')
+    .option('--world <name>', `the simulated world: ${WORLD_NAMES.join(', ')}`, 'demo')
     .option('--port <n>', 'port on 127.0.0.1 (0 picks a free one)', '4010')
     .option('--seed <n>', 'seed of the simulated world; the same seed gives the same world', '42')
-    .option('--speed <x>', 'scenario speed: 15 brings a new order every ~4 s, 0 freezes the world', '15')
-    .option('--orders <n>', 'orders each organization starts with', '60')
+    .option(
+      '--speed <x>',
+      'scenario speed, 0 freezes the world (default: 15 for demo, a new order every ~4 s; 1, real time, for the others)',
+    )
+    .option(
+      '--orders <n>',
+      "orders each organization starts with (default: the world's; a preset keeps its mix of statuses)",
+    )
     .option('--error-rate <ratio>', 'share of requests answered 500, from 0 to 1', '0')
     .option('--latency <ms>', 'delay added to every response, in ms', '0')
     .option('--pickup-format <form>', `pickup_at form: ${PICKUP_FORMATS.join(', ')}`, 'mixed')
@@ -51,22 +64,33 @@ export function simulateCommand(deps: SimulateCommandDeps = {}): Command {
     .addHelpText(
       'after',
       `
-Serves the whole Admin API spec on 127.0.0.1 (auth rules, filters, pages of 25, the rate limit) for two
-organizations, and prints the connection to export in another terminal. Ctrl-C stops it.
+Serves the whole Admin API spec on 127.0.0.1 (auth rules, filters, pages of 25, the rate limit), and
+prints the connection to export in another terminal, every organization, and a config to poll them with.
+Ctrl-C stops it.
+
+Worlds:
+  demo               ${WORLD_PRESETS.demo.summary}
+  canteen-afternoon  ${WORLD_PRESETS['canteen-afternoon'].summary}
+  shared-token       ${WORLD_PRESETS['shared-token'].summary}
 
 Examples:
   $ meal-notifier simulate
+  $ meal-notifier simulate --world canteen-afternoon
   $ meal-notifier simulate --port 4011 --seed 7 --speed 60
   $ meal-notifier simulate --error-rate 0.2 --latency 300 --requests-per-minute 10`,
     )
     .action(async (options: SimulateOptions) => {
       const write = deps.write ?? ((text: string) => process.stdout.write(text));
+      const world = WORLD_PRESETS[choiceFlag('--world', options.world, WORLD_NAMES)];
       const seed = integerFlag('--seed', options.seed, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
-      const speed = numberFlag('--speed', options.speed, 0, 10_000);
+      const speed =
+        options.speed === undefined ? world.cliSpeed : numberFlag('--speed', options.speed, 0, 10_000);
       const simulator = await startSimulator({
+        world: world.name,
         port: integerFlag('--port', options.port, 0, 65535),
         seed,
-        initialOrders: integerFlag('--orders', options.orders, 0, 100_000),
+        initialOrders:
+          options.orders === undefined ? undefined : integerFlag('--orders', options.orders, 0, 100_000),
         requestsPerMinute: integerFlag('--requests-per-minute', options.requestsPerMinute, 1, 1_000_000),
         pickupFormat: choiceFlag('--pickup-format', options.pickupFormat, PICKUP_FORMATS),
         ordersShape: options.bare ? 'bare' : 'envelope',
@@ -86,18 +110,22 @@ Examples:
       // Listen for the stop signal before announcing the address: a caller may signal as soon as it reads it.
       const stop = stopped(deps.stopSignal);
       deps.onStarted?.(simulator);
+      const connections = organizationConnections(simulator);
       write(
-        [
-          `Admin API simulator (seed ${seed}) listening on ${simulator.baseUrl}`,
-          `export MEAL_API_BASE_URL=${simulator.baseUrl}`,
-          `export MEAL_API_ORGANIZATION=${simulator.organization.id}`,
-          `export MEAL_API_TOKEN=${simulator.token}`,
-          ...(inboxes
-            ? [`export SLACK_URL=${inboxes.slack.webhookUrl}`, `export SMTP_URL=${inboxes.mail.url}`]
-            : []),
-          'Then, in another terminal: npx meal-notifier orders',
-          '',
-        ].join('\n'),
+        formatSimulatorBanner({
+          seed,
+          baseUrl: simulator.baseUrl,
+          world,
+          speed,
+          connections,
+          config: notifierConfigFor(simulator, connections),
+          exports: inboxes
+            ? [
+                ['SLACK_URL', inboxes.slack.webhookUrl],
+                ['SMTP_URL', inboxes.mail.url],
+              ]
+            : [],
+        }),
       );
       await stop;
       await Promise.all([inboxes?.slack.close(), inboxes?.mail.close()]);

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { simulateCommand } from '../../../cli/commands/simulate.js';
 import { CliUsageError } from '../../../cli/errors.js';
+import { parseConfig } from '../../../shared/config/loadConfig.js';
 import type { RunningSimulator } from '../../../simulator/startSimulator.js';
+
+/** The JSON config the banner prints, from its opening to its closing brace. */
+function printedConfig(text: string): string {
+  const start = text.indexOf('\n{\n');
+  const end = text.indexOf('\n}\n', start);
+  return text.slice(start + 1, end + 2);
+}
 
 async function runUntilStarted(args: string[]) {
   const output: string[] = [];
@@ -21,7 +29,7 @@ async function runUntilStarted(args: string[]) {
 }
 
 describe('meal-notifier simulate', () => {
-  it('prints the base URL, organization and token as shell lines that work against the simulator', async () => {
+  it('prints the base URL, organization and tokens as shell lines that work against the simulator', async () => {
     const { output, stop, finished, sim } = await runUntilStarted(['--port', '0', '--seed', '7']);
     if (!sim) throw new Error('the simulator did not start');
     const lines = output.join('').split('\n');
@@ -31,10 +39,13 @@ describe('meal-notifier simulate', () => {
         .filter((line) => line.startsWith('export '))
         .map((line) => line.slice(7).split('=') as [string, string]),
     );
+    const south = sim.access.list().find((grant) => grant.token !== sim.token);
     expect(exported).toEqual({
       MEAL_API_BASE_URL: sim.baseUrl,
       MEAL_API_ORGANIZATION: sim.organization.id,
       MEAL_API_TOKEN: sim.token,
+      // The second organization's token, under the name the printed config reads it from.
+      SOUTH_ACADEMY_TOKEN: south?.token,
     });
     expect(lines).toContain('Then, in another terminal: npx meal-notifier orders');
 
@@ -83,7 +94,87 @@ describe('meal-notifier simulate', () => {
     await finished;
   });
 
+  it('prints every organization with the token that reads it, and a config that polls them all', async () => {
+    const { output, stop, finished, sim } = await runUntilStarted(['--port', '0', '--speed', '0']);
+    if (!sim) throw new Error('the simulator did not start');
+    const text = output.join('');
+    expect(text).toContain('World demo: two schools');
+    for (const organization of sim.organizations) {
+      const token = sim.access.list().find((grant) => grant.organizations.includes(organization.id))?.token;
+      expect(text).toMatch(
+        new RegExp(
+          `^  ${organization.name} +MEAL_API_ORGANIZATION=${organization.id} MEAL_API_TOKEN=${token}$`,
+          'm',
+        ),
+      );
+    }
+    const config = parseConfig(JSON.parse(printedConfig(text)));
+    expect(config.organizations.map((organization) => organization.id)).toEqual(
+      sim.organizations.map((organization) => organization.id),
+    );
+    expect(config.organizations.map((organization) => organization.token.env)).toEqual([
+      'MEAL_API_TOKEN',
+      'SOUTH_ACADEMY_TOKEN',
+    ]);
+    stop.abort();
+    await finished;
+  });
+
+  it('--world canteen-afternoon runs the canteen in real time and prints its window for the config', async () => {
+    const { output, stop, finished, sim } = await runUntilStarted([
+      '--port',
+      '0',
+      '--world',
+      'canteen-afternoon',
+    ]);
+    if (!sim) throw new Error('the simulator did not start');
+    expect(sim.preset.name).toBe('canteen-afternoon');
+    expect(sim.scenario.options.speed).toBe(1);
+    expect(sim.world.orderCount).toBeGreaterThanOrEqual(2_900);
+    const text = output.join('');
+    expect(text).toContain('World canteen-afternoon: one school, 3 establishments');
+    expect(text).toContain('(speed 1)');
+    const config = parseConfig(JSON.parse(printedConfig(text)));
+    expect(config.organizations).toHaveLength(1);
+    expect(config.organizations[0]).toMatchObject({
+      id: sim.organization.id,
+      name: 'Canteen School',
+      token: { env: 'MEAL_API_TOKEN' },
+      timeZone: 'Europe/Lisbon',
+      window: { daysBack: 3, daysAhead: 3 },
+    });
+    stop.abort();
+    await finished;
+  });
+
+  it('--world shared-token prints all twenty organizations, each read with the one token', async () => {
+    const { output, stop, finished, sim } = await runUntilStarted([
+      '--port',
+      '0',
+      '--world',
+      'shared-token',
+      '--speed',
+      '0',
+    ]);
+    if (!sim) throw new Error('the simulator did not start');
+    const text = output.join('');
+    const lines = text.split('\n').filter((line) => line.includes(`MEAL_API_TOKEN=${sim.token}`));
+    // The export line, then one line per organization.
+    expect(lines).toHaveLength(21);
+    for (const organization of sim.organizations)
+      expect(text).toContain(`MEAL_API_ORGANIZATION=${organization.id}`);
+    expect(text.match(/^export /gm)).toHaveLength(3);
+    const config = parseConfig(JSON.parse(printedConfig(text)));
+    expect(config.organizations).toHaveLength(20);
+    expect(new Set(config.organizations.map((organization) => organization.token.env))).toEqual(
+      new Set(['MEAL_API_TOKEN']),
+    );
+    stop.abort();
+    await finished;
+  });
+
   it.each([
+    [['--world', 'mars'], '--world "mars" must be one of demo, canteen-afternoon, shared-token'],
     [['--port', '70000'], '--port "70000" must be an integer from 0 to 65535'],
     [['--port', 'abc'], '--port "abc" must be an integer from 0 to 65535'],
     [['--seed', '1.5'], '--seed "1.5"'],

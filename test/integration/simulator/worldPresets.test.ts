@@ -136,7 +136,7 @@ describe('simulator world presets', () => {
       clock: () => T0,
       initialOrders: 290,
       timeZone: 'Europe/Paris',
-      scenario: { speed: 30 },
+      scenario: { speed: 30, resolvePerMinute: undefined },
       tokens: [{ token: 'sim_custom', organizations: ['Canteen School'] }],
     });
     expect(statusCounts(sim)).toEqual({ pending: 20, completed: 60, canceled: 10, archived: 200 });
