@@ -1,10 +1,16 @@
 // The per-token request budget (default 50/min, the spec's limit). The spec does not say whether the
 // limit counts per token, organization or address, so we count per token: the strictest plausible scope.
+// A poll cycle reserves its requests in one store write; requests outside a reservation take one each.
 import { createHash } from 'node:crypto';
 import { type BudgetCounterStore, InMemoryBudgetCounterStore } from './budgetCounterStore.js';
 import { RequestBudgetExhaustedError, type RequestContext } from './errors.js';
 
 const WINDOW_MS = 60_000;
+/** The share of the limit kept unused, against the server counting a request a little later than we do. */
+const SAFETY_MARGIN = 0.1;
+/** How long a reserved request is assumed to take to reach the server, at most: see ReservationRequest. */
+const RESERVED_REQUEST_MS = 500;
+const MAX_RESERVATION_HOLD_MS = 30_000;
 
 export interface RequestBudgetOptions {
   /** The API token; only a hash of it is ever used as a key. */
@@ -23,28 +29,38 @@ export interface RequestBudgetOptions {
 
 export class RequestBudget {
   readonly requestsPerMinute: number;
+  /** What we allow ourselves: the limit less a safety margin, so a steady run never meets a 429. */
+  readonly usablePerMinute: number;
   /** Identifies the token in a shared store without revealing it. */
   readonly key: string;
+  readonly maxWaitMs: number;
   readonly #store: BudgetCounterStore;
-  readonly #maxWaitMs: number;
   readonly #clock: () => number;
   readonly #sleep: (ms: number) => Promise<void>;
+  /** Reservations not yet used up, each with the time the store counts it at. */
+  #reservations: Array<{ countAtMs: number; count: number }> = [];
 
   constructor(options: RequestBudgetOptions) {
     this.requestsPerMinute = options.requestsPerMinute ?? 50;
+    this.usablePerMinute = Math.max(1, this.requestsPerMinute - Math.floor(this.requestsPerMinute * SAFETY_MARGIN));
     this.key = `token#${createHash('sha256').update(options.token).digest('hex').slice(0, 32)}`;
     this.#store = options.store ?? new InMemoryBudgetCounterStore();
-    this.#maxWaitMs = options.maxWaitMs ?? 65_000;
+    this.maxWaitMs = options.maxWaitMs ?? 65_000;
     this.#clock = options.clock ?? Date.now;
     this.#sleep = options.sleep ?? defaultSleep;
   }
 
-  /** Takes one request from the budget, waiting for the window to free one if need be. */
+  /** Takes one request, from the cycle's reservation when there is one, else from the store (waiting if need be). */
   async acquire(context: RequestContext): Promise<void> {
-    const deadline = this.#clock() + this.#maxWaitMs;
+    const reservation = this.#reservations.find(({ count }) => count > 0);
+    if (reservation) {
+      reservation.count -= 1;
+      return;
+    }
+    const deadline = this.#clock() + this.maxWaitMs;
     for (;;) {
       const now = this.#clock();
-      const take = await this.#store.tryTake(this.key, now, this.requestsPerMinute, WINDOW_MS);
+      const take = await this.#store.tryTake(this.key, now, this.usablePerMinute, WINDOW_MS);
       if (take.granted) return;
       if (take.retryAtMs > deadline) {
         throw new RequestBudgetExhaustedError(context, this.requestsPerMinute, take.retryAtMs);
@@ -53,11 +69,46 @@ export class RequestBudget {
     }
   }
 
+  /**
+   * Adds to this budget's reservation between `atLeast` and `atMost` requests in one store write, waiting
+   * up to `maxWaitMs` for `atLeast` to fit. Returns how many were added (0 when they did not fit in time).
+   */
+  async reserve(atLeast: number, atMost: number, maxWaitMs = this.maxWaitMs): Promise<number> {
+    if (atMost <= 0) return 0;
+    const deadline = this.#clock() + maxWaitMs;
+    for (;;) {
+      const now = this.#clock();
+      const countAtMs = now + Math.min(MAX_RESERVATION_HOLD_MS, atMost * RESERVED_REQUEST_MS);
+      const request = { atLeast: Math.max(1, atLeast), atMost, countAtMs };
+      const result = await this.#store.reserve(this.key, now, request, this.usablePerMinute, WINDOW_MS);
+      if (result.granted > 0) {
+        this.#reservations.push({ countAtMs, count: result.granted });
+        return result.granted;
+      }
+      if (!('retryAtMs' in result) || result.retryAtMs > deadline) return 0;
+      await this.#sleep(Math.max(1, result.retryAtMs - now));
+    }
+  }
+
+  /** Reserved requests not yet sent. */
+  get reserved(): number {
+    return this.#reservations.reduce((sum, { count }) => sum + count, 0);
+  }
+
+  /** Gives the unsent part of every reservation back to the store (no write when nothing is left). */
+  async release(): Promise<void> {
+    const unused = this.#reservations.filter(({ count }) => count > 0);
+    this.#reservations = [];
+    for (const { countAtMs, count } of unused) await this.#store.release(this.key, countAtMs, count);
+  }
+
   remaining(): Promise<number> {
-    return this.#store.remaining(this.key, this.#clock(), this.requestsPerMinute, WINDOW_MS);
+    return this.#store.remaining(this.key, this.#clock(), this.usablePerMinute, WINDOW_MS);
   }
 
   pauseUntil(untilMs: number): Promise<void> {
+    // What was reserved before the server told us to back off is not to be sent now.
+    this.#reservations = [];
     return this.#store.pauseUntil(this.key, untilMs);
   }
 }
