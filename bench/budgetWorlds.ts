@@ -9,13 +9,17 @@ import { AdminApiClient } from '../shared/api/adminApiClient.js';
 import { RequestBudget } from '../shared/api/requestBudget.js';
 import type { Order } from '../shared/api/schemas.js';
 import { pagesFor } from '../shared/detect/listingSpec.js';
-import { type PolledOrganization, type PollReport, pollOrganization } from '../shared/poll/pollOrganization.js';
+import { AWS_BUDGET_WAIT_MS } from '../shared/poll/awsPollSettings.js';
+import {
+  type PolledOrganization,
+  type PollReport,
+  pollOrganization,
+} from '../shared/poll/pollOrganization.js';
 import { pollWhenDue, tickDelaySeconds } from '../shared/poll/pollWhenDue.js';
 import { DynamoStateStore } from '../shared/store/dynamo/dynamoStateStore.js';
 import { createStateTableInput } from '../shared/store/dynamo/stateTableDefinition.js';
 import { SqliteStateStore } from '../shared/store/sqlite/sqliteStateStore.js';
 import type { StateStore } from '../shared/store/stateStore.js';
-import { AWS_BUDGET_WAIT_MS } from '../shared/poll/awsPollSettings.js';
 import { startSimulator } from '../simulator/startSimulator.js';
 import type { WorldChange } from '../simulator/worldChange.js';
 import { type WorldName, worldPreset } from '../simulator/worldPresets.js';
@@ -107,16 +111,32 @@ export async function benchBudgetWorlds(): Promise<Record<string, number>> {
     budget_missed_transitions: all.reduce((sum, run) => sum + run.missed, 0),
     budget_false_events: all.reduce((sum, run) => sum + run.falseEvents, 0),
     budget_duplicate_ids: all.reduce((sum, run) => sum + run.duplicateIds, 0),
-    budget_requests_per_cycle: round(worst(canteen, (run) => run.requestsPerCycle), 2),
-    budget_requests_lower_bound: round(
-      canteen.find((run) => run.requestsPerCycle === worst(canteen, (r) => r.requestsPerCycle))?.lowerBound ?? 0,
+    budget_requests_per_cycle: round(
+      worst(canteen, (run) => run.requestsPerCycle),
       2,
     ),
-    budget_detection_p50_s: round(worst(canteen, (run) => run.detectionP50), 1),
-    budget_detection_p95_s: round(worst(canteen, (run) => run.detectionP95), 1),
-    shared_token_max_sweep_gap_s: round(worst(shared, (run) => run.maxSweepGapS), 1),
+    budget_requests_lower_bound: round(
+      canteen.find((run) => run.requestsPerCycle === worst(canteen, (r) => r.requestsPerCycle))?.lowerBound ??
+        0,
+      2,
+    ),
+    budget_detection_p50_s: round(
+      worst(canteen, (run) => run.detectionP50),
+      1,
+    ),
+    budget_detection_p95_s: round(
+      worst(canteen, (run) => run.detectionP95),
+      1,
+    ),
+    shared_token_max_sweep_gap_s: round(
+      worst(shared, (run) => run.maxSweepGapS),
+      1,
+    ),
     shared_token_429s: shared.reduce((sum, run) => sum + run.rateLimited, 0),
-    dynamo_writes_per_api_request: round(worst([all[1], all[3]].filter(defined), (run) => run.writesPerRequest ?? 0), 2),
+    dynamo_writes_per_api_request: round(
+      worst([all[1], all[3]].filter(defined), (run) => run.writesPerRequest ?? 0),
+      2,
+    ),
     ...figures,
   };
 }
@@ -169,7 +189,8 @@ async function runWorld(world: WorldName, runtime: Runtime, dynamo: DynamoDBClie
   });
   const detected = new Map<string, Detection[]>();
   const ids = new Map<string, number>();
-  const cycles: Array<{ organizationId: string; report: PollReport; endedAt: number; lowerBound: number }> = [];
+  const cycles: Array<{ organizationId: string; report: PollReport; endedAt: number; lowerBound: number }> =
+    [];
   const onReport = (entry: (typeof organizations)[number], report: PollReport) => {
     for (const event of report.events) {
       ids.set(event.id, (ids.get(event.id) ?? 0) + 1);
@@ -177,7 +198,12 @@ async function runWorld(world: WorldName, runtime: Runtime, dynamo: DynamoDBClie
       list.push({ type: event.type, at: time.now });
       detected.set(event.subject, list);
     }
-    cycles.push({ organizationId: entry.organization.id, report, endedAt: time.now, lowerBound: lowerBoundOf(report, entry.world) });
+    cycles.push({
+      organizationId: entry.organization.id,
+      report,
+      endedAt: time.now,
+      lowerBound: lowerBoundOf(report, entry.world),
+    });
   };
   const endAt = T0 + WARM_UP_MS + MEASURED_MS + DRAIN_MS;
   const deps = (entry: (typeof organizations)[number]) => ({
@@ -211,13 +237,13 @@ async function runWorld(world: WorldName, runtime: Runtime, dynamo: DynamoDBClie
   } else {
     // Each organization's triggers: its minute schedule, and the tick each cycle sends for the next.
     const triggers: Array<{ at: number; index: number }> = [];
-    organizations.forEach((_, index) => triggers.push({ at: T0, index }));
+    for (const index of organizations.keys()) triggers.push({ at: T0, index });
     const schedule = (at: number, index: number) => {
       triggers.push({ at, index });
       triggers.sort((a, b) => a.at - b.at);
     };
     for (let minute = T0 + MINUTE; minute < endAt; minute += MINUTE) {
-      organizations.forEach((_, index) => triggers.push({ at: minute, index }));
+      for (const index of organizations.keys()) triggers.push({ at: minute, index });
     }
     triggers.sort((a, b) => a.at - b.at);
     for (let trigger = triggers.shift(); trigger && trigger.at < endAt; trigger = triggers.shift()) {
@@ -233,11 +259,19 @@ async function runWorld(world: WorldName, runtime: Runtime, dynamo: DynamoDBClie
     }
   }
 
-  const figures = measure(changes, detected, ids, cycles, sim.requestLog.all().filter((r) => r.status === 429).length);
+  const figures = measure(
+    changes,
+    detected,
+    ids,
+    cycles,
+    sim.requestLog.all().filter((r) => r.status === 429).length,
+  );
   if (store instanceof DynamoStateStore) {
     const byOperation = store.metrics.byOperation;
     const bookkeeping =
-      byOperation.lease.writeRequests + byOperation.savePollState.writeRequests + byOperation.budget.writeRequests;
+      byOperation.lease.writeRequests +
+      byOperation.savePollState.writeRequests +
+      byOperation.budget.writeRequests;
     const requests = cycles.reduce((sum, cycle) => sum + cycle.report.requests, 0);
     figures.writesPerRequest = bookkeeping / Math.max(1, requests);
   }
@@ -247,7 +281,12 @@ async function runWorld(world: WorldName, runtime: Runtime, dynamo: DynamoDBClie
   return figures;
 }
 
-async function openStore(runtime: Runtime, dynamo: DynamoDBClient, time: VirtualTime, world: string): Promise<StateStore> {
+async function openStore(
+  runtime: Runtime,
+  dynamo: DynamoDBClient,
+  time: VirtualTime,
+  world: string,
+): Promise<StateStore> {
   if (runtime === 'local') return new SqliteStateStore({ path: ':memory:', clock: time.clock });
   const tableName = `bench-budget-${world}`;
   await dynamo.send(new CreateTableCommand(createStateTableInput(tableName)));
@@ -289,7 +328,12 @@ function measure(
   const measuredTo = measuredFrom + MEASURED_MS;
   const expected = new Map<string, Set<string>>();
   for (const change of changes) {
-    const type = change.kind === 'created' ? 'order.created' : change.kind === 'status' ? EVENT_OF_STATUS[change.to ?? ''] : undefined;
+    const type =
+      change.kind === 'created'
+        ? 'order.created'
+        : change.kind === 'status'
+          ? EVENT_OF_STATUS[change.to ?? '']
+          : undefined;
     if (!type) continue;
     const set = expected.get(change.orderUuid) ?? new Set<string>();
     set.add(type);
@@ -301,10 +345,17 @@ function measure(
   const archiveDelays: number[] = [];
   for (const change of changes) {
     if (change.at < measuredFrom || change.at >= measuredTo) continue;
-    const type = change.kind === 'created' ? 'order.created' : change.kind === 'status' ? EVENT_OF_STATUS[change.to ?? ''] : undefined;
+    const type =
+      change.kind === 'created'
+        ? 'order.created'
+        : change.kind === 'status'
+          ? EVENT_OF_STATUS[change.to ?? '']
+          : undefined;
     if (!type) continue;
     transitions += 1;
-    const seen = detected.get(change.orderUuid)?.find((detection) => detection.type === type && detection.at >= change.at);
+    const seen = detected
+      .get(change.orderUuid)
+      ?.find((detection) => detection.type === type && detection.at >= change.at);
     if (!seen) {
       missed += 1;
       continue;
@@ -316,16 +367,19 @@ function measure(
     for (const detection of detections) if (!expected.get(uuid)?.has(detection.type)) falseEvents += 1;
   }
   const measured = cycles.filter(
-    (cycle) => cycle.report.outcome === 'polled' && cycle.endedAt >= measuredFrom && cycle.endedAt < measuredTo,
+    (cycle) =>
+      cycle.report.outcome === 'polled' && cycle.endedAt >= measuredFrom && cycle.endedAt < measuredTo,
   );
-  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+  const mean = (values: number[]) =>
+    values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
   const sweepRequests = measured.reduce((sum, cycle) => sum + cycle.report.requestsFor.sweep, 0);
   let maxGap = 0;
   const lastSuccess = new Map<string, number>();
   for (const cycle of cycles) {
     if (cycle.report.outcome !== 'polled' || !cycle.report.ok) continue;
     const previous = lastSuccess.get(cycle.organizationId);
-    if (previous !== undefined && cycle.endedAt >= measuredFrom) maxGap = Math.max(maxGap, cycle.endedAt - previous);
+    if (previous !== undefined && cycle.endedAt >= measuredFrom)
+      maxGap = Math.max(maxGap, cycle.endedAt - previous);
     lastSuccess.set(cycle.organizationId, cycle.endedAt);
   }
   return {
@@ -333,7 +387,9 @@ function measure(
     falseEvents,
     duplicateIds: [...ids.values()].filter((count) => count > 1).length,
     transitions,
-    requestsPerCycle: mean(measured.map((cycle) => cycle.report.requestsFor.detect + cycle.report.requestsFor.resolve)),
+    requestsPerCycle: mean(
+      measured.map((cycle) => cycle.report.requestsFor.detect + cycle.report.requestsFor.resolve),
+    ),
     lowerBound: mean(measured.map((cycle) => cycle.lowerBound)),
     sweepRequestsPerMinute: sweepRequests / (MEASURED_MS / MINUTE),
     detectionP50: percentile(delays, 0.5),
@@ -359,4 +415,3 @@ function round(value: number, digits: number): number {
 function defined<T>(value: T | undefined): value is T {
   return value !== undefined;
 }
-

@@ -25,7 +25,11 @@ export function formatPollReportLine(
   }
   const events = report.events.length === 1 ? '1 event' : `${report.events.length} events`;
   const { detect, resolve, sweep } = report.requestsFor;
-  const spent = [`${detect} pending`, ...(resolve > 0 ? [`${resolve} look-up`] : []), ...(sweep > 0 ? [`${sweep} sweep`] : [])];
+  const spent = [
+    `${detect} pending`,
+    ...(resolve > 0 ? [`${resolve} look-up`] : []),
+    ...(sweep > 0 ? [`${sweep} sweep`] : []),
+  ];
   const parts = [
     `${report.requests} requests (${spent.join(', ')}; ${report.budgetRemaining}/${budgetPerMinute} left this minute)`,
     `${report.ordersSeen} orders seen`,

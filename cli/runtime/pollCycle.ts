@@ -14,7 +14,8 @@ export async function runPollCycle(
     clock: Date.now,
     runId: runtime.runId,
     baseUrl: runtime.config.api.baseUrl,
-    organizationsOnToken: runtime.organizations.filter((entry) => entry.client.budget.key === client.budget.key)
-      .length,
+    organizationsOnToken: runtime.organizations.filter(
+      (entry) => entry.client.budget.key === client.budget.key,
+    ).length,
   });
 }

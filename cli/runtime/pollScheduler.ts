@@ -35,7 +35,9 @@ export async function runPollScheduler<Entry extends ScheduledOrganization>(
   const byToken = new Map<string, Array<Entry & Turn>>();
   for (const entry of options.organizations) {
     const group = byToken.get(entry.lockKey) ?? [];
-    group.push(Object.assign(Object.create(null), entry, { dueAt: clock(), lastPolledAt: Number.NEGATIVE_INFINITY }));
+    group.push(
+      Object.assign(Object.create(null), entry, { dueAt: clock(), lastPolledAt: Number.NEGATIVE_INFINITY }),
+    );
     byToken.set(entry.lockKey, group);
   }
   await Promise.all([...byToken.values()].map((group) => takeTurns(group, options, clock)));

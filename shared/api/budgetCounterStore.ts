@@ -1,5 +1,5 @@
-// The port behind the per-token request budget, and its in-memory adapter. A shared adapter (DynamoDB)
-// lets several Lambda invocations draw on one budget.
+// The port behind the per-token request budget, its in-memory adapter, and the reservation rule every
+// adapter shares. A shared adapter (DynamoDB) lets several Lambda invocations draw on one budget.
 
 export type BudgetTake = { granted: true; remaining: number } | { granted: false; retryAtMs: number };
 
@@ -17,6 +17,12 @@ export interface ReservationRequest {
 }
 
 export type BudgetReservation = { granted: number } | { granted: 0; retryAtMs: number };
+
+/** What an adapter's reservation decided, and how many requests the window held before it. */
+export interface ReservationOutcome {
+  reservation: BudgetReservation;
+  counted: number;
+}
 
 export interface BudgetCounterStore {
   /** Atomically records one request under `key` if fewer than `limit` were made in the window ending now. */
@@ -43,15 +49,8 @@ export class InMemoryBudgetCounterStore implements BudgetCounterStore {
   readonly #pausedUntil = new Map<string, number>();
 
   async tryTake(key: string, nowMs: number, limit: number, windowMs: number): Promise<BudgetTake> {
-    const paused = this.#pausedUntil.get(key) ?? 0;
-    if (paused > nowMs) return { granted: false, retryAtMs: paused };
-    const log = this.#recent(key, nowMs, windowMs);
-    if (log.length >= limit) {
-      // The oldest request in the window is the first to fall out of it.
-      return { granted: false, retryAtMs: (log[log.length - limit] ?? nowMs) + windowMs };
-    }
-    log.push(nowMs);
-    return { granted: true, remaining: limit - log.length };
+    const { reservation, counted } = this.#reserve(key, nowMs, takeRequest(nowMs), limit, windowMs);
+    return takeResult(reservation, counted, limit);
   }
 
   async reserve(
@@ -61,15 +60,7 @@ export class InMemoryBudgetCounterStore implements BudgetCounterStore {
     limit: number,
     windowMs: number,
   ): Promise<BudgetReservation> {
-    const paused = this.#pausedUntil.get(key) ?? 0;
-    if (paused > nowMs) return { granted: 0, retryAtMs: paused };
-    const log = this.#recent(key, nowMs, windowMs);
-    const decision = decideReservation(log, nowMs, request, limit, windowMs);
-    if (decision.granted > 0) {
-      for (let i = 0; i < decision.granted; i += 1) log.push(request.countAtMs);
-      log.sort((a, b) => a - b);
-    }
-    return decision;
+    return this.#reserve(key, nowMs, request, limit, windowMs).reservation;
   }
 
   async release(key: string, countAtMs: number, count: number): Promise<void> {
@@ -87,6 +78,25 @@ export class InMemoryBudgetCounterStore implements BudgetCounterStore {
 
   async pauseUntil(key: string, untilMs: number): Promise<void> {
     this.#pausedUntil.set(key, Math.max(untilMs, this.#pausedUntil.get(key) ?? 0));
+  }
+
+  #reserve(
+    key: string,
+    nowMs: number,
+    request: ReservationRequest,
+    limit: number,
+    windowMs: number,
+  ): ReservationOutcome {
+    const paused = this.#pausedUntil.get(key) ?? 0;
+    if (paused > nowMs) return { reservation: { granted: 0, retryAtMs: paused }, counted: 0 };
+    const log = this.#recent(key, nowMs, windowMs);
+    const counted = log.length;
+    const reservation = decideReservation(log, nowMs, request, limit, windowMs);
+    if (reservation.granted > 0) {
+      for (let i = 0; i < reservation.granted; i += 1) log.push(request.countAtMs);
+      log.sort((a, b) => a - b);
+    }
+    return { reservation, counted };
   }
 
   #recent(key: string, nowMs: number, windowMs: number): number[] {
@@ -112,4 +122,15 @@ export function decideReservation(
   // The entry that must leave the window before `atLeast` more fit.
   const blocking = recent[recent.length - (limit - request.atLeast) - 1] ?? nowMs;
   return { granted: 0, retryAtMs: Math.max(nowMs + 1, blocking + windowMs) };
+}
+
+/** A take is a reservation of exactly one request, counted now: adapters implement tryTake with it. */
+export function takeRequest(nowMs: number): ReservationRequest {
+  return { atLeast: 1, atMost: 1, countAtMs: nowMs };
+}
+
+/** The take's answer from the reservation of `takeRequest` and how many the window held before it. */
+export function takeResult(reservation: BudgetReservation, counted: number, limit: number): BudgetTake {
+  if ('retryAtMs' in reservation) return { granted: false, retryAtMs: reservation.retryAtMs };
+  return { granted: true, remaining: Math.max(0, limit - counted - reservation.granted) };
 }

@@ -51,7 +51,9 @@ export interface WalkOptions<T = unknown> {
 }
 
 /** How far to walk a listing: a resumed start, a stop before a page that cannot be afforded, an early stop. */
-export type ListingWalk<T> = Partial<Pick<WalkOptions<T>, 'fromPage' | 'maxPages' | 'mayContinue' | 'foundEnough'>>;
+export type ListingWalk<T> = Partial<
+  Pick<WalkOptions<T>, 'fromPage' | 'maxPages' | 'mayContinue' | 'foundEnough'>
+>;
 
 export async function walkPages<T>(
   firstUrl: URL,

@@ -50,7 +50,10 @@ export class RequestBudget {
 
   constructor(options: RequestBudgetOptions) {
     this.requestsPerMinute = options.requestsPerMinute ?? 50;
-    this.usablePerMinute = Math.max(1, this.requestsPerMinute - Math.floor(this.requestsPerMinute * SAFETY_MARGIN));
+    this.usablePerMinute = Math.max(
+      1,
+      this.requestsPerMinute - Math.floor(this.requestsPerMinute * SAFETY_MARGIN),
+    );
     this.key = `token#${createHash('sha256').update(options.token).digest('hex').slice(0, 32)}`;
     this.#store = options.store ?? new InMemoryBudgetCounterStore();
     this.maxWaitMs = options.maxWaitMs ?? 65_000;

@@ -20,17 +20,15 @@ export interface WalkResult {
 /** Walked from its first page to its last, every record valid, the pages agreeing with each other. */
 export function isTrustworthy(result: WalkResult): boolean {
   const { listing } = result;
-  return (
-    listing !== undefined &&
-    listing.complete &&
-    listing.consistent &&
-    listing.fromPage === 1 &&
-    !listing.stoppedEarly
-  );
+  return listing?.complete === true && listing.consistent && listing.fromPage === 1 && !listing.stoppedEarly;
 }
 
 /** Whether `result` was walked completely and would list an order of `status` like `order`. */
-export function holds(result: WalkResult, status: string, order: Omit<VanishedOrder, 'uuid' | 'status'>): boolean {
+export function holds(
+  result: WalkResult,
+  status: string,
+  order: Omit<VanishedOrder, 'uuid' | 'status'>,
+): boolean {
   return isTrustworthy(result) && covers(result.walk.listing, status, order);
 }
 
@@ -78,7 +76,6 @@ export function searchedStatuses(
 
 /** Absent from a complete listing of every status it could have: it left the window or was deleted. */
 export function isMissingEverywhere(
-  order: VanishedOrder,
   searched: ReadonlySet<string> | undefined,
   statuses: readonly string[],
 ): boolean {
@@ -105,11 +102,7 @@ export function coverageKey(pickupDate: string, establishment: string | undefine
  * (it never showed in pending while we looked). Anything else existed before we could see it, and
  * announcing it would be false.
  */
-export function isNews(
-  order: Order,
-  listedApart: boolean,
-  history: SightingHistory,
-): boolean {
+export function isNews(order: Order, listedApart: boolean, history: SightingHistory): boolean {
   const createdAt = Date.parse(order.created_at);
   if (order.status.value !== 'pending') {
     return history.watchingSince !== null && !Number.isNaN(createdAt) && createdAt >= history.watchingSince;

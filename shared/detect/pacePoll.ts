@@ -48,7 +48,10 @@ export function pacePoll(input: PacingInput): Pacing {
   const perMinute =
     (HEADROOM * (input.usablePerMinute / Math.max(1, input.organizationsOnToken)) * MINUTE_MS) /
     (MINUTE_MS + input.holdMs);
-  const sweepPerMinute = Math.min(input.sweepPages / (input.sweepPeriodMs / MINUTE_MS), perMinute * MAX_SWEEP_SHARE);
+  const sweepPerMinute = Math.min(
+    input.sweepPages / (input.sweepPeriodMs / MINUTE_MS),
+    perMinute * MAX_SWEEP_SHARE,
+  );
   const intervalMs = Math.max(
     input.minIntervalMs,
     (input.detectionRequests / (perMinute - sweepPerMinute)) * MINUTE_MS,

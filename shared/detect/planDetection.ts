@@ -107,7 +107,8 @@ function countPending(
   let count = 0;
   for (const [date, byEstablishment] of byDate) {
     if (range && (date < range.startDate || date > range.endDate)) continue;
-    for (const [uuid, n] of byEstablishment) if (establishment === undefined || uuid === establishment) count += n;
+    for (const [uuid, n] of byEstablishment)
+      if (establishment === undefined || uuid === establishment) count += n;
   }
   return count;
 }

@@ -58,7 +58,10 @@ export function sweepListings(
 export function sweepPages(
   input: Pick<SweepPlanInput, 'statuses' | 'startDate' | 'endDate' | 'establishments' | 'knownSizes'>,
 ): number {
-  return sweepListings(input).reduce((sum, listing) => sum + pagesFor(input.knownSizes[listingKey(listing)]), 0);
+  return sweepListings(input).reduce(
+    (sum, listing) => sum + pagesFor(input.knownSizes[listingKey(listing)]),
+    0,
+  );
 }
 
 /**
@@ -80,7 +83,14 @@ export function planSweep(input: SweepPlanInput): { walk: PlannedWalk; progress:
   const progress: SweepProgress =
     current && input.progress ? input.progress : { key, nextPage: 1, startedAt: input.now };
   return {
-    walk: { listing, key, purpose: 'sweep', fromPage: progress.nextPage, maxPages: pages, estimatedRequests: pages },
+    walk: {
+      listing,
+      key,
+      purpose: 'sweep',
+      fromPage: progress.nextPage,
+      maxPages: pages,
+      estimatedRequests: pages,
+    },
     progress,
   };
 }

@@ -163,11 +163,14 @@ export async function pollOrganization(
   if (!leased) {
     return { ...report, outcome: 'skipped', reason: 'another run is polling this organization' };
   }
+  const cycle = new Cycle(organization, deps, startedAt, report);
   try {
-    await new Cycle(organization, deps, startedAt, report).run();
+    await cycle.run();
   } finally {
     await deps.api.budget.release();
-    await deps.store.releaseLease(organization.id, deps.runId);
+    // The lease normally goes back in the same write as the poll state; only a cycle that failed before
+    // saving gives it back on its own.
+    if (!cycle.saved) await deps.store.releaseLease(organization.id, deps.runId);
   }
   report.requests = deps.api.requestCount - requestsBefore;
   report.budgetRemaining = await deps.api.budget.remaining();
@@ -189,6 +192,8 @@ class Cycle {
   #snapshots = new Map<string, Snapshot>();
   #window = { startDate: '', endDate: '' };
   #stop = false;
+  /** The poll state was saved, and the lease given back with it. */
+  saved = false;
 
   constructor(
     readonly organization: PolledOrganization,
@@ -380,7 +385,8 @@ class Cycle {
       for (const walk of walks) {
         const sought = unresolved.filter((order) => covers(walk.listing, walk.listing.status, order));
         const result = await this.#walk(walk, {
-          foundEnough: (records) => sought.every((order) => records.some((record) => record.uuid === order.uuid)),
+          foundEnough: (records) =>
+            sought.every((order) => records.some((record) => record.uuid === order.uuid)),
         });
         if (!isTrustworthy(result)) continue;
         for (const order of sought) searched.get(order.uuid)?.add(walk.listing.status);
@@ -394,7 +400,7 @@ class Cycle {
     // Absent wherever it could be: it left the window or was deleted. Remember that once, so it is not
     // looked for again every cycle, and let the TTL forget it.
     for (const order of unresolved) {
-      if (isMissingEverywhere(order, searched.get(order.uuid), ORDER_STATUSES)) this.#missing.push(order);
+      if (isMissingEverywhere(searched.get(order.uuid), ORDER_STATUSES)) this.#missing.push(order);
     }
   }
 
@@ -462,7 +468,8 @@ class Cycle {
         baseline: !news,
         expiresAt: expiryOf(order.pickup_at, graceDays),
       });
-      if (diff.snapshot) await this.#commit(diff.snapshot, announcedEvents(diff.events, organization.statuses));
+      if (diff.snapshot)
+        await this.#commit(diff.snapshot, announcedEvents(diff.events, organization.statuses));
     }
     for (const order of this.#missing) {
       const previous = this.#snapshots.get(order.uuid);
@@ -523,7 +530,8 @@ class Cycle {
         state.lastError = report.failures[0] ?? 'failed';
       }
     }
-    await this.deps.store.savePollState(state);
+    await this.deps.store.savePollState(state, { releaseLeaseOf: this.deps.runId });
+    this.saved = true;
   }
 }
 
@@ -550,7 +558,10 @@ function pendingByDate(
     if (snapshot.status !== 'pending' || snapshot.missingSince !== null) continue;
     if (snapshot.pickupDate < window.startDate || snapshot.pickupDate > window.endDate) continue;
     const byEstablishment = counts.get(snapshot.pickupDate) ?? new Map<string, number>();
-    byEstablishment.set(snapshot.establishmentUuid, (byEstablishment.get(snapshot.establishmentUuid) ?? 0) + 1);
+    byEstablishment.set(
+      snapshot.establishmentUuid,
+      (byEstablishment.get(snapshot.establishmentUuid) ?? 0) + 1,
+    );
     counts.set(snapshot.pickupDate, byEstablishment);
   }
   return counts;

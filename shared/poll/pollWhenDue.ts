@@ -2,14 +2,17 @@
 // here, and only a trigger that finds the organization's pace due runs a cycle. A tick that comes early,
 // or twice, costs one state read and no API request, so the chain of ticks can never multiply.
 import type { StateStore } from '../store/stateStore.js';
-import { type PollDependencies, type PolledOrganization, type PollReport, pollOrganization } from './pollOrganization.js';
+import {
+  type PollDependencies,
+  type PolledOrganization,
+  type PollReport,
+  pollOrganization,
+} from './pollOrganization.js';
 
 /** A trigger this close before the due time runs the cycle: delays are whole seconds. */
 export const EARLY_TOLERANCE_MS = 1_000;
 
-export type DuePoll =
-  | { outcome: 'not_due'; nextPollAt: number }
-  | { outcome: 'polled'; report: PollReport };
+export type DuePoll = { outcome: 'not_due'; nextPollAt: number } | { outcome: 'polled'; report: PollReport };
 
 export async function pollWhenDue(
   organization: PolledOrganization,

@@ -8,7 +8,10 @@ export interface Turn {
   lastPolledAt: number;
 }
 
-export function nextTurn<T extends Turn>(entries: readonly T[], nowMs: number): { entry: T; waitMs: number } | undefined {
+export function nextTurn<T extends Turn>(
+  entries: readonly T[],
+  nowMs: number,
+): { entry: T; waitMs: number } | undefined {
   let best: T | undefined;
   for (const entry of entries) {
     if (!best) best = entry;

@@ -84,6 +84,11 @@ export interface StoredEvent {
   recordedAt: number;
 }
 
+export interface SavePollStateOptions {
+  /** The owner whose lease on the organization the save also gives back. */
+  releaseLeaseOf?: string;
+}
+
 export interface StateStore {
   /** Every snapshot of the organization, in one query. */
   loadSnapshots(organizationId: string): Promise<Map<string, Snapshot>>;
@@ -92,7 +97,12 @@ export interface StateStore {
   /** Events recorded at or after `sinceMs`, oldest first. */
   listEvents(organizationId: string, sinceMs?: number): Promise<StoredEvent[]>;
   loadPollState(organizationId: string): Promise<PollState | undefined>;
-  savePollState(state: PollState): Promise<void>;
+  /**
+   * Saves the poll state, leaving the lease as it is. With `releaseLeaseOf`, also gives the lease back if
+   * that owner still holds it, in the same write (the end of a cycle: one write instead of two); the state
+   * is saved either way, and a lease someone else holds now is left alone.
+   */
+  savePollState(state: PollState, options?: SavePollStateOptions): Promise<void>;
   /** Takes the organization's lease if free, expired, or already ours; true when we hold it. */
   acquireLease(organizationId: string, owner: string, nowMs: number, ttlMs: number): Promise<boolean>;
   /** Gives the lease back if we still hold it. */

@@ -12,6 +12,8 @@ import { startCli } from '../support/runCli.js';
 import { when } from './jsonLogLines.js';
 
 const BUDGET = 10;
+/** What the runner allows itself: the budget less its 10 % safety margin. */
+const USABLE = 9;
 const TOKEN = 'sim_shared_token_for_two_schools';
 let sim: RunningSimulator;
 let dir: string;
@@ -78,8 +80,8 @@ describe('meal-notifier poll with two organizations sharing one token', () => {
     const polled = new Set(requests.map((request) => request.headers['x-service-organization']));
     expect(polled).toEqual(new Set(sim.organizations.map((organization) => organization.id)));
     expect(busiestMinute(requests.map((request) => request.at))).toBeLessThanOrEqual(BUDGET);
-    // The budget bit (it was all used) and the simulator never had to refuse a request.
-    expect(requests).toHaveLength(BUDGET);
+    // The budget bit (its usable share was all used) and the simulator never had to refuse a request.
+    expect(requests).toHaveLength(USABLE);
     expect(requests.filter((request) => request.status === 429)).toEqual([]);
     expect(runner.output.stderr).toMatch(/Stopped after \d+ s/);
   }, 40_000);

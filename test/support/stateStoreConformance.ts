@@ -1,5 +1,6 @@
 // The behaviour every StateStore adapter must show, as one suite each adapter's test file runs: snapshots
-// and optimistic versions, the idempotent event log, poll state, the lease and the request budget.
+// and optimistic versions, the idempotent event log, poll state, the lease (alone and given back with the
+// poll state) and the request budget.
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../shared/detect/snapshot.js';
@@ -383,6 +384,81 @@ export function describeStateStoreConformance(
         const { store, organizationId } = await open();
         await store.acquireLease(organizationId, 'run-a', T0, 60_000);
         expect(await store.acquireLease(randomUUID(), 'run-b', T0, 60_000)).toBe(true);
+      });
+    });
+
+    describe('poll state with the lease', () => {
+      const stateOf = (organizationId: string, lastAttemptAt: number): PollState => ({
+        ...initialPollState(organizationId),
+        baselined: ['pending'],
+        lastAttemptAt,
+        lastSuccessAt: lastAttemptAt,
+      });
+
+      it('has no poll state for an organization that has only been leased', async () => {
+        const { store, organizationId } = await open();
+        await store.acquireLease(organizationId, 'run-a', T0, 60_000);
+        expect(await store.loadPollState(organizationId)).toBeUndefined();
+      });
+
+      it('keeps the lease when the poll state is saved without giving it back', async () => {
+        const { store, organizationId } = await open();
+        await store.acquireLease(organizationId, 'run-a', T0, 60_000);
+        await store.savePollState(stateOf(organizationId, T0));
+        expect(await store.acquireLease(organizationId, 'run-b', T0 + 1, 60_000)).toBe(false);
+        expect(await store.loadPollState(organizationId)).toEqual(stateOf(organizationId, T0));
+      });
+
+      it('keeps the poll state when the lease is taken and given back', async () => {
+        const { store, organizationId } = await open();
+        await store.savePollState(stateOf(organizationId, T0));
+        await store.acquireLease(organizationId, 'run-a', T0, 60_000);
+        await store.releaseLease(organizationId, 'run-a');
+        expect(await store.loadPollState(organizationId)).toEqual(stateOf(organizationId, T0));
+      });
+
+      it('saves the poll state and gives the owner’s lease back in one call', async () => {
+        const { store, organizationId } = await open();
+        await store.savePollState(stateOf(organizationId, T0 - 60_000));
+        await store.acquireLease(organizationId, 'run-a', T0, 60_000);
+
+        await store.savePollState(stateOf(organizationId, T0), { releaseLeaseOf: 'run-a' });
+
+        expect(await store.loadPollState(organizationId)).toEqual(stateOf(organizationId, T0));
+        expect(await store.acquireLease(organizationId, 'run-b', T0 + 1, 60_000)).toBe(true);
+      });
+
+      it('saves the poll state but leaves alone a lease another owner took over', async () => {
+        const { store, organizationId } = await open();
+        await store.acquireLease(organizationId, 'run-a', T0, 1_000);
+        expect(await store.acquireLease(organizationId, 'run-b', T0 + 1_000, 60_000)).toBe(true);
+
+        await store.savePollState(stateOf(organizationId, T0), { releaseLeaseOf: 'run-a' });
+
+        expect(await store.loadPollState(organizationId)).toEqual(stateOf(organizationId, T0));
+        expect(await store.acquireLease(organizationId, 'run-c', T0 + 2_000, 60_000)).toBe(false);
+        expect(await store.acquireLease(organizationId, 'run-b', T0 + 2_000, 60_000)).toBe(true);
+      });
+
+      it('saves the poll state when the owner holds no lease any more', async () => {
+        const { store, organizationId } = await open();
+        await store.acquireLease(organizationId, 'run-a', T0, 60_000);
+        await store.releaseLease(organizationId, 'run-a');
+
+        await store.savePollState(stateOf(organizationId, T0), { releaseLeaseOf: 'run-a' });
+
+        expect(await store.loadPollState(organizationId)).toEqual(stateOf(organizationId, T0));
+        expect(await store.acquireLease(organizationId, 'run-b', T0 + 1, 60_000)).toBe(true);
+      });
+
+      it('saves a first poll state with the lease given back', async () => {
+        const { store, organizationId } = await open();
+        await store.acquireLease(organizationId, 'run-a', T0, 60_000);
+
+        await store.savePollState(stateOf(organizationId, T0), { releaseLeaseOf: 'run-a' });
+
+        expect(await store.loadPollState(organizationId)).toEqual(stateOf(organizationId, T0));
+        expect(await store.acquireLease(organizationId, 'run-b', T0 + 1, 60_000)).toBe(true);
       });
     });
 

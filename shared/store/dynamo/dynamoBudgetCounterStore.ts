@@ -1,17 +1,29 @@
 // The per-token request budget in DynamoDB, shared by every Lambda invocation that polls with a token.
 //
 // Algorithm: an exact sliding log with optimistic concurrency. One item per key (BUDGET#<key> / LOG) holds
-// the times of the requests granted in the last window (at most `limit` of them), `pausedUntil`, and a
-// `revision`. tryTake reads it (strongly consistent), decides exactly as the in-memory adapter does, and
-// writes the new log only under `revision = :read`; a writer that lost the race re-reads and decides
-// again. A conflict always means another caller made progress, and callers stop writing once the window is
-// full, so the retries are bounded. Why not fixed windows with a weighted estimate: that estimate assumes
-// requests were spread evenly over the previous window, so a burst at its end followed by one at the start
-// of the next can exceed the limit within 60 s, which is exactly what the API counts. This costs the same
-// (one read, one write per granted request) and never exceeds. Refusals write nothing.
+// the sorted times of the requests counted in the window (at most `limit` of them; a cycle's reservation
+// is counted at a time that may lie a little in the future), `pausedUntil`, and a `revision`. A take is a
+// reservation of one request now: both read the item (strongly consistent), decide with the shared
+// decideReservation, and write the new log only under `revision = :read`; a writer that lost the race
+// re-reads and decides again. A release removes unused reserved times the same way. A conflict always
+// means another caller made progress, and callers stop writing once the window is full, so the retries
+// are bounded. Why not fixed windows with a weighted estimate: that estimate assumes requests were spread
+// evenly over the previous window, so a burst at its end followed by one at the start of the next can
+// exceed the limit within 60 s, which is exactly what the API counts. This costs one read and one write
+// per take or per reservation (however many requests it holds) and never exceeds. Refusals, and releases
+// with nothing to give back, write nothing.
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
-import type { BudgetCounterStore, BudgetTake } from '../../api/budgetCounterStore.js';
+import {
+  type BudgetCounterStore,
+  type BudgetReservation,
+  type BudgetTake,
+  decideReservation,
+  type ReservationOutcome,
+  type ReservationRequest,
+  takeRequest,
+  takeResult,
+} from '../../api/budgetCounterStore.js';
 import { StateStoreError, StoreContentionError } from '../errors.js';
 import { isConditionalCheckFailure, toStoreError } from './dynamoErrors.js';
 import type { DynamoMetrics } from './dynamoMetrics.js';
@@ -29,8 +41,6 @@ const BudgetItemSchema = z.object({
 });
 type BudgetItem = z.infer<typeof BudgetItemSchema>;
 
-type Decision = { granted: true; remaining: number; times: number[] } | { granted: false; retryAtMs: number };
-
 export class DynamoBudgetCounterStore implements BudgetCounterStore {
   readonly #client: DynamoDBDocumentClient;
   readonly #tableName: string;
@@ -43,13 +53,29 @@ export class DynamoBudgetCounterStore implements BudgetCounterStore {
   }
 
   async tryTake(key: string, nowMs: number, limit: number, windowMs: number): Promise<BudgetTake> {
+    const { reservation, counted } = await this.#reserve(key, nowMs, takeRequest(nowMs), limit, windowMs);
+    return takeResult(reservation, counted, limit);
+  }
+
+  async reserve(
+    key: string,
+    nowMs: number,
+    request: ReservationRequest,
+    limit: number,
+    windowMs: number,
+  ): Promise<BudgetReservation> {
+    return (await this.#reserve(key, nowMs, request, limit, windowMs)).reservation;
+  }
+
+  async release(key: string, countAtMs: number, count: number): Promise<void> {
+    if (count <= 0) return;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
       const item = await this.#read(key);
-      const decision = decide(item, nowMs, limit, windowMs);
-      if (!decision.granted) return decision;
-      if (await this.#writeLog(key, item.revision, decision.times, nowMs + windowMs)) {
-        return { granted: true, remaining: decision.remaining };
-      }
+      const times = withoutTimes(sortedTimes(item), countAtMs, count);
+      if (times.length === item.times.length) return;
+      // Release is not told the window; the idle TTL of a day past the latest time outlasts any window.
+      const keepUntilMs = Math.max(countAtMs, times.at(-1) ?? countAtMs);
+      if (await this.#writeLog(key, item.revision, times, keepUntilMs)) return;
     }
     throw new StoreContentionError('budget', undefined, `${MAX_ATTEMPTS} conflicting writers on one budget`);
   }
@@ -91,6 +117,34 @@ export class DynamoBudgetCounterStore implements BudgetCounterStore {
       if (isConditionalCheckFailure(error)) return;
       throw toStoreError(error, 'budget', undefined);
     }
+  }
+
+  /** One read, the shared decision, and one conditional write of the new log; again if we lost a race. */
+  async #reserve(
+    key: string,
+    nowMs: number,
+    request: ReservationRequest,
+    limit: number,
+    windowMs: number,
+  ): Promise<ReservationOutcome> {
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
+      const item = await this.#read(key);
+      if (item.pausedUntil > nowMs) {
+        return { reservation: { granted: 0, retryAtMs: item.pausedUntil }, counted: 0 };
+      }
+      const recent = recentTimes(item, nowMs, windowMs);
+      const reservation = decideReservation(recent, nowMs, request, limit, windowMs);
+      if (reservation.granted === 0) return { reservation, counted: recent.length };
+      const times = [...recent, ...Array<number>(reservation.granted).fill(request.countAtMs)].sort(
+        (a, b) => a - b,
+      );
+      // The log must outlive its latest time by a window: that is when its last entry stops counting.
+      const keepUntilMs = (times.at(-1) ?? nowMs) + windowMs;
+      if (await this.#writeLog(key, item.revision, times, keepUntilMs)) {
+        return { reservation, counted: recent.length };
+      }
+    }
+    throw new StoreContentionError('budget', undefined, `${MAX_ATTEMPTS} conflicting writers on one budget`);
   }
 
   async #read(key: string): Promise<BudgetItem> {
@@ -158,19 +212,21 @@ export class DynamoBudgetCounterStore implements BudgetCounterStore {
   }
 }
 
-/** The requests still inside the window ending at `nowMs`, oldest first. */
-function recentTimes(item: BudgetItem, nowMs: number, windowMs: number): number[] {
-  return item.times.filter((at) => at > nowMs - windowMs).sort((a, b) => a - b);
+function sortedTimes(item: BudgetItem): number[] {
+  return [...item.times].sort((a, b) => a - b);
 }
 
-/** The same decision as InMemoryBudgetCounterStore, on the stored log. */
-function decide(item: BudgetItem, nowMs: number, limit: number, windowMs: number): Decision {
-  if (item.pausedUntil > nowMs) return { granted: false, retryAtMs: item.pausedUntil };
-  const recent = recentTimes(item, nowMs, windowMs);
-  if (recent.length >= limit) {
-    // The oldest request that must leave the window before one more fits.
-    return { granted: false, retryAtMs: (recent[recent.length - limit] ?? nowMs) + windowMs };
-  }
-  const times = [...recent, nowMs].sort((a, b) => a - b);
-  return { granted: true, remaining: limit - times.length, times };
+/** The requests still counted in the window ending at `nowMs` (future ones included), oldest first. */
+function recentTimes(item: BudgetItem, nowMs: number, windowMs: number): number[] {
+  return sortedTimes(item).filter((at) => at > nowMs - windowMs);
+}
+
+/** `times` less up to `count` entries equal to `at`, order kept. */
+function withoutTimes(times: readonly number[], at: number, count: number): number[] {
+  let toRemove = count;
+  return times.filter((time) => {
+    if (time !== at || toRemove <= 0) return true;
+    toRemove -= 1;
+    return false;
+  });
 }

@@ -1,14 +1,15 @@
 // The state store on one DynamoDB table (layout in stateTableDefinition.ts): one Query loads an
-// organization's snapshots, one TransactWriteItems commits each changed order with its events.
+// organization's snapshots, one TransactWriteItems commits each changed order with its events; the lease
+// lives on the poll state item, so the end of a cycle can save the state and give the lease back at once.
 import { type ConsumedCapacity, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
-  DeleteCommand,
   DynamoDBDocumentClient,
   GetCommand,
-  PutCommand,
   QueryCommand,
   type QueryCommandInput,
   TransactWriteCommand,
+  UpdateCommand,
+  type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import type { BudgetCounterStore } from '../../api/budgetCounterStore.js';
@@ -20,6 +21,7 @@ import {
   type CommitResult,
   type PollState,
   PollStateSchema,
+  type SavePollStateOptions,
   type SnapshotChange,
   type StateStore,
   type StoredEvent,
@@ -31,7 +33,6 @@ import {
   EVENT_PREFIX,
   eventKey,
   ItemKind,
-  leaseKey,
   organizationPk,
   pollStateKey,
   SNAPSHOT_PREFIX,
@@ -40,8 +41,6 @@ import {
 } from './stateTableKeys.js';
 
 export const DEFAULT_EVENT_RETENTION_MS = 14 * 86_400_000;
-/** An abandoned lease item is removed by TTL a day after it ran out. */
-const LEASE_TTL_SLACK_MS = 86_400_000;
 
 export interface DynamoStateStoreOptions {
   /** Build it once at module scope and share it: the store never creates or destroys clients. */
@@ -67,7 +66,10 @@ const EventItemSchema = z.object({
   position: z.number().int().default(0),
 });
 
-const LEASE_CONDITION = 'attribute_not_exists(pk) OR #until <= :now OR #owner = :owner';
+/** The lease attributes of the poll state item (see stateTableKeys.ts). */
+const LEASE_NAMES = { '#owner': 'leaseOwner', '#until': 'leaseUntil' };
+/** Free (never taken, or given back), run out, or already ours. */
+const LEASE_CONDITION = 'attribute_not_exists(#until) OR #until <= :now OR #owner = :owner';
 
 export class DynamoStateStore implements StateStore {
   readonly budgetCounters: BudgetCounterStore;
@@ -203,39 +205,68 @@ export class DynamoStateStore implements StateStore {
         }),
       ),
     );
-    if (!result.Item) return undefined;
-    return parseStored(PollStateSchema, result.Item.state, 'loadPollState', organizationId, 'poll state');
+    // A lease taken before the first save makes the item exist without a state.
+    const stored = result.Item?.state;
+    if (stored === undefined) return undefined;
+    return parseStored(PollStateSchema, stored, 'loadPollState', organizationId, 'poll state');
   }
 
-  async savePollState(state: PollState): Promise<void> {
+  async savePollState(state: PollState, options: SavePollStateOptions = {}): Promise<void> {
     const parsed = PollStateSchema.parse(state);
-    await this.#send('savePollState', 'write', parsed.organizationId, () =>
-      this.#client.send(
-        new PutCommand({
-          TableName: this.#tableName,
-          Item: { ...pollStateKey(parsed.organizationId), kind: ItemKind.pollState, state: parsed },
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      ),
+    const organizationId = parsed.organizationId;
+    // An update, not a put: a put would erase the lease attributes that share the item.
+    const save: UpdateCommandInput = {
+      TableName: this.#tableName,
+      Key: pollStateKey(organizationId),
+      UpdateExpression: 'SET #kind = :kind, #state = :state',
+      ExpressionAttributeNames: { '#kind': 'kind', '#state': 'state' },
+      ExpressionAttributeValues: { ':kind': ItemKind.pollState, ':state': parsed },
+      ReturnConsumedCapacity: 'TOTAL',
+    };
+    const owner = options.releaseLeaseOf;
+    if (owner !== undefined) {
+      try {
+        await this.#metrics.measure('savePollState', 'write', () =>
+          this.#client.send(
+            new UpdateCommand({
+              ...save,
+              UpdateExpression: `${save.UpdateExpression} REMOVE #owner, #until`,
+              ConditionExpression: '#owner = :owner',
+              ExpressionAttributeNames: { ...save.ExpressionAttributeNames, ...LEASE_NAMES },
+              ExpressionAttributeValues: { ...save.ExpressionAttributeValues, ':owner': owner },
+            }),
+          ),
+        );
+        return;
+      } catch (error) {
+        if (!isConditionalCheckFailure(error)) throw toStoreError(error, 'savePollState', organizationId);
+        // The lease is no longer ours (it ran out and was taken, or was given back): nothing was written,
+        // so save the state alone, leaving whoever holds the lease now alone. Rare, hence a second write.
+      }
+    }
+    await this.#send('savePollState', 'write', organizationId, () =>
+      this.#client.send(new UpdateCommand(save)),
     );
   }
 
   async acquireLease(organizationId: string, owner: string, nowMs: number, ttlMs: number): Promise<boolean> {
     try {
+      // Only the lease attributes (and the item's kind, for an item the lease creates): the poll state
+      // on the same item stays as it is.
       await this.#metrics.measure('lease', 'write', () =>
         this.#client.send(
-          new PutCommand({
+          new UpdateCommand({
             TableName: this.#tableName,
-            Item: {
-              ...leaseKey(organizationId),
-              kind: ItemKind.lease,
-              owner,
-              leaseUntil: nowMs + ttlMs,
-              expiresAt: ttlSeconds(nowMs + ttlMs + LEASE_TTL_SLACK_MS),
-            },
+            Key: pollStateKey(organizationId),
+            UpdateExpression: 'SET #kind = :kind, #owner = :owner, #until = :until',
             ConditionExpression: LEASE_CONDITION,
-            ExpressionAttributeNames: { '#until': 'leaseUntil', '#owner': 'owner' },
-            ExpressionAttributeValues: { ':now': nowMs, ':owner': owner },
+            ExpressionAttributeNames: { '#kind': 'kind', ...LEASE_NAMES },
+            ExpressionAttributeValues: {
+              ':kind': ItemKind.pollState,
+              ':owner': owner,
+              ':until': nowMs + ttlMs,
+              ':now': nowMs,
+            },
             ReturnConsumedCapacity: 'TOTAL',
           }),
         ),
@@ -251,11 +282,12 @@ export class DynamoStateStore implements StateStore {
     try {
       await this.#metrics.measure('lease', 'write', () =>
         this.#client.send(
-          new DeleteCommand({
+          new UpdateCommand({
             TableName: this.#tableName,
-            Key: leaseKey(organizationId),
+            Key: pollStateKey(organizationId),
+            UpdateExpression: 'REMOVE #owner, #until',
             ConditionExpression: '#owner = :owner',
-            ExpressionAttributeNames: { '#owner': 'owner' },
+            ExpressionAttributeNames: LEASE_NAMES,
             ExpressionAttributeValues: { ':owner': owner },
             ReturnConsumedCapacity: 'TOTAL',
           }),

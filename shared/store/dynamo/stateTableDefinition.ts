@@ -8,8 +8,7 @@
 // |-------------|---------------------|----------------------|-------------|-------------------------------------|
 // | snapshot    | ORG#<organization>  | SNAP#<order uuid>    | snapshot    | the snapshot's own expiresAt        |
 // | event       | ORG#<organization>  | EVENT#<event id>     | event       | recordedAt + retention (14 d)       |
-// | poll state  | ORG#<organization>  | STATE                | pollState   | none                                |
-// | lease       | ORG#<organization>  | LEASE                | lease       | lease end + 1 d (abandoned leases)  |
+// | poll state  | ORG#<organization>  | STATE                | pollState   | none (it also holds the lease)      |
 // | budget log  | BUDGET#<token key>  | LOG                  | budget      | last use + 1 d                      |
 // | disabled    | SUBSCRIBER#<id>     | DISABLED             | subscriberDisabled | none (delete to re-enable)   |
 //
@@ -18,6 +17,10 @@
 //   idempotent: the same transition seen twice is written once. The event log is the outbox: the table's
 //   stream (NEW_IMAGE) carries each INSERT of `kind = event` to the publisher. Event items hold the full
 //   CloudEvent as JSON (`payload`) plus `eventType`, `recordedAt` and `position` (order within a commit).
+// - The lease against overlapping runs is two attributes of the poll state item (`leaseOwner`,
+//   `leaseUntil`). Taking and giving it back are conditional UpdateItems of those attributes alone, and
+//   saving the state is an UpdateItem that leaves them be, so the save at the end of a cycle can give the
+//   lease back in the same write.
 // - Listing events is a Query on the organization's EVENT# range with a filter on recordedAt: events are
 //   few and TTL'd, so no index is needed for the local-only listEvents.
 // - Attribute names are always aliased in expressions, since several (status, owner…) are reserved words.

@@ -4,7 +4,6 @@ export const ItemKind = {
   snapshot: 'snapshot',
   event: 'event',
   pollState: 'pollState',
-  lease: 'lease',
   budget: 'budget',
 } as const;
 
@@ -28,12 +27,14 @@ export function eventKey(organizationId: string, eventId: string): ItemKey {
   return { pk: organizationPk(organizationId), sk: `${EVENT_PREFIX}${eventId}` };
 }
 
+/**
+ * The organization's poll state item (`state`), which also holds its lease (`leaseOwner`, `leaseUntil`,
+ * absent when nobody holds it), so the end of a cycle saves the state and gives the lease back in one
+ * write. The lease has no item of its own (earlier versions' `LEASE` items are no longer read; their TTL
+ * removes them).
+ */
 export function pollStateKey(organizationId: string): ItemKey {
   return { pk: organizationPk(organizationId), sk: 'STATE' };
-}
-
-export function leaseKey(organizationId: string): ItemKey {
-  return { pk: organizationPk(organizationId), sk: 'LEASE' };
 }
 
 export function budgetKey(key: string): ItemKey {

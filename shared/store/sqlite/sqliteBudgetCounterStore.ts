@@ -1,10 +1,30 @@
-// The per-token request budget in the local state file: an exact sliding log of granted request times,
-// decided and recorded in one IMMEDIATE transaction, so runs sharing the file never exceed it together.
+// The per-token request budget in the local state file: an exact sliding log with one row per counted
+// request time, each take, reservation or release decided and recorded in one IMMEDIATE transaction, so
+// runs sharing the file never exceed it together.
 import type Database from 'better-sqlite3';
-import type { BudgetCounterStore, BudgetTake } from '../../api/budgetCounterStore.js';
+import {
+  type BudgetCounterStore,
+  type BudgetReservation,
+  type BudgetTake,
+  decideReservation,
+  type ReservationOutcome,
+  type ReservationRequest,
+  takeRequest,
+  takeResult,
+} from '../../api/budgetCounterStore.js';
+import { guarded } from './sqliteErrors.js';
+
+type Reserve = (
+  key: string,
+  nowMs: number,
+  request: ReservationRequest,
+  limit: number,
+  windowMs: number,
+) => ReservationOutcome;
 
 export class SqliteBudgetCounterStore implements BudgetCounterStore {
-  readonly #take: (key: string, nowMs: number, limit: number, windowMs: number) => BudgetTake;
+  readonly #reserve: Reserve;
+  readonly #release: (key: string, countAtMs: number, count: number) => void;
   readonly #remaining: (key: string, nowMs: number, limit: number, windowMs: number) => number;
   readonly #pause: (key: string, untilMs: number) => void;
 
@@ -13,14 +33,21 @@ export class SqliteBudgetCounterStore implements BudgetCounterStore {
       'SELECT paused_until FROM budget_pauses WHERE key = ?',
     );
     const forget = db.prepare('DELETE FROM budget_requests WHERE key = ? AND at <= ?');
+    // Every time still in the window, future ones (reservations counted later) included, oldest first.
+    const recent = db
+      .prepare<[string, number], number>(
+        'SELECT at FROM budget_requests WHERE key = ? AND at > ? ORDER BY at',
+      )
+      .pluck();
     const count = db.prepare<[string, number], { n: number }>(
       'SELECT count(*) AS n FROM budget_requests WHERE key = ? AND at > ?',
     );
-    // The limit-th most recent request: the one that must leave the window before another fits.
-    const blocking = db.prepare<[string, number, number], { at: number }>(
-      'SELECT at FROM budget_requests WHERE key = ? AND at > ? ORDER BY at DESC LIMIT 1 OFFSET ?',
-    );
     const record = db.prepare('INSERT INTO budget_requests (key, at) VALUES (?, ?)');
+    // Rows are identical but for their rowid: delete that many of them, whichever.
+    const unrecord = db.prepare(
+      `DELETE FROM budget_requests
+       WHERE rowid IN (SELECT rowid FROM budget_requests WHERE key = ? AND at = ? LIMIT ?)`,
+    );
     const pause = db.prepare(
       `INSERT INTO budget_pauses (key, paused_until) VALUES (?, ?)
        ON CONFLICT (key) DO UPDATE SET paused_until = max(paused_until, excluded.paused_until)`,
@@ -30,30 +57,47 @@ export class SqliteBudgetCounterStore implements BudgetCounterStore {
       const until = pausedUntil.get(key)?.paused_until ?? 0;
       return until > nowMs ? until : undefined;
     };
-    const take = db.transaction((key: string, nowMs: number, limit: number, windowMs: number): BudgetTake => {
+    const reserve = db.transaction<Reserve>((key, nowMs, request, limit, windowMs) => {
       const paused = pausedAt(key, nowMs);
-      if (paused !== undefined) return { granted: false, retryAtMs: paused };
+      if (paused !== undefined) return { reservation: { granted: 0, retryAtMs: paused }, counted: 0 };
       forget.run(key, nowMs - windowMs);
-      const used = count.get(key, nowMs - windowMs)?.n ?? 0;
-      if (used >= limit) {
-        const oldest = blocking.get(key, nowMs - windowMs, limit - 1)?.at ?? nowMs;
-        return { granted: false, retryAtMs: oldest + windowMs };
-      }
-      record.run(key, nowMs);
-      return { granted: true, remaining: limit - used - 1 };
+      const times = recent.all(key, nowMs - windowMs);
+      const reservation = decideReservation(times, nowMs, request, limit, windowMs);
+      for (let i = 0; i < reservation.granted; i += 1) record.run(key, request.countAtMs);
+      return { reservation, counted: times.length };
     });
-    this.#take = (...args) => take.immediate(...args);
-    this.#remaining = (key, nowMs, limit, windowMs) => {
-      if (pausedAt(key, nowMs) !== undefined) return 0;
-      return Math.max(0, limit - (count.get(key, nowMs - windowMs)?.n ?? 0));
-    };
+    const release = db.transaction((key: string, countAtMs: number, n: number) => {
+      unrecord.run(key, countAtMs, n);
+    });
+    this.#reserve = (...args) => guarded('budget', undefined, () => reserve.immediate(...args));
+    this.#release = (...args) => guarded('budget', undefined, () => release.immediate(...args));
+    this.#remaining = (key, nowMs, limit, windowMs) =>
+      guarded('budget', undefined, () => {
+        if (pausedAt(key, nowMs) !== undefined) return 0;
+        return Math.max(0, limit - (count.get(key, nowMs - windowMs)?.n ?? 0));
+      });
     this.#pause = (key, untilMs) => {
-      pause.run(key, untilMs);
+      guarded('budget', undefined, () => pause.run(key, untilMs));
     };
   }
 
   async tryTake(key: string, nowMs: number, limit: number, windowMs: number): Promise<BudgetTake> {
-    return this.#take(key, nowMs, limit, windowMs);
+    const { reservation, counted } = this.#reserve(key, nowMs, takeRequest(nowMs), limit, windowMs);
+    return takeResult(reservation, counted, limit);
+  }
+
+  async reserve(
+    key: string,
+    nowMs: number,
+    request: ReservationRequest,
+    limit: number,
+    windowMs: number,
+  ): Promise<BudgetReservation> {
+    return this.#reserve(key, nowMs, request, limit, windowMs).reservation;
+  }
+
+  async release(key: string, countAtMs: number, count: number): Promise<void> {
+    if (count > 0) this.#release(key, countAtMs, count);
   }
 
   async remaining(key: string, nowMs: number, limit: number, windowMs: number): Promise<number> {

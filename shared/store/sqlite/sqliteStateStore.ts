@@ -11,6 +11,7 @@ import {
   type CommitResult,
   type PollState,
   PollStateSchema,
+  type SavePollStateOptions,
   type SnapshotChange,
   type StateStore,
   type StoredEvent,
@@ -58,6 +59,7 @@ export class SqliteStateStore implements StateStore {
   readonly #statements;
   readonly #commit: (organizationId: string, snapshot: Snapshot, events: OrderEvent[]) => CommitResult;
   readonly #prune: (nowMs: number) => { snapshots: number; events: number };
+  readonly #savePollState: (state: PollState, releaseLeaseOf: string | undefined) => void;
 
   constructor(options: SqliteStateStoreOptions) {
     this.#db = guarded('open', undefined, () =>
@@ -137,6 +139,12 @@ export class SqliteStateStore implements StateStore {
       return { outcome: 'committed', duplicateEventIds } as const;
     }).immediate;
 
+    // The end of a cycle saves the state and gives the lease back together.
+    this.#savePollState = db.transaction((state: PollState, releaseLeaseOf: string | undefined) => {
+      statements.savePollState.run(state.organizationId, JSON.stringify(state));
+      if (releaseLeaseOf !== undefined) statements.releaseLease.run(state.organizationId, releaseLeaseOf);
+    }).immediate;
+
     this.#prune = db.transaction((nowMs: number) => ({
       snapshots: statements.pruneSnapshots.run(nowMs).changes,
       events: statements.pruneEvents.run(nowMs).changes,
@@ -182,10 +190,10 @@ export class SqliteStateStore implements StateStore {
     });
   }
 
-  async savePollState(state: PollState): Promise<void> {
+  async savePollState(state: PollState, options: SavePollStateOptions = {}): Promise<void> {
     const parsed = PollStateSchema.parse(state);
     guarded('savePollState', parsed.organizationId, () =>
-      this.#statements.savePollState.run(parsed.organizationId, JSON.stringify(parsed)),
+      this.#savePollState(parsed, options.releaseLeaseOf),
     );
   }
 

@@ -3,8 +3,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type BudgetCounterStore,
+  type BudgetReservation,
   type BudgetTake,
   InMemoryBudgetCounterStore,
+  type ReservationRequest,
 } from '../../../shared/api/budgetCounterStore.js';
 import {
   BadRequestError,
@@ -221,6 +223,20 @@ class RecordingStore implements BudgetCounterStore {
     this.calls.push(['remaining', key, nowMs, limit, windowMs]);
     return this.#inner.remaining(key, nowMs, limit, windowMs);
   }
+  reserve(
+    key: string,
+    nowMs: number,
+    request: ReservationRequest,
+    limit: number,
+    windowMs: number,
+  ): Promise<BudgetReservation> {
+    this.calls.push(['reserve', key, nowMs, request, limit, windowMs]);
+    return this.#inner.reserve(key, nowMs, request, limit, windowMs);
+  }
+  release(key: string, countAtMs: number, count: number): Promise<void> {
+    this.calls.push(['release', key, countAtMs, count]);
+    return this.#inner.release(key, countAtMs, count);
+  }
   pauseUntil(key: string, untilMs: number): Promise<void> {
     this.calls.push(['pauseUntil', key, untilMs]);
     return this.#inner.pauseUntil(key, untilMs);
@@ -232,12 +248,13 @@ function budgetFor(time: FakeTime, options: Partial<ConstructorParameters<typeof
 }
 
 describe('AdminApiClient request budget', () => {
-  it('gives each client a budget of 50 requests per minute by default', async () => {
+  it('gives each client a budget of 50 requests per minute by default, 45 of them usable', async () => {
     const server = await serve((_req, res) => sendJson(res, 200, ok));
     const { client } = createTestClient(server.baseUrl);
     expect(client.budget.requestsPerMinute).toBe(50);
+    expect(client.budget.usablePerMinute).toBe(45);
     await client.listOrders();
-    expect(await client.budget.remaining()).toBe(49);
+    expect(await client.budget.remaining()).toBe(44);
   });
 
   it('takes one unit of budget per HTTP request, retries included, from the injected store', async () => {
@@ -360,6 +377,6 @@ describe('AdminApiClient request budget', () => {
       time,
     ).client;
     await expect(first.listOrders()).rejects.toBeInstanceOf(RateLimitedError);
-    expect(await budgetFor(time, { store, token: 'another-token' }).remaining()).toBe(50);
+    expect(await budgetFor(time, { store, token: 'another-token' }).remaining()).toBe(45);
   });
 });

@@ -173,10 +173,13 @@ describe('pollOrganization against the simulator', () => {
     sim.world.setStatus(order.uuid, 'canceled');
     const state = await store.loadPollState(organization.id);
     const pendingPages = Math.ceil((state?.listingSizes.pending ?? 0) / 25);
-    // Leave the pending pages and three requests: one two-page listing and one narrow query.
+    // Leave the pending pages and three requests: one two-page listing and one narrow query. The budget
+    // draws on its usable share (45 of 50), so that is what the store is filled against.
     const key = client?.budget.key ?? '';
-    for (let i = 0; i < 50 - pendingPages - 3; i += 1)
-      await store.budgetCounters.tryTake(key, T0 + 120_000, 50, 60_000);
+    const usable = client?.budget.usablePerMinute ?? 0;
+    expect(usable).toBe(45);
+    for (let i = 0; i < usable - pendingPages - 3; i += 1)
+      await store.budgetCounters.tryTake(key, T0 + 120_000, usable, 60_000);
 
     const report = await cycle();
     expect(summary(report)).toEqual([`order.canceled ${order.reference}`]);

@@ -1,9 +1,10 @@
 // The DynamoDB adapter against DynamoDB Local: the shared conformance suite (a fresh table per test), then
-// what only it shows, such as the cost of a cycle in requests and capacity units.
+// what only it shows, such as the cost of a cycle in requests and capacity units and where the lease lives.
 import { randomUUID } from 'node:crypto';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DynamoStateStore } from '../../../shared/store/dynamo/dynamoStateStore.js';
+import { initialPollState } from '../../../shared/store/stateStore.js';
 import { createLocalStateTable, type LocalTable } from '../../support/dynamoLocal.js';
 import {
   describeStateStoreConformance,
@@ -90,5 +91,35 @@ describe('DynamoStateStore on DynamoDB Local', () => {
       }),
     );
     expect(snapshotItem).toMatchObject({ kind: 'snapshot', expiresAt: snapshot.expiresAt, version: 1 });
+  });
+
+  it('keeps the lease on the poll state item, and gives it back with the state in one write', async () => {
+    const { table, store, organizationId } = await open();
+    const documents = DynamoDBDocumentClient.from(table.client);
+    const readItem = async () =>
+      (
+        await documents.send(
+          new GetCommand({ TableName: table.tableName, Key: { pk: `ORG#${organizationId}`, sk: 'STATE' } }),
+        )
+      ).Item;
+    const state = { ...initialPollState(organizationId), lastAttemptAt: T0 };
+    await store.acquireLease(organizationId, 'run-a', T0, 60_000);
+    await store.savePollState(state);
+
+    const held = await readItem();
+    expect(held).toMatchObject({ kind: 'pollState', leaseOwner: 'run-a', leaseUntil: T0 + 60_000, state });
+    // The state item has no TTL: the lease must not give it one.
+    expect(held).not.toHaveProperty('expiresAt');
+
+    const before = store.metrics;
+    await store.savePollState({ ...state, lastSuccessAt: T0 }, { releaseLeaseOf: 'run-a' });
+    const after = store.metrics;
+
+    expect(after.total.writeRequests - before.total.writeRequests).toBe(1);
+    expect(after.byOperation.lease.writeRequests).toBe(before.byOperation.lease.writeRequests);
+    const released = await readItem();
+    expect(released).toMatchObject({ kind: 'pollState', state: { ...state, lastSuccessAt: T0 } });
+    expect(released).not.toHaveProperty('leaseOwner');
+    expect(released).not.toHaveProperty('leaseUntil');
   });
 });

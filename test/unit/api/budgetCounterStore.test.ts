@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryBudgetCounterStore } from '../../../shared/api/budgetCounterStore.js';
+import {
+  decideReservation,
+  InMemoryBudgetCounterStore,
+  takeRequest,
+  takeResult,
+} from '../../../shared/api/budgetCounterStore.js';
 
 const WINDOW = 60_000;
 const T0 = 1_000_000;
@@ -85,6 +90,70 @@ describe('InMemoryBudgetCounterStore', () => {
     expect(await store.tryTake('k', T0 + 2_000, 10, WINDOW)).toEqual({
       granted: false,
       retryAtMs: T0 + 9_000,
+    });
+  });
+});
+
+describe('decideReservation', () => {
+  const request = (atLeast: number, atMost: number) => ({ atLeast, atMost, countAtMs: T0 + 5_000 });
+
+  it('grants atMost when they all fit', () => {
+    expect(decideReservation([], T0, request(1, 3), 5, WINDOW)).toEqual({ granted: 3 });
+  });
+
+  it('grants as many as fit when at least atLeast do', () => {
+    expect(decideReservation([T0 - 2_000, T0 - 1_000], T0, request(2, 10), 5, WINDOW)).toEqual({
+      granted: 3,
+    });
+    expect(decideReservation([T0 - 2_000, T0 - 1_000], T0, request(3, 10), 5, WINDOW)).toEqual({
+      granted: 3,
+    });
+  });
+
+  it('grants nothing when fewer than atLeast fit, saying when enough will have left the window', () => {
+    const recent = [T0 - 30_000, T0 - 20_000, T0 - 10_000];
+    // Two are free: for three, the oldest must leave; for four, the two oldest.
+    expect(decideReservation(recent, T0, request(3, 5), 5, WINDOW)).toEqual({
+      granted: 0,
+      retryAtMs: T0 - 30_000 + WINDOW,
+    });
+    expect(decideReservation(recent, T0, request(4, 5), 5, WINDOW)).toEqual({
+      granted: 0,
+      retryAtMs: T0 - 20_000 + WINDOW,
+    });
+  });
+
+  it('counts entries dated in the future until they leave the window', () => {
+    const reserved = [T0 + 10_000, T0 + 10_000];
+    expect(decideReservation(reserved, T0, request(1, 1), 2, WINDOW)).toEqual({
+      granted: 0,
+      retryAtMs: T0 + 10_000 + WINDOW,
+    });
+  });
+
+  it('reads a lower limit against a log that already holds more', () => {
+    const recent = [T0 - 3_000, T0 - 2_000, T0 - 1_000];
+    expect(decideReservation(recent, T0, request(1, 1), 2, WINDOW)).toEqual({
+      granted: 0,
+      retryAtMs: T0 - 2_000 + WINDOW,
+    });
+  });
+
+  it('grants nothing, and names no retry time, when at most 0 are wanted', () => {
+    expect(decideReservation([], T0, request(0, 0), 5, WINDOW)).toEqual({ granted: 0 });
+  });
+});
+
+describe('a take as a reservation of one', () => {
+  it('asks for exactly one request counted now', () => {
+    expect(takeRequest(T0)).toEqual({ atLeast: 1, atMost: 1, countAtMs: T0 });
+  });
+
+  it('answers what remains after the granted one, or when to retry', () => {
+    expect(takeResult({ granted: 1 }, 3, 5)).toEqual({ granted: true, remaining: 1 });
+    expect(takeResult({ granted: 0, retryAtMs: T0 + 1 }, 5, 5)).toEqual({
+      granted: false,
+      retryAtMs: T0 + 1,
     });
   });
 });

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   type BudgetCounterStore,
+  type BudgetReservation,
   type BudgetTake,
   InMemoryBudgetCounterStore,
+  type ReservationRequest,
 } from '../../../shared/api/budgetCounterStore.js';
 import { RequestBudgetExhaustedError, type RequestContext } from '../../../shared/api/errors.js';
 import { RequestBudget, type RequestBudgetOptions } from '../../../shared/api/requestBudget.js';
@@ -21,13 +23,30 @@ async function acquireTimes(budget: RequestBudget, times: number): Promise<void>
   for (let i = 0; i < times; i += 1) await budget.acquire(context);
 }
 
+/** Records every call and answers from scripted takes and reservations (granting by default). */
 class RecordingStore implements BudgetCounterStore {
   readonly calls: Array<{ method: string; args: unknown[] }> = [];
-  constructor(private readonly answers: BudgetTake[] = []) {}
+  constructor(
+    private readonly answers: BudgetTake[] = [],
+    private readonly reservations: BudgetReservation[] = [],
+  ) {}
 
   async tryTake(key: string, nowMs: number, limit: number, windowMs: number): Promise<BudgetTake> {
     this.calls.push({ method: 'tryTake', args: [key, nowMs, limit, windowMs] });
     return this.answers.shift() ?? { granted: true, remaining: 1 };
+  }
+  async reserve(
+    key: string,
+    nowMs: number,
+    request: ReservationRequest,
+    limit: number,
+    windowMs: number,
+  ): Promise<BudgetReservation> {
+    this.calls.push({ method: 'reserve', args: [key, nowMs, request, limit, windowMs] });
+    return this.reservations.shift() ?? { granted: request.atMost };
+  }
+  async release(key: string, countAtMs: number, count: number): Promise<void> {
+    this.calls.push({ method: 'release', args: [key, countAtMs, count] });
   }
   async remaining(key: string, nowMs: number, limit: number, windowMs: number): Promise<number> {
     this.calls.push({ method: 'remaining', args: [key, nowMs, limit, windowMs] });
@@ -39,10 +58,11 @@ class RecordingStore implements BudgetCounterStore {
 }
 
 describe('RequestBudget', () => {
-  it('allows 50 requests per minute by default', async () => {
+  it('allows 45 of the 50 requests per minute by default, keeping a 10 % safety margin', async () => {
     const { budget, time } = budgetWith({ maxWaitMs: 0 });
     expect(budget.requestsPerMinute).toBe(50);
-    await acquireTimes(budget, 50);
+    expect(budget.usablePerMinute).toBe(45);
+    await acquireTimes(budget, 45);
     expect(time.sleeps).toEqual([]);
     expect(await budget.remaining()).toBe(0);
     await expect(budget.acquire(context)).rejects.toBeInstanceOf(RequestBudgetExhaustedError);
@@ -94,6 +114,27 @@ describe('RequestBudget', () => {
       { method: 'tryTake', args: [budget.key, time.clock(), 7, 60_000] },
       { method: 'remaining', args: [budget.key, time.clock(), 7, 60_000] },
       { method: 'pauseUntil', args: [budget.key, time.clock() + 1_000] },
+    ]);
+  });
+
+  it('passes the usable limit, under the safety margin, to the store', async () => {
+    const store = new RecordingStore();
+    const { budget, time } = budgetWith({ store, requestsPerMinute: 20 });
+    expect(budget.usablePerMinute).toBe(18);
+    await budget.acquire(context);
+    await budget.reserve(1, 2);
+    expect(store.calls).toEqual([
+      { method: 'tryTake', args: [budget.key, time.clock(), 18, 60_000] },
+      {
+        method: 'reserve',
+        args: [
+          budget.key,
+          time.clock(),
+          { atLeast: 1, atMost: 2, countAtMs: time.clock() + 1_000 },
+          18,
+          60_000,
+        ],
+      },
     ]);
   });
 
@@ -155,7 +196,7 @@ describe('RequestBudget', () => {
     expect(await budget.remaining()).toBe(0);
     await budget.acquire(context);
     expect(time.sleeps).toEqual([30_000]);
-    expect(await budget.remaining()).toBe(49);
+    expect(await budget.remaining()).toBe(44);
   });
 
   it('refuses at once when a pause outlasts maxWaitMs', async () => {
@@ -163,5 +204,142 @@ describe('RequestBudget', () => {
     await budget.pauseUntil(time.clock() + 30_000);
     await expect(budget.acquire(context)).rejects.toBeInstanceOf(RequestBudgetExhaustedError);
     expect(time.sleeps).toEqual([]);
+  });
+
+  describe('reservations', () => {
+    it('reserves up to atMost in one store call, counted when the requests will have been sent', async () => {
+      const store = new RecordingStore();
+      const { budget, time } = budgetWith({ store, requestsPerMinute: 7 });
+      expect(await budget.reserve(2, 10)).toBe(10);
+      expect(budget.reserved).toBe(10);
+      // 500 ms per reserved request, at most 30 s ahead.
+      expect(store.calls).toEqual([
+        {
+          method: 'reserve',
+          args: [
+            budget.key,
+            time.clock(),
+            { atLeast: 2, atMost: 10, countAtMs: time.clock() + 5_000 },
+            7,
+            60_000,
+          ],
+        },
+      ]);
+    });
+
+    it('counts a large reservation at most 30 s ahead', async () => {
+      const store = new RecordingStore();
+      const { budget, time } = budgetWith({ store, requestsPerMinute: 100 });
+      await budget.reserve(1, 80);
+      expect(store.calls[0]?.args[2]).toEqual({ atLeast: 1, atMost: 80, countAtMs: time.clock() + 30_000 });
+    });
+
+    it('reserves nothing, asking nothing of the store, when at most 0 are wanted', async () => {
+      const store = new RecordingStore();
+      const { budget } = budgetWith({ store });
+      expect(await budget.reserve(0, 0)).toBe(0);
+      expect(store.calls).toEqual([]);
+    });
+
+    it('acquires from the reservation without touching the store, then from the store once it is used up', async () => {
+      const store = new RecordingStore();
+      const { budget } = budgetWith({ store });
+      await budget.reserve(1, 3);
+      await acquireTimes(budget, 3);
+      expect(budget.reserved).toBe(0);
+      expect(store.calls.map((call) => call.method)).toEqual(['reserve']);
+      await budget.acquire(context);
+      expect(store.calls.map((call) => call.method)).toEqual(['reserve', 'tryTake']);
+    });
+
+    it('grants part of the reservation when only part of it fits the window', async () => {
+      const { budget, time } = budgetWith({ requestsPerMinute: 5, maxWaitMs: 0 });
+      await acquireTimes(budget, 2);
+      expect(await budget.reserve(1, 10)).toBe(3);
+      expect(budget.reserved).toBe(3);
+      expect(await budget.remaining()).toBe(0);
+      await acquireTimes(budget, 3);
+      await expect(budget.acquire(context)).rejects.toBeInstanceOf(RequestBudgetExhaustedError);
+      expect(time.sleeps).toEqual([]);
+    });
+
+    it('waits with the injected sleep until atLeast fit, then reserves', async () => {
+      const { budget, time } = budgetWith({ requestsPerMinute: 5 });
+      await acquireTimes(budget, 4);
+      time.advance(10_000);
+      // One is free but three are needed: the requests made at 0 s leave the window at 60 s.
+      expect(await budget.reserve(3, 5)).toBe(5);
+      expect(time.sleeps).toEqual([50_000]);
+    });
+
+    it('sleeps until the retry time the store gives for atLeast, then asks again', async () => {
+      const time = fakeTime();
+      const store = new RecordingStore([], [{ granted: 0, retryAtMs: time.clock() + 4_000 }]);
+      const { budget } = budgetWith({ store }, time);
+      expect(await budget.reserve(2, 4)).toBe(4);
+      expect(time.sleeps).toEqual([4_000]);
+      expect(store.calls.map((call) => call.method)).toEqual(['reserve', 'reserve']);
+    });
+
+    it('reserves nothing and does not wait when atLeast would fit only after maxWaitMs', async () => {
+      const { budget, time } = budgetWith({ requestsPerMinute: 5 });
+      await acquireTimes(budget, 4);
+      time.advance(10_000);
+      expect(await budget.reserve(3, 5, 49_999)).toBe(0);
+      expect(time.sleeps).toEqual([]);
+      expect(budget.reserved).toBe(0);
+      expect(await budget.remaining()).toBe(1);
+    });
+
+    it('waits for atLeast when it fits exactly at maxWaitMs', async () => {
+      const { budget, time } = budgetWith({ requestsPerMinute: 5 });
+      await acquireTimes(budget, 4);
+      time.advance(10_000);
+      expect(await budget.reserve(3, 5, 50_000)).toBe(5);
+      expect(time.sleeps).toEqual([50_000]);
+    });
+
+    it('gives back exactly the unused part of the reservation in one store call', async () => {
+      const store = new RecordingStore();
+      const { budget } = budgetWith({ store });
+      await budget.reserve(1, 5);
+      const [, , request] = store.calls[0]?.args ?? [];
+      await acquireTimes(budget, 2);
+      await budget.release();
+      expect(store.calls.slice(1)).toEqual([
+        { method: 'release', args: [budget.key, (request as ReservationRequest).countAtMs, 3] },
+      ]);
+      expect(budget.reserved).toBe(0);
+      await budget.release();
+      expect(store.calls).toHaveLength(2);
+    });
+
+    it('frees the unused requests of the window when it gives them back', async () => {
+      const { budget } = budgetWith({ requestsPerMinute: 5, maxWaitMs: 0 });
+      await budget.reserve(1, 5);
+      await acquireTimes(budget, 2);
+      expect(await budget.remaining()).toBe(0);
+      await budget.release();
+      expect(await budget.remaining()).toBe(3);
+    });
+
+    it('asks nothing of the store on release when the reservation was used up', async () => {
+      const store = new RecordingStore();
+      const { budget } = budgetWith({ store });
+      await budget.reserve(1, 2);
+      await acquireTimes(budget, 2);
+      await budget.release();
+      expect(store.calls.map((call) => call.method)).toEqual(['reserve']);
+    });
+
+    it('drops the reservation when the server says to back off, without sending its requests', async () => {
+      const store = new RecordingStore();
+      const { budget, time } = budgetWith({ store });
+      await budget.reserve(1, 3);
+      await budget.pauseUntil(time.clock() + 5_000);
+      expect(budget.reserved).toBe(0);
+      await budget.acquire(context);
+      expect(store.calls.map((call) => call.method)).toEqual(['reserve', 'pauseUntil', 'tryTake']);
+    });
   });
 });

@@ -9,12 +9,11 @@ import {
   TransactionCanceledException,
 } from '@aws-sdk/client-dynamodb';
 import {
-  DeleteCommand,
   DynamoDBDocumentClient,
   GetCommand,
-  PutCommand,
   QueryCommand,
   TransactWriteCommand,
+  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -223,7 +222,7 @@ describe('DynamoStateStore requests', () => {
   });
 
   it('turns a ThrottlingException on saving poll state into a StoreThrottledError', async () => {
-    ddb.on(PutCommand).rejects(new ThrottlingException({ message: 'Slow down', $metadata: {} }));
+    ddb.on(UpdateCommand).rejects(new ThrottlingException({ message: 'Slow down', $metadata: {} }));
 
     const error = await rejectionOf(newStore().savePollState(initialPollState(ORG)));
 
@@ -251,40 +250,45 @@ describe('DynamoStateStore requests', () => {
   });
 });
 
-describe('DynamoStateStore lease requests', () => {
-  it('takes the lease with a conditional put: free, run out, or already ours', async () => {
-    ddb.on(PutCommand).resolves({});
+describe('DynamoStateStore lease and poll state requests', () => {
+  const STATE_KEY = { pk: `ORG#${ORG}`, sk: 'STATE' };
+  const conditionFailed = (message: string) =>
+    new ConditionalCheckFailedException({ message, $metadata: {} });
+
+  it('takes the lease with a conditional update of the poll state item’s lease attributes alone', async () => {
+    ddb.on(UpdateCommand).resolves({});
 
     expect(await newStore().acquireLease(ORG, 'run-a', T0, 30_000)).toBe(true);
 
-    expect(ddb).toHaveReceivedCommandWith(PutCommand, {
+    expect(ddb).toHaveReceivedCommandWith(UpdateCommand, {
       TableName: TABLE,
-      Item: expect.objectContaining({
-        pk: `ORG#${ORG}`,
-        sk: 'LEASE',
-        owner: 'run-a',
-        leaseUntil: T0 + 30_000,
-      }),
-      ConditionExpression: 'attribute_not_exists(pk) OR #until <= :now OR #owner = :owner',
-      ExpressionAttributeValues: { ':now': T0, ':owner': 'run-a' },
+      Key: STATE_KEY,
+      UpdateExpression: 'SET #kind = :kind, #owner = :owner, #until = :until',
+      ConditionExpression: 'attribute_not_exists(#until) OR #until <= :now OR #owner = :owner',
+      ExpressionAttributeNames: { '#kind': 'kind', '#owner': 'leaseOwner', '#until': 'leaseUntil' },
+      ExpressionAttributeValues: {
+        ':kind': 'pollState',
+        ':owner': 'run-a',
+        ':until': T0 + 30_000,
+        ':now': T0,
+      },
     });
   });
 
   it('answers false when the lease condition fails', async () => {
-    ddb.on(PutCommand).rejects(new ConditionalCheckFailedException({ message: 'held', $metadata: {} }));
+    ddb.on(UpdateCommand).rejects(conditionFailed('held'));
 
     expect(await newStore().acquireLease(ORG, 'run-b', T0, 30_000)).toBe(false);
   });
 
-  it('releases with a delete conditioned on the owner, and ignores a lease no longer ours', async () => {
-    ddb
-      .on(DeleteCommand)
-      .rejects(new ConditionalCheckFailedException({ message: 'not yours', $metadata: {} }));
+  it('releases by removing the lease attributes on the owner’s condition, and ignores a lease no longer ours', async () => {
+    ddb.on(UpdateCommand).rejects(conditionFailed('not yours'));
 
     await expect(newStore().releaseLease(ORG, 'run-a')).resolves.toBeUndefined();
 
-    expect(ddb).toHaveReceivedCommandWith(DeleteCommand, {
-      Key: { pk: `ORG#${ORG}`, sk: 'LEASE' },
+    expect(ddb).toHaveReceivedCommandWith(UpdateCommand, {
+      Key: STATE_KEY,
+      UpdateExpression: 'REMOVE #owner, #until',
       ConditionExpression: '#owner = :owner',
       ExpressionAttributeValues: { ':owner': 'run-a' },
     });
@@ -292,11 +296,85 @@ describe('DynamoStateStore lease requests', () => {
 
   it('does not mistake a throttled lease request for a lease held by someone else', async () => {
     ddb
-      .on(PutCommand)
+      .on(UpdateCommand)
       .rejects(new ProvisionedThroughputExceededException({ message: 'slow', $metadata: {} }));
 
     await expect(newStore().acquireLease(ORG, 'run-a', T0, 30_000)).rejects.toBeInstanceOf(
       StoreThrottledError,
     );
+  });
+
+  it('saves the poll state with an update that leaves the lease attributes alone', async () => {
+    ddb.on(UpdateCommand).resolves({});
+    const state = initialPollState(ORG);
+
+    await newStore().savePollState(state);
+
+    expect(ddb).toHaveReceivedCommandTimes(UpdateCommand, 1);
+    expect(ddb).toHaveReceivedCommandWith(UpdateCommand, {
+      Key: STATE_KEY,
+      UpdateExpression: 'SET #kind = :kind, #state = :state',
+      ExpressionAttributeNames: { '#kind': 'kind', '#state': 'state' },
+      ExpressionAttributeValues: { ':kind': 'pollState', ':state': state },
+    });
+    expect(ddb.commandCalls(UpdateCommand)[0]?.args[0].input).not.toHaveProperty('ConditionExpression');
+  });
+
+  it('saves the poll state and gives the lease back in one conditional write', async () => {
+    ddb.on(UpdateCommand).resolves({});
+    const state = initialPollState(ORG);
+    const store = newStore();
+
+    await store.savePollState(state, { releaseLeaseOf: 'run-a' });
+
+    expect(ddb).toHaveReceivedCommandTimes(UpdateCommand, 1);
+    expect(ddb).toHaveReceivedCommandWith(UpdateCommand, {
+      Key: STATE_KEY,
+      UpdateExpression: 'SET #kind = :kind, #state = :state REMOVE #owner, #until',
+      ConditionExpression: '#owner = :owner',
+      ExpressionAttributeNames: {
+        '#kind': 'kind',
+        '#state': 'state',
+        '#owner': 'leaseOwner',
+        '#until': 'leaseUntil',
+      },
+      ExpressionAttributeValues: { ':kind': 'pollState', ':state': state, ':owner': 'run-a' },
+    });
+    expect(store.metrics.byOperation.savePollState.writeRequests).toBe(1);
+    expect(store.metrics.byOperation.lease.writeRequests).toBe(0);
+  });
+
+  it('saves the poll state alone in a second write when the lease is no longer the owner’s', async () => {
+    ddb.on(UpdateCommand).rejectsOnce(conditionFailed('taken over')).resolves({});
+    const state = initialPollState(ORG);
+
+    await newStore().savePollState(state, { releaseLeaseOf: 'run-a' });
+
+    expect(ddb).toHaveReceivedCommandTimes(UpdateCommand, 2);
+    expect(ddb).toHaveReceivedNthCommandWith(UpdateCommand, 2, {
+      Key: STATE_KEY,
+      UpdateExpression: 'SET #kind = :kind, #state = :state',
+      ExpressionAttributeNames: { '#kind': 'kind', '#state': 'state' },
+      ExpressionAttributeValues: { ':kind': 'pollState', ':state': state },
+    });
+    expect(ddb.commandCalls(UpdateCommand)[1]?.args[0].input).not.toHaveProperty('ConditionExpression');
+  });
+
+  it('reports a throttled combined save as a StoreThrottledError, without a second write', async () => {
+    ddb.on(UpdateCommand).rejects(new ThrottlingException({ message: 'Slow down', $metadata: {} }));
+
+    const error = await rejectionOf(
+      newStore().savePollState(initialPollState(ORG), { releaseLeaseOf: 'run-a' }),
+    );
+
+    expect(error).toBeInstanceOf(StoreThrottledError);
+    expect(error).toMatchObject({ operation: 'savePollState', organization: ORG });
+    expect(ddb).toHaveReceivedCommandTimes(UpdateCommand, 1);
+  });
+
+  it('loads no poll state from an item that holds only a lease', async () => {
+    ddb.on(GetCommand).resolves({ Item: {} });
+
+    expect(await newStore().loadPollState(ORG)).toBeUndefined();
   });
 });
