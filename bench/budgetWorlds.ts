@@ -28,12 +28,16 @@ import { dynamoLocalClient, startDynamoLocal } from './support/dynamoLocal.js';
 /** A Tuesday afternoon in Lisbon: working hours, orders moving. */
 const T0 = Date.UTC(2026, 2, 10, 14, 0, 0);
 const MINUTE = 60_000;
-/** Before it: the first sweep of every listing, whose sightings are the silent baseline. */
-const WARM_UP_MS = 10 * MINUTE;
+/**
+ * Before counting: until every organization has swept each terminal listing once, since whatever that first
+ * sweep finds is the silent baseline (a transition before it cannot be told from history).
+ */
+const MIN_WARM_UP_MS = 5 * MINUTE;
 /** Transitions in it are the ones counted. */
 const MEASURED_MS = 30 * MINUTE;
 /** After it: polling goes on, so that what the sweep bounds is seen, but new transitions are not counted. */
 const DRAIN_MS = 20 * MINUTE;
+const SWEPT = ['completed', 'canceled', 'archived'];
 const LATENCY_MS = 100;
 const REQUESTS_PER_MINUTE = 50;
 
@@ -191,7 +195,8 @@ async function runWorld(world: WorldName, runtime: Runtime, dynamo: DynamoDBClie
   const ids = new Map<string, number>();
   const cycles: Array<{ organizationId: string; report: PollReport; endedAt: number; lowerBound: number }> =
     [];
-  const onReport = (entry: (typeof organizations)[number], report: PollReport) => {
+  const phase = { measuredFrom: Number.POSITIVE_INFINITY, endAt: Number.POSITIVE_INFINITY };
+  const onReport = async (entry: (typeof organizations)[number], report: PollReport) => {
     for (const event of report.events) {
       ids.set(event.id, (ids.get(event.id) ?? 0) + 1);
       const list = detected.get(event.subject) ?? [];
@@ -204,8 +209,13 @@ async function runWorld(world: WorldName, runtime: Runtime, dynamo: DynamoDBClie
       endedAt: time.now,
       lowerBound: lowerBoundOf(report, entry.world),
     });
+    if (phase.measuredFrom === Number.POSITIVE_INFINITY && time.now >= T0 + MIN_WARM_UP_MS) {
+      if (await everySwept(store, organizations.map((o) => o.organization.id))) {
+        phase.measuredFrom = time.now;
+        phase.endAt = time.now + MEASURED_MS + DRAIN_MS;
+      }
+    }
   };
-  const endAt = T0 + WARM_UP_MS + MEASURED_MS + DRAIN_MS;
   const deps = (entry: (typeof organizations)[number]) => ({
     api: entry.client,
     store,
@@ -220,9 +230,9 @@ async function runWorld(world: WorldName, runtime: Runtime, dynamo: DynamoDBClie
     await runPollScheduler({
       organizations: organizations.map((entry) => ({ ...entry, lockKey: budget.key })),
       runCycle: (entry) => pollOrganization(entry.organization, deps(entry)),
-      onReport: (entry, report) => {
-        onReport(entry, report);
-        if (time.now >= endAt) stop.abort();
+      onReport: async (entry, report) => {
+        await onReport(entry, report);
+        if (time.now >= phase.endAt) stop.abort();
       },
       onError: (_entry, error) => {
         throw error;
@@ -231,35 +241,33 @@ async function runWorld(world: WorldName, runtime: Runtime, dynamo: DynamoDBClie
       clock: time.clock,
       sleep: async (ms) => {
         await time.sleep(ms);
-        if (time.now >= endAt) stop.abort();
+        if (time.now >= phase.endAt) stop.abort();
       },
     });
   } else {
     // Each organization's triggers: its minute schedule, and the tick each cycle sends for the next.
-    const triggers: Array<{ at: number; index: number }> = [];
-    for (const index of organizations.keys()) triggers.push({ at: T0, index });
-    const schedule = (at: number, index: number) => {
-      triggers.push({ at, index });
+    const triggers: Array<{ at: number; index: number; kind: 'schedule' | 'tick' }> = [];
+    const schedule = (at: number, index: number, kind: 'schedule' | 'tick') => {
+      triggers.push({ at, index, kind });
       triggers.sort((a, b) => a.at - b.at);
     };
-    for (let minute = T0 + MINUTE; minute < endAt; minute += MINUTE) {
-      for (const index of organizations.keys()) triggers.push({ at: minute, index });
-    }
-    triggers.sort((a, b) => a.at - b.at);
-    for (let trigger = triggers.shift(); trigger && trigger.at < endAt; trigger = triggers.shift()) {
+    for (const index of organizations.keys()) schedule(T0, index, 'schedule');
+    for (let trigger = triggers.shift(); trigger && trigger.at < phase.endAt; trigger = triggers.shift()) {
       time.now = Math.max(time.now, trigger.at);
+      if (trigger.kind === 'schedule') schedule(trigger.at + MINUTE, trigger.index, 'schedule');
       const entry = organizations[trigger.index];
       if (!entry) continue;
       const result = await pollWhenDue(entry.organization, deps(entry));
       if (result.outcome !== 'polled') continue;
-      onReport(entry, result.report);
+      await onReport(entry, result.report);
       if (result.report.outcome !== 'skipped') {
-        schedule(time.now + tickDelaySeconds(result.report.nextPollAt, time.now) * 1000, trigger.index);
+        schedule(time.now + tickDelaySeconds(result.report.nextPollAt, time.now) * 1000, trigger.index, 'tick');
       }
     }
   }
 
   const figures = measure(
+    phase.measuredFrom,
     changes,
     detected,
     ids,
@@ -317,14 +325,23 @@ function lowerBoundOf(report: PollReport, world: { getOrder(uuid: string): Order
   return pending + groups.size;
 }
 
+/** Whether every organization has swept each terminal listing once: what came before is the baseline. */
+async function everySwept(store: StateStore, organizationIds: readonly string[]): Promise<boolean> {
+  for (const id of organizationIds) {
+    const state = await store.loadPollState(id);
+    if (!SWEPT.every((status) => state?.sweptAt[status] !== undefined)) return false;
+  }
+  return true;
+}
+
 function measure(
+  measuredFrom: number,
   changes: readonly WorldChange[],
   detected: ReadonlyMap<string, Detection[]>,
   ids: ReadonlyMap<string, number>,
   cycles: ReadonlyArray<{ organizationId: string; report: PollReport; endedAt: number; lowerBound: number }>,
   rateLimited: number,
 ): WorldFigures {
-  const measuredFrom = T0 + WARM_UP_MS;
   const measuredTo = measuredFrom + MEASURED_MS;
   const expected = new Map<string, Set<string>>();
   for (const change of changes) {

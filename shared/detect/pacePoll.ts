@@ -69,7 +69,7 @@ export function pacePoll(input: PacingInput): Pacing {
   };
 }
 
-/** The gap from the start of a cycle that made `requests` requests to the next: what they cost of the share. */
+/** The gap from one cycle's start to the next for cycles of `requests` requests: what they cost of the share. */
 export function gapFor(pacing: Pacing, requests: number): number {
   return Math.round(Math.max(pacing.minIntervalMs, (requests / pacing.perMinute) * MINUTE_MS));
 }

@@ -127,8 +127,8 @@ export interface PollReport {
 
 /** The largest share of a minute's budget one walk may need: larger listings are split. */
 const MAX_WALK_SHARE = 0.5;
-/** Weight of the newest cycle in the moving average of look-up requests. */
-const RESOLUTION_AVERAGE_WEIGHT = 0.2;
+/** Weight of the newest cycle in the moving averages of a cycle's requests. */
+const AVERAGE_WEIGHT = 0.2;
 /** Sweep pages owed are capped, so a long deferral does not turn into one long sweep burst. */
 const MAX_SWEEP_CREDIT_CYCLES = 1.5;
 
@@ -259,7 +259,10 @@ class Cycle {
     await this.#flush();
     this.#recordCoverage();
     report.ordersSeen = this.#observations.size;
-    report.nextPollAt = startedAt + gapFor(pace, deps.api.requestCount - requestsBefore);
+    // The average, not this cycle's cost alone: a burst of look-ups must not push the next cycle away.
+    const spent = deps.api.requestCount - requestsBefore;
+    state.cycleRequests = movingAverage(state.cycleRequests, spent);
+    report.nextPollAt = startedAt + gapFor(pace, state.cycleRequests);
     await this.#save(report.nextPollAt);
   }
 
@@ -394,9 +397,7 @@ class Cycle {
       unresolved = unresolved.filter((order) => !this.#observations.has(order.uuid));
     }
     const state = this.#state;
-    state.resolutionRequests =
-      state.resolutionRequests * (1 - RESOLUTION_AVERAGE_WEIGHT) +
-      report.requestsFor.resolve * RESOLUTION_AVERAGE_WEIGHT;
+    state.resolutionRequests = movingAverage(state.resolutionRequests, report.requestsFor.resolve);
     // Absent wherever it could be: it left the window or was deleted. Remember that once, so it is not
     // looked for again every cycle, and let the TTL forget it.
     for (const order of unresolved) {
@@ -584,6 +585,10 @@ function adoptLegacyCoverage(state: PollState): PollState {
     }
   }
   return state;
+}
+
+function movingAverage(average: number, latest: number): number {
+  return average === 0 ? latest : average * (1 - AVERAGE_WEIGHT) + latest * AVERAGE_WEIGHT;
 }
 
 function failsEveryListing(error: unknown): boolean {

@@ -30,6 +30,8 @@ export const PollStateSchema = z.object({
   sweepCredit: z.number().nonnegative().default(0),
   /** Moving average of the look-up requests a cycle needed: part of the next cycle's expected cost. */
   resolutionRequests: z.number().nonnegative().default(0),
+  /** Moving average of the requests a whole cycle made: the gap after a cycle pays for one such. */
+  cycleRequests: z.number().nonnegative().default(0),
   /** When this organization's next cycle is due (epoch ms): the pace's decision, read by both runtimes. */
   nextPollAt: z.number().nullable().default(null),
   lastSuccessAt: z.number().nullable(),
@@ -53,6 +55,7 @@ export function initialPollState(organizationId: string): PollState {
     sweptAt: {},
     sweepCredit: 0,
     resolutionRequests: 0,
+    cycleRequests: 0,
     nextPollAt: null,
     lastSuccessAt: null,
     lastAttemptAt: null,
