@@ -113,8 +113,9 @@ export class NotifierAlarms extends Construct {
     for (const organization of props.organizations) {
       const minutes = notPolledWindowMinutes(organization.pollIntervalSeconds);
       // One-minute periods, every one of them without a success: the alarm fires after exactly `minutes`
-      // minutes of failures, not at the end of a fixed five-minute bucket. No datapoint counts as a failure,
-      // since a poller that does not run publishes nothing.
+      // minutes of failures, not at the end of a fixed five-minute bucket. No datapoint counts as a failure:
+      // PollSucceeded is published for cycles that ran only, so a poller that does not run, a cycle skipped
+      // for another run's lease and one deferred for want of budget all leave the minute empty.
       alarm(
         `NotPolled${organization.id}`,
         pollMetric(organization.id, 'PollSucceeded', { statistic: 'Sum' }),
@@ -122,7 +123,7 @@ export class NotifierAlarms extends Construct {
           name: `${organization.name} not polled successfully for ${minutes} minutes`,
           description:
             `No successful poll cycle of ${organization.name} (${organization.id}) in ${minutes} minutes. ` +
-            'Read the poller log for the cycle lines of this organization: a rejected token (put the right one in its secret), an unreachable API, an empty request budget, or poller errors (see that alarm).',
+            "Read the poller log for the cycle lines of this organization: a rejected token (put the right one in its secret), an unreachable API, cycles deferred because the token's request budget is spent (too many organizations on one token), or poller errors (see that alarm).",
           threshold: 1,
           comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
           treatMissingData: TreatMissingData.BREACHING,

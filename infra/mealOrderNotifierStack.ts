@@ -1,7 +1,8 @@
 // The notifier's one stack, composed from one construct per concern, all driven by the config file the
 // local runner reads:
 //
-//   EventBridge Scheduler (one schedule per organization) → poller Lambda → DynamoDB state table
+//   EventBridge Scheduler (one schedule per organization, the watchdog) → poller Lambda → DynamoDB state table
+//   poller Lambda ⇄ tick queue (SQS; each cycle sends the tick of the next, delayed until it is due)
 //   → stream (inserted event items) → publisher Lambda → SNS event topic (KMS)
 //   → e-mail subscriptions | per Slack/webhook subscriber: SQS queue (+ DLQ) → delivery Lambda
 //
@@ -21,6 +22,7 @@ import { NotifierKey } from './notifierKey.js';
 import { NotifierSecrets } from './notifierSecrets.js';
 import { PollerFunction } from './pollerFunction.js';
 import { PollSchedules } from './pollSchedules.js';
+import { PollTickQueue } from './pollTickQueue.js';
 import { Publisher } from './publisher.js';
 import { addStackOutputs } from './stackOutputs.js';
 import { StateTable } from './stateTable.js';
@@ -41,7 +43,7 @@ export interface MealOrderNotifierStackProps extends StackProps {
    * @default RemovalPolicy.RETAIN
    */
   readonly removalPolicy?: RemovalPolicy;
-  /** Whether the poll schedules run; off, the stack deploys without polling. @default true */
+  /** Whether the poll schedules run and the poller takes ticks; off, the stack deploys without polling. @default true */
   readonly pollingEnabled?: boolean;
 }
 
@@ -66,10 +68,13 @@ export class MealOrderNotifierStack extends Stack {
       removalPolicy,
     });
 
+    const ticks = new PollTickQueue(this, 'Ticks');
     this.poller = new PollerFunction(this, 'Poller', {
       config: this.config,
       table: state.table,
       secrets,
+      ticks,
+      ticksEnabled: props.pollingEnabled ?? true,
       logRemovalPolicy: removalPolicy,
     });
     new PollSchedules(this, 'Schedules', {

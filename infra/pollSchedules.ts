@@ -1,6 +1,9 @@
 // One EventBridge Scheduler schedule per organization, invoking the poller with that organization's id at
-// the organization's poll interval. A cycle that fails is not retried: the next one is at most an interval
-// away and polls afresh, while retries would pile up behind it and spend the token's request budget twice.
+// the organization's poll interval in whole minutes. It is the watchdog of the tick chain: the cycles
+// themselves follow the budget through the tick queue (pollTickQueue.ts), and an invocation that finds the
+// organization not due yet costs one state read; after a deployment, or when a tick was lost, it is the
+// schedule that runs the cycle and starts a new chain. A cycle that fails is not retried: the next trigger
+// (a tick, or the schedule) polls afresh, while retries would spend the token's request budget twice.
 import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
@@ -18,7 +21,8 @@ import type { NotifierFunction } from './notifierFunction.js';
 
 /**
  * EventBridge Scheduler's rates are whole minutes, one at the least, so `pollIntervalSeconds` is rounded to
- * the nearest minute (90 s → 2 min, 100 s → 2 min, 10 s → 1 min). The local runner keeps the exact interval.
+ * the nearest minute (90 s → 2 min, 100 s → 2 min, 10 s → 1 min). This is the watchdog's rate only: the
+ * ticks keep the pace the budget allows, never shorter than the exact interval.
  */
 export function scheduleRateMinutes(pollIntervalSeconds: number): number {
   return Math.max(1, Math.round(pollIntervalSeconds / 60));
@@ -27,7 +31,7 @@ export function scheduleRateMinutes(pollIntervalSeconds: number): number {
 export interface PollSchedulesProps {
   /** Invoked by every schedule. */
   readonly poller: NotifierFunction;
-  /** One schedule each, at its poll interval, with its id as the input. */
+  /** One schedule each, at its poll interval in whole minutes, with its id as the input. */
   readonly organizations: readonly OrganizationConfig[];
   /**
    * How long Scheduler keeps trying to deliver one invocation (it retries throttled invocations within
@@ -72,15 +76,16 @@ export class PollSchedules extends Construct {
     const schedules = new Map<string, Schedule>();
     for (const organization of props.organizations) {
       const minutes = scheduleRateMinutes(organization.pollIntervalSeconds);
+      const description = `Polls ${organization.name} (${organization.id}) when due, checked every ${minutes} min; restarts its chain of ticks`;
       schedules.set(
         organization.id,
         new Schedule(this, organization.id, {
           scheduleGroup: this.group,
           schedule: ScheduleExpression.rate(Duration.minutes(minutes)),
           target: target(organization),
-          // Polls on the minute it is due; a flexible window would let cycles drift and bunch up.
+          // On time: a flexible window would delay the restart of a broken chain and let the schedules bunch up.
           timeWindow: TimeWindow.off(),
-          description: `Polls ${organization.name} (${organization.id}) every ${minutes} min`.slice(0, 512),
+          description: description.slice(0, 512),
           enabled: props.enabled ?? true,
         }),
       );

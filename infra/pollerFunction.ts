@@ -1,18 +1,24 @@
-// The poller Lambda: one scheduled invocation polls one organization (functions/poller/handler.ts) and
-// records snapshots, events and bookkeeping in the state table.
+// The poller Lambda: each trigger (the organization's schedule, or a tick from the tick queue) polls one
+// organization when it is due (functions/poller/handler.ts), records snapshots, events and bookkeeping in
+// the state table, and sends the tick that triggers the organization's next cycle.
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type { CfnTable, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { generatedNameLength } from './lambdaEnvironmentSize.js';
+import { generatedNameLength, queueUrlStandIn, SQS_QUEUE_NAME_MAXIMUM } from './lambdaEnvironmentSize.js';
 import type { NotifierConfig } from './notifierConfig.js';
 import { NotifierFunction } from './notifierFunction.js';
 import { SERVICE_NAMES } from './notifierMetrics.js';
 import type { NotifierSecrets } from './notifierSecrets.js';
+import type { PollTickQueue } from './pollTickQueue.js';
 
 /**
  * Under the 5-minute lease a cycle holds (pollOrganization's default): a run that Lambda cuts short cannot
  * release its lease, and must never still be running when the lease expires and another run takes it.
+ * A cycle waits for budget at most 10 s at a time (organizationClients.ts), and only for requests the
+ * budget frees within that wait, so a cycle of one minute's budget fits with room to spare.
  */
 export const POLLER_TIMEOUT = Duration.minutes(4);
 
@@ -26,6 +32,27 @@ export interface PollerFunctionProps {
   readonly table: Table;
   /** The poller may read the organizations' token secrets. */
   readonly secrets: NotifierSecrets;
+  /** The poller consumes its ticks and sends the next one (TICK_QUEUE_URL). */
+  readonly ticks: PollTickQueue;
+  /**
+   * Ticks per invocation. One: each tick is due at its own moment, and one queued behind another
+   * organization's cycle in the same batch would run that cycle's length late; the timeout and memory
+   * are sized for one cycle, too.
+   * @default 1
+   */
+  readonly tickBatchSize?: number;
+  /**
+   * Whether the poller takes ticks from the queue. Off together with the schedules (the stack's
+   * `pollingEnabled`): a chain of ticks already running would otherwise go on polling.
+   * @default true
+   */
+  readonly ticksEnabled?: boolean;
+  /**
+   * How long Lambda keeps a schedule's (asynchronous) invocation it could not start yet, e.g. throttled.
+   * Lambda's own retries of a failed one are off: the next trigger is the retry.
+   * @default Duration.minutes(1), the least Lambda allows
+   */
+  readonly maxEventAge?: Duration;
   /**
    * The cycle holds every snapshot of the organization in memory (100,000 add about 110 MB,
    * `npm run bench`), and Lambda's CPU share grows with memory.
@@ -41,10 +68,12 @@ export interface PollerFunctionProps {
 export class PollerFunction extends NotifierFunction {
   constructor(scope: Construct, id: string, props: PollerFunctionProps) {
     const cfnTable = props.table.node.defaultChild as CfnTable;
+    const tickQueue = props.ticks.queue;
     super(scope, id, {
       handlerModule: 'poller/handler.ts',
       serviceName: SERVICE_NAMES.poller,
-      description: 'meal-order-notifier: polls one organization per invocation and records its order events',
+      description:
+        'meal-order-notifier: polls one organization per trigger when due, records its order events',
       memorySize: props.memorySize ?? 512,
       timeout: POLLER_TIMEOUT,
       ...(props.logRetention === undefined ? {} : { logRetention: props.logRetention }),
@@ -53,11 +82,30 @@ export class PollerFunction extends NotifierFunction {
       environment: {
         STATE_TABLE_NAME: props.table.tableName,
         SECRETS_PREFIX: props.secrets.prefix,
+        TICK_QUEUE_URL: tickQueue.queueUrl,
       },
       environmentStandIns: {
         STATE_TABLE_NAME: 'n'.repeat(generatedNameLength(cfnTable, TABLE_NAME_MAXIMUM)),
+        TICK_QUEUE_URL: queueUrlStandIn(
+          generatedNameLength(tickQueue.node.defaultChild as CfnQueue, SQS_QUEUE_NAME_MAXIMUM),
+        ),
       },
     });
+    this.function.configureAsyncInvoke({
+      retryAttempts: 0,
+      maxEventAge: props.maxEventAge ?? Duration.minutes(1),
+    });
+    // Grants consuming the queue (ReceiveMessage, DeleteMessage, …). No partial batch responses: a tick
+    // is never retried, the schedule restarts a broken chain (functions/poller/handler.ts).
+    this.function.addEventSource(
+      new SqsEventSource(tickQueue, {
+        batchSize: props.tickBatchSize ?? 1,
+        enabled: props.ticksEnabled ?? true,
+      }),
+    );
+    // SendMessage alone, not grantSendMessages' GetQueueAttributes and GetQueueUrl: the URL is in the
+    // environment, and the queue is SSE-SQS, so no key grant is needed either.
+    tickQueue.grant(this, 'sqs:SendMessage');
     // Snapshots are one Query; a commit is a TransactWriteItems of Puts (authorized as PutItem); the budget
     // log is GetItem + UpdateItem; leases are PutItem + DeleteItem; poll state is GetItem + PutItem.
     props.table.grant(

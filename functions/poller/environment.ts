@@ -12,12 +12,15 @@ const PollerEnvironmentSchema = z.object({
   NOTIFIER_CONFIG: z.string().min(1),
   /** Secrets Manager names are this prefix plus each reference's name. */
   SECRETS_PREFIX: z.string().min(1),
+  /** Where each cycle sends the tick of the organization's next one. */
+  TICK_QUEUE_URL: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),
 });
 
 export interface PollerEnvironment {
   tableName: string;
   config: Config;
   secretsPrefix: string;
+  tickQueueUrl: string;
 }
 
 export function parsePollerEnvironment(env: NodeJS.ProcessEnv): PollerEnvironment {
@@ -26,5 +29,6 @@ export function parsePollerEnvironment(env: NodeJS.ProcessEnv): PollerEnvironmen
     tableName: parsed.STATE_TABLE_NAME,
     config: parseConfigText(parsed.NOTIFIER_CONFIG, 'NOTIFIER_CONFIG'),
     secretsPrefix: parsed.SECRETS_PREFIX,
+    tickQueueUrl: parsed.TICK_QUEUE_URL,
   };
 }

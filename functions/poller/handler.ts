@@ -1,17 +1,19 @@
-// The poller Lambda: one EventBridge Scheduler invocation polls one organization with the shared
-// pollOrganization use case over DynamoDB, and reports the cycle as a structured log line and EMF metrics.
+// The poller Lambda: each trigger, an organization's minute schedule (the watchdog) or a tick from the tick
+// queue, polls that organization when it is due over DynamoDB and sends the tick of its next cycle
+// (pollOnTrigger.ts); each cycle is reported as a structured log line and EMF metrics.
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { Context } from 'aws-lambda';
-import { z } from 'zod';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { Context, SQSBatchResponse } from 'aws-lambda';
 import { SecretsManagerSecretResolver } from '../../shared/config/secretsManagerSecretResolver.js';
-import { pollOrganization } from '../../shared/poll/pollOrganization.js';
 import { DynamoStateStore } from '../../shared/store/dynamo/dynamoStateStore.js';
 import { parsePollerEnvironment } from './environment.js';
-import { InvalidPollerEventError, UnknownOrganizationError } from './errors.js';
+import { UnknownOrganizationError } from './errors.js';
 import { OrganizationClients } from './organizationClients.js';
-import { type PollSummary, publishPollMetrics, summarizePoll } from './pollSummary.js';
+import { parsePollerEvent } from './pollerEvent.js';
+import { pollOnTrigger, type TriggerDependencies, type TriggerResult } from './pollOnTrigger.js';
+import { TickQueue } from './tickQueue.js';
 
 const environment = parsePollerEnvironment(process.env);
 const logger = new Logger({ serviceName: 'meal-order-notifier-poller' });
@@ -22,25 +24,41 @@ const clients = new OrganizationClients(
   new SecretsManagerSecretResolver({ prefix: environment.secretsPrefix }),
   store.budgetCounters,
 );
+const ticks = new TickQueue(environment.tickQueueUrl, new SQSClient({}));
 
-const PollerEventSchema = z.object({ organizationId: z.string().min(1) });
-
-export async function handler(event: unknown, context: Pick<Context, 'awsRequestId'>): Promise<PollSummary> {
-  const parsed = PollerEventSchema.safeParse(event);
-  if (!parsed.success) throw new InvalidPollerEventError();
-  const organization = environment.config.organizations.find(({ id }) => id === parsed.data.organizationId);
-  if (!organization) throw new UnknownOrganizationError(parsed.data.organizationId);
-  const report = await pollOrganization(organization, {
-    api: await clients.clientFor(organization),
+/**
+ * A schedule's invocation answers with what its trigger did and throws what stopped it (the poller-errors
+ * alarm). A batch of ticks never fails: a tick that could not be handled is logged and dropped, not
+ * retried, since the schedule restarts the chain within its interval anyway.
+ */
+export async function handler(
+  event: unknown,
+  context: Pick<Context, 'awsRequestId'>,
+): Promise<TriggerResult | SQSBatchResponse> {
+  const parsed = parsePollerEvent(event);
+  const deps = (runId: string): TriggerDependencies => ({
+    config: environment.config,
+    clientFor: (organization) => clients.clientFor(organization),
     store,
+    ticks,
+    logger,
+    metrics,
     clock: Date.now,
-    runId: context.awsRequestId,
-    baseUrl: environment.config.api.baseUrl,
+    runId,
   });
-  const summary = summarizePoll(report);
-  // API failures are expected weather, not function errors: they go to the log and the PollSucceeded metric.
-  if (report.ok) logger.info('poll cycle', { ...summary });
-  else logger.warn('poll cycle failed', { ...summary });
-  publishPollMetrics(metrics, report);
-  return summary;
+  if (parsed.kind === 'schedule') return pollOnTrigger(parsed.trigger, deps(context.awsRequestId));
+
+  for (const tick of parsed.malformed) logger.error('tick dropped: not a tick', { ...tick });
+  for (const trigger of parsed.triggers) {
+    try {
+      await pollOnTrigger(trigger, deps(`${context.awsRequestId}/${trigger.messageId}`));
+    } catch (error) {
+      const details = { organization: trigger.organizationId, messageId: trigger.messageId };
+      // A tick queued before a deployment that removed its organization: expected, no stack trace needed.
+      if (error instanceof UnknownOrganizationError) {
+        logger.warn('tick dropped: organization not polled', { ...details, reason: error.message });
+      } else logger.error('tick failed; the schedule restarts the chain', { ...details, error });
+    }
+  }
+  return { batchItemFailures: [] };
 }

@@ -1,10 +1,18 @@
-// One Admin API client per organization and container, so the connection pool stays warm between scheduled
+// One Admin API client per organization and container, so the connection pool stays warm between
 // invocations; each draws on the token's budget shared through DynamoDB.
 import { AdminApiClient } from '../../shared/api/adminApiClient.js';
 import type { BudgetCounterStore } from '../../shared/api/budgetCounterStore.js';
 import { RequestBudget } from '../../shared/api/requestBudget.js';
 import type { ApiConfig, OrganizationConfig } from '../../shared/config/configSchema.js';
 import type { SecretResolver } from '../../shared/config/secretResolver.js';
+
+/**
+ * How long one reservation may wait for the token's budget. A few seconds spent waiting beat a deferred
+ * cycle and another trigger; and the wait happens only when the budget frees within it (RequestBudget
+ * gives up at once otherwise), so a cycle's waits add up to about what its requests cost of the minute,
+ * well inside the poller's timeout (infra/pollerFunction.ts).
+ */
+export const BUDGET_WAIT_MS = 10_000;
 
 export class OrganizationClients {
   readonly #clients = new Map<string, { token: string; client: AdminApiClient }>();
@@ -30,8 +38,7 @@ export class OrganizationClients {
         token,
         requestsPerMinute: this.api.requestsPerMinute,
         store: this.budgetCounters,
-        // A scheduled invocation never sleeps on the budget: the planner defers listings instead.
-        maxWaitMs: 0,
+        maxWaitMs: BUDGET_WAIT_MS,
       }),
     });
     this.#clients.set(organization.id, { token, client });

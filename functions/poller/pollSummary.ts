@@ -6,37 +6,57 @@ import type { PollReport } from '../../shared/poll/pollOrganization.js';
 export interface PollSummary {
   organization: string;
   outcome: PollReport['outcome'];
+  /** Why a cycle was skipped or deferred. */
+  reason?: string;
   ok: boolean;
   requests: number;
+  requestsFor: PollReport['requestsFor'];
   budgetRemaining: number;
   ordersSeen: number;
+  /** Orders that left pending this cycle. */
+  vanished: number;
   events: number;
   conflicts: number;
   deferred: string[];
   failures: string[];
+  /** When the next cycle is due, ISO 8601. */
+  nextPollAt: string;
 }
 
 export function summarizePoll(report: PollReport): PollSummary {
   return {
     organization: report.organization.id,
     outcome: report.outcome,
+    ...(report.reason === undefined ? {} : { reason: report.reason }),
     ok: report.ok,
     requests: report.requests,
+    requestsFor: { ...report.requestsFor },
     budgetRemaining: report.budgetRemaining,
     ordersSeen: report.ordersSeen,
+    vanished: report.vanished,
     events: report.events.length,
     conflicts: report.conflicts,
     deferred: report.deferred,
     failures: report.failures,
+    nextPollAt: new Date(report.nextPollAt).toISOString(),
   };
 }
 
+/**
+ * PollSucceeded only for a cycle that polled: 1 when every walk succeeded, else 0. A cycle skipped (another
+ * run held the lease) or deferred (no budget for pending) is neither, so it publishes none, and the
+ * "not polled successfully" alarm, which counts a minute without data as a failure, still sees the gap.
+ */
 export function publishPollMetrics(metrics: Metrics, report: PollReport): void {
+  // A skipped cycle did nothing and measured nothing: its report's figures are all zeros.
+  if (report.outcome === 'skipped') return;
   metrics.addDimension('Organization', report.organization.id);
-  metrics.addMetric('PollSucceeded', MetricUnit.Count, report.ok ? 1 : 0);
   metrics.addMetric('RequestsUsed', MetricUnit.Count, report.requests);
   metrics.addMetric('BudgetRemaining', MetricUnit.Count, report.budgetRemaining);
-  metrics.addMetric('OrdersSeen', MetricUnit.Count, report.ordersSeen);
-  metrics.addMetric('EventsEmitted', MetricUnit.Count, report.events.length);
+  if (report.outcome === 'polled') {
+    metrics.addMetric('PollSucceeded', MetricUnit.Count, report.ok ? 1 : 0);
+    metrics.addMetric('OrdersSeen', MetricUnit.Count, report.ordersSeen);
+    metrics.addMetric('EventsEmitted', MetricUnit.Count, report.events.length);
+  }
   metrics.publishStoredMetrics();
 }

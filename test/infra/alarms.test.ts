@@ -95,6 +95,7 @@ describe('alarms', () => {
     const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller });
     const report = {
       organization: { id: NORTH },
+      outcome: 'polled',
       ok: true,
       requests: 42,
       budgetRemaining: 8,

@@ -101,7 +101,7 @@ describe('function bundles', () => {
     );
   });
 
-  it.each(['publisher', 'webhook-delivery', 'slack-delivery'] as const)(
+  it.each(['poller', 'publisher', 'webhook-delivery', 'slack-delivery'] as const)(
     '%s loads with its deployed environment and answers an empty batch with no failures',
     (service) => {
       const environment = functionEnvironment(built.template, functionLogicalId(built.template, service));

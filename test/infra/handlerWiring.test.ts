@@ -48,16 +48,19 @@ describe('the template', () => {
 describe('the poller as deployed', () => {
   const environment = environmentOf('poller');
 
-  it('accepts its environment: the table, the secrets prefix and the config without subscribers', () => {
+  it('accepts its environment: the table, the secrets prefix, the tick queue and the config without subscribers', () => {
     const parsed = parsePollerEnvironment(environment);
     expect(parsed.tableName).toMatch(/^MealOrderNotifier-StateTable/);
+    expect(parsed.tickQueueUrl).toMatch(
+      /^https:\/\/sqs\.eu-west-1\.amazonaws\.com\/123456789012\/MealOrderNotifier-Ticks/,
+    );
     expect(parsed.secretsPrefix).toBe('meal-order-notifier/');
     expect(parsed.config.organizations.map(({ id }) => id)).toEqual(['3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f']);
     expect(parsed.config.subscribers).toEqual([]);
   });
 
   it('fails fast naming a variable that is missing, and the JSON path of a config problem', () => {
-    for (const variable of ['STATE_TABLE_NAME', 'NOTIFIER_CONFIG', 'SECRETS_PREFIX']) {
+    for (const variable of ['STATE_TABLE_NAME', 'NOTIFIER_CONFIG', 'SECRETS_PREFIX', 'TICK_QUEUE_URL']) {
       expect(() => parsePollerEnvironment({ ...environment, [variable]: undefined })).toThrow(
         `poller environment: ${variable} is not set`,
       );

@@ -76,8 +76,9 @@ describe('IAM', () => {
     template.resourceCountIs('AWS::IAM::Group', 0);
   });
 
-  it("lets the poller use the state table and read the organizations' tokens, nothing else", () => {
+  it("lets the poller use the state table, read the organizations' tokens, and consume and send its ticks, nothing else", () => {
     const table = arnOf('State', 'Table');
+    const ticks = arnOf('Ticks', 'Queue');
     expect(permissions(statementsOf('Poller'))).toEqual({
       'logs:CreateLogStream': [arnOf('Poller', 'Logs')],
       'logs:PutLogEvents': [arnOf('Poller', 'Logs')],
@@ -88,6 +89,12 @@ describe('IAM', () => {
       'dynamodb:DeleteItem': [table],
       'secretsmanager:GetSecretValue': [refOf('Secrets', 'NORTH_SCHOOL_TOKEN')],
       'secretsmanager:DescribeSecret': [refOf('Secrets', 'NORTH_SCHOOL_TOKEN')],
+      'sqs:ReceiveMessage': [ticks],
+      'sqs:ChangeMessageVisibility': [ticks],
+      'sqs:GetQueueUrl': [ticks],
+      'sqs:DeleteMessage': [ticks],
+      'sqs:GetQueueAttributes': [ticks],
+      'sqs:SendMessage': [ticks],
     });
   });
 

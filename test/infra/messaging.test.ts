@@ -174,8 +174,8 @@ describe('subscriber queues', () => {
 
   it('encrypts every queue and refuses any request without TLS', () => {
     const queues = resourcesOfType(template, 'AWS::SQS::Queue');
-    // Two per Slack or webhook subscriber, and the publisher's failure queue.
-    expect(queues).toHaveLength(2 * queueSubscribers.length + 1);
+    // Two per Slack or webhook subscriber, the publisher's failure queue and the poller's tick queue.
+    expect(queues).toHaveLength(2 * queueSubscribers.length + 2);
     const policies = resourcesOfType(template, 'AWS::SQS::QueuePolicy').map(
       ([, policy]) => policy.Properties ?? {},
     );

@@ -93,6 +93,7 @@ describe.each([
         'AwsSolutions-IAM5',
         'AwsSolutions-SMG4',
         'AwsSolutions-SQS3',
+        'AwsSolutions-SQS3',
       ].sort(),
     );
   });

@@ -1,43 +1,69 @@
-// The poller Lambda handler as AWS runs it: environment parsed at import, the token from Secrets Manager
-// (mocked: call shapes and errors), state in DynamoDB Local, the Admin API simulator on loopback.
+// The poller Lambda handler as AWS runs it: environment parsed at import, the tokens from Secrets Manager
+// and the tick queue mocked (aws-sdk-client-mock: call shapes and errors), state in DynamoDB Local, the
+// Admin API simulator on loopback. Triggered by the minute schedule or by a tick, it polls only when the
+// organization is due, and every cycle that ran sends exactly one tick for the next.
+import { randomUUID } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import { tickDelaySeconds } from '../../../shared/poll/pollWhenDue.js';
 import { DynamoStateStore } from '../../../shared/store/dynamo/dynamoStateStore.js';
 import { type RunningSimulator, startSimulator } from '../../../simulator/startSimulator.js';
+import { type CapturedOutput, captureOutput } from '../../support/captureOutput.js';
 import { createLocalStateTable, type LocalTable } from '../../support/dynamoLocal.js';
+import { queueUrl, sqsRecord } from '../../support/lambdaRecords.js';
+import { lendReservationsToDynamoBudget } from '../../support/pendingBudgetReservations.js';
+
+const TICK_QUEUE_URL = queueUrl('ticks');
+const SECRETS_PREFIX = 'meal-order-notifier/';
+/** Its token is refused by the API: every cycle of it fails. */
+const SOUTH = randomUUID();
+/** Its token was never put in Secrets Manager: no cycle of it can start. */
+const WEST = randomUUID();
 
 const secretsManager = mockClient(SecretsManagerClient);
+const sqs = mockClient(SQSClient);
 let sim: RunningSimulator;
 let table: LocalTable;
+let store: DynamoStateStore;
 let handlerModule: typeof import('../../../functions/poller/handler.js');
-let stdout: string[];
+let output: CapturedOutput;
+let north: string;
 
-function config(organizationId: string) {
+function config() {
+  const organization = (id: string, name: string, token: string) => ({
+    id,
+    name,
+    token: { env: token },
+    timeZone: sim.world.timeZone,
+  });
   return JSON.stringify({
     api: { baseUrl: sim.baseUrl },
     organizations: [
-      {
-        id: organizationId,
-        name: 'North School',
-        token: { env: 'NORTH_TOKEN' },
-        timeZone: sim.world.timeZone,
-      },
+      organization(north, 'North School', 'NORTH_TOKEN'),
+      organization(SOUTH, 'South School', 'SOUTH_TOKEN'),
+      organization(WEST, 'West School', 'WEST_TOKEN'),
     ],
   });
 }
 
 beforeAll(async () => {
   sim = await startSimulator({ seed: 8, scenario: false, initialOrders: 40 });
+  north = sim.organization.id;
   table = await createLocalStateTable();
+  store = new DynamoStateStore({ client: table.client, tableName: table.tableName });
   vi.stubEnv('STATE_TABLE_NAME', table.tableName);
-  vi.stubEnv('NOTIFIER_CONFIG', config(sim.organization.id));
-  vi.stubEnv('SECRETS_PREFIX', 'meal-order-notifier/');
+  vi.stubEnv('NOTIFIER_CONFIG', config());
+  vi.stubEnv('SECRETS_PREFIX', SECRETS_PREFIX);
+  vi.stubEnv('TICK_QUEUE_URL', TICK_QUEUE_URL);
   vi.stubEnv('AWS_ENDPOINT_URL_DYNAMODB', inject('dynamoEndpoint'));
   vi.stubEnv('AWS_REGION', 'us-east-1');
   vi.stubEnv('AWS_ACCESS_KEY_ID', 'local');
   vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'local');
-  vi.stubEnv('POWERTOOLS_LOG_LEVEL', 'SILENT');
+  // Debug, captured: not-due triggers log at debug, and no line may carry a token.
+  vi.stubEnv('POWERTOOLS_LOG_LEVEL', 'DEBUG');
+  lendReservationsToDynamoBudget();
   handlerModule = await import('../../../functions/poller/handler.js');
 });
 
@@ -47,78 +73,204 @@ afterAll(async () => {
   await sim.close();
 });
 
+beforeEach(() => {
+  output = captureOutput();
+  const secret = (name: string) => ({ SecretId: `${SECRETS_PREFIX}${name}` });
+  secretsManager.on(GetSecretValueCommand, secret('NORTH_TOKEN')).resolves({ SecretString: sim.token });
+  secretsManager.on(GetSecretValueCommand, secret('SOUTH_TOKEN')).resolves({ SecretString: 'sim_refused' });
+  secretsManager.on(GetSecretValueCommand, secret('WEST_TOKEN')).rejects(
+    Object.assign(new Error('Secrets Manager can’t find the specified secret.'), {
+      name: 'ResourceNotFoundException',
+    }),
+  );
+  sqs.on(SendMessageCommand).resolves({ MessageId: 'tick' });
+});
+
 afterEach(() => {
   secretsManager.reset();
+  sqs.reset();
   vi.restoreAllMocks();
 });
 
-function captureStdout(): void {
-  stdout = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout.push(String(chunk));
-    return true;
-  });
+/** Moves the organization's due time, as if its pace had said so. */
+async function setDue(organizationId: string, nextPollAt: number): Promise<void> {
+  const state = await store.loadPollState(organizationId);
+  if (!state) throw new Error(`no poll state for ${organizationId}`);
+  await store.savePollState({ ...state, nextPollAt });
 }
 
-describe('poller handler', () => {
-  it('polls the organization named in the event, reads the token from Secrets Manager, and records events in DynamoDB', async () => {
-    secretsManager.on(GetSecretValueCommand).resolves({ SecretString: sim.token });
-    captureStdout();
-    const first = await handlerModule.handler(
-      { organizationId: sim.organization.id },
-      { awsRequestId: 'r1' },
-    );
+async function nextPollAtOf(organizationId: string): Promise<number> {
+  const nextPollAt = (await store.loadPollState(organizationId))?.nextPollAt;
+  if (nextPollAt === null || nextPollAt === undefined) throw new Error(`no due time for ${organizationId}`);
+  return nextPollAt;
+}
+
+/** The one tick sent since the test began. */
+function sentTick() {
+  expect(sqs).toHaveReceivedCommandTimes(SendMessageCommand, 1);
+  const input = sqs.commandCalls(SendMessageCommand)[0]?.args[0].input;
+  return { ...input, body: JSON.parse(input?.MessageBody ?? '{}') as unknown };
+}
+
+function tickEvent(organizationId: string, dueAt: number) {
+  return { Records: [sqsRecord({ queue: 'ticks', body: JSON.stringify({ organizationId, dueAt }) })] };
+}
+
+function logLines(): Record<string, unknown>[] {
+  return output
+    .text()
+    .split('\n')
+    .filter((line) => line.startsWith('{') && !line.includes('"_aws"'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+describe('poller handler, triggered by the schedule', () => {
+  it('polls a due organization, reads its token from Secrets Manager, records events in DynamoDB, and sends one tick for the next cycle', async () => {
+    const before = Date.now();
+    const first = await handlerModule.handler({ organizationId: north }, { awsRequestId: 'r1' });
+    const after = Date.now();
     expect(first).toMatchObject({ ok: true, outcome: 'polled', events: 0 });
     expect(secretsManager).toHaveReceivedCommandWith(GetSecretValueCommand, {
       SecretId: 'meal-order-notifier/NORTH_TOKEN',
     });
-    const emf = stdout.map((line) => JSON.parse(line)).find((blob) => blob._aws);
-    expect(emf).toMatchObject({ Organization: sim.organization.id, PollSucceeded: 1, EventsEmitted: 0 });
-    expect(JSON.stringify(stdout)).not.toContain(sim.token);
+    expect(output.emf()).toEqual([
+      expect.objectContaining({ Organization: north, PollSucceeded: 1, EventsEmitted: 0 }),
+    ]);
+
+    const dueAt = await nextPollAtOf(north);
+    expect(dueAt).toBeGreaterThanOrEqual(before + 10_000);
+    const tick = sentTick();
+    expect(tick).toMatchObject({ QueueUrl: TICK_QUEUE_URL, body: { organizationId: north, dueAt } });
+    expect(tick.DelaySeconds).toBeGreaterThanOrEqual(tickDelaySeconds(dueAt, after));
+    expect(tick.DelaySeconds).toBeLessThanOrEqual(tickDelaySeconds(dueAt, before));
+    expect(first).toMatchObject({ nextTickDelaySeconds: tick.DelaySeconds });
 
     const [order] = sim.world.listOrders(
       (o) => o.status.value === 'pending' && o.pickup_at >= sim.world.today(),
     );
     if (!order) throw new Error('fixture has no pending order');
     sim.world.setStatus(order.uuid, 'canceled');
-    const second = await handlerModule.handler(
-      { organizationId: sim.organization.id },
-      { awsRequestId: 'r2' },
-    );
+    await setDue(north, Date.now());
+    const second = await handlerModule.handler({ organizationId: north }, { awsRequestId: 'r2' });
     expect(second).toMatchObject({ ok: true, events: 1 });
-
-    const store = new DynamoStateStore({ client: table.client, tableName: table.tableName });
-    const logged = await store.listEvents(sim.organization.id);
+    expect(sqs).toHaveReceivedCommandTimes(SendMessageCommand, 2);
+    const logged = await store.listEvents(north);
     expect(logged.map(({ event }) => `${event.type} ${event.subject}`)).toEqual([
       `order.canceled ${order.uuid}`,
     ]);
+    expect(output.text()).not.toContain(sim.token);
+  });
+
+  it('answers a trigger before the due time with one state read: no API request, no tick, no metric', async () => {
+    await setDue(north, Date.now() + 60_000);
+    const requestsBefore = sim.requestLog.size;
+    const result = await handlerModule.handler({ organizationId: north }, { awsRequestId: 'r3' });
+    expect(result).toEqual({
+      organization: north,
+      outcome: 'not_due',
+      nextPollAt: new Date(await nextPollAtOf(north)).toISOString(),
+    });
+    expect(sim.requestLog.size).toBe(requestsBefore);
+    expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
+    expect(output.emf()).toEqual([]);
+    expect(logLines()).toContainEqual(expect.objectContaining({ level: 'DEBUG', message: 'poll not due' }));
+  });
+
+  it('still sends the tick of the next cycle when the cycle fails, and publishes PollSucceeded 0', async () => {
+    const result = await handlerModule.handler({ organizationId: SOUTH }, { awsRequestId: 'r4' });
+    expect(result).toMatchObject({ outcome: 'polled', ok: false });
+    expect(sentTick()).toMatchObject({ body: { organizationId: SOUTH, dueAt: await nextPollAtOf(SOUTH) } });
+    expect(output.emf()).toEqual([expect.objectContaining({ Organization: SOUTH, PollSucceeded: 0 })]);
+    expect(output.text()).not.toContain('sim_refused');
   });
 
   it('refuses an event for an organization the config does not hold', async () => {
     await expect(
       handlerModule.handler(
         { organizationId: '00000000-0000-4000-8000-000000000000' },
-        { awsRequestId: 'r3' },
+        { awsRequestId: 'r5' },
       ),
     ).rejects.toThrow('organization 00000000-0000-4000-8000-000000000000 is not in this deployment');
   });
 
   it('refuses an event without an organization id', async () => {
-    await expect(handlerModule.handler({}, { awsRequestId: 'r4' })).rejects.toThrow(
+    await expect(handlerModule.handler({}, { awsRequestId: 'r6' })).rejects.toThrow(
       'poller event must be {"organizationId": "<uuid>"}',
     );
   });
 
-  it('says which secret has no value when Secrets Manager does not have it', async () => {
-    // The container caches the token; a new one must be fetched after it changes, so clear the module.
-    vi.resetModules();
-    const fresh = await import('../../../functions/poller/handler.js');
-    const notFound = Object.assign(new Error('Secrets Manager can’t find the specified secret.'), {
-      name: 'ResourceNotFoundException',
+  it('says which secret has no value when Secrets Manager does not have it, and sends no tick', async () => {
+    await expect(handlerModule.handler({ organizationId: WEST }, { awsRequestId: 'r7' })).rejects.toThrow(
+      'secret meal-order-notifier/WEST_TOKEN has no value in Secrets Manager',
+    );
+    expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
+  });
+});
+
+describe('poller handler, triggered by a tick', () => {
+  it('polls a due organization and sends one tick for the next cycle, as the schedule does', async () => {
+    await setDue(north, Date.now());
+    const requestsBefore = sim.requestLog.size;
+    const result = await handlerModule.handler(tickEvent(north, Date.now()), { awsRequestId: 'r8' });
+    expect(result).toEqual({ batchItemFailures: [] });
+    expect(sim.requestLog.size).toBeGreaterThan(requestsBefore);
+    expect(sentTick()).toMatchObject({
+      QueueUrl: TICK_QUEUE_URL,
+      body: { organizationId: north, dueAt: await nextPollAtOf(north) },
     });
-    secretsManager.on(GetSecretValueCommand).rejects(notFound);
-    await expect(
-      fresh.handler({ organizationId: sim.organization.id }, { awsRequestId: 'r5' }),
-    ).rejects.toThrow('secret meal-order-notifier/NORTH_TOKEN has no value in Secrets Manager');
+    expect(output.emf()).toEqual([expect.objectContaining({ Organization: north, PollSucceeded: 1 })]);
+  });
+
+  it('ends the chain at a duplicate or early tick: no API request, no tick', async () => {
+    const dueAt = await nextPollAtOf(north);
+    expect(dueAt).toBeGreaterThan(Date.now());
+    const requestsBefore = sim.requestLog.size;
+    const result = await handlerModule.handler(tickEvent(north, dueAt), { awsRequestId: 'r9' });
+    expect(result).toEqual({ batchItemFailures: [] });
+    expect(sim.requestLog.size).toBe(requestsBefore);
+    expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
+    expect(output.emf()).toEqual([]);
+  });
+
+  it('still sends the tick of the next cycle when the cycle fails, without failing the batch', async () => {
+    await setDue(SOUTH, Date.now());
+    const result = await handlerModule.handler(tickEvent(SOUTH, Date.now()), { awsRequestId: 'r10' });
+    expect(result).toEqual({ batchItemFailures: [] });
+    expect(sentTick()).toMatchObject({ body: { organizationId: SOUTH, dueAt: await nextPollAtOf(SOUTH) } });
+    expect(logLines()).toContainEqual(
+      expect.objectContaining({
+        level: 'WARN',
+        message: 'poll cycle failed',
+        organization: SOUTH,
+        trigger: 'tick',
+      }),
+    );
+  });
+
+  it('logs a tick that could not start its cycle and drops it, for the schedule to restart the chain', async () => {
+    const result = await handlerModule.handler(tickEvent(WEST, Date.now()), { awsRequestId: 'r11' });
+    expect(result).toEqual({ batchItemFailures: [] });
+    expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
+    expect(logLines()).toContainEqual(
+      expect.objectContaining({
+        level: 'ERROR',
+        message: 'tick failed; the schedule restarts the chain',
+        organization: WEST,
+      }),
+    );
+  });
+
+  it('drops a tick of an organization no longer deployed, and a record that is not a tick', async () => {
+    const gone = tickEvent('00000000-0000-4000-8000-000000000000', Date.now()).Records;
+    const garbage = [sqsRecord({ queue: 'ticks', body: 'not a tick' })];
+    const result = await handlerModule.handler({ Records: [...gone, ...garbage] }, { awsRequestId: 'r12' });
+    expect(result).toEqual({ batchItemFailures: [] });
+    expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
+    expect(logLines().map(({ level, message }) => `${level} ${message}`)).toEqual(
+      expect.arrayContaining([
+        'WARN tick dropped: organization not polled',
+        'ERROR tick dropped: not a tick',
+      ]),
+    );
   });
 });

@@ -16,31 +16,36 @@ const CONFIG = JSON.stringify({
   ],
 });
 
+const TICK_QUEUE_URL = 'https://sqs.eu-west-1.amazonaws.com/123456789012/ticks';
+/** Everything but the config. */
+const BASE = { STATE_TABLE_NAME: 't', SECRETS_PREFIX: 'p/', TICK_QUEUE_URL };
+
 describe('parsePollerEnvironment', () => {
   it('names every variable that is not set', () => {
     expect(() => parsePollerEnvironment({})).toThrow(
-      'poller environment: STATE_TABLE_NAME is not set; NOTIFIER_CONFIG is not set; SECRETS_PREFIX is not set',
+      'poller environment: STATE_TABLE_NAME is not set; NOTIFIER_CONFIG is not set; SECRETS_PREFIX is not set; TICK_QUEUE_URL is not set',
     );
+  });
+
+  it('refuses a tick queue that is not a URL', () => {
+    expect(() =>
+      parsePollerEnvironment({ ...BASE, NOTIFIER_CONFIG: CONFIG, TICK_QUEUE_URL: 'ticks' }),
+    ).toThrow('poller environment: TICK_QUEUE_URL: must be an SQS queue URL');
   });
 
   it('names the JSON path of a config problem', () => {
     const broken = CONFIG.replace('Europe/Lisbon', 'Europe/Lisbn');
-    expect(() =>
-      parsePollerEnvironment({ STATE_TABLE_NAME: 't', NOTIFIER_CONFIG: broken, SECRETS_PREFIX: 'p/' }),
-    ).toThrow(
+    expect(() => parsePollerEnvironment({ ...BASE, NOTIFIER_CONFIG: broken })).toThrow(
       /NOTIFIER_CONFIG: 1 problem\n {2}\$\.organizations\[0\]\.timeZone: "Europe\/Lisbn" is not an IANA time zone/,
     );
   });
 
-  it('reads the table, the config and the secrets prefix', () => {
-    const environment = parsePollerEnvironment({
-      STATE_TABLE_NAME: 't',
-      NOTIFIER_CONFIG: CONFIG,
-      SECRETS_PREFIX: 'p/',
-    });
+  it('reads the table, the config, the secrets prefix and the tick queue', () => {
+    const environment = parsePollerEnvironment({ ...BASE, NOTIFIER_CONFIG: CONFIG });
     expect(environment.tableName).toBe('t');
     expect(environment.secretsPrefix).toBe('p/');
-    expect(environment.config.organizations[0]?.pollIntervalSeconds).toBe(60);
+    expect(environment.tickQueueUrl).toBe(TICK_QUEUE_URL);
+    expect(environment.config.organizations[0]?.pollIntervalSeconds).toBe(10);
   });
 
   describe('with the config compiled into the bundle, as the CDK stack builds it', () => {
@@ -52,20 +57,16 @@ describe('parsePollerEnvironment', () => {
 
     it('reads the compiled config when NOTIFIER_CONFIG is not set', () => {
       bundle(CONFIG);
-      const environment = parsePollerEnvironment({ STATE_TABLE_NAME: 't', SECRETS_PREFIX: 'p/' });
+      const environment = parsePollerEnvironment(BASE);
       expect(environment.config.organizations[0]?.name).toBe('North School');
     });
 
     it('lets NOTIFIER_CONFIG take precedence, and names it when the compiled config is wrong', () => {
       bundle(CONFIG.replace('North School', 'Compiled School'));
-      const environment = parsePollerEnvironment({
-        STATE_TABLE_NAME: 't',
-        NOTIFIER_CONFIG: CONFIG,
-        SECRETS_PREFIX: 'p/',
-      });
+      const environment = parsePollerEnvironment({ ...BASE, NOTIFIER_CONFIG: CONFIG });
       expect(environment.config.organizations[0]?.name).toBe('North School');
       bundle(CONFIG.replace('Europe/Lisbon', 'Europe/Lisbn'));
-      expect(() => parsePollerEnvironment({ STATE_TABLE_NAME: 't', SECRETS_PREFIX: 'p/' })).toThrow(
+      expect(() => parsePollerEnvironment(BASE)).toThrow(
         /NOTIFIER_CONFIG: 1 problem\n {2}\$\.organizations\[0\]\.timeZone/,
       );
     });

@@ -1,0 +1,91 @@
+// One trigger of the poller, the schedule's or a tick: the organization's cycle if it is due
+// (pollWhenDue), its log line and metrics, then the one tick that triggers its next cycle.
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Metrics } from '@aws-lambda-powertools/metrics';
+import type { Config, OrganizationConfig } from '../../shared/config/configSchema.js';
+import { secretRefKey } from '../../shared/config/secretRef.js';
+import type { OrdersSource } from '../../shared/poll/pollOrganization.js';
+import { pollWhenDue } from '../../shared/poll/pollWhenDue.js';
+import type { StateStore } from '../../shared/store/stateStore.js';
+import { UnknownOrganizationError } from './errors.js';
+import type { PollTrigger } from './pollerEvent.js';
+import { type PollSummary, publishPollMetrics, summarizePoll } from './pollSummary.js';
+import type { TickSender } from './tickQueue.js';
+
+export interface TriggerDependencies {
+  config: Config;
+  /** The organization's Admin API client (OrganizationClients.clientFor). */
+  clientFor(organization: OrganizationConfig): Promise<OrdersSource>;
+  store: StateStore;
+  ticks: TickSender;
+  logger: Pick<Logger, 'debug' | 'info' | 'warn'>;
+  metrics: Metrics;
+  clock: () => number;
+  /** Names this run in the organization's lease. */
+  runId: string;
+}
+
+export type TriggerResult =
+  | { organization: string; outcome: 'not_due'; nextPollAt: string }
+  | (PollSummary & {
+      /** The next tick's delay; null when none was sent (the run holding the lease sends it). */
+      nextTickDelaySeconds: number | null;
+    });
+
+/**
+ * @throws UnknownOrganizationError for an organization the deployment does not poll; and whatever stops a
+ *   cycle before it reports (a secret not put, DynamoDB, SQS): no tick is sent then, the schedule is the retry
+ */
+export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependencies): Promise<TriggerResult> {
+  const organization = deps.config.organizations.find(({ id }) => id === trigger.organizationId);
+  if (!organization) throw new UnknownOrganizationError(trigger.organizationId);
+  const startedAt = deps.clock();
+  const context = {
+    organization: organization.id,
+    trigger: trigger.source,
+    // How late the queue delivered a tick: SQS delays are whole seconds, Lambda's poller adds its own.
+    ...(trigger.source === 'tick' ? { tickLateMs: startedAt - trigger.dueAt } : {}),
+  };
+  const due = await pollWhenDue(organization, {
+    api: await deps.clientFor(organization),
+    store: deps.store,
+    clock: deps.clock,
+    runId: deps.runId,
+    baseUrl: deps.config.api.baseUrl,
+    organizationsOnToken: organizationsOnToken(deps.config.organizations, organization),
+  });
+  if (due.outcome === 'not_due') {
+    // An early or duplicate trigger: the cycle that set this due time sent the tick for it.
+    const nextPollAt = new Date(due.nextPollAt).toISOString();
+    deps.logger.debug('poll not due', { ...context, nextPollAt });
+    return { organization: organization.id, outcome: 'not_due', nextPollAt };
+  }
+
+  const { report } = due;
+  const summary = summarizePoll(report);
+  // API failures are expected weather, not function errors: they go to the log and the PollSucceeded metric.
+  const line = { ...context, ...summary };
+  if (report.outcome === 'polled' && !report.ok) deps.logger.warn('poll cycle failed', line);
+  else deps.logger.info(report.outcome === 'polled' ? 'poll cycle' : `poll cycle ${report.outcome}`, line);
+  publishPollMetrics(deps.metrics, report);
+  // A skipped cycle found another run holding the lease; that run sends the next tick, and a second one
+  // from here would start a second chain.
+  const nextTickDelaySeconds =
+    report.outcome === 'skipped'
+      ? null
+      : await deps.ticks.send({ organizationId: organization.id, dueAt: report.nextPollAt }, deps.clock());
+  return { ...summary, nextTickDelaySeconds };
+}
+
+/**
+ * The organizations sharing `organization`'s token, itself included: its share of the budget. Counted by
+ * secret reference, which is what the deployment knows without reading the secrets; two references
+ * holding the same token would each be counted as a token of their own.
+ */
+export function organizationsOnToken(
+  organizations: readonly OrganizationConfig[],
+  organization: OrganizationConfig,
+): number {
+  const token = secretRefKey(organization.token);
+  return organizations.filter((candidate) => secretRefKey(candidate.token) === token).length;
+}

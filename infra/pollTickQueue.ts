@@ -1,0 +1,47 @@
+// The poller's tick queue: each poll cycle sends one message here, delayed until the organization's next
+// cycle is due, so cycles follow the token's budget rather than Scheduler's one-minute floor.
+import { Duration, Validations } from 'aws-cdk-lib';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { POLLER_TIMEOUT } from './pollerFunction.js';
+import { secureQueue } from './secureQueue.js';
+
+/** The longest delay SQS gives a message: a tick due later than this arrives early and is not due. */
+const MAX_TICK_DELAY = Duration.minutes(15);
+
+export interface PollTickQueueProps {
+  /**
+   * How long a tick nobody took is kept. Short, since a stale tick is worthless: the minute schedule has
+   * restarted the chain long before. The longest delay SQS allows (15 minutes) plus 5 minutes, so that a
+   * tick delayed that long is not dropped the moment it becomes visible.
+   * @default Duration.minutes(20)
+   */
+  readonly retentionPeriod?: Duration;
+  /**
+   * How long a tick the poller took stays hidden. At least the poller's timeout, as SQS event sources
+   * require; a tick whose invocation crashed comes back after it, and costs one state read then.
+   * @default POLLER_TIMEOUT
+   */
+  readonly visibilityTimeout?: Duration;
+}
+
+export class PollTickQueue extends Construct {
+  readonly queue: Queue;
+
+  constructor(scope: Construct, id: string, props: PollTickQueueProps = {}) {
+    super(scope, id);
+    const retentionPeriod = props.retentionPeriod ?? MAX_TICK_DELAY.plus(Duration.minutes(5));
+    const visibilityTimeout = props.visibilityTimeout ?? POLLER_TIMEOUT;
+    if (visibilityTimeout.toSeconds() < POLLER_TIMEOUT.toSeconds()) {
+      throw new Error(
+        `visibilityTimeout must be at least the poller's ${POLLER_TIMEOUT.toSeconds()} s timeout`,
+      );
+    }
+    this.queue = secureQueue(this, 'Queue', { retentionPeriod, visibilityTimeout });
+    Validations.of(this.queue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason:
+        'Ticks are disposable: a tick that cannot be handled is only a missed trigger, and the per-minute poll schedule (the watchdog) starts a new chain of ticks within a minute. A dead-letter queue would collect worthless messages and raise alarms about nothing.',
+    });
+  }
+}

@@ -1,0 +1,122 @@
+// Sub-minute pacing on AWS: the poller's tick queue (encrypted, TLS only, short-lived messages, no DLQ),
+// its mapping to the poller one tick at a time, the poller sending to that queue and no other, its URL in
+// the poller's environment, no Lambda retries of a failed invocation, and the minute schedule kept as the
+// watchdog.
+import { describe, expect, it } from 'vitest';
+import { parsePollerEnvironment } from '../../functions/poller/environment.js';
+import { POLLER_TIMEOUT } from '../../infra/pollerFunction.js';
+import {
+  functionEnvironment,
+  functionLogicalId,
+  logicalIdAt,
+  notifierApp,
+  property,
+  resolveLikeAws,
+  resourcesOfType,
+} from './support/notifierApp.js';
+
+const { stack, template } = notifierApp();
+const queueId = logicalIdAt(stack, 'Ticks', 'Queue');
+const pollerId = functionLogicalId(template, 'poller');
+const resources = template.toJSON().Resources as Record<string, { Properties?: Record<string, unknown> }>;
+
+describe('the tick queue', () => {
+  it('is encrypted with SQS-managed keys, keeps a tick 20 minutes at most, and hides a taken one for the poller timeout', () => {
+    expect(resources[queueId]?.Properties).toMatchObject({
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: 20 * 60,
+      VisibilityTimeout: POLLER_TIMEOUT.toSeconds(),
+    });
+    // No DLQ: a tick that could not be handled is worthless, the schedule restarts the chain.
+    expect(resources[queueId]?.Properties).not.toHaveProperty('RedrivePolicy');
+  });
+
+  it('refuses any request without TLS', () => {
+    const policy = resourcesOfType(template, 'AWS::SQS::QueuePolicy').find(
+      ([, candidate]) =>
+        (candidate.Properties?.Queues as { Ref: string }[] | undefined)?.[0]?.Ref === queueId,
+    );
+    expect(
+      property<{ Statement: unknown[] }>(policy?.[1].Properties, 'PolicyDocument').Statement,
+    ).toContainEqual({
+      Action: 'sqs:*',
+      Effect: 'Deny',
+      Principal: { AWS: '*' },
+      Resource: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+    });
+  });
+
+  it('feeds the poller one tick per invocation, with no partial batch responses since a tick is never retried', () => {
+    const mappings = resourcesOfType(template, 'AWS::Lambda::EventSourceMapping')
+      .map(([, mapping]) => mapping.Properties ?? {})
+      .filter(
+        (mapping) =>
+          JSON.stringify(mapping.EventSourceArn) === JSON.stringify({ 'Fn::GetAtt': [queueId, 'Arn'] }),
+      );
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0]).toMatchObject({ FunctionName: { Ref: pollerId }, BatchSize: 1, Enabled: true });
+    expect(mappings[0]).not.toHaveProperty('FunctionResponseTypes');
+  });
+
+  it('stops feeding ticks to the poller when polling is off, so a running chain stops with the schedules', () => {
+    const { stack: paused, template: pausedTemplate } = notifierApp(undefined, {
+      props: { pollingEnabled: false },
+    });
+    const pausedQueue = logicalIdAt(paused, 'Ticks', 'Queue');
+    pausedTemplate.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [pausedQueue, 'Arn'] },
+      Enabled: false,
+    });
+  });
+});
+
+describe('the poller', () => {
+  it('may send messages to the tick queue, and to no other queue', () => {
+    const roleId = logicalIdAt(stack, 'Poller', 'Role');
+    const statements = resourcesOfType(template, 'AWS::IAM::Policy')
+      .map(([, policy]) => policy.Properties ?? {})
+      .filter((policy) => (policy.Roles as { Ref: string }[]).some((role) => role.Ref === roleId))
+      .flatMap(
+        (policy) =>
+          (policy.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] })
+            .Statement,
+      );
+    const sending = statements.filter((statement) => [statement.Action].flat().includes('sqs:SendMessage'));
+    expect(sending).toEqual([
+      { Effect: 'Allow', Action: 'sqs:SendMessage', Resource: { 'Fn::GetAtt': [queueId, 'Arn'] } },
+    ]);
+  });
+
+  it('has the tick queue URL in its environment, which its parser accepts', () => {
+    const variables = property<{ Variables: Record<string, unknown> }>(
+      resources[pollerId]?.Properties,
+      'Environment',
+    ).Variables;
+    expect(variables.TICK_QUEUE_URL).toEqual({ Ref: queueId });
+    const environment = {
+      ...functionEnvironment(template, pollerId),
+      NOTIFIER_CONFIG: stack.config.pollerJson(),
+    };
+    expect(parsePollerEnvironment(environment).tickQueueUrl).toBe(resolveLikeAws({ Ref: queueId }, template));
+  });
+
+  it('is not retried by Lambda after a failed asynchronous invocation, and drops one older than a minute', () => {
+    const configs = resourcesOfType(template, 'AWS::Lambda::EventInvokeConfig');
+    expect(configs).toHaveLength(1);
+    expect(configs[0]?.[1].Properties).toMatchObject({
+      FunctionName: { Ref: pollerId },
+      Qualifier: '$LATEST',
+      MaximumRetryAttempts: 0,
+      MaximumEventAgeInSeconds: 60,
+    });
+  });
+
+  it('keeps the minute schedule as the watchdog that starts a chain of ticks', () => {
+    const [schedule] = resourcesOfType(template, 'AWS::Scheduler::Schedule');
+    expect(schedule?.[1].Properties).toMatchObject({
+      ScheduleExpression: 'rate(1 minute)',
+      Target: { Arn: { 'Fn::GetAtt': [pollerId, 'Arn'] } },
+    });
+  });
+});
