@@ -210,7 +210,12 @@ async function runWorld(world: WorldName, runtime: Runtime, dynamo: DynamoDBClie
       lowerBound: lowerBoundOf(report, entry.world),
     });
     if (phase.measuredFrom === Number.POSITIVE_INFINITY && time.now >= T0 + MIN_WARM_UP_MS) {
-      if (await everySwept(store, organizations.map((o) => o.organization.id))) {
+      if (
+        await everySwept(
+          store,
+          organizations.map((o) => o.organization.id),
+        )
+      ) {
         phase.measuredFrom = time.now;
         phase.endAt = time.now + MEASURED_MS + DRAIN_MS;
       }
@@ -261,7 +266,11 @@ async function runWorld(world: WorldName, runtime: Runtime, dynamo: DynamoDBClie
       if (result.outcome !== 'polled') continue;
       await onReport(entry, result.report);
       if (result.report.outcome !== 'skipped') {
-        schedule(time.now + tickDelaySeconds(result.report.nextPollAt, time.now) * 1000, trigger.index, 'tick');
+        schedule(
+          time.now + tickDelaySeconds(result.report.nextPollAt, time.now) * 1000,
+          trigger.index,
+          'tick',
+        );
       }
     }
   }

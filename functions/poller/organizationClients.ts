@@ -5,14 +5,7 @@ import type { BudgetCounterStore } from '../../shared/api/budgetCounterStore.js'
 import { RequestBudget } from '../../shared/api/requestBudget.js';
 import type { ApiConfig, OrganizationConfig } from '../../shared/config/configSchema.js';
 import type { SecretResolver } from '../../shared/config/secretResolver.js';
-
-/**
- * How long one reservation may wait for the token's budget. A few seconds spent waiting beat a deferred
- * cycle and another trigger; and the wait happens only when the budget frees within it (RequestBudget
- * gives up at once otherwise), so a cycle's waits add up to about what its requests cost of the minute,
- * well inside the poller's timeout (infra/pollerFunction.ts).
- */
-export const BUDGET_WAIT_MS = 10_000;
+import { AWS_BUDGET_WAIT_MS } from '../../shared/poll/awsPollSettings.js';
 
 export class OrganizationClients {
   readonly #clients = new Map<string, { token: string; client: AdminApiClient }>();
@@ -38,7 +31,7 @@ export class OrganizationClients {
         token,
         requestsPerMinute: this.api.requestsPerMinute,
         store: this.budgetCounters,
-        maxWaitMs: BUDGET_WAIT_MS,
+        maxWaitMs: AWS_BUDGET_WAIT_MS,
       }),
     });
     this.#clients.set(organization.id, { token, client });

@@ -13,7 +13,6 @@ import { type RunningSimulator, startSimulator } from '../../../simulator/startS
 import { type CapturedOutput, captureOutput } from '../../support/captureOutput.js';
 import { createLocalStateTable, type LocalTable } from '../../support/dynamoLocal.js';
 import { queueUrl, sqsRecord } from '../../support/lambdaRecords.js';
-import { lendReservationsToDynamoBudget } from '../../support/pendingBudgetReservations.js';
 
 const TICK_QUEUE_URL = queueUrl('ticks');
 const SECRETS_PREFIX = 'meal-order-notifier/';
@@ -63,7 +62,6 @@ beforeAll(async () => {
   vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'local');
   // Debug, captured: not-due triggers log at debug, and no line may carry a token.
   vi.stubEnv('POWERTOOLS_LOG_LEVEL', 'DEBUG');
-  lendReservationsToDynamoBudget();
   handlerModule = await import('../../../functions/poller/handler.js');
 });
 
