@@ -33,7 +33,7 @@ export function summarizePoll(report: PollReport): PollSummary {
     requestsFor: { ...report.requestsFor },
     budgetRemaining: report.budgetRemaining,
     ordersSeen: report.ordersSeen,
-    vanished: report.vanished,
+    vanished: report.vanished.length,
     events: report.events.length,
     conflicts: report.conflicts,
     deferred: report.deferred,

@@ -53,7 +53,7 @@ describe('summarizePoll', () => {
     const summary = summarizePoll(
       pollReport({
         requestsFor: { detect: 3, resolve: 1, sweep: 2 },
-        vanished: 1,
+        vanished: [{ uuid: 'a1', pickupDate: '2026-11-20', status: 'pending', establishment: 'e1' }],
         nextPollAt: Date.parse('2026-11-20T10:00:20Z'),
       }),
     );
