@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import type { ListingSpec } from '../../../shared/detect/listingSpec.js';
+import {
+  planResolutionRound,
+  type ResolutionRoundInput,
+  type VanishedOrder,
+} from '../../../shared/detect/planResolution.js';
+import { orderUuid } from '../../support/orderFactory.js';
+
+const EST_A = 'e5a1b2c3-0000-4000-8000-00000000000a';
+const EST_B = 'e5a1b2c3-0000-4000-8000-00000000000b';
+
+function vanished(n: number, overrides: Partial<VanishedOrder> = {}): VanishedOrder {
+  return {
+    uuid: orderUuid(n),
+    pickupDate: '2026-11-20',
+    status: 'pending',
+    establishment: EST_A,
+    ...overrides,
+  };
+}
+
+function round(overrides: Partial<ResolutionRoundInput> = {}) {
+  return planResolutionRound({ unresolved: [], searched: new Map(), sizeOf: () => 0, ...overrides });
+}
+
+function searched(entries: Record<string, string[]>): Map<string, Set<string>> {
+  return new Map(Object.entries(entries).map(([uuid, statuses]) => [uuid, new Set(statuses)]));
+}
+
+describe('planResolutionRound', () => {
+  it('looks for a vanished pending order in completed first, on its date at its establishment', () => {
+    const order = vanished(1);
+    expect(round({ unresolved: [order], searched: searched({ [order.uuid]: ['pending'] }) })).toEqual([
+      {
+        listing: {
+          kind: 'narrow',
+          status: 'completed',
+          startDate: '2026-11-20',
+          endDate: '2026-11-20',
+          establishment: EST_A,
+        },
+        key: `completed:2026-11-20@${EST_A}`,
+        purpose: 'resolve',
+        fromPage: 1,
+        maxPages: undefined,
+        estimatedRequests: 1,
+      },
+    ]);
+  });
+
+  it('looks in canceled once completed was searched', () => {
+    const order = vanished(1);
+    const plan = round({
+      unresolved: [order],
+      searched: searched({ [order.uuid]: ['pending', 'completed'] }),
+    });
+    expect(plan.map((walk) => walk.listing.status)).toEqual(['canceled']);
+  });
+
+  it('looks in archived once completed and canceled were searched', () => {
+    const order = vanished(1);
+    const plan = round({
+      unresolved: [order],
+      searched: searched({ [order.uuid]: ['pending', 'completed', 'canceled'] }),
+    });
+    expect(plan.map((walk) => walk.listing.status)).toEqual(['archived']);
+  });
+
+  it('never looks for an order in its own status, even when that was not marked searched', () => {
+    const plan = round({ unresolved: [vanished(1, { status: 'completed' })] });
+    expect(plan.map((walk) => walk.listing.status)).toEqual(['canceled']);
+  });
+
+  it('looks for an order that left completed in canceled, archived, then pending', () => {
+    const order = vanished(1, { status: 'completed' });
+    expect(
+      round({ unresolved: [order], searched: searched({ [order.uuid]: ['canceled', 'archived'] }) }).map(
+        (walk) => walk.listing.status,
+      ),
+    ).toEqual(['pending']);
+  });
+
+  it('plans nothing when every order was searched everywhere', () => {
+    const a = vanished(1);
+    const b = vanished(2, { status: 'canceled' });
+    const everywhere = ['pending', 'completed', 'canceled', 'archived'];
+    expect(
+      round({ unresolved: [a, b], searched: searched({ [a.uuid]: everywhere, [b.uuid]: everywhere }) }),
+    ).toEqual([]);
+  });
+
+  it('still plans for the other orders when one was searched everywhere', () => {
+    const done = vanished(1);
+    const open = vanished(2, { pickupDate: '2026-11-21' });
+    const plan = round({
+      unresolved: [done, open],
+      searched: searched({ [done.uuid]: ['pending', 'completed', 'canceled', 'archived'] }),
+    });
+    expect(plan.map((walk) => walk.key)).toEqual([`completed:2026-11-21@${EST_A}`]);
+  });
+
+  it('plans nothing when there is nothing unresolved', () => {
+    expect(round()).toEqual([]);
+  });
+
+  it('gives orders sharing status, date and establishment one walk', () => {
+    const plan = round({ unresolved: [vanished(1), vanished(2), vanished(3)] });
+    expect(plan.map((walk) => walk.key)).toEqual([`completed:2026-11-20@${EST_A}`]);
+  });
+
+  it('gives orders on another date or at another establishment their own walk', () => {
+    const plan = round({
+      unresolved: [
+        vanished(1),
+        vanished(2, { pickupDate: '2026-11-21' }),
+        vanished(3, { establishment: EST_B }),
+      ],
+    });
+    expect(plan.map((walk) => walk.key).sort()).toEqual(
+      [
+        `completed:2026-11-20@${EST_A}`,
+        `completed:2026-11-21@${EST_A}`,
+        `completed:2026-11-20@${EST_B}`,
+      ].sort(),
+    );
+  });
+
+  it('gives orders on one date their own walk per status they are next looked for in', () => {
+    const a = vanished(1);
+    const b = vanished(2);
+    const plan = round({ unresolved: [a, b], searched: searched({ [b.uuid]: ['completed'] }) });
+    expect(plan.map((walk) => walk.key).sort()).toEqual(
+      [`canceled:2026-11-20@${EST_A}`, `completed:2026-11-20@${EST_A}`].sort(),
+    );
+  });
+
+  it('estimates each walk’s requests from sizeOf its listing', () => {
+    const sizes: Record<string, number> = { '2026-11-20': 26, '2026-11-21': 80 };
+    const asked: ListingSpec[] = [];
+    const plan = round({
+      unresolved: [vanished(1), vanished(2, { pickupDate: '2026-11-21' })],
+      sizeOf: (listing) => {
+        asked.push(listing);
+        return sizes[listing.startDate] ?? 0;
+      },
+    });
+    expect(Object.fromEntries(plan.map((walk) => [walk.listing.startDate, walk.estimatedRequests]))).toEqual({
+      '2026-11-20': 2,
+      '2026-11-21': 4,
+    });
+    expect(asked.map((listing) => listing.status)).toEqual(['completed', 'completed']);
+  });
+});
