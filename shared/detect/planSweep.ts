@@ -1,9 +1,11 @@
 // The slow sweep of the terminal listings (pure). Look-ups from pending catch most transitions at once; the
 // sweep is for what they cannot see: completed or canceled orders being archived, and orders that never
 // showed in pending. What a terminal listing shows is fact, and nothing is concluded from what it does not
-// show, so the sweep reads a few pages per cycle and the next cycle resumes where it stopped: no walk is
-// ever larger than the cycle can pay for. One full pass over every listing bounds how late those
-// transitions are seen.
+// show, so the sweep reads a few pages per cycle and the next cycle resumes where it stopped. One full pass
+// over every listing bounds how late those transitions are seen. The exception is the first pass over
+// completed and canceled: it is the baseline, and orders leave those listings while they are read, which
+// moves later ones back across a page already read; so that no order escapes it, that pass is one whole,
+// consistent walk. The archived listing only ever gains orders, so reading it forward skips none.
 import type { OrderStatus } from '../api/schemas.js';
 import { type ListingSpec, listingKey, type PlannedWalk, pagesFor } from './listingSpec.js';
 
@@ -64,9 +66,14 @@ export function sweepPages(
   );
 }
 
+/** Whether a listing's next pass is its baseline, to be walked whole in one cycle. */
+export function isBaselinePass(listing: ListingSpec, sweptAt: Readonly<Record<string, number>>): boolean {
+  return listing.status !== 'archived' && sweptAt[listingKey(listing)] === undefined;
+}
+
 /**
  * This cycle's pages of the sweep: the listing in progress from its next page, or else the one whose last
- * pass is oldest, from its first. None when the cycle cannot pay for a page.
+ * pass is oldest, from its first; a baseline pass whole. None when the cycle cannot pay for a page.
  */
 export function planSweep(input: SweepPlanInput): { walk: PlannedWalk; progress: SweepProgress } | undefined {
   const pages = Math.floor(input.pages);
@@ -80,6 +87,13 @@ export function planSweep(input: SweepPlanInput): { walk: PlannedWalk; progress:
     )[0];
   if (!listing) return undefined;
   const key = listingKey(listing);
+  if (isBaselinePass(listing, input.sweptAt)) {
+    const whole = pagesFor(input.knownSizes[key]);
+    return {
+      walk: { listing, key, purpose: 'sweep', fromPage: 1, maxPages: undefined, estimatedRequests: whole },
+      progress: { key, nextPage: 1, startedAt: input.now },
+    };
+  }
   const progress: SweepProgress =
     current && input.progress ? input.progress : { key, nextPage: 1, startedAt: input.now };
   return {

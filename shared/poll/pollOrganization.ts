@@ -127,6 +127,8 @@ export interface PollReport {
 
 /** The largest share of a minute's budget one walk may need: larger listings are split. */
 const MAX_WALK_SHARE = 0.5;
+/** After a cycle deferred for budget, how soon the next one is due. */
+const DEFERRED_RETRY_MS = 5_000;
 /** Weight of the newest cycle in the moving averages of a cycle's requests. */
 const AVERAGE_WEIGHT = 0.2;
 /** Sweep pages owed are capped, so a long deferral does not turn into one long sweep burst. */
@@ -243,7 +245,9 @@ class Cycle {
       report.outcome = 'deferred';
       report.reason = 'the token has no request budget left for pending now';
       report.deferred = detection.map((walk) => walk.key);
-      report.nextPollAt = startedAt + pace.intervalMs;
+      // Soon, not a whole interval later: the window frees a little every second, and the organization
+      // has already waited its turn once.
+      report.nextPollAt = deps.clock() + Math.min(pace.intervalMs, DEFERRED_RETRY_MS);
       await this.#save(report.nextPollAt);
       return;
     }
@@ -437,8 +441,13 @@ class Cycle {
     });
     if (!planned || this.#stop) return 0;
     const requestsBefore = deps.api.requestCount;
-    const { listing } = await this.#walk(planned.walk);
-    if (listing) {
+    const result = await this.#walk(planned.walk);
+    const { listing } = result;
+    if (planned.walk.maxPages === undefined) {
+      // A baseline pass counts only whole and consistent; otherwise it is walked again next time.
+      if (isTrustworthy(result)) state.sweptAt[planned.progress.key] = planned.progress.startedAt;
+      state.sweep = null;
+    } else if (listing) {
       const done = !listing.stoppedEarly;
       if (done) state.sweptAt[planned.progress.key] = planned.progress.startedAt;
       state.sweep = done ? null : { ...planned.progress, nextPage: listing.fromPage + listing.pages };
