@@ -2,6 +2,7 @@
 // the SQLite state file, delivers them to the subscribers, and prints each new event as one JSON line on
 // stdout; status, delivery and failure lines go to stderr, readable or as JSON.
 import { Command } from 'commander';
+import { usablePerMinute } from '../../shared/api/requestBudget.js';
 import { createLogger, parseLogFormat } from '../logging/logFormat.js';
 import { attemptRecord } from '../output/attemptLine.js';
 import { pollOnce } from '../poll/pollOnce.js';
@@ -73,7 +74,8 @@ Examples:
             outbox,
             run,
             writeEvent: (line) => process.stdout.write(`${line}\n`),
-            budgetPerMinute: runtime.config.api.requestsPerMinute,
+            // What the budget allows itself: the spec's limit less the safety margin.
+            budgetPerMinute: usablePerMinute(runtime.config.api.requestsPerMinute),
           });
           if (!stop) {
             if (!(await pollOnce(runtime, reporter))) process.exitCode = 1;

@@ -50,10 +50,7 @@ export class RequestBudget {
 
   constructor(options: RequestBudgetOptions) {
     this.requestsPerMinute = options.requestsPerMinute ?? 50;
-    this.usablePerMinute = Math.max(
-      1,
-      this.requestsPerMinute - Math.floor(this.requestsPerMinute * SAFETY_MARGIN),
-    );
+    this.usablePerMinute = usablePerMinute(this.requestsPerMinute);
     this.key = `token#${createHash('sha256').update(options.token).digest('hex').slice(0, 32)}`;
     this.#store = options.store ?? new InMemoryBudgetCounterStore();
     this.maxWaitMs = options.maxWaitMs ?? 65_000;
@@ -136,6 +133,11 @@ export class RequestBudget {
     this.#reservations = [];
     return this.#store.pauseUntil(this.key, untilMs);
   }
+}
+
+/** What the budget allows itself of a limit: the limit less the safety margin. */
+export function usablePerMinute(requestsPerMinute: number): number {
+  return Math.max(1, requestsPerMinute - Math.floor(requestsPerMinute * SAFETY_MARGIN));
 }
 
 export function defaultSleep(ms: number): Promise<void> {
