@@ -1,19 +1,76 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { formatPollReportLine, pollReportRecords } from '../../../cli/output/pollReportLine.js';
+import type { VanishedOrder } from '../../../shared/detect/planResolution.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
 import { pollReport } from './pollReportFixture.js';
 
+/** The wall clock while the line is formatted: "next in N s" counts from it. */
+const NOW = Date.UTC(2026, 2, 5, 10, 0, 0);
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.setSystemTime(NOW);
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function vanishedOrder(n: number): VanishedOrder {
+  return {
+    uuid: `0e9a0000-0000-4000-8000-0000000000${String(n).padStart(2, '0')}`,
+    pickupDate: '2026-03-05',
+    status: 'pending',
+    establishment: 'e1',
+  };
+}
+
 describe('the status line of a cycle', () => {
-  it('stays one short line for a quiet, healthy cycle', () => {
-    expect(formatPollReportLine(pollReport(), 50, { queued: 0, dead: 0 })).toBe(
-      'North School: 4 requests (46/50 left this minute), 63 orders seen, 0 events',
+  it('splits the requests by what they were for and says when the next cycle is due', () => {
+    const report = pollReport({
+      requests: 12,
+      requestsFor: { detect: 8, resolve: 1, sweep: 3 },
+      budgetRemaining: 30,
+      ordersSeen: 66,
+      nextPollAt: NOW + 21_000,
+    });
+    expect(formatPollReportLine(report, 45, { queued: 0, dead: 0 })).toBe(
+      'North School: 12 requests (8 pending, 1 look-up, 3 sweep; 30/45 left this minute), 66 orders seen, ' +
+        '0 events, next in 21 s',
     );
   });
 
+  it('stays one short line for a quiet, healthy cycle, naming look-ups and sweep only when there were some', () => {
+    const report = pollReport({ budgetRemaining: 41, nextPollAt: NOW + 10_000 });
+    expect(formatPollReportLine(report, 45, { queued: 0, dead: 0 })).toBe(
+      'North School: 4 requests (4 pending; 41/45 left this minute), 63 orders seen, 0 events, next in 10 s',
+    );
+  });
+
+  it('names the sweep without look-ups, and look-ups without a sweep', () => {
+    const swept = pollReport({ requests: 6, requestsFor: { detect: 4, resolve: 0, sweep: 2 } });
+    expect(formatPollReportLine(swept, 45)).toMatch(/^North School: 6 requests \(4 pending, 2 sweep; /);
+    const lookedUp = pollReport({ requests: 6, requestsFor: { detect: 4, resolve: 2, sweep: 0 } });
+    expect(formatPollReportLine(lookedUp, 45)).toMatch(/^North School: 6 requests \(4 pending, 2 look-up; /);
+  });
+
+  it('counts the seconds to the next cycle from now, to the nearest second', () => {
+    const line = (nextPollAt: number) => formatPollReportLine(pollReport({ nextPollAt }), 45);
+    expect(line(NOW + 20_600)).toMatch(/, next in 21 s$/);
+    expect(line(NOW + 20_400)).toMatch(/, next in 20 s$/);
+    vi.setSystemTime(NOW + 5_000);
+    expect(line(NOW + 20_400)).toMatch(/, next in 15 s$/);
+  });
+
+  it('says next in 0 s, never a negative wait, when the next cycle is already due', () => {
+    expect(formatPollReportLine(pollReport({ nextPollAt: NOW - 3_000 }), 45)).toMatch(/, next in 0 s$/);
+  });
+
   it('names the deliveries queued and the dead letters when there are any', () => {
-    const report = pollReport({ events: [makeOrderEvent()] });
-    expect(formatPollReportLine(report, 50, { queued: 3, dead: 1 })).toBe(
-      'North School: 4 requests (46/50 left this minute), 63 orders seen, 1 event, 3 deliveries queued, 1 dead letter',
+    const report = pollReport({ events: [makeOrderEvent()], budgetRemaining: 41, nextPollAt: NOW + 10_000 });
+    expect(formatPollReportLine(report, 45, { queued: 3, dead: 1 })).toBe(
+      'North School: 4 requests (4 pending; 41/45 left this minute), 63 orders seen, 1 event, ' +
+        '3 deliveries queued, 1 dead letter, next in 10 s',
     );
   });
 
@@ -22,16 +79,35 @@ describe('the status line of a cycle', () => {
       ok: false,
       deferred: ['archived'],
       failures: ['North School: server error (500)'],
+      budgetRemaining: 41,
+      nextPollAt: NOW + 10_000,
     });
-    expect(formatPollReportLine(report, 50, { queued: 1, dead: 0 })).toBe(
-      'North School: 4 requests (46/50 left this minute), 63 orders seen, 0 events, 1 delivery queued, ' +
-        'deferred for budget: archived, 1 failed',
+    expect(formatPollReportLine(report, 45, { queued: 1, dead: 0 })).toBe(
+      'North School: 4 requests (4 pending; 41/45 left this minute), 63 orders seen, 0 events, 1 delivery queued, ' +
+        'deferred for budget: archived, 1 failed, next in 10 s',
+    );
+  });
+
+  it('says a cycle deferred for budget is waiting, and when it comes again', () => {
+    const report = pollReport({
+      outcome: 'deferred',
+      reason: 'the token has no request budget left for pending now',
+      requests: 0,
+      requestsFor: { detect: 0, resolve: 0, sweep: 0 },
+      deferred: ['pending 2026-03-05'],
+      nextPollAt: NOW + 5_000,
+    });
+    expect(formatPollReportLine(report, 45)).toBe(
+      'North School: waiting for request budget, next cycle in 5 s',
+    );
+    expect(formatPollReportLine(report, 45, { queued: 2, dead: 1 })).toBe(
+      'North School: waiting for request budget, next cycle in 5 s, 2 deliveries queued, 1 dead letter',
     );
   });
 
   it('says why a cycle was skipped', () => {
     const report = pollReport({ outcome: 'skipped', reason: 'request budget exhausted for this token' });
-    expect(formatPollReportLine(report, 50, { queued: 0, dead: 2 })).toBe(
+    expect(formatPollReportLine(report, 45, { queued: 0, dead: 2 })).toBe(
       'North School: skipped (request budget exhausted for this token), 2 dead letters',
     );
   });
@@ -39,18 +115,30 @@ describe('the status line of a cycle', () => {
 
 describe('the log records of a cycle', () => {
   it('carry the status line and its figures, then one record per failure', () => {
-    const report = pollReport({ ok: false, failures: ['North School: token rejected (401)'] });
-    const [cycle, failure, ...rest] = pollReportRecords(report, 50, { queued: 2, dead: 0 });
+    const report = pollReport({
+      ok: false,
+      failures: ['North School: token rejected (401)'],
+      requests: 7,
+      requestsFor: { detect: 4, resolve: 2, sweep: 1 },
+      vanished: [vanishedOrder(1), vanishedOrder(2)],
+      budgetRemaining: 38,
+      nextPollAt: NOW + 21_000,
+    });
+    const [cycle, failure, ...rest] = pollReportRecords(report, 45, { queued: 2, dead: 0 });
     expect(rest).toEqual([]);
     expect(cycle).toMatchObject({
       level: 'warn',
       kind: 'cycle',
-      message: expect.stringMatching(/^North School: 4 requests/),
+      message: formatPollReportLine(report, 45, { queued: 2, dead: 0 }),
       fields: {
         organization: 'North School',
-        requests: 4,
-        budgetRemaining: 46,
-        budgetPerMinute: 50,
+        outcome: 'polled',
+        requests: 7,
+        requestsFor: { detect: 4, resolve: 2, sweep: 1 },
+        vanished: 2,
+        nextPollAt: '2026-03-05T10:00:21.000Z',
+        budgetRemaining: 38,
+        budgetPerMinute: 45,
         ordersSeen: 63,
         events: 0,
         deliveriesQueued: 2,
@@ -66,6 +154,30 @@ describe('the log records of a cycle', () => {
     });
   });
 
+  it('log a healthy cycle at info, with no vanished orders counted as 0', () => {
+    const [cycle, ...rest] = pollReportRecords(pollReport(), 45, { queued: 0, dead: 0 });
+    expect(rest).toEqual([]);
+    expect(cycle).toMatchObject({ level: 'info', fields: { ok: true, vanished: 0 } });
+  });
+
+  it('carry a deferred cycle’s outcome and reason', () => {
+    const report = pollReport({
+      outcome: 'deferred',
+      reason: 'the token has no request budget left for pending now',
+      nextPollAt: NOW + 5_000,
+    });
+    const [cycle] = pollReportRecords(report, 45, { queued: 0, dead: 0 });
+    expect(cycle).toMatchObject({
+      level: 'info',
+      message: 'North School: waiting for request budget, next cycle in 5 s',
+      fields: {
+        outcome: 'deferred',
+        reason: 'the token has no request budget left for pending now',
+        nextPollAt: '2026-03-05T10:00:05.000Z',
+      },
+    });
+  });
+
   it('do not repeat a skipped cycle’s reason as a failure', () => {
     const reason = 'request budget exhausted for this token';
     const report = pollReport({
@@ -74,7 +186,7 @@ describe('the log records of a cycle', () => {
       reason,
       failures: [`North School: ${reason}`],
     });
-    expect(pollReportRecords(report, 50, { queued: 0, dead: 0 }).map((record) => record.kind)).toEqual([
+    expect(pollReportRecords(report, 45, { queued: 0, dead: 0 }).map((record) => record.kind)).toEqual([
       'cycle',
     ]);
   });
