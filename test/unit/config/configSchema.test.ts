@@ -34,6 +34,7 @@ describe('parseConfig on valid configs', () => {
           timeZone: 'Europe/Lisbon',
           window: { daysBack: 0, daysAhead: 7 },
           pollIntervalSeconds: 60,
+          sweepIntervalSeconds: 300,
           emitExisting: false,
           statuses: ALL_STATUSES,
         },
@@ -79,7 +80,9 @@ describe('parseConfig on valid configs', () => {
       token: { env: 'NORTH_TOKEN' },
       timeZone: 'Europe/Lisbon',
       window: { daysBack: 0, daysAhead: 7 },
-      pollIntervalSeconds: 60,
+      // The shortest gap between cycles, not the pace: the pace follows the budget.
+      pollIntervalSeconds: 10,
+      sweepIntervalSeconds: 300,
       emitExisting: false,
       statuses: ALL_STATUSES,
     });
@@ -103,12 +106,16 @@ describe('parseConfig on valid configs', () => {
     const json = configWith(['organizations', 0, 'statuses'], ['pending', 'canceled'], minimalConfig());
     configWith(['organizations', 0, 'establishments'], [NORTH_CANTEEN_ID], json);
     configWith(['organizations', 0, 'emitExisting'], true, json);
+    configWith(['organizations', 0, 'pollIntervalSeconds'], 2, json);
+    configWith(['organizations', 0, 'sweepIntervalSeconds'], 3_600, json);
     configWith(['api', 'requestsPerMinute'], 20, json);
     const config = parseConfig(json);
     expect(config.organizations[0]).toMatchObject({
       statuses: ['pending', 'canceled'],
       establishments: [NORTH_CANTEEN_ID],
       emitExisting: true,
+      pollIntervalSeconds: 2,
+      sweepIntervalSeconds: 3_600,
     });
     expect(config.api.requestsPerMinute).toBe(20);
   });
@@ -196,6 +203,30 @@ describe('parseConfig on mistakes, each named by its JSON path', () => {
       problem: {
         path: '$.organizations[0].pollIntervalSeconds',
         message: 'must be a whole number from 2 to 86400, got 7.5',
+      },
+    },
+    {
+      mistake: 'a poll interval under 2 s',
+      json: () => configWith(['organizations', 0, 'pollIntervalSeconds'], 1),
+      problem: {
+        path: '$.organizations[0].pollIntervalSeconds',
+        message: 'must be a whole number from 2 to 86400, got 1',
+      },
+    },
+    {
+      mistake: 'a sweep interval under a minute',
+      json: () => configWith(['organizations', 0, 'sweepIntervalSeconds'], 59),
+      problem: {
+        path: '$.organizations[0].sweepIntervalSeconds',
+        message: 'must be a whole number from 60 to 86400, got 59',
+      },
+    },
+    {
+      mistake: 'a sweep interval over a day',
+      json: () => configWith(['organizations', 0, 'sweepIntervalSeconds'], 86_401),
+      problem: {
+        path: '$.organizations[0].sweepIntervalSeconds',
+        message: 'must be a whole number from 60 to 86400, got 86401',
       },
     },
     {
