@@ -85,11 +85,34 @@ describe('planDetection: a window that fits one walk', () => {
     expect(plan.every((walk) => walk.listing.kind === 'window')).toBe(true);
   });
 
-  it('sizes a walk from knownSizes before the pending orders it knows of', () => {
-    const plan = planDetection(
+  it('sizes a walk from the pending orders it knows of, not knownSizes, once any is known', () => {
+    const larger = planDetection(
       input({ knownSizes: { pending: 30 }, pendingByDate: byDate({ '2026-11-20': 100 }) }),
     );
-    expect(plan.map((walk) => walk.estimatedRequests)).toEqual([2]);
+    expect(larger.map((walk) => walk.estimatedRequests)).toEqual([4]);
+    const smaller = planDetection(
+      input({ knownSizes: { pending: 100 }, pendingByDate: byDate({ '2026-11-20': 10 }) }),
+    );
+    expect(smaller.map((walk) => walk.estimatedRequests)).toEqual([1]);
+  });
+
+  it('sizes a walk from knownSizes while no pending order is known at all', () => {
+    const plan = planDetection(input({ knownSizes: { pending: 60 } }));
+    expect(plan.map((walk) => walk.estimatedRequests)).toEqual([3]);
+  });
+
+  it('sizes every establishment’s walk from the pending orders once any is known, even one with none', () => {
+    const plan = planDetection(
+      input({
+        establishments: [EST_A, EST_B],
+        knownSizes: { [`pending@${EST_A}`]: 10, [`pending@${EST_B}`]: 60 },
+        pendingByDate: byDate({ '2026-11-20': 30 }, EST_A),
+      }),
+    );
+    expect(plan.map((walk) => [walk.key, walk.estimatedRequests])).toEqual([
+      [`pending@${EST_A}`, 2],
+      [`pending@${EST_B}`, 1],
+    ]);
   });
 
   it('sizes a walk from the pending orders per date when the listing size is unknown', () => {
@@ -141,30 +164,30 @@ describe('planDetection: a window larger than one walk', () => {
     expect(plan.every((walk) => walk.listing.kind === 'part' && walk.purpose === 'detect')).toBe(true);
   });
 
-  it('splits when knownSizes says the window is too large', () => {
+  it('splits when the pending orders it knows of say the window is too large, whatever knownSizes says', () => {
     const plan = planDetection(
       input({
         maxWalkPages: 2,
-        knownSizes: { pending: 90 },
-        pendingByDate: byDate({ '2026-11-19': 40, '2026-11-21': 40 }),
-      }),
-    );
-    expect(plan.map((walk) => walk.key)).toEqual([
-      'pending[2026-11-19..2026-11-20]',
-      'pending[2026-11-21..2026-11-23]',
-    ]);
-  });
-
-  it('sizes a part from its own known size before the pending orders in it', () => {
-    const plan = planDetection(
-      input({
-        maxWalkPages: 2,
-        knownSizes: { 'pending[2026-11-19..2026-11-20]': 0 },
+        knownSizes: { pending: 10 },
         pendingByDate: byDate({ '2026-11-19': 40, '2026-11-21': 40 }),
       }),
     );
     expect(plan.map((walk) => [walk.key, walk.estimatedRequests])).toEqual([
-      ['pending[2026-11-19..2026-11-20]', 1],
+      ['pending[2026-11-19..2026-11-20]', 2],
+      ['pending[2026-11-21..2026-11-23]', 2],
+    ]);
+  });
+
+  it('sizes a part from the pending orders in it, not from its own known size', () => {
+    const plan = planDetection(
+      input({
+        maxWalkPages: 2,
+        knownSizes: { 'pending[2026-11-19..2026-11-20]': 0, 'pending[2026-11-21..2026-11-23]': 200 },
+        pendingByDate: byDate({ '2026-11-19': 40, '2026-11-21': 40 }),
+      }),
+    );
+    expect(plan.map((walk) => [walk.key, walk.estimatedRequests])).toEqual([
+      ['pending[2026-11-19..2026-11-20]', 2],
       ['pending[2026-11-21..2026-11-23]', 2],
     ]);
   });
