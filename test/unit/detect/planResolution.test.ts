@@ -3,6 +3,7 @@ import type { ListingSpec } from '../../../shared/detect/listingSpec.js';
 import {
   planResolutionRound,
   type ResolutionRoundInput,
+  resolutionOrder,
   type VanishedOrder,
 } from '../../../shared/detect/planResolution.js';
 import { orderUuid } from '../../support/orderFactory.js';
@@ -68,17 +69,31 @@ describe('planResolutionRound', () => {
   });
 
   it('never looks for an order in its own status, even when that was not marked searched', () => {
-    const plan = round({ unresolved: [vanished(1, { status: 'completed' })] });
-    expect(plan.map((walk) => walk.listing.status)).toEqual(['canceled']);
+    // An order last seen archived (it only ever leaves the window) is looked for in every status; with
+    // completed and canceled searched, archived comes next, but that is its own.
+    const order = vanished(1, { status: 'archived' });
+    const plan = round({
+      unresolved: [order],
+      searched: searched({ [order.uuid]: ['completed', 'canceled'] }),
+    });
+    expect(plan.map((walk) => walk.listing.status)).toEqual(['pending']);
   });
 
-  it('looks for an order that left completed in canceled, archived, then pending', () => {
+  it('looks for an order that left completed in archived, canceled, then pending', () => {
     const order = vanished(1, { status: 'completed' });
-    expect(
-      round({ unresolved: [order], searched: searched({ [order.uuid]: ['canceled', 'archived'] }) }).map(
+    const next = (already: string[]) =>
+      round({ unresolved: [order], searched: searched({ [order.uuid]: already }) }).map(
         (walk) => walk.listing.status,
-      ),
-    ).toEqual(['pending']);
+      );
+    expect(next([])).toEqual(['archived']);
+    expect(next(['archived'])).toEqual(['canceled']);
+    expect(next(['archived', 'canceled'])).toEqual(['pending']);
+    expect(next(['archived', 'canceled', 'pending'])).toEqual([]);
+  });
+
+  it('looks for an order that left canceled in archived first', () => {
+    const plan = round({ unresolved: [vanished(1, { status: 'canceled' })] });
+    expect(plan.map((walk) => walk.listing.status)).toEqual(['archived']);
   });
 
   it('plans nothing when every order was searched everywhere', () => {
@@ -150,5 +165,27 @@ describe('planResolutionRound', () => {
       '2026-11-21': 4,
     });
     expect(asked.map((listing) => listing.status)).toEqual(['completed', 'completed']);
+  });
+});
+
+describe('resolutionOrder', () => {
+  it('gives completed, canceled, then archived for an order that left pending', () => {
+    expect(resolutionOrder('pending')).toEqual(['completed', 'canceled', 'archived']);
+  });
+
+  it('gives archived first for an order that left completed or canceled, then the other terminal status', () => {
+    expect(resolutionOrder('completed')).toEqual(['archived', 'canceled', 'pending']);
+    expect(resolutionOrder('canceled')).toEqual(['archived', 'completed', 'pending']);
+  });
+
+  it('never names the status a pending, completed or canceled order left', () => {
+    for (const from of ['pending', 'completed', 'canceled']) {
+      expect(resolutionOrder(from)).not.toContain(from);
+    }
+  });
+
+  it('names every status, likeliest first, for an order that left any other status', () => {
+    // The round skips the order's own status itself (see planResolutionRound above).
+    expect(resolutionOrder('archived')).toEqual(['completed', 'canceled', 'archived', 'pending']);
   });
 });
