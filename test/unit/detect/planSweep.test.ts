@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { ListingSpec } from '../../../shared/detect/listingSpec.js';
 import {
+  isBaselinePass,
   planSweep,
   type SweepPlanInput,
   sweepListings,
@@ -9,6 +11,8 @@ import {
 const EST_A = 'e5a1b2c3-0000-4000-8000-00000000000a';
 const EST_B = 'e5a1b2c3-0000-4000-8000-00000000000b';
 const NOW = 1_795_000_000_000;
+/** Every terminal listing's baseline pass done, long ago: each is read page by page. */
+const SWEPT = { completed: NOW - 900_000, canceled: NOW - 900_000, archived: NOW - 900_000 };
 
 function input(overrides: Partial<SweepPlanInput> = {}): SweepPlanInput {
   return {
@@ -68,7 +72,7 @@ describe('planSweep', () => {
 
   it('resumes a sweep in progress at its next page, keeping when it began', () => {
     const progress = { key: 'canceled', nextPage: 3, startedAt: NOW - 60_000 };
-    const plan = planSweep(input({ progress, knownSizes: { canceled: 200 }, pages: 4 }));
+    const plan = planSweep(input({ progress, sweptAt: SWEPT, knownSizes: { canceled: 200 }, pages: 4 }));
     expect(plan).toEqual({
       walk: {
         listing: {
@@ -92,27 +96,29 @@ describe('planSweep', () => {
     const progress = { key: 'completed', nextPage: 2, startedAt: NOW - 60_000 };
     const plan = planSweep(input({ progress, sweptAt: { completed: NOW - 1_000, canceled: NOW - 999_999 } }));
     expect(plan?.walk.key).toBe('completed');
+    expect(plan?.walk.fromPage).toBe(2);
   });
 
   it('takes no more pages than the cycle gives, whole pages only', () => {
     const progress = { key: 'completed', nextPage: 1, startedAt: NOW };
-    const plan = planSweep(input({ progress, knownSizes: { completed: 1_000 }, pages: 3.7 }));
+    const plan = planSweep(input({ progress, sweptAt: SWEPT, knownSizes: { completed: 1_000 }, pages: 3.7 }));
     expect(plan?.walk.maxPages).toBe(3);
     expect(plan?.walk.estimatedRequests).toBe(3);
   });
 
-  it('takes no more pages than are left of the listing', () => {
-    // 200 orders are 8 pages; from page 7, two are left.
+  it('takes every page the cycle gives, even past what is left of the listing: the walk ends at its last page', () => {
+    // 200 orders are 8 pages; from page 7, two are left, but the listing may have grown since.
     const progress = { key: 'completed', nextPage: 7, startedAt: NOW };
-    const plan = planSweep(input({ progress, knownSizes: { completed: 200 }, pages: 5 }));
-    expect(plan?.walk).toMatchObject({ fromPage: 7, maxPages: 2, estimatedRequests: 2 });
+    const plan = planSweep(input({ progress, sweptAt: SWEPT, knownSizes: { completed: 200 }, pages: 5 }));
+    expect(plan?.walk).toMatchObject({ fromPage: 7, maxPages: 5, estimatedRequests: 5 });
   });
 
-  it('still takes one page when the sweep is past the listing’s known end, so that it can finish', () => {
+  it('still plans the walk when the sweep is past the listing’s known end, so that it can finish', () => {
     // The listing shrank to one page since the sweep began on it; page 3 shows it ended.
     const progress = { key: 'completed', nextPage: 3, startedAt: NOW };
-    const plan = planSweep(input({ progress, knownSizes: { completed: 10 }, pages: 5 }));
-    expect(plan?.walk).toMatchObject({ fromPage: 3, maxPages: 1, estimatedRequests: 1 });
+    const plan = planSweep(input({ progress, sweptAt: SWEPT, knownSizes: { completed: 10 }, pages: 5 }));
+    expect(plan?.walk).toMatchObject({ key: 'completed', fromPage: 3, maxPages: 5 });
+    expect(plan?.progress).toEqual(progress);
   });
 
   it('starts on the listing swept longest ago when none is in progress', () => {
@@ -141,21 +147,138 @@ describe('planSweep', () => {
     expect(plan?.progress).toEqual({ key: 'canceled', nextPage: 1, startedAt: NOW });
   });
 
-  it('keeps within the pages given and what is left, for any progress', () => {
+  it('reads the whole pages given from the page it resumes at, for any progress', () => {
     for (let size = 0; size <= 130; size += 13) {
       const listingPages = Math.max(1, Math.ceil(size / 25));
-      for (let nextPage = 1; nextPage <= listingPages; nextPage += 1) {
+      for (let nextPage = 1; nextPage <= listingPages + 1; nextPage += 1) {
         for (const pages of [1, 2, 3, 7.5]) {
           const progress = { key: 'completed', nextPage, startedAt: NOW };
-          const walk = planSweep(input({ progress, knownSizes: { completed: size }, pages }))?.walk;
+          const walk = planSweep(
+            input({ progress, sweptAt: SWEPT, knownSizes: { completed: size }, pages }),
+          )?.walk;
           const context = JSON.stringify({ size, nextPage, pages });
           expect(walk?.fromPage, context).toBe(nextPage);
-          expect(walk?.maxPages, context).toBeLessThanOrEqual(Math.floor(pages));
-          expect(walk?.maxPages, context).toBeLessThanOrEqual(listingPages - nextPage + 1);
-          expect(walk?.maxPages, context).toBeGreaterThanOrEqual(1);
+          expect(walk?.maxPages, context).toBe(Math.floor(pages));
+          expect(walk?.estimatedRequests, context).toBe(Math.floor(pages));
         }
       }
     }
+  });
+
+  describe('the baseline pass', () => {
+    it('walks the first pass over completed whole, from page 1, sized from its known size', () => {
+      const plan = planSweep(input({ statuses: ['completed'], knownSizes: { completed: 200 }, pages: 3 }));
+      expect(plan).toEqual({
+        walk: {
+          listing: {
+            kind: 'window',
+            status: 'completed',
+            startDate: '2026-11-13',
+            endDate: '2026-11-27',
+            establishment: undefined,
+          },
+          key: 'completed',
+          purpose: 'sweep',
+          fromPage: 1,
+          maxPages: undefined,
+          estimatedRequests: 8,
+        },
+        progress: { key: 'completed', nextPage: 1, startedAt: NOW },
+      });
+    });
+
+    it('walks the first pass over canceled whole too', () => {
+      const plan = planSweep(input({ statuses: ['canceled'], knownSizes: { canceled: 51 }, pages: 1 }));
+      expect(plan?.walk).toMatchObject({
+        key: 'canceled',
+        fromPage: 1,
+        maxPages: undefined,
+        estimatedRequests: 3,
+      });
+    });
+
+    it('estimates one request for a baseline pass over a listing of unknown size', () => {
+      const plan = planSweep(input({ statuses: ['completed'] }));
+      expect(plan?.walk).toMatchObject({ maxPages: undefined, estimatedRequests: 1 });
+    });
+
+    it('walks a baseline pass whole, from page 1, even when a paged pass over it was in progress', () => {
+      const progress = { key: 'completed', nextPage: 3, startedAt: NOW - 60_000 };
+      const plan = planSweep(
+        input({ progress, sweptAt: { canceled: NOW - 1_000 }, knownSizes: { completed: 100 }, pages: 2 }),
+      );
+      expect(plan?.walk).toMatchObject({
+        key: 'completed',
+        fromPage: 1,
+        maxPages: undefined,
+        estimatedRequests: 4,
+      });
+      expect(plan?.progress).toEqual({ key: 'completed', nextPage: 1, startedAt: NOW });
+    });
+
+    it('plans no baseline pass when the cycle has no whole page for the sweep', () => {
+      expect(planSweep(input({ statuses: ['completed'], pages: 0.5 }))).toBeUndefined();
+    });
+
+    it('is a baseline pass per establishment, for each listing not swept yet', () => {
+      const plan = planSweep(
+        input({
+          statuses: ['completed'],
+          establishments: [EST_A, EST_B],
+          sweptAt: { [`completed@${EST_A}`]: NOW - 1_000, completed: NOW - 1_000 },
+          knownSizes: { [`completed@${EST_B}`]: 60 },
+        }),
+      );
+      expect(plan?.walk).toMatchObject({
+        key: `completed@${EST_B}`,
+        maxPages: undefined,
+        estimatedRequests: 3,
+      });
+    });
+
+    it('reads completed page by page once a pass over it is done', () => {
+      const plan = planSweep(
+        input({
+          statuses: ['completed'],
+          sweptAt: { completed: NOW - 1_000 },
+          knownSizes: { completed: 200 },
+        }),
+      );
+      expect(plan?.walk).toMatchObject({ fromPage: 1, maxPages: 5, estimatedRequests: 5 });
+    });
+
+    it('never walks archived as a baseline: its first pass is read page by page too', () => {
+      const plan = planSweep(input({ statuses: ['archived'], knownSizes: { archived: 500 }, pages: 3 }));
+      expect(plan?.walk).toMatchObject({ key: 'archived', fromPage: 1, maxPages: 3, estimatedRequests: 3 });
+      expect(plan?.progress).toEqual({ key: 'archived', nextPage: 1, startedAt: NOW });
+    });
+  });
+});
+
+describe('isBaselinePass', () => {
+  const listing = (status: 'completed' | 'canceled' | 'archived', establishment?: string): ListingSpec => ({
+    kind: 'window',
+    status,
+    startDate: '2026-11-13',
+    endDate: '2026-11-27',
+    establishment,
+  });
+
+  it('is the next pass over completed or canceled until one pass over it is done', () => {
+    expect(isBaselinePass(listing('completed'), {})).toBe(true);
+    expect(isBaselinePass(listing('canceled'), { completed: NOW })).toBe(true);
+    expect(isBaselinePass(listing('completed'), { completed: NOW })).toBe(false);
+    expect(isBaselinePass(listing('canceled'), { canceled: NOW })).toBe(false);
+  });
+
+  it('is never a pass over archived, which only gains orders', () => {
+    expect(isBaselinePass(listing('archived'), {})).toBe(false);
+    expect(isBaselinePass(listing('archived', EST_A), {})).toBe(false);
+  });
+
+  it('goes by the listing’s own key, per establishment', () => {
+    expect(isBaselinePass(listing('completed', EST_A), { completed: NOW })).toBe(true);
+    expect(isBaselinePass(listing('completed', EST_A), { [`completed@${EST_A}`]: NOW })).toBe(false);
   });
 });
 
