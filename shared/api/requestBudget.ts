@@ -92,9 +92,13 @@ export class RequestBudget {
       const result = await this.#store.reserve(this.key, now, request, this.usablePerMinute, WINDOW_MS);
       if (result.granted > 0) {
         this.#reservations.push({ countAtMs, count: result.granted });
-        return result.granted;
+        return result.granted - held;
       }
-      if (!('retryAtMs' in result) || result.retryAtMs > deadline) return 0;
+      if (!('retryAtMs' in result) || result.retryAtMs > deadline) {
+        // What was given back to be asked for again is taken back as far as the window allows now.
+        if (held > 0) await this.#reserveNow(held);
+        return 0;
+      }
       // Requests still reserved would be sent after the wait, later than they are counted: give them back
       // and ask for them again with this reservation, counted when they will really go out.
       if (held === 0 && this.reserved > 0) {
@@ -106,6 +110,14 @@ export class RequestBudget {
       }
       await this.#sleep(Math.max(1, result.retryAtMs - now));
     }
+  }
+
+  async #reserveNow(requests: number): Promise<void> {
+    const now = this.#clock();
+    const countAtMs = now + reservationHoldMs(requests);
+    const request = { atLeast: 1, atMost: requests, countAtMs };
+    const result = await this.#store.reserve(this.key, now, request, this.usablePerMinute, WINDOW_MS);
+    if (result.granted > 0) this.#reservations.push({ countAtMs, count: result.granted });
   }
 
   holdMsFor(requests: number): number {

@@ -35,6 +35,11 @@ export interface ResolutionRoundInput {
   unresolved: readonly VanishedOrder[];
   /** Statuses each order was already looked for in, completely, this cycle (its own included). */
   searched: ReadonlyMap<string, ReadonlySet<string>>;
+  /**
+   * Statuses an order still unresolved was looked for in by earlier cycles: tried last this time, so that
+   * a look-up that keeps missing does not take every cycle's budget before the others get any.
+   */
+  searchedBefore?: ReadonlyMap<string, readonly string[]>;
   /** Orders we know of by (status, pickup date, establishment) key: the narrow listing's likely size. */
   sizeOf: (listing: ListingSpec) => number;
 }
@@ -48,9 +53,13 @@ export function planResolutionRound(input: ResolutionRoundInput): PlannedWalk[] 
   const walks = new Map<string, PlannedWalk>();
   for (const order of input.unresolved) {
     const searched = input.searched.get(order.uuid);
-    const status = resolutionOrder(order.status).find(
-      (candidate) => candidate !== order.status && !searched?.has(candidate),
-    );
+    const before = input.searchedBefore?.get(order.uuid) ?? [];
+    const likeliest = resolutionOrder(order.status);
+    const ordered = [
+      ...likeliest.filter((status) => !before.includes(status)),
+      ...likeliest.filter((status) => before.includes(status)),
+    ];
+    const status = ordered.find((candidate) => candidate !== order.status && !searched?.has(candidate));
     if (status === undefined) continue;
     const listing: ListingSpec = {
       kind: 'narrow',

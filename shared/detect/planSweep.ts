@@ -73,12 +73,13 @@ export function isBaselinePass(listing: ListingSpec, sweptAt: Readonly<Record<st
 
 /**
  * This cycle's pages of the sweep: the listing in progress from its next page, or else the one whose last
- * pass is oldest, from its first; a baseline pass whole. None when the cycle cannot pay for a page.
+ * pass is oldest, from its first; a baseline pass whole. None when the cycle cannot pay for a page of a
+ * pass that is not a baseline.
  */
 export function planSweep(input: SweepPlanInput): { walk: PlannedWalk; progress: SweepProgress } | undefined {
   const pages = Math.floor(input.pages);
   const listings = sweepListings(input);
-  if (pages < 1 || listings.length === 0) return undefined;
+  if (listings.length === 0) return undefined;
   const current = input.progress && listings.find((listing) => listingKey(listing) === input.progress?.key);
   const listing =
     current ??
@@ -87,6 +88,8 @@ export function planSweep(input: SweepPlanInput): { walk: PlannedWalk; progress:
     )[0];
   if (!listing) return undefined;
   const key = listingKey(listing);
+  // A baseline pass is planned whatever this cycle may spend: the caller sees its size and pays for it
+  // whole, or leaves it for a cycle that can.
   if (isBaselinePass(listing, input.sweptAt)) {
     const whole = pagesFor(input.knownSizes[key]);
     return {
@@ -94,6 +97,7 @@ export function planSweep(input: SweepPlanInput): { walk: PlannedWalk; progress:
       progress: { key, nextPage: 1, startedAt: input.now },
     };
   }
+  if (pages < 1) return undefined;
   const progress: SweepProgress =
     current && input.progress ? input.progress : { key, nextPage: 1, startedAt: input.now };
   return {

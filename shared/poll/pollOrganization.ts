@@ -196,6 +196,8 @@ class Cycle {
   #stop = false;
   /** The poll state was saved, and the lease given back with it. */
   saved = false;
+  /** The sweep's baseline pass did not fit this cycle's reservation. */
+  #baselineDeferred = false;
 
   constructor(
     readonly organization: PolledOrganization,
@@ -237,7 +239,14 @@ class Cycle {
       state.sweepCredit + pace.sweepPagesPerCycle,
       Math.max(1, pace.sweepPagesPerCycle * MAX_SWEEP_CREDIT_CYCLES),
     );
-    const planned = detectionRequests + Math.ceil(state.resolutionRequests) + Math.floor(sweepBudget);
+    // A baseline pass of the sweep is paid whole or not started: it is asked for with the rest.
+    const nextSweep = this.#planSweep(Number.POSITIVE_INFINITY);
+    const baselinePages =
+      nextSweep && nextSweep.walk.maxPages === undefined ? nextSweep.walk.estimatedRequests : 0;
+    const planned =
+      detectionRequests +
+      Math.ceil(state.resolutionRequests) +
+      Math.max(baselinePages, Math.floor(sweepBudget));
     // Pending must fit before anything is walked, so the cycle waits, if it must, before its first request
     // rather than in the middle of a walk; the sweep gets what else the window has room for.
     const granted = await this.#budget.reserve(detectionRequests, planned);
@@ -257,7 +266,8 @@ class Cycle {
     // The sweep fills the cycle up to what a cycle is planned to cost, so that cycles cost alike and the
     // gaps between them stay even; when look-ups took its room, what it is owed waits for a later cycle.
     const room = Math.max(0, planned - (deps.api.requestCount - requestsBefore));
-    state.sweepCredit = Math.max(0, sweepBudget - (await this.#sweep(Math.min(sweepBudget, room))));
+    const swept = await this.#sweep(Math.min(sweepBudget, room));
+    state.sweepCredit = Math.max(0, sweepBudget - swept);
 
     this.#judgeNews(history);
     await this.#flush();
@@ -266,7 +276,9 @@ class Cycle {
     // The average, not this cycle's cost alone: a burst of look-ups must not push the next cycle away.
     const spent = deps.api.requestCount - requestsBefore;
     state.cycleRequests = movingAverage(state.cycleRequests, spent);
-    report.nextPollAt = startedAt + gapFor(pace, state.cycleRequests);
+    // A baseline pass left for want of room: the next cycle comes once the window can hold it.
+    const owed = this.#baselineDeferred ? baselinePages : 0;
+    report.nextPollAt = startedAt + gapFor(pace, state.cycleRequests + owed);
     await this.#save(report.nextPollAt);
   }
 
@@ -386,6 +398,7 @@ class Cycle {
       const walks = planResolutionRound({
         unresolved,
         searched,
+        searchedBefore: new Map(Object.entries(this.#state.lookups)),
         sizeOf: (listing) => this.#knownOrders(listing.status, listing.startDate, listing.establishment),
       });
       if (walks.length === 0) break;
@@ -402,6 +415,13 @@ class Cycle {
     }
     const state = this.#state;
     state.resolutionRequests = movingAverage(state.resolutionRequests, report.requestsFor.resolve);
+    // Only orders still unresolved are remembered, so the record stays as small as the backlog.
+    state.lookups = Object.fromEntries(
+      unresolved.map((order) => [
+        order.uuid,
+        [...new Set([...(state.lookups[order.uuid] ?? []), ...(searched.get(order.uuid) ?? [])])],
+      ]),
+    );
     // Absent wherever it could be: it left the window or was deleted. Remember that once, so it is not
     // looked for again every cycle, and let the TTL forget it.
     for (const order of unresolved) {
@@ -425,21 +445,33 @@ class Cycle {
     return count;
   }
 
-  /** This cycle's pages of the terminal sweep, from what is left of the reservation; returns the requests made. */
-  async #sweep(budget: number): Promise<number> {
-    const { organization, startedAt, deps } = this;
+  #planSweep(pages: number): ReturnType<typeof planSweep> {
     const state = this.#state;
-    const planned = planSweep({
-      statuses: sweptStatuses(organization),
+    return planSweep({
+      statuses: sweptStatuses(this.organization),
       ...this.#window,
-      establishments: organization.establishments,
+      establishments: this.organization.establishments,
       progress: state.sweep,
       sweptAt: state.sweptAt,
       knownSizes: state.listingSizes,
-      pages: Math.min(budget, this.#budget.reserved),
-      now: startedAt,
+      pages,
+      now: this.startedAt,
     });
+  }
+
+  /**
+   * This cycle's pages of the terminal sweep, from what is left of the reservation; returns the requests
+   * made. A baseline pass goes only when the reservation holds all of it.
+   */
+  async #sweep(budget: number): Promise<number> {
+    const { deps } = this;
+    const state = this.#state;
+    const planned = this.#planSweep(Math.min(budget, this.#budget.reserved));
     if (!planned || this.#stop) return 0;
+    if (planned.walk.maxPages === undefined && this.#budget.reserved < planned.walk.estimatedRequests) {
+      this.#baselineDeferred = true;
+      return 0;
+    }
     const requestsBefore = deps.api.requestCount;
     const result = await this.#walk(planned.walk);
     const { listing } = result;

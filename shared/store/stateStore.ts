@@ -28,6 +28,8 @@ export const PollStateSchema = z.object({
   sweptAt: z.record(z.string(), z.number()).default({}),
   /** Sweep pages owed by the pace but not yet spent (the fraction a cycle could not take whole). */
   sweepCredit: z.number().nonnegative().default(0),
+  /** Orders that left pending and are not found yet: the statuses earlier cycles looked for them in. */
+  lookups: z.record(z.string(), z.array(z.string())).default({}),
   /** Moving average of the look-up requests a cycle needed: part of the next cycle's expected cost. */
   resolutionRequests: z.number().nonnegative().default(0),
   /** Moving average of the requests a whole cycle made: the gap after a cycle pays for one such. */
@@ -54,6 +56,7 @@ export function initialPollState(organizationId: string): PollState {
     sweep: null,
     sweptAt: {},
     sweepCredit: 0,
+    lookups: {},
     resolutionRequests: 0,
     cycleRequests: 0,
     nextPollAt: null,
