@@ -70,7 +70,7 @@ export async function pollUntilStopped(options: PollUntilStoppedOptions): Promis
 
 function describeOrganizations(runtime: LocalRuntime): string {
   const each = runtime.organizations.map(
-    ({ organization }) => `${organization.name} every ${organization.pollIntervalSeconds} s`,
+    ({ organization }) => `${organization.name} every ${organization.pollIntervalSeconds} s at the most`,
   );
   return each.join(', ');
 }
