@@ -223,17 +223,15 @@ describe('searchedStatuses', () => {
 
 describe('isMissingEverywhere', () => {
   it('is missing everywhere once every status was searched', () => {
-    expect(isMissingEverywhere(vanished(1), new Set(ALL_STATUSES), ALL_STATUSES)).toBe(true);
+    expect(isMissingEverywhere(new Set(ALL_STATUSES), ALL_STATUSES)).toBe(true);
   });
 
   it('is not missing everywhere while one status was not searched', () => {
-    expect(
-      isMissingEverywhere(vanished(1), new Set(['pending', 'completed', 'canceled']), ALL_STATUSES),
-    ).toBe(false);
+    expect(isMissingEverywhere(new Set(['pending', 'completed', 'canceled']), ALL_STATUSES)).toBe(false);
   });
 
   it('is not missing everywhere when nothing was searched for it', () => {
-    expect(isMissingEverywhere(vanished(1), undefined, ALL_STATUSES)).toBe(false);
+    expect(isMissingEverywhere(undefined, ALL_STATUSES)).toBe(false);
   });
 });
 
