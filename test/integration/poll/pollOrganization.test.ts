@@ -519,6 +519,9 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
         expect(report.ok).toBe(false);
         expect(report.failures.some((line) => line.includes('server error (500)'))).toBe(true);
         expect(report.events).toEqual([]);
+        // The failing look-up is asked once a cycle, not once per round of look-ups.
+        const failed = report.listings.filter((listing) => listing.purpose === 'resolve' && listing.error);
+        expect(failed.map((listing) => listing.status)).toEqual(['completed']);
       }
       const snapshot = (await store.loadSnapshots(organization.id)).get(order.uuid);
       expect(snapshot).toMatchObject({ status: 'pending', missingSince: null });
@@ -527,6 +530,31 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
       const recovered = await cycle();
       expect(recovered.ok).toBe(true);
       expect(summary(recovered.events)).toEqual([`order.completed ${order.reference}`]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('asks a failing look-up once a cycle, and still looks for the order in the other statuses', async () => {
+    const proxy = await startFailingProxy(
+      sim.baseUrl,
+      (url) => url.searchParams.get('status') === 'completed',
+    );
+    try {
+      await openClient(proxy.baseUrl);
+      await cycle();
+      const [order] = pendingOrders();
+      if (!order) throw new Error('fixture has no pending order');
+      sim.world.setStatus(order.uuid, 'canceled');
+
+      const report = await cycle();
+      const lookUps = report.listings.filter((listing) => listing.purpose === 'resolve');
+      expect(lookUps.map((listing) => `${listing.status} ${listing.error ? 'failed' : 'walked'}`)).toEqual([
+        'completed failed',
+        'canceled walked',
+      ]);
+      expect(report.ok).toBe(false);
+      expect(summary(report.events)).toEqual([`order.canceled ${order.reference}`]);
     } finally {
       await proxy.close();
     }
