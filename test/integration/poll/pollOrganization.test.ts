@@ -3,7 +3,9 @@
 // virtual clock. Pins the cycle's promises: a silent baseline (pending at once, the terminal listings as
 // the slow sweep reaches them), exactly the transitions that happened and nothing on a quiet cycle, no
 // false event while a listing keeps failing, vanished orders looked up with narrow listings in every
-// status, and the ways a cycle ends without polling: the lease held elsewhere, no budget for pending.
+// status whatever `statuses` announces, an order found nowhere marked missing once, news told from old
+// orders on dates entering the window, a version conflict losing nothing, and the ways a cycle ends
+// early: the lease held elsewhere, no budget for pending (deferred), a revoked token (stopped).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AdminApiClient } from '../../../shared/api/adminApiClient.js';
 import { RequestBudget } from '../../../shared/api/requestBudget.js';
@@ -30,7 +32,7 @@ const LAST_DAY = '2026-03-17';
 const MINUTE = 60_000;
 /** The budget's usable share of the API's 50 a minute, after its 10 % safety margin. */
 const USABLE = 45;
-/** The most cycles any case waits for the sweep to pass; a pass takes about a dozen here. */
+/** The most cycles any case waits for the sweep to pass; a pass takes under ten here. */
 const MAX_SWEEP_CYCLES = 60;
 
 interface OpenedStore {
