@@ -393,17 +393,22 @@ class Cycle {
     const vanished = findVanished(this.#snapshots, new Set(this.#observations.keys()), this.#results);
     report.vanished = vanished;
     const searched = searchedStatuses(vanished, this.#results, ORDER_STATUSES);
+    // Where each order was looked for this cycle, walked completely or not: a look-up that failed is not
+    // asked again in the next round (it would fail the same way), and the order's next status gets its turn.
+    // Only `searched` counts towards concluding that the order is missing.
+    const tried = new Map([...searched].map(([uuid, statuses]) => [uuid, new Set(statuses)]));
     let unresolved = vanished;
     for (let round = 0; round < ORDER_STATUSES.length && unresolved.length > 0 && !this.#stop; round += 1) {
       const walks = planResolutionRound({
         unresolved,
-        searched,
+        searched: tried,
         searchedBefore: new Map(Object.entries(this.#state.lookups)),
         sizeOf: (listing) => this.#knownOrders(listing.status, listing.startDate, listing.establishment),
       });
       if (walks.length === 0) break;
       for (const walk of walks) {
         const sought = unresolved.filter((order) => covers(walk.listing, walk.listing.status, order));
+        for (const order of sought) tried.get(order.uuid)?.add(walk.listing.status);
         const result = await this.#walk(walk, {
           foundEnough: (records) =>
             sought.every((order) => records.some((record) => record.uuid === order.uuid)),

@@ -67,12 +67,18 @@ afterAll(async () => {
 describe('meal-notifier poll --once', () => {
   it('is silent on the first cycle, then reports exactly what changed, then nothing', async () => {
     const config = await writeConfig('main.json', sim.baseUrl);
+    const before = sim.requestLog.size;
     const first = await runCli(['poll', '--config', config, '--once'], env);
     expect(first.code).toBe(0);
     expect(first.stdout).toBe('');
+    // Every request went to pending, counted against the budget's usable 45 (50 less the safety margin).
     expect(first.stderr).toMatch(
-      /^North School: \d+ requests \(\d+\/50 left this minute\), \d+ orders seen, 0 events$/m,
+      /^North School: (\d+) requests \(\1 pending; \d+\/45 left this minute\), \d+ orders seen, 0 events, next in \d+ s$/m,
     );
+    // The terminal listings are the slow sweep's, a few pages a cycle: the first cycle walks pending alone.
+    const firstRequests = sim.requestLog.all().slice(before);
+    expect(firstRequests.length).toBeGreaterThan(0);
+    expect(firstRequests.map((request) => request.query.status)).toEqual(firstRequests.map(() => 'pending'));
 
     const today = sim.world.today();
     const pending = sim.world.listOrders((o) => o.status.value === 'pending' && o.pickup_at >= today);
@@ -96,6 +102,10 @@ describe('meal-notifier poll --once', () => {
       ]),
     );
     expect(eventsOf(second.stdout)).toHaveLength(5);
+    // The three orders that left pending were found with look-ups, counted apart on the cycle line.
+    expect(second.stderr).toMatch(
+      /^North School: \d+ requests \(\d+ pending, \d+ look-up(, \d+ sweep)?; \d+\/45 left this minute\), \d+ orders seen, 5 events, next in \d+ s$/m,
+    );
     expect(second.stdout).not.toContain('"email"');
 
     const third = await runCli(['poll', '--config', config, '--once'], env);

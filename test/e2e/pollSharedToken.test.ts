@@ -1,12 +1,16 @@
 // Two organizations polled with one token never take more than that token's budget between them. The
-// budget is small in both the simulator and the config (10 a minute against about 8 requests per round
-// every 2 s), so it binds within seconds; the simulator's request log, counted per token over sliding
-// 60-second windows, is the judge. When the budget is spent, cycles are skipped rather than left waiting,
-// and SIGTERM still stops the runner at once.
+// budget is small in both the simulator and the config (10 a minute, 9 usable after the safety margin)
+// against a poll interval of 2 s, so the budget, not the interval, sets the pace: each organization gets
+// half the token's share and its cycles are spaced to spend no more. The simulator's request log,
+// counted per token over sliding 60-second windows, is the judge. And when another run sharing the state
+// file has taken the token's minute, a cycle waits for room before its first request rather than sending
+// it, and SIGTERM still stops the runner at once.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RequestBudget } from '../../shared/api/requestBudget.js';
+import { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
 import { startCli } from '../support/runCli.js';
 import { when } from './jsonLogLines.js';
@@ -17,7 +21,6 @@ const USABLE = 9;
 const TOKEN = 'sim_shared_token_for_two_schools';
 let sim: RunningSimulator;
 let dir: string;
-let config: string;
 
 beforeAll(async () => {
   sim = await startSimulator({
@@ -28,9 +31,17 @@ beforeAll(async () => {
     tokens: [{ token: TOKEN, organizations: ['North School', 'South Academy'] }],
   });
   dir = await mkdtemp(join(tmpdir(), 'poll-shared-token-'));
-  config = join(dir, 'notifier.json');
+});
+
+afterAll(async () => {
+  await sim.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function writeConfig(name: string): Promise<string> {
+  const path = join(dir, `${name}.json`);
   await writeFile(
-    config,
+    path,
     JSON.stringify({
       api: { baseUrl: sim.baseUrl, requestsPerMinute: BUDGET },
       organizations: sim.organizations.map((organization) => ({
@@ -40,15 +51,11 @@ beforeAll(async () => {
         timeZone: organization.world.timeZone,
         pollIntervalSeconds: 2,
       })),
-      state: { path: 'state.db' },
+      state: { path: `${name}.db` },
     }),
   );
-});
-
-afterAll(async () => {
-  await sim.close();
-  await rm(dir, { recursive: true, force: true });
-});
+  return path;
+}
 
 /** The most requests the token made within any 60-second window. */
 function busiestMinute(times: number[]): number {
@@ -58,31 +65,68 @@ function busiestMinute(times: number[]): number {
   );
 }
 
+/** Cycle lines of `name` that polled (human format). */
+function polled(stderr: string, name: string): number {
+  return stderr.match(new RegExp(`^${name}: \\d+ requests `, 'gm'))?.length ?? 0;
+}
+
 describe('meal-notifier poll with two organizations sharing one token', () => {
-  it('stays within the token’s budget, skips cycles instead of waiting, and still stops at once', async () => {
+  it('paces both organizations within the token’s budget, and still stops at once', async () => {
+    const config = await writeConfig('paced');
+    const before = sim.requestLog.size;
     const runner = startCli(['poll', '--config', config], { SHARED_TOKEN: TOKEN });
-    // Each organization has been told at least twice that the budget is spent.
-    const skipped = (name: string) => new RegExp(`${name}: skipped \\(request budget exhausted`, 'g');
+    // Two cycles each: the second is as late as the organization's half of the budget makes it.
     await runner.waitForStderr(
       when(
-        'two budget-exhausted cycles for each organization',
-        (text) =>
-          (text.match(skipped('North School'))?.length ?? 0) >= 2 &&
-          (text.match(skipped('South Academy'))?.length ?? 0) >= 2,
+        'two polled cycles of each organization',
+        (text) => polled(text, 'North School') >= 2 && polled(text, 'South Academy') >= 2,
       ),
     );
     const stopping = Date.now();
     expect(await runner.stop('SIGTERM')).toBe(0);
     expect(Date.now() - stopping).toBeLessThan(5_000);
 
-    const requests = sim.requestLog.all();
+    const requests = sim.requestLog.all().slice(before);
     expect(requests.every((request) => request.headers.authorization === `Bearer ${TOKEN}`)).toBe(true);
-    const polled = new Set(requests.map((request) => request.headers['x-service-organization']));
-    expect(polled).toEqual(new Set(sim.organizations.map((organization) => organization.id)));
-    expect(busiestMinute(requests.map((request) => request.at))).toBeLessThanOrEqual(BUDGET);
-    // The budget bit (its usable share was all used) and the simulator never had to refuse a request.
-    expect(requests).toHaveLength(USABLE);
     expect(requests.filter((request) => request.status === 429)).toEqual([]);
+    expect(busiestMinute(requests.map((request) => request.at))).toBeLessThanOrEqual(USABLE);
+    for (const organization of sim.organizations) {
+      const cycles = requests
+        .filter((request) => request.headers['x-service-organization'] === organization.id)
+        .filter((request) => request.query.status === 'pending')
+        .map((request) => request.at);
+      expect(cycles.length).toBeGreaterThanOrEqual(2);
+      // Half the token's usable 9 a minute is one request every 13.3 s at the most; not every 2 s.
+      for (let i = 1; i < cycles.length; i += 1) {
+        expect((cycles[i] ?? 0) - (cycles[i - 1] ?? 0)).toBeGreaterThanOrEqual(60_000 / (USABLE / 2));
+      }
+    }
     expect(runner.output.stderr).toMatch(/Stopped after \d+ s/);
   }, 40_000);
+
+  it('sends nothing while another run holds the token’s minute, and SIGTERM ends the wait at once', async () => {
+    const config = await writeConfig('waiting');
+    // Another run on the same state file has just reserved every request the token may make this minute.
+    const other = new SqliteStateStore({ path: join(dir, 'waiting.db') });
+    try {
+      const budget = new RequestBudget({
+        token: TOKEN,
+        requestsPerMinute: BUDGET,
+        store: other.budgetCounters,
+      });
+      expect(await budget.reserve(USABLE, USABLE)).toBe(USABLE);
+    } finally {
+      other.close();
+    }
+    const before = sim.requestLog.size;
+    const runner = startCli(['poll', '--config', config], { SHARED_TOKEN: TOKEN });
+    await runner.waitForStderr(/^Polling North School every 2 s/m);
+    // Long enough for the first cycle to be waiting for room, far too short for the minute to free.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const stopping = Date.now();
+    expect(await runner.stop('SIGTERM')).toBe(0);
+    expect(Date.now() - stopping).toBeLessThan(5_000);
+    expect(sim.requestLog.size).toBe(before);
+    expect(runner.output.stderr).toMatch(/Stopped after \d+ s/);
+  }, 20_000);
 });

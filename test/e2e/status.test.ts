@@ -79,7 +79,7 @@ describe('meal-notifier status', () => {
     const second = await runCli(['poll', '--config', config, '--once'], env);
     expect(second.code).toBe(0);
     // The status line of the cycle counts what it just queued.
-    expect(second.stderr).toMatch(/North School: .*, 2 events, 6 deliveries queued$/m);
+    expect(second.stderr).toMatch(/North School: .*, 2 events, 6 deliveries queued, next in \d+ s$/m);
 
     const json = await runCli(['status', '--config', config, '--json'], {});
     expect(json.code).toBe(0);

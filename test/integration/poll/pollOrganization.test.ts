@@ -1,117 +1,258 @@
-// The poll cycle end to end in one process: the simulator over real HTTP, the real client, the SQLite
-// store. Pins the issue's promises: a silent first cycle, exactly the transitions that happened, nothing
-// on a quiet cycle, and no false event while a listing keeps failing.
+// The poll cycle end to end in one process: the simulator over real HTTP, the real client and request
+// budget, and a real state store (SQLite in memory, and the same cases on DynamoDB Local), all on one
+// virtual clock. Pins the cycle's promises: a silent baseline (pending at once, the terminal listings as
+// the slow sweep reaches them), exactly the transitions that happened and nothing on a quiet cycle, no
+// false event while a listing keeps failing, vanished orders looked up with narrow listings in every
+// status whatever `statuses` announces, an order found nowhere marked missing once, news told from old
+// orders on dates entering the window, a version conflict losing nothing, and the ways a cycle ends
+// early: the lease held elsewhere, no budget for pending (deferred), a revoked token (stopped).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AdminApiClient } from '../../../shared/api/adminApiClient.js';
 import { RequestBudget } from '../../../shared/api/requestBudget.js';
-import { OrderEventSchema } from '../../../shared/events/orderEvent.js';
+import { CLOCK_SKEW_MS } from '../../../shared/detect/absence.js';
+import { TERMINAL_STATUSES } from '../../../shared/detect/planSweep.js';
+import { type OrderEvent, OrderEventSchema } from '../../../shared/events/orderEvent.js';
 import {
   type PolledOrganization,
   type PollReport,
   pollOrganization,
 } from '../../../shared/poll/pollOrganization.js';
+import { DynamoStateStore } from '../../../shared/store/dynamo/dynamoStateStore.js';
 import { SqliteStateStore } from '../../../shared/store/sqlite/sqliteStateStore.js';
+import type { SnapshotChange, StateStore } from '../../../shared/store/stateStore.js';
 import { addDays } from '../../../shared/time/calendarDate.js';
 import { type RunningSimulator, startSimulator } from '../../../simulator/startSimulator.js';
+import { createLocalStateTable } from '../../support/dynamoLocal.js';
 import { startFailingProxy } from '../../support/failingProxy.js';
 
-/** Tuesday 10 March 2026, 11:00 in Lisbon. */
+/** Tuesday 10 March 2026, 11:00 in Lisbon (UTC+0 until the end of March). */
 const T0 = Date.UTC(2026, 2, 10, 11, 0, 0);
+const TODAY = '2026-03-10';
+const LAST_DAY = '2026-03-17';
+const MINUTE = 60_000;
+/** The budget's usable share of the API's 50 a minute, after its 10 % safety margin. */
+const USABLE = 45;
+/** The most cycles any case waits for the sweep to pass; a pass takes under ten here. */
+const MAX_SWEEP_CYCLES = 60;
 
-let now: number;
-let sim: RunningSimulator;
-let store: SqliteStateStore;
-let client: AdminApiClient | undefined;
-let organization: PolledOrganization;
-
-async function openClient(baseUrl: string): Promise<void> {
-  await client?.close();
-  client = new AdminApiClient({
-    baseUrl,
-    organizationId: sim.organization.id,
-    organizationName: sim.organization.name,
-    token: sim.token,
-    clock: () => now,
-    budget: new RequestBudget({
-      token: sim.token,
-      store: store.budgetCounters,
-      clock: () => now,
-      maxWaitMs: 0,
-    }),
-    retry: { maxAttempts: 1 },
-  });
+interface OpenedStore {
+  store: StateStore;
+  close(): Promise<void>;
 }
 
-async function cycle(): Promise<PollReport> {
-  // A minute between cycles, as the scheduler would leave: the request budget refills.
-  now += 60_000;
-  if (!client) throw new Error('no client');
-  return pollOrganization(organization, {
-    api: client,
-    store,
-    clock: () => now,
-    runId: 'test-run',
-    baseUrl: sim.baseUrl,
-  });
-}
+const stores: Array<[string, (clock: () => number) => Promise<OpenedStore>]> = [
+  [
+    'SqliteStateStore',
+    async (clock) => {
+      const store = new SqliteStateStore({ path: ':memory:', clock });
+      return { store, close: async () => store.close() };
+    },
+  ],
+  [
+    'DynamoStateStore',
+    async (clock) => {
+      const table = await createLocalStateTable();
+      const store = new DynamoStateStore({ client: table.client, tableName: table.tableName, clock });
+      return { store, close: table.drop };
+    },
+  ],
+];
 
-function summary(report: PollReport): string[] {
-  return report.events.map((event) => `${event.type} ${event.data.order.reference}`).sort();
-}
-
-beforeEach(async () => {
-  now = T0;
-  sim = await startSimulator({ seed: 21, scenario: false, initialOrders: 80, clock: () => now });
-  store = new SqliteStateStore({ path: ':memory:', clock: () => now });
-  await openClient(sim.baseUrl);
-  organization = {
-    id: sim.organization.id,
-    name: sim.organization.name,
-    timeZone: 'Europe/Lisbon',
-    window: { daysBack: 0, daysAhead: 7 },
-    statuses: ['pending', 'completed', 'canceled', 'archived'],
-    emitExisting: false,
-    pollIntervalSeconds: 10,
-    sweepIntervalSeconds: 300,
+/** `store`, with `before` run ahead of every commit: where another run sharing the store gets in first. */
+function commitFirst(
+  store: StateStore,
+  before: (organizationId: string, change: SnapshotChange) => Promise<void>,
+): StateStore {
+  return {
+    budgetCounters: store.budgetCounters,
+    loadSnapshots: (organizationId) => store.loadSnapshots(organizationId),
+    commitChange: async (organizationId, change) => {
+      await before(organizationId, change);
+      return store.commitChange(organizationId, change);
+    },
+    listEvents: (organizationId, sinceMs) => store.listEvents(organizationId, sinceMs),
+    loadPollState: (organizationId) => store.loadPollState(organizationId),
+    savePollState: (state, options) => store.savePollState(state, options),
+    acquireLease: (organizationId, owner, nowMs, ttlMs) =>
+      store.acquireLease(organizationId, owner, nowMs, ttlMs),
+    releaseLease: (organizationId, owner) => store.releaseLease(organizationId, owner),
   };
-});
+}
 
-afterEach(async () => {
-  await client?.close();
-  client = undefined;
-  store.close();
-  await sim.close();
-});
+describe.each(stores)('pollOrganization against the simulator, on %s', (_name, openStore) => {
+  let now: number;
+  const clock = () => now;
+  let sim: RunningSimulator;
+  let opened: OpenedStore;
+  let store: StateStore;
+  let client: AdminApiClient | undefined;
+  let organization: PolledOrganization;
 
-describe('pollOrganization against the simulator', () => {
-  it('records a silent baseline on the first cycle', async () => {
-    const report = await cycle();
-    expect(report.ok).toBe(true);
-    expect(report.events).toEqual([]);
-    const inWindow = sim.world.listOrders((o) => o.pickup_at >= '2026-03-10' && o.pickup_at <= '2026-03-17');
-    expect((await store.loadSnapshots(organization.id)).size).toBe(inWindow.length);
+  async function openClient(baseUrl: string): Promise<AdminApiClient> {
+    await client?.close();
+    client = new AdminApiClient({
+      baseUrl,
+      organizationId: sim.organization.id,
+      organizationName: sim.organization.name,
+      token: sim.token,
+      clock,
+      // No waiting for budget: a cycle that finds no room for pending is deferred at once.
+      budget: new RequestBudget({ token: sim.token, store: store.budgetCounters, clock, maxWaitMs: 0 }),
+      retry: { maxAttempts: 1 },
+    });
+    return client;
+  }
+
+  /** One cycle at the current time, with the store given (the real one unless a case wraps it). */
+  async function poll(options: { store?: StateStore; runId?: string } = {}): Promise<PollReport> {
+    if (!client) throw new Error('no client');
+    return pollOrganization(organization, {
+      api: client,
+      store: options.store ?? store,
+      clock,
+      runId: options.runId ?? 'test-run',
+      baseUrl: sim.baseUrl,
+    });
+  }
+
+  /** A minute later, a cycle: the token's window has room again for a cycle's worth. */
+  async function cycle(): Promise<PollReport> {
+    now += MINUTE;
+    return poll();
+  }
+
+  async function pollState() {
+    const state = await store.loadPollState(organization.id);
+    if (!state) throw new Error('no poll state saved');
+    return state;
+  }
+
+  /**
+   * Cycles until every terminal listing the organization sweeps has had a complete pass that began at or
+   * after `since`: from then on, whatever only the sweep can see has been seen. Returns those cycles.
+   */
+  async function untilSwept(since: number): Promise<PollReport[]> {
+    const swept = organization.statuses.filter((status) => TERMINAL_STATUSES.includes(status));
+    const reports: PollReport[] = [];
+    while (reports.length < MAX_SWEEP_CYCLES) {
+      reports.push(await cycle());
+      const { sweptAt } = await pollState();
+      if (swept.every((status) => (sweptAt[status] ?? Number.NEGATIVE_INFINITY) >= since)) return reports;
+    }
+    throw new Error(`the sweep did not pass within ${MAX_SWEEP_CYCLES} cycles`);
+  }
+
+  /** The first cycle and the sweep's first pass: from then on every listing has been seen once. */
+  async function baseline(): Promise<PollReport[]> {
+    const first = await cycle();
+    return [first, ...(await untilSwept(now))];
+  }
+
+  function eventsOf(reports: readonly PollReport[]): OrderEvent[] {
+    return reports.flatMap((report) => report.events);
+  }
+
+  function summary(events: readonly OrderEvent[]): string[] {
+    return events.map((event) => `${event.type} ${event.data.order.reference}`).sort();
+  }
+
+  /** Pending orders in the window, oldest pickup first. */
+  function pendingOrders() {
+    return sim.world.listOrders(
+      (o) => o.status.value === 'pending' && o.pickup_at >= TODAY && o.pickup_at <= LAST_DAY,
+    );
+  }
+
+  function requestsSince(size: number) {
+    return sim.requestLog.all().slice(size);
+  }
+
+  beforeEach(async () => {
+    now = T0;
+    sim = await startSimulator({ seed: 21, scenario: false, initialOrders: 80, clock });
+    opened = await openStore(clock);
+    store = opened.store;
+    await openClient(sim.baseUrl);
+    organization = {
+      id: sim.organization.id,
+      name: sim.organization.name,
+      timeZone: 'Europe/Lisbon',
+      window: { daysBack: 0, daysAhead: 7 },
+      statuses: ['pending', 'completed', 'canceled', 'archived'],
+      emitExisting: false,
+      pollIntervalSeconds: 10,
+      // The config's shortest: a pass over the terminal listings takes a few cycles, not dozens.
+      sweepIntervalSeconds: 60,
+    };
   });
 
-  it('emits exactly the transitions that happened, then nothing on a quiet cycle', async () => {
-    await cycle();
-    const pending = sim.world.listOrders((o) => o.status.value === 'pending');
-    const [a, b, c, d, e] = pending;
-    if (!a || !b || !c || !d || !e) throw new Error('fixture has too few pending orders');
+  afterEach(async () => {
+    await client?.close();
+    client = undefined;
+    await opened.close();
+    await sim.close();
+  });
+
+  it('records a silent baseline: pending on the first cycle, each terminal listing as the sweep reaches it', async () => {
+    // Enough completed orders for two pages: the baseline pass over completed must still be one walk.
+    for (let i = 0; i < 30; i += 1)
+      sim.world.addOrder({ status: 'completed', pickupDate: addDays(TODAY, i % 8) });
+    const before = sim.requestLog.size;
+
+    const first = await cycle();
+    expect(first).toMatchObject({ outcome: 'polled', ok: true, events: [], failures: [] });
+    const pendingPages = Math.ceil(pendingOrders().length / 25);
+    expect(first.requestsFor).toEqual({ detect: pendingPages, resolve: 0, sweep: 0 });
+    expect(requestsSince(before).every((request) => request.query.status === 'pending')).toBe(true);
+    expect((await store.loadSnapshots(organization.id)).size).toBe(pendingOrders().length);
+
+    const rest = await untilSwept(now);
+    expect(eventsOf(rest)).toEqual([]);
+    expect(rest.every((report) => report.ok)).toBe(true);
+    const inWindow = sim.world.listOrders((o) => o.pickup_at >= TODAY && o.pickup_at <= LAST_DAY);
+    expect((await store.loadSnapshots(organization.id)).size).toBe(inWindow.length);
+    // The first pass over completed is its baseline: walked whole, from its first page to its last.
+    const completed = inWindow.filter((o) => o.status.value === 'completed').length;
+    expect(completed).toBeGreaterThan(25);
+    const completedPasses = rest
+      .flatMap((report) => report.listings)
+      .filter((listing) => listing.purpose === 'sweep' && listing.status === 'completed');
+    expect(completedPasses[0]).toMatchObject({ trustworthy: true, pages: 2, orders: completed });
+  });
+
+  it('emits exactly the transitions that happened, each once, then nothing on quiet cycles', async () => {
+    await baseline();
+    const [a, b, c, d] = pendingOrders();
+    if (!a || !b || !c || !d) throw new Error('fixture has too few pending orders');
     sim.world.setStatus(a.uuid, 'completed');
     sim.world.setStatus(b.uuid, 'completed');
     sim.world.setStatus(c.uuid, 'canceled');
     sim.world.setStatus(d.uuid, 'completed');
     sim.world.setStatus(d.uuid, 'archived');
-    const created = sim.world.addOrder({ pickupDate: addDays('2026-03-10', 2) });
+    const created = sim.world.addOrder({ pickupDate: addDays(TODAY, 2) });
     const archived = sim.world.listOrders(
-      (o) => o.status.value === 'completed' && o.pickup_at >= '2026-03-10' && o.pickup_at <= '2026-03-17',
+      (o) => o.status.value === 'completed' && o.pickup_at >= TODAY && o.pickup_at <= LAST_DAY,
     )[0];
     if (!archived) throw new Error('fixture has no completed order');
     sim.world.setStatus(archived.uuid, 'archived');
+    const changedAt = now;
 
-    const report = await cycle();
-    expect(report.ok).toBe(true);
-    expect(summary(report)).toEqual(
+    // What left pending is looked up at once; the completed order archived is the sweep's to see.
+    const next = await cycle();
+    expect(next.ok).toBe(true);
+    expect(next.vanished.map((order) => order.uuid).sort()).toEqual([a.uuid, b.uuid, c.uuid, d.uuid].sort());
+    expect(summary(next.events)).toEqual(
+      expect.arrayContaining([
+        `order.completed ${a.reference}`,
+        `order.completed ${b.reference}`,
+        `order.canceled ${c.reference}`,
+        `order.completed ${d.reference}`,
+        `order.archived ${d.reference}`,
+        `order.created ${created.reference}`,
+      ]),
+    );
+    const events = [...next.events, ...eventsOf(await untilSwept(changedAt))];
+    expect(summary(events)).toEqual(
       [
         `order.completed ${a.reference}`,
         `order.completed ${b.reference}`,
@@ -122,12 +263,245 @@ describe('pollOrganization against the simulator', () => {
         `order.archived ${archived.reference}`,
       ].sort(),
     );
-    for (const event of report.events) expect(OrderEventSchema.safeParse(event).success).toBe(true);
-    expect(new Set(report.events.map((event) => event.id)).size).toBe(report.events.length);
+    for (const event of events) expect(OrderEventSchema.safeParse(event).success).toBe(true);
+    expect(new Set(events.map((event) => event.id)).size).toBe(events.length);
+    expect((await store.listEvents(organization.id)).map(({ event }) => event.id).sort()).toEqual(
+      events.map((event) => event.id).sort(),
+    );
 
     const quiet = await cycle();
-    expect(quiet.events).toEqual([]);
-    expect(quiet.ok).toBe(true);
+    expect(quiet).toMatchObject({ ok: true, events: [], vanished: [] });
+    // Nor does a whole further pass of the sweep find anything to say.
+    expect(eventsOf(await untilSwept(now))).toEqual([]);
+  });
+
+  it('resolves a vanished pending order with narrow look-ups when no budget is left for the sweep', async () => {
+    await baseline();
+    const [order] = pendingOrders();
+    if (!order) throw new Error('fixture has no pending order');
+    sim.world.setStatus(order.uuid, 'canceled');
+    const pendingPages = Math.ceil(pendingOrders().length / 25);
+
+    now += 2 * MINUTE;
+    // Another user of the token leaves room for pending and two look-ups only: completed, then canceled.
+    const other = new RequestBudget({ token: sim.token, store: store.budgetCounters, clock, maxWaitMs: 0 });
+    const free = await other.remaining();
+    await other.reserve(free - pendingPages - 2, free - pendingPages - 2);
+    expect(await other.remaining()).toBe(pendingPages + 2);
+    const before = sim.requestLog.size;
+
+    const report = await poll();
+    expect(report.ok).toBe(true);
+    expect(summary(report.events)).toEqual([`order.canceled ${order.reference}`]);
+    expect(report.vanished).toEqual([
+      {
+        uuid: order.uuid,
+        pickupDate: order.pickup_at,
+        status: 'pending',
+        establishment: order.establishment.uuid,
+      },
+    ]);
+    expect(report.requestsFor).toEqual({ detect: pendingPages, resolve: 2, sweep: 0 });
+    expect(report.requests).toBe(pendingPages + 2);
+    expect(report.budgetRemaining).toBe(0);
+    const lookUps = requestsSince(before).filter((request) => request.query.status !== 'pending');
+    expect(lookUps.map((request) => request.query)).toEqual(
+      ['completed', 'canceled'].map((status) =>
+        expect.objectContaining({
+          status,
+          start_date: order.pickup_at,
+          end_date: order.pickup_at,
+          establishment: order.establishment.uuid,
+        }),
+      ),
+    );
+    expect((await store.loadSnapshots(organization.id)).get(order.uuid)?.status).toBe('canceled');
+  });
+
+  it('skips the cycle without a request while another run holds the lease', async () => {
+    await cycle();
+    const stateBefore = await pollState();
+    now += MINUTE;
+    expect(await store.acquireLease(organization.id, 'another-run', now, 5 * MINUTE)).toBe(true);
+    const before = sim.requestLog.size;
+
+    const skipped = await poll();
+    expect(skipped).toMatchObject({ outcome: 'skipped', requests: 0, events: [], failures: [] });
+    expect(skipped.reason).toContain('another run');
+    expect(sim.requestLog.size).toBe(before);
+    expect(await pollState()).toEqual(stateBefore);
+
+    // Once the other run gives it back, the next cycle polls; and its own lease goes back with its state.
+    await store.releaseLease(organization.id, 'another-run');
+    now += MINUTE;
+    expect((await poll()).outcome).toBe('polled');
+    expect(await store.acquireLease(organization.id, 'another-run', now, 5 * MINUTE)).toBe(true);
+  });
+
+  it('defers the cycle, not failing it, while the token’s window is full, and catches up after', async () => {
+    await cycle();
+    const { lastSuccessAt } = await pollState();
+    expect(lastSuccessAt).toBe(now);
+    const [order] = pendingOrders();
+    if (!order) throw new Error('fixture has no pending order');
+    sim.world.setStatus(order.uuid, 'completed');
+
+    now += MINUTE;
+    // Another user of the token (another organization on it, say) took every request the window has.
+    const other = new RequestBudget({ token: sim.token, store: store.budgetCounters, clock, maxWaitMs: 0 });
+    await other.reserve(1, USABLE);
+    expect(await other.remaining()).toBe(0);
+    const before = sim.requestLog.size;
+
+    const deferred = await poll();
+    expect(deferred).toMatchObject({ outcome: 'deferred', ok: true, requests: 0, events: [], failures: [] });
+    expect(sim.requestLog.size).toBe(before);
+    expect(deferred.nextPollAt).toBeGreaterThan(now);
+    expect(deferred.nextPollAt).toBeLessThanOrEqual(now + 5_000);
+    const state = await pollState();
+    expect(state).toMatchObject({
+      lastSuccessAt,
+      lastAttemptAt: now,
+      consecutiveFailures: 0,
+      lastError: null,
+      nextPollAt: deferred.nextPollAt,
+    });
+    // The lease went back with the state.
+    expect(await store.acquireLease(organization.id, 'another-run', now, MINUTE)).toBe(true);
+    await store.releaseLease(organization.id, 'another-run');
+
+    // The window frees (the other user's reservation counted a little late), and the cycle catches up.
+    now += 2 * MINUTE;
+    const caughtUp = await poll();
+    expect(caughtUp.outcome).toBe('polled');
+    expect(summary(caughtUp.events)).toEqual([`order.completed ${order.reference}`]);
+    expect((await pollState()).lastSuccessAt).toBe(now);
+  });
+
+  it('leaves an order another run committed first to the next cycle, which records its event once', async () => {
+    await baseline();
+    const [order] = pendingOrders();
+    if (!order) throw new Error('fixture has no pending order');
+    sim.world.setStatus(order.uuid, 'completed');
+
+    // Between this cycle's load and its commit, another run writes the same order (as it last knew it).
+    let otherCommitted = false;
+    const racing = commitFirst(store, async (organizationId, change) => {
+      if (otherCommitted || change.snapshot.orderUuid !== order.uuid) return;
+      otherCommitted = true;
+      const known = (await store.loadSnapshots(organizationId)).get(order.uuid);
+      if (!known) throw new Error('no snapshot of the order');
+      const theirs = await store.commitChange(organizationId, {
+        snapshot: { ...known, version: known.version + 1 },
+        events: [],
+      });
+      expect(theirs.outcome).toBe('committed');
+    });
+    now += MINUTE;
+    const raced = await poll({ store: racing });
+    expect(otherCommitted).toBe(true);
+    expect(raced).toMatchObject({ ok: true, conflicts: 1, events: [] });
+    expect((await store.loadSnapshots(organization.id)).get(order.uuid)?.status).toBe('pending');
+
+    const next = await cycle();
+    expect(next.conflicts).toBe(0);
+    expect(summary(next.events)).toEqual([`order.completed ${order.reference}`]);
+    expect((await cycle()).events).toEqual([]);
+    const recorded = (await store.listEvents(organization.id)).filter(
+      ({ event }) => event.subject === order.uuid,
+    );
+    expect(recorded.map(({ event }) => event.type)).toEqual(['order.completed']);
+  });
+
+  it('marks an order found in no status missing once, without an event, and looks for it no more', async () => {
+    await baseline();
+    const [order] = pendingOrders();
+    if (!order) throw new Error('fixture has no pending order');
+    const known = (await store.loadSnapshots(organization.id)).get(order.uuid);
+    if (!known) throw new Error('no snapshot of the order');
+    sim.world.removeOrder(order.uuid);
+
+    const report = await cycle();
+    expect(report).toMatchObject({ ok: true, events: [] });
+    expect(report.vanished.map((vanished) => vanished.uuid)).toEqual([order.uuid]);
+    // Looked for in every other status, likeliest first, each listing walked completely.
+    const lookUps = report.listings.filter((listing) => listing.purpose === 'resolve');
+    expect(lookUps.map((listing) => listing.status)).toEqual(['completed', 'canceled', 'archived']);
+    for (const listing of lookUps) {
+      expect(listing).toMatchObject({
+        trustworthy: true,
+        startDate: order.pickup_at,
+        endDate: order.pickup_at,
+      });
+      expect(listing.key).toContain(`@${order.establishment.uuid}`);
+    }
+    const missing = (await store.loadSnapshots(organization.id)).get(order.uuid);
+    expect(missing).toEqual({
+      ...known,
+      missingSince: new Date(now).toISOString(),
+      version: known.version + 1,
+    });
+
+    const next = await cycle();
+    expect(next).toMatchObject({ ok: true, events: [], vanished: [] });
+    expect(next.requestsFor.resolve).toBe(0);
+    expect((await store.loadSnapshots(organization.id)).get(order.uuid)).toEqual(missing);
+  });
+
+  it('announces an order on a date just entering the window only if created within the clock-skew allowance', async () => {
+    await cycle();
+    const lastWalk = now;
+    // Tomorrow's window ends a day later; both orders were made for that day before we could see it.
+    const newDay = addDays(LAST_DAY, 1);
+    const recent = sim.world.addOrder({ pickupDate: newDay, createdAtMs: lastWalk - CLOCK_SKEW_MS + MINUTE });
+    const older = sim.world.addOrder({ pickupDate: newDay, createdAtMs: lastWalk - CLOCK_SKEW_MS - MINUTE });
+
+    now = Date.UTC(2026, 2, 11, 0, 0, 30);
+    const report = await poll();
+    expect(report.ok).toBe(true);
+    expect(
+      report.listings.filter((listing) => listing.purpose === 'detect').map((listing) => listing.endDate),
+    ).toEqual([newDay]);
+    expect(summary(report.events)).toEqual([`order.created ${recent.reference}`]);
+    const snapshots = await store.loadSnapshots(organization.id);
+    expect(snapshots.has(recent.uuid) && snapshots.has(older.uuid)).toBe(true);
+  });
+
+  it('stops at the first 401 when the token is revoked: one request, one failure naming the organization', async () => {
+    await cycle();
+    const [order] = pendingOrders();
+    if (!order) throw new Error('fixture has no pending order');
+    sim.world.setStatus(order.uuid, 'completed');
+    sim.access.revoke(sim.token);
+    const before = sim.requestLog.size;
+
+    const report = await cycle();
+    expect(requestsSince(before).map((request) => request.status)).toEqual([401]);
+    expect(report).toMatchObject({ outcome: 'polled', ok: false, requests: 1, events: [] });
+    expect(report.failures).toHaveLength(1);
+    expect(report.failures[0]).toContain(`${sim.organization.name}: token rejected (401)`);
+    expect((await store.loadSnapshots(organization.id)).get(order.uuid)?.status).toBe('pending');
+    expect(await pollState()).toMatchObject({ consecutiveFailures: 1, lastError: report.failures[0] });
+  });
+
+  it('looks where an order went whatever `statuses` says, and announces only what `statuses` names', async () => {
+    organization = { ...organization, statuses: ['pending', 'canceled'] };
+    await baseline();
+    const [done, canceled] = pendingOrders();
+    if (!done || !canceled) throw new Error('fixture has too few pending orders');
+    sim.world.setStatus(done.uuid, 'completed');
+    sim.world.setStatus(canceled.uuid, 'canceled');
+
+    const report = await cycle();
+    expect(report.ok).toBe(true);
+    expect(summary(report.events)).toEqual([`order.canceled ${canceled.reference}`]);
+    expect(
+      report.listings.filter((listing) => listing.purpose === 'resolve').map((listing) => listing.status),
+    ).toContain('completed');
+    const snapshots = await store.loadSnapshots(organization.id);
+    expect(snapshots.get(done.uuid)).toMatchObject({ status: 'completed', missingSince: null });
+    expect(snapshots.get(canceled.uuid)).toMatchObject({ status: 'canceled', missingSince: null });
+    expect((await cycle()).events).toEqual([]);
   });
 
   it('never emits a false event while one listing keeps failing, and catches up once it recovers', async () => {
@@ -138,7 +512,7 @@ describe('pollOrganization against the simulator', () => {
     try {
       await openClient(proxy.baseUrl);
       await cycle();
-      const [order] = sim.world.listOrders((o) => o.status.value === 'pending');
+      const [order] = pendingOrders();
       if (!order) throw new Error('fixture has no pending order');
       sim.world.setStatus(order.uuid, 'completed');
 
@@ -147,64 +521,44 @@ describe('pollOrganization against the simulator', () => {
         expect(report.ok).toBe(false);
         expect(report.failures.some((line) => line.includes('server error (500)'))).toBe(true);
         expect(report.events).toEqual([]);
+        // The failing look-up is asked once a cycle, not once per round of look-ups.
+        const failed = report.listings.filter((listing) => listing.purpose === 'resolve' && listing.error);
+        expect(failed.map((listing) => listing.status)).toEqual(['completed']);
       }
       const snapshot = (await store.loadSnapshots(organization.id)).get(order.uuid);
-      expect(snapshot?.status).toBe('pending');
-      expect(snapshot?.missingSince).toBeNull();
+      expect(snapshot).toMatchObject({ status: 'pending', missingSince: null });
 
       await openClient(sim.baseUrl);
       const recovered = await cycle();
       expect(recovered.ok).toBe(true);
-      expect(summary(recovered)).toEqual([`order.completed ${order.reference}`]);
+      expect(summary(recovered.events)).toEqual([`order.completed ${order.reference}`]);
     } finally {
       await proxy.close();
     }
   });
 
-  it('resolves a vanished pending order with a narrow query when the budget is too small for a full sweep', async () => {
-    // Every other status spans two pages, so a tight budget cannot sweep them all.
-    for (const status of ['completed', 'canceled', 'archived'] as const) {
-      for (let i = 0; i < 30; i += 1)
-        sim.world.addOrder({ status, pickupDate: addDays('2026-03-10', i % 7) });
-    }
-    await cycle();
-    const [order] = sim.world.listOrders((o) => o.status.value === 'pending' && o.pickup_at >= '2026-03-10');
-    if (!order) throw new Error('fixture has no pending order');
-    sim.world.setStatus(order.uuid, 'canceled');
-    const state = await store.loadPollState(organization.id);
-    const pendingPages = Math.ceil((state?.listingSizes.pending ?? 0) / 25);
-    // Leave the pending pages and three requests: one two-page listing and one narrow query. The budget
-    // draws on its usable share (45 of 50), so that is what the store is filled against.
-    const key = client?.budget.key ?? '';
-    const usable = client?.budget.usablePerMinute ?? 0;
-    expect(usable).toBe(45);
-    for (let i = 0; i < usable - pendingPages - 3; i += 1)
-      await store.budgetCounters.tryTake(key, T0 + 120_000, usable, 60_000);
-
-    const report = await cycle();
-    expect(summary(report)).toEqual([`order.canceled ${order.reference}`]);
-    expect(report.deferred).toEqual(['canceled', 'archived']);
-    const narrow = report.listings.filter((listing) => listing.startDate === listing.endDate);
-    expect(narrow.map((listing) => `${listing.status} ${listing.startDate}`)).toEqual([
-      `canceled ${order.pickup_at}`,
-    ]);
-    expect(report.requests).toBe(pendingPages + 3);
-    expect(report.budgetRemaining).toBe(0);
-  });
-
-  it('does not announce orders first seen in a listing on its own first walk', async () => {
+  it('asks a failing look-up once a cycle, and still looks for the order in the other statuses', async () => {
     const proxy = await startFailingProxy(
       sim.baseUrl,
-      (url) => url.searchParams.get('status') === 'archived',
+      (url) => url.searchParams.get('status') === 'completed',
     );
     try {
       await openClient(proxy.baseUrl);
       await cycle();
+      const [order] = pendingOrders();
+      if (!order) throw new Error('fixture has no pending order');
+      sim.world.setStatus(order.uuid, 'canceled');
+
+      const report = await cycle();
+      const lookUps = report.listings.filter((listing) => listing.purpose === 'resolve');
+      expect(lookUps.map((listing) => `${listing.status} ${listing.error ? 'failed' : 'walked'}`)).toEqual([
+        'completed failed',
+        'canceled walked',
+      ]);
+      expect(report.ok).toBe(false);
+      expect(summary(report.events)).toEqual([`order.canceled ${order.reference}`]);
     } finally {
       await proxy.close();
     }
-    await openClient(sim.baseUrl);
-    const report = await cycle();
-    expect(report.events).toEqual([]);
   });
 });
