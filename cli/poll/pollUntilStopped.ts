@@ -6,6 +6,7 @@ import type { LocalRuntime } from '../runtime/localRuntime.js';
 import type { OutboxTally } from '../runtime/outboxTally.js';
 import type { RunTally } from '../runtime/runTally.js';
 import { runUntilStopped } from '../runtime/runUntilStopped.js';
+import { RunnerStoppingError } from '../runtime/stoppableSleep.js';
 import type { PollReporter } from './pollReporter.js';
 
 export interface PollUntilStoppedOptions {
@@ -38,6 +39,8 @@ export async function pollUntilStopped(options: PollUntilStoppedOptions): Promis
     {
       onReport: (_entry, report) => reporter.cycle(report),
       onCycleError: ({ organization }, error) => {
+        // Stopped while the cycle waited for budget, before its first request: nothing failed.
+        if (error instanceof RunnerStoppingError) return;
         run.recordCycleError(organization.id);
         logger.log({
           level: 'error',
