@@ -11,8 +11,9 @@
 //   steady cycles; asserted one Query page each.
 // - dynamo_read_units_per_unchanged_cycle_all: read units of every operation of a steady cycle (snapshots,
 //   poll state, budget), mean.
-// - dynamo_bookkeeping_writes_per_cycle: lease + poll state + budget writes of a steady cycle, mean. The
-//   lease is released in the poll-state write and the budget reserved in one write, so about 2–3.
+// - dynamo_bookkeeping_writes_per_cycle: lease + poll state + budget writes of a steady cycle, mean: one
+//   lease take, one poll-state write (which gives the lease back), one budget reservation, and one more
+//   budget write, a release, in the cycles whose sweep slice ended short of the pages reserved for it.
 // - dynamo_bookkeeping_write_units_per_cycle: their write units, mean.
 // - dynamo_budget_writes_per_cycle, dynamo_lease_writes_per_cycle, dynamo_poll_state_writes_per_cycle: the
 //   three parts of it, mean.

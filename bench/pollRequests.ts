@@ -4,8 +4,9 @@
 // the slow sweep of the terminal listings (completed, canceled, archived), resumed across cycles.
 //
 // Figures:
-// - requests_per_baseline_cycle: requests of the very first cycle (pending whole plus the first sweep pass,
-//   which over completed is one whole walk); the baseline is not one cycle any more.
+// - requests_per_baseline_cycle: requests of the very first cycle only; the baseline is not one cycle any
+//   more. On this world it is pending alone: nothing is known yet of the listings' sizes, so the cycle's
+//   reservation does not hold the whole-walk baseline pass over completed, which waits for the next cycle.
 // - baseline_cycles: cycles until every terminal listing has been swept once (poll state `sweptAt` holds
 //   completed, canceled and archived), with no event emitted and all 1,000 orders then in the snapshots.
 // - requests_per_steady_cycle: mean requests of the 5 unchanged cycles that follow (one sweep period:
