@@ -1,5 +1,6 @@
 // `npm run bench`: runs every benchmark in turn (progress on stderr) and prints, as its last line, one JSON object of figures.
 import { benchApiClient } from './apiClient.js';
+import { benchBudgetWorlds } from './budgetWorlds.js';
 import { benchDiff } from './diff.js';
 import { benchDynamoCycle } from './dynamoCycle.js';
 import { benchPollRequests } from './pollRequests.js';
@@ -10,6 +11,10 @@ const benches: ReadonlyArray<readonly [string, () => Promise<Record<string, numb
   ['diff engine (100,000 orders)', benchDiff],
   ['poll requests (1,000 orders, simulator)', benchPollRequests],
   ['poll cycle on DynamoDB Local (1,000 orders)', benchDynamoCycle],
+  [
+    'budget-true polling: canteen afternoon and 20 organizations on one token (50/min, 100 ms latency, virtual time)',
+    benchBudgetWorlds,
+  ],
   ['memory of 100,000 snapshots (child process)', benchSnapshotMemory],
 ];
 
