@@ -65,9 +65,9 @@ describe('planSweep', () => {
     expect(planSweep(input({ statuses: ['pending'] }))).toBeUndefined();
   });
 
-  it('plans nothing when the cycle has no whole page for the sweep', () => {
-    expect(planSweep(input({ pages: 0 }))).toBeUndefined();
-    expect(planSweep(input({ pages: 0.9 }))).toBeUndefined();
+  it('plans nothing when the cycle has no whole page for a pass that is not a baseline', () => {
+    expect(planSweep(input({ sweptAt: SWEPT, pages: 0 }))).toBeUndefined();
+    expect(planSweep(input({ sweptAt: SWEPT, pages: 0.9 }))).toBeUndefined();
   });
 
   it('resumes a sweep in progress at its next page, keeping when it began', () => {
@@ -216,8 +216,9 @@ describe('planSweep', () => {
       expect(plan?.progress).toEqual({ key: 'completed', nextPage: 1, startedAt: NOW });
     });
 
-    it('plans no baseline pass when the cycle has no whole page for the sweep', () => {
-      expect(planSweep(input({ statuses: ['completed'], pages: 0.5 }))).toBeUndefined();
+    it('plans a baseline pass whatever the cycle may spend: the caller pays for it whole or waits', () => {
+      const plan = planSweep(input({ statuses: ['completed'], knownSizes: { completed: 60 }, pages: 0.5 }));
+      expect(plan?.walk).toMatchObject({ key: 'completed', maxPages: undefined, estimatedRequests: 3 });
     });
 
     it('is a baseline pass per establishment, for each listing not swept yet', () => {
