@@ -94,11 +94,18 @@ describe('the poll scheduler', () => {
     expect(reported).toEqual([report]);
   });
 
-  it('reports a cycle that throws and polls that organization again', async () => {
+  it('reports a cycle that throws and polls that organization again, 10 s later at the least', async () => {
     const stop = new AbortController();
     const errors: unknown[] = [];
+    const waits: number[] = [];
+    let now = 1_000_000;
     let calls = 0;
     await runPollScheduler({
+      clock: () => now,
+      sleep: async (ms) => {
+        waits.push(ms);
+        now += ms;
+      },
       organizations: [organization('north', 'token-a')],
       runCycle: async () => {
         calls += 1;
@@ -111,5 +118,33 @@ describe('the poll scheduler', () => {
     });
     expect(errors).toEqual([new Error('database is locked')]);
     expect(calls).toBe(2);
+    expect(waits).toEqual([10_000]);
+  });
+});
+
+describe('turns on one token', () => {
+  it('gives the turn to the organization polled least recently, each due again when its report says', async () => {
+    const stop = new AbortController();
+    let now = 0;
+    const order: string[] = [];
+    await runPollScheduler({
+      organizations: [organization('north', 'token-a'), organization('south', 'token-a')],
+      clock: () => now,
+      sleep: async (ms) => {
+        now += ms;
+      },
+      runCycle: async (entry) => {
+        order.push(`${entry.organization.id}@${now}`);
+        if (order.length >= 4) stop.abort();
+        // North's pace asks for 30 s between its cycles, south's for 10 s.
+        return pollReport({ nextPollAt: now + (entry.organization.id === 'north' ? 30_000 : 10_000) });
+      },
+      onReport: () => {},
+      onError: (_entry, error) => {
+        throw error;
+      },
+      stop: stop.signal,
+    });
+    expect(order).toEqual(['north@0', 'south@0', 'south@10000', 'south@20000']);
   });
 });
