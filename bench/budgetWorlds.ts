@@ -343,6 +343,12 @@ async function everySwept(store: StateStore, organizationIds: readonly string[])
   return true;
 }
 
+/** The event a change of the world should give, if any (the contract has none for a date or counter move). */
+function eventTypeOf(change: WorldChange): string | undefined {
+  if (change.kind === 'created') return 'order.created';
+  return change.kind === 'status' ? EVENT_OF_STATUS[change.to ?? ''] : undefined;
+}
+
 function measure(
   measuredFrom: number,
   changes: readonly WorldChange[],
@@ -354,12 +360,7 @@ function measure(
   const measuredTo = measuredFrom + MEASURED_MS;
   const expected = new Map<string, Set<string>>();
   for (const change of changes) {
-    const type =
-      change.kind === 'created'
-        ? 'order.created'
-        : change.kind === 'status'
-          ? EVENT_OF_STATUS[change.to ?? '']
-          : undefined;
+    const type = eventTypeOf(change);
     if (!type) continue;
     const set = expected.get(change.orderUuid) ?? new Set<string>();
     set.add(type);
@@ -371,12 +372,7 @@ function measure(
   const archiveDelays: number[] = [];
   for (const change of changes) {
     if (change.at < measuredFrom || change.at >= measuredTo) continue;
-    const type =
-      change.kind === 'created'
-        ? 'order.created'
-        : change.kind === 'status'
-          ? EVENT_OF_STATUS[change.to ?? '']
-          : undefined;
+    const type = eventTypeOf(change);
     if (!type) continue;
     transitions += 1;
     const seen = detected
