@@ -43,13 +43,31 @@ export interface BudgetCounterStore {
   pauseUntil(key: string, untilMs: number): Promise<void>;
 }
 
-/** A sliding log of request times per key: exact, and fine for one process. */
-export class InMemoryBudgetCounterStore implements BudgetCounterStore {
-  readonly #log = new Map<string, number[]>();
-  readonly #pausedUntil = new Map<string, number>();
+/**
+ * An adapter that decides every take and reservation in one place, `reserveCounted`: a take is a
+ * reservation of exactly one request counted now, so the two never disagree.
+ */
+export abstract class ReservingBudgetStore implements BudgetCounterStore {
+  protected abstract reserveCounted(
+    key: string,
+    nowMs: number,
+    request: ReservationRequest,
+    limit: number,
+    windowMs: number,
+  ): Promise<ReservationOutcome>;
+
+  abstract release(key: string, countAtMs: number, count: number): Promise<void>;
+  abstract remaining(key: string, nowMs: number, limit: number, windowMs: number): Promise<number>;
+  abstract pauseUntil(key: string, untilMs: number): Promise<void>;
 
   async tryTake(key: string, nowMs: number, limit: number, windowMs: number): Promise<BudgetTake> {
-    const { reservation, counted } = this.#reserve(key, nowMs, takeRequest(nowMs), limit, windowMs);
+    const { reservation, counted } = await this.reserveCounted(
+      key,
+      nowMs,
+      takeRequest(nowMs),
+      limit,
+      windowMs,
+    );
     return takeResult(reservation, counted, limit);
   }
 
@@ -60,8 +78,14 @@ export class InMemoryBudgetCounterStore implements BudgetCounterStore {
     limit: number,
     windowMs: number,
   ): Promise<BudgetReservation> {
-    return this.#reserve(key, nowMs, request, limit, windowMs).reservation;
+    return (await this.reserveCounted(key, nowMs, request, limit, windowMs)).reservation;
   }
+}
+
+/** A sliding log of request times per key: exact, and fine for one process. */
+export class InMemoryBudgetCounterStore extends ReservingBudgetStore {
+  readonly #log = new Map<string, number[]>();
+  readonly #pausedUntil = new Map<string, number>();
 
   async release(key: string, countAtMs: number, count: number): Promise<void> {
     const log = this.#log.get(key) ?? [];
@@ -80,13 +104,13 @@ export class InMemoryBudgetCounterStore implements BudgetCounterStore {
     this.#pausedUntil.set(key, Math.max(untilMs, this.#pausedUntil.get(key) ?? 0));
   }
 
-  #reserve(
+  protected async reserveCounted(
     key: string,
     nowMs: number,
     request: ReservationRequest,
     limit: number,
     windowMs: number,
-  ): ReservationOutcome {
+  ): Promise<ReservationOutcome> {
     const paused = this.#pausedUntil.get(key) ?? 0;
     if (paused > nowMs) return { reservation: { granted: 0, retryAtMs: paused }, counted: 0 };
     const log = this.#recent(key, nowMs, windowMs);

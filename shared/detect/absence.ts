@@ -32,7 +32,7 @@ export function holds(
   return isTrustworthy(result) && covers(result.walk.listing, status, order);
 }
 
-export function vanishedOf(snapshot: Snapshot): VanishedOrder {
+function vanishedOf(snapshot: Snapshot): VanishedOrder {
   return {
     uuid: snapshot.orderUuid,
     pickupDate: snapshot.pickupDate,

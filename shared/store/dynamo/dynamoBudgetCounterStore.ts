@@ -15,14 +15,10 @@
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import {
-  type BudgetCounterStore,
-  type BudgetReservation,
-  type BudgetTake,
   decideReservation,
   type ReservationOutcome,
   type ReservationRequest,
-  takeRequest,
-  takeResult,
+  ReservingBudgetStore,
 } from '../../api/budgetCounterStore.js';
 import { StateStoreError, StoreContentionError } from '../errors.js';
 import { isConditionalCheckFailure, toStoreError } from './dynamoErrors.js';
@@ -41,30 +37,16 @@ const BudgetItemSchema = z.object({
 });
 type BudgetItem = z.infer<typeof BudgetItemSchema>;
 
-export class DynamoBudgetCounterStore implements BudgetCounterStore {
+export class DynamoBudgetCounterStore extends ReservingBudgetStore {
   readonly #client: DynamoDBDocumentClient;
   readonly #tableName: string;
   readonly #metrics: DynamoMetrics;
 
   constructor(client: DynamoDBDocumentClient, tableName: string, metrics: DynamoMetrics) {
+    super();
     this.#client = client;
     this.#tableName = tableName;
     this.#metrics = metrics;
-  }
-
-  async tryTake(key: string, nowMs: number, limit: number, windowMs: number): Promise<BudgetTake> {
-    const { reservation, counted } = await this.#reserve(key, nowMs, takeRequest(nowMs), limit, windowMs);
-    return takeResult(reservation, counted, limit);
-  }
-
-  async reserve(
-    key: string,
-    nowMs: number,
-    request: ReservationRequest,
-    limit: number,
-    windowMs: number,
-  ): Promise<BudgetReservation> {
-    return (await this.#reserve(key, nowMs, request, limit, windowMs)).reservation;
   }
 
   async release(key: string, countAtMs: number, count: number): Promise<void> {
@@ -120,7 +102,7 @@ export class DynamoBudgetCounterStore implements BudgetCounterStore {
   }
 
   /** One read, the shared decision, and one conditional write of the new log; again if we lost a race. */
-  async #reserve(
+  protected async reserveCounted(
     key: string,
     nowMs: number,
     request: ReservationRequest,

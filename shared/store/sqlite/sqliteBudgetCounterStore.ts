@@ -3,14 +3,10 @@
 // runs sharing the file never exceed it together.
 import type Database from 'better-sqlite3';
 import {
-  type BudgetCounterStore,
-  type BudgetReservation,
-  type BudgetTake,
   decideReservation,
   type ReservationOutcome,
   type ReservationRequest,
-  takeRequest,
-  takeResult,
+  ReservingBudgetStore,
 } from '../../api/budgetCounterStore.js';
 import { guarded } from './sqliteErrors.js';
 
@@ -22,13 +18,14 @@ type Reserve = (
   windowMs: number,
 ) => ReservationOutcome;
 
-export class SqliteBudgetCounterStore implements BudgetCounterStore {
+export class SqliteBudgetCounterStore extends ReservingBudgetStore {
   readonly #reserve: Reserve;
   readonly #release: (key: string, countAtMs: number, count: number) => void;
   readonly #remaining: (key: string, nowMs: number, limit: number, windowMs: number) => number;
   readonly #pause: (key: string, untilMs: number) => void;
 
   constructor(db: Database.Database) {
+    super();
     const pausedUntil = db.prepare<[string], { paused_until: number }>(
       'SELECT paused_until FROM budget_pauses WHERE key = ?',
     );
@@ -81,19 +78,14 @@ export class SqliteBudgetCounterStore implements BudgetCounterStore {
     };
   }
 
-  async tryTake(key: string, nowMs: number, limit: number, windowMs: number): Promise<BudgetTake> {
-    const { reservation, counted } = this.#reserve(key, nowMs, takeRequest(nowMs), limit, windowMs);
-    return takeResult(reservation, counted, limit);
-  }
-
-  async reserve(
+  protected async reserveCounted(
     key: string,
     nowMs: number,
     request: ReservationRequest,
     limit: number,
     windowMs: number,
-  ): Promise<BudgetReservation> {
-    return this.#reserve(key, nowMs, request, limit, windowMs).reservation;
+  ): Promise<ReservationOutcome> {
+    return this.#reserve(key, nowMs, request, limit, windowMs);
   }
 
   async release(key: string, countAtMs: number, count: number): Promise<void> {
