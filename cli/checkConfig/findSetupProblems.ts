@@ -1,85 +1,70 @@
 // What a config that passed the schema can still get wrong, found without sending anything: secret
 // references whose environment variable is unset, and subscriber settings that only fail when the
-// sender is built (a malformed signing secret, an unusable URL). Each problem names its JSON path and
-// never a secret's value.
+// sender is built (a malformed signing secret, an unusable URL). Senders are built exactly as the runner
+// builds them. Each problem names its JSON path and never a secret's value.
 import { jsonPath } from '../../shared/config/configProblems.js';
 import type { Config, SubscriberConfig } from '../../shared/config/configSchema.js';
 import type { ConfigProblem } from '../../shared/config/errors.js';
-import { secretRefKey } from '../../shared/config/secretRef.js';
-import { secretReferences } from '../../shared/config/secretReferences.js';
-import { ResolvedSecrets } from '../../shared/config/secretResolver.js';
+import { EnvSecretResolver, findMissingSecrets } from '../../shared/config/secretResolver.js';
 import {
+  SlackWebhookUrlError,
   SmtpConfigError,
-  SubscriberConfigError,
+  type SubscriberConfigError,
   WebhookSecretError,
   WebhookUrlError,
 } from '../../shared/delivery/errors.js';
-import { parseSlackWebhookUrl } from '../../shared/delivery/slack/slackWebhookUrl.js';
-import { buildSender } from '../runtime/buildSenders.js';
+import { subscriberSecrets } from '../../shared/config/secretReferences.js';
+import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
+import { buildSender } from '../../shared/delivery/buildSender.js';
 
 export async function findSetupProblems(config: Config, env: NodeJS.ProcessEnv): Promise<ConfigProblem[]> {
-  const problems: ConfigProblem[] = [];
-  const values = new Map<string, string>();
-  const missing = new Set<string>();
-  for (const { path, ref } of secretReferences(config)) {
-    const value = env[ref.env];
-    if (value === undefined || value === '') {
-      problems.push({ path, message: `environment variable ${ref.env} is not set or is empty` });
-      missing.add(secretRefKey(ref));
-    } else {
-      values.set(secretRefKey(ref), value);
-    }
-  }
-  const secrets = new ResolvedSecrets(values);
-  for (const [index, subscriber] of config.subscribers.entries()) {
-    // A subscriber whose secrets are missing is already reported; building it would only fail again.
-    const needs = [...secretsOf(subscriber, config)];
-    if (needs.some((ref) => missing.has(secretRefKey(ref)))) continue;
-    problems.push(...(await subscriberProblems(subscriber, index, config, secrets)));
+  const missing = findMissingSecrets(config, env);
+  const problems: ConfigProblem[] = missing.map(({ path, variable }) => ({
+    path,
+    message: `environment variable ${variable} is not set or is empty`,
+  }));
+  const unset = new Set(missing.map(({ variable }) => variable));
+  const smtpMissing = config.smtp !== undefined && unset.has(config.smtp.url.env);
+  // A subscriber whose secrets are missing is already reported; building it would only fail again.
+  const buildable = config.subscribers.filter(
+    (subscriber) =>
+      !subscriberSecrets(subscriber).some((ref) => unset.has(ref.env)) &&
+      !(subscriber.type === 'email' && smtpMissing),
+  );
+  const senders = new SubscriberSenders({
+    // Disabled subscribers are checked too: enabling one should not be the moment its settings fail.
+    subscribers: buildable.map((subscriber) => ({ ...subscriber, enabled: true })),
+    smtp: config.smtp,
+    secrets: new EnvSecretResolver(env),
+    build: buildSender,
+  });
+  try {
+    problems.push(...(await senders.prepare()).map((error) => subscriberProblem(config, error)));
+  } finally {
+    await senders.close();
   }
   return problems;
 }
 
-function* secretsOf(subscriber: SubscriberConfig, config: Config) {
-  if (subscriber.type === 'webhook') yield* subscriber.secret;
-  if (subscriber.type === 'slack') yield subscriber.webhookUrl;
-  if (subscriber.type === 'email' && config.smtp) yield config.smtp.url;
+/** Where in the config a subscriber's refused setting is, as precisely as the error allows. */
+export function subscriberProblem(config: Config, error: SubscriberConfigError): ConfigProblem {
+  const index = config.subscribers.findIndex((subscriber) => subscriber.id === error.subscriberId);
+  const subscriber: SubscriberConfig | undefined = config.subscribers[index];
+  const at = index < 0 ? ['subscribers'] : ['subscribers', index];
+  return { path: jsonPath(pathOf(error, subscriber, at)), message: error.message };
 }
 
-async function subscriberProblems(
-  subscriber: SubscriberConfig,
-  index: number,
-  config: Config,
-  secrets: ResolvedSecrets,
-): Promise<ConfigProblem[]> {
-  const at = ['subscribers', index];
-  if (subscriber.type === 'slack') {
-    // The Slack sender accepts any text and dead-letters at the first send; say it now instead.
-    if (!parseSlackWebhookUrl(secrets.get(subscriber.webhookUrl))) {
-      return [
-        {
-          path: jsonPath([...at, 'webhookUrl']),
-          message: `environment variable ${subscriber.webhookUrl.env} does not hold an http:// or https:// URL (a Slack incoming-webhook URL)`,
-        },
-      ];
-    }
-  }
-  try {
-    const sender = buildSender(subscriber, config, secrets);
-    await sender?.close();
-    return [];
-  } catch (error) {
-    if (!(error instanceof SubscriberConfigError)) throw error;
-    return [{ path: pathOf(error, subscriber, at), message: error.message }];
-  }
-}
-
-function pathOf(error: SubscriberConfigError, subscriber: SubscriberConfig, at: PropertyKey[]): string {
-  if (error instanceof WebhookSecretError && subscriber.type === 'webhook') {
+function pathOf(
+  error: SubscriberConfigError,
+  subscriber: SubscriberConfig | undefined,
+  at: PropertyKey[],
+): PropertyKey[] {
+  if (error instanceof WebhookSecretError && subscriber?.type === 'webhook') {
     const listed = subscriber.secret.length > 1 && error.secretIndex !== undefined;
-    return jsonPath(listed ? [...at, 'secret', error.secretIndex ?? 0] : [...at, 'secret']);
+    return listed ? [...at, 'secret', error.secretIndex ?? 0] : [...at, 'secret'];
   }
-  if (error instanceof WebhookUrlError) return jsonPath([...at, 'url']);
-  if (error instanceof SmtpConfigError && /smtp\.url/.test(error.problem)) return jsonPath(['smtp', 'url']);
-  return jsonPath(at);
+  if (error instanceof WebhookUrlError) return [...at, 'url'];
+  if (error instanceof SlackWebhookUrlError) return [...at, 'webhookUrl'];
+  if (error instanceof SmtpConfigError && /smtp\.url/.test(error.problem)) return ['smtp', 'url'];
+  return at;
 }

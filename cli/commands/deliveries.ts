@@ -24,8 +24,8 @@ export function deliveriesCommand(): Command {
       try {
         const { store } = runtime;
         const deliveries = options.failed
-          ? await store.listDeliveries({ status: 'dead' })
-          : (await store.listDeliveries()).filter((delivery) => delivery.status !== 'delivered');
+          ? await store.outbox.listDeliveries({ status: 'dead' })
+          : (await store.outbox.listDeliveries()).filter((delivery) => delivery.status !== 'delivered');
         const rows: DeliveryRow[] = [];
         for (const delivery of deliveries) {
           const stored = await store.getEvent(delivery.eventId);
@@ -39,7 +39,7 @@ export function deliveriesCommand(): Command {
           process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
           return;
         }
-        const disabled = await store.disabledSubscribers();
+        const disabled = await store.outbox.disabledSubscribers();
         process.stdout.write(rows.length > 0 ? `${formatDeliveriesTable(rows, Date.now())}\n` : '');
         const queued = rows.filter((row) => row.status === 'queued').length;
         process.stdout.write(`${queued} queued, ${rows.length - queued} dead\n`);

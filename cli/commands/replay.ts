@@ -3,6 +3,7 @@
 import { Command } from 'commander';
 import { defaultSleep } from '../../shared/api/requestBudget.js';
 import { deliverUntilSettled } from '../../shared/delivery/deliverUntilSettled.js';
+import { OutboxDelivery } from '../../shared/delivery/outboxDelivery.js';
 import { matchesFilter } from '../../shared/delivery/subscriberFilter.js';
 import { CliUsageError, EXIT_FAILURE } from '../errors.js';
 import { formatDeliveryReportLine } from '../output/deliveryReportLine.js';
@@ -66,18 +67,22 @@ export function replayCommand(): Command {
             }
           }
         }
-        if (await store.enableSubscriber(subscriber.id)) {
+        if (await store.outbox.enableSubscriber(subscriber.id)) {
           process.stderr.write(`subscriber ${subscriber.id} was disabled; it is enabled again\n`);
         }
-        for (const eventId of eventIds) await store.requeue(subscriber.id, eventId, Date.now());
+        for (const eventId of eventIds) await store.outbox.requeue(subscriber.id, eventId, Date.now());
         process.stderr.write(`replaying ${eventIds.length} event(s) to ${subscriber.id}\n`);
         const reports = await deliverUntilSettled({
-          outbox: store,
-          senders: runtime.senders,
+          delivery: new OutboxDelivery({
+            outbox: store.outbox,
+            senders: runtime.senders,
+            clock: Date.now,
+            onDelivery: (report) => process.stderr.write(`${formatDeliveryReportLine(report, Date.now())}\n`),
+            onError: (error) => process.stderr.write(`meal-notifier: ${error instanceof Error ? error.message : String(error)}\n`),
+          }),
           clock: Date.now,
           windowMs: 30_000,
           sleep: defaultSleep,
-          onDelivery: (report) => process.stderr.write(`${formatDeliveryReportLine(report, Date.now())}\n`),
         });
         const delivered = new Set(
           reports

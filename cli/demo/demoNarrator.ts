@@ -1,7 +1,7 @@
 // What the demo prints: a banner saying what runs where, then one line when the runner detects an event
 // and one when the webhook receiver gets it (with both latencies), and a closing summary.
 import type { Order } from '../../shared/api/schemas.js';
-import type { DeliveryReport } from '../../shared/delivery/drainOutbox.js';
+import type { DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
 import type { EventType, OrderEvent } from '../../shared/events/orderEvent.js';
 import type { PollReport } from '../../shared/poll/pollOrganization.js';
 import { describeDuration } from '../output/runSummary.js';

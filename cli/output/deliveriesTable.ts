@@ -1,6 +1,6 @@
 // A readable table of outbox deliveries.
 import Table from 'cli-table3';
-import type { DeliveryStatus } from '../../shared/store/sqlite/sqliteOutbox.js';
+import type { DeliveryStatus } from '../../shared/delivery/deliveryOutbox.js';
 import { humanDuration } from './humanDuration.js';
 
 export interface DeliveryRow {

@@ -1,5 +1,5 @@
 // One readable line (and log record) per delivery attempt.
-import type { DeliveryReport } from '../../shared/delivery/drainOutbox.js';
+import type { DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
 import type { LogRecord } from '../logging/logger.js';
 
 export function formatDeliveryReportLine(report: DeliveryReport, nowMs: number): string {

@@ -2,6 +2,7 @@
 // stays queued for the next run. Reports whether every organization was polled.
 import { defaultSleep } from '../../shared/api/requestBudget.js';
 import { deliverUntilSettled } from '../../shared/delivery/deliverUntilSettled.js';
+import { OutboxDelivery } from '../../shared/delivery/outboxDelivery.js';
 import type { LocalRuntime } from '../runtime/localRuntime.js';
 import { runPollCycle } from '../runtime/pollCycle.js';
 import type { PollReporter } from './pollReporter.js';
@@ -18,10 +19,14 @@ export async function pollOnce(runtime: LocalRuntime, reporter: PollReporter): P
     ok &&= report.ok;
   }
   await deliverUntilSettled({
-    outbox: runtime.store,
-    senders: runtime.senders,
+    delivery: new OutboxDelivery({
+      outbox: runtime.store.outbox,
+      senders: runtime.senders,
+      clock: Date.now,
+      onDelivery: (report) => reporter.delivery(report),
+      onError: (error) => reporter.deliveryError(error),
+    }),
     clock: Date.now,
-    onDelivery: (report) => reporter.delivery(report),
     windowMs: ONCE_DELIVERY_WINDOW_MS,
     sleep: defaultSleep,
   });

@@ -1,7 +1,8 @@
 // How the poll command tells what happens: each new event as a CloudEvent JSON line on stdout (data, in
 // either log format), and a log record per cycle (with the organization's queued and dead deliveries),
 // per failure and per delivery attempt on stderr.
-import type { DeliveryReport } from '../../shared/delivery/drainOutbox.js';
+import { DeliveryRecordError } from '../../shared/delivery/errors.js';
+import type { DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
 import { eventForSubscriber } from '../../shared/events/orderSummary.js';
 import type { PollReport } from '../../shared/poll/pollOrganization.js';
 import type { Logger } from '../logging/logger.js';
@@ -41,6 +42,20 @@ export class PollReporter {
     const counts = await outbox.countsFor(report.organization.id);
     for (const record of pollReportRecords(report, budgetPerMinute, counts)) logger.log(record);
     run?.recordCycle(report);
+  }
+
+  /** A subscriber's queue could not be read or an outcome recorded: that subscriber waits a little. */
+  deliveryError(error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.#options.logger.log({
+      level: 'error',
+      kind: 'failure',
+      message: `delivery paused: ${message}`,
+      fields: {
+        error: message,
+        ...(error instanceof DeliveryRecordError ? { subscriberId: error.subscriberId, eventId: error.eventId } : {}),
+      },
+    });
   }
 
   delivery(report: DeliveryReport): void {

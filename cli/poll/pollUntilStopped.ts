@@ -54,13 +54,7 @@ export async function pollUntilStopped(options: PollUntilStoppedOptions): Promis
         });
       },
       onDelivery: (report) => reporter.delivery(report),
-      onDeliveryError: (error) =>
-        logger.log({
-          level: 'error',
-          kind: 'failure',
-          message: `delivery paused for a second: ${(error as Error)?.message ?? String(error)}`,
-          fields: { error: (error as Error)?.message ?? String(error) },
-        }),
+      onDeliveryError: (error) => reporter.deliveryError(error),
     },
     stop,
   );

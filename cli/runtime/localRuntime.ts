@@ -8,16 +8,19 @@ import { RequestBudget } from '../../shared/api/requestBudget.js';
 import type { Config, OrganizationConfig } from '../../shared/config/configSchema.js';
 import { ConfigError } from '../../shared/config/errors.js';
 import { loadConfigFile } from '../../shared/config/loadConfig.js';
+import { jsonPath } from '../../shared/config/configProblems.js';
 import {
   EnvSecretResolver,
   findMissingSecrets,
   type ResolvedSecrets,
   resolveSecrets,
 } from '../../shared/config/secretResolver.js';
-import type { EventSender } from '../../shared/delivery/deliveryOutcome.js';
+import { buildSender } from '../../shared/delivery/buildSender.js';
+import type { SenderTuning } from '../../shared/delivery/senderTuning.js';
+import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
 import { matchesFilter } from '../../shared/delivery/subscriberFilter.js';
 import { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js';
-import { buildSenders, type ClosableSender } from './buildSenders.js';
+import { subscriberProblem } from '../checkConfig/findSetupProblems.js';
 import { stoppableSleep } from './stoppableSleep.js';
 
 const PRUNE_EVERY_MS = 3_600_000;
@@ -37,10 +40,9 @@ export interface OrganizationRuntime {
 }
 
 export interface LocalRuntime extends LocalState {
-  secrets: ResolvedSecrets;
   organizations: OrganizationRuntime[];
-  /** By subscriber id. */
-  senders: ReadonlyMap<string, EventSender>;
+  /** Every enabled subscriber's sender, built and checked at start-up. */
+  senders: SubscriberSenders;
   /** Names this process in organization leases. */
   runId: string;
   /** Removes expired snapshots and events, at most once an hour: SQLite has no TTL sweeper. */
@@ -56,6 +58,9 @@ export interface LocalRuntimeOptions {
    * end at once (the request fails), so shutdown is never held up by a wait of up to a minute.
    */
   stop?: AbortSignal;
+  /** Told of what start-up works around, e.g. a signing secret of a rotation not set yet. */
+  onWarning?: (message: string) => void;
+  senderTuning?: SenderTuning;
 }
 
 /** Where a config keeps its SQLite state file: relative to the config file, whatever the working directory. */
@@ -98,8 +103,28 @@ export async function openLocalRuntime(
       })),
     );
   }
-  const secrets = await resolveSecrets(config, new EnvSecretResolver(env));
-  const senders: Map<string, ClosableSender> = buildSenders(config, secrets);
+  const resolver = new EnvSecretResolver(env);
+  const tokens = config.organizations.map((organization, index) => ({
+    path: jsonPath(['organizations', index, 'token']),
+    ref: organization.token,
+  }));
+  const secrets = await resolveSecrets(config, resolver, tokens);
+  const senders = new SubscriberSenders({
+    subscribers: config.subscribers,
+    smtp: config.smtp,
+    secrets: resolver,
+    build: buildSender,
+    ...(options.senderTuning ? { tuning: options.senderTuning } : {}),
+    ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+  });
+  const refused = await senders.prepare();
+  if (refused.length > 0) {
+    await senders.close();
+    throw new ConfigError(
+      configPath,
+      refused.map((error) => subscriberProblem(config, error)),
+    );
+  }
   const state = await openLocalState(configPath, clock);
   const sleep = options.stop ? stoppableSleep(options.stop) : undefined;
   const organizations = buildClients(config, secrets, state.store, {
@@ -110,7 +135,6 @@ export async function openLocalRuntime(
   let prunedAt = Number.NEGATIVE_INFINITY;
   return {
     ...state,
-    secrets,
     organizations,
     senders,
     runId: `${hostname()}:${process.pid}:${clock().toString(36)}`,
@@ -122,7 +146,7 @@ export async function openLocalRuntime(
     close: async () => {
       await Promise.all([
         ...organizations.map(({ client }) => client.close()),
-        ...[...senders.values()].map((sender) => sender.close()),
+        senders.close(),
       ]);
       await state.close();
     },
@@ -168,3 +192,4 @@ function buildClients(
     return { organization, client };
   });
 }
+

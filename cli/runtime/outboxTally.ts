@@ -1,10 +1,11 @@
 // Where each organization's deliveries stand in the local outbox (queued, dead), for the status line of
 // every cycle and the summary on exit. The outbox rows do not name the organization; the events do, so
 // the tally remembers which organization each event belongs to and looks up only the ones it has not met.
+import type { SqliteOutbox } from '../../shared/store/sqlite/sqliteOutbox.js';
 import type { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js';
 import type { OutboxCounts } from '../output/pollReportLine.js';
 
-export type OutboxReader = Pick<SqliteStateStore, 'listDeliveries' | 'getEvent'>;
+export type OutboxReader = { outbox: Pick<SqliteOutbox, 'listDeliveries'> } & Pick<SqliteStateStore, 'getEvent'>;
 
 export class OutboxTally {
   readonly #store: OutboxReader;
@@ -31,7 +32,7 @@ export class OutboxTally {
   async countsByOrganization(): Promise<Map<string, OutboxCounts>> {
     const counts = new Map<string, OutboxCounts>();
     for (const status of ['queued', 'dead'] as const) {
-      for (const delivery of await this.#store.listDeliveries({ status })) {
+      for (const delivery of await this.#store.outbox.listDeliveries({ status })) {
         const organizationId = await this.organizationOf(delivery.eventId);
         if (organizationId === undefined) continue;
         const entry = counts.get(organizationId) ?? { queued: 0, dead: 0 };

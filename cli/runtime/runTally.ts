@@ -1,5 +1,5 @@
 // What one run of the long-running runner did, per organization, for the summary it prints on exit.
-import type { DeliveryReport } from '../../shared/delivery/drainOutbox.js';
+import type { DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
 import type { PollReport } from '../../shared/poll/pollOrganization.js';
 
 export interface OrganizationTally {

@@ -98,9 +98,9 @@ async function subscriberStatuses(
   };
   if (!store) return [...byId.values()];
   for (const status of ['queued', 'dead'] as const) {
-    for (const delivery of await store.listDeliveries({ status })) entry(delivery.subscriberId)[status] += 1;
+    for (const delivery of await store.outbox.listDeliveries({ status })) entry(delivery.subscriberId)[status] += 1;
   }
-  for (const disabled of await store.disabledSubscribers()) {
+  for (const disabled of await store.outbox.disabledSubscribers()) {
     entry(disabled.subscriberId).disabled = {
       since: new Date(disabled.disabledAt).toISOString(),
       reason: disabled.reason,

@@ -1,5 +1,5 @@
 // Delivers one SQS record (raw SNS delivery: the body is the CloudEvent JSON) to the subscriber its queue
-// serves, and settles it:
+// serves, with the shared delivery engine (attemptDelivery, decideDelivery), and settles the decision:
 // - delivered → returns, and the message is deleted;
 // - retry → hidden for the schedule's next wait (ChangeMessageVisibility), then throws so the message
 //   stays; once the schedule is spent, dead-lettered instead;
@@ -10,15 +10,18 @@
 // Throwing is how a record lands in batchItemFailures; everything else deletes it.
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { SQSRecord } from 'aws-lambda';
-import type { DeliveryOutcome, EventSender } from '../../shared/delivery/deliveryOutcome.js';
+import { attemptDelivery } from '../../shared/delivery/attemptDelivery.js';
+import { type DeliveryDecision, decideDelivery } from '../../shared/delivery/deliveryDecision.js';
+import type { DeliveryOutcome } from '../../shared/delivery/deliveryOutcome.js';
+import type { SenderSource } from '../../shared/delivery/outboxDelivery.js';
+import type { SubscriberStatus } from '../../shared/delivery/subscriberStatus.js';
 import { type OrderEvent, OrderEventSchema } from '../../shared/events/orderEvent.js';
-import type { DisabledSubscriber } from '../../shared/store/dynamo/dynamoSubscriberStatus.js';
 import type { DeadLetter } from './deadLetters.js';
 import type { DeliverySubscriber } from './deliveryEnvironment.js';
 import { DeliveryDeferredError, UnknownQueueError } from './deliveryErrors.js';
 import type { DeliveryTally } from './deliveryMetrics.js';
 import { ATTEMPT_TIME_RESERVE_MS } from './deliveryQueueContract.js';
-import { retryVisibilitySeconds } from './retryVisibility.js';
+import { visibilitySeconds } from './retryVisibility.js';
 
 export interface QueueActions {
   /** Hides the record's message for `seconds` from now. */
@@ -26,17 +29,12 @@ export interface QueueActions {
   deadLetter(queueUrl: string, body: string, letter: DeadLetter): Promise<void>;
 }
 
-export interface SubscriberStatus {
-  disabled(subscriberId: string): Promise<DisabledSubscriber | undefined>;
-  disableSubscriber(subscriberId: string, reason: string, atMs: number): Promise<DisabledSubscriber>;
-}
-
 export interface SqsDeliveryDependencies<S extends DeliverySubscriber> {
   /** By source queue ARN. */
   subscriberOfQueue: ReadonlyMap<string, S>;
   /** By subscriber id. */
   deadLetterQueueUrl: ReadonlyMap<string, string>;
-  senders: { senderFor(subscriber: S): Promise<EventSender> };
+  senders: SenderSource;
   status: SubscriberStatus;
   queue: QueueActions;
   tally: DeliveryTally;
@@ -81,19 +79,20 @@ export async function deliverSqsRecord<S extends DeliverySubscriber>(
       0,
     );
   }
-  const outcome = await attempt(subscriber, event, deps);
-  await settle(delivery, event, outcome);
+  const outcome = await attemptDelivery(() => deps.senders.senderFor(subscriber.id), event);
+  await settle(delivery, event, outcome, decideDelivery(outcome, delivery.attempts, deps.random));
 }
 
 async function settle<S extends DeliverySubscriber>(
   delivery: Delivery<S>,
   event: OrderEvent,
   outcome: DeliveryOutcome,
+  decision: DeliveryDecision,
 ): Promise<void> {
   const { subscriber, attempts, deps } = delivery;
   const about = { subscriber: subscriber.id, eventId: event.id, eventType: event.type, attempts };
   const status = outcome.status === undefined ? {} : { status: outcome.status };
-  switch (outcome.kind) {
+  switch (decision.kind) {
     case 'delivered': {
       const latencyMs = deps.clock() - Date.parse(event.time);
       deps.tally.count(subscriber.id, 'Delivered');
@@ -102,54 +101,29 @@ async function settle<S extends DeliverySubscriber>(
       return;
     }
     case 'retry': {
-      const seconds = retryVisibilitySeconds(attempts, outcome.retryAfterMs, deps.random);
-      if (seconds === undefined) {
-        return deadLetter(delivery, {
-          kind: 'retries_exhausted',
-          reason: `retry schedule spent after ${attempts} attempts; last: ${outcome.reason}`,
-          eventId: event.id,
-          ...status,
-        });
-      }
-      const hidden = await hide(delivery, seconds);
+      const hidden = await hide(delivery, visibilitySeconds(decision.delayMs));
       deps.tally.count(subscriber.id, 'DeliveryRetried');
       deps.logger.warn('delivery deferred', {
         ...about,
         ...status,
-        reason: outcome.reason,
+        reason: decision.reason,
         retryInSeconds: hidden,
       });
-      throw new DeliveryDeferredError(subscriber.id, event.id, outcome.reason, hidden);
+      throw new DeliveryDeferredError(subscriber.id, event.id, decision.reason, hidden);
     }
     case 'dead':
-      return deadLetter(delivery, { kind: 'dead', reason: outcome.reason, eventId: event.id, ...status });
+      return deadLetter(delivery, {
+        kind: decision.exhausted ? 'retries_exhausted' : 'dead',
+        reason: decision.reason,
+        eventId: event.id,
+        ...status,
+      });
     case 'gone': {
-      const disabled = await deps.status.disableSubscriber(subscriber.id, outcome.reason, deps.clock());
+      const disabled = await deps.status.disableSubscriber(subscriber.id, decision.reason, deps.clock());
       deps.tally.count(subscriber.id, 'SubscriberDisabled');
       deps.logger.warn('subscriber disabled', { ...about, ...status, reason: disabled.reason });
-      return deadLetter(delivery, { kind: 'gone', reason: outcome.reason, eventId: event.id, ...status });
+      return deadLetter(delivery, { kind: 'gone', reason: decision.reason, eventId: event.id, ...status });
     }
-  }
-}
-
-/** The sender's outcome; a sender that cannot be had (a secret not set yet, …) is a transient failure. */
-async function attempt<S extends DeliverySubscriber>(
-  subscriber: S,
-  event: OrderEvent,
-  deps: SqsDeliveryDependencies<S>,
-): Promise<DeliveryOutcome> {
-  let sender: EventSender;
-  try {
-    sender = await deps.senders.senderFor(subscriber);
-  } catch (error) {
-    // Fixable without losing the event: the operator puts or corrects the secret within the schedule.
-    return { kind: 'retry', reason: `no sender for subscriber "${subscriber.id}": ${messageOf(error)}` };
-  }
-  try {
-    return await sender.send(event);
-  } catch (error) {
-    // Senders report failures as outcomes; a throw is a bug, so it is retried rather than lost.
-    return { kind: 'retry', reason: `the sender failed unexpectedly: ${messageOf(error)}` };
   }
 }
 
@@ -201,7 +175,7 @@ async function whyDisabled<S extends DeliverySubscriber>(
 ): Promise<string | undefined> {
   if (!subscriber.enabled) return 'subscriber is disabled in the config';
   const disabled = await status.disabled(subscriber.id);
-  return disabled && `subscriber was disabled at ${disabled.disabledAt}: ${disabled.reason}`;
+  return disabled && `subscriber was disabled at ${new Date(disabled.disabledAt).toISOString()}: ${disabled.reason}`;
 }
 
 function parseEventBody(body: string): { event: OrderEvent } | { problem: string } {

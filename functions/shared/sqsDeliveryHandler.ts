@@ -20,12 +20,21 @@ import { DeliveryDeferredError } from './deliveryErrors.js';
 import { DeliveryTally } from './deliveryMetrics.js';
 import { queueUrlFromArn } from './queueUrl.js';
 import { deliverSqsRecord, type QueueActions, type SqsDeliveryDependencies } from './sqsDelivery.js';
-import { type DeliveryChannel, SubscriberSenders } from './subscriberSenders.js';
+import type { ClosableSender } from '../../shared/delivery/deliveryOutcome.js';
+import type { SenderTuning } from '../../shared/delivery/senderTuning.js';
+import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
 
 export type SqsDeliveryHandler = (
   event: SQSEvent,
   context?: Pick<Context, 'getRemainingTimeInMillis'>,
 ) => Promise<SQSBatchResponse>;
+
+/** The shared builder of the one subscriber type a function delivers (buildWebhookSender, buildSlackSender). */
+export type ChannelSenderBuilder<S extends DeliverySubscriber> = (
+  subscriber: S,
+  secretValues: readonly string[],
+  tuning: SenderTuning,
+) => ClosableSender;
 
 /**
  * @param functionName e.g. `webhook-delivery`: names the function in environment errors, logs and metrics
@@ -33,9 +42,10 @@ export type SqsDeliveryHandler = (
  */
 export function createSqsDeliveryHandler<S extends DeliverySubscriber>(
   functionName: string,
-  channel: DeliveryChannel<S>,
+  subscriberType: S['type'],
+  build: ChannelSenderBuilder<S>,
 ): SqsDeliveryHandler {
-  const environment = parseDeliveryEnvironment<S>(functionName, channel.type, process.env);
+  const environment = parseDeliveryEnvironment<S>(functionName, subscriberType, process.env);
   const logger = new Logger({ serviceName: `meal-order-notifier-${functionName}` });
   const metrics = new Metrics({ namespace: 'MealOrderNotifier', serviceName: functionName });
   const sqs = new SQSClient({});
@@ -43,10 +53,13 @@ export function createSqsDeliveryHandler<S extends DeliverySubscriber>(
     client: new DynamoDBClient({}),
     tableName: environment.tableName,
   });
-  const senders = new SubscriberSenders(
-    channel,
-    new SecretsManagerSecretResolver({ prefix: environment.secretsPrefix }),
-  );
+  const senders = new SubscriberSenders({
+    subscribers: [...environment.subscriberOfQueue.values()],
+    secrets: new SecretsManagerSecretResolver({ prefix: environment.secretsPrefix }),
+    // The environment check made every subscriber of this function's queues of its type.
+    build: (subscriber, secretValues, _smtp, tuning) => build(subscriber as S, secretValues, tuning),
+    onWarning: (message) => logger.warn(message),
+  });
   const queue: QueueActions = {
     changeVisibility: async (queueArn, receiptHandle, seconds) => {
       await sqs.send(

@@ -1,9 +1,10 @@
 // Turns secret references into values at run time. The resolver is a port: environment variables here,
 // Secrets Manager on AWS; messages name the variable and the config path, never a value.
+import { jsonPath } from './configProblems.js';
 import type { Config } from './configSchema.js';
 import { MissingSecretError } from './errors.js';
 import { type SecretRef, secretRefKey } from './secretRef.js';
-import { secretReferences } from './secretReferences.js';
+import { type SecretReference, secretReferences } from './secretReferences.js';
 
 export interface SecretResolver {
   /** `path`, the reference's place in the config, only serves error messages. */
@@ -26,11 +27,34 @@ export interface MissingSecret {
   variable: string;
 }
 
-/** Every reference whose environment variable is unset or empty, for `check-config` to list at once. */
+/**
+ * Every reference whose environment variable is unset or empty, for `check-config` to list at once. A
+ * webhook's signing secret is not missing while another of its list is set: that is a rotation under
+ * way, and delivery signs with the secrets that are set (see findUnsetRotationSecrets).
+ */
 export function findMissingSecrets(config: Config, env: NodeJS.ProcessEnv = process.env): MissingSecret[] {
+  const rotating = new Set(findUnsetRotationSecrets(config, env).map(({ path }) => path));
   return secretReferences(config)
-    .filter(({ ref }) => isMissing(env[ref.env]))
+    .filter(({ path, ref }) => isMissing(env[ref.env]) && !rotating.has(path))
     .map(({ path, ref }) => ({ path, variable: ref.env }));
+}
+
+/** Webhook signing secrets that are unset while another secret of the same subscriber is set. */
+export function findUnsetRotationSecrets(
+  config: Config,
+  env: NodeJS.ProcessEnv = process.env,
+): Array<MissingSecret & { subscriberId: string }> {
+  const unset: Array<MissingSecret & { subscriberId: string }> = [];
+  config.subscribers.forEach((subscriber, index) => {
+    if (subscriber.type !== 'webhook' || subscriber.secret.length < 2) return;
+    if (subscriber.secret.every((ref) => isMissing(env[ref.env]))) return;
+    subscriber.secret.forEach((ref, position) => {
+      if (!isMissing(env[ref.env])) return;
+      const path = jsonPath(['subscribers', index, 'secret', position]);
+      unset.push({ path, variable: ref.env, subscriberId: subscriber.id });
+    });
+  });
+  return unset;
 }
 
 /** The values of a config's secrets, looked up by reference. */
@@ -49,9 +73,13 @@ export class ResolvedSecrets {
  * Resolves every secret of the config before any work starts, each distinct reference once. Fails with
  * the first failing reference in document order.
  */
-export async function resolveSecrets(config: Config, resolver: SecretResolver): Promise<ResolvedSecrets> {
+export async function resolveSecrets(
+  config: Config,
+  resolver: SecretResolver,
+  references: readonly SecretReference[] = secretReferences(config),
+): Promise<ResolvedSecrets> {
   const firstUse = new Map<string, { path: string; ref: SecretRef }>();
-  for (const reference of secretReferences(config)) {
+  for (const reference of references) {
     const key = secretRefKey(reference.ref);
     if (!firstUse.has(key)) firstUse.set(key, reference);
   }

@@ -15,3 +15,8 @@ export type DeliveryOutcome =
 export interface EventSender {
   send(event: OrderEvent): Promise<DeliveryOutcome>;
 }
+
+/** A sender that owns connections (an undici pool, an SMTP transport) to close at shutdown. */
+export interface ClosableSender extends EventSender {
+  close(): Promise<void>;
+}

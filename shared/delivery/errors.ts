@@ -2,7 +2,16 @@
 // branch on the class and operators read the reason without digging.
 
 /** A subscriber's settings cannot work; found before any delivery, so startup stops on it. */
-export class SubscriberConfigError extends Error {}
+export class SubscriberConfigError extends Error {
+  /** The subscriber at fault, when the error is about one. */
+  readonly subscriberId: string | undefined;
+
+  constructor(message: string, subscriberId?: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+    this.subscriberId = subscriberId;
+  }
+}
 
 /** A subscriber filter that SNS subscription filter policies cannot express (too many keys or combinations). */
 export class FilterPolicyError extends SubscriberConfigError {
@@ -11,7 +20,6 @@ export class FilterPolicyError extends SubscriberConfigError {
 
   constructor(reason: string) {
     super(`SNS cannot express this subscriber filter: ${reason}`);
-    this.name = new.target.name;
     this.reason = reason;
   }
 }
@@ -25,7 +33,6 @@ export interface WebhookSecretLocation {
 
 /** A webhook signing secret that is not `whsec_` + base64 of 24 to 64 bytes. The secret is never quoted. */
 export class WebhookSecretError extends SubscriberConfigError {
-  readonly subscriberId: string | undefined;
   readonly secretIndex: number | undefined;
 
   constructor(problem: string, location: WebhookSecretLocation = {}) {
@@ -34,34 +41,58 @@ export class WebhookSecretError extends SubscriberConfigError {
     const which = location.index === undefined ? 'signing secret' : `signing secret #${location.index + 1}`;
     super(
       `${who}: ${which} ${problem}; expected "whsec_" followed by the base64 of 24 to 64 random bytes (Standard Webhooks)`,
+      location.subscriberId,
     );
-    this.name = new.target.name;
-    this.subscriberId = location.subscriberId;
     this.secretIndex = location.index;
   }
 }
 
 /** A webhook URL we cannot deliver to. Only its scheme is quoted: paths and queries often carry tokens. */
 export class WebhookUrlError extends SubscriberConfigError {
-  readonly subscriberId: string;
-
   constructor(subscriberId: string, problem: string) {
-    super(`webhook subscriber "${subscriberId}": ${problem}`);
-    this.name = new.target.name;
-    this.subscriberId = subscriberId;
+    super(`webhook subscriber "${subscriberId}": ${problem}`, subscriberId);
   }
 }
 
 /** An e-mail subscriber that cannot send at all: no recipients, no sender, or an unusable SMTP URL. */
 export class SmtpConfigError extends SubscriberConfigError {
-  readonly subscriberId: string;
   /** What is wrong, never quoting the SMTP URL: it carries the password. */
   readonly problem: string;
 
   constructor(subscriberId: string, problem: string) {
-    super(`e-mail subscriber "${subscriberId}": ${problem}`);
+    super(`e-mail subscriber "${subscriberId}": ${problem}`, subscriberId);
+    this.problem = problem;
+  }
+}
+
+/**
+ * A Slack subscriber whose webhook URL is not an http(s) URL. The value is never quoted: it may be the URL
+ * with a typo, which is still the credential.
+ */
+export class SlackWebhookUrlError extends SubscriberConfigError {
+  /** @param secretName the environment variable or Secrets Manager secret that holds the URL, when known */
+  constructor(subscriberId: string, secretName?: string) {
+    const holder = secretName === undefined ? 'the webhook URL' : `${secretName}`;
+    super(
+      `Slack subscriber "${subscriberId}": ${holder} does not hold an http:// or https:// URL (a Slack incoming-webhook URL)`,
+      subscriberId,
+    );
+  }
+}
+
+/**
+ * An attempt's outcome could not be recorded in the outbox (the state file busy, the disk full). The
+ * outcome is held, and recorded before anything more is sent to that subscriber, so it is not sent again.
+ */
+export class DeliveryRecordError extends Error {
+  readonly subscriberId: string;
+  readonly eventId: string;
+
+  constructor(subscriberId: string, eventId: string, cause: unknown) {
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    super(`subscriber "${subscriberId}": could not record the outcome of event ${eventId}: ${detail}`, { cause });
     this.name = new.target.name;
     this.subscriberId = subscriberId;
-    this.problem = problem;
+    this.eventId = eventId;
   }
 }

@@ -149,7 +149,7 @@ describe('meal-notifier check-config', () => {
       /\$\.subscribers\[0\]\.secret: webhook subscriber "automation": signing secret .*expected "whsec_" followed by the base64 of 24 to 64 random bytes/,
     );
     expect(result.stderr).toContain(
-      '$.subscribers[1].webhookUrl: environment variable SLACK_URL does not hold an http:// or https:// URL',
+      '$.subscribers[1].webhookUrl: Slack subscriber "kitchen": SLACK_URL does not hold an http:// or https:// URL',
     );
     expect(result.stderr).not.toContain(badSecret);
     expect(result.stderr).not.toContain('not a url at all');

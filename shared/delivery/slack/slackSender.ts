@@ -8,6 +8,7 @@ import type { OrderEvent } from '../../events/orderEvent.js';
 import { eventForSubscriber } from '../../events/orderSummary.js';
 import { USER_AGENT } from '../../version.js';
 import type { DeliveryOutcome, EventSender } from '../deliveryOutcome.js';
+import { SlackWebhookUrlError } from '../errors.js';
 import { formatSlackMessage } from './slackMessage.js';
 import { type SlackPacer, sharedSlackPacer } from './slackPacer.js';
 import { classifySlackResponse } from './slackResponse.js';
@@ -41,7 +42,7 @@ const MAX_BODY_CHARS = 1_000;
 
 export class SlackSender implements EventSender {
   readonly subscriberId: string;
-  readonly #url: URL | undefined;
+  readonly #url: URL;
   readonly #includeContactDetails: boolean;
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
@@ -54,7 +55,10 @@ export class SlackSender implements EventSender {
 
   constructor(options: SlackSenderOptions) {
     this.subscriberId = options.subscriberId;
-    this.#url = parseSlackWebhookUrl(options.webhookUrl);
+    const url = parseSlackWebhookUrl(options.webhookUrl);
+    // Refused here, never discovered by sending: a URL without a scheme is a setting to fix, not a gone channel.
+    if (!url) throw new SlackWebhookUrlError(options.subscriberId);
+    this.#url = url;
     this.#includeContactDetails = options.includeContactDetails;
     this.#clock = options.clock ?? Date.now;
     this.#sleep = options.sleep ?? defaultSleep;
@@ -74,8 +78,8 @@ export class SlackSender implements EventSender {
     // holds the token of a hooks.slack.com URL).
     this.#secrets = [
       options.webhookUrl,
-      this.#url?.href,
-      this.#url ? this.#url.pathname + this.#url.search : '',
+      this.#url.href,
+      this.#url.pathname + this.#url.search,
     ]
       .filter((secret): secret is string => secret !== undefined && secret.length > 1)
       .sort((a, b) => b.length - a.length);
@@ -93,7 +97,6 @@ export class SlackSender implements EventSender {
 
   async #send(event: OrderEvent): Promise<DeliveryOutcome> {
     const url = this.#url;
-    if (!url) return { kind: 'gone', reason: 'the Slack webhook URL is not an http:// or https:// URL' };
     // Formatted before waiting, so a slot is not spent on an event that cannot be formatted.
     const body = JSON.stringify(formatSlackMessage(eventForSubscriber(event, this.#includeContactDetails)));
     const key = url.href;

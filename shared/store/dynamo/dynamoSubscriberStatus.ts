@@ -17,6 +17,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
+import type { DisabledSubscriber, SubscriberStatus } from '../../delivery/subscriberStatus.js';
 import { StateStoreError } from '../errors.js';
 import { isConditionalCheckFailure, toStoreError } from './dynamoErrors.js';
 import type { ItemKey } from './stateTableKeys.js';
@@ -25,13 +26,6 @@ export const SUBSCRIBER_DISABLED_KIND = 'subscriberDisabled';
 export const SUBSCRIBER_STATUS_CACHE_MS = 60_000;
 /** A reason is a receiver's one-line answer; anything longer is cut so the item stays small. */
 const MAX_REASON_CHARS = 1_000;
-
-export interface DisabledSubscriber {
-  subscriberId: string;
-  reason: string;
-  /** RFC 3339. */
-  disabledAt: string;
-}
 
 export interface DynamoSubscriberStatusOptions {
   /** Build it once at module scope and share it. */
@@ -47,9 +41,9 @@ export function subscriberDisabledKey(subscriberId: string): ItemKey {
   return { pk: `SUBSCRIBER#${subscriberId}`, sk: 'DISABLED' };
 }
 
-const DisabledItemSchema = z.object({ reason: z.string(), disabledAt: z.string() });
+const DisabledItemSchema = z.object({ reason: z.string(), disabledAt: z.iso.datetime() });
 
-export class DynamoSubscriberStatus {
+export class DynamoSubscriberStatus implements SubscriberStatus {
   readonly #client: DynamoDBDocumentClient;
   readonly #tableName: string;
   readonly #clock: () => number;
@@ -89,7 +83,7 @@ export class DynamoSubscriberStatus {
     const status: DisabledSubscriber = {
       subscriberId,
       reason: reason.length > MAX_REASON_CHARS ? `${reason.slice(0, MAX_REASON_CHARS - 1)}…` : reason,
-      disabledAt: new Date(atMs).toISOString(),
+      disabledAt: atMs,
     };
     let stored = status;
     try {
@@ -101,7 +95,8 @@ export class DynamoSubscriberStatus {
             kind: SUBSCRIBER_DISABLED_KIND,
             subscriberId,
             reason: status.reason,
-            disabledAt: status.disabledAt,
+            // Stored as RFC 3339 so an operator reading the table sees a time, not a number.
+            disabledAt: new Date(status.disabledAt).toISOString(),
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
@@ -139,6 +134,6 @@ export class DynamoSubscriberStatus {
         `malformed disabled-subscriber item for ${subscriberId}: ${parsed.error.message}`,
       );
     }
-    return { subscriberId, ...parsed.data };
+    return { subscriberId, reason: parsed.data.reason, disabledAt: Date.parse(parsed.data.disabledAt) };
   }
 }

@@ -1,55 +1,30 @@
 // The local delivery outbox: one row per (subscriber, event) with its attempt count, next attempt time and
 // last error. Rows are enqueued inside the commit that logs the event, so no event is logged undelivered.
+// It also keeps which subscribers are disabled, so it serves the subscriber-status port too.
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
+import type {
+  Delivery,
+  DeliveryOutbox,
+  DeliveryStatus,
+  DueDelivery,
+  FailedAttempt,
+  QueuedSubscriber,
+} from '../../delivery/deliveryOutbox.js';
+import { DeliveryStatusSchema } from '../../delivery/deliveryOutbox.js';
+import type { DisabledSubscriber } from '../../delivery/subscriberStatus.js';
 import { type OrderEvent, OrderEventSchema } from '../../events/orderEvent.js';
-import { StateStoreError } from '../errors.js';
+import { parseStored } from '../parseStored.js';
+import { guarded } from './sqliteErrors.js';
 
-export const DeliveryStatusSchema = z.enum(['queued', 'delivered', 'dead']);
-export type DeliveryStatus = z.infer<typeof DeliveryStatusSchema>;
-
-export interface Delivery {
-  subscriberId: string;
-  eventId: string;
-  status: DeliveryStatus;
-  /** Attempts made so far. */
-  attempts: number;
-  /** When the next attempt is due (epoch ms); meaningful while queued. */
-  nextAttemptAt: number;
-  /** The last failure, kept on dead letters and after a later success alike. */
-  lastError: string | null;
-  deliveredAt: number | null;
-}
-
-/** A delivery that is due, with the event it carries. */
-export interface DueDelivery extends Delivery {
-  organizationId: string;
-  event: OrderEvent;
-}
-
-export interface FailedAttempt {
-  /** Attempts made, counting the one that just failed. */
-  attempts: number;
-  nextAttemptAt: number;
-  error: string;
-  /** No more attempts: keep it as a dead letter. */
-  dead: boolean;
-}
-
-export interface DisabledSubscriber {
-  subscriberId: string;
-  disabledAt: number;
-  reason: string;
-}
+/** Picks the subscribers an event goes to (after their filters). */
+export type EventRouter = (event: OrderEvent) => string[];
 
 const DisabledRowSchema = z.object({
   subscriber_id: z.string(),
   disabled_at: z.number(),
   reason: z.string(),
 });
-
-/** Picks the subscribers an event goes to (after their filters). */
-export type EventRouter = (event: OrderEvent) => string[];
 
 const DeliveryRowSchema = z.object({
   subscriber_id: z.string(),
@@ -63,16 +38,19 @@ const DeliveryRowSchema = z.object({
 
 const DueRowSchema = DeliveryRowSchema.extend({ organization_id: z.string(), payload: z.string() });
 
+const QueuedRowSchema = z.object({ subscriber_id: z.string(), at: z.number() });
+
 const COLUMNS =
   'd.subscriber_id, d.event_id, d.status, d.attempts, d.next_attempt_at, d.last_error, d.delivered_at';
 
-export class SqliteOutbox {
+export class SqliteOutbox implements DeliveryOutbox {
   readonly #route: EventRouter;
   readonly #statements;
+  readonly #disable: (subscriberId: string, reason: string, atMs: number) => void;
 
   constructor(db: Database.Database, route: EventRouter = () => []) {
     this.#route = route;
-    this.#statements = {
+    const statements = {
       enqueue: db.prepare(
         `INSERT OR IGNORE INTO deliveries (subscriber_id, event_id, status, attempts, next_attempt_at, last_error)
          SELECT @subscriberId, @eventId, 'queued', 0, @recordedAt, NULL
@@ -86,17 +64,19 @@ export class SqliteOutbox {
         `UPDATE deliveries SET status = 'dead', last_error = ? WHERE subscriber_id = ? AND status = 'queued'`,
       ),
       enable: db.prepare('DELETE FROM disabled_subscribers WHERE subscriber_id = ?'),
-      nextDue: db.prepare<[], { at: number | null }>(
-        "SELECT MIN(next_attempt_at) AS at FROM deliveries WHERE status = 'queued'",
+      queuedSubscribers: db.prepare(
+        `SELECT subscriber_id, MIN(next_attempt_at) AS at FROM deliveries
+         WHERE status = 'queued' GROUP BY subscriber_id ORDER BY at, subscriber_id`,
       ),
+      disabled: db.prepare('SELECT subscriber_id, disabled_at, reason FROM disabled_subscribers WHERE subscriber_id = ?'),
       listDisabled: db.prepare(
         'SELECT subscriber_id, disabled_at, reason FROM disabled_subscribers ORDER BY 1',
       ),
       due: db.prepare(
         `SELECT ${COLUMNS}, e.organization_id, e.payload
          FROM deliveries d JOIN events e ON e.id = d.event_id
-         WHERE d.status = 'queued' AND d.next_attempt_at <= ?
-         ORDER BY d.next_attempt_at, e.seq, d.subscriber_id
+         WHERE d.subscriber_id = ? AND d.status = 'queued' AND d.next_attempt_at <= ?
+         ORDER BY d.next_attempt_at, e.seq
          LIMIT ?`,
       ),
       markDelivered: db.prepare(
@@ -122,6 +102,11 @@ export class SqliteOutbox {
          WHERE d.status = ? ORDER BY e.seq, d.subscriber_id`,
       ),
     };
+    this.#statements = statements;
+    this.#disable = db.transaction((subscriberId: string, reason: string, atMs: number) => {
+      statements.disable.run(subscriberId, atMs, reason);
+      statements.deadenQueued.run(`subscriber disabled: ${reason}`, subscriberId);
+    }).immediate;
   }
 
   /** Queues a newly logged event for each subscriber it routes to; call inside the logging transaction. */
@@ -131,75 +116,99 @@ export class SqliteOutbox {
     }
   }
 
-  /** Queued deliveries whose next attempt is due at `nowMs`, the longest-waiting first. */
-  due(nowMs: number, limit: number): DueDelivery[] {
-    const rows = this.#statements.due.all(nowMs, limit);
-    return rows.map((raw) => {
-      const row = parseRow(DueRowSchema, raw);
-      const event = parseRow(OrderEventSchema, JSON.parse(row.payload));
-      return { ...toDelivery(row), organizationId: row.organization_id, event };
-    });
-  }
-
-  markDelivered(subscriberId: string, eventId: string, nowMs: number): boolean {
-    const result = this.#statements.markDelivered.run(nowMs, subscriberId, eventId);
-    return result.changes === 1;
-  }
-
-  markFailed(subscriberId: string, eventId: string, failure: FailedAttempt): boolean {
-    const result = this.#statements.markFailed.run(
-      failure.dead ? 'dead' : 'queued',
-      failure.attempts,
-      failure.nextAttemptAt,
-      failure.error,
-      subscriberId,
-      eventId,
+  async queuedSubscribers(): Promise<QueuedSubscriber[]> {
+    return guarded('queuedSubscribers', undefined, () =>
+      this.#statements.queuedSubscribers.all().map((raw) => {
+        const row = parseRow(QueuedRowSchema, raw, 'queuedSubscribers');
+        return { subscriberId: row.subscriber_id, nextAttemptAt: row.at };
+      }),
     );
-    return result.changes === 1;
+  }
+
+  /** The subscriber's queued deliveries due at `nowMs`: earliest due first, then in the order logged. */
+  async dueDeliveries(subscriberId: string, nowMs: number, limit: number): Promise<DueDelivery[]> {
+    return guarded('dueDeliveries', undefined, () =>
+      this.#statements.due.all(subscriberId, nowMs, limit).map((raw) => {
+        const row = parseRow(DueRowSchema, raw, 'dueDeliveries');
+        const event = parseStored(OrderEventSchema, row.payload, 'dueDeliveries', row.organization_id, 'event');
+        return { ...toDelivery(row), organizationId: row.organization_id, event };
+      }),
+    );
+  }
+
+  /** Records a successful attempt; false when there is no such delivery. */
+  async markDelivered(subscriberId: string, eventId: string, nowMs: number): Promise<boolean> {
+    return guarded(
+      'markDelivered',
+      undefined,
+      () => this.#statements.markDelivered.run(nowMs, subscriberId, eventId).changes === 1,
+    );
+  }
+
+  /** Records a failed attempt: queued again at `nextAttemptAt`, or a dead letter keeping its error. */
+  async markFailed(subscriberId: string, eventId: string, failure: FailedAttempt): Promise<boolean> {
+    return guarded('markFailed', undefined, () => {
+      const result = this.#statements.markFailed.run(
+        failure.dead ? 'dead' : 'queued',
+        failure.attempts,
+        failure.nextAttemptAt,
+        failure.error,
+        subscriberId,
+        eventId,
+      );
+      return result.changes === 1;
+    });
   }
 
   /**
    * Queues the event for the subscriber again from scratch (replay): a dead letter, a delivered event, or
    * one the subscriber never had. The last error is kept for the record. False when the event is unknown.
    */
-  requeue(subscriberId: string, eventId: string, nowMs: number): boolean {
-    if (!this.#statements.eventExists.get(eventId)) return false;
-    this.#statements.requeue.run(subscriberId, eventId, nowMs);
-    return true;
+  async requeue(subscriberId: string, eventId: string, nowMs: number): Promise<boolean> {
+    return guarded('requeue', undefined, () => {
+      if (!this.#statements.eventExists.get(eventId)) return false;
+      this.#statements.requeue.run(subscriberId, eventId, nowMs);
+      return true;
+    });
+  }
+
+  async disabled(subscriberId: string): Promise<DisabledSubscriber | undefined> {
+    return guarded('disabled', undefined, () => {
+      const raw = this.#statements.disabled.get(subscriberId);
+      return raw === undefined ? undefined : toDisabled(raw);
+    });
   }
 
   /**
    * Stops all delivery to a subscriber that is gone: its queued deliveries become dead letters (replay
-   * can send them once it is enabled again) and nothing new is queued for it. Call inside a transaction.
+   * can send them once it is enabled again) and nothing new is queued for it.
    */
-  disableSubscriber(subscriberId: string, reason: string, nowMs: number): void {
-    this.#statements.disable.run(subscriberId, nowMs, reason);
-    this.#statements.deadenQueued.run(`subscriber disabled: ${reason}`, subscriberId);
-  }
-
-  /** When the earliest queued delivery is due (epoch ms), or undefined when nothing is queued. */
-  nextDueAt(): number | undefined {
-    return this.#statements.nextDue.get()?.at ?? undefined;
-  }
-
-  /** Lets events reach the subscriber again; true when it was disabled. */
-  enableSubscriber(subscriberId: string): boolean {
-    return this.#statements.enable.run(subscriberId).changes === 1;
-  }
-
-  disabledSubscribers(): DisabledSubscriber[] {
-    return this.#statements.listDisabled.all().map((raw) => {
-      const row = parseRow(DisabledRowSchema, raw);
-      return { subscriberId: row.subscriber_id, disabledAt: row.disabled_at, reason: row.reason };
+  async disableSubscriber(subscriberId: string, reason: string, atMs: number): Promise<DisabledSubscriber> {
+    return guarded('disableSubscriber', undefined, () => {
+      this.#disable(subscriberId, reason, atMs);
+      return toDisabled(this.#statements.disabled.get(subscriberId));
     });
   }
 
-  list(filter: { status?: DeliveryStatus } = {}): Delivery[] {
-    const rows =
-      filter.status === undefined
-        ? this.#statements.listAll.all()
-        : this.#statements.listByStatus.all(filter.status);
-    return rows.map((raw) => toDelivery(parseRow(DeliveryRowSchema, raw)));
+  /** Lets events reach the subscriber again; true when it was disabled. */
+  async enableSubscriber(subscriberId: string): Promise<boolean> {
+    return guarded('enableSubscriber', undefined, () => this.#statements.enable.run(subscriberId).changes === 1);
+  }
+
+  async disabledSubscribers(): Promise<DisabledSubscriber[]> {
+    return guarded('disabledSubscribers', undefined, () =>
+      this.#statements.listDisabled.all().map(toDisabled),
+    );
+  }
+
+  async listDeliveries(filter: { status?: DeliveryStatus } = {}): Promise<Delivery[]> {
+    return guarded('listDeliveries', undefined, () => {
+      const rows =
+        filter.status === undefined
+          ? this.#statements.listAll.all()
+          : this.#statements.listByStatus.all(filter.status);
+      return rows.map((raw) => toDelivery(parseRow(DeliveryRowSchema, raw, 'listDeliveries')));
+    });
   }
 }
 
@@ -215,10 +224,11 @@ function toDelivery(row: z.infer<typeof DeliveryRowSchema>): Delivery {
   };
 }
 
-function parseRow<T>(schema: z.ZodType<T>, raw: unknown): T {
-  const parsed = schema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  throw new StateStoreError('outbox', undefined, `malformed delivery row: ${parsed.error.message}`, {
-    cause: parsed.error,
-  });
+function toDisabled(raw: unknown): DisabledSubscriber {
+  const row = parseRow(DisabledRowSchema, raw, 'disabledSubscribers');
+  return { subscriberId: row.subscriber_id, disabledAt: row.disabled_at, reason: row.reason };
+}
+
+function parseRow<T>(schema: z.ZodType<T>, raw: unknown, operation: string): T {
+  return parseStored(schema, raw, operation, undefined, 'outbox row');
 }

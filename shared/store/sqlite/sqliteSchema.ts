@@ -74,6 +74,10 @@ const MIGRATIONS: readonly string[] = [
     reason        TEXT NOT NULL
   );
   `,
+  `
+  -- Each subscriber's queue is drained on its own, so its due rows are looked up by subscriber.
+  CREATE INDEX deliveries_due_by_subscriber ON deliveries (subscriber_id, status, next_attempt_at);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -18,15 +18,7 @@ import {
 } from '../stateStore.js';
 import { SqliteBudgetCounterStore } from './sqliteBudgetCounterStore.js';
 import { guarded } from './sqliteErrors.js';
-import {
-  type Delivery,
-  type DeliveryStatus,
-  type DisabledSubscriber,
-  type DueDelivery,
-  type EventRouter,
-  type FailedAttempt,
-  SqliteOutbox,
-} from './sqliteOutbox.js';
+import { type EventRouter, SqliteOutbox } from './sqliteOutbox.js';
 import { openStateDatabase } from './sqliteSchema.js';
 
 export const DEFAULT_EVENT_RETENTION_MS = 14 * 86_400_000;
@@ -52,8 +44,9 @@ const EventRowSchema = z.object({
 
 export class SqliteStateStore implements StateStore {
   readonly budgetCounters: BudgetCounterStore;
+  /** The delivery outbox and subscriber status, in the same file and transactions as the event log. */
+  readonly outbox: SqliteOutbox;
   readonly #db: Database.Database;
-  readonly #outbox: SqliteOutbox;
   readonly #clock: () => number;
   readonly #eventRetentionMs: number;
   readonly #statements;
@@ -67,7 +60,7 @@ export class SqliteStateStore implements StateStore {
     );
     this.#clock = options.clock ?? Date.now;
     this.#eventRetentionMs = options.eventRetentionMs ?? DEFAULT_EVENT_RETENTION_MS;
-    this.#outbox = new SqliteOutbox(this.#db, options.routeEvent);
+    this.outbox = new SqliteOutbox(this.#db, options.routeEvent);
     this.budgetCounters = new SqliteBudgetCounterStore(this.#db);
     const db = this.#db;
     this.#statements = {
@@ -134,7 +127,7 @@ export class SqliteStateStore implements StateStore {
         );
         // Already in the log: it was queued when it was first logged, so queue nothing now.
         if (inserted.changes === 0) duplicateEventIds.push(event.id);
-        else this.#outbox.enqueue(event, recordedAt);
+        else this.outbox.enqueue(event, recordedAt);
       }
       return { outcome: 'committed', duplicateEventIds } as const;
     }).immediate;
@@ -214,53 +207,6 @@ export class SqliteStateStore implements StateStore {
       const row = this.#statements.eventById.get(eventId);
       return row === undefined ? undefined : toStoredEvent(row, 'getEvent', undefined);
     });
-  }
-
-  /** Queued deliveries due at `nowMs`, longest-waiting first, each with its event. */
-  async dueDeliveries(nowMs: number, limit: number): Promise<DueDelivery[]> {
-    return guarded('dueDeliveries', undefined, () => this.#outbox.due(nowMs, limit));
-  }
-
-  /** Records a successful attempt; false when there is no such delivery. */
-  async markDelivered(subscriberId: string, eventId: string, nowMs: number): Promise<boolean> {
-    return guarded('markDelivered', undefined, () =>
-      this.#outbox.markDelivered(subscriberId, eventId, nowMs),
-    );
-  }
-
-  /** Records a failed attempt: queued again at `nextAttemptAt`, or a dead letter keeping its error. */
-  async markFailed(subscriberId: string, eventId: string, failure: FailedAttempt): Promise<boolean> {
-    return guarded('markFailed', undefined, () => this.#outbox.markFailed(subscriberId, eventId, failure));
-  }
-
-  /** Queues an event for a subscriber again from attempt 0 (replay); false when the event is unknown. */
-  async requeue(subscriberId: string, eventId: string, nowMs: number): Promise<boolean> {
-    return guarded('requeue', undefined, () => this.#outbox.requeue(subscriberId, eventId, nowMs));
-  }
-
-  /** Dead-letters the subscriber's queued deliveries and queues nothing more for it (it answered "gone"). */
-  async disableSubscriber(subscriberId: string, reason: string, nowMs: number): Promise<void> {
-    guarded('disableSubscriber', undefined, () =>
-      this.#db.transaction(() => this.#outbox.disableSubscriber(subscriberId, reason, nowMs))(),
-    );
-  }
-
-  /** When the earliest queued delivery is due (epoch ms), or undefined when nothing is queued. */
-  async nextDeliveryDueAt(): Promise<number | undefined> {
-    return guarded('nextDeliveryDueAt', undefined, () => this.#outbox.nextDueAt());
-  }
-
-  /** True when the subscriber was disabled and now is not. */
-  async enableSubscriber(subscriberId: string): Promise<boolean> {
-    return guarded('enableSubscriber', undefined, () => this.#outbox.enableSubscriber(subscriberId));
-  }
-
-  async disabledSubscribers(): Promise<DisabledSubscriber[]> {
-    return guarded('disabledSubscribers', undefined, () => this.#outbox.disabledSubscribers());
-  }
-
-  async listDeliveries(filter: { status?: DeliveryStatus } = {}): Promise<Delivery[]> {
-    return guarded('listDeliveries', undefined, () => this.#outbox.list(filter));
   }
 
   /**

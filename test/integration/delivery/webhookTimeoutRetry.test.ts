@@ -2,6 +2,7 @@
 // under the same id: the real sender against a real loopback receiver, the real SQLite outbox.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deliverUntilSettled } from '../../../shared/delivery/deliverUntilSettled.js';
+import { OutboxDelivery } from '../../../shared/delivery/outboxDelivery.js';
 import { WebhookSender } from '../../../shared/delivery/webhook/webhookSender.js';
 import { SqliteStateStore } from '../../../shared/store/sqlite/sqliteStateStore.js';
 import { makeEvent, makeSnapshot, newOrderUuid, T0 } from '../../support/stateStoreConformance.js';
@@ -48,10 +49,13 @@ describe('a webhook that times out', () => {
     await store.commitChange(ORG, { snapshot, events: [event] });
     let now = T0;
     const reports = await deliverUntilSettled({
-      outbox: store,
-      senders: new Map([['automation', sender]]),
+      delivery: new OutboxDelivery({
+        outbox: store.outbox,
+        senders: { senderFor: async () => sender },
+        clock: () => now,
+        random: () => 0.5,
+      }),
       clock: () => now,
-      random: () => 0.5,
       windowMs: 30_000,
       sleep: async (ms) => {
         now += ms;

@@ -151,7 +151,7 @@ describe('slack-delivery handler', () => {
 
     expect(response.batchItemFailures).toEqual([{ itemIdentifier: record.messageId }]);
     expect(sqs).toHaveReceivedCommandWith(ChangeMessageVisibilityCommand, { VisibilityTimeout: 5 });
-    expect(output.text()).toContain('does not hold an http:// or https:// incoming-webhook URL');
+    expect(output.text()).toContain('KITCHEN_TYPO_SLACK_URL does not hold an http:// or https:// URL');
     const status = new DynamoSubscriberStatus({ client: table.client, tableName: table.tableName });
     expect(await status.isSubscriberDisabled('kitchen-typo')).toBe(false);
   });

@@ -46,7 +46,7 @@ describe('DynamoSubscriberStatus', () => {
     expect(await statusStore().disabled('hooks-a')).toEqual({
       subscriberId: 'hooks-a',
       reason: 'https://hooks.example.test answered 410',
-      disabledAt: '2026-11-20T10:00:00.000Z',
+      disabledAt: Date.parse('2026-11-20T10:00:00.000Z'),
     });
   });
 
@@ -57,7 +57,7 @@ describe('DynamoSubscriberStatus', () => {
       'second 410',
       Date.parse('2026-11-21T10:00:00Z'),
     );
-    expect(again).toMatchObject({ reason: 'first 410', disabledAt: '2026-11-20T10:00:00.000Z' });
+    expect(again).toMatchObject({ reason: 'first 410', disabledAt: Date.parse('2026-11-20T10:00:00.000Z') });
   });
 
   it('says a subscriber never disabled is enabled', async () => {

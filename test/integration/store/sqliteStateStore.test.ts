@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OrderEvent } from '../../../shared/events/orderEvent.js';
 import { StateStoreError, StoreContentionError } from '../../../shared/store/errors.js';
-import type { Delivery } from '../../../shared/store/sqlite/sqliteOutbox.js';
+import type { Delivery } from '../../../shared/delivery/deliveryOutbox.js';
 import { SCHEMA_VERSION } from '../../../shared/store/sqlite/sqliteSchema.js';
 import {
   SqliteStateStore,
@@ -121,7 +121,7 @@ describe('SqliteStateStore on a state file', () => {
       const event = makeEvent(ORG, snapshot.orderUuid, 'order.canceled');
       await store.commitChange(ORG, { snapshot, events: [event] });
 
-      expect(await store.listDeliveries()).toEqual([queued('hook', event.id), queued('office', event.id)]);
+      expect(await store.outbox.listDeliveries()).toEqual([queued('hook', event.id), queued('office', event.id)]);
       expect(await store.getEvent(event.id)).toEqual({ event, organizationId: ORG, recordedAt: T0 });
     });
 
@@ -130,7 +130,7 @@ describe('SqliteStateStore on a state file', () => {
       const v1 = makeSnapshot(newOrderUuid());
       const created = makeEvent(ORG, v1.orderUuid, 'order.created');
       await store.commitChange(ORG, { snapshot: v1, events: [created] });
-      await store.markDelivered('hook', created.id, T0 + 10);
+      await store.outbox.markDelivered('hook', created.id, T0 + 10);
 
       await store.commitChange(ORG, { snapshot: { ...v1, version: 2 }, events: [created] });
       await store.commitChange(ORG, {
@@ -138,7 +138,7 @@ describe('SqliteStateStore on a state file', () => {
         events: [makeEvent(ORG, v1.orderUuid, 'order.canceled')],
       });
 
-      expect(await store.listDeliveries()).toEqual([
+      expect(await store.outbox.listDeliveries()).toEqual([
         { ...queued('hook', created.id), status: 'delivered', attempts: 1, deliveredAt: T0 + 10 },
       ]);
     });
@@ -158,7 +158,7 @@ describe('SqliteStateStore on a state file', () => {
         'router failed',
       );
 
-      expect(await store.listDeliveries()).toEqual([]);
+      expect(await store.outbox.listDeliveries()).toEqual([]);
       expect(await store.listEvents(ORG)).toEqual([]);
       expect(await store.loadSnapshots(ORG)).toEqual(new Map());
     });
@@ -175,13 +175,46 @@ describe('SqliteStateStore on a state file', () => {
         await store.commitChange(ORG, { snapshot, events: [event] });
       }
 
-      expect(await store.dueDeliveries(T0 - 1, 10)).toEqual([]);
-      const due = await store.dueDeliveries(T0 + 1_000, 10);
+      expect(await store.outbox.dueDeliveries('hook', T0 - 1, 10)).toEqual([]);
+      const due = await store.outbox.dueDeliveries('hook', T0 + 1_000, 10);
       expect(due.map((delivery) => delivery.eventId)).toEqual([events[0]?.id, events[1]?.id]);
       expect(due[0]).toMatchObject({ subscriberId: 'hook', organizationId: ORG, event: events[0] });
-      expect((await store.dueDeliveries(T0 + 5_000, 2)).map((delivery) => delivery.eventId)).toEqual([
+      expect((await store.outbox.dueDeliveries('hook', T0 + 5_000, 2)).map((delivery) => delivery.eventId)).toEqual([
         events[0]?.id,
         events[1]?.id,
+      ]);
+    });
+
+    it('lists each subscriber with something queued and when its earliest delivery falls due', async () => {
+      let now = T0;
+      const store = open({ routeEvent: route, clock: () => now });
+      const events = [];
+      for (let i = 0; i < 2; i += 1) {
+        now = T0 + i * 1_000;
+        const snapshot = makeSnapshot(newOrderUuid(), { status: 'canceled' });
+        const event = makeEvent(ORG, snapshot.orderUuid, 'order.canceled');
+        events.push(event);
+        await store.commitChange(ORG, { snapshot, events: [event] });
+      }
+      await store.outbox.markFailed('office', events[0]?.id ?? '', {
+        attempts: 1,
+        nextAttemptAt: T0 + 5_000,
+        error: 'HTTP 503',
+        dead: false,
+      });
+      await store.outbox.markDelivered('hook', events[0]?.id ?? '', T0 + 10);
+
+      expect(await store.outbox.queuedSubscribers()).toEqual([
+        { subscriberId: 'hook', nextAttemptAt: T0 + 1_000 },
+        { subscriberId: 'office', nextAttemptAt: T0 + 1_000 },
+      ]);
+      await store.outbox.markDelivered('office', events[1]?.id ?? '', T0 + 10);
+      expect(await store.outbox.queuedSubscribers()).toEqual([
+        { subscriberId: 'hook', nextAttemptAt: T0 + 1_000 },
+        { subscriberId: 'office', nextAttemptAt: T0 + 5_000 },
+      ]);
+      expect((await store.outbox.dueDeliveries('office', T0 + 5_000, 10)).map((d) => d.eventId)).toEqual([
+        events[0]?.id,
       ]);
     });
 
@@ -192,26 +225,26 @@ describe('SqliteStateStore on a state file', () => {
       await store.commitChange(ORG, { snapshot, events: [event] });
 
       expect(
-        await store.markFailed('hook', event.id, {
+        await store.outbox.markFailed('hook', event.id, {
           attempts: 1,
           nextAttemptAt: T0 + 5_000,
           error: 'HTTP 503',
           dead: false,
         }),
       ).toBe(true);
-      expect(await store.dueDeliveries(T0 + 4_999, 10)).toEqual([]);
-      expect(await store.dueDeliveries(T0 + 5_000, 10)).toEqual([
+      expect(await store.outbox.dueDeliveries('hook', T0 + 4_999, 10)).toEqual([]);
+      expect(await store.outbox.dueDeliveries('hook', T0 + 5_000, 10)).toEqual([
         expect.objectContaining({ attempts: 1, lastError: 'HTTP 503', status: 'queued' }),
       ]);
 
-      await store.markFailed('hook', event.id, {
+      await store.outbox.markFailed('hook', event.id, {
         attempts: 8,
         nextAttemptAt: T0 + 9_000,
         error: 'HTTP 410 Gone',
         dead: true,
       });
-      expect(await store.dueDeliveries(T0 + 86_400_000, 10)).toEqual([]);
-      expect(await store.listDeliveries({ status: 'dead' })).toEqual([
+      expect(await store.outbox.dueDeliveries('hook', T0 + 86_400_000, 10)).toEqual([]);
+      expect(await store.outbox.listDeliveries({ status: 'dead' })).toEqual([
         {
           ...queued('hook', event.id),
           status: 'dead',
@@ -220,7 +253,7 @@ describe('SqliteStateStore on a state file', () => {
           lastError: 'HTTP 410 Gone',
         },
       ]);
-      expect(await store.listDeliveries({ status: 'queued' })).toEqual([]);
+      expect(await store.outbox.listDeliveries({ status: 'queued' })).toEqual([]);
     });
 
     it('requeues a dead letter, a delivered event, or an event for a new subscriber, from attempt 0', async () => {
@@ -228,24 +261,21 @@ describe('SqliteStateStore on a state file', () => {
       const snapshot = makeSnapshot(newOrderUuid());
       const event = makeEvent(ORG, snapshot.orderUuid, 'order.created');
       await store.commitChange(ORG, { snapshot, events: [event] });
-      await store.markFailed('hook', event.id, {
+      await store.outbox.markFailed('hook', event.id, {
         attempts: 8,
         nextAttemptAt: T0,
         error: 'HTTP 500',
         dead: true,
       });
 
-      expect(await store.requeue('hook', event.id, T0 + 100)).toBe(true);
-      expect(await store.requeue('late-subscriber', event.id, T0 + 100)).toBe(true);
-      expect(await store.requeue('hook', 'no-such-event', T0 + 100)).toBe(false);
+      expect(await store.outbox.requeue('hook', event.id, T0 + 100)).toBe(true);
+      expect(await store.outbox.requeue('late-subscriber', event.id, T0 + 100)).toBe(true);
+      expect(await store.outbox.requeue('hook', 'no-such-event', T0 + 100)).toBe(false);
 
-      expect(await store.dueDeliveries(T0 + 100, 10)).toEqual([
-        expect.objectContaining({
-          subscriberId: 'hook',
-          attempts: 0,
-          status: 'queued',
-          lastError: 'HTTP 500',
-        }),
+      expect(await store.outbox.dueDeliveries('hook', T0 + 100, 10)).toEqual([
+        expect.objectContaining({ subscriberId: 'hook', attempts: 0, status: 'queued', lastError: 'HTTP 500' }),
+      ]);
+      expect(await store.outbox.dueDeliveries('late-subscriber', T0 + 100, 10)).toEqual([
         expect.objectContaining({
           subscriberId: 'late-subscriber',
           attempts: 0,
@@ -253,16 +283,16 @@ describe('SqliteStateStore on a state file', () => {
           lastError: null,
         }),
       ]);
-      await store.markDelivered('hook', event.id, T0 + 200);
-      expect(await store.requeue('hook', event.id, T0 + 300)).toBe(true);
-      expect(await store.listDeliveries({ status: 'queued' })).toHaveLength(2);
+      await store.outbox.markDelivered('hook', event.id, T0 + 200);
+      expect(await store.outbox.requeue('hook', event.id, T0 + 300)).toBe(true);
+      expect(await store.outbox.listDeliveries({ status: 'queued' })).toHaveLength(2);
     });
 
     it('answers false when marking a delivery that does not exist', async () => {
       const store = open();
-      expect(await store.markDelivered('hook', 'missing', T0)).toBe(false);
+      expect(await store.outbox.markDelivered('hook', 'missing', T0)).toBe(false);
       expect(
-        await store.markFailed('hook', 'missing', {
+        await store.outbox.markFailed('hook', 'missing', {
           attempts: 1,
           nextAttemptAt: T0,
           error: 'x',
@@ -278,15 +308,15 @@ describe('SqliteStateStore on a state file', () => {
       const queuedEvent = makeEvent(ORG, first.orderUuid, 'order.canceled');
       await store.commitChange(ORG, { snapshot: first, events: [queuedEvent] });
 
-      await store.disableSubscriber('hook', 'HTTP 410 Gone', T0 + 1);
+      await store.outbox.disableSubscriber('hook', 'HTTP 410 Gone', T0 + 1);
       const second = makeSnapshot(newOrderUuid(), { status: 'canceled' });
       const laterEvent = makeEvent(ORG, second.orderUuid, 'order.canceled');
       await store.commitChange(ORG, { snapshot: second, events: [laterEvent] });
 
-      expect(await store.disabledSubscribers()).toEqual([
+      expect(await store.outbox.disabledSubscribers()).toEqual([
         { subscriberId: 'hook', disabledAt: T0 + 1, reason: 'HTTP 410 Gone' },
       ]);
-      const hook = (await store.listDeliveries()).filter((delivery) => delivery.subscriberId === 'hook');
+      const hook = (await store.outbox.listDeliveries()).filter((delivery) => delivery.subscriberId === 'hook');
       expect(hook).toEqual([
         {
           ...queued('hook', queuedEvent.id),
@@ -294,20 +324,20 @@ describe('SqliteStateStore on a state file', () => {
           lastError: 'subscriber disabled: HTTP 410 Gone',
         },
       ]);
-      expect((await store.listDeliveries({ status: 'queued' })).map((d) => d.subscriberId)).toEqual([
+      expect((await store.outbox.listDeliveries({ status: 'queued' })).map((d) => d.subscriberId)).toEqual([
         'office',
         'office',
       ]);
 
-      expect(await store.enableSubscriber('hook')).toBe(true);
-      expect(await store.enableSubscriber('hook')).toBe(false);
+      expect(await store.outbox.enableSubscriber('hook')).toBe(true);
+      expect(await store.outbox.enableSubscriber('hook')).toBe(false);
       const third = makeSnapshot(newOrderUuid(), { status: 'canceled' });
       await store.commitChange(ORG, {
         snapshot: third,
         events: [makeEvent(ORG, third.orderUuid, 'order.canceled')],
       });
       expect(
-        (await store.listDeliveries({ status: 'queued' })).filter((d) => d.subscriberId === 'hook'),
+        (await store.outbox.listDeliveries({ status: 'queued' })).filter((d) => d.subscriberId === 'hook'),
       ).toHaveLength(1);
     });
   });
@@ -325,7 +355,7 @@ describe('SqliteStateStore on a state file', () => {
 
     expect([...(await store.loadSnapshots(ORG)).keys()]).toEqual([lasting.orderUuid]);
     expect(await store.listEvents(ORG)).toEqual([]);
-    expect(await store.listDeliveries()).toEqual([]);
+    expect(await store.outbox.listDeliveries()).toEqual([]);
   });
 });
 

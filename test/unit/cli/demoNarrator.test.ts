@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DemoNarrator } from '../../../cli/demo/demoNarrator.js';
-import type { DeliveryReport } from '../../../shared/delivery/drainOutbox.js';
+import type { DeliveryReport } from '../../../shared/delivery/outboxDelivery.js';
 import { parsedOrder } from '../../support/detectFixtures.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
 import { pollReport } from './pollReportFixture.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runSummaryRecord } from '../../../cli/output/runSummary.js';
 import { RunTally } from '../../../cli/runtime/runTally.js';
-import type { DeliveryReport } from '../../../shared/delivery/drainOutbox.js';
+import type { DeliveryReport } from '../../../shared/delivery/outboxDelivery.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
 import { pollReport } from './pollReportFixture.js';
 

@@ -1,47 +1,32 @@
-// How long a transiently failed message stays hidden: the shared retry schedule, counted in SQS receives,
-// honouring Retry-After, and never longer than SQS accepts.
+// How long a transiently failed message stays hidden: the shared engine's delay in whole seconds, counted
+// in SQS receives, and never longer than SQS accepts.
 import { describe, expect, it } from 'vitest';
 import {
   MAX_RECEIVE_COUNT,
   MAX_RETRY_VISIBILITY_SECONDS,
 } from '../../../functions/shared/deliveryQueueContract.js';
-import { retryVisibilitySeconds } from '../../../functions/shared/retryVisibility.js';
+import { visibilitySeconds } from '../../../functions/shared/retryVisibility.js';
+import { decideDelivery } from '../../../shared/delivery/deliveryDecision.js';
 import { RETRY_SCHEDULE_MS } from '../../../shared/delivery/retrySchedule.js';
 
-/** No jitter: 1 - 20 % + 40 % × 0.5 = 1. */
 const MIDDLE = () => 0.5;
+const RETRY = { kind: 'retry', reason: 'server error (500)' } as const;
 
-describe('retryVisibilitySeconds', () => {
-  it.each([
-    [1, 5],
-    [2, 300],
-    [3, 1_800],
-    [4, 7_200],
-    [5, 18_000],
-    [6, 36_000],
-    [7, 36_000],
-  ])('after receive %i waits the schedule step of %i s', (receiveCount, seconds) => {
-    expect(retryVisibilitySeconds(receiveCount, undefined, MIDDLE)).toBe(seconds);
+describe('visibilitySeconds', () => {
+  it('rounds the delay up to whole seconds', () => {
+    expect(visibilitySeconds(4_001)).toBe(5);
+    expect(visibilitySeconds(300_000)).toBe(300);
   });
 
   it('is spent after as many receives as the schedule has attempts, which the redrive policy matches', () => {
     expect(MAX_RECEIVE_COUNT).toBe(RETRY_SCHEDULE_MS.length);
-    expect(retryVisibilitySeconds(MAX_RECEIVE_COUNT, undefined, MIDDLE)).toBeUndefined();
-  });
-
-  it('waits at least what Retry-After asked for', () => {
-    expect(retryVisibilitySeconds(1, 90_000, MIDDLE)).toBe(90);
-    expect(retryVisibilitySeconds(2, 90_000, MIDDLE)).toBe(300);
-  });
-
-  it('jitters by ±20 %', () => {
-    expect(retryVisibilitySeconds(2, undefined, () => 0)).toBe(240);
-    expect(retryVisibilitySeconds(2, undefined, () => 0.999_999)).toBe(360);
+    expect(decideDelivery(RETRY, MAX_RECEIVE_COUNT, MIDDLE).kind).toBe('dead');
   });
 
   it('never asks SQS for more than fits in its 12 h limit, measured from the receive', () => {
-    expect(retryVisibilitySeconds(7, undefined, () => 0.999_999)).toBe(MAX_RETRY_VISIBILITY_SECONDS);
-    expect(retryVisibilitySeconds(1, 2 * 86_400_000, MIDDLE)).toBe(MAX_RETRY_VISIBILITY_SECONDS);
+    const longest = decideDelivery(RETRY, 7, () => 0.999_999);
+    expect(longest.kind === 'retry' && visibilitySeconds(longest.delayMs)).toBe(MAX_RETRY_VISIBILITY_SECONDS);
+    expect(visibilitySeconds(2 * 86_400_000)).toBe(MAX_RETRY_VISIBILITY_SECONDS);
     expect(MAX_RETRY_VISIBILITY_SECONDS).toBeLessThan(43_200);
   });
 });

@@ -1,0 +1,43 @@
+// What to do after a delivery attempt, decided once for both runtimes: the SQLite outbox records it, the
+// SQS handlers turn it into a message's visibility or a dead letter.
+import type { DeliveryOutcome } from './deliveryOutcome.js';
+import { nextRetryDelay } from './retrySchedule.js';
+
+export type DeliveryDecision =
+  | { kind: 'delivered' }
+  /** Try again after `delayMs`: the schedule's step, never sooner than the receiver's Retry-After. */
+  | { kind: 'retry'; reason: string; delayMs: number }
+  /** No more attempts for this event; `exhausted` when it was the retry schedule that ran out. */
+  | { kind: 'dead'; reason: string; exhausted: boolean }
+  /** The receiver is gone for good: disable the subscriber. */
+  | { kind: 'gone'; reason: string };
+
+/**
+ * @param attemptsMade attempts so far, the one just made included
+ * @param random a number in [0, 1) for the schedule's jitter, injected so tests can pin it
+ */
+export function decideDelivery(
+  outcome: DeliveryOutcome,
+  attemptsMade: number,
+  random: () => number = Math.random,
+): DeliveryDecision {
+  switch (outcome.kind) {
+    case 'delivered':
+      return { kind: 'delivered' };
+    case 'gone':
+      return { kind: 'gone', reason: outcome.reason };
+    case 'dead':
+      return { kind: 'dead', reason: outcome.reason, exhausted: false };
+    case 'retry': {
+      const delayMs = nextRetryDelay(attemptsMade, outcome.retryAfterMs, random);
+      if (delayMs === undefined) {
+        return {
+          kind: 'dead',
+          reason: `retry schedule spent after ${attemptsMade} attempts; last: ${outcome.reason}`,
+          exhausted: true,
+        };
+      }
+      return { kind: 'retry', reason: outcome.reason, delayMs };
+    }
+  }
+}

@@ -1,0 +1,274 @@
+// The local delivery engine over the outbox. Each subscriber's queue is drained on its own, in order, so a
+// slow, paced, hanging or failing receiver never holds back another beyond its own attempt. Every outcome
+// is decided by decideDelivery, as on AWS, and recorded before that subscriber's next send, so a crash
+// re-sends at most the one in flight, under the same event id. Stopping lets each attempt in flight finish
+// and be recorded, and starts no other.
+import { attemptDelivery } from './attemptDelivery.js';
+import { type DeliveryDecision, decideDelivery } from './deliveryDecision.js';
+import type { DeliveryOutbox, DueDelivery } from './deliveryOutbox.js';
+import type { DeliveryOutcome, EventSender } from './deliveryOutcome.js';
+import { DeliveryRecordError } from './errors.js';
+
+export interface DeliveryReport {
+  subscriberId: string;
+  eventId: string;
+  eventType: string;
+  reference: string;
+  outcome: DeliveryOutcome;
+  /** Attempts made, this one included. */
+  attempts: number;
+  /** Where the delivery stands now. */
+  state: 'delivered' | 'queued' | 'dead' | 'subscriber_disabled';
+  /** Set while queued. */
+  nextAttemptAt?: number;
+  /** When the event was recorded, for detection-to-delivery latency. */
+  eventTime: string;
+}
+
+/** Where the engine gets a subscriber's sender; see SubscriberSenders. */
+export interface SenderSource {
+  /** Undefined when the subscriber is no longer configured; a throw when it cannot be built now. */
+  senderFor(subscriberId: string): Promise<EventSender | undefined>;
+}
+
+export interface OutboxDeliveryDependencies {
+  outbox: DeliveryOutbox;
+  senders: SenderSource;
+  clock: () => number;
+  /** The retry schedule's jitter. @default Math.random */
+  random?: () => number;
+  /** Told of each attempt once its outcome is recorded. */
+  onDelivery?: (report: DeliveryReport) => void;
+  /** Told when a subscriber's queue could not be read or an outcome recorded; that subscriber pauses, the others go on. */
+  onError?: (error: unknown) => void;
+  /** Deliveries fetched at a time per subscriber. @default 50 */
+  batchSize?: number;
+}
+
+/** New events are queued by poll cycles at any moment; a second is the longest they wait unless woken. */
+const MAX_IDLE_MS = 1_000;
+const MIN_IDLE_MS = 20;
+/** After a store failure, how long that subscriber waits before trying again, doubling up to the most. */
+const FIRST_PAUSE_MS = 1_000;
+const MAX_PAUSE_MS = 30_000;
+
+interface HeldOutcome {
+  delivery: DueDelivery;
+  decision: DeliveryDecision;
+  attempts: number;
+  atMs: number;
+  report: DeliveryReport;
+}
+
+export class OutboxDelivery {
+  readonly #deps: OutboxDeliveryDependencies;
+  readonly #busy = new Map<string, Promise<void>>();
+  readonly #held = new Map<string, HeldOutcome>();
+  readonly #paused = new Map<string, { until: number; ms: number }>();
+  #wakeIdle: (() => void) | undefined;
+  #woken = false;
+
+  constructor(deps: OutboxDeliveryDependencies) {
+    this.#deps = deps;
+  }
+
+  /** Looks at the outbox again at once: new events were queued, or a subscriber finished. */
+  wake(): void {
+    this.#woken = true;
+    this.#wakeIdle?.();
+  }
+
+  /** Delivers everything due now, every subscriber on its own, until none has anything due. */
+  async deliverDue(stop?: AbortSignal): Promise<DeliveryReport[]> {
+    const reports: DeliveryReport[] = [];
+    while (!stop?.aborted) {
+      const due = await this.#subscribersDue();
+      if (due.ready.length === 0) break;
+      await Promise.all(due.ready.map((subscriberId) => this.#work(subscriberId, stop, reports)));
+    }
+    return reports;
+  }
+
+  /** Delivers whatever falls due until `stop`; then waits for the attempts in flight to be recorded. */
+  async run(stop: AbortSignal): Promise<void> {
+    while (!stop.aborted) {
+      let waitMs = MAX_IDLE_MS;
+      try {
+        const due = await this.#subscribersDue();
+        for (const subscriberId of due.ready) {
+          const worker = this.#work(subscriberId, stop).finally(() => {
+            this.#busy.delete(subscriberId);
+            this.wake();
+          });
+          this.#busy.set(subscriberId, worker);
+        }
+        if (due.nextAt !== undefined) waitMs = Math.min(waitMs, due.nextAt - this.#deps.clock());
+      } catch (error) {
+        this.#deps.onError?.(error);
+      }
+      await this.#idle(Math.max(MIN_IDLE_MS, waitMs), stop);
+    }
+    await Promise.all(this.#busy.values());
+  }
+
+  /** When the next delivery falls due (a paused subscriber's pause counted), or undefined when none is queued. */
+  async nextDueAt(): Promise<number | undefined> {
+    const due = await this.#subscribersDue();
+    return due.ready.length > 0 ? this.#deps.clock() : due.nextAt;
+  }
+
+  /** Subscribers with something due now and no worker, and when the next one falls due. */
+  async #subscribersDue(): Promise<{ ready: string[]; nextAt: number | undefined }> {
+    const now = this.#deps.clock();
+    const ready: string[] = [];
+    let nextAt: number | undefined;
+    for (const { subscriberId, nextAttemptAt } of await this.#deps.outbox.queuedSubscribers()) {
+      if (this.#busy.has(subscriberId)) continue;
+      const at = Math.max(nextAttemptAt, this.#paused.get(subscriberId)?.until ?? nextAttemptAt);
+      if (at <= now) ready.push(subscriberId);
+      else nextAt = Math.min(nextAt ?? at, at);
+    }
+    return { ready, nextAt };
+  }
+
+  /** Drains one subscriber; a store failure pauses that subscriber alone, and is reported. */
+  async #work(subscriberId: string, stop: AbortSignal | undefined, reports?: DeliveryReport[]): Promise<void> {
+    const tell = (report: DeliveryReport) => {
+      reports?.push(report);
+      this.#deps.onDelivery?.(report);
+    };
+    try {
+      await this.#drain(subscriberId, stop, tell);
+      this.#paused.delete(subscriberId);
+    } catch (error) {
+      const ms = Math.min(MAX_PAUSE_MS, (this.#paused.get(subscriberId)?.ms ?? FIRST_PAUSE_MS / 2) * 2);
+      this.#paused.set(subscriberId, { until: this.#deps.clock() + ms, ms });
+      this.#deps.onError?.(error);
+    }
+  }
+
+  async #drain(
+    subscriberId: string,
+    stop: AbortSignal | undefined,
+    tell: (report: DeliveryReport) => void,
+  ): Promise<void> {
+    const held = this.#held.get(subscriberId);
+    if (held) {
+      await this.#record(held);
+      this.#held.delete(subscriberId);
+      tell(held.report);
+    }
+    const batchSize = this.#deps.batchSize ?? 50;
+    for (;;) {
+      if (stop?.aborted) return;
+      const due = await this.#deps.outbox.dueDeliveries(subscriberId, this.#deps.clock(), batchSize);
+      if (due.length === 0) return;
+      for (const delivery of due) {
+        if (stop?.aborted) return;
+        const report = await this.#deliverOne(delivery);
+        tell(report);
+        // Everything else queued for a gone subscriber was dead-lettered with it.
+        if (report.state === 'subscriber_disabled') return;
+      }
+    }
+  }
+
+  async #deliverOne(delivery: DueDelivery): Promise<DeliveryReport> {
+    const { senders, random } = this.#deps;
+    const outcome = await attemptDelivery(() => senders.senderFor(delivery.subscriberId), delivery.event);
+    const attempts = delivery.attempts + 1;
+    const decision = decideDelivery(outcome, attempts, random);
+    const atMs = this.#deps.clock();
+    const held: HeldOutcome = {
+      delivery,
+      decision,
+      attempts,
+      atMs,
+      report: reportOf(delivery, outcome, attempts, decision, atMs),
+    };
+    try {
+      await this.#record(held);
+    } catch (error) {
+      this.#held.set(delivery.subscriberId, held);
+      throw new DeliveryRecordError(delivery.subscriberId, delivery.eventId, error);
+    }
+    return held.report;
+  }
+
+  async #record({ delivery, decision, attempts, atMs }: HeldOutcome): Promise<void> {
+    const { outbox } = this.#deps;
+    const { subscriberId, eventId } = delivery;
+    switch (decision.kind) {
+      case 'delivered':
+        await outbox.markDelivered(subscriberId, eventId, atMs);
+        return;
+      case 'gone':
+        await outbox.disableSubscriber(subscriberId, decision.reason, atMs);
+        return;
+      case 'dead':
+        await outbox.markFailed(subscriberId, eventId, {
+          attempts,
+          nextAttemptAt: atMs,
+          error: decision.reason,
+          dead: true,
+        });
+        return;
+      case 'retry':
+        await outbox.markFailed(subscriberId, eventId, {
+          attempts,
+          nextAttemptAt: atMs + decision.delayMs,
+          error: decision.reason,
+          dead: false,
+        });
+        return;
+    }
+  }
+
+  /** Waits `ms`, or less when woken or stopped. */
+  async #idle(ms: number, stop: AbortSignal): Promise<void> {
+    if (this.#woken || stop.aborted) {
+      this.#woken = false;
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        stop.removeEventListener('abort', done);
+        this.#wakeIdle = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      stop.addEventListener('abort', done, { once: true });
+      this.#wakeIdle = done;
+    });
+    this.#woken = false;
+  }
+}
+
+function reportOf(
+  delivery: DueDelivery,
+  outcome: DeliveryOutcome,
+  attempts: number,
+  decision: DeliveryDecision,
+  atMs: number,
+): DeliveryReport {
+  const base = {
+    subscriberId: delivery.subscriberId,
+    eventId: delivery.eventId,
+    eventType: delivery.event.type,
+    reference: delivery.event.data.order.reference,
+    outcome,
+    attempts,
+    eventTime: delivery.event.time,
+  };
+  switch (decision.kind) {
+    case 'delivered':
+      return { ...base, state: 'delivered' };
+    case 'gone':
+      return { ...base, state: 'subscriber_disabled' };
+    case 'dead':
+      return { ...base, state: 'dead' };
+    case 'retry':
+      return { ...base, state: 'queued', nextAttemptAt: atMs + decision.delayMs };
+  }
+}
