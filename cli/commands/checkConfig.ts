@@ -3,6 +3,7 @@
 import { Command } from 'commander';
 import { ConfigError } from '../../shared/config/errors.js';
 import { loadConfigFile } from '../../shared/config/loadConfig.js';
+import { findUnsetRotationSecrets } from '../../shared/config/secretResolver.js';
 import { findSetupProblems } from '../checkConfig/findSetupProblems.js';
 import { pingOrganizations } from '../checkConfig/pingOrganizations.js';
 import { EXIT_FAILURE } from '../errors.js';
@@ -33,6 +34,12 @@ Examples:
       const config = await loadConfigFile(file);
       const problems = await findSetupProblems(config, process.env);
       if (problems.length > 0) throw new ConfigError(file, problems);
+      // Not a problem: a rotation under way. Said, so the operator knows which secret is still to set.
+      for (const unset of findUnsetRotationSecrets(config, process.env)) {
+        process.stderr.write(
+          `warning: ${unset.path}: environment variable ${unset.variable} is not set; subscriber "${unset.subscriberId}" signs with its other secrets until it is\n`,
+        );
+      }
       const organizations = plural(config.organizations.length, 'organization');
       const subscribers = plural(config.subscribers.length, 'subscriber');
       if (options.ping) {

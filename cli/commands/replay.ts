@@ -37,7 +37,9 @@ export function replayCommand(): Command {
         throw new CliUsageError('give exactly one of --event ID or --since TIME');
       }
       const since = options.since === undefined ? undefined : parseSince(options.since, Date.now());
-      const runtime = await openLocalRuntime(options.config);
+      const runtime = await openLocalRuntime(options.config, {
+        onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
+      });
       try {
         const subscriber = runtime.config.subscribers.find(({ id }) => id === options.subscriber);
         if (!subscriber) {
