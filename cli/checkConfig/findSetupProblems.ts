@@ -5,7 +5,9 @@
 import { jsonPath } from '../../shared/config/configProblems.js';
 import type { Config, SubscriberConfig } from '../../shared/config/configSchema.js';
 import type { ConfigProblem } from '../../shared/config/errors.js';
+import { subscriberSecrets } from '../../shared/config/secretReferences.js';
 import { EnvSecretResolver, findMissingSecrets } from '../../shared/config/secretResolver.js';
+import { buildSender } from '../../shared/delivery/buildSender.js';
 import {
   SlackWebhookUrlError,
   SmtpConfigError,
@@ -13,9 +15,7 @@ import {
   WebhookSecretError,
   WebhookUrlError,
 } from '../../shared/delivery/errors.js';
-import { subscriberSecrets } from '../../shared/config/secretReferences.js';
 import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
-import { buildSender } from '../../shared/delivery/buildSender.js';
 
 export async function findSetupProblems(config: Config, env: NodeJS.ProcessEnv): Promise<ConfigProblem[]> {
   const missing = findMissingSecrets(config, env);

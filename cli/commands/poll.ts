@@ -62,7 +62,8 @@ Examples:
       try {
         const runtime = await openLocalRuntime(options.config, {
           ...(stop ? { stop: stop.signal } : {}),
-          onWarning: (message) => logger.log({ level: 'warn', kind: 'lifecycle', message: `warning: ${message}` }),
+          onWarning: (message) =>
+            logger.log({ level: 'warn', kind: 'lifecycle', message: `warning: ${message}` }),
           ...(options.verbose
             ? { onAttempt: (organization, attempt) => logger.log(attemptRecord(organization.name, attempt)) }
             : {}),

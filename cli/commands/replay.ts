@@ -80,7 +80,10 @@ export function replayCommand(): Command {
             senders: runtime.senders,
             clock: Date.now,
             onDelivery: (report) => process.stderr.write(`${formatDeliveryReportLine(report, Date.now())}\n`),
-            onError: (error) => process.stderr.write(`meal-notifier: ${error instanceof Error ? error.message : String(error)}\n`),
+            onError: (error) =>
+              process.stderr.write(
+                `meal-notifier: ${error instanceof Error ? error.message : String(error)}\n`,
+              ),
           }),
           clock: Date.now,
           windowMs: 30_000,

@@ -53,7 +53,9 @@ export class PollReporter {
       message: `delivery paused: ${message}`,
       fields: {
         error: message,
-        ...(error instanceof DeliveryRecordError ? { subscriberId: error.subscriberId, eventId: error.eventId } : {}),
+        ...(error instanceof DeliveryRecordError
+          ? { subscriberId: error.subscriberId, eventId: error.eventId }
+          : {}),
       },
     });
   }

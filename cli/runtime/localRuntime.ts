@@ -5,10 +5,10 @@ import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { AdminApiClient, type AttemptReport } from '../../shared/api/adminApiClient.js';
 import { RequestBudget } from '../../shared/api/requestBudget.js';
+import { jsonPath } from '../../shared/config/configProblems.js';
 import type { Config, OrganizationConfig } from '../../shared/config/configSchema.js';
 import { ConfigError } from '../../shared/config/errors.js';
 import { loadConfigFile } from '../../shared/config/loadConfig.js';
-import { jsonPath } from '../../shared/config/configProblems.js';
 import {
   EnvSecretResolver,
   findMissingSecrets,
@@ -17,8 +17,8 @@ import {
 } from '../../shared/config/secretResolver.js';
 import { buildSender } from '../../shared/delivery/buildSender.js';
 import type { SenderTuning } from '../../shared/delivery/senderTuning.js';
-import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
 import { matchesFilter } from '../../shared/delivery/subscriberFilter.js';
+import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
 import { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js';
 import { subscriberProblem } from '../checkConfig/findSetupProblems.js';
 import { stoppableSleep } from './stoppableSleep.js';
@@ -144,10 +144,7 @@ export async function openLocalRuntime(
       await state.store.prune(prunedAt);
     },
     close: async () => {
-      await Promise.all([
-        ...organizations.map(({ client }) => client.close()),
-        senders.close(),
-      ]);
+      await Promise.all([...organizations.map(({ client }) => client.close()), senders.close()]);
       await state.close();
     },
   };
@@ -192,4 +189,3 @@ function buildClients(
     return { organization, client };
   });
 }
-

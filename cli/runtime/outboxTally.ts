@@ -5,7 +5,10 @@ import type { SqliteOutbox } from '../../shared/store/sqlite/sqliteOutbox.js';
 import type { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js';
 import type { OutboxCounts } from '../output/pollReportLine.js';
 
-export type OutboxReader = { outbox: Pick<SqliteOutbox, 'listDeliveries'> } & Pick<SqliteStateStore, 'getEvent'>;
+export type OutboxReader = { outbox: Pick<SqliteOutbox, 'listDeliveries'> } & Pick<
+  SqliteStateStore,
+  'getEvent'
+>;
 
 export class OutboxTally {
   readonly #store: OutboxReader;

@@ -98,7 +98,8 @@ async function subscriberStatuses(
   };
   if (!store) return [...byId.values()];
   for (const status of ['queued', 'dead'] as const) {
-    for (const delivery of await store.outbox.listDeliveries({ status })) entry(delivery.subscriberId)[status] += 1;
+    for (const delivery of await store.outbox.listDeliveries({ status }))
+      entry(delivery.subscriberId)[status] += 1;
   }
   for (const disabled of await store.outbox.disabledSubscribers()) {
     entry(disabled.subscriberId).disabled = {

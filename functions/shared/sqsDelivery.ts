@@ -175,7 +175,10 @@ async function whyDisabled<S extends DeliverySubscriber>(
 ): Promise<string | undefined> {
   if (!subscriber.enabled) return 'subscriber is disabled in the config';
   const disabled = await status.disabled(subscriber.id);
-  return disabled && `subscriber was disabled at ${new Date(disabled.disabledAt).toISOString()}: ${disabled.reason}`;
+  return (
+    disabled &&
+    `subscriber was disabled at ${new Date(disabled.disabledAt).toISOString()}: ${disabled.reason}`
+  );
 }
 
 function parseEventBody(body: string): { event: OrderEvent } | { problem: string } {

@@ -13,6 +13,9 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { SecretsManagerSecretResolver } from '../../shared/config/secretsManagerSecretResolver.js';
+import type { ClosableSender } from '../../shared/delivery/deliveryOutcome.js';
+import type { SenderTuning } from '../../shared/delivery/senderTuning.js';
+import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
 import { DynamoSubscriberStatus } from '../../shared/store/dynamo/dynamoSubscriberStatus.js';
 import { sendToDeadLetterQueue } from './deadLetters.js';
 import { type DeliverySubscriber, parseDeliveryEnvironment } from './deliveryEnvironment.js';
@@ -20,9 +23,6 @@ import { DeliveryDeferredError } from './deliveryErrors.js';
 import { DeliveryTally } from './deliveryMetrics.js';
 import { queueUrlFromArn } from './queueUrl.js';
 import { deliverSqsRecord, type QueueActions, type SqsDeliveryDependencies } from './sqsDelivery.js';
-import type { ClosableSender } from '../../shared/delivery/deliveryOutcome.js';
-import type { SenderTuning } from '../../shared/delivery/senderTuning.js';
-import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
 
 export type SqsDeliveryHandler = (
   event: SQSEvent,

@@ -4,4 +4,8 @@ import type { WebhookSubscriber } from '../../shared/config/configSchema.js';
 import { buildWebhookSender } from '../../shared/delivery/webhook/buildWebhookSender.js';
 import { createSqsDeliveryHandler } from '../shared/sqsDeliveryHandler.js';
 
-export const handler = createSqsDeliveryHandler<WebhookSubscriber>('webhook-delivery', 'webhook', buildWebhookSender);
+export const handler = createSqsDeliveryHandler<WebhookSubscriber>(
+  'webhook-delivery',
+  'webhook',
+  buildWebhookSender,
+);

@@ -90,7 +90,9 @@ export class DeliveryRecordError extends Error {
 
   constructor(subscriberId: string, eventId: string, cause: unknown) {
     const detail = cause instanceof Error ? cause.message : String(cause);
-    super(`subscriber "${subscriberId}": could not record the outcome of event ${eventId}: ${detail}`, { cause });
+    super(`subscriber "${subscriberId}": could not record the outcome of event ${eventId}: ${detail}`, {
+      cause,
+    });
     this.name = new.target.name;
     this.subscriberId = subscriberId;
     this.eventId = eventId;

@@ -78,33 +78,41 @@ export class OutboxDelivery {
     this.#wakeIdle?.();
   }
 
-  /** Delivers everything due now, every subscriber on its own, until none has anything due. */
+  /**
+   * Delivers everything due now, every subscriber on its own, until none has anything due (for a run that
+   * must end). A subscriber that finishes, or a wake(), is looked at again at once, so one still busy
+   * holds back no other.
+   */
   async deliverDue(stop?: AbortSignal): Promise<DeliveryReport[]> {
     const reports: DeliveryReport[] = [];
-    while (!stop?.aborted) {
-      const due = await this.#subscribersDue();
-      if (due.ready.length === 0) break;
-      await Promise.all(due.ready.map((subscriberId) => this.#work(subscriberId, stop, reports)));
-    }
+    await this.#loop(stop, reports);
     return reports;
   }
 
   /** Delivers whatever falls due until `stop`; then waits for the attempts in flight to be recorded. */
   async run(stop: AbortSignal): Promise<void> {
-    while (!stop.aborted) {
+    await this.#loop(stop, undefined);
+  }
+
+  /** Without `reports`, runs until stopped; with them, until nothing is due or busy. */
+  async #loop(stop: AbortSignal | undefined, reports: DeliveryReport[] | undefined): Promise<void> {
+    while (!stop?.aborted) {
       let waitMs = MAX_IDLE_MS;
       try {
         const due = await this.#subscribersDue();
         for (const subscriberId of due.ready) {
-          const worker = this.#work(subscriberId, stop).finally(() => {
+          const worker = this.#work(subscriberId, stop, reports).finally(() => {
             this.#busy.delete(subscriberId);
             this.wake();
           });
           this.#busy.set(subscriberId, worker);
         }
-        if (due.nextAt !== undefined) waitMs = Math.min(waitMs, due.nextAt - this.#deps.clock());
+        if (reports && this.#busy.size === 0) break;
+        // A run that must end waits for its workers only, never for a retry due later.
+        if (due.nextAt !== undefined && !reports) waitMs = Math.min(waitMs, due.nextAt - this.#deps.clock());
       } catch (error) {
         this.#deps.onError?.(error);
+        if (reports && this.#busy.size === 0) break;
       }
       await this.#idle(Math.max(MIN_IDLE_MS, waitMs), stop);
     }
@@ -132,7 +140,11 @@ export class OutboxDelivery {
   }
 
   /** Drains one subscriber; a store failure pauses that subscriber alone, and is reported. */
-  async #work(subscriberId: string, stop: AbortSignal | undefined, reports?: DeliveryReport[]): Promise<void> {
+  async #work(
+    subscriberId: string,
+    stop: AbortSignal | undefined,
+    reports?: DeliveryReport[],
+  ): Promise<void> {
     const tell = (report: DeliveryReport) => {
       reports?.push(report);
       this.#deps.onDelivery?.(report);
@@ -225,20 +237,20 @@ export class OutboxDelivery {
   }
 
   /** Waits `ms`, or less when woken or stopped. */
-  async #idle(ms: number, stop: AbortSignal): Promise<void> {
-    if (this.#woken || stop.aborted) {
+  async #idle(ms: number, stop: AbortSignal | undefined): Promise<void> {
+    if (this.#woken || stop?.aborted) {
       this.#woken = false;
       return;
     }
     await new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
-        stop.removeEventListener('abort', done);
+        stop?.removeEventListener('abort', done);
         this.#wakeIdle = undefined;
         resolve();
       };
       const timer = setTimeout(done, ms);
-      stop.addEventListener('abort', done, { once: true });
+      stop?.addEventListener('abort', done, { once: true });
       this.#wakeIdle = done;
     });
     this.#woken = false;

@@ -25,7 +25,9 @@ export async function resolveSenderSecrets(
       return { values: [await resolver.resolve(subscriber.webhookUrl, `${where}.webhookUrl`)], unset: [] };
     case 'email':
       // The config schema requires smtp whenever an e-mail subscriber exists.
-      return smtp ? { values: [await resolver.resolve(smtp.url, 'smtp.url')], unset: [] } : { values: [], unset: [] };
+      return smtp
+        ? { values: [await resolver.resolve(smtp.url, 'smtp.url')], unset: [] }
+        : { values: [], unset: [] };
     case 'webhook': {
       const outcomes = await Promise.allSettled(
         subscriber.secret.map((ref, index) => resolver.resolve(ref, `${where}.secret[${index}]`)),

@@ -29,7 +29,9 @@ export class SubscriberSenders {
   constructor(options: SubscriberSendersOptions) {
     this.#options = options;
     this.#subscribers = new Map(
-      options.subscribers.filter((subscriber) => subscriber.enabled).map((subscriber) => [subscriber.id, subscriber]),
+      options.subscribers
+        .filter((subscriber) => subscriber.enabled)
+        .map((subscriber) => [subscriber.id, subscriber]),
     );
   }
 

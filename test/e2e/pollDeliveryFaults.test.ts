@@ -29,7 +29,12 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await Promise.all([...receivers.map((receiver) => receiver.close()), slack.close(), smtp.close(), sim.close()]);
+  await Promise.all([
+    ...receivers.map((receiver) => receiver.close()),
+    slack.close(),
+    smtp.close(),
+    sim.close(),
+  ]);
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -38,7 +43,12 @@ async function writeConfig(subscribers: unknown[]): Promise<string> {
   const config = {
     api: { baseUrl: sim.baseUrl },
     organizations: [
-      { id: sim.organization.id, name: 'North School', token: { env: 'NORTH_TOKEN' }, timeZone: sim.world.timeZone },
+      {
+        id: sim.organization.id,
+        name: 'North School',
+        token: { env: 'NORTH_TOKEN' },
+        timeZone: sim.world.timeZone,
+      },
     ],
     subscribers,
     smtp: { url: { env: 'SMTP_URL' }, from: 'Order alerts <alerts@example.org>' },
@@ -135,6 +145,8 @@ describe('meal-notifier poll, when a subscriber misbehaves', () => {
     expect(automation.received.map((request) => request.verifiedBy)).toEqual([[true, false]]);
     const check = await runCli(['check-config', config], rotating);
     expect(check.code).toBe(0);
-    expect(check.stderr).toContain('warning: $.subscribers[0].secret[1]: environment variable HOOK_SECRET_OLD is not set');
+    expect(check.stderr).toContain(
+      'warning: $.subscribers[0].secret[1]: environment variable HOOK_SECRET_OLD is not set',
+    );
   }, 30_000);
 });

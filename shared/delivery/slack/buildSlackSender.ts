@@ -12,7 +12,8 @@ export function buildSlackSender(
   [webhookUrl = '']: readonly string[],
   tuning: SenderTuning = {},
 ): ClosableSender {
-  if (!parseSlackWebhookUrl(webhookUrl)) throw new SlackWebhookUrlError(subscriber.id, subscriber.webhookUrl.env);
+  if (!parseSlackWebhookUrl(webhookUrl))
+    throw new SlackWebhookUrlError(subscriber.id, subscriber.webhookUrl.env);
   return new SlackSender({
     subscriberId: subscriber.id,
     includeContactDetails: subscriber.includeContactDetails,

@@ -76,11 +76,7 @@ export class SlackSender implements EventSender {
       });
     // Every form the secret could take in a message: the URL as given, as parsed, and its path (which
     // holds the token of a hooks.slack.com URL).
-    this.#secrets = [
-      options.webhookUrl,
-      this.#url.href,
-      this.#url.pathname + this.#url.search,
-    ]
+    this.#secrets = [options.webhookUrl, this.#url.href, this.#url.pathname + this.#url.search]
       .filter((secret): secret is string => secret !== undefined && secret.length > 1)
       .sort((a, b) => b.length - a.length);
   }

@@ -68,7 +68,9 @@ export class SqliteOutbox implements DeliveryOutbox {
         `SELECT subscriber_id, MIN(next_attempt_at) AS at FROM deliveries
          WHERE status = 'queued' GROUP BY subscriber_id ORDER BY at, subscriber_id`,
       ),
-      disabled: db.prepare('SELECT subscriber_id, disabled_at, reason FROM disabled_subscribers WHERE subscriber_id = ?'),
+      disabled: db.prepare(
+        'SELECT subscriber_id, disabled_at, reason FROM disabled_subscribers WHERE subscriber_id = ?',
+      ),
       listDisabled: db.prepare(
         'SELECT subscriber_id, disabled_at, reason FROM disabled_subscribers ORDER BY 1',
       ),
@@ -130,7 +132,13 @@ export class SqliteOutbox implements DeliveryOutbox {
     return guarded('dueDeliveries', undefined, () =>
       this.#statements.due.all(subscriberId, nowMs, limit).map((raw) => {
         const row = parseRow(DueRowSchema, raw, 'dueDeliveries');
-        const event = parseStored(OrderEventSchema, row.payload, 'dueDeliveries', row.organization_id, 'event');
+        const event = parseStored(
+          OrderEventSchema,
+          row.payload,
+          'dueDeliveries',
+          row.organization_id,
+          'event',
+        );
         return { ...toDelivery(row), organizationId: row.organization_id, event };
       }),
     );
@@ -192,7 +200,11 @@ export class SqliteOutbox implements DeliveryOutbox {
 
   /** Lets events reach the subscriber again; true when it was disabled. */
   async enableSubscriber(subscriberId: string): Promise<boolean> {
-    return guarded('enableSubscriber', undefined, () => this.#statements.enable.run(subscriberId).changes === 1);
+    return guarded(
+      'enableSubscriber',
+      undefined,
+      () => this.#statements.enable.run(subscriberId).changes === 1,
+    );
   }
 
   async disabledSubscribers(): Promise<DisabledSubscriber[]> {

@@ -99,8 +99,8 @@ describe('OutboxDelivery', () => {
       });
     }
     const reports = await drainOutbox({
-        hook: new ScriptedSender([{ kind: 'dead', reason: 'rejected (400)', status: 400 }]),
-        kitchen: new ScriptedSender([{ kind: 'retry', reason: 'timed out' }]),
+      hook: new ScriptedSender([{ kind: 'dead', reason: 'rejected (400)', status: 400 }]),
+      kitchen: new ScriptedSender([{ kind: 'retry', reason: 'timed out' }]),
     });
     expect(reports.map((r) => `${r.subscriberId} ${r.state} ${r.attempts}`).sort()).toEqual([
       'hook dead 1',

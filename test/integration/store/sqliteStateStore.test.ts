@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Delivery } from '../../../shared/delivery/deliveryOutbox.js';
 import type { OrderEvent } from '../../../shared/events/orderEvent.js';
 import { StateStoreError, StoreContentionError } from '../../../shared/store/errors.js';
-import type { Delivery } from '../../../shared/delivery/deliveryOutbox.js';
 import { SCHEMA_VERSION } from '../../../shared/store/sqlite/sqliteSchema.js';
 import {
   SqliteStateStore,
@@ -121,7 +121,10 @@ describe('SqliteStateStore on a state file', () => {
       const event = makeEvent(ORG, snapshot.orderUuid, 'order.canceled');
       await store.commitChange(ORG, { snapshot, events: [event] });
 
-      expect(await store.outbox.listDeliveries()).toEqual([queued('hook', event.id), queued('office', event.id)]);
+      expect(await store.outbox.listDeliveries()).toEqual([
+        queued('hook', event.id),
+        queued('office', event.id),
+      ]);
       expect(await store.getEvent(event.id)).toEqual({ event, organizationId: ORG, recordedAt: T0 });
     });
 
@@ -179,10 +182,9 @@ describe('SqliteStateStore on a state file', () => {
       const due = await store.outbox.dueDeliveries('hook', T0 + 1_000, 10);
       expect(due.map((delivery) => delivery.eventId)).toEqual([events[0]?.id, events[1]?.id]);
       expect(due[0]).toMatchObject({ subscriberId: 'hook', organizationId: ORG, event: events[0] });
-      expect((await store.outbox.dueDeliveries('hook', T0 + 5_000, 2)).map((delivery) => delivery.eventId)).toEqual([
-        events[0]?.id,
-        events[1]?.id,
-      ]);
+      expect(
+        (await store.outbox.dueDeliveries('hook', T0 + 5_000, 2)).map((delivery) => delivery.eventId),
+      ).toEqual([events[0]?.id, events[1]?.id]);
     });
 
     it('lists each subscriber with something queued and when its earliest delivery falls due', async () => {
@@ -273,7 +275,12 @@ describe('SqliteStateStore on a state file', () => {
       expect(await store.outbox.requeue('hook', 'no-such-event', T0 + 100)).toBe(false);
 
       expect(await store.outbox.dueDeliveries('hook', T0 + 100, 10)).toEqual([
-        expect.objectContaining({ subscriberId: 'hook', attempts: 0, status: 'queued', lastError: 'HTTP 500' }),
+        expect.objectContaining({
+          subscriberId: 'hook',
+          attempts: 0,
+          status: 'queued',
+          lastError: 'HTTP 500',
+        }),
       ]);
       expect(await store.outbox.dueDeliveries('late-subscriber', T0 + 100, 10)).toEqual([
         expect.objectContaining({
@@ -316,7 +323,9 @@ describe('SqliteStateStore on a state file', () => {
       expect(await store.outbox.disabledSubscribers()).toEqual([
         { subscriberId: 'hook', disabledAt: T0 + 1, reason: 'HTTP 410 Gone' },
       ]);
-      const hook = (await store.outbox.listDeliveries()).filter((delivery) => delivery.subscriberId === 'hook');
+      const hook = (await store.outbox.listDeliveries()).filter(
+        (delivery) => delivery.subscriberId === 'hook',
+      );
       expect(hook).toEqual([
         {
           ...queued('hook', queuedEvent.id),

@@ -23,7 +23,12 @@ describe('OutboxTally', () => {
   it('counts queued and dead deliveries per organization, including events it was not told about', async () => {
     const first = await record('org-a', 'NS-1');
     const second = await record('org-b', 'SA-1');
-    await store.outbox.markFailed('office', first, { attempts: 1, nextAttemptAt: 0, error: '550', dead: true });
+    await store.outbox.markFailed('office', first, {
+      attempts: 1,
+      nextAttemptAt: 0,
+      error: '550',
+      dead: true,
+    });
     await store.outbox.markDelivered('automation', second, 0);
     const tally = new OutboxTally(store);
     tally.remember('org-a', [first]);

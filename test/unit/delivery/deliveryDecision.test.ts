@@ -44,7 +44,10 @@ describe('decideDelivery', () => {
       reason: 'HTTP 400',
       exhausted: false,
     });
-    expect(decideDelivery({ kind: 'gone', reason: 'HTTP 410' }, 3)).toEqual({ kind: 'gone', reason: 'HTTP 410' });
+    expect(decideDelivery({ kind: 'gone', reason: 'HTTP 410' }, 3)).toEqual({
+      kind: 'gone',
+      reason: 'HTTP 410',
+    });
     expect(decideDelivery({ kind: 'delivered', status: 204 }, 1)).toEqual({ kind: 'delivered' });
   });
 });
