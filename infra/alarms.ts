@@ -1,7 +1,7 @@
 // The alarms, all notifying one alarm topic (on ALARM and on OK): poller errors; an organization not
-// polled successfully for five minutes (its PollSucceeded metric); any message on a dead-letter queue; any
-// error or throttle of any function; and a publisher falling behind the stream. Each description says
-// what to look at first.
+// polled successfully for five minutes (its PollSucceeded metric); listings found broken again and again
+// (ListingProblems); any message on a dead-letter queue; any error or throttle of any function; and a
+// publisher falling behind the stream. Each description says what to look at first.
 import { Duration, Stack } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -11,8 +11,16 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { OrganizationConfig } from '../shared/config/configSchema.js';
 import type { NotifierFunction } from './notifierFunction.js';
-import { pollMetric } from './notifierMetrics.js';
+import { listingProblemsMetric, pollMetric } from './notifierMetrics.js';
 import { scheduleRateMinutes } from './pollSchedules.js';
+
+/**
+ * Five-minute periods with listing problems, out of the last six, before the alarm fires. One walk that
+ * met an order created mid-walk (its total moved) is expected weather; a record that stays malformed is
+ * met in every cycle that walks its listing, and a terminal listing's slow sweep (every five minutes by
+ * default) still shows it in half of the periods.
+ */
+export const LISTING_PROBLEM_PERIODS = { withProblems: 3, of: 6 } as const;
 
 /** CloudWatch evaluates at most one day of periods. */
 const MAX_WINDOW_MINUTES = 24 * 60;
@@ -91,6 +99,8 @@ export class NotifierAlarms extends Construct {
         comparisonOperator: ComparisonOperator;
         treatMissingData: TreatMissingData;
         evaluationPeriods?: number;
+        /** @default all of evaluationPeriods */
+        datapointsToAlarm?: number;
       },
     ) => {
       const created = new Alarm(this, alarmId, {
@@ -100,7 +110,7 @@ export class NotifierAlarms extends Construct {
         threshold: options.threshold,
         comparisonOperator: options.comparisonOperator,
         evaluationPeriods: options.evaluationPeriods ?? 1,
-        datapointsToAlarm: options.evaluationPeriods ?? 1,
+        datapointsToAlarm: options.datapointsToAlarm ?? options.evaluationPeriods ?? 1,
         treatMissingData: options.treatMissingData,
       });
       created.addAlarmAction(action);
@@ -131,6 +141,18 @@ export class NotifierAlarms extends Construct {
         },
       );
     }
+
+    // One for the deployment, like its metric: the poller's "listing problems" warnings name the organization.
+    alarm('ListingProblems', listingProblemsMetric({ statistic: 'Sum', period: fiveMinutes }), {
+      name: 'listings broken again and again',
+      description:
+        "Poll cycles keep finding listings the API answered without error broken: a record skipped as malformed (that order's transitions go unseen while it stays so), a walk whose pages disagree, a uuid listed twice, an empty page that links on. Read the poller's \"listing problems\" warnings: each names the organization, the listing, the page and the order's uuid. A record that stays malformed is a bug on the API side: report it with the uuid.",
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+      evaluationPeriods: LISTING_PROBLEM_PERIODS.of,
+      datapointsToAlarm: LISTING_PROBLEM_PERIODS.withProblems,
+    });
 
     for (const notifierFunction of props.functions) {
       const fn = notifierFunction.function;

@@ -1,9 +1,11 @@
 // The functions' custom metrics as CloudWatch files them, for the alarms and the dashboard. Powertools
 // Metrics (EMF) publishes each under the namespace with two dimensions together: `service`, the service
-// name the handler gives Powertools, and the metric's own (`Organization` or `Subscriber`). A metric is
-// found only by its exact dimension set, so both are named here.
+// name the handler gives Powertools, and the metric's own (`Organization` or `Subscriber`); ListingProblems,
+// one for the whole deployment, has `service` alone. A metric is found only by its exact dimension set, so
+// each is named here.
 import { Duration } from 'aws-cdk-lib';
 import { Metric, type MetricOptions } from 'aws-cdk-lib/aws-cloudwatch';
+import { LISTING_PROBLEMS_METRIC } from '../functions/poller/pollSummary.js';
 import type { DeliveryCounter } from '../functions/shared/deliveryMetrics.js';
 
 export const METRICS_NAMESPACE = 'MealOrderNotifier';
@@ -23,6 +25,17 @@ export type PollMetricName =
   | 'BudgetRemaining'
   | 'OrdersSeen'
   | 'EventsEmitted';
+
+/** ListingProblems: what the poller's cycles found wrong with listings, all organizations together. */
+export function listingProblemsMetric(options: MetricOptions = {}): Metric {
+  return new Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName: LISTING_PROBLEMS_METRIC,
+    dimensionsMap: { service: SERVICE_NAMES.poller },
+    period: Duration.minutes(5),
+    ...options,
+  });
+}
 
 /** What functions/shared/deliveryMetrics.ts publishes per batch, under the `Subscriber` dimension. */
 export type DeliveryMetricName = DeliveryCounter | 'DeliveryLatencyMs';

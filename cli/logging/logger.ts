@@ -4,7 +4,7 @@
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** What a record is about, so a log pipeline can route on it without parsing the message. */
-export type LogKind = 'cycle' | 'failure' | 'delivery' | 'request' | 'summary' | 'lifecycle';
+export type LogKind = 'cycle' | 'failure' | 'listing' | 'delivery' | 'request' | 'summary' | 'lifecycle';
 
 export interface LogRecord {
   level: LogLevel;

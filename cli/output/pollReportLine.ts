@@ -1,5 +1,7 @@
 // One status line (and log record) per organization and cycle: requests used against the token's budget,
-// orders seen, events, and where the organization's deliveries stand.
+// orders seen, events, where the organization's deliveries stand, and what was wrong with its listings,
+// each problem a warning of its own after the line.
+import { countListingProblems, describeListingProblem } from '../../shared/api/listingProblem.js';
 import type { PollReport } from '../../shared/poll/pollOrganization.js';
 import type { LogRecord } from '../logging/logger.js';
 
@@ -40,6 +42,8 @@ export function formatPollReportLine(
   if (report.deferred.length > 0) parts.push(`deferred for budget: ${report.deferred.join(', ')}`);
   if (report.conflicts > 0) parts.push(`${report.conflicts} left to another run`);
   if (!report.ok) parts.push(`${report.failures.length} failed`);
+  const problems = report.problems.length;
+  if (problems > 0) parts.push(`${problems} listing ${problems === 1 ? 'problem' : 'problems'}`);
   parts.push(`next in ${secondsUntil(report)} s`);
   return `${name}: ${parts.join(', ')}`;
 }
@@ -49,7 +53,10 @@ function secondsUntil(report: PollReport): number {
   return Math.max(0, Math.round((report.nextPollAt - Date.now()) / 1000));
 }
 
-/** The cycle as a log record, with the failures as their own records after it. */
+/** Listing problems told one by one; past these, the rest are counted in one more warning. */
+export const MAX_PROBLEM_RECORDS = 10;
+
+/** The cycle as a log record, with its listing problems and failures as their own records after it. */
 export function pollReportRecords(
   report: PollReport,
   budgetPerMinute: number,
@@ -57,7 +64,7 @@ export function pollReportRecords(
 ): LogRecord[] {
   const organization = { organization: report.organization.name, organizationId: report.organization.id };
   const cycle: LogRecord = {
-    level: report.ok ? 'info' : 'warn',
+    level: report.ok && report.problems.length === 0 ? 'info' : 'warn',
     kind: 'cycle',
     message: formatPollReportLine(report, budgetPerMinute, outbox),
     fields: {
@@ -77,6 +84,7 @@ export function pollReportRecords(
       deliveriesDead: outbox.dead,
       deferred: report.deferred,
       conflicts: report.conflicts,
+      listingProblems: report.problems.length,
     },
   };
   // A skipped cycle's one failure is its reason, already on the status line.
@@ -91,7 +99,32 @@ export function pollReportRecords(
         fields: { ...organization, error: failure },
       }),
     );
-  return [cycle, ...failures];
+  return [cycle, ...listingProblemRecords(report, organization), ...failures];
+}
+
+function listingProblemRecords(report: PollReport, organization: Record<string, string>): LogRecord[] {
+  const told = report.problems.slice(0, MAX_PROBLEM_RECORDS).map(
+    (problem): LogRecord => ({
+      level: 'warn',
+      kind: 'listing',
+      message: `  warning: ${describeListingProblem(problem)}`,
+      fields: { ...organization, problem },
+    }),
+  );
+  const rest = report.problems.slice(MAX_PROBLEM_RECORDS);
+  if (rest.length === 0) return told;
+  const counted: LogRecord = {
+    level: 'warn',
+    kind: 'listing',
+    message: `  warning: ${rest.length} more listing ${rest.length === 1 ? 'problem' : 'problems'}: ${countListingProblems(rest)}`,
+    fields: {
+      ...organization,
+      more: rest.length,
+      // The orders are what an operator looks for; `status` lists those that stay unreadable.
+      uuids: [...new Set(rest.flatMap((problem) => (problem.uuid === undefined ? [] : [problem.uuid])))],
+    },
+  };
+  return [...told, counted];
 }
 
 function describeOutbox({ queued, dead }: OutboxCounts): string {

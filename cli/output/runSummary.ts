@@ -1,5 +1,5 @@
-// The summary the long-running runner prints on exit: per organization, the cycles it ran, the events it
-// recorded, what it delivered, and what the outbox still holds.
+// The summary the long-running runner prints on exit: per organization, the cycles it ran, the listing
+// problems they met, the events it recorded, what it delivered, and what the outbox still holds.
 import type { LogRecord } from '../logging/logger.js';
 import type { OrganizationTally } from '../runtime/runTally.js';
 import type { OutboxCounts } from './pollReportLine.js';
@@ -7,14 +7,23 @@ import type { OutboxCounts } from './pollReportLine.js';
 export interface SummaryRow extends OrganizationTally, OutboxCounts {}
 
 export function runSummaryRecord(rows: SummaryRow[], durationMs: number): LogRecord {
-  const header = ['organization', 'cycles', 'failed', 'events', 'delivered', 'queued', 'dead'];
+  const header = ['organization', 'cycles', 'failed', 'problems', 'events', 'delivered', 'queued', 'dead'];
   const lines = [header, ...rows.map(cellsOf)];
   const total = rows.reduce(
-    (sum, row) => ({ events: sum.events + row.events, delivered: sum.delivered + row.delivered }),
-    { events: 0, delivered: 0 },
+    (sum, row) => ({
+      events: sum.events + row.events,
+      delivered: sum.delivered + row.delivered,
+      problems: sum.problems + row.listingProblems,
+    }),
+    { events: 0, delivered: 0, problems: 0 },
   );
+  // Said in the first line too: the warnings that told each problem may have scrolled away long ago.
+  const problems =
+    total.problems === 0
+      ? ''
+      : ` ${total.problems} listing ${total.problems === 1 ? 'problem' : 'problems'} met (see the warnings).`;
   const message = [
-    `Stopped after ${describeDuration(durationMs)}: ${total.events} events recorded, ${total.delivered} deliveries made.`,
+    `Stopped after ${describeDuration(durationMs)}: ${total.events} events recorded, ${total.delivered} deliveries made.${problems}`,
     ...alignColumns(lines).map((line) => `  ${line}`),
   ].join('\n');
   return {
@@ -28,6 +37,7 @@ export function runSummaryRecord(rows: SummaryRow[], durationMs: number): LogRec
         organizationId: row.id,
         cycles: row.cycles,
         failedCycles: row.failedCycles,
+        listingProblems: row.listingProblems,
         events: row.events,
         delivered: row.delivered,
         failedAttempts: row.failedAttempts,
@@ -39,9 +49,16 @@ export function runSummaryRecord(rows: SummaryRow[], durationMs: number): LogRec
 }
 
 function cellsOf(row: SummaryRow): string[] {
-  return [row.name, row.cycles, row.failedCycles, row.events, row.delivered, row.queued, row.dead].map(
-    String,
-  );
+  return [
+    row.name,
+    row.cycles,
+    row.failedCycles,
+    row.listingProblems,
+    row.events,
+    row.delivered,
+    row.queued,
+    row.dead,
+  ].map(String);
 }
 
 /** First column left-aligned, numbers right-aligned. */

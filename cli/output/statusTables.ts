@@ -1,7 +1,7 @@
 // `meal-notifier status` for people: one table of organizations, one of subscribers, and the notes that
-// need action (a disabled subscriber, dead letters).
+// need action (orders unreadable for over an hour, a disabled subscriber, dead letters).
 import Table from 'cli-table3';
-import type { StatusReport } from '../status/collectStatus.js';
+import type { OrganizationStatus, StatusReport } from '../status/collectStatus.js';
 import { humanDuration } from './humanDuration.js';
 
 export function formatStatus(report: StatusReport, nowMs: number): string {
@@ -36,6 +36,7 @@ export function formatStatus(report: StatusReport, nowMs: number): string {
     ]);
   }
   lines.push(organizations.toString());
+  for (const organization of report.organizations) lines.push(...unreadableNotes(organization, nowMs));
   if (report.subscribers.length > 0) {
     const subscribers = new Table({
       head: ['Subscriber', 'Type', 'Queued', 'Dead', 'State'],
@@ -66,6 +67,19 @@ export function formatStatus(report: StatusReport, nowMs: number): string {
   const dead = report.subscribers.reduce((sum, subscriber) => sum + subscriber.dead, 0);
   if (dead > 0) lines.push(`${dead} dead letter(s): see meal-notifier deliveries --failed`);
   return `${lines.join('\n')}\n`;
+}
+
+function unreadableNotes(organization: OrganizationStatus, nowMs: number): string[] {
+  const orders = organization.unreadableOrders;
+  if (orders.length === 0) return [];
+  const [count, their] = orders.length === 1 ? ['1 order', 'its'] : [`${orders.length} orders`, 'their'];
+  return [
+    `${organization.name}: ${count} unreadable for over an hour; ${their} transitions go unseen until the API sends a valid record:`,
+    ...orders.map(
+      (order) =>
+        `  ${order.uuid}: unreadable for ${humanDuration(nowMs - Date.parse(order.since))}, last in listing ${order.listing}, page ${order.page} (${order.detail})`,
+    ),
+  ];
 }
 
 function describeWhen(iso: string | null, nowMs: number): string {

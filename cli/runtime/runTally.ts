@@ -9,6 +9,8 @@ export interface OrganizationTally {
   /** Cycles that did not poll every planned listing (a failure, or budget exhausted). */
   failedCycles: number;
   events: number;
+  /** Problems met in listings fetched without error: skipped records, inconsistent walks. */
+  listingProblems: number;
   /** Deliveries that succeeded during this run. */
   delivered: number;
   /** Attempts that failed during this run (each retried later, or given up on). */
@@ -28,6 +30,7 @@ export class RunTally {
         cycles: 0,
         failedCycles: 0,
         events: 0,
+        listingProblems: 0,
         delivered: 0,
         failedAttempts: 0,
       });
@@ -40,6 +43,7 @@ export class RunTally {
     tally.cycles += 1;
     if (!report.ok) tally.failedCycles += 1;
     tally.events += report.events.length;
+    tally.listingProblems += report.problems.length;
   }
 
   /** A cycle that threw before it could report. */

@@ -1,7 +1,9 @@
 // What `meal-notifier status` reports, read from the state file alone (no secrets, no request): per
-// organization its polling health and recent events, per subscriber its queued and dead deliveries.
+// organization its polling health, recent events and the orders whose records stay unreadable, per
+// subscriber its queued and dead deliveries.
 import { existsSync } from 'node:fs';
 import type { Config } from '../../shared/config/configSchema.js';
+import { type UnreadableOrders, unreadableFor } from '../../shared/detect/unreadableOrders.js';
 import type { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js';
 
 export interface OrganizationStatus {
@@ -15,6 +17,18 @@ export interface OrganizationStatus {
   snapshots: number;
   eventsLastHour: number;
   eventsLastDay: number;
+  /** Orders whose record has been skipped as malformed for over an hour: their transitions go unseen. */
+  unreadableOrders: UnreadableOrderStatus[];
+}
+
+export interface UnreadableOrderStatus {
+  uuid: string;
+  /** ISO 8601: first found unreadable, and last. */
+  since: string;
+  lastSeenAt: string;
+  listing: string;
+  page: number;
+  detail: string;
 }
 
 export interface SubscriberStatus {
@@ -37,6 +51,8 @@ export interface StatusReport {
 }
 
 const HOUR_MS = 3_600_000;
+/** A record malformed for a cycle or two may be a deployment on the API side; an hour of it is a problem. */
+const UNREADABLE_FOR_MS = HOUR_MS;
 
 /** Whether the state file exists, checked before opening it: opening would create it. */
 export function stateFileExists(statePath: string): boolean {
@@ -63,6 +79,7 @@ export async function collectStatus(
       snapshots: (await store?.loadSnapshots(id))?.size ?? 0,
       eventsLastHour: lastDay.filter((stored) => stored.recordedAt >= nowMs - HOUR_MS).length,
       eventsLastDay: lastDay.length,
+      unreadableOrders: unreadableOrderStatuses(state?.unreadable ?? {}, nowMs),
     });
   }
   return {
@@ -108,6 +125,17 @@ async function subscriberStatuses(
     };
   }
   return [...byId.values()];
+}
+
+function unreadableOrderStatuses(orders: UnreadableOrders, nowMs: number): UnreadableOrderStatus[] {
+  return unreadableFor(orders, UNREADABLE_FOR_MS, nowMs).map((order) => ({
+    uuid: order.uuid,
+    since: new Date(order.since).toISOString(),
+    lastSeenAt: new Date(order.lastSeenAt).toISOString(),
+    listing: order.listing,
+    page: order.page,
+    detail: order.detail,
+  }));
 }
 
 function isoOrNull(ms: number | null | undefined): string | null {

@@ -1,5 +1,6 @@
 // One trigger of the poller, the schedule's or a tick: the organization's cycle if it is due
-// (pollWhenDue), its log line and metrics, then the one tick that triggers its next cycle.
+// (pollWhenDue), its log line (and a warning with its listing problems) and metrics, then the one tick that
+// triggers its next cycle.
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Config, OrganizationConfig } from '../../shared/config/configSchema.js';
@@ -24,6 +25,9 @@ export interface TriggerDependencies {
   /** Names this run in the organization's lease. */
   runId: string;
 }
+
+/** Listing problems logged one by one per cycle; past these, counted. */
+const MAX_LOGGED_PROBLEMS = 50;
 
 export type TriggerResult =
   | { organization: string; outcome: 'not_due'; nextPollAt: string }
@@ -67,6 +71,15 @@ export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependenc
   const line = { ...context, ...summary };
   if (report.outcome === 'polled' && !report.ok) deps.logger.warn('poll cycle failed', line);
   else deps.logger.info(report.outcome === 'polled' ? 'poll cycle' : `poll cycle ${report.outcome}`, line);
+  if (report.problems.length > 0) {
+    // Each names its listing, page and order uuid, never a record's values; a few dozen tell the story, and
+    // the count says how many more there were.
+    deps.logger.warn('listing problems', {
+      ...context,
+      problems: report.problems.slice(0, MAX_LOGGED_PROBLEMS),
+      more: Math.max(0, report.problems.length - MAX_LOGGED_PROBLEMS),
+    });
+  }
   publishPollMetrics(deps.metrics, report);
   // A skipped cycle found another run holding the lease; that run sends the next tick, and a second one
   // from here would start a second chain.

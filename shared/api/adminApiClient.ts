@@ -141,6 +141,8 @@ export class AdminApiClient {
     for (const [key, value] of Object.entries(params)) firstUrl.searchParams.set(key, value);
     return walkPages(firstUrl, (url) => this.#getPage(url, schema), {
       ...walk,
+      // Without a name from the caller, the request names the listing (its query holds no secret).
+      listing: walk.listing ?? `${path}${firstUrl.search}`,
       maxPages: walk.maxPages ?? this.#maxPages,
       context: (url) => this.#context(url),
       idOf: (record) => {

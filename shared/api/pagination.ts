@@ -1,18 +1,15 @@
 // Walks every page of a listing. Follows `links.next` only when it stays on the listing's origin and path,
 // else builds the next URL from `page`; guards against loops and runaway walks; and reports whether the
-// walk was consistent enough to draw conclusions from (stable `meta.total`, no duplicate records). A walk
-// may start at a later page (a sweep resumed across cycles), and may stop before a page it cannot afford or
-// once it found what it looked for: it then says so, and keeps what it learned of the listing's size.
+// walk was consistent enough to draw conclusions from (stable `meta.total`, no uuid twice, no empty page
+// before the end), with every problem it met. A walk may start at a later page (a sweep resumed across
+// cycles), and may stop before a page it cannot afford or once it found what it looked for: it then says
+// so, and keeps what it learned of the listing's size.
 import { ForeignLinkError, PaginationError, type RequestContext } from './errors.js';
+import type { ListingProblem } from './listingProblem.js';
 import type { ListPage, SkippedRecord } from './listPage.js';
 
 /** The API's fixed page size. */
 export const PAGE_SIZE = 25;
-
-export interface ListingProblem {
-  kind: 'malformed_record' | 'total_changed' | 'duplicate_record' | 'count_mismatch' | 'page_mismatch';
-  message: string;
-}
 
 export interface Listing<T> {
   records: T[];
@@ -29,12 +26,18 @@ export interface Listing<T> {
   stoppedEarly: boolean;
   /** Every record on every page was valid. */
   complete: boolean;
-  /** The pages agree with each other: same total throughout, no record twice, count matches total. */
+  /**
+   * The pages agree with each other: same total throughout, no uuid twice, no empty page before the end,
+   * count matches total.
+   */
   consistent: boolean;
+  /** Every problem met, in the order met: skipped records as well as what made the walk inconsistent. */
   problems: ListingProblem[];
 }
 
 export interface WalkOptions<T = unknown> {
+  /** Names the listing in its problems. */
+  listing: string;
   maxPages: number;
   context: (url: URL) => RequestContext;
   /** Identity of a record, for duplicate detection. */
@@ -52,7 +55,7 @@ export interface WalkOptions<T = unknown> {
 
 /** How far to walk a listing: a resumed start, a stop before a page that cannot be afforded, an early stop. */
 export type ListingWalk<T> = Partial<
-  Pick<WalkOptions<T>, 'fromPage' | 'maxPages' | 'mayContinue' | 'foundEnough'>
+  Pick<WalkOptions<T>, 'listing' | 'fromPage' | 'maxPages' | 'mayContinue' | 'foundEnough'>
 >;
 
 export async function walkPages<T>(
@@ -69,6 +72,8 @@ export async function walkPages<T>(
   let total: number | undefined;
   let lastPage: number | undefined;
   let stoppedEarly = false;
+  /** A count cannot match a total that moved; that move is the problem already reported. */
+  let totalMoved = false;
   let url: URL | undefined = pageUrl(firstUrl, fromPage);
   let pageNumber = fromPage - 1;
 
@@ -89,46 +94,47 @@ export async function walkPages<T>(
     pageNumber += 1;
     fetched.add(pageKey(url));
     const page = await fetchPage(url);
+    const problem = (kind: ListingProblem['kind'], detail: string, uuid?: string) =>
+      problems.push({ kind, listing: options.listing, page: pageNumber, ...(uuid ? { uuid } : {}), detail });
+    /** False, and reported, when the uuid was listed before in this walk. */
+    const firstSighting = (uuid: string | undefined, detail: string) => {
+      if (uuid === undefined) return true;
+      if (!seenIds.has(uuid)) {
+        seenIds.add(uuid);
+        return true;
+      }
+      problem('repeated_uuid', detail, uuid);
+      return false;
+    };
     let newRecords = 0;
     for (const record of page.records) {
-      const id = options.idOf(record);
-      if (id !== undefined && seenIds.has(id)) {
-        problems.push({
-          kind: 'duplicate_record',
-          message: `record ${id} listed twice (page ${pageNumber})`,
-        });
-        continue;
-      }
-      if (id !== undefined) seenIds.add(id);
+      if (!firstSighting(options.idOf(record), 'listed before in this walk; this copy ignored')) continue;
       records.push(record);
       newRecords += 1;
     }
     for (const record of page.skipped) {
       skipped.push({ ...record, page: pageNumber });
-      problems.push({
-        kind: 'malformed_record',
-        message: `skipped record ${record.uuid ?? `#${record.index}`} on page ${pageNumber}: ${record.problem}`,
-      });
+      problem('skipped_record', `record #${record.index} on the page: ${record.problem}`, record.uuid);
+      firstSighting(record.uuid, 'listed before in this walk, malformed this time');
     }
     if (page.meta) {
       lastPage ??= page.meta.last_page;
       if (total === undefined) total = page.meta.total;
       else if (page.meta.total !== total) {
-        problems.push({
-          kind: 'total_changed',
-          message: `meta.total moved from ${total} to ${page.meta.total}`,
-        });
+        totalMoved = true;
+        problem('inconsistent_walk', `meta.total moved from ${total} to ${page.meta.total}`);
       }
       if (page.meta.current_page !== pageNumber) {
-        problems.push({
-          kind: 'page_mismatch',
-          message: `asked for page ${pageNumber}, got page ${page.meta.current_page}`,
-        });
+        problem('inconsistent_walk', `asked for page ${pageNumber}, got page ${page.meta.current_page}`);
       }
     }
     // A full page that added nothing new means the server ignores `page`: stop rather than loop.
     if (newRecords === 0 && page.records.length > 0) break;
     url = nextPageUrl(page, url, firstUrl, pageNumber, options.context);
+    if (url && page.records.length + page.skipped.length === 0) {
+      // Records may have been left off this page: nothing may be concluded from what the walk did not see.
+      problem('empty_page_with_more', 'no record on the page, yet it links to a next one');
+    }
     if (url && fetched.has(pageKey(url))) {
       throw new PaginationError(`links.next points back to a page already fetched`, options.context(url));
     }
@@ -136,8 +142,13 @@ export async function walkPages<T>(
 
   const listed = records.length + skipped.length;
   const whole = fromPage === 1 && !stoppedEarly;
-  if (whole && total !== undefined && listed !== total && !problems.some((p) => p.kind === 'total_changed')) {
-    problems.push({ kind: 'count_mismatch', message: `listed ${listed} records but meta.total is ${total}` });
+  if (whole && total !== undefined && listed !== total && !totalMoved) {
+    problems.push({
+      kind: 'inconsistent_walk',
+      listing: options.listing,
+      page: pageNumber,
+      detail: `listed ${listed} records but meta.total is ${total}`,
+    });
   }
   return {
     records,
@@ -148,7 +159,7 @@ export async function walkPages<T>(
     fromPage,
     stoppedEarly,
     complete: skipped.length === 0,
-    consistent: !problems.some((p) => p.kind !== 'malformed_record'),
+    consistent: !problems.some((p) => p.kind !== 'skipped_record'),
     problems,
   };
 }

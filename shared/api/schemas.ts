@@ -31,7 +31,8 @@ export type StatusObject = z.infer<typeof StatusObjectSchema>;
 export const PickupDateSchema = z.string().transform((text, ctx) => {
   const normalized = normalizePickupDate(text);
   if (normalized === undefined) {
-    ctx.addIssue({ code: 'custom', message: `pickup_at "${text}" is neither YYYY-MM-DD nor DD/MM/YY` });
+    // The value stays out of the message: messages end up in logs, and a record's values are not for logs.
+    ctx.addIssue({ code: 'custom', message: 'neither YYYY-MM-DD nor DD/MM/YY' });
     return z.NEVER;
   }
   return normalized;

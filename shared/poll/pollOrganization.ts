@@ -3,6 +3,7 @@
 // slice of the slow terminal sweep, diffs and commits each change with its events, and decides when the
 // next cycle is due. The decisions are the pure planners' in shared/detect; this only runs them.
 import { AdminApiError, RequestBudgetExhaustedError } from '../api/errors.js';
+import type { ListingProblem } from '../api/listingProblem.js';
 import type { OrderQuery } from '../api/orderQuery.js';
 import type { Listing, ListingWalk } from '../api/pagination.js';
 import { ORDER_STATUSES, type Order, type OrderStatus } from '../api/schemas.js';
@@ -24,6 +25,7 @@ import { planDetection, windowDates } from '../detect/planDetection.js';
 import { planResolutionRound, type VanishedOrder } from '../detect/planResolution.js';
 import { planSweep, sweepPages, TERMINAL_STATUSES } from '../detect/planSweep.js';
 import type { Snapshot } from '../detect/snapshot.js';
+import { trackUnreadable } from '../detect/unreadableOrders.js';
 import type { OrderEvent } from '../events/orderEvent.js';
 import { initialPollState, type PollState, type StateStore } from '../store/stateStore.js';
 import { addDays, calendarDateIn } from '../time/calendarDate.js';
@@ -91,7 +93,6 @@ export interface ListingReport {
   trustworthy: boolean;
   orders: number;
   pages: number;
-  problems: string[];
   error?: string;
 }
 
@@ -121,6 +122,11 @@ export interface PollReport {
   conflicts: number;
   /** One line per failure, naming the listing and the cause. */
   failures: string[];
+  /**
+   * What was wrong with listings fetched without error, every one of them: skipped records, inconsistent
+   * walks. Not failures: the cycle did what it could with the rest, and drew no conclusion from absence.
+   */
+  problems: ListingProblem[];
   /** When the next cycle is due (epoch ms), from the pace. */
   nextPollAt: number;
 }
@@ -154,6 +160,7 @@ export async function pollOrganization(
     events: [],
     conflicts: 0,
     failures: [],
+    problems: [],
     nextPollAt: startedAt + organization.pollIntervalSeconds * 1000,
   };
   const leased = await deps.store.acquireLease(
@@ -272,6 +279,11 @@ class Cycle {
     this.#judgeNews(history);
     await this.#flush();
     this.#recordCoverage();
+    state.unreadable = trackUnreadable(state.unreadable, {
+      problems: report.problems,
+      readWell: new Set(this.#observations.keys()),
+      now: startedAt,
+    });
     report.ordersSeen = this.#observations.size;
     // The average, not this cycle's cost alone: a burst of look-ups must not push the next cycle away.
     const spent = deps.api.requestCount - requestsBefore;
@@ -326,6 +338,7 @@ class Cycle {
       walk.maxPages === undefined ? Number.POSITIVE_INFINITY : walk.fromPage + walk.maxPages - 1;
     try {
       result.listing = await deps.api.listOrders(queryOf(walk.listing), {
+        listing: walk.key,
         fromPage: walk.fromPage,
         ...(options.foundEnough ? { foundEnough: options.foundEnough } : {}),
         mayContinue: async ({ page, lastPage }) => {
@@ -356,7 +369,6 @@ class Cycle {
       trustworthy,
       orders: listing?.records.length ?? 0,
       pages: listing?.pages ?? 0,
-      problems: listing?.problems.map((problem) => problem.message) ?? [],
     };
     report.listings.push(listingReport);
     this.#results.push(result);
@@ -366,6 +378,7 @@ class Cycle {
       report.failures.push(error?.message ?? `${organization.name}: listing ${walk.key} failed`);
       return;
     }
+    report.problems.push(...listing.problems);
     if (listing.stoppedEarly && walk.purpose === 'detect') report.deferred.push(walk.key);
     // Orders seen are facts even in a walk cut short; only conclusions from absence need it whole.
     for (const order of listing.records) this.#observe(order);

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { BudgetCounterStore } from '../api/budgetCounterStore.js';
 import type { Snapshot } from '../detect/snapshot.js';
+import { UnreadableOrderSchema } from '../detect/unreadableOrders.js';
 import type { OrderEvent } from '../events/orderEvent.js';
 
 export const PollStateSchema = z.object({
@@ -34,6 +35,8 @@ export const PollStateSchema = z.object({
   resolutionRequests: z.number().nonnegative().default(0),
   /** Moving average of the requests a whole cycle made: the gap after a cycle pays for one such. */
   cycleRequests: z.number().nonnegative().default(0),
+  /** Orders whose record was skipped as malformed and has not read well since, by uuid (bounded). */
+  unreadable: z.record(z.string(), UnreadableOrderSchema).default({}),
   /** When this organization's next cycle is due (epoch ms): the pace's decision, read by both runtimes. */
   nextPollAt: z.number().nullable().default(null),
   lastSuccessAt: z.number().nullable(),
@@ -59,6 +62,7 @@ export function initialPollState(organizationId: string): PollState {
     lookups: {},
     resolutionRequests: 0,
     cycleRequests: 0,
+    unreadable: {},
     nextPollAt: null,
     lastSuccessAt: null,
     lastAttemptAt: null,

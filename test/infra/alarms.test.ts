@@ -7,7 +7,7 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { publishPollMetrics } from '../../functions/poller/pollSummary.js';
 import { DeliveryTally } from '../../functions/shared/deliveryMetrics.js';
-import { notPolledWindowMinutes } from '../../infra/alarms.js';
+import { LISTING_PROBLEM_PERIODS, notPolledWindowMinutes } from '../../infra/alarms.js';
 import { METRICS_NAMESPACE, SERVICE_NAMES } from '../../infra/notifierMetrics.js';
 import type { PollReport } from '../../shared/poll/pollOrganization.js';
 import { captureOutput } from '../support/captureOutput.js';
@@ -101,9 +101,11 @@ describe('alarms', () => {
       budgetRemaining: 8,
       ordersSeen: 1000,
       events: [],
+      problems: [],
     };
     publishPollMetrics(metrics, report as unknown as PollReport);
-    const [blob] = output.emf() as {
+    // The first blob is the deployment's ListingProblems (its own test below); this one is the organization's.
+    const [, blob] = output.emf() as {
       _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][] }[] };
     }[];
     const published = blob?._aws.CloudWatchMetrics[0];
@@ -116,6 +118,52 @@ describe('alarms', () => {
         .map(({ Name }) => Name)
         .sort(),
     ).toEqual([...(published?.Dimensions[0] ?? [])].sort());
+  });
+
+  it('fires when listings keep coming back broken: problems in 3 of 6 five-minute periods, for the whole deployment', () => {
+    const alarm = alarmOn('ListingProblems', { Name: 'service', Value: 'poller' });
+    expect(alarm).toMatchObject({
+      Namespace: 'MealOrderNotifier',
+      // One metric for all organizations: $0.30 a month, not $0.30 per organization.
+      Dimensions: [{ Name: 'service', Value: 'poller' }],
+      Statistic: 'Sum',
+      Period: 300,
+      EvaluationPeriods: 6,
+      DatapointsToAlarm: 3,
+      ComparisonOperator: 'GreaterThanThreshold',
+      Threshold: 0,
+      TreatMissingData: 'notBreaching',
+      AlarmName: 'MealOrderNotifier: listings broken again and again',
+    });
+    expect(LISTING_PROBLEM_PERIODS).toEqual({ withProblems: 3, of: 6 });
+    expect(alarm?.AlarmDescription).toContain('listing problems');
+  });
+
+  it('watches the ListingProblems metric the poller publishes: same namespace, name and dimension set', () => {
+    const output = captureOutput();
+    const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller });
+    const problem = { kind: 'skipped_record', listing: 'pending', page: 1, detail: 'total: invalid' };
+    const report = {
+      organization: { id: NORTH },
+      outcome: 'polled',
+      ok: true,
+      requests: 4,
+      budgetRemaining: 40,
+      ordersSeen: 60,
+      events: [],
+      problems: [problem],
+    };
+    publishPollMetrics(metrics, report as unknown as PollReport);
+    const blob = output.emf().find((candidate) => 'ListingProblems' in candidate) as
+      | { _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][] }[] } }
+      | undefined;
+    const published = blob?._aws.CloudWatchMetrics[0];
+    expect(published?.Namespace).toBe(METRICS_NAMESPACE);
+    expect(blob).toMatchObject({ service: 'poller', ListingProblems: 1 });
+    const alarm = alarmOn('ListingProblems', { Name: 'service', Value: 'poller' });
+    expect(property<{ Name: string }[]>(alarm, 'Dimensions').map(({ Name }) => Name)).toEqual(
+      published?.Dimensions[0],
+    );
   });
 
   it('uses the service names the handlers give Powertools', () => {
@@ -197,8 +245,9 @@ describe('alarms', () => {
   });
 
   it('notifies the alarm topic of every alarm and of its recovery, and subscribes the alarm e-mail to it', () => {
-    // 2 organizations, 4 functions × (errors, throttles), 3 dead-letter queues, the publisher's lag.
-    expect(alarms).toHaveLength(2 + 8 + 3 + 1);
+    // 2 organizations, listing problems, 4 functions × (errors, throttles), 3 dead-letter queues, the
+    // publisher's lag.
+    expect(alarms).toHaveLength(2 + 1 + 8 + 3 + 1);
     for (const alarm of alarms) {
       expect(alarm, String(alarm.AlarmName)).toMatchObject({
         AlarmActions: [{ Ref: alarmTopicId }],

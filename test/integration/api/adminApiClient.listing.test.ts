@@ -83,7 +83,13 @@ describe('AdminApiClient listOrders', () => {
       { index: 1, uuid: bad.uuid, problem: expect.stringContaining('pickup_at'), page: 1 },
     ]);
     expect(listing.problems).toEqual([
-      { kind: 'malformed_record', message: expect.stringContaining(`skipped record ${bad.uuid} on page 1`) },
+      {
+        kind: 'skipped_record',
+        listing: '/orders',
+        page: 1,
+        uuid: bad.uuid,
+        detail: 'record #1 on the page: pickup_at: neither YYYY-MM-DD nor DD/MM/YY',
+      },
     ]);
   });
 
@@ -92,7 +98,14 @@ describe('AdminApiClient listOrders', () => {
     const { client } = createTestClient(server.baseUrl);
     const listing = await client.listOrders();
     expect(listing.skipped).toEqual([{ index: 1, uuid: undefined, problem: expect.any(String), page: 1 }]);
-    expect(listing.problems[0]?.message).toContain('skipped record #1 on page 1');
+    expect(listing.problems).toEqual([
+      expect.objectContaining({
+        kind: 'skipped_record',
+        page: 1,
+        detail: expect.stringMatching(/^record #1 /),
+      }),
+    ]);
+    expect(listing.problems[0]).not.toHaveProperty('uuid');
   });
 
   it('counts a skipped order towards meta.total, so a listing with one is still consistent', async () => {
@@ -234,7 +247,14 @@ describe('AdminApiClient listOrders', () => {
     const listing = await client.listOrders();
     expect(listing.records).toHaveLength(30);
     expect(listing).toMatchObject({ complete: true, consistent: false, total: 30 });
-    expect(listing.problems.map((problem) => problem.kind)).toEqual(['total_changed']);
+    expect(listing.problems).toEqual([
+      {
+        kind: 'inconsistent_walk',
+        listing: '/orders',
+        page: 2,
+        detail: 'meta.total moved from 30 to 31',
+      },
+    ]);
   });
 
   it('marks the listing inconsistent when an order appears on two pages', async () => {
@@ -247,7 +267,9 @@ describe('AdminApiClient listOrders', () => {
     expect(listing.consistent).toBe(false);
     expect(listing.records).toHaveLength(29);
     expect(new Set(listing.records.map((order) => order.uuid)).size).toBe(29);
-    expect(listing.problems.map((problem) => problem.kind)).toContain('duplicate_record');
+    expect(listing.problems).toContainEqual(
+      expect.objectContaining({ kind: 'repeated_uuid', page: 2, uuid: orders[24]?.uuid }),
+    );
   });
 
   it('marks the listing inconsistent when the count does not match meta.total', async () => {
@@ -256,7 +278,12 @@ describe('AdminApiClient listOrders', () => {
     const listing = await client.listOrders();
     expect(listing.consistent).toBe(false);
     expect(listing.problems).toEqual([
-      { kind: 'count_mismatch', message: 'listed 26 records but meta.total is 27' },
+      {
+        kind: 'inconsistent_walk',
+        listing: '/orders',
+        page: 2,
+        detail: 'listed 26 records but meta.total is 27',
+      },
     ]);
   });
 

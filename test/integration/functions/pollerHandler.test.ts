@@ -1,7 +1,8 @@
 // The poller Lambda handler as AWS runs it: environment parsed at import, the tokens from Secrets Manager
 // and the tick queue mocked (aws-sdk-client-mock: call shapes and errors), state in DynamoDB Local, the
-// Admin API simulator on loopback. Triggered by the minute schedule or by a tick, it polls only when the
-// organization is due, and every cycle that ran sends exactly one tick for the next.
+// Admin API simulator on loopback (behind a proxy that can break its pending listing). Triggered by the
+// minute schedule or by a tick, it polls only when the organization is due, every cycle that ran sends
+// exactly one tick for the next, and a cycle that met broken listings warns and counts them.
 import { randomUUID } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -12,7 +13,9 @@ import { DynamoStateStore } from '../../../shared/store/dynamo/dynamoStateStore.
 import { type RunningSimulator, startSimulator } from '../../../simulator/startSimulator.js';
 import { type CapturedOutput, captureOutput } from '../../support/captureOutput.js';
 import { createLocalStateTable, type LocalTable } from '../../support/dynamoLocal.js';
+import { type HostileListing, hostilePendingListing } from '../../support/hostileListing.js';
 import { queueUrl, sqsRecord } from '../../support/lambdaRecords.js';
+import { type RewritingProxy, startRewritingProxy } from '../../support/rewritingProxy.js';
 
 const TICK_QUEUE_URL = queueUrl('ticks');
 const SECRETS_PREFIX = 'meal-order-notifier/';
@@ -24,6 +27,9 @@ const WEST = randomUUID();
 const secretsManager = mockClient(SecretsManagerClient);
 const sqs = mockClient(SQSClient);
 let sim: RunningSimulator;
+/** Passes the simulator's answers through, unless a test breaks the pending listing. */
+let proxy: RewritingProxy;
+let hostile: HostileListing | undefined;
 let table: LocalTable;
 let store: DynamoStateStore;
 let handlerModule: typeof import('../../../functions/poller/handler.js');
@@ -38,7 +44,7 @@ function config() {
     timeZone: sim.world.timeZone,
   });
   return JSON.stringify({
-    api: { baseUrl: sim.baseUrl },
+    api: { baseUrl: proxy.baseUrl },
     organizations: [
       organization(north, 'North School', 'NORTH_TOKEN'),
       organization(SOUTH, 'South School', 'SOUTH_TOKEN'),
@@ -50,6 +56,7 @@ function config() {
 beforeAll(async () => {
   sim = await startSimulator({ seed: 8, scenario: false, initialOrders: 40 });
   north = sim.organization.id;
+  proxy = await startRewritingProxy(sim.baseUrl, (url, body) => hostile?.rewrite(url, body));
   table = await createLocalStateTable();
   store = new DynamoStateStore({ client: table.client, tableName: table.tableName });
   vi.stubEnv('STATE_TABLE_NAME', table.tableName);
@@ -68,6 +75,7 @@ beforeAll(async () => {
 afterAll(async () => {
   vi.unstubAllEnvs();
   await table.drop();
+  await proxy.close();
   await sim.close();
 });
 
@@ -110,6 +118,14 @@ function sentTick() {
   return { ...input, body: JSON.parse(input?.MessageBody ?? '{}') as unknown };
 }
 
+/** The ListingProblems blob: the `service` dimension alone, no organization. */
+const deploymentMetric = {
+  _aws: expect.objectContaining({
+    CloudWatchMetrics: [expect.objectContaining({ Dimensions: [['service']] })],
+  }),
+  service: 'poller',
+};
+
 function tickEvent(organizationId: string, dueAt: number) {
   return { Records: [sqsRecord({ queue: 'ticks', body: JSON.stringify({ organizationId, dueAt }) })] };
 }
@@ -132,6 +148,7 @@ describe('poller handler, triggered by the schedule', () => {
       SecretId: 'meal-order-notifier/NORTH_TOKEN',
     });
     expect(output.emf()).toEqual([
+      { ...deploymentMetric, ListingProblems: 0 },
       expect.objectContaining({ Organization: north, PollSucceeded: 1, EventsEmitted: 0 }),
     ]);
 
@@ -178,7 +195,10 @@ describe('poller handler, triggered by the schedule', () => {
     const result = await handlerModule.handler({ organizationId: SOUTH }, { awsRequestId: 'r4' });
     expect(result).toMatchObject({ outcome: 'polled', ok: false });
     expect(sentTick()).toMatchObject({ body: { organizationId: SOUTH, dueAt: await nextPollAtOf(SOUTH) } });
-    expect(output.emf()).toEqual([expect.objectContaining({ Organization: SOUTH, PollSucceeded: 0 })]);
+    expect(output.emf()).toEqual([
+      { ...deploymentMetric, ListingProblems: 0 },
+      expect.objectContaining({ Organization: SOUTH, PollSucceeded: 0 }),
+    ]);
     expect(output.text()).not.toContain('sim_refused');
   });
 
@@ -195,6 +215,47 @@ describe('poller handler, triggered by the schedule', () => {
     await expect(handlerModule.handler({}, { awsRequestId: 'r6' })).rejects.toThrow(
       'poller event must be {"organizationId": "<uuid>"}',
     );
+  });
+
+  it('warns with every listing problem of the cycle, and counts them in the deployment’s ListingProblems', async () => {
+    if (await store.loadPollState(north)) await setDue(north, Date.now());
+    hostile = hostilePendingListing();
+    const broken = hostile;
+    let result: Awaited<ReturnType<typeof handlerModule.handler>>;
+    try {
+      result = await handlerModule.handler({ organizationId: north }, { awsRequestId: 'r-broken' });
+    } finally {
+      hostile = undefined;
+    }
+    // Problems are not failures: the cycle polled, and PollSucceeded says so.
+    expect(result).toMatchObject({ outcome: 'polled', ok: true, listingProblems: expect.any(Number) });
+    const count = (result as { listingProblems: number }).listingProblems;
+    expect(count).toBeGreaterThanOrEqual(3);
+    const [warning, ...others] = logLines().filter((line) => line.message === 'listing problems');
+    expect(others).toEqual([]);
+    expect(warning).toMatchObject({ level: 'WARN', organization: north, trigger: 'schedule', more: 0 });
+    expect(warning?.problems).toHaveLength(count);
+    expect(warning?.problems).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          kind: 'repeated_uuid',
+          listing: 'pending',
+          page: 1,
+          uuid: broken.repeatedUuid,
+        }),
+        expect.objectContaining({
+          kind: 'skipped_record',
+          listing: 'pending',
+          page: 1,
+          uuid: broken.malformedUuid,
+        }),
+      ]),
+    );
+    expect(output.emf()).toEqual([
+      { ...deploymentMetric, ListingProblems: count },
+      expect.objectContaining({ Organization: north, PollSucceeded: 1 }),
+    ]);
+    expect(output.text()).not.toContain('twelve euros');
   });
 
   it('says which secret has no value when Secrets Manager does not have it, and sends no tick', async () => {
@@ -216,7 +277,10 @@ describe('poller handler, triggered by a tick', () => {
       QueueUrl: TICK_QUEUE_URL,
       body: { organizationId: north, dueAt: await nextPollAtOf(north) },
     });
-    expect(output.emf()).toEqual([expect.objectContaining({ Organization: north, PollSucceeded: 1 })]);
+    expect(output.emf()).toEqual([
+      { ...deploymentMetric, ListingProblems: 0 },
+      expect.objectContaining({ Organization: north, PollSucceeded: 1 }),
+    ]);
   });
 
   it('ends the chain at a duplicate or early tick: no API request, no tick', async () => {

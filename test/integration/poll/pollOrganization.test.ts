@@ -5,7 +5,8 @@
 // false event while a listing keeps failing, vanished orders looked up with narrow listings in every
 // status whatever `statuses` announces, an order found nowhere marked missing once, news told from old
 // orders on dates entering the window, a version conflict losing nothing, and the ways a cycle ends
-// early: the lease held elsewhere, no budget for pending (deferred), a revoked token (stopped).
+// early: the lease held elsewhere, no budget for pending (deferred), a revoked token (stopped); and every
+// problem of a listing that answered without error reported, an unreadable order remembered until it reads well.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AdminApiClient } from '../../../shared/api/adminApiClient.js';
 import { RequestBudget } from '../../../shared/api/requestBudget.js';
@@ -24,6 +25,8 @@ import { addDays } from '../../../shared/time/calendarDate.js';
 import { type RunningSimulator, startSimulator } from '../../../simulator/startSimulator.js';
 import { createLocalStateTable } from '../../support/dynamoLocal.js';
 import { startFailingProxy } from '../../support/failingProxy.js';
+import { hostilePendingListing } from '../../support/hostileListing.js';
+import { startRewritingProxy } from '../../support/rewritingProxy.js';
 
 /** Tuesday 10 March 2026, 11:00 in Lisbon (UTC+0 until the end of March). */
 const T0 = Date.UTC(2026, 2, 10, 11, 0, 0);
@@ -557,6 +560,63 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
       ]);
       expect(report.ok).toBe(false);
       expect(summary(report.events)).toEqual([`order.canceled ${order.reference}`]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('reports every problem of a broken listing, and remembers an unreadable order until it reads well', async () => {
+    // Four pages of pending: room for all the ways to break it.
+    for (let i = 0; i < 20; i += 1) sim.world.addOrder({ pickupDate: TODAY });
+    const hostile = hostilePendingListing();
+    const proxy = await startRewritingProxy(sim.baseUrl, (url, body) => hostile.rewrite(url, body));
+    try {
+      await openClient(proxy.baseUrl);
+      const broken = await cycle();
+      const brokenAt = now;
+      const { malformedUuid, repeatedUuid } = hostile;
+      if (!malformedUuid || !repeatedUuid) throw new Error('the proxy did not break page 1');
+      const detail = 'record #0 on the page: total: Invalid input: expected object, received string';
+      // Problems, not failures: the cycle polled, and concluded nothing from the listing's absences.
+      expect(broken).toMatchObject({ outcome: 'polled', ok: true, failures: [], events: [] });
+      expect(broken.problems).toEqual([
+        {
+          kind: 'repeated_uuid',
+          listing: 'pending',
+          page: 1,
+          uuid: repeatedUuid,
+          detail: 'listed before in this walk; this copy ignored',
+        },
+        { kind: 'skipped_record', listing: 'pending', page: 1, uuid: malformedUuid, detail },
+        {
+          kind: 'empty_page_with_more',
+          listing: 'pending',
+          page: 2,
+          detail: 'no record on the page, yet it links to a next one',
+        },
+        {
+          kind: 'inconsistent_walk',
+          listing: 'pending',
+          page: 3,
+          detail: expect.stringMatching(/^meta\.total moved from \d+ to \d+$/),
+        },
+      ]);
+      expect(broken.listings).toEqual([expect.objectContaining({ key: 'pending', trustworthy: false })]);
+      expect((await pollState()).unreadable).toEqual({
+        [malformedUuid]: { since: brokenAt, lastSeenAt: brokenAt, listing: 'pending', page: 1, detail },
+      });
+
+      const still = await cycle();
+      expect(still.problems.map((problem) => problem.kind)).toContain('skipped_record');
+      expect((await pollState()).unreadable[malformedUuid]).toMatchObject({
+        since: brokenAt,
+        lastSeenAt: now,
+      });
+
+      hostile.heal();
+      const healed = await cycle();
+      expect(healed).toMatchObject({ ok: true, problems: [], events: [] });
+      expect((await pollState()).unreadable).toEqual({});
     } finally {
       await proxy.close();
     }

@@ -60,7 +60,12 @@ const context = (url: URL): RequestContext => ({
   organization: 'org',
   endpoint: `GET ${url.pathname}${url.search}`,
 });
-const options = { maxPages: 10, context, idOf: (record: unknown) => (record as Rec).uuid };
+const options = {
+  listing: 'pending',
+  maxPages: 10,
+  context,
+  idOf: (record: unknown) => (record as Rec).uuid,
+};
 
 function walk(pages: Parameters<typeof serve>[0], maxPages = 10) {
   const server = serve(pages);
@@ -227,7 +232,9 @@ describe('walkPages', () => {
     expect(result.consistent).toBe(false);
     expect(result.complete).toBe(true);
     expect(result.total).toBe(30);
-    expect(result.problems).toEqual([{ kind: 'total_changed', message: 'meta.total moved from 30 to 31' }]);
+    expect(result.problems).toEqual([
+      { kind: 'inconsistent_walk', listing: 'pending', page: 2, detail: 'meta.total moved from 30 to 31' },
+    ]);
   });
 
   it('marks the walk inconsistent and keeps one copy when a uuid appears twice', async () => {
@@ -238,8 +245,13 @@ describe('walkPages', () => {
     const result = await listing;
     expect(result.consistent).toBe(false);
     expect(result.records.map((r) => r.uuid).filter((uuid) => uuid === 'r25')).toHaveLength(1);
-    expect(result.problems.map((p) => p.kind)).toContain('duplicate_record');
-    expect(result.problems.find((p) => p.kind === 'duplicate_record')?.message).toContain('r25');
+    expect(result.problems).toContainEqual({
+      kind: 'repeated_uuid',
+      listing: 'pending',
+      page: 2,
+      uuid: 'r25',
+      detail: 'listed before in this walk; this copy ignored',
+    });
   });
 
   it('marks the walk inconsistent when the count does not match meta.total', async () => {
@@ -250,7 +262,12 @@ describe('walkPages', () => {
     const result = await listing;
     expect(result.consistent).toBe(false);
     expect(result.problems).toEqual([
-      { kind: 'count_mismatch', message: 'listed 30 records but meta.total is 40' },
+      {
+        kind: 'inconsistent_walk',
+        listing: 'pending',
+        page: 2,
+        detail: 'listed 30 records but meta.total is 40',
+      },
     ]);
   });
 
@@ -261,7 +278,9 @@ describe('walkPages', () => {
     ]);
     const result = await listing;
     expect(result.consistent).toBe(false);
-    expect(result.problems.map((p) => p.kind)).toEqual(['page_mismatch']);
+    expect(result.problems).toEqual([
+      { kind: 'inconsistent_walk', listing: 'pending', page: 2, detail: 'asked for page 2, got page 5' },
+    ]);
   });
 
   it('stops, rather than looping, when the server ignores page and repeats a full page', async () => {
@@ -298,10 +317,65 @@ describe('walkPages', () => {
       { index: 3, uuid: 'bad-1', problem: 'pickup_at: invalid', page: 1 },
       { index: 0, uuid: undefined, problem: 'total: required', page: 2 },
     ]);
-    expect(result.problems.map((p) => p.message)).toEqual([
-      'skipped record bad-1 on page 1: pickup_at: invalid',
-      'skipped record #0 on page 2: total: required',
+    expect(result.problems).toEqual([
+      {
+        kind: 'skipped_record',
+        listing: 'pending',
+        page: 1,
+        uuid: 'bad-1',
+        detail: 'record #3 on the page: pickup_at: invalid',
+      },
+      {
+        kind: 'skipped_record',
+        listing: 'pending',
+        page: 2,
+        detail: 'record #0 on the page: total: required',
+      },
     ]);
+  });
+
+  it('reports a malformed record whose uuid was listed before as a uuid listed twice too', async () => {
+    const { listing } = walk([
+      envelopePage(recs(1, 25), { page: 1, lastPage: 2, total: 26 }, undefined),
+      envelopePage([], { page: 2, lastPage: 2, total: 26 }, undefined, [
+        { index: 0, uuid: 'r3', problem: 'total: required' },
+      ]),
+    ]);
+    const result = await listing;
+    expect(result.consistent).toBe(false);
+    expect(result.problems.map((p) => [p.kind, p.page, p.uuid])).toEqual([
+      ['skipped_record', 2, 'r3'],
+      ['repeated_uuid', 2, 'r3'],
+    ]);
+  });
+
+  it('marks the walk inconsistent when a page is empty yet links to a next one', async () => {
+    const { listing, requested } = walk([
+      envelopePage(recs(1, 25), { page: 1, lastPage: 3, total: 50 }, `${PATH}?status=pending&page=2`),
+      envelopePage([], { page: 2, lastPage: 3, total: 50 }, `${PATH}?status=pending&page=3`),
+      envelopePage(recs(26, 25), { page: 3, lastPage: 3, total: 50 }, null),
+    ]);
+    const result = await listing;
+    // It walks on: what the later pages hold are facts, only absence cannot be concluded.
+    expect(requested).toHaveLength(3);
+    expect(result.records).toHaveLength(50);
+    expect(result).toMatchObject({ complete: true, consistent: false });
+    expect(result.problems).toEqual([
+      {
+        kind: 'empty_page_with_more',
+        listing: 'pending',
+        page: 2,
+        detail: 'no record on the page, yet it links to a next one',
+      },
+    ]);
+  });
+
+  it('finds nothing wrong with an empty last page', async () => {
+    const { listing } = walk([
+      envelopePage(recs(1, 25), { page: 1, lastPage: 2, total: 25 }, `${PATH}?status=pending&page=2`),
+      envelopePage([], { page: 2, lastPage: 2, total: 25 }, null),
+    ]);
+    expect((await listing).problems).toEqual([]);
   });
 
   it('returns an empty, consistent listing for an empty first page', async () => {

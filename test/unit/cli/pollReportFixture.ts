@@ -18,6 +18,7 @@ export function pollReport(overrides: Partial<PollReport> = {}): PollReport {
     events: [],
     conflicts: 0,
     failures: [],
+    problems: [],
     ...overrides,
   };
 }

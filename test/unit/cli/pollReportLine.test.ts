@@ -1,5 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { formatPollReportLine, pollReportRecords } from '../../../cli/output/pollReportLine.js';
+import {
+  formatPollReportLine,
+  MAX_PROBLEM_RECORDS,
+  pollReportRecords,
+} from '../../../cli/output/pollReportLine.js';
+import type { ListingProblem } from '../../../shared/api/listingProblem.js';
 import type { VanishedOrder } from '../../../shared/detect/planResolution.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
 import { pollReport } from './pollReportFixture.js';
@@ -15,6 +20,16 @@ beforeEach(() => {
 afterEach(() => {
   vi.useRealTimers();
 });
+
+function skippedRecord(page: number, uuid = `0e9a0000-0000-4000-8000-0000000001${page}0`): ListingProblem {
+  return {
+    kind: 'skipped_record',
+    listing: 'pending',
+    page,
+    uuid,
+    detail: 'record #0 on the page: total: invalid',
+  };
+}
 
 function vanishedOrder(n: number): VanishedOrder {
   return {
@@ -189,5 +204,67 @@ describe('the log records of a cycle', () => {
     expect(pollReportRecords(report, 45, { queued: 0, dead: 0 }).map((record) => record.kind)).toEqual([
       'cycle',
     ]);
+  });
+
+  it('warn after the cycle line, one record per listing problem, with its listing, page and uuid', () => {
+    const report = pollReport({
+      nextPollAt: NOW + 10_000,
+      problems: [
+        skippedRecord(1),
+        {
+          kind: 'inconsistent_walk',
+          listing: 'completed',
+          page: 3,
+          detail: 'meta.total moved from 30 to 31',
+        },
+      ],
+    });
+    const [cycle, ...problems] = pollReportRecords(report, 45, { queued: 0, dead: 0 });
+    // A cycle that met problems is a warning even though every walk was fetched.
+    expect(cycle).toMatchObject({
+      level: 'warn',
+      message:
+        'North School: 4 requests (4 pending; 46/45 left this minute), 63 orders seen, 0 events, 2 listing problems, next in 10 s',
+      fields: { ok: true, listingProblems: 2 },
+    });
+    expect(problems).toEqual([
+      {
+        level: 'warn',
+        kind: 'listing',
+        message:
+          '  warning: listing pending, page 1, order 0e9a0000-0000-4000-8000-000000000110: skipped malformed record (record #0 on the page: total: invalid)',
+        fields: expect.objectContaining({ organization: 'North School', problem: skippedRecord(1) }),
+      },
+      {
+        level: 'warn',
+        kind: 'listing',
+        message: '  warning: listing completed, page 3: inconsistent walk (meta.total moved from 30 to 31)',
+        fields: expect.objectContaining({ problem: report.problems[1] }),
+      },
+    ]);
+  });
+
+  it('count the problems past the first few in one more warning, never leaving one unsaid', () => {
+    const many = Array.from({ length: MAX_PROBLEM_RECORDS + 3 }, (_, i) =>
+      skippedRecord(1, `0e9a0000-0000-4000-8000-0000000002${String(i).padStart(2, '0')}`),
+    );
+    many.push({
+      kind: 'repeated_uuid',
+      listing: 'pending',
+      page: 2,
+      uuid: 'u-twice',
+      detail: 'listed before',
+    });
+    const records = pollReportRecords(pollReport({ problems: many }), 45, { queued: 0, dead: 0 });
+    expect(records).toHaveLength(1 + MAX_PROBLEM_RECORDS + 1);
+    expect(records.at(-1)).toMatchObject({
+      level: 'warn',
+      kind: 'listing',
+      message: '  warning: 4 more listing problems: 3 skipped malformed records, 1 uuid listed twice',
+      fields: {
+        more: 4,
+        uuids: [...many.slice(MAX_PROBLEM_RECORDS).map((problem) => problem.uuid)],
+      },
+    });
   });
 });

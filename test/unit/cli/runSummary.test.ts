@@ -37,9 +37,9 @@ describe('the summary on exit', () => {
     expect(record.kind).toBe('summary');
     expect(record.message.split('\n')).toEqual([
       'Stopped after 2 min 5 s: 2 events recorded, 1 deliveries made.',
-      '  organization   cycles  failed  events  delivered  queued  dead',
-      '  North School        2       1       2          1       1     0',
-      '  South Academy       1       1       0          0       0     0',
+      '  organization   cycles  failed  problems  events  delivered  queued  dead',
+      '  North School        2       1         0       2          1       1     0',
+      '  South Academy       1       1         0       0          0       0     0',
     ]);
     expect(record.fields?.organizations).toEqual([
       expect.objectContaining({
@@ -53,5 +53,27 @@ describe('the summary on exit', () => {
       }),
       expect.objectContaining({ organization: 'South Academy', cycles: 1, failedCycles: 1 }),
     ]);
+  });
+
+  it('counts the listing problems the cycles met, and says so in its first line', () => {
+    const tally = new RunTally([north], 0);
+    const problem = {
+      kind: 'skipped_record',
+      listing: 'pending',
+      page: 1,
+      detail: 'total: invalid',
+    } as const;
+    tally.recordCycle(pollReport({ problems: [problem, { ...problem, page: 2 }] }));
+    tally.recordCycle(pollReport({ problems: [problem] }));
+    const record = runSummaryRecord(
+      tally.organizations().map((row) => ({ ...row, queued: 0, dead: 0 })),
+      10_000,
+    );
+    expect(record.message.split('\n')).toEqual([
+      'Stopped after 10 s: 0 events recorded, 0 deliveries made. 3 listing problems met (see the warnings).',
+      '  organization  cycles  failed  problems  events  delivered  queued  dead',
+      '  North School       2       0         3       0          0       0     0',
+    ]);
+    expect(record.fields?.organizations).toEqual([expect.objectContaining({ listingProblems: 3 })]);
   });
 });

@@ -1,0 +1,48 @@
+// What can be wrong with a listing the API answered without error: a record skipped as malformed, pages
+// that disagree with each other, a uuid listed twice, an empty page that says more follow. Each names the
+// listing, the page and the order when its uuid was readable, and never quotes a record's values (they may
+// be contact details): the detail names fields and figures of the listing only.
+import { z } from 'zod';
+
+export const LISTING_PROBLEM_KINDS = [
+  'skipped_record',
+  'inconsistent_walk',
+  'repeated_uuid',
+  'empty_page_with_more',
+] as const;
+
+export const ListingProblemSchema = z.object({
+  kind: z.enum(LISTING_PROBLEM_KINDS),
+  /** The listing: a poll cycle's listing key (`pending`, `completed[2026-11-20..2026-11-21]`), or the request. */
+  listing: z.string(),
+  page: z.number().int().positive(),
+  /** The order's uuid, when it was readable. */
+  uuid: z.string().optional(),
+  /** One short clause: the field that failed, the figures that disagree. */
+  detail: z.string(),
+});
+export type ListingProblem = z.infer<typeof ListingProblemSchema>;
+export type ListingProblemKind = ListingProblem['kind'];
+
+/** Each kind in words, one and many. */
+const KIND_WORDS: Record<ListingProblemKind, [string, string]> = {
+  skipped_record: ['skipped malformed record', 'skipped malformed records'],
+  inconsistent_walk: ['inconsistent walk', 'inconsistent walks'],
+  repeated_uuid: ['uuid listed twice', 'uuids listed twice'],
+  empty_page_with_more: ['empty page with more after it', 'empty pages with more after them'],
+};
+
+/** `listing pending, page 2, order <uuid>: skipped malformed record (customer: …)`, for a warning line. */
+export function describeListingProblem(problem: ListingProblem): string {
+  const order = problem.uuid === undefined ? '' : `, order ${problem.uuid}`;
+  return `listing ${problem.listing}, page ${problem.page}${order}: ${KIND_WORDS[problem.kind][0]} (${problem.detail})`;
+}
+
+/** `2 skipped malformed records, 1 inconsistent walk`: many problems counted by kind. */
+export function countListingProblems(problems: readonly ListingProblem[]): string {
+  return LISTING_PROBLEM_KINDS.flatMap((kind) => {
+    const count = problems.filter((problem) => problem.kind === kind).length;
+    if (count === 0) return [];
+    return [`${count} ${KIND_WORDS[kind][count === 1 ? 0 : 1]}`];
+  }).join(', ');
+}
