@@ -1,8 +1,7 @@
 // The slack-delivery Lambda: each Slack subscriber's SQS queue → a Block Kit message on its incoming
 // webhook → delete, retry later on the schedule, or dead-letter. Environment contract:
 // deliveryQueueContract.ts.
-import type { SlackSubscriber } from '../../shared/config/configSchema.js';
 import { buildSlackSender } from '../../shared/delivery/slack/buildSlackSender.js';
 import { createSqsDeliveryHandler } from '../shared/sqsDeliveryHandler.js';
 
-export const handler = createSqsDeliveryHandler<SlackSubscriber>('slack-delivery', 'slack', buildSlackSender);
+export const handler = createSqsDeliveryHandler('slack-delivery', 'slack', buildSlackSender);
