@@ -165,7 +165,7 @@ export async function pollOrganization(
   const lease = deps.lease ?? DEFAULT_LEASE_TERMS;
   const claim = await claimLease(deps.store, organization.id, deps.runId, startedAt, lease);
   if (!claim.held) {
-    const holder = claim.holder === undefined ? '' : ` (${describeLeaseOwner(claim.holder)})`;
+    const holder = claim.holder === undefined ? '' : `, ${describeLeaseOwner(claim.holder)},`;
     return {
       ...report,
       outcome: 'skipped',

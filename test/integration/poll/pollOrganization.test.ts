@@ -338,7 +338,7 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
       events: [],
       failures: [],
     });
-    expect(skipped.reason).toBe('another run (another-run) is polling this organization');
+    expect(skipped.reason).toBe('another run, another-run, is polling this organization');
     expect(sim.requestLog.size).toBe(before);
     expect(await pollState()).toEqual(stateBefore);
 
