@@ -109,7 +109,8 @@ export class PollerFunction extends NotifierFunction {
     // environment, and the queue is SSE-SQS, so no key grant is needed either.
     tickQueue.grant(this, 'sqs:SendMessage');
     // Snapshots are one Query; a commit is a TransactWriteItems of Puts (authorized as PutItem); the budget
-    // log is GetItem + UpdateItem; leases are PutItem + DeleteItem; poll state is GetItem + PutItem.
+    // log is GetItem + UpdateItem; a lease is UpdateItem, and GetItem to name who holds it; poll state is
+    // GetItem + UpdateItem.
     props.table.grant(
       this,
       'dynamodb:Query',
