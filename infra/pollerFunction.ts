@@ -7,6 +7,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { AWS_POLLER_TIMEOUT_SECONDS } from '../shared/poll/awsPollSettings.js';
 import { generatedNameLength, queueUrlStandIn, SQS_QUEUE_NAME_MAXIMUM } from './lambdaEnvironmentSize.js';
 import type { NotifierConfig } from './notifierConfig.js';
 import { NotifierFunction } from './notifierFunction.js';
@@ -15,12 +16,13 @@ import type { NotifierSecrets } from './notifierSecrets.js';
 import type { PollTickQueue } from './pollTickQueue.js';
 
 /**
- * Under the 5-minute lease a cycle holds (pollOrganization's default): a run that Lambda cuts short cannot
- * release its lease, and must never still be running when the lease expires and another run takes it.
- * A cycle waits for budget at most 10 s at a time (organizationClients.ts), and only for requests the
- * budget frees within that wait, so a cycle of one minute's budget fits with room to spare.
+ * As long as a cycle's lease runs (AWS_LEASE_TERMS): a run that Lambda cuts short cannot give its lease
+ * back, must never still be running when the lease runs out and another run takes it, and should not hold
+ * the organization up for long after. A cycle waits for budget at most 10 s at a time
+ * (organizationClients.ts), and only for requests the budget frees within that wait, so a cycle of one
+ * minute's budget fits with room to spare.
  */
-export const POLLER_TIMEOUT = Duration.minutes(4);
+export const POLLER_TIMEOUT = Duration.seconds(AWS_POLLER_TIMEOUT_SECONDS);
 
 /** DynamoDB table names are at most 255 characters. */
 const TABLE_NAME_MAXIMUM = 255;
@@ -107,7 +109,8 @@ export class PollerFunction extends NotifierFunction {
     // environment, and the queue is SSE-SQS, so no key grant is needed either.
     tickQueue.grant(this, 'sqs:SendMessage');
     // Snapshots are one Query; a commit is a TransactWriteItems of Puts (authorized as PutItem); the budget
-    // log is GetItem + UpdateItem; leases are PutItem + DeleteItem; poll state is GetItem + PutItem.
+    // log is GetItem + UpdateItem; a lease is UpdateItem, and GetItem to name who holds it; poll state is
+    // GetItem + UpdateItem.
     props.table.grant(
       this,
       'dynamodb:Query',

@@ -1,15 +1,17 @@
 // How the poll command tells what happens: each new event as a CloudEvent JSON line on stdout (data, in
-// either log format), and a log record per cycle (with the organization's queued and dead deliveries),
-// per failure and per delivery attempt on stderr.
+// either log format), and a log record per cycle (with the organization's queued and dead deliveries;
+// a skip only when it is not the same as the last), per failure and per delivery attempt on stderr.
 import { DeliveryRecordError } from '../../shared/delivery/errors.js';
 import type { DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
 import { eventForSubscriber } from '../../shared/events/orderSummary.js';
 import type { PollReport } from '../../shared/poll/pollOrganization.js';
 import type { Logger } from '../logging/logger.js';
 import { deliveryReportRecord } from '../output/deliveryReportLine.js';
+import { leaseTakenOverRecord } from '../output/leaseTakenOverLine.js';
 import { pollReportRecords } from '../output/pollReportLine.js';
 import type { OutboxTally } from '../runtime/outboxTally.js';
 import type { RunTally } from '../runtime/runTally.js';
+import { SkipNotices } from './skipNotices.js';
 
 export interface PollReporterOptions {
   logger: Logger;
@@ -25,6 +27,7 @@ export interface PollReporterOptions {
 export class PollReporter {
   readonly #options: PollReporterOptions;
   readonly #clock: () => number;
+  readonly #skips = new SkipNotices();
 
   constructor(options: PollReporterOptions) {
     this.#options = options;
@@ -39,8 +42,12 @@ export class PollReporter {
     );
     // stdout is nobody's opted-in subscriber: contact details stay out.
     for (const event of report.events) writeEvent(JSON.stringify(eventForSubscriber(event, false)));
-    const counts = await outbox.countsFor(report.organization.id);
-    for (const record of pollReportRecords(report, budgetPerMinute, counts)) logger.log(record);
+    const takenOver = leaseTakenOverRecord(report);
+    if (takenOver) logger.log(takenOver);
+    if (this.#skips.worthTelling(report)) {
+      const counts = await outbox.countsFor(report.organization.id);
+      for (const record of pollReportRecords(report, budgetPerMinute, counts)) logger.log(record);
+    }
     run?.recordCycle(report);
   }
 

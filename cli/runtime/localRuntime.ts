@@ -1,6 +1,8 @@
 // Builds the local runner's adapters from a config file: the SQLite state store (routing each new event
 // to the subscribers whose filters match), one request budget per token shared by every organization using
-// it, one API client per organization, and one sender per subscriber.
+// it, one API client per organization, and one sender per subscriber. The runner keeps each organization's
+// lease while it runs and gives it back as it closes; a lease left by a runner on this machine whose
+// process has ended is taken over at once.
 import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { AdminApiClient, type AttemptReport } from '../../shared/api/adminApiClient.js';
@@ -19,8 +21,12 @@ import { buildSender } from '../../shared/delivery/buildSender.js';
 import type { SenderTuning } from '../../shared/delivery/senderTuning.js';
 import { matchesFilter } from '../../shared/delivery/subscriberFilter.js';
 import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
+import { holderGoneOnThisHost } from '../../shared/poll/holderGoneOnThisHost.js';
+import { type LocalRun, localRunId } from '../../shared/poll/localRunId.js';
+import { DEFAULT_LEASE_TERMS, type LeaseTerms } from '../../shared/poll/organizationLease.js';
 import { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js';
 import { subscriberProblem } from '../checkConfig/findSetupProblems.js';
+import { processExists } from './processExists.js';
 import { stoppableSleep } from './stoppableSleep.js';
 
 const PRUNE_EVERY_MS = 3_600_000;
@@ -45,6 +51,8 @@ export interface LocalRuntime extends LocalState {
   senders: SubscriberSenders;
   /** Names this process in organization leases. */
   runId: string;
+  /** Kept from the first cycle until close(), which gives each back. */
+  lease: LeaseTerms;
   /** Removes expired snapshots and events, at most once an hour: SQLite has no TTL sweeper. */
   pruneIfDue(): Promise<void>;
 }
@@ -133,17 +141,31 @@ export async function openLocalRuntime(
     onAttempt: options.onAttempt,
   });
   let prunedAt = Number.NEGATIVE_INFINITY;
+  const run: LocalRun = { host: hostname(), pid: process.pid, startedAt: clock() };
+  const runId = localRunId(run);
+  const isGone = holderGoneOnThisHost({
+    host: run.host,
+    pid: run.pid,
+    startedAt: Math.floor(performance.timeOrigin),
+    exists: (pid) => processExists(pid),
+  });
   return {
     ...state,
     organizations,
     senders,
-    runId: `${hostname()}:${process.pid}:${clock().toString(36)}`,
+    runId,
+    lease: { ...DEFAULT_LEASE_TERMS, heldFor: 'run', isGone },
     pruneIfDue: async () => {
       if (clock() - prunedAt < PRUNE_EVERY_MS) return;
       prunedAt = clock();
       await state.store.prune(prunedAt);
     },
     close: async () => {
+      // Every lease this run holds goes back, so that a runner started next polls at once. One that could
+      // not be (the state file failing) is taken over by the next runner on this host, or runs out.
+      await Promise.allSettled(
+        organizations.map(({ organization }) => state.store.releaseLease(organization.id, runId)),
+      );
       await Promise.all([...organizations.map(({ client }) => client.close()), senders.close()]);
       await state.close();
     },

@@ -13,6 +13,7 @@ export async function runPollCycle(
     store: runtime.store,
     clock: Date.now,
     runId: runtime.runId,
+    lease: runtime.lease,
     baseUrl: runtime.config.api.baseUrl,
     organizationsOnToken: runtime.organizations.filter(
       (entry) => entry.client.budget.key === client.budget.key,

@@ -5,6 +5,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Config, OrganizationConfig } from '../../shared/config/configSchema.js';
 import { secretRefKey } from '../../shared/config/secretRef.js';
+import { AWS_LEASE_TERMS } from '../../shared/poll/awsPollSettings.js';
 import type { OrdersSource } from '../../shared/poll/pollOrganization.js';
 import { pollWhenDue } from '../../shared/poll/pollWhenDue.js';
 import type { StateStore } from '../../shared/store/stateStore.js';
@@ -55,6 +56,7 @@ export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependenc
     store: deps.store,
     clock: deps.clock,
     runId: deps.runId,
+    lease: AWS_LEASE_TERMS,
     baseUrl: deps.config.api.baseUrl,
     organizationsOnToken: organizationsOnToken(deps.config.organizations, organization),
   });

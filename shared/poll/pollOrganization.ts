@@ -29,6 +29,8 @@ import { trackUnreadable } from '../detect/unreadableOrders.js';
 import type { OrderEvent } from '../events/orderEvent.js';
 import { initialPollState, type PollState, type StateStore } from '../store/stateStore.js';
 import { addDays, calendarDateIn } from '../time/calendarDate.js';
+import { describeLeaseOwner } from './localRunId.js';
+import { claimLease, DEFAULT_LEASE_TERMS, keepLeaseUntil, type LeaseTerms } from './organizationLease.js';
 
 /** The token's request budget as a cycle spends it; RequestBudget is one. */
 export interface CycleBudget {
@@ -77,8 +79,8 @@ export interface PollDependencies {
   baseUrl: string;
   /** Organizations sharing this organization's token: its share of the budget. @default 1 */
   organizationsOnToken?: number;
-  /** @default 5 minutes: longer than any cycle, so a crashed run's lease frees itself soon after. */
-  leaseTtlMs?: number;
+  /** How this run holds the organization's lease. @default DEFAULT_LEASE_TERMS: for the cycle, 5 minutes */
+  lease?: LeaseTerms;
   /** Days a snapshot outlives its pickup date's exit from the window. @default 2 */
   snapshotGraceDays?: number;
 }
@@ -104,6 +106,10 @@ export interface PollReport {
    */
   outcome: 'polled' | 'skipped' | 'deferred';
   reason?: string;
+  /** Skipped: the run holding the lease, when known. */
+  leaseHolder?: string;
+  /** The ended run whose lease this cycle took over instead of waiting it out. */
+  leaseTakenOverFrom?: string;
   /** Every walk started was fetched without error. */
   ok: boolean;
   requests: number;
@@ -163,23 +169,29 @@ export async function pollOrganization(
     problems: [],
     nextPollAt: startedAt + organization.pollIntervalSeconds * 1000,
   };
-  const leased = await deps.store.acquireLease(
-    organization.id,
-    deps.runId,
-    startedAt,
-    deps.leaseTtlMs ?? 5 * 60_000,
-  );
-  if (!leased) {
-    return { ...report, outcome: 'skipped', reason: 'another run is polling this organization' };
+  const lease = deps.lease ?? DEFAULT_LEASE_TERMS;
+  const claim = await claimLease(deps.store, organization.id, deps.runId, startedAt, lease);
+  if (!claim.held) {
+    const holder = claim.holder === undefined ? '' : `, ${describeLeaseOwner(claim.holder)},`;
+    return {
+      ...report,
+      outcome: 'skipped',
+      reason: `another run${holder} is polling this organization`,
+      ...(claim.holder === undefined ? {} : { leaseHolder: claim.holder }),
+    };
   }
+  if (claim.takenOverFrom !== undefined) report.leaseTakenOverFrom = claim.takenOverFrom;
   const cycle = new Cycle(organization, deps, startedAt, report);
   try {
     await cycle.run();
+    if (lease.heldFor === 'run') {
+      await keepLeaseUntil(deps.store, organization.id, deps.runId, deps.clock(), report.nextPollAt, lease);
+    }
   } finally {
     await deps.api.budget.release();
-    // The lease normally goes back in the same write as the poll state; only a cycle that failed before
-    // saving gives it back on its own.
-    if (!cycle.saved) await deps.store.releaseLease(organization.id, deps.runId);
+    // A lease held for the cycle normally goes back in the same write as the poll state; only a cycle that
+    // failed before saving gives it back on its own. A run that keeps it keeps it even then: it is alive.
+    if (!cycle.saved && lease.heldFor === 'cycle') await deps.store.releaseLease(organization.id, deps.runId);
   }
   report.requests = deps.api.requestCount - requestsBefore;
   report.budgetRemaining = await deps.api.budget.remaining();
@@ -201,7 +213,7 @@ class Cycle {
   #snapshots = new Map<string, Snapshot>();
   #window = { startDate: '', endDate: '' };
   #stop = false;
-  /** The poll state was saved, and the lease given back with it. */
+  /** The poll state was saved, and a lease held for the cycle given back with it. */
   saved = false;
   /** The sweep's baseline pass did not fit this cycle's reservation. */
   #baselineDeferred = false;
@@ -590,7 +602,11 @@ class Cycle {
         state.lastError = report.failures[0] ?? 'failed';
       }
     }
-    await this.deps.store.savePollState(state, { releaseLeaseOf: this.deps.runId });
+    const heldFor = (this.deps.lease ?? DEFAULT_LEASE_TERMS).heldFor;
+    await this.deps.store.savePollState(
+      state,
+      heldFor === 'cycle' ? { releaseLeaseOf: this.deps.runId } : {},
+    );
     this.saved = true;
   }
 }

@@ -94,6 +94,20 @@ export interface StoredEvent {
   recordedAt: number;
 }
 
+/** Who holds an organization's lease, and until when (epoch ms). */
+export interface Lease {
+  owner: string;
+  until: number;
+}
+
+export interface AcquireLeaseOptions {
+  /**
+   * An owner known to be gone (its process ended): its lease is taken however long it still runs. Only
+   * that owner's: if another took the lease meanwhile, the claim fails as any other would.
+   */
+  takeOverFrom?: string;
+}
+
 export interface SavePollStateOptions {
   /** The owner whose lease on the organization the save also gives back. */
   releaseLeaseOf?: string;
@@ -113,8 +127,19 @@ export interface StateStore {
    * is saved either way, and a lease someone else holds now is left alone.
    */
   savePollState(state: PollState, options?: SavePollStateOptions): Promise<void>;
-  /** Takes the organization's lease if free, expired, or already ours; true when we hold it. */
-  acquireLease(organizationId: string, owner: string, nowMs: number, ttlMs: number): Promise<boolean>;
+  /**
+   * Takes the organization's lease if free, expired, already ours (renewing it), or held by the gone
+   * owner `options.takeOverFrom`; true when we hold it.
+   */
+  acquireLease(
+    organizationId: string,
+    owner: string,
+    nowMs: number,
+    ttlMs: number,
+    options?: AcquireLeaseOptions,
+  ): Promise<boolean>;
+  /** The organization's lease as last written (expired or not), or undefined when nobody holds it. */
+  leaseHolder(organizationId: string): Promise<Lease | undefined>;
   /** Gives the lease back if we still hold it. */
   releaseLease(organizationId: string, owner: string): Promise<void>;
   /** Counters of the per-token request budget, shared by every run that uses this store. */

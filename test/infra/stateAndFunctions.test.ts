@@ -6,6 +6,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { DELIVERY_FUNCTION_TIMEOUT_SECONDS } from '../../functions/shared/deliveryQueueContract.js';
 import { POLLER_TIMEOUT } from '../../infra/pollerFunction.js';
+import { AWS_LEASE_TERMS } from '../../shared/poll/awsPollSettings.js';
 import { stateTableDefinition } from '../../shared/store/dynamo/stateTableDefinition.js';
 import { exampleConfig, notifierApp, property, resourcesOfType } from './support/notifierApp.js';
 
@@ -69,9 +70,10 @@ describe('functions', () => {
     }
   });
 
-  it('gives the poller 512 MB and a timeout under its 5-minute lease', () => {
+  it('gives the poller 512 MB and a timeout exactly as long as its lease', () => {
     expect(byService('poller')).toMatchObject({ MemorySize: 512, Timeout: POLLER_TIMEOUT.toSeconds() });
-    expect(POLLER_TIMEOUT.toSeconds()).toBeLessThan(5 * 60);
+    expect(POLLER_TIMEOUT.toMilliseconds()).toBe(AWS_LEASE_TERMS.ttlMs);
+    expect(AWS_LEASE_TERMS.heldFor).toBe('cycle');
   });
 
   it('gives the delivery functions the timeout deliveryQueueContract.ts sizes them for', () => {

@@ -385,6 +385,41 @@ export function describeStateStoreConformance(
         await store.acquireLease(organizationId, 'run-a', T0, 60_000);
         expect(await store.acquireLease(randomUUID(), 'run-b', T0, 60_000)).toBe(true);
       });
+
+      it('tells who holds it and until when, expired or not, and nothing once given back', async () => {
+        const { store, organizationId } = await open();
+        expect(await store.leaseHolder(organizationId)).toBeUndefined();
+        await store.acquireLease(organizationId, 'run-a', T0, 60_000);
+        expect(await store.leaseHolder(organizationId)).toEqual({ owner: 'run-a', until: T0 + 60_000 });
+        await store.releaseLease(organizationId, 'run-a');
+        expect(await store.leaseHolder(organizationId)).toBeUndefined();
+      });
+
+      it('is taken over from an owner named gone, however long it still runs', async () => {
+        const { store, organizationId } = await open();
+        await store.acquireLease(organizationId, 'run-a', T0, 300_000);
+        expect(
+          await store.acquireLease(organizationId, 'run-b', T0 + 1, 60_000, { takeOverFrom: 'run-a' }),
+        ).toBe(true);
+        expect(await store.leaseHolder(organizationId)).toEqual({ owner: 'run-b', until: T0 + 60_001 });
+      });
+
+      it('is not taken over from a gone owner once someone else holds it', async () => {
+        const { store, organizationId } = await open();
+        await store.acquireLease(organizationId, 'run-a', T0, 300_000);
+        // Two runs both saw run-a gone; the first one took it over.
+        await store.acquireLease(organizationId, 'run-b', T0 + 1, 60_000, { takeOverFrom: 'run-a' });
+        expect(
+          await store.acquireLease(organizationId, 'run-c', T0 + 2, 60_000, { takeOverFrom: 'run-a' }),
+        ).toBe(false);
+        expect(await store.leaseHolder(organizationId)).toEqual({ owner: 'run-b', until: T0 + 60_001 });
+      });
+
+      it('has no holder for an organization with only a poll state', async () => {
+        const { store, organizationId } = await open();
+        await store.savePollState(initialPollState(organizationId));
+        expect(await store.leaseHolder(organizationId)).toBeUndefined();
+      });
     });
 
     describe('poll state with the lease', () => {

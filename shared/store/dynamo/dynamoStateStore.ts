@@ -18,7 +18,9 @@ import { type OrderEvent, OrderEventSchema } from '../../events/orderEvent.js';
 import { StateStoreError } from '../errors.js';
 import { parseStored } from '../parseStored.js';
 import {
+  type AcquireLeaseOptions,
   type CommitResult,
+  type Lease,
   type PollState,
   PollStateSchema,
   type SavePollStateOptions,
@@ -70,6 +72,9 @@ const EventItemSchema = z.object({
 const LEASE_NAMES = { '#owner': 'leaseOwner', '#until': 'leaseUntil' };
 /** Free (never taken, or given back), run out, or already ours. */
 const LEASE_CONDITION = 'attribute_not_exists(#until) OR #until <= :now OR #owner = :owner';
+/** Or held by an owner known to be gone. */
+const TAKE_OVER_CONDITION = `${LEASE_CONDITION} OR #owner = :gone`;
+const LeaseItemSchema = z.object({ leaseOwner: z.string(), leaseUntil: z.number() });
 
 export class DynamoStateStore implements StateStore {
   readonly budgetCounters: BudgetCounterStore;
@@ -249,7 +254,14 @@ export class DynamoStateStore implements StateStore {
     );
   }
 
-  async acquireLease(organizationId: string, owner: string, nowMs: number, ttlMs: number): Promise<boolean> {
+  async acquireLease(
+    organizationId: string,
+    owner: string,
+    nowMs: number,
+    ttlMs: number,
+    options: AcquireLeaseOptions = {},
+  ): Promise<boolean> {
+    const gone = options.takeOverFrom;
     try {
       // Only the lease attributes (and the item's kind, for an item the lease creates): the poll state
       // on the same item stays as it is.
@@ -259,13 +271,14 @@ export class DynamoStateStore implements StateStore {
             TableName: this.#tableName,
             Key: pollStateKey(organizationId),
             UpdateExpression: 'SET #kind = :kind, #owner = :owner, #until = :until',
-            ConditionExpression: LEASE_CONDITION,
+            ConditionExpression: gone === undefined ? LEASE_CONDITION : TAKE_OVER_CONDITION,
             ExpressionAttributeNames: { '#kind': 'kind', ...LEASE_NAMES },
             ExpressionAttributeValues: {
               ':kind': ItemKind.pollState,
               ':owner': owner,
               ':until': nowMs + ttlMs,
               ':now': nowMs,
+              ...(gone === undefined ? {} : { ':gone': gone }),
             },
             ReturnConsumedCapacity: 'TOTAL',
           }),
@@ -276,6 +289,23 @@ export class DynamoStateStore implements StateStore {
       if (isConditionalCheckFailure(error)) return false;
       throw toStoreError(error, 'acquireLease', organizationId);
     }
+  }
+
+  async leaseHolder(organizationId: string): Promise<Lease | undefined> {
+    const result = await this.#send('lease', 'read', organizationId, () =>
+      this.#client.send(
+        new GetCommand({
+          TableName: this.#tableName,
+          Key: pollStateKey(organizationId),
+          ConsistentRead: true,
+          ProjectionExpression: '#owner, #until',
+          ExpressionAttributeNames: LEASE_NAMES,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      ),
+    );
+    const parsed = LeaseItemSchema.safeParse(result.Item);
+    return parsed.success ? { owner: parsed.data.leaseOwner, until: parsed.data.leaseUntil } : undefined;
   }
 
   async releaseLease(organizationId: string, owner: string): Promise<void> {

@@ -8,7 +8,9 @@ import { type OrderEvent, OrderEventSchema } from '../../events/orderEvent.js';
 import { StateStoreError } from '../errors.js';
 import { parseStored } from '../parseStored.js';
 import {
+  type AcquireLeaseOptions,
   type CommitResult,
+  type Lease,
   type PollState,
   PollStateSchema,
   type SavePollStateOptions,
@@ -91,10 +93,14 @@ export class SqliteStateStore implements StateStore {
         `INSERT INTO poll_states (organization_id, data) VALUES (?, ?)
          ON CONFLICT (organization_id) DO UPDATE SET data = excluded.data`,
       ),
+      // The last parameter names a gone owner to take over from; NULL (none) never equals an owner.
       acquireLease: db.prepare(
         `INSERT INTO leases (organization_id, owner, lease_until) VALUES (?, ?, ?)
          ON CONFLICT (organization_id) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until
-         WHERE leases.lease_until <= ? OR leases.owner = excluded.owner`,
+         WHERE leases.lease_until <= ? OR leases.owner = excluded.owner OR leases.owner = ?`,
+      ),
+      leaseHolder: db.prepare<[string], { owner: string; lease_until: number }>(
+        'SELECT owner, lease_until FROM leases WHERE organization_id = ?',
       ),
       releaseLease: db.prepare('DELETE FROM leases WHERE organization_id = ? AND owner = ?'),
       pruneSnapshots: db.prepare('DELETE FROM snapshots WHERE expires_at * 1000 <= ?'),
@@ -190,10 +196,29 @@ export class SqliteStateStore implements StateStore {
     );
   }
 
-  async acquireLease(organizationId: string, owner: string, nowMs: number, ttlMs: number): Promise<boolean> {
+  async acquireLease(
+    organizationId: string,
+    owner: string,
+    nowMs: number,
+    ttlMs: number,
+    options: AcquireLeaseOptions = {},
+  ): Promise<boolean> {
     return guarded('acquireLease', organizationId, () => {
-      const result = this.#statements.acquireLease.run(organizationId, owner, nowMs + ttlMs, nowMs);
+      const result = this.#statements.acquireLease.run(
+        organizationId,
+        owner,
+        nowMs + ttlMs,
+        nowMs,
+        options.takeOverFrom ?? null,
+      );
       return result.changes === 1;
+    });
+  }
+
+  async leaseHolder(organizationId: string): Promise<Lease | undefined> {
+    return guarded('leaseHolder', organizationId, () => {
+      const row = this.#statements.leaseHolder.get(organizationId);
+      return row && { owner: row.owner, until: row.lease_until };
     });
   }
 

@@ -8,6 +8,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import { AWS_LEASE_TERMS, AWS_POLLER_TIMEOUT_SECONDS } from '../../../shared/poll/awsPollSettings.js';
 import { tickDelaySeconds } from '../../../shared/poll/pollWhenDue.js';
 import { DynamoStateStore } from '../../../shared/store/dynamo/dynamoStateStore.js';
 import { type RunningSimulator, startSimulator } from '../../../simulator/startSimulator.js';
@@ -189,6 +190,37 @@ describe('poller handler, triggered by the schedule', () => {
     expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
     expect(output.emf()).toEqual([]);
     expect(logLines()).toContainEqual(expect.objectContaining({ level: 'DEBUG', message: 'poll not due' }));
+  });
+
+  it('leaves an organization to the invocation holding its lease, and takes the lease for its timeout alone', async () => {
+    await setDue(north, Date.now());
+    // An invocation that started a minute ago may still be running: its lease holds off this one.
+    expect(await store.acquireLease(north, 'r-running', Date.now() - 60_000, AWS_LEASE_TERMS.ttlMs)).toBe(
+      true,
+    );
+    const requestsBefore = sim.requestLog.size;
+    const skipped = await handlerModule.handler({ organizationId: north }, { awsRequestId: 'r-waiting' });
+    expect(skipped).toMatchObject({
+      outcome: 'skipped',
+      reason: 'another run, r-running, is polling this organization',
+      nextTickDelaySeconds: null,
+    });
+    expect(sim.requestLog.size).toBe(requestsBefore);
+    expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
+    await store.releaseLease(north, 'r-running');
+
+    // Cut short at its timeout, an invocation leaves a lease that runs out then too.
+    const acquire = vi.spyOn(DynamoStateStore.prototype, 'acquireLease');
+    const polled = await handlerModule.handler({ organizationId: north }, { awsRequestId: 'r-leasing' });
+    expect(polled).toMatchObject({ outcome: 'polled', ok: true });
+    expect(acquire).toHaveBeenCalledTimes(1);
+    const [organizationId, owner, , ttlMs] = acquire.mock.calls[0] ?? [];
+    expect({ organizationId, owner, ttlMs }).toEqual({
+      organizationId: north,
+      owner: 'r-leasing',
+      ttlMs: AWS_POLLER_TIMEOUT_SECONDS * 1000,
+    });
+    expect(await store.leaseHolder(north)).toBeUndefined();
   });
 
   it('still sends the tick of the next cycle when the cycle fails, and publishes PollSucceeded 0', async () => {

@@ -13,6 +13,7 @@ import { RequestBudget } from '../../../shared/api/requestBudget.js';
 import { CLOCK_SKEW_MS } from '../../../shared/detect/absence.js';
 import { TERMINAL_STATUSES } from '../../../shared/detect/planSweep.js';
 import { type OrderEvent, OrderEventSchema } from '../../../shared/events/orderEvent.js';
+import { DEFAULT_LEASE_TERMS, type LeaseTerms } from '../../../shared/poll/organizationLease.js';
 import {
   type PolledOrganization,
   type PollReport,
@@ -76,8 +77,9 @@ function commitFirst(
     listEvents: (organizationId, sinceMs) => store.listEvents(organizationId, sinceMs),
     loadPollState: (organizationId) => store.loadPollState(organizationId),
     savePollState: (state, options) => store.savePollState(state, options),
-    acquireLease: (organizationId, owner, nowMs, ttlMs) =>
-      store.acquireLease(organizationId, owner, nowMs, ttlMs),
+    acquireLease: (organizationId, owner, nowMs, ttlMs, options) =>
+      store.acquireLease(organizationId, owner, nowMs, ttlMs, options),
+    leaseHolder: (organizationId) => store.leaseHolder(organizationId),
     releaseLease: (organizationId, owner) => store.releaseLease(organizationId, owner),
   };
 }
@@ -107,7 +109,9 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
   }
 
   /** One cycle at the current time, with the store given (the real one unless a case wraps it). */
-  async function poll(options: { store?: StateStore; runId?: string } = {}): Promise<PollReport> {
+  async function poll(
+    options: { store?: StateStore; runId?: string; lease?: LeaseTerms } = {},
+  ): Promise<PollReport> {
     if (!client) throw new Error('no client');
     return pollOrganization(organization, {
       api: client,
@@ -115,6 +119,7 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
       clock,
       runId: options.runId ?? 'test-run',
       baseUrl: sim.baseUrl,
+      ...(options.lease ? { lease: options.lease } : {}),
     });
   }
 
@@ -329,8 +334,14 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
     const before = sim.requestLog.size;
 
     const skipped = await poll();
-    expect(skipped).toMatchObject({ outcome: 'skipped', requests: 0, events: [], failures: [] });
-    expect(skipped.reason).toContain('another run');
+    expect(skipped).toMatchObject({
+      outcome: 'skipped',
+      leaseHolder: 'another-run',
+      requests: 0,
+      events: [],
+      failures: [],
+    });
+    expect(skipped.reason).toBe('another run, another-run, is polling this organization');
     expect(sim.requestLog.size).toBe(before);
     expect(await pollState()).toEqual(stateBefore);
 
@@ -339,6 +350,43 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
     now += MINUTE;
     expect((await poll()).outcome).toBe('polled');
     expect(await store.acquireLease(organization.id, 'another-run', now, 5 * MINUTE)).toBe(true);
+  });
+
+  it('takes over at once the lease of a run known to have ended, and says whose it was', async () => {
+    await cycle();
+    now += MINUTE;
+    // A run killed mid-cycle: its lease would hold off everyone else for five more minutes.
+    expect(await store.acquireLease(organization.id, 'killed-run', now, 5 * MINUTE)).toBe(true);
+    now += MINUTE;
+    const isGone = (owner: string) => owner === 'killed-run';
+
+    const report = await poll({ lease: { ...DEFAULT_LEASE_TERMS, isGone } });
+    expect(report).toMatchObject({ outcome: 'polled', ok: true, leaseTakenOverFrom: 'killed-run' });
+    expect(report.requests).toBeGreaterThan(0);
+    expect((await pollState()).lastSuccessAt).toBe(now);
+    // Given back with the state, as any lease held for the cycle.
+    expect(await store.leaseHolder(organization.id)).toBeUndefined();
+  });
+
+  it('keeps a lease held for the run between cycles, so another run is skipped until it is given back', async () => {
+    const keeping: LeaseTerms = { ttlMs: 5 * MINUTE, heldFor: 'run' };
+    now += MINUTE;
+    const first = await poll({ runId: 'run-a', lease: keeping });
+    expect(first.outcome).toBe('polled');
+    expect(await store.leaseHolder(organization.id)).toEqual({
+      owner: 'run-a',
+      until: first.nextPollAt + 5 * MINUTE,
+    });
+
+    now += MINUTE;
+    expect(await poll({ runId: 'run-b' })).toMatchObject({ outcome: 'skipped', leaseHolder: 'run-a' });
+    // The run's own next cycle renews it.
+    expect((await poll({ runId: 'run-a', lease: keeping })).outcome).toBe('polled');
+    now += MINUTE;
+    expect((await poll({ runId: 'run-b' })).outcome).toBe('skipped');
+
+    await store.releaseLease(organization.id, 'run-a');
+    expect((await poll({ runId: 'run-b' })).outcome).toBe('polled');
   });
 
   it('defers the cycle, not failing it, while the token’s window is full, and catches up after', async () => {

@@ -46,7 +46,8 @@ function unexpected(name: string): () => never {
 
 /**
  * A state store that knows one poll state; loading it is all pollWhenDue should do before a cycle.
- * `acquireLease` answers "another run holds it", so a cycle, once started, stops at once without the API.
+ * `acquireLease` answers "another run holds it" (and `leaseHolder` which), so a cycle, once started, stops at
+ * once without the API.
  */
 function fakeStore(state: PollState | undefined) {
   const calls: string[] = [];
@@ -58,6 +59,10 @@ function fakeStore(state: PollState | undefined) {
     acquireLease: async () => {
       calls.push('acquireLease');
       return false;
+    },
+    leaseHolder: async () => {
+      calls.push('leaseHolder');
+      return { owner: 'another-run', until: NOW + 60_000 };
     },
     loadSnapshots: unexpected('loadSnapshots'),
     commitChange: unexpected('commitChange'),
@@ -111,7 +116,7 @@ describe('pollWhenDue', () => {
     const { store, calls } = fakeStore(stateDueAt(NOW + EARLY_TOLERANCE_MS));
     const due = await pollWhenDue(organization, deps(store));
     expect(due.outcome).toBe('polled');
-    expect(calls).toEqual([`loadPollState ${organization.id}`, 'acquireLease']);
+    expect(calls).toEqual([`loadPollState ${organization.id}`, 'acquireLease', 'leaseHolder']);
   });
 
   it('runs the cycle when the next poll is past', async () => {

@@ -275,6 +275,38 @@ describe('DynamoStateStore lease and poll state requests', () => {
     });
   });
 
+  it('takes over from a gone owner by naming it in the same conditional update', async () => {
+    ddb.on(UpdateCommand).resolves({});
+
+    expect(await newStore().acquireLease(ORG, 'run-b', T0, 30_000, { takeOverFrom: 'run-a' })).toBe(true);
+
+    expect(ddb).toHaveReceivedCommandTimes(UpdateCommand, 1);
+    expect(ddb).toHaveReceivedCommandWith(UpdateCommand, {
+      ConditionExpression:
+        'attribute_not_exists(#until) OR #until <= :now OR #owner = :owner OR #owner = :gone',
+      ExpressionAttributeValues: {
+        ':kind': 'pollState',
+        ':owner': 'run-b',
+        ':until': T0 + 30_000,
+        ':now': T0,
+        ':gone': 'run-a',
+      },
+    });
+  });
+
+  it('reads the lease holder with one consistent read of the lease attributes alone', async () => {
+    ddb.on(GetCommand).resolves({ Item: { leaseOwner: 'run-a', leaseUntil: T0 + 30_000 } });
+
+    expect(await newStore().leaseHolder(ORG)).toEqual({ owner: 'run-a', until: T0 + 30_000 });
+
+    expect(ddb).toHaveReceivedCommandWith(GetCommand, {
+      Key: STATE_KEY,
+      ConsistentRead: true,
+      ProjectionExpression: '#owner, #until',
+      ExpressionAttributeNames: { '#owner': 'leaseOwner', '#until': 'leaseUntil' },
+    });
+  });
+
   it('answers false when the lease condition fails', async () => {
     ddb.on(UpdateCommand).rejects(conditionFailed('held'));
 
