@@ -8,6 +8,7 @@ import { matchesFilter } from '../../shared/delivery/subscriberFilter.js';
 import { CliUsageError, EXIT_FAILURE } from '../errors.js';
 import { formatDeliveryReportLine } from '../output/deliveryReportLine.js';
 import { parseSince } from '../parseSince.js';
+import { claimDelivery } from '../runtime/deliveryLease.js';
 import { openLocalRuntime } from '../runtime/localRuntime.js';
 
 interface ReplayOptions {
@@ -74,6 +75,14 @@ export function replayCommand(): Command {
         }
         for (const eventId of eventIds) await store.outbox.requeue(subscriber.id, eventId, Date.now());
         process.stderr.write(`replaying ${eventIds.length} event(s) to ${subscriber.id}\n`);
+        const claim = await claimDelivery(runtime);
+        if (!claim.held) {
+          // Delivering here too would send them twice: the running runner picks them up within a second.
+          process.stderr.write(
+            `queued; the running run (${claim.holder ?? 'unknown'}) delivers them: see meal-notifier deliveries\n`,
+          );
+          return;
+        }
         const reports = await deliverUntilSettled({
           delivery: new OutboxDelivery({
             outbox: store.outbox,

@@ -79,6 +79,8 @@ export async function runDemo(options: DemoOptions): Promise<void> {
         onCycleError: ({ organization }, error) => narrator.cycleFailed(organization.name, error),
         onDelivery: (report) => narrator.delivery(report, webhook.received(report.eventId)),
         onDeliveryError: (error) => narrator.cycleFailed('delivery', error),
+        // The demo's state file is its own: no other run delivers it.
+        onDeliveryStandby: () => {},
       },
       stop,
     );

@@ -3,6 +3,7 @@
 import { defaultSleep } from '../../shared/api/requestBudget.js';
 import { deliverUntilSettled } from '../../shared/delivery/deliverUntilSettled.js';
 import { OutboxDelivery } from '../../shared/delivery/outboxDelivery.js';
+import { claimDelivery } from '../runtime/deliveryLease.js';
 import type { LocalRuntime } from '../runtime/localRuntime.js';
 import { runPollCycle } from '../runtime/pollCycle.js';
 import type { PollReporter } from './pollReporter.js';
@@ -17,6 +18,11 @@ export async function pollOnce(runtime: LocalRuntime, reporter: PollReporter): P
     const report = await runPollCycle(runtime, entry);
     await reporter.cycle(report);
     ok &&= report.ok;
+  }
+  const claim = await claimDelivery(runtime);
+  if (!claim.held) {
+    reporter.deliveryStandby(claim.holder);
+    return ok;
   }
   await deliverUntilSettled({
     delivery: new OutboxDelivery({

@@ -67,6 +67,16 @@ export class PollReporter {
     });
   }
 
+  /** Another live runner delivers this state file's outbox, so this one does not (said once). */
+  deliveryStandby(holder: string | undefined): void {
+    this.#options.logger.log({
+      level: 'warn',
+      kind: 'lifecycle',
+      message: `another run (${holder ?? 'unknown'}) delivers this state file's outbox; this one leaves delivery to it`,
+      fields: { event: 'delivery_standby', holder: holder ?? null },
+    });
+  }
+
   delivery(report: DeliveryReport): void {
     this.#options.logger.log(deliveryReportRecord(report, this.#clock()));
     const { run, outbox } = this.#options;

@@ -55,6 +55,7 @@ export async function pollUntilStopped(options: PollUntilStoppedOptions): Promis
       },
       onDelivery: (report) => reporter.delivery(report),
       onDeliveryError: (error) => reporter.deliveryError(error),
+      onDeliveryStandby: (holder) => reporter.deliveryStandby(holder),
     },
     stop,
   );

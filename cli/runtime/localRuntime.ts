@@ -26,6 +26,7 @@ import { type LocalRun, localRunId } from '../../shared/poll/localRunId.js';
 import { DEFAULT_LEASE_TERMS, type LeaseTerms } from '../../shared/poll/organizationLease.js';
 import { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js';
 import { subscriberProblem } from '../checkConfig/findSetupProblems.js';
+import { DELIVERY_LEASE_KEY } from './deliveryLease.js';
 import { processExists } from './processExists.js';
 import { stoppableSleep } from './stoppableSleep.js';
 
@@ -164,7 +165,9 @@ export async function openLocalRuntime(
       // Every lease this run holds goes back, so that a runner started next polls at once. One that could
       // not be (the state file failing) is taken over by the next runner on this host, or runs out.
       await Promise.allSettled(
-        organizations.map(({ organization }) => state.store.releaseLease(organization.id, runId)),
+        [...organizations.map(({ organization }) => organization.id), DELIVERY_LEASE_KEY].map((key) =>
+          state.store.releaseLease(key, runId),
+        ),
       );
       await Promise.all([...organizations.map(({ client }) => client.close()), senders.close()]);
       await state.close();

@@ -2,8 +2,10 @@
 // Both finish what they are doing first (the cycle in flight with its commits, each subscriber's attempt
 // in flight with its outcome recorded) and only then does this resolve, so the caller can close the
 // state file knowing nothing still writes to it.
+import { setTimeout as delay } from 'node:timers/promises';
 import { type DeliveryReport, OutboxDelivery } from '../../shared/delivery/outboxDelivery.js';
 import type { PollReport } from '../../shared/poll/pollOrganization.js';
+import { claimDelivery, renewDelivery } from './deliveryLease.js';
 import type { LocalRuntime, OrganizationRuntime } from './localRuntime.js';
 import { runPollCycle } from './pollCycle.js';
 import { runPollScheduler } from './pollScheduler.js';
@@ -13,7 +15,12 @@ export interface RunnerHooks {
   onCycleError(entry: OrganizationRuntime, error: unknown): void;
   onDelivery(report: DeliveryReport): void;
   onDeliveryError(error: unknown): void;
+  /** Another live runner delivers this state file's outbox; told once. */
+  onDeliveryStandby(holder: string | undefined): void;
 }
+
+/** How often the delivering runner renews its lease, and a standing-by one looks whether it is free. */
+const DELIVERY_LEASE_CHECK_MS = 10_000;
 
 export async function runUntilStopped(
   runtime: LocalRuntime,
@@ -40,7 +47,39 @@ export async function runUntilStopped(
       onError: (entry, error) => hooks.onCycleError(entry, error),
       stop,
     }),
-    delivery.run(stop),
+    deliverWhileLeased(runtime, delivery, hooks, stop),
   ]);
   for (const result of results) if (result.status === 'rejected') throw result.reason;
+}
+
+/** Runs the delivery engine while this runner holds the outbox's lease; stands by while another does. */
+async function deliverWhileLeased(
+  runtime: LocalRuntime,
+  delivery: OutboxDelivery,
+  hooks: RunnerHooks,
+  stop: AbortSignal,
+): Promise<void> {
+  let toldStandby = false;
+  while (!stop.aborted) {
+    try {
+      const claim = await claimDelivery(runtime);
+      if (claim.held) {
+        const renew = setInterval(
+          () => void renewDelivery(runtime).catch(hooks.onDeliveryError),
+          DELIVERY_LEASE_CHECK_MS,
+        );
+        try {
+          await delivery.run(stop);
+        } finally {
+          clearInterval(renew);
+        }
+        return;
+      }
+      if (!toldStandby) hooks.onDeliveryStandby(claim.holder);
+      toldStandby = true;
+    } catch (error) {
+      hooks.onDeliveryError(error);
+    }
+    await delay(DELIVERY_LEASE_CHECK_MS, undefined, { signal: stop }).catch(() => {});
+  }
 }

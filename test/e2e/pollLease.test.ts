@@ -115,6 +115,10 @@ describe('meal-notifier poll runners sharing one state file', () => {
     expect(skipped[0]?.message).toMatch(
       /^North School: skipped \(another run, pid \d+ on [^,]+, is polling this organization\)/,
     );
+    // Nor did it deliver the shared outbox while the first ran: it said that once too.
+    const standby = /another run \(\S+\) delivers this state file's outbox; this one leaves delivery to it/g;
+    expect(second.output.stderr.match(standby)).toHaveLength(1);
+    expect(first.output.stderr).not.toMatch(standby);
     // It did stand by for more than one cycle: it only said so once.
     const summary = ofKind(second.output.stderr, 'summary')[0];
     const [tally] = (summary?.organizations ?? []) as Array<{ cycles: number }>;
