@@ -1,10 +1,12 @@
 // The alarms, all notifying one alarm topic (on ALARM and on OK): poller errors; an organization not
 // polled successfully for five minutes (its PollSucceeded metric); listings found broken again and again
 // (ListingProblems); any message on a dead-letter queue; any error or throttle of any function; and a
-// publisher falling behind the stream. Each description says what to look at first.
-import { Duration, Stack } from 'aws-cdk-lib';
+// publisher falling behind the stream. Each description says what to look at first. The topic's policy
+// and its key's policy let CloudWatch publish this stack's alarms to it, and nothing else.
+import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Subscription, SubscriptionProtocol, Topic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -34,6 +36,23 @@ export function notPolledWindowMinutes(pollIntervalSeconds: number): number {
   return Math.min(MAX_WINDOW_MINUTES, Math.max(5, 2 * scheduleRateMinutes(pollIntervalSeconds)));
 }
 
+/**
+ * What every alarm name of the stack starts with, and what the alarm topic's policy matches alarm ARNs
+ * on. A stack name cannot contain `/`, so one stack's prefix never starts another's names (`Notifier/`,
+ * `NotifierStaging/`); nor `:`, which would split the ARN that ArnLike compares part by part.
+ */
+export function alarmNamePrefix(stackName: string): string {
+  return `${stackName}/`;
+}
+
+/**
+ * The alarm topic's name, fixed so the key policy can name the topic's ARN: a reference to the topic
+ * there would make the key and the topic depend on each other.
+ */
+export function alarmTopicName(stackName: string): string {
+  return `${stackName}-alarms`;
+}
+
 export interface DeadLetterQueueToWatch {
   /** Names the queue in the alarm, e.g. `acme-hooks DLQ`. */
   readonly label: string;
@@ -44,7 +63,7 @@ export interface DeadLetterQueueToWatch {
 }
 
 export interface NotifierAlarmsProps {
-  /** Encrypts the alarm topic; its policy must let CloudWatch use it (NotifierKey). */
+  /** Encrypts the alarm topic; a statement added to its policy lets CloudWatch use it for that topic. */
   readonly key: IKey;
   /** Each gets a "not polled successfully" alarm on its PollSucceeded metric. */
   readonly organizations: readonly OrganizationConfig[];
@@ -71,15 +90,22 @@ export interface NotifierAlarmsProps {
 export class NotifierAlarms extends Construct {
   readonly topic: Topic;
   readonly alarms: readonly Alarm[];
+  /** Every alarm's name starts with it (alarmNamePrefix). */
+  readonly alarmNamePrefix: string;
 
   constructor(scope: Construct, id: string, props: NotifierAlarmsProps) {
     super(scope, id);
-    const stackName = Stack.of(this).stackName;
+    const stack = Stack.of(this);
+    const prefix = alarmNamePrefix(stack.stackName);
+    this.alarmNamePrefix = prefix;
+    const topicName = alarmTopicName(stack.stackName);
     this.topic = new Topic(this, 'Topic', {
+      topicName,
       displayName: 'Meal order notifier alarms',
       masterKey: props.key,
       enforceSSL: true,
     });
+    this.#letCloudWatchPublish(props.key, topicName, prefix);
     if (props.email !== undefined) {
       new Subscription(this, 'Email', {
         topic: this.topic,
@@ -105,7 +131,7 @@ export class NotifierAlarms extends Construct {
     ) => {
       const created = new Alarm(this, alarmId, {
         metric,
-        alarmName: `${stackName}: ${options.name}`.slice(0, 255),
+        alarmName: `${prefix}${options.name}`.slice(0, 255),
         alarmDescription: options.description.slice(0, 1024),
         threshold: options.threshold,
         comparisonOperator: options.comparisonOperator,
@@ -204,5 +230,52 @@ export class NotifierAlarms extends Construct {
       );
     }
     this.alarms = alarms;
+  }
+
+  /**
+   * enforceSSL gives the topic a policy of its own, which replaces SNS's default one (the account's
+   * principals may publish) that CloudWatch relied on: without this statement no alarm reaches the topic.
+   * CloudWatch may publish for this account's alarms named with this stack's prefix only, and use the key
+   * for this topic only (SNS makes its data keys with the topic's ARN as the encryption context).
+   */
+  #letCloudWatchPublish(key: IKey, topicName: string, prefix: string): void {
+    const stack = Stack.of(this);
+    const cloudWatch = new ServicePrincipal('cloudwatch.amazonaws.com');
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AllowThisStacksAlarmsToPublish',
+        principals: [cloudWatch],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': stack.account },
+          ArnLike: {
+            'aws:SourceArn': stack.formatArn({
+              service: 'cloudwatch',
+              resource: 'alarm',
+              resourceName: `${prefix}*`,
+              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+            }),
+          },
+        },
+      }),
+    );
+    key.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AllowCloudWatchAlarmsToUseTheKeyForTheAlarmTopic',
+        principals: [cloudWatch],
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        resources: ['*'],
+        conditions: {
+          StringEquals: {
+            'kms:EncryptionContext:aws:sns:topicArn': stack.formatArn({
+              service: 'sns',
+              resource: topicName,
+              arnFormat: ArnFormat.NO_RESOURCE_NAME,
+            }),
+          },
+        },
+      }),
+    );
   }
 }

@@ -5,9 +5,10 @@
 // |------------------|------------------------------|------------------------------------------------------|
 // | `config`         | infra/example.config.json    | the notifier config file (the local runner's format) |
 // | `stackName`      | MealOrderNotifier            | deploy twice with two names                           |
-// | `secretsPrefix`  | meal-order-notifier/         | Secrets Manager names are prefix + `env` name         |
+// | `secretsPrefix`  | `<stackName>/`               | Secrets Manager names are prefix + `env` name         |
 // | `alarmEmail`     | none                         | an address subscribed to the alarm topic              |
-// | `removalPolicy`  | retain                       | `destroy` also deletes table, secrets and logs        |
+// | `removalPolicy`  | retain                       | kept on destroy, not after a failed first create;     |
+// |                  |                              | `destroy` also deletes table, secrets and logs        |
 // | `polling`        | on                           | `off` deploys the schedules disabled                  |
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -67,8 +68,8 @@ export function deploymentSettings(node: Node): DeploymentSettings {
       ...(alarmEmail === undefined ? {} : { alarmEmail }),
       removalPolicy: choice(
         'removalPolicy',
-        { retain: RemovalPolicy.RETAIN, destroy: RemovalPolicy.DESTROY },
-        RemovalPolicy.RETAIN,
+        { retain: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE, destroy: RemovalPolicy.DESTROY },
+        RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
       ),
       pollingEnabled: choice('polling', { on: true, off: false }, true),
     },

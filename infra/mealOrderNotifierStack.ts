@@ -33,14 +33,15 @@ export interface MealOrderNotifierStackProps extends StackProps {
   readonly config: unknown;
   /** Names the config in error messages, e.g. its path. @default 'config' */
   readonly configSource?: string;
-  /** Secrets Manager names are this prefix + each reference's `env` name. @default 'meal-order-notifier/' */
+  /** Secrets Manager names are this prefix + each reference's `env` name. @default `<stack name>/` */
   readonly secretsPrefix?: string;
   /** Subscribed to the alarm topic. @default none */
   readonly alarmEmail?: string;
   /**
-   * What `cdk destroy` does with the state table, the secrets and the log groups. Kept by default;
-   * DESTROY suits a trial deployment.
-   * @default RemovalPolicy.RETAIN
+   * What `cdk destroy` (or a replacement) does with the state table, the secrets and the log groups. Kept
+   * by default, except when the deployment that created them fails and rolls back: a retry then finds no
+   * leftover secret holding its name. DESTROY suits a trial deployment.
+   * @default RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE
    */
   readonly removalPolicy?: RemovalPolicy;
   /** Whether the poll schedules run and the poller takes ticks; off, the stack deploys without polling. @default true */
@@ -58,7 +59,7 @@ export class MealOrderNotifierStack extends Stack {
     Tags.of(this).add('application', 'meal-order-notifier');
     this.config = new NotifierConfig(props.config, props.configSource);
     const config = this.config.parsed;
-    const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
+    const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE;
 
     const key = new NotifierKey(this, 'Key');
     const state = new StateTable(this, 'State', { removalPolicy });

@@ -1,8 +1,8 @@
 // The customer managed KMS key that encrypts the event topic and the alarm topic. A customer managed key,
 // not the AWS managed aws/sns key, because CloudWatch alarms can only publish to a topic whose key policy
-// lets CloudWatch use the key, and an AWS managed key's policy cannot be changed.
+// lets CloudWatch use the key, and an AWS managed key's policy cannot be changed (NotifierAlarms adds
+// that statement, for the alarm topic only).
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 
@@ -26,8 +26,5 @@ export class NotifierKey extends Construct {
       pendingWindow: props.pendingWindow ?? Duration.days(7),
       removalPolicy: RemovalPolicy.DESTROY,
     });
-    // What CloudWatch needs to publish an alarm to a topic encrypted with this key (the policy AWS documents
-    // for alarms on encrypted topics).
-    this.key.grant(new ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
   }
 }

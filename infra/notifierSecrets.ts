@@ -1,9 +1,10 @@
 // One Secrets Manager secret per distinct secret reference the functions resolve on AWS: each
 // organization's API token, each webhook signing secret and each Slack incoming-webhook URL. A reference
-// `{ "env": "NAME" }` is the secret `<prefix>NAME`, the name SecretsManagerSecretResolver reads. The stack
+// `{ "env": "NAME" }` is the secret `<prefix>NAME`, the name SecretsManagerSecretResolver reads; the prefix
+// is the stack's name by default, so two stacks in one account and region never claim one name. The stack
 // creates the secrets empty; the operator puts the values (README, "Deploy on AWS"), so no value ever passes
 // through the template or the CDK context. `smtp.url` gets none: on AWS, SNS sends the e-mail.
-import { RemovalPolicy, Tags, Validations } from 'aws-cdk-lib';
+import { RemovalPolicy, Stack, Tags, Validations } from 'aws-cdk-lib';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import { type CfnSecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
@@ -40,19 +41,23 @@ export interface NotifierSecretsProps {
   readonly config: Config;
   /**
    * Prepended to each reference's name; the functions get the same prefix as SECRETS_PREFIX.
-   * @default 'meal-order-notifier/'
+   * @default defaultSecretsPrefix(the stack's name), e.g. `MealOrderNotifier/`
    */
   readonly prefix?: string;
   /**
    * What `cdk destroy` does with the secrets. CloudFormation deletes a secret at once, with no recovery
    * window, so they are kept by default: the values are credentials the operator would have to collect
-   * again. A kept secret's name stays taken (README, "Tearing down").
-   * @default RemovalPolicy.RETAIN
+   * again. A kept secret's name stays taken (README, "Tear down"), which is why the default keeps none
+   * that a failed first deployment created: its rollback deletes them, and the retry finds the names free.
+   * @default RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE
    */
   readonly removalPolicy?: RemovalPolicy;
 }
 
-export const DEFAULT_SECRETS_PREFIX = 'meal-order-notifier/';
+/** The stack's name and a slash: Secrets Manager names are unique per account and region, like stack names. */
+export function defaultSecretsPrefix(stackName: string): string {
+  return `${stackName}/`;
+}
 
 // Secrets Manager's alphabet for names.
 const SECRET_NAME = /^[A-Za-z0-9/_+=.@-]{1,512}$/;
@@ -63,7 +68,7 @@ export class NotifierSecrets extends Construct {
 
   constructor(scope: Construct, id: string, props: NotifierSecretsProps) {
     super(scope, id);
-    this.prefix = props.prefix ?? DEFAULT_SECRETS_PREFIX;
+    this.prefix = props.prefix ?? defaultSecretsPrefix(Stack.of(this).stackName);
     if (!SECRET_NAME.test(`${this.prefix}X`)) {
       throw new DeploymentError(
         `secrets prefix "${this.prefix}" cannot start a Secrets Manager name: use letters, digits and / _ + = . @ -`,
@@ -104,7 +109,7 @@ export class NotifierSecrets extends Construct {
       const secret = new Secret(this, envName, {
         secretName: name,
         description: describe(secretUses),
-        removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
+        removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
       });
       // Created empty: the L2 would otherwise generate a random value, which the poller would send as a
       // token and get a 401 for, instead of failing with "secret … has no value".

@@ -13,9 +13,11 @@ const BILLING_MODES = { PAY_PER_REQUEST: BillingMode.PAY_PER_REQUEST } as const;
 export interface StateTableProps {
   /**
    * What `cdk destroy` does with the table. Kept by default: it holds the snapshots that make the next
-   * cycle a diff rather than a silent baseline, and the disabled-subscriber records. A retained table is
-   * also protected against deletion.
-   * @default RemovalPolicy.RETAIN
+   * cycle a diff rather than a silent baseline, and the disabled-subscriber records; but not when the
+   * deployment that created it fails and rolls back, since it holds nothing yet. Only RETAIN also turns
+   * deletion protection on: a protected table would make that rollback fail. Without it, deleting the
+   * table by hand still leaves the backup DynamoDB takes of a table with point-in-time recovery.
+   * @default RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE
    */
   readonly removalPolicy?: RemovalPolicy;
 }
@@ -26,7 +28,7 @@ export class StateTable extends Construct {
   constructor(scope: Construct, id: string, props: StateTableProps = {}) {
     super(scope, id);
     const definition = stateTableDefinition;
-    const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
+    const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE;
     this.table = new Table(this, 'Table', {
       partitionKey: {
         name: definition.partitionKey.name,

@@ -133,7 +133,7 @@ describe('alarms', () => {
       ComparisonOperator: 'GreaterThanThreshold',
       Threshold: 0,
       TreatMissingData: 'notBreaching',
-      AlarmName: 'MealOrderNotifier: listings broken again and again',
+      AlarmName: 'MealOrderNotifier/listings broken again and again',
     });
     expect(LISTING_PROBLEM_PERIODS).toEqual({ withProblems: 3, of: 6 });
     expect(alarm?.AlarmDescription).toContain('listing problems');
@@ -209,7 +209,7 @@ describe('alarms', () => {
     expect(
       alarmOn('Errors', { Name: 'FunctionName', Value: { Ref: functionLogicalId(template, 'poller') } })
         ?.AlarmName,
-    ).toBe('MealOrderNotifier: poller errors');
+    ).toBe('MealOrderNotifier/poller errors');
   });
 
   it("alarms on the first message of every dead-letter queue, the publisher's failure queue included", () => {

@@ -23,13 +23,13 @@ afterAll(() => {
 });
 
 describe('deploymentSettings', () => {
-  it('deploys the example config as MealOrderNotifier, keeping data and polling, by default', () => {
+  it('deploys the example config as MealOrderNotifier, keeping data (but not a failed first create) and polling, by default', () => {
     const settings = settingsFor({});
     expect(settings.stackName).toBe(DEFAULT_STACK_NAME);
     expect(settings.stackProps).toMatchObject({
       config: exampleConfig(),
       configSource: EXAMPLE_CONFIG_PATH,
-      removalPolicy: RemovalPolicy.RETAIN,
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
       pollingEnabled: true,
     });
     expect(settings.stackProps).not.toHaveProperty('alarmEmail');

@@ -54,7 +54,7 @@ describe('the poller as deployed', () => {
     expect(parsed.tickQueueUrl).toMatch(
       /^https:\/\/sqs\.eu-west-1\.amazonaws\.com\/123456789012\/MealOrderNotifier-Ticks/,
     );
-    expect(parsed.secretsPrefix).toBe('meal-order-notifier/');
+    expect(parsed.secretsPrefix).toBe('MealOrderNotifier/');
     expect(parsed.config.organizations.map(({ id }) => id)).toEqual(['3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f']);
     expect(parsed.config.subscribers).toEqual([]);
   });

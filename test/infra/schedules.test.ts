@@ -65,6 +65,29 @@ describe('poll schedules', () => {
     }
   });
 
+  it('runs a failed cycle once: Lambda does not retry the asynchronous invocation the schedule makes either', () => {
+    const [pollerId] =
+      resourcesOfType(template, 'AWS::Lambda::Function').find(([id]) => id.startsWith('Poller')) ?? [];
+    // The schedules invoke the unqualified function, which is what the $LATEST invoke config applies to.
+    for (const schedule of schedules) {
+      expect(schedule).toMatchObject({ Target: { Arn: { 'Fn::GetAtt': [pollerId, 'Arn'] } } });
+    }
+    const configs = resourcesOfType(template, 'AWS::Lambda::EventInvokeConfig').map(
+      ([, config]) => config.Properties,
+    );
+    expect(configs).toEqual([
+      expect.objectContaining({
+        FunctionName: { Ref: pollerId },
+        Qualifier: '$LATEST',
+        MaximumRetryAttempts: 0,
+      }),
+    ]);
+    // Long enough to ride out a short throttle, shorter than the next schedule's interval.
+    const maximumAge = property<number>(configs[0], 'MaximumEventAgeInSeconds');
+    expect(maximumAge).toBeGreaterThanOrEqual(60);
+    expect(maximumAge).toBeLessThanOrEqual(120);
+  });
+
   it("targets the poller from the stack's own schedule group, with a role only that group may assume", () => {
     const [pollerId] =
       resourcesOfType(template, 'AWS::Lambda::Function').find(([id]) => id.startsWith('Poller')) ?? [];

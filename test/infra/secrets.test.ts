@@ -1,5 +1,6 @@
 // Secrets Manager: one empty secret per distinct secret reference the functions resolve on AWS, named
-// prefix + the reference's `env` name (what SecretsManagerSecretResolver reads), kept on `cdk destroy`,
+// prefix (the stack's name by default) + the reference's `env` name (what SecretsManagerSecretResolver
+// reads), kept on `cdk destroy` but not after a failed first create,
 // tagged, and named in the stack's outputs so the operator knows what to put.
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
@@ -19,9 +20,9 @@ const names = () => secrets.map(([, secret]) => secret.Properties?.Name);
 describe('secrets', () => {
   it('creates one per organization token, Slack URL and webhook signing secret, and none for smtp.url', () => {
     expect(names()).toEqual([
-      'meal-order-notifier/NORTH_SCHOOL_TOKEN',
-      'meal-order-notifier/CAFE_KITCHEN_SLACK_URL',
-      'meal-order-notifier/AUTOMATION_WEBHOOK_SECRET',
+      'MealOrderNotifier/NORTH_SCHOOL_TOKEN',
+      'MealOrderNotifier/CAFE_KITCHEN_SLACK_URL',
+      'MealOrderNotifier/AUTOMATION_WEBHOOK_SECRET',
     ]);
   });
 
@@ -33,7 +34,9 @@ describe('secrets', () => {
   });
 
   it('keeps them on cdk destroy (CloudFormation would delete them with no recovery window), unless told otherwise', () => {
-    for (const [, secret] of secrets) expect(secret).toMatchObject({ DeletionPolicy: 'Retain' });
+    for (const [, secret] of secrets) {
+      expect(secret).toMatchObject({ DeletionPolicy: 'RetainExceptOnCreate', UpdateReplacePolicy: 'Retain' });
+    }
     const trial = notifierApp(exampleConfig(), { props: { removalPolicy: RemovalPolicy.DESTROY } }).template;
     for (const [, secret] of resourcesOfType(trial, 'AWS::SecretsManager::Secret')) {
       expect(secret).toMatchObject({ DeletionPolicy: 'Delete' });
@@ -57,10 +60,10 @@ describe('secrets', () => {
 
   it("outputs each secret's name", () => {
     const outputs = template.toJSON().Outputs as Record<string, { Value: unknown; Description: string }>;
-    expect(outputs.SecretNORTHSCHOOLTOKEN?.Value).toBe('meal-order-notifier/NORTH_SCHOOL_TOKEN');
-    expect(outputs.SecretCAFEKITCHENSLACKURL?.Value).toBe('meal-order-notifier/CAFE_KITCHEN_SLACK_URL');
+    expect(outputs.SecretNORTHSCHOOLTOKEN?.Value).toBe('MealOrderNotifier/NORTH_SCHOOL_TOKEN');
+    expect(outputs.SecretCAFEKITCHENSLACKURL?.Value).toBe('MealOrderNotifier/CAFE_KITCHEN_SLACK_URL');
     expect(outputs.SecretAUTOMATIONWEBHOOKSECRET?.Description).toContain(
-      'aws secretsmanager put-secret-value --secret-id meal-order-notifier/AUTOMATION_WEBHOOK_SECRET',
+      'aws secretsmanager put-secret-value --secret-id MealOrderNotifier/AUTOMATION_WEBHOOK_SECRET',
     );
   });
 

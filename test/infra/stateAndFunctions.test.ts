@@ -22,12 +22,14 @@ describe('state table', () => {
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
       TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
       StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
-      DeletionProtectionEnabled: true,
     });
   });
 
   it('is kept by cdk destroy, unless the deployment asks for removal', () => {
-    template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'RetainExceptOnCreate',
+      UpdateReplacePolicy: 'Retain',
+    });
     const trial = notifierApp(exampleConfig(), { props: { removalPolicy: RemovalPolicy.DESTROY } }).template;
     trial.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Delete',

@@ -30,6 +30,8 @@ export interface NotifierAppOptions {
   /** Run esbuild for the functions' assets, into `outdir`. @default false */
   readonly bundle?: boolean;
   readonly outdir?: string;
+  /** @default 'MealOrderNotifier' */
+  readonly stackName?: string;
 }
 
 export interface NotifierApp {
@@ -47,7 +49,10 @@ export function notifierApp(
     // An empty list turns asset bundling off for every stack.
     context: options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] },
   });
-  const stack = new MealOrderNotifierStack(app, 'MealOrderNotifier', { config, ...options.props });
+  const stack = new MealOrderNotifierStack(app, options.stackName ?? 'MealOrderNotifier', {
+    config,
+    ...options.props,
+  });
   return { app, stack, template: Template.fromStack(stack) };
 }
 
