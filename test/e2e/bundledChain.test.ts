@@ -1,0 +1,351 @@
+// The chain as shipped: the function bundles from `cdk synth`, each run in a fresh Node process with the
+// environment the synthesized template gives it, carry order changes from the Admin API simulator to a
+// webhook receiver and a Slack endpoint. The poller runs against DynamoDB Local (first from the schedule's
+// input, then from the tick it queued); the stream records read back from DynamoDB Local, through the
+// publisher's filter criteria, go to the publisher; what it publishes is fanned out by the template's
+// subscription filter policies; each raw SQS body goes to the delivery function of its queue; and the
+// receivers verify what arrives (signatures with `standardwebhooks`). Secrets Manager, SNS and SQS are a
+// loopback fake of just the calls the functions make. Set NOTIFIER_E2E_NODE to run the bundles on
+// another Node binary (Lambda runs Node 24).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBRecord, SQSRecord } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Establishment } from '../../shared/api/schemas.js';
+import type { OrderEvent } from '../../shared/events/orderEvent.js';
+import { DynamoStateStore } from '../../shared/store/dynamo/dynamoStateStore.js';
+import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
+import { functionLogicalId, notifierApp } from '../infra/support/notifierApp.js';
+import { type BundledRun, invokeBundle } from '../support/bundledHandler.js';
+import { createLocalStateTable, type LocalTable } from '../support/dynamoLocal.js';
+import { readStreamRecords } from '../support/dynamoLocalStream.js';
+import {
+  type FakeAwsServices,
+  type PublishedMessage,
+  startFakeAwsServices,
+} from '../support/fakeAwsServices.js';
+import { passesFilterCriteria } from '../support/lambdaFilterPattern.js';
+import { sqsRecord } from '../support/lambdaRecords.js';
+import { ACCOUNT, type LocalFunction, LocalWiring, REGION } from '../support/localWiring.js';
+import { type SlackReceiver, startSlackReceiver } from '../support/slackReceiver.js';
+import { snsPolicyMatches } from '../support/snsPolicyEvaluator.js';
+import { makeWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
+
+const NODE = process.env.NOTIFIER_E2E_NODE ?? process.execPath;
+
+let sim: RunningSimulator;
+let aws: FakeAwsServices;
+let table: LocalTable;
+let webhook: WebhookReceiver;
+let slack: SlackReceiver;
+let outdir: string;
+let wiring: LocalWiring;
+let kitchen: Establishment;
+let office: Establishment;
+const hookSecret = makeWebhookSecret();
+/** A secret the receiver also knows but the notifier never had: it must not verify anything. */
+const unrelatedSecret = makeWebhookSecret();
+/** Every function run, for the checks on their logs. */
+const runs: { name: string; run: BundledRun }[] = [];
+
+beforeAll(async () => {
+  sim = await startSimulator({ seed: 11, scenario: false, initialOrders: 30 });
+  aws = await startFakeAwsServices();
+  table = await createLocalStateTable();
+  webhook = await startWebhookReceiver({ secrets: [hookSecret, unrelatedSecret] });
+  slack = await startSlackReceiver();
+  outdir = await mkdtemp(join(tmpdir(), 'bundled-chain-'));
+  const [first, second] = sim.world.establishments();
+  if (!first || !second) throw new Error('the simulator has at least two establishments');
+  [kitchen, office] = [first, second];
+
+  const config = {
+    api: { baseUrl: sim.baseUrl, requestsPerMinute: 50 },
+    organizations: [
+      {
+        id: sim.organization.id,
+        name: 'North School',
+        token: { env: 'NORTH_SCHOOL_TOKEN' },
+        timeZone: sim.world.timeZone,
+      },
+    ],
+    subscribers: [
+      {
+        id: 'automation',
+        type: 'webhook',
+        url: webhook.url,
+        secret: { env: 'AUTOMATION_WEBHOOK_SECRET' },
+        filter: { types: ['order.created'] },
+      },
+      {
+        id: 'kitchen',
+        type: 'slack',
+        webhookUrl: { env: 'KITCHEN_SLACK_URL' },
+        filter: { establishments: [kitchen.uuid] },
+      },
+    ],
+  };
+  // Bundled for real: the config (with the simulator's address) is compiled into the bundles.
+  const { template } = notifierApp(config, { bundle: true, outdir });
+  const stream = await readStreamRecords(table.client, inject('dynamoEndpoint'), table.tableName);
+  expect(stream).toEqual([]);
+  wiring = new LocalWiring(template, outdir, {
+    tableName: table.tableName,
+    streamArn: await latestStreamArn(),
+    queueUrl: (logicalId) => aws.queueUrl(ACCOUNT, logicalId),
+  });
+
+  // The secrets the stack creates, under the names the functions' SECRETS_PREFIX gives them.
+  const prefix = wiring.function(functionLogicalId(template, 'poller')).environment.SECRETS_PREFIX;
+  const values: Record<string, string> = {
+    NORTH_SCHOOL_TOKEN: sim.token,
+    AUTOMATION_WEBHOOK_SECRET: hookSecret,
+    KITCHEN_SLACK_URL: slack.webhookUrl('kitchen'),
+  };
+  for (const [name, value] of Object.entries(values)) aws.secrets.set(`${prefix}${name}`, value);
+  expect([...aws.secrets.keys()].sort()).toEqual(wiring.secretNames().sort());
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([sim?.close(), aws?.close(), table?.drop(), webhook?.close(), slack?.close()]);
+  if (outdir) await rm(outdir, { recursive: true, force: true });
+});
+
+async function latestStreamArn(): Promise<string> {
+  const described = await table.client.send(new DescribeTableCommand({ TableName: table.tableName }));
+  const arn = described.Table?.LatestStreamArn;
+  if (!arn) throw new Error('the local state table has no stream');
+  return arn;
+}
+
+/** What Lambda gives the function: the template's variables, its own, and the loopback endpoints. */
+function lambdaEnvironment(fn: LocalFunction): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    ...fn.environment,
+    AWS_REGION: REGION,
+    AWS_DEFAULT_REGION: REGION,
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_SESSION_TOKEN: 'local',
+    AWS_LAMBDA_FUNCTION_NAME: fn.logicalId,
+    AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+    AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memorySize),
+    TZ: ':UTC',
+    // No profile of this machine's may point the SDK elsewhere.
+    AWS_CONFIG_FILE: join(outdir, 'no-aws-config'),
+    AWS_SHARED_CREDENTIALS_FILE: join(outdir, 'no-aws-credentials'),
+    AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
+    ...aws.endpointEnvironment,
+  };
+}
+
+/** Runs one invocation of the function's bundle and returns what its handler answered. */
+async function invoke(functionId: string, event: unknown): Promise<unknown> {
+  const fn = wiring.function(functionId);
+  const run = await invokeBundle({
+    bundle: fn.bundle,
+    exportName: fn.exportName,
+    env: lambdaEnvironment(fn),
+    event,
+    functionName: fn.logicalId,
+    timeoutSeconds: fn.timeoutSeconds,
+    node: NODE,
+  });
+  runs.push({ name: functionId, run });
+  if (run.answer?.ok !== true) {
+    throw new Error(
+      `${functionId} failed (exit ${run.exitCode}): ${JSON.stringify(run.answer)}\n${run.stderr}\n${run.stdout}`,
+    );
+  }
+  return run.answer.result;
+}
+
+/** Invokes a function with a batch and expects no record of it to fail, else names what its log said. */
+async function invokeBatch(functionId: string, event: { Records: unknown[] }): Promise<void> {
+  const result = await invoke(functionId, event);
+  const run = runs.at(-1)?.run as BundledRun;
+  const complaints = logLines(run)
+    .filter((line) => line.level === 'ERROR' || line.level === 'WARN')
+    .map((line) => JSON.stringify(line));
+  expect(result, `${functionId} failed records; it logged ${complaints.join('\n')}`).toEqual({
+    batchItemFailures: [],
+  });
+}
+
+/** The body SNS puts on an SQS queue for `message` under raw delivery. */
+function rawSqsBody(message: PublishedMessage): string {
+  if (message.messageStructure !== 'json') return message.message;
+  const bodies = JSON.parse(message.message) as Record<string, string>;
+  const body = bodies.sqs ?? bodies.default;
+  if (body === undefined) throw new Error('a json-structured message without a default body');
+  return body;
+}
+
+/** The SQS record Lambda hands the delivery function for a raw-delivered SNS message. */
+function queueRecord(queueArn: string, message: PublishedMessage): SQSRecord {
+  return {
+    ...sqsRecord({ body: rawSqsBody(message), queue: 'unused' }),
+    eventSourceARN: queueArn,
+    awsRegion: REGION,
+    // Raw delivery carries the SNS attributes as SQS message attributes.
+    messageAttributes: Object.fromEntries(
+      Object.entries(message.attributes).map(([name, value]) => [
+        name,
+        {
+          dataType: value.DataType ?? 'String',
+          stringValue: value.StringValue ?? '',
+          stringListValues: [],
+          binaryListValues: [],
+        },
+      ]),
+    ),
+  };
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let index = 0; index < items.length; index += size) out.push(items.slice(index, index + size));
+  return out;
+}
+
+function logLines(run: BundledRun): Record<string, unknown>[] {
+  return run.stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+describe('the bundled functions, wired as the template wires them', () => {
+  it('carry order changes from the Admin API to exactly the webhook and Slack subscribers whose filters match', async () => {
+    const [schedule, ...otherSchedules] = wiring.schedules();
+    if (!schedule) throw new Error('the template has no poll schedule');
+    expect(otherSchedules).toEqual([]);
+    const pollerId = schedule.functionId;
+    const poller = wiring.function(pollerId);
+
+    // 1. The schedule's invocation: the first cycle takes the world as it is, announcing nothing.
+    const today = sim.world.today();
+    const toCancel = sim.world.addOrder({
+      pickupDate: today,
+      establishment: kitchen.uuid,
+      createdAtMs: Date.now() - 60_000,
+    });
+    const first = (await invoke(pollerId, schedule.input)) as { nextTickDelaySeconds: number };
+    expect(first).toMatchObject({
+      organization: sim.organization.id,
+      outcome: 'polled',
+      ok: true,
+      events: 0,
+    });
+    // It queued the tick of its next cycle, delayed until that cycle is due.
+    const [tick, ...moreTicks] = aws.sent;
+    expect(moreTicks).toEqual([]);
+    expect(tick).toMatchObject({
+      queueUrl: poller.environment.TICK_QUEUE_URL,
+      delaySeconds: first.nextTickDelaySeconds,
+    });
+
+    // 2. The world moves: a new order at each establishment, a kitchen order canceled.
+    const atKitchen = sim.world.addOrder({ pickupDate: today, establishment: kitchen.uuid });
+    const atOffice = sim.world.addOrder({ pickupDate: today, establishment: office.uuid });
+    const canceled = sim.world.setStatus(toCancel.uuid, 'canceled');
+
+    // 3. The tick arrives from the tick queue once its delay has passed (the due time is moved, not waited).
+    const store = new DynamoStateStore({ client: table.client, tableName: table.tableName });
+    const state = await store.loadPollState(sim.organization.id);
+    if (!state) throw new Error('the first cycle saved no poll state');
+    await store.savePollState({ ...state, nextPollAt: Date.now() });
+    const tickQueueArn = wiring.queueArnOfUrl(tick?.queueUrl ?? '');
+    const tickMapping = wiring.mappingOf(tickQueueArn);
+    expect(tickMapping.functionId).toBe(pollerId);
+    const tickRecord = {
+      ...sqsRecord({ body: tick?.body ?? '', queue: 'unused' }),
+      eventSourceARN: tickQueueArn,
+    };
+    await invokeBatch(tickMapping.functionId, { Records: [tickRecord] });
+    const cycle = logLines(runs.at(-1)?.run as BundledRun).find((line) => line.message === 'poll cycle');
+    expect(cycle).toMatchObject({ trigger: 'tick', ok: true, events: 3 });
+
+    // 4. The stream, through the publisher mapping's filter, to the publisher.
+    const streamArn = await latestStreamArn();
+    const publisherMapping = wiring.mappingOf(streamArn);
+    const records = await readStreamRecords(table.client, inject('dynamoEndpoint'), table.tableName);
+    const passed = records.filter((record) => passesFilterCriteria(publisherMapping.filterCriteria, record));
+    // Snapshots, poll state and budget writes stay behind; only the three event inserts pass.
+    expect(records.length).toBeGreaterThan(passed.length);
+    expect(passed.map((record: DynamoDBRecord) => record.dynamodb?.NewImage?.kind?.S)).toEqual([
+      'event',
+      'event',
+      'event',
+    ]);
+    for (const batch of chunks(passed, publisherMapping.batchSize)) {
+      await invokeBatch(publisherMapping.functionId, { Records: batch });
+    }
+    const topicArn = wiring.function(publisherMapping.functionId).environment.TOPIC_ARN;
+    expect(aws.published.map((message) => message.topicArn)).toEqual([topicArn, topicArn, topicArn]);
+    const published = aws.published.map((message) => JSON.parse(rawSqsBody(message)) as OrderEvent);
+    const idOf = (type: string, subject: string) => {
+      const event = published.find((candidate) => candidate.type === type && candidate.subject === subject);
+      if (!event) throw new Error(`no ${type} event for ${subject} was published`);
+      return event.id;
+    };
+    expect(published.map((event) => `${event.type} ${event.subject}`).sort()).toEqual(
+      [
+        `order.created ${atKitchen.uuid}`,
+        `order.created ${atOffice.uuid}`,
+        `order.canceled ${canceled.uuid}`,
+      ].sort(),
+    );
+
+    // 5. SNS: each subscription's filter policy, as the template holds it, against the attributes; each
+    // match's raw body onto that queue, to the function mapped to it.
+    const subscriptions = wiring.sqsSubscriptions();
+    expect(subscriptions).toHaveLength(2);
+    for (const subscription of subscriptions) {
+      expect(subscription).toMatchObject({ topicArn, rawMessageDelivery: true });
+      expect(subscription.filterPolicy).toBeDefined();
+      const matching = aws.published.filter((message) =>
+        snsPolicyMatches(subscription.filterPolicy, message.attributes),
+      );
+      const mapping = wiring.mappingOf(subscription.queueArn);
+      for (const batch of chunks(matching, mapping.batchSize)) {
+        const event = { Records: batch.map((message) => queueRecord(subscription.queueArn, message)) };
+        await invokeBatch(mapping.functionId, event);
+      }
+    }
+
+    // 6. The webhook receiver got the two created events, each signed with the subscriber's secret only.
+    expect(webhook.received.map((request) => request.headers['webhook-id']).sort()).toEqual(
+      [idOf('order.created', atKitchen.uuid), idOf('order.created', atOffice.uuid)].sort(),
+    );
+    for (const request of webhook.received) {
+      expect(request.verifiedBy).toEqual([true, false]);
+      const body = JSON.parse(request.body) as OrderEvent;
+      expect(body.id).toBe(request.headers['webhook-id']);
+      expect(body.type).toBe('order.created');
+    }
+
+    // 7. Slack got the kitchen's two orders, created and canceled, and nothing of the office's.
+    const slackTexts = slack.received.map((message) => JSON.stringify(message.payload));
+    expect(slack.received.map((message) => slack.webhookUrl('kitchen').endsWith(message.path))).toEqual([
+      true,
+      true,
+    ]);
+    expect(slackTexts.filter((text) => text.includes(atKitchen.reference))).toHaveLength(1);
+    expect(slackTexts.filter((text) => text.includes(canceled.reference))).toHaveLength(1);
+    expect(slackTexts.some((text) => text.includes(atOffice.reference))).toBe(false);
+
+    // Nothing was retried, dead-lettered or refused, and no function logged an error.
+    expect(aws.sent.filter((message) => message.queueUrl !== tick?.queueUrl)).toEqual([]);
+    expect(aws.visibilityChanges).toEqual([]);
+    expect(aws.refused).toEqual([]);
+    expect(new Set(aws.secretsRead)).toEqual(new Set(aws.secrets.keys()));
+    for (const { name, run } of runs) {
+      const errors = logLines(run).filter((line) => line.level === 'ERROR' || line.level === 'WARN');
+      expect(errors, name).toEqual([]);
+    }
+  }, 60_000);
+});

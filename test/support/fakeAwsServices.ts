@@ -1,0 +1,420 @@
+// A loopback stand-in for the three AWS services the functions call that have no local emulator here:
+// Secrets Manager (GetSecretValue, awsJson1_1), SNS (Publish and PublishBatch, awsQuery: form-encoded
+// requests, XML answers) and SQS (SendMessage and ChangeMessageVisibility, awsJson1_0). It answers as
+// AWS does for exactly those calls, refusing what AWS would refuse (a json message without `default`, a
+// Subject SNS does not take, an eleventh attribute, a batch over its limits, an SQS delay over 900 s), and
+// records each one; any other call is refused and recorded, so a test can assert that the functions made
+// no call it did not expect.
+import { createHash, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { MessageAttributeValue } from '@aws-sdk/client-sns';
+
+export interface PublishedMessage {
+  topicArn: string;
+  /** As sent: with MessageStructure=json, a JSON object of one body per protocol. */
+  message: string;
+  messageStructure: string | undefined;
+  subject: string | undefined;
+  attributes: Record<string, MessageAttributeValue>;
+}
+
+export interface SentSqsMessage {
+  queueUrl: string;
+  body: string;
+  delaySeconds: number | undefined;
+  attributes: Record<string, unknown>;
+}
+
+export interface VisibilityChange {
+  queueUrl: string;
+  receiptHandle: string;
+  visibilityTimeout: number;
+}
+
+export interface FakeAwsServices {
+  /** e.g. `http://127.0.0.1:43210`; also the origin of every queue URL (the SQS client sends to the queue URL's host). */
+  readonly origin: string;
+  /** The SDK's service-specific endpoint variables, all pointing here. */
+  readonly endpointEnvironment: Readonly<Record<string, string>>;
+  /** A queue URL served here, as SQS shapes them: `<origin>/<account>/<name>`. */
+  queueUrl(account: string, name: string): string;
+  /** Secret name → value; GetSecretValue of any other name answers ResourceNotFoundException. */
+  readonly secrets: Map<string, string>;
+  /** Every GetSecretValue, by secret name, in order. */
+  readonly secretsRead: string[];
+  readonly published: PublishedMessage[];
+  readonly sent: SentSqsMessage[];
+  readonly visibilityChanges: VisibilityChange[];
+  /** Calls this fake does not serve (`<service> <operation>`), each refused. */
+  readonly refused: string[];
+  close(): Promise<void>;
+}
+
+export async function startFakeAwsServices(): Promise<FakeAwsServices> {
+  const secrets = new Map<string, string>();
+  const state = {
+    secretsRead: [] as string[],
+    published: [] as PublishedMessage[],
+    sent: [] as SentSqsMessage[],
+    visibilityChanges: [] as VisibilityChange[],
+    refused: [] as string[],
+  };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      try {
+        answer(req, res, body, secrets, state);
+      } catch (error) {
+        state.refused.push(`unreadable request: ${(error as Error).message}`);
+        res.writeHead(500).end();
+      }
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    endpointEnvironment: {
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: origin,
+      AWS_ENDPOINT_URL_SNS: origin,
+      AWS_ENDPOINT_URL_SQS: origin,
+    },
+    queueUrl: (account, name) => `${origin}/${account}/${name}`,
+    secrets,
+    ...state,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+interface Recorded {
+  secretsRead: string[];
+  published: PublishedMessage[];
+  sent: SentSqsMessage[];
+  visibilityChanges: VisibilityChange[];
+  refused: string[];
+}
+
+function answer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: string,
+  secrets: ReadonlyMap<string, string>,
+  recorded: Recorded,
+): void {
+  const target = String(req.headers['x-amz-target'] ?? '');
+  if (target.startsWith('secretsmanager.')) {
+    answerSecretsManager(res, target.slice('secretsmanager.'.length), body, secrets, recorded);
+    return;
+  }
+  if (target.startsWith('AmazonSQS.')) {
+    answerSqs(req, res, target.slice('AmazonSQS.'.length), body, recorded);
+    return;
+  }
+  if (String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
+    answerSns(res, new URLSearchParams(body), recorded);
+    return;
+  }
+  recorded.refused.push(`unknown ${req.method} ${req.url} (target "${target}")`);
+  res.writeHead(400).end();
+}
+
+// --- Secrets Manager (awsJson1_1) ---------------------------------------------------------------------
+
+function answerSecretsManager(
+  res: ServerResponse,
+  operation: string,
+  body: string,
+  secrets: ReadonlyMap<string, string>,
+  recorded: Recorded,
+): void {
+  if (operation !== 'GetSecretValue') {
+    recorded.refused.push(`secretsmanager ${operation}`);
+    jsonError(res, 'application/x-amz-json-1.1', 'UnsupportedOperation', operation);
+    return;
+  }
+  const { SecretId } = JSON.parse(body) as { SecretId: string };
+  recorded.secretsRead.push(SecretId);
+  const value = secrets.get(SecretId);
+  if (value === undefined) {
+    jsonError(
+      res,
+      'application/x-amz-json-1.1',
+      'ResourceNotFoundException',
+      "Secrets Manager can't find the specified secret.",
+    );
+    return;
+  }
+  json(res, 'application/x-amz-json-1.1', {
+    ARN: `arn:aws:secretsmanager:eu-west-1:123456789012:secret:${SecretId}-AbCdEf`,
+    Name: SecretId,
+    SecretString: value,
+    VersionId: randomUUID(),
+    VersionStages: ['AWSCURRENT'],
+    CreatedDate: Date.now() / 1000,
+  });
+}
+
+// --- SQS (awsJson1_0) -----------------------------------------------------------------------------------
+
+function answerSqs(
+  req: IncomingMessage,
+  res: ServerResponse,
+  operation: string,
+  body: string,
+  recorded: Recorded,
+): void {
+  const input = JSON.parse(body) as Record<string, unknown>;
+  const queueUrl = String(input.QueueUrl);
+  // The client sends to the queue URL's own host: a call arriving here for another host's queue is a
+  // queue URL the test did not hand out.
+  if (!queueUrl.startsWith(`http://${req.headers.host}/`)) {
+    recorded.refused.push(`sqs ${operation} to a queue not served here: ${queueUrl}`);
+    jsonError(res, 'application/x-amz-json-1.0', 'QueueDoesNotExist', queueUrl);
+    return;
+  }
+  if (operation === 'SendMessage') {
+    const messageBody = String(input.MessageBody ?? '');
+    const delay = input.DelaySeconds;
+    // SQS's own checks: a body of 1 byte to 256 KiB, a delay of 0 to 900 whole seconds.
+    if (messageBody === '' || Buffer.byteLength(messageBody) > 262_144) {
+      jsonError(
+        res,
+        'application/x-amz-json-1.0',
+        'InvalidParameterValue',
+        'MessageBody must be 1 byte to 256 KiB',
+      );
+      return;
+    }
+    if (
+      delay !== undefined &&
+      !(Number.isInteger(delay) && (delay as number) >= 0 && (delay as number) <= 900)
+    ) {
+      jsonError(res, 'application/x-amz-json-1.0', 'InvalidParameterValue', 'DelaySeconds must be 0 to 900');
+      return;
+    }
+    recorded.sent.push({
+      queueUrl,
+      body: messageBody,
+      delaySeconds: input.DelaySeconds as number | undefined,
+      attributes: (input.MessageAttributes as Record<string, unknown> | undefined) ?? {},
+    });
+    // The client checks the body's MD5 and refuses an answer without it.
+    json(res, 'application/x-amz-json-1.0', {
+      MessageId: randomUUID(),
+      MD5OfMessageBody: createHash('md5').update(messageBody).digest('hex'),
+    });
+    return;
+  }
+  if (operation === 'ChangeMessageVisibility') {
+    recorded.visibilityChanges.push({
+      queueUrl,
+      receiptHandle: String(input.ReceiptHandle),
+      visibilityTimeout: Number(input.VisibilityTimeout),
+    });
+    json(res, 'application/x-amz-json-1.0', {});
+    return;
+  }
+  recorded.refused.push(`sqs ${operation}`);
+  jsonError(res, 'application/x-amz-json-1.0', 'UnsupportedOperation', operation);
+}
+
+// --- SNS (awsQuery) -------------------------------------------------------------------------------------
+
+const SNS_NAMESPACE = 'http://sns.amazonaws.com/doc/2010-03-31/';
+
+function answerSns(res: ServerResponse, params: URLSearchParams, recorded: Recorded): void {
+  const action = params.get('Action') ?? '';
+  const topicArn = params.get('TopicArn') ?? '';
+  if (action === 'Publish') {
+    const message = publishedFrom(params, '', topicArn);
+    const problem = publishProblem(message);
+    if (problem !== undefined) {
+      snsError(res, 'InvalidParameter', problem);
+      return;
+    }
+    recorded.published.push(message);
+    xml(
+      res,
+      `<PublishResponse xmlns="${SNS_NAMESPACE}"><PublishResult><MessageId>${randomUUID()}</MessageId></PublishResult>${metadata()}</PublishResponse>`,
+    );
+    return;
+  }
+  if (action === 'PublishBatch') {
+    const entries = memberPrefixes(params, 'PublishBatchRequestEntries.member.').map((prefix) => ({
+      id: params.get(`${prefix}Id`) ?? '',
+      message: publishedFrom(params, prefix, topicArn),
+    }));
+    const batchProblem = publishBatchProblem(entries);
+    if (batchProblem !== undefined) {
+      snsError(res, batchProblem.code, batchProblem.message);
+      return;
+    }
+    const successful: string[] = [];
+    const failed: string[] = [];
+    for (const { id, message } of entries) {
+      const problem = publishProblem(message);
+      if (problem === undefined) {
+        recorded.published.push(message);
+        successful.push(`<member><Id>${escapeXml(id)}</Id><MessageId>${randomUUID()}</MessageId></member>`);
+      } else {
+        failed.push(
+          `<member><Id>${escapeXml(id)}</Id><Code>InvalidParameter</Code><Message>${escapeXml(problem)}</Message><SenderFault>true</SenderFault></member>`,
+        );
+      }
+    }
+    xml(
+      res,
+      `<PublishBatchResponse xmlns="${SNS_NAMESPACE}"><PublishBatchResult><Successful>${successful.join('')}</Successful><Failed>${failed.join('')}</Failed></PublishBatchResult>${metadata()}</PublishBatchResponse>`,
+    );
+    return;
+  }
+  recorded.refused.push(`sns ${action}`);
+  snsError(res, 'InvalidAction', `${action} is not served by this fake`);
+}
+
+/** SNS's own checks of one message (Publish API reference), or undefined when it would take it. */
+function publishProblem(message: PublishedMessage): string | undefined {
+  if (message.message === '') return 'Message must not be empty';
+  if (message.messageStructure === 'json') {
+    let bodies: unknown;
+    try {
+      bodies = JSON.parse(message.message);
+    } catch {
+      return 'Message Structure - JSON message body failed to parse';
+    }
+    if (typeof (bodies as Record<string, unknown> | null)?.default !== 'string') {
+      return 'Message Structure - No default entry in JSON message body';
+    }
+  } else if (message.messageStructure !== undefined) {
+    return `MessageStructure must be json, not ${message.messageStructure}`;
+  }
+  // Printable ASCII, beginning with a letter, number or punctuation, no line break, under 100 characters.
+  if (message.subject !== undefined && !/^[!-~][ -~]{0,98}$/.test(message.subject)) {
+    return 'Subject must be ASCII text that begins with a letter, number, or punctuation mark, without line breaks, under 100 characters';
+  }
+  const attributes = Object.entries(message.attributes);
+  if (attributes.length > 10) return 'Number of message attributes [n] exceeds the allowed maximum [10]';
+  for (const [name, value] of attributes) {
+    if (!['String', 'Number', 'Binary', 'String.Array'].includes(value.DataType?.split('.')[0] ?? '')) {
+      return `The message attribute '${name}' has an invalid message attribute type`;
+    }
+    if (value.DataType !== 'Binary' && !value.StringValue) {
+      return `The message attribute '${name}' must contain non-empty message attribute value`;
+    }
+  }
+  return undefined;
+}
+
+function publishBatchProblem(
+  entries: readonly { id: string; message: PublishedMessage }[],
+): { code: string; message: string } | undefined {
+  if (entries.length === 0)
+    return { code: 'EmptyBatchRequest', message: 'The batch request does not contain any entries' };
+  if (entries.length > 10) {
+    return {
+      code: 'TooManyEntriesInBatchRequest',
+      message: 'The batch request contains more entries than permissible',
+    };
+  }
+  const ids = entries.map(({ id }) => id);
+  if (ids.some((id) => !/^[A-Za-z0-9_-]{1,80}$/.test(id))) {
+    return {
+      code: 'InvalidBatchEntryId',
+      message: 'A batch entry id can only contain alphanumeric characters, hyphens and underscores',
+    };
+  }
+  if (new Set(ids).size !== ids.length) {
+    return {
+      code: 'BatchEntryIdsNotDistinct',
+      message: 'Two or more batch entries in the request have the same Id',
+    };
+  }
+  let bytes = 0;
+  for (const { message } of entries) {
+    bytes += Buffer.byteLength(message.message) + Buffer.byteLength(message.subject ?? '');
+    for (const [name, value] of Object.entries(message.attributes)) {
+      bytes +=
+        Buffer.byteLength(name) +
+        Buffer.byteLength(value.DataType ?? '') +
+        Buffer.byteLength(value.StringValue ?? '');
+    }
+  }
+  if (bytes > 262_144) {
+    return {
+      code: 'BatchRequestTooLong',
+      message: 'The length of all the messages put together is more than the limit',
+    };
+  }
+  return undefined;
+}
+
+function snsError(res: ServerResponse, code: string, message: string): void {
+  res.writeHead(400, { 'content-type': 'text/xml' });
+  res.end(
+    `<ErrorResponse xmlns="${SNS_NAMESPACE}"><Error><Type>Sender</Type><Code>${code}</Code><Message>${escapeXml(message)}</Message></Error><RequestId>${randomUUID()}</RequestId></ErrorResponse>`,
+  );
+}
+
+/** One message of a Publish (prefix '') or of a PublishBatch entry (`PublishBatchRequestEntries.member.N.`). */
+function publishedFrom(params: URLSearchParams, prefix: string, topicArn: string): PublishedMessage {
+  const attributes: Record<string, MessageAttributeValue> = {};
+  for (const entry of memberPrefixes(params, `${prefix}MessageAttributes.entry.`)) {
+    const name = params.get(`${entry}Name`) ?? '';
+    const value: MessageAttributeValue = { DataType: params.get(`${entry}Value.DataType`) ?? '' };
+    const stringValue = params.get(`${entry}Value.StringValue`);
+    if (stringValue !== null) value.StringValue = stringValue;
+    attributes[name] = value;
+  }
+  return {
+    topicArn,
+    message: params.get(`${prefix}Message`) ?? '',
+    messageStructure: params.get(`${prefix}MessageStructure`) ?? undefined,
+    subject: params.get(`${prefix}Subject`) ?? undefined,
+    attributes,
+  };
+}
+
+/** `<list>1.`, `<list>2.`, … for as long as the query holds keys under them. */
+function memberPrefixes(params: URLSearchParams, list: string): string[] {
+  const prefixes: string[] = [];
+  const keys = [...params.keys()];
+  for (let index = 1; keys.some((key) => key.startsWith(`${list}${index}.`)); index += 1) {
+    prefixes.push(`${list}${index}.`);
+  }
+  return prefixes;
+}
+
+// --- answers ------------------------------------------------------------------------------------------
+
+function json(res: ServerResponse, contentType: string, body: unknown): void {
+  res.writeHead(200, { 'content-type': contentType, 'x-amzn-requestid': randomUUID() });
+  res.end(JSON.stringify(body));
+}
+
+function jsonError(res: ServerResponse, contentType: string, type: string, message: string): void {
+  res.writeHead(400, { 'content-type': contentType, 'x-amzn-errortype': type });
+  res.end(JSON.stringify({ __type: type, message }));
+}
+
+function xml(res: ServerResponse, body: string): void {
+  res.writeHead(200, { 'content-type': 'text/xml' });
+  res.end(body);
+}
+
+function metadata(): string {
+  return `<ResponseMetadata><RequestId>${randomUUID()}</RequestId></ResponseMetadata>`;
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
