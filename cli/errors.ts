@@ -4,6 +4,7 @@ import { CommanderError } from 'commander';
 import { AdminApiError } from '../shared/api/errors.js';
 import { ConfigError, MissingSecretError } from '../shared/config/errors.js';
 import { SubscriberConfigError } from '../shared/delivery/errors.js';
+import { ReplayRefusedError, StackAccessError, StackOutputsError } from '../shared/operations/errors.js';
 import { StateStoreError } from '../shared/store/errors.js';
 import type { LogFormat } from './logging/logFormat.js';
 
@@ -46,11 +47,17 @@ export function reportFailure(
   if (
     error instanceof CliUsageError ||
     error instanceof MissingSecretError ||
-    error instanceof SubscriberConfigError
+    error instanceof SubscriberConfigError ||
+    error instanceof ReplayRefusedError
   ) {
     return write(error.message, EXIT_USAGE);
   }
-  if (error instanceof AdminApiError || error instanceof StateStoreError) {
+  if (
+    error instanceof AdminApiError ||
+    error instanceof StateStoreError ||
+    error instanceof StackAccessError ||
+    error instanceof StackOutputsError
+  ) {
     return write(error.message, EXIT_FAILURE);
   }
   // Anything else is a bug in the notifier: the stack is what a bug report needs.

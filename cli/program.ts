@@ -8,6 +8,7 @@ import { establishmentsCommand } from './commands/establishments.js';
 import { ordersCommand } from './commands/orders.js';
 import { pollCommand } from './commands/poll.js';
 import { replayCommand } from './commands/replay.js';
+import { republishCommand } from './commands/republish.js';
 import { simulateCommand } from './commands/simulate.js';
 import { statusCommand } from './commands/status.js';
 
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
     .addCommand(statusCommand())
     .addCommand(deliveriesCommand())
     .addCommand(replayCommand())
+    .addCommand(republishCommand())
     .addCommand(ordersCommand())
     .addCommand(establishmentsCommand())
     .addCommand(simulateCommand())
@@ -37,6 +39,9 @@ Watch a real organization (see the README for the config file):
   $ meal-notifier check-config notifier.json --ping
   $ meal-notifier poll --config notifier.json
   $ meal-notifier status --config notifier.json
+
+On AWS, status, deliveries, replay and republish take --stack NAME (see the README, "Deploy on AWS"):
+  $ meal-notifier status --config notifier.json --stack MealOrderNotifier
 
 orders and establishments take the connection from --base-url, --organization and --token,
 or from MEAL_API_BASE_URL, MEAL_API_ORGANIZATION and MEAL_API_TOKEN:

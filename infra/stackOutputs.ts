@@ -1,9 +1,15 @@
 // The stack's outputs, printed by `cdk deploy`: what the operator needs next. The secret names to put
-// values into, the queue URLs a replay moves messages between, and where to watch.
+// values into, the queue URLs a replay moves messages between, and where to watch. The operator commands
+// (`meal-notifier status --stack`, …) find the stack's resources by these keys (stackOutputKeys.ts).
 import { CfnOutput, type Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import {
+  outputKeyPart,
+  STACK_OUTPUT_KEYS,
+  subscriberOutputKeys,
+} from '../shared/operations/stackOutputKeys.js';
 import type { NotifierSecret } from './notifierSecrets.js';
 import type { SubscriberQueue } from './subscriberQueues.js';
 
@@ -21,7 +27,7 @@ export interface StackOutputsProps {
 export function addStackOutputs(stack: Stack, props: StackOutputsProps): void {
   const taken = new Set<string>();
   const output = (name: string, value: string, description: string) => {
-    const base = name.replace(/[^A-Za-z0-9]/g, '');
+    const base = outputKeyPart(name);
     let id = base;
     // Ids that differ only in punctuation (`a-b`, `ab`) would collide once cleaned.
     for (let n = 2; taken.has(id); n += 1) id = `${base}${n}`;
@@ -29,11 +35,15 @@ export function addStackOutputs(stack: Stack, props: StackOutputsProps): void {
     new CfnOutput(stack, id, { value, description: description.slice(0, 1024) });
   };
 
-  output('StateTableName', props.table.tableName, 'The state table (snapshots, event log, poll state).');
-  output('EventTopicArn', props.eventTopic.topicArn, 'Every order event is published here.');
-  output('AlarmTopicArn', props.alarmTopic.topicArn, 'Subscribe to it to receive the alarms.');
   output(
-    'DashboardUrl',
+    STACK_OUTPUT_KEYS.stateTable,
+    props.table.tableName,
+    'The state table (snapshots, event log, poll state).',
+  );
+  output(STACK_OUTPUT_KEYS.eventTopic, props.eventTopic.topicArn, 'Every order event is published here.');
+  output(STACK_OUTPUT_KEYS.alarmTopic, props.alarmTopic.topicArn, 'Subscribe to it to receive the alarms.');
+  output(
+    STACK_OUTPUT_KEYS.dashboard,
     `https://console.aws.amazon.com/cloudwatch/home?region=${stack.region}#dashboards:name=${props.dashboardName}`,
     'The CloudWatch dashboard.',
   );
@@ -44,21 +54,20 @@ export function addStackOutputs(stack: Stack, props: StackOutputsProps): void {
       `Put its value: aws secretsmanager put-secret-value --secret-id ${name} --secret-string '...'. Used by ${uses.map((use) => use.path).join(', ')}.`,
     );
   }
+  const queueKeys = subscriberOutputKeys(props.queues.map(({ subscriber }) => subscriber.id));
   for (const { subscriber, queue, deadLetterQueue } of props.queues) {
+    const keys = queueKeys.get(subscriber.id);
+    if (!keys) throw new Error(`no output keys for subscriber ${subscriber.id}`);
+    output(keys.queue, queue.queueUrl, `Deliveries to ${subscriber.id} waiting or being retried.`);
     output(
-      `Queue${subscriber.id}`,
-      queue.queueUrl,
-      `Deliveries to ${subscriber.id} waiting or being retried.`,
-    );
-    output(
-      `DeadLetterQueue${subscriber.id}`,
+      keys.deadLetterQueue,
       deadLetterQueue.queueUrl,
-      `Deliveries to ${subscriber.id} that failed for good; replay with aws sqs start-message-move-task.`,
+      `Deliveries to ${subscriber.id} that failed for good; list them with meal-notifier deliveries --stack --failed, replay with meal-notifier replay --stack --dead-letters.`,
     );
   }
   output(
-    'PublisherFailureQueueUrl',
+    STACK_OUTPUT_KEYS.publisherFailureQueue,
     props.publisherFailureQueue.queueUrl,
-    'Stream batches the publisher could not publish (their positions; the events stay in the table for 14 days).',
+    'Stream batches the publisher could not publish (their positions; the events stay in the table for 14 days); meal-notifier republish --stack publishes them.',
   );
 }

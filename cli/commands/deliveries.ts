@@ -1,56 +1,172 @@
-// `meal-notifier deliveries`: what the local outbox holds that is not delivered yet, or is dead.
+// `meal-notifier deliveries`: what the local outbox holds that is not delivered yet, or is dead. With
+// `--stack NAME`, what a deployed stack's dead-letter queues hold, with why, read without taking anything
+// off them, and how many deliveries wait on each subscriber's queue.
 import { Command } from 'commander';
+import { MAX_RECEIVE_COUNT } from '../../functions/shared/deliveryQueueContract.js';
+import type { Config } from '../../shared/config/configSchema.js';
+import { loadConfigFile } from '../../shared/config/loadConfig.js';
+import { type DeadLetterEntry, listDeadLetters } from '../../shared/operations/listDeadLetters.js';
+import {
+  explainStackFailure,
+  openDeployedStack,
+  requireStackFor,
+  type StackOptions,
+  withStackOptions,
+} from '../aws/deployedStack.js';
+import { EXIT_FAILURE } from '../errors.js';
+import { integerFlag } from '../flags.js';
 import { type DeliveryRow, formatDeliveriesTable } from '../output/deliveriesTable.js';
 import { openLocalState } from '../runtime/localRuntime.js';
 
-interface DeliveriesOptions {
+interface DeliveriesOptions extends StackOptions {
   config: string;
   failed?: boolean;
   json?: boolean;
+  limit: string;
 }
 
 export function deliveriesCommand(): Command {
-  return new Command('deliveries')
-    .description('List deliveries still queued (with their next attempt) and dead letters')
-    .requiredOption('--config <file>', 'config file (JSON)')
-    .option('--failed', 'only dead letters')
-    .option('--json', 'print one JSON array on stdout')
+  return withStackOptions(
+    new Command('deliveries')
+      .description('List deliveries still queued (with their next attempt) and dead letters')
+      .requiredOption(
+        '--config <file>',
+        'config file (JSON); with --stack, the one the stack was deployed with',
+      )
+      .option('--failed', 'only dead letters')
+      .option('--json', 'print one JSON array on stdout')
+      .option('--limit <n>', 'with --stack: at most this many dead letters per subscriber', '100'),
+  )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ meal-notifier deliveries --config notifier.json\n  $ meal-notifier deliveries --config notifier.json --failed --json',
+      `
+With --stack, dead letters are read from each Slack or webhook subscriber's dead-letter queue, with the
+reason the delivery function gave; they stay on the queue. Deliveries waiting on a subscriber's own queue
+are counted, not listed: reading them would count as delivery attempts.
+
+Examples:
+  $ meal-notifier deliveries --config notifier.json
+  $ meal-notifier deliveries --config notifier.json --failed --json
+  $ meal-notifier deliveries --config notifier.json --stack MealOrderNotifier --failed`,
     )
     .action(async (options: DeliveriesOptions) => {
-      const runtime = await openLocalState(options.config);
-      try {
-        const { store } = runtime;
-        const deliveries = options.failed
-          ? await store.outbox.listDeliveries({ status: 'dead' })
-          : (await store.outbox.listDeliveries()).filter((delivery) => delivery.status !== 'delivered');
-        const rows: DeliveryRow[] = [];
-        for (const delivery of deliveries) {
-          const stored = await store.getEvent(delivery.eventId);
-          rows.push({
-            ...delivery,
-            eventType: stored?.event.type ?? 'unknown',
-            reference: stored?.event.data.order.reference ?? '',
-          });
-        }
-        if (options.json) {
-          process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
-          return;
-        }
-        const disabled = await store.outbox.disabledSubscribers();
-        process.stdout.write(rows.length > 0 ? `${formatDeliveriesTable(rows, Date.now())}\n` : '');
-        const queued = rows.filter((row) => row.status === 'queued').length;
-        process.stdout.write(`${queued} queued, ${rows.length - queued} dead\n`);
-        for (const subscriber of disabled) {
-          process.stdout.write(
-            `subscriber ${subscriber.subscriberId} is disabled since ${new Date(subscriber.disabledAt).toISOString()}: ` +
-              `${subscriber.reason} (replay to it to enable it again)\n`,
-          );
-        }
-      } finally {
-        await runtime.close();
+      requireStackFor(options);
+      const limit = integerFlag('--limit', options.limit, 1, 10_000);
+      if (options.stack !== undefined) {
+        const config = await loadConfigFile(options.config);
+        await stackDeliveries(config, { ...options, stack: options.stack }, limit);
+        return;
       }
+      await localDeliveries(options);
     });
+}
+
+async function localDeliveries(options: DeliveriesOptions): Promise<void> {
+  const runtime = await openLocalState(options.config);
+  try {
+    const { store } = runtime;
+    const deliveries = options.failed
+      ? await store.outbox.listDeliveries({ status: 'dead' })
+      : (await store.outbox.listDeliveries()).filter((delivery) => delivery.status !== 'delivered');
+    const rows: DeliveryRow[] = [];
+    for (const delivery of deliveries) {
+      const stored = await store.getEvent(delivery.eventId);
+      rows.push({
+        ...delivery,
+        eventType: stored?.event.type ?? 'unknown',
+        reference: stored?.event.data.order.reference ?? '',
+      });
+    }
+    if (options.json) {
+      process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+      return;
+    }
+    const disabled = await store.outbox.disabledSubscribers();
+    process.stdout.write(rows.length > 0 ? `${formatDeliveriesTable(rows, Date.now())}\n` : '');
+    const queued = rows.filter((row) => row.status === 'queued').length;
+    process.stdout.write(`${queued} queued, ${rows.length - queued} dead\n`);
+    for (const subscriber of disabled) {
+      process.stdout.write(
+        `subscriber ${subscriber.subscriberId} is disabled since ${new Date(subscriber.disabledAt).toISOString()}: ` +
+          `${subscriber.reason} (replay to it to enable it again)\n`,
+      );
+    }
+  } finally {
+    await runtime.close();
+  }
+}
+
+async function stackDeliveries(
+  config: Config,
+  options: DeliveriesOptions & { stack: string },
+  limit: number,
+): Promise<void> {
+  const stack = await openDeployedStack(options, config);
+  try {
+    const listing = await listDeadLetters(config, stack.queues, {
+      limitPerQueue: limit,
+      withQueued: !options.failed,
+    });
+    const disabled = [];
+    for (const subscriber of config.subscribers) {
+      const status = await stack.subscriberStatus.disabled(subscriber.id);
+      if (status) disabled.push(status);
+    }
+    let publisherFailures: number | undefined;
+    try {
+      publisherFailures = await stack.failureQueue?.depth();
+    } catch (error) {
+      listing.problems.push(error instanceof Error ? error.message : String(error));
+    }
+    if (listing.problems.length > 0) process.exitCode = EXIT_FAILURE;
+    if (options.json) {
+      process.stdout.write(`${JSON.stringify(listing.deadLetters, null, 2)}\n`);
+      for (const problem of listing.problems) process.stderr.write(`meal-notifier: not known: ${problem}\n`);
+      return;
+    }
+    const rows = listing.deadLetters.map(toRow);
+    process.stdout.write(rows.length > 0 ? `${formatDeliveriesTable(rows, Date.now())}\n` : '');
+    if (!options.failed) {
+      for (const { subscriberId, queued } of listing.queued) {
+        if (queued > 0)
+          process.stdout.write(`${subscriberId}: ${queued} waiting on its queue (counted, not listed)\n`);
+      }
+      const queued = listing.queued.reduce((sum, { queued }) => sum + queued, 0);
+      process.stdout.write(`${queued} queued, ${rows.length} dead\n`);
+    } else {
+      process.stdout.write(`${rows.length} dead\n`);
+    }
+    for (const subscriber of disabled) {
+      process.stdout.write(
+        `subscriber ${subscriber.subscriberId} is disabled since ${new Date(subscriber.disabledAt).toISOString()}: ` +
+          `${subscriber.reason} (meal-notifier replay --stack ${options.stack} --dead-letters enables it again)\n`,
+      );
+    }
+    if (publisherFailures) {
+      process.stdout.write(
+        `${publisherFailures} stream batch(es) the publisher gave up on: see meal-notifier republish --stack ${options.stack}\n`,
+      );
+    }
+    for (const problem of listing.problems) process.stdout.write(`not known: ${problem}\n`);
+  } catch (error) {
+    throw explainStackFailure(error, stack);
+  } finally {
+    stack.close();
+  }
+}
+
+/** A dead letter in the local table's terms: its reason as the last error, its time as the last attempt. */
+function toRow(entry: DeadLetterEntry): DeliveryRow {
+  const status = entry.httpStatus === undefined ? '' : ` (HTTP ${entry.httpStatus})`;
+  return {
+    subscriberId: entry.subscriberId,
+    eventId: entry.eventId ?? `(message ${entry.messageId})`,
+    eventType: entry.eventType,
+    reference: entry.reference,
+    status: 'dead',
+    // The queue's redrive policy moves a message after this many receives, each a delivery attempt.
+    attempts: entry.attempts ?? MAX_RECEIVE_COUNT,
+    nextAttemptAt: entry.deadLetteredAt === undefined ? 0 : Date.parse(entry.deadLetteredAt),
+    lastError: `${entry.kind}: ${entry.reason}${status}`,
+  };
 }

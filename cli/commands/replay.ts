@@ -1,43 +1,94 @@
 // `meal-notifier replay`: sends events to a subscriber again, with their original ids (receivers dedupe on
-// them), and re-enables the subscriber if it had been disabled.
+// them), and re-enables the subscriber if it had been disabled. With `--stack NAME`, on a deployed stack:
+// its dead-letter queue moved back to its queue (`--dead-letters`), or events of the state table put on
+// its queue (shared/operations/replayOnStack.ts says why the queue and not the event topic).
 import { Command } from 'commander';
 import { defaultSleep } from '../../shared/api/requestBudget.js';
+import type { Config } from '../../shared/config/configSchema.js';
+import { loadConfigFile } from '../../shared/config/loadConfig.js';
 import { deliverUntilSettled } from '../../shared/delivery/deliverUntilSettled.js';
 import { OutboxDelivery } from '../../shared/delivery/outboxDelivery.js';
 import { matchesFilter } from '../../shared/delivery/subscriberFilter.js';
+import { replayOnStack, type StackReplayRequest } from '../../shared/operations/replayOnStack.js';
+import {
+  explainStackFailure,
+  openDeployedStack,
+  requireStackFor,
+  type StackOptions,
+  withStackOptions,
+} from '../aws/deployedStack.js';
 import { CliUsageError, EXIT_FAILURE } from '../errors.js';
 import { formatDeliveryReportLine } from '../output/deliveryReportLine.js';
 import { parseSince } from '../parseSince.js';
 import { claimDelivery } from '../runtime/deliveryLease.js';
 import { openLocalRuntime } from '../runtime/localRuntime.js';
 
-interface ReplayOptions {
+interface ReplayOptions extends StackOptions {
   config: string;
   subscriber: string;
   event?: string;
   since?: string;
+  deadLetters?: boolean;
 }
 
 export function replayCommand(): Command {
-  return new Command('replay')
-    .description('Send events to a subscriber again, under the same event ids')
-    .requiredOption('--config <file>', 'config file (JSON)')
-    .requiredOption('--subscriber <id>', 'subscriber id from the config')
-    .option('--event <id>', 'one event, by id')
-    .option(
-      '--since <time>',
-      'every event the subscriber matches since TIME: 2026-11-22T08:00:00Z, 2026-11-22, or 90m, 6h, 2d ago',
-    )
+  return withStackOptions(
+    new Command('replay')
+      .description('Send events to a subscriber again, under the same event ids')
+      .requiredOption(
+        '--config <file>',
+        'config file (JSON); with --stack, the one the stack was deployed with',
+      )
+      .requiredOption('--subscriber <id>', 'subscriber id from the config')
+      .option('--event <id>', 'one event, by id')
+      .option(
+        '--since <time>',
+        'every event the subscriber matches since TIME: 2026-11-22T08:00:00Z, 2026-11-22, or 90m, 6h, 2d ago',
+      )
+      .option('--dead-letters', "with --stack: move the subscriber's dead-letter queue back to its queue"),
+  )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ meal-notifier replay --config notifier.json --subscriber automation --since 2h\n' +
-        '  $ meal-notifier replay --config notifier.json --subscriber office --event 1e9683cc-8bb8-85a7-8571-d0591126b599',
+      `
+With --stack, a Slack or webhook subscriber's deliveries are put back on its SQS queue, and the delivery
+function sends them: its dead letters (--dead-letters), or events from the state table (--event, --since)
+as the event topic would have delivered them, only those its filter matches. A subscriber a receiver had
+disabled is enabled again first, and what is replayed waits a minute, until every delivery function knows.
+
+Examples:
+  $ meal-notifier replay --config notifier.json --subscriber automation --since 2h
+  $ meal-notifier replay --config notifier.json --subscriber office --event 1e9683cc-8bb8-85a7-8571-d0591126b599
+  $ meal-notifier replay --config notifier.json --stack MealOrderNotifier --subscriber automation --dead-letters`,
     )
     .action(async (options: ReplayOptions) => {
-      if ((options.event === undefined) === (options.since === undefined)) {
-        throw new CliUsageError('give exactly one of --event ID or --since TIME');
+      requireStackFor(options);
+      const chosen = [options.event, options.since, options.deadLetters].filter(
+        (value) => value !== undefined,
+      );
+      if (options.stack === undefined && options.deadLetters) {
+        throw new CliUsageError(
+          '--dead-letters needs --stack NAME; locally, replay dead deliveries with --since or --event',
+        );
+      }
+      if (chosen.length !== 1) {
+        throw new CliUsageError(
+          options.stack === undefined
+            ? 'give exactly one of --event ID or --since TIME'
+            : 'give exactly one of --dead-letters, --event ID or --since TIME',
+        );
       }
       const since = options.since === undefined ? undefined : parseSince(options.since, Date.now());
+      if (options.stack !== undefined) {
+        const request: StackReplayRequest =
+          since !== undefined
+            ? { kind: 'since', sinceMs: since }
+            : options.event !== undefined
+              ? { kind: 'event', eventId: options.event }
+              : { kind: 'deadLetters' };
+        const config = await loadConfigFile(options.config);
+        await replayToStack(config, { ...options, stack: options.stack }, request);
+        return;
+      }
       const runtime = await openLocalRuntime(options.config, {
         onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
       });
@@ -114,4 +165,31 @@ export function replayCommand(): Command {
         await runtime.close();
       }
     });
+}
+
+async function replayToStack(
+  config: Config,
+  options: ReplayOptions & { stack: string },
+  request: StackReplayRequest,
+): Promise<void> {
+  const stack = await openDeployedStack(options, config);
+  try {
+    const result = await replayOnStack(config, options.subscriber, request, {
+      store: stack.store,
+      subscriberStatus: stack.subscriberStatus,
+      queues: stack.queues,
+    });
+    if (result.reenabled) {
+      process.stderr.write(`subscriber ${result.subscriberId} was disabled; it is enabled again\n`);
+    }
+    const what = request.kind === 'deadLetters' ? 'dead letter(s) moved back' : 'event(s) queued';
+    const when = result.delaySeconds > 0 ? `, delivered in ${result.delaySeconds} s` : '';
+    process.stderr.write(
+      `${result.replayed} ${what} to ${result.subscriberId}${when}: see meal-notifier status --stack ${options.stack}\n`,
+    );
+  } catch (error) {
+    throw explainStackFailure(error, stack);
+  } finally {
+    stack.close();
+  }
 }

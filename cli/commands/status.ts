@@ -1,47 +1,98 @@
 // `meal-notifier status --config FILE`: how the local runner is doing, from its state file alone, so it
-// works without the secrets and while the runner is running.
+// works without the secrets and while the runner is running. With `--stack NAME`, how a deployed stack is
+// doing, from its state table and the depths of its queues.
 import { Command } from 'commander';
+import type { Config } from '../../shared/config/configSchema.js';
 import { loadConfigFile } from '../../shared/config/loadConfig.js';
+import { collectStackStatus } from '../../shared/operations/collectStackStatus.js';
+import type { StatusReport } from '../../shared/operations/statusReport.js';
+import {
+  explainStackFailure,
+  openDeployedStack,
+  requireStackFor,
+  type StackOptions,
+  withStackOptions,
+} from '../aws/deployedStack.js';
+import { EXIT_FAILURE } from '../errors.js';
 import { formatStatus } from '../output/statusTables.js';
 import { openLocalState, statePathOf } from '../runtime/localRuntime.js';
-import { collectStatus, type StatusReport, stateFileExists } from '../status/collectStatus.js';
+import { collectStatus, stateFileExists } from '../status/collectStatus.js';
 
-interface StatusOptions {
+interface StatusOptions extends StackOptions {
   config: string;
   json?: boolean;
 }
 
 export function statusCommand(): Command {
-  return new Command('status')
-    .description('Show each organization’s polling health and each subscriber’s queued and dead deliveries')
-    .requiredOption('--config <file>', 'config file (JSON)')
-    .option('--json', 'print one JSON object on stdout')
+  return withStackOptions(
+    new Command('status')
+      .description('Show each organization’s polling health and each subscriber’s queued and dead deliveries')
+      .requiredOption(
+        '--config <file>',
+        'config file (JSON); with --stack, the one the stack was deployed with',
+      )
+      .option('--json', 'print one JSON object on stdout'),
+  )
     .addHelpText(
       'after',
       `
 Per organization: last successful poll, consecutive failures and the last error, snapshots held, events
 in the last hour and day. Per subscriber: deliveries queued and dead, and whether it was disabled.
-Reads the state file only: no secrets are needed and no request is made.
+Locally it reads the state file only: no secrets are needed and no request is made.
+With --stack it reads the stack's state table and its queues' depths (nothing is taken off a queue), and
+the publisher's failure queue; what cannot be read is named, and the exit code is then 1.
 
 Examples:
   $ meal-notifier status --config notifier.json
-  $ meal-notifier status --config notifier.json --json | jq '.organizations[] | select(.consecutiveFailures > 0)'`,
+  $ meal-notifier status --config notifier.json --json | jq '.organizations[] | select(.consecutiveFailures > 0)'
+  $ meal-notifier status --config notifier.json --stack MealOrderNotifier --region eu-west-1`,
     )
     .action(async (options: StatusOptions) => {
+      requireStackFor(options);
       const now = Date.now();
       const config = await loadConfigFile(options.config);
-      const statePath = statePathOf(config, options.config);
-      let report: StatusReport;
-      if (stateFileExists(statePath)) {
-        const state = await openLocalState(options.config);
-        try {
-          report = await collectStatus(state.config, state.statePath, state.store, now);
-        } finally {
-          await state.close();
-        }
-      } else {
-        report = await collectStatus(config, statePath, undefined, now);
-      }
+      const report =
+        options.stack === undefined
+          ? await localStatus(config, options.config, now)
+          : await stackStatus(config, { ...options, stack: options.stack }, now);
       process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatStatus(report, now));
+      if ('problems' in report && report.problems.length > 0) process.exitCode = EXIT_FAILURE;
     });
+}
+
+async function localStatus(config: Config, configPath: string, now: number): Promise<StatusReport> {
+  const statePath = statePathOf(config, configPath);
+  if (!stateFileExists(statePath)) return collectStatus(config, statePath, undefined, now);
+  const state = await openLocalState(configPath);
+  try {
+    return await collectStatus(state.config, state.statePath, state.store, now);
+  } finally {
+    await state.close();
+  }
+}
+
+async function stackStatus(
+  config: Config,
+  options: StackOptions & { stack: string },
+  now: number,
+): Promise<StatusReport> {
+  const stack = await openDeployedStack(options, config);
+  try {
+    return await collectStackStatus(
+      config,
+      {
+        stackName: stack.resources.stackName,
+        tableName: stack.resources.tableName,
+        store: stack.store,
+        subscriberStatus: stack.subscriberStatus,
+        queues: stack.queues,
+        publisherFailures: stack.failureQueue,
+      },
+      now,
+    );
+  } catch (error) {
+    throw explainStackFailure(error, stack);
+  } finally {
+    stack.close();
+  }
 }

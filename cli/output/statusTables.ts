@@ -1,12 +1,15 @@
-// `meal-notifier status` for people: one table of organizations, one of subscribers, and the notes that
-// need action (orders unreadable for over an hour, a disabled subscriber, dead letters).
+// `meal-notifier status` for people, locally or for a deployed stack: one table of organizations, one of
+// subscribers, and the notes that need action (orders unreadable for over an hour, a disabled subscriber,
+// dead letters, batches the publisher gave up on, what could not be read).
 import Table from 'cli-table3';
-import type { OrganizationStatus, StatusReport } from '../status/collectStatus.js';
+import type { OrganizationStatus, StatusReport } from '../../shared/operations/statusReport.js';
 import { humanDuration } from './humanDuration.js';
 
 export function formatStatus(report: StatusReport, nowMs: number): string {
   const lines = [
-    `State file: ${report.statePath}${report.stateExists ? '' : ' (not created yet: nothing polled)'}`,
+    'stack' in report
+      ? `Stack: ${report.stack} (state table ${report.tableName})`
+      : `State file: ${report.statePath}${report.stateExists ? '' : ' (not created yet: nothing polled)'}`,
   ];
   const organizations = new Table({
     head: [
@@ -46,8 +49,8 @@ export function formatStatus(report: StatusReport, nowMs: number): string {
       subscribers.push([
         subscriber.id,
         subscriber.type ?? '(not in config)',
-        String(subscriber.queued),
-        String(subscriber.dead),
+        count(subscriber.queued, subscriber.type),
+        count(subscriber.dead, subscriber.type),
         subscriber.disabled
           ? `disabled since ${subscriber.disabled.since}`
           : subscriber.enabledInConfig
@@ -57,16 +60,31 @@ export function formatStatus(report: StatusReport, nowMs: number): string {
     }
     lines.push(subscribers.toString());
   }
+  const stackFlag = 'stack' in report ? ` --stack ${report.stack}` : '';
   for (const subscriber of report.subscribers) {
     if (subscriber.disabled) {
       lines.push(
-        `subscriber ${subscriber.id} is disabled: ${subscriber.disabled.reason} (meal-notifier replay to it enables it again)`,
+        `subscriber ${subscriber.id} is disabled: ${subscriber.disabled.reason} (meal-notifier replay${stackFlag} to it enables it again)`,
       );
     }
   }
-  const dead = report.subscribers.reduce((sum, subscriber) => sum + subscriber.dead, 0);
-  if (dead > 0) lines.push(`${dead} dead letter(s): see meal-notifier deliveries --failed`);
+  const dead = report.subscribers.reduce((sum, subscriber) => sum + (subscriber.dead ?? 0), 0);
+  if (dead > 0) lines.push(`${dead} dead letter(s): see meal-notifier deliveries${stackFlag} --failed`);
+  if ('stack' in report) {
+    if (report.publisherFailures) {
+      lines.push(
+        `${report.publisherFailures} stream batch(es) the publisher gave up on: their events were recorded but not published; see meal-notifier republish${stackFlag}`,
+      );
+    }
+    for (const problem of report.problems) lines.push(`not known: ${problem}`);
+  }
   return `${lines.join('\n')}\n`;
+}
+
+/** A count, `-` where there is none to have (e-mail on AWS), `?` where it could not be read. */
+function count(value: number | null, type: string | undefined): string {
+  if (value !== null) return String(value);
+  return type === 'email' ? '-' : '?';
 }
 
 function unreadableNotes(organization: OrganizationStatus, nowMs: number): string[] {

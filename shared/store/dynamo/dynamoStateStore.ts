@@ -197,6 +197,35 @@ export class DynamoStateStore implements StateStore {
     return stored.map(({ stored }) => stored);
   }
 
+  /**
+   * The event `eventId` of the organization's log, or undefined when the log does not hold it (events are
+   * kept 14 days). For the operator commands; counted as the event log's reads (`listEvents`).
+   */
+  async getEvent(organizationId: string, eventId: string): Promise<StoredEvent | undefined> {
+    const result = await this.#send('listEvents', 'read', organizationId, () =>
+      this.#client.send(
+        new GetCommand({
+          TableName: this.#tableName,
+          Key: eventKey(organizationId, eventId),
+          ConsistentRead: true,
+          ProjectionExpression: '#payload, #recordedAt',
+          ExpressionAttributeNames: { '#payload': 'payload', '#recordedAt': 'recordedAt' },
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      ),
+    );
+    if (result.Item === undefined) return undefined;
+    const { payload, recordedAt } = parseStored(
+      EventItemSchema,
+      result.Item,
+      'getEvent',
+      organizationId,
+      'event',
+    );
+    const event = parseStored(OrderEventSchema, payload, 'getEvent', organizationId, 'event');
+    return { event, organizationId, recordedAt };
+  }
+
   async loadPollState(organizationId: string): Promise<PollState | undefined> {
     const result = await this.#send('loadPollState', 'read', organizationId, () =>
       this.#client.send(

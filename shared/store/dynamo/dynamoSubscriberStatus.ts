@@ -7,15 +7,14 @@
 // | disabled subscriber | SUBSCRIBER#<id>      | DISABLED  | subscriberDisabled | none |
 //
 // The item also holds `reason` (the receiver's answer, already redacted by the sender) and `disabledAt`
-// (RFC 3339). It has no TTL: a gone receiver stays gone until an operator fixes it and deletes the item
-// (`aws dynamodb delete-item --key '{"pk":{"S":"SUBSCRIBER#<id>"},"sk":{"S":"DISABLED"}}'`); containers
-// notice within the cache time. The stream carries this INSERT too; the publisher ignores any kind but
+// (RFC 3339). It has no TTL: a gone receiver stays gone until an operator fixes it and enables it again
+// (`meal-notifier replay --stack`, which deletes the item); containers notice within the cache time. The stream carries this INSERT too; the publisher ignores any kind but
 // `event`.
 //
 // Lookups are cached per container for a minute: every message would otherwise cost a read, and a
 // subscriber disabled elsewhere only costs a few more doomed requests in the meantime.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import type { DisabledSubscriber, SubscriberStatus } from '../../delivery/subscriberStatus.js';
 import { StateStoreError } from '../errors.js';
@@ -56,6 +55,11 @@ export class DynamoSubscriberStatus implements SubscriberStatus {
     this.#tableName = options.tableName;
     this.#clock = options.clock ?? Date.now;
     this.#cacheMs = options.cacheMs ?? SUBSCRIBER_STATUS_CACHE_MS;
+  }
+
+  /** How long a lookup is reused: how long a container may miss a change made elsewhere. */
+  get cacheMs(): number {
+    return this.#cacheMs;
   }
 
   /** Why and since when the subscriber is disabled, or undefined while it is not. */
@@ -107,6 +111,27 @@ export class DynamoSubscriberStatus implements SubscriberStatus {
     }
     this.#cache.set(subscriberId, { status: stored, readAt: this.#clock() });
     return stored;
+  }
+
+  /**
+   * Enables the subscriber again (deletes its record); true when it had been disabled. Delivery functions
+   * keep their cached answer for up to the cache time, so they notice within a minute.
+   */
+  async enableSubscriber(subscriberId: string): Promise<boolean> {
+    let result: { Attributes?: Record<string, unknown> };
+    try {
+      result = await this.#client.send(
+        new DeleteCommand({
+          TableName: this.#tableName,
+          Key: subscriberDisabledKey(subscriberId),
+          ReturnValues: 'ALL_OLD',
+        }),
+      );
+    } catch (error) {
+      throw toStoreError(error, 'enableSubscriber', undefined);
+    }
+    this.#cache.set(subscriberId, { status: undefined, readAt: this.#clock() });
+    return result.Attributes !== undefined;
   }
 
   async #read(subscriberId: string, consistent: boolean): Promise<DisabledSubscriber | undefined> {

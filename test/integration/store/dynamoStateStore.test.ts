@@ -62,6 +62,17 @@ describe('DynamoStateStore on DynamoDB Local', () => {
     expect(after.byOperation.loadSnapshots.readCapacityUnits).toBeGreaterThan(0);
   });
 
+  it("reads one event of an organization's log by id, and nothing for another organization or id", async () => {
+    const { store, organizationId } = await open();
+    const snapshot = makeSnapshot(newOrderUuid());
+    const event = makeEvent(organizationId, snapshot.orderUuid, 'order.created');
+    await store.commitChange(organizationId, { snapshot, events: [event] });
+
+    expect(await store.getEvent(organizationId, event.id)).toEqual({ event, organizationId, recordedAt: T0 });
+    expect(await store.getEvent(randomUUID(), event.id)).toBeUndefined();
+    expect(await store.getEvent(organizationId, 'no-such-event')).toBeUndefined();
+  });
+
   it('stores events for the stream with their kind, type, time and TTL', async () => {
     const retention = 3 * 86_400_000;
     const { table, store, organizationId } = await open({ eventRetentionMs: retention });

@@ -88,4 +88,14 @@ describe('DynamoSubscriberStatus', () => {
     await status.disableSubscriber('hooks-d', 'channel_is_archived');
     expect(await status.isSubscriberDisabled('hooks-d')).toBe(true);
   });
+
+  it('enables a subscriber again by deleting its record, and says whether it had been disabled', async () => {
+    const status = statusStore();
+    await status.disableSubscriber('hooks-e', '410');
+
+    expect(await status.enableSubscriber('hooks-e')).toBe(true);
+    expect(await statusStore().disabled('hooks-e')).toBeUndefined();
+    expect(await status.isSubscriberDisabled('hooks-e')).toBe(false);
+    expect(await status.enableSubscriber('hooks-e')).toBe(false);
+  });
 });

@@ -1,0 +1,111 @@
+// `--stack NAME`: the options that point an operator command at a deployed stack instead of the local state
+// file, and the adapters built from them. Resources come from the stack's outputs (CloudFormation, or
+// `--stack-outputs FILE`); credentials and region from the AWS SDK's usual chain (AWS_PROFILE, SSO,
+// AWS_ACCESS_KEY_ID…, AWS_REGION), `--region` first. Each service's endpoint can be overridden the SDK's
+// way, e.g. AWS_ENDPOINT_URL_DYNAMODB=http://127.0.0.1:8000 for DynamoDB Local.
+import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { SNSClient } from '@aws-sdk/client-sns';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { Command } from 'commander';
+import type { Config } from '../../shared/config/configSchema.js';
+import { type StackResources, stackResourcesFromOutputs } from '../../shared/operations/stackResources.js';
+import { DynamoStateStore } from '../../shared/store/dynamo/dynamoStateStore.js';
+import { DynamoSubscriberStatus } from '../../shared/store/dynamo/dynamoSubscriberStatus.js';
+import { StateStoreError } from '../../shared/store/errors.js';
+import { CliUsageError } from '../errors.js';
+import { stackOutputsFromCloudFormation, stackOutputsFromFile } from './readStackOutputs.js';
+import { SqsDeliveryQueues } from './sqsDeliveryQueues.js';
+import { SqsPublisherFailureQueue } from './sqsPublisherFailureQueue.js';
+import { stackAccessError } from './stackAccessError.js';
+
+export interface StackOptions {
+  stack?: string;
+  region?: string;
+  stackOutputs?: string;
+}
+
+/** Adds `--stack`, `--region` and `--stack-outputs` to an operator command. */
+export function withStackOptions(command: Command): Command {
+  return command
+    .option('--stack <name>', 'work on this deployed stack (its table and queues), not the local state file')
+    .option('--region <region>', "the stack's AWS region (default: AWS_REGION, or your profile's)")
+    .option(
+      '--stack-outputs <file>',
+      "the stack's outputs from this file (as cdk deploy --outputs-file writes it) instead of CloudFormation",
+    );
+}
+
+/** Refuses the AWS-only options without `--stack`, rather than ignoring them. */
+export function requireStackFor(options: StackOptions): void {
+  if (options.stack === undefined && (options.region !== undefined || options.stackOutputs !== undefined)) {
+    throw new CliUsageError('--region and --stack-outputs need --stack NAME');
+  }
+}
+
+export interface DeployedStack {
+  resources: StackResources;
+  store: DynamoStateStore;
+  subscriberStatus: DynamoSubscriberStatus;
+  queues: SqsDeliveryQueues;
+  /** Undefined when the outputs do not name it. */
+  failureQueue: SqsPublisherFailureQueue | undefined;
+  clients: { sns: SNSClient; streams: DynamoDBStreamsClient };
+  close(): void;
+}
+
+/** Reads the stack's outputs and builds its adapters; `config` is the file the stack was deployed with. */
+export async function openDeployedStack(
+  options: StackOptions & { stack: string },
+  config: Config,
+): Promise<DeployedStack> {
+  const clientConfig = options.region === undefined ? {} : { region: options.region };
+  const dynamo = new DynamoDBClient(clientConfig);
+  const sqs = new SQSClient(clientConfig);
+  const sns = new SNSClient(clientConfig);
+  const streams = new DynamoDBStreamsClient(clientConfig);
+  const close = () => {
+    for (const client of [dynamo, sqs, sns, streams]) client.destroy();
+  };
+  try {
+    let outputs: Record<string, string>;
+    if (options.stackOutputs !== undefined) {
+      outputs = await stackOutputsFromFile(options.stackOutputs, options.stack);
+    } else {
+      const cloudFormation = new CloudFormationClient(clientConfig);
+      try {
+        outputs = await stackOutputsFromCloudFormation(cloudFormation, options.stack);
+      } finally {
+        cloudFormation.destroy();
+      }
+    }
+    const queueSubscriberIds = config.subscribers.filter(({ type }) => type !== 'email').map(({ id }) => id);
+    const resources = stackResourcesFromOutputs(options.stack, outputs, queueSubscriberIds);
+    return {
+      resources,
+      store: new DynamoStateStore({ client: dynamo, tableName: resources.tableName }),
+      subscriberStatus: new DynamoSubscriberStatus({ client: dynamo, tableName: resources.tableName }),
+      queues: new SqsDeliveryQueues(sqs, resources.queues),
+      failureQueue:
+        resources.publisherFailureQueueUrl === undefined
+          ? undefined
+          : new SqsPublisherFailureQueue(sqs, resources.publisherFailureQueueUrl),
+      clients: { sns, streams },
+      close,
+    };
+  } catch (error) {
+    close();
+    throw error;
+  }
+}
+
+/**
+ * A state store failure named as the stack's table, with what to check (credentials, region, endpoint);
+ * any other error as it is.
+ */
+export function explainStackFailure(error: unknown, stack: DeployedStack): unknown {
+  if (!(error instanceof StateStoreError)) return error;
+  const what = `the state table ${stack.resources.tableName} of stack ${stack.resources.stackName}`;
+  return stackAccessError(what, error.cause ?? error, 'AWS_ENDPOINT_URL_DYNAMODB');
+}

@@ -1,0 +1,28 @@
+// The SNS adapter of the EventPublisher port: the publisher's own publishEvents, so a republished event has
+// the body per protocol, subject and filter attributes of a published one, in PublishBatch requests of
+// the same limits.
+import type { SNSClient } from '@aws-sdk/client-sns';
+import { publishEvents } from '../../functions/publisher/publishEvents.js';
+import type { OrderEvent } from '../../shared/events/orderEvent.js';
+import type { EventPublisher } from '../../shared/operations/republishFailedBatches.js';
+
+export class SnsEventPublisher implements EventPublisher {
+  readonly #sns: SNSClient;
+  readonly #topicArn: string;
+
+  constructor(sns: SNSClient, topicArn: string) {
+    this.#sns = sns;
+    this.#topicArn = topicArn;
+  }
+
+  async publish(events: readonly OrderEvent[]): Promise<{ eventId: string; reason: string }[]> {
+    // publishEvents names each event by a key of the caller's (the stream's sequence number in the
+    // publisher); the event id serves here.
+    const report = await publishEvents(
+      this.#sns,
+      this.#topicArn,
+      events.map((event) => ({ sequenceNumber: event.id, event })),
+    );
+    return report.failures.map(({ eventId, reason }) => ({ eventId, reason }));
+  }
+}

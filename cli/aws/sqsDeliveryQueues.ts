@@ -1,0 +1,320 @@
+// The SQS adapter of the DeliveryQueues port: each Slack or webhook subscriber's queue and dead-letter queue,
+// by the URLs the stack's outputs give.
+//
+// Reading a dead-letter queue takes its messages for a few seconds only (long enough to page through it)
+// and gives them back at once after; nothing is deleted except by a redrive, and only once its copy is on
+// the subscriber's queue. The subscriber's own queue is never read: a receive there would count as a
+// delivery attempt (the function reads ApproximateReceiveCount) and push messages toward the dead-letter
+// queue.
+import {
+  ChangeMessageVisibilityBatchCommand,
+  DeleteMessageBatchCommand,
+  GetQueueAttributesCommand,
+  type Message,
+  type MessageAttributeValue,
+  type QueueAttributeName,
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+  type SendMessageBatchRequestEntry,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import { chunkForPublishBatch, publishEntry } from '../../functions/publisher/publishEntries.js';
+import { DEAD_LETTER_ATTRIBUTES } from '../../functions/shared/deliveryQueueContract.js';
+import type { OrderEvent } from '../../shared/events/orderEvent.js';
+import type {
+  DeadLetterMessage,
+  DeliveryQueues,
+  QueueDepth,
+  SendOptions,
+} from '../../shared/operations/deliveryQueues.js';
+import { StackAccessError } from '../../shared/operations/errors.js';
+import type { SubscriberQueueUrls } from '../../shared/operations/stackResources.js';
+import { stackAccessError } from './stackAccessError.js';
+
+/** Long enough to page through a queue, short enough that the delivery tooling barely notices. */
+const PEEK_VISIBILITY_SECONDS = 30;
+/** A message being moved stays hidden this long, so a failed move is not retried within the same run. */
+const MOVE_VISIBILITY_SECONDS = 120;
+/** Long polling asks every SQS server, so a small queue does not look empty. */
+const WAIT_SECONDS = 1;
+const SQS_BATCH_MAX_ENTRIES = 10;
+/** SQS caps one SendMessageBatch at 262,144 bytes of bodies and attributes, like SNS. */
+const SQS_BATCH_MAX_BYTES = 262_144;
+const ENDPOINT_VARIABLE = 'AWS_ENDPOINT_URL_SQS';
+const DEAD_LETTER_NAMES = new Set<string>(Object.values(DEAD_LETTER_ATTRIBUTES));
+
+export class SqsDeliveryQueues implements DeliveryQueues {
+  readonly #sqs: SQSClient;
+  readonly #queues: ReadonlyMap<string, SubscriberQueueUrls>;
+
+  constructor(sqs: SQSClient, queues: ReadonlyMap<string, SubscriberQueueUrls>) {
+    this.#sqs = sqs;
+    this.#queues = queues;
+  }
+
+  knows(subscriberId: string): boolean {
+    return this.#queues.has(subscriberId);
+  }
+
+  async depth(subscriberId: string): Promise<QueueDepth> {
+    const urls = this.#urls(subscriberId);
+    const queue = await this.#attributes(`the queue of ${subscriberId}`, urls.queueUrl, [
+      'ApproximateNumberOfMessages',
+      'ApproximateNumberOfMessagesNotVisible',
+      'ApproximateNumberOfMessagesDelayed',
+    ]);
+    const dead = await this.#attributes(`the dead-letter queue of ${subscriberId}`, urls.deadLetterQueueUrl, [
+      'ApproximateNumberOfMessages',
+      'ApproximateNumberOfMessagesNotVisible',
+    ]);
+    return { queued: sum(queue), dead: sum(dead) };
+  }
+
+  async deadLetters(subscriberId: string, limit: number): Promise<DeadLetterMessage[]> {
+    const what = `the dead-letter queue of ${subscriberId}`;
+    const url = this.#urls(subscriberId).deadLetterQueueUrl;
+    const taken = new Map<string, Message>();
+    try {
+      while (taken.size < limit) {
+        const received = await this.#receive(
+          what,
+          url,
+          Math.min(SQS_BATCH_MAX_ENTRIES, limit - taken.size),
+          PEEK_VISIBILITY_SECONDS,
+        );
+        const fresh = received.filter((message) => message.MessageId && !taken.has(message.MessageId));
+        if (fresh.length === 0) break;
+        for (const message of fresh) taken.set(message.MessageId ?? '', message);
+      }
+    } finally {
+      await this.#giveBack(url, [...taken.values()]);
+    }
+    return [...taken.values()].map(toDeadLetter);
+  }
+
+  async redrive(subscriberId: string, options: SendOptions): Promise<number> {
+    const urls = this.#urls(subscriberId);
+    const what = `the dead-letter queue of ${subscriberId}`;
+    const seen = new Set<string>();
+    const problems: string[] = [];
+    let moved = 0;
+    for (;;) {
+      const received = await this.#receive(
+        what,
+        urls.deadLetterQueueUrl,
+        SQS_BATCH_MAX_ENTRIES,
+        MOVE_VISIBILITY_SECONDS,
+      );
+      const fresh = received.filter((message) => message.MessageId && !seen.has(message.MessageId));
+      if (fresh.length === 0) break;
+      for (const message of fresh) seen.add(message.MessageId ?? '');
+      const entries = fresh.map((message, index) => ({
+        Id: `m${index}`,
+        MessageBody: message.Body ?? '',
+        MessageAttributes: originalAttributes(message.MessageAttributes),
+        DelaySeconds: options.delaySeconds,
+      }));
+      const { sent, failed } = await this.#sendBatch(`the queue of ${subscriberId}`, urls.queueUrl, entries);
+      problems.push(...failed);
+      // Deleted only once the copy is on the queue: a failure in between sends it twice, never loses it.
+      const done = fresh.filter((_, index) => sent.has(`m${index}`));
+      await this.#delete(what, urls.deadLetterQueueUrl, done);
+      moved += done.length;
+    }
+    if (problems.length > 0) {
+      throw new StackAccessError(
+        `the queue of ${subscriberId}`,
+        `${moved} message(s) moved back, ${problems.length} left on the dead-letter queue: ${problems[0]}`,
+      );
+    }
+    return moved;
+  }
+
+  async send(subscriberId: string, events: readonly OrderEvent[], options: SendOptions): Promise<void> {
+    const url = this.#urls(subscriberId).queueUrl;
+    const messages = events.map((event) => ({ event, ...queueMessage(event) }));
+    const bytesOf = (message: (typeof messages)[number]) =>
+      Buffer.byteLength(message.body) + attributeBytes(message.attributes);
+    const problems: string[] = [];
+    for (const chunk of chunkForPublishBatch(messages, bytesOf, {
+      maxEntries: SQS_BATCH_MAX_ENTRIES,
+      maxBytes: SQS_BATCH_MAX_BYTES,
+    })) {
+      const entries = chunk.map((message, index) => ({
+        Id: `e${index}`,
+        MessageBody: message.body,
+        MessageAttributes: message.attributes,
+        DelaySeconds: options.delaySeconds,
+      }));
+      const { failed } = await this.#sendBatch(`the queue of ${subscriberId}`, url, entries, (id) => {
+        const index = Number(id.slice(1));
+        return chunk[index]?.event.id ?? id;
+      });
+      problems.push(...failed);
+    }
+    if (problems.length > 0) {
+      throw new StackAccessError(
+        `the queue of ${subscriberId}`,
+        `${events.length - problems.length} of ${events.length} event(s) queued; not queued: ${problems.join('; ')}`,
+      );
+    }
+  }
+
+  #urls(subscriberId: string): SubscriberQueueUrls {
+    const urls = this.#queues.get(subscriberId);
+    if (!urls)
+      throw new StackAccessError(`the queues of ${subscriberId}`, 'the stack outputs do not name them');
+    return urls;
+  }
+
+  async #attributes(what: string, url: string, names: QueueAttributeName[]): Promise<Record<string, string>> {
+    try {
+      const answer = await this.#sqs.send(
+        new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: names }),
+      );
+      return answer.Attributes ?? {};
+    } catch (error) {
+      throw stackAccessError(`${what} (${url})`, error, ENDPOINT_VARIABLE);
+    }
+  }
+
+  async #receive(what: string, url: string, max: number, visibilitySeconds: number): Promise<Message[]> {
+    try {
+      const answer = await this.#sqs.send(
+        new ReceiveMessageCommand({
+          QueueUrl: url,
+          MaxNumberOfMessages: max,
+          VisibilityTimeout: visibilitySeconds,
+          WaitTimeSeconds: WAIT_SECONDS,
+          MessageAttributeNames: ['All'],
+          MessageSystemAttributeNames: ['SentTimestamp'],
+        }),
+      );
+      return answer.Messages ?? [];
+    } catch (error) {
+      throw stackAccessError(`${what} (${url})`, error, ENDPOINT_VARIABLE);
+    }
+  }
+
+  /** Makes peeked messages visible again at once; if this fails they come back on their own in seconds. */
+  async #giveBack(url: string, messages: readonly Message[]): Promise<void> {
+    for (let start = 0; start < messages.length; start += SQS_BATCH_MAX_ENTRIES) {
+      const chunk = messages.slice(start, start + SQS_BATCH_MAX_ENTRIES);
+      try {
+        await this.#sqs.send(
+          new ChangeMessageVisibilityBatchCommand({
+            QueueUrl: url,
+            Entries: chunk.map((message, index) => ({
+              Id: `m${index}`,
+              ReceiptHandle: message.ReceiptHandle ?? '',
+              VisibilityTimeout: 0,
+            })),
+          }),
+        );
+      } catch {
+        // Their visibility timeout is short: they reappear by themselves.
+      }
+    }
+  }
+
+  async #sendBatch(
+    what: string,
+    url: string,
+    entries: SendMessageBatchRequestEntry[],
+    nameOf: (id: string) => string = (id) => id,
+  ): Promise<{ sent: Set<string>; failed: string[] }> {
+    try {
+      const answer = await this.#sqs.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: entries }));
+      const sent = new Set((answer.Successful ?? []).map(({ Id }) => Id ?? ''));
+      const failed = entries
+        .filter(({ Id }) => !sent.has(Id ?? ''))
+        .map(({ Id }) => {
+          const refusal = answer.Failed?.find((entry) => entry.Id === Id);
+          return `${nameOf(Id ?? '')}: ${refusal ? `${refusal.Code}${refusal.Message ? ` (${refusal.Message})` : ''}` : 'not confirmed'}`;
+        });
+      return { sent, failed };
+    } catch (error) {
+      throw stackAccessError(`${what} (${url})`, error, ENDPOINT_VARIABLE);
+    }
+  }
+
+  async #delete(what: string, url: string, messages: readonly Message[]): Promise<void> {
+    if (messages.length === 0) return;
+    try {
+      await this.#sqs.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: url,
+          Entries: messages.map((message, index) => ({
+            Id: `m${index}`,
+            ReceiptHandle: message.ReceiptHandle ?? '',
+          })),
+        }),
+      );
+    } catch (error) {
+      // The copies are on the queue already: what is left on the dead-letter queue would be sent twice.
+      throw stackAccessError(
+        `${what} (${url}), deleting messages already moved back`,
+        error,
+        ENDPOINT_VARIABLE,
+      );
+    }
+  }
+}
+
+/**
+ * What the event topic delivers to a subscriber's queue for `event` (raw message delivery): the `default`
+ * body of the publisher's entry and its message attributes, from the publisher's own code, so a replayed
+ * message cannot differ from a published one.
+ */
+export function queueMessage(event: OrderEvent): {
+  body: string;
+  attributes: Record<string, MessageAttributeValue>;
+} {
+  const entry = publishEntry(event);
+  const bodies = JSON.parse(entry.Message ?? '{}') as { default?: string };
+  return { body: bodies.default ?? JSON.stringify(event), attributes: { ...entry.MessageAttributes } };
+}
+
+function toDeadLetter(message: Message): DeadLetterMessage {
+  const attributes = message.MessageAttributes ?? {};
+  const text = (name: string) => attributes[name]?.StringValue;
+  const number = (name: string) => {
+    const value = Number(text(name));
+    return text(name) === undefined || Number.isNaN(value) ? undefined : value;
+  };
+  const sentAt = Number(message.Attributes?.SentTimestamp);
+  return {
+    messageId: message.MessageId ?? '',
+    body: message.Body ?? '',
+    kind: text(DEAD_LETTER_ATTRIBUTES.kind),
+    reason: text(DEAD_LETTER_ATTRIBUTES.reason),
+    attempts: number(DEAD_LETTER_ATTRIBUTES.attempts),
+    httpStatus: number(DEAD_LETTER_ATTRIBUTES.status),
+    deadLetteredAt:
+      text(DEAD_LETTER_ATTRIBUTES.deadLetteredAt) ??
+      (Number.isFinite(sentAt) && sentAt > 0 ? new Date(sentAt).toISOString() : undefined),
+  };
+}
+
+/** The message's attributes without the dead-letter ones: the reason would mislead once it is back. */
+function originalAttributes(
+  attributes: Record<string, MessageAttributeValue> | undefined,
+): Record<string, MessageAttributeValue> | undefined {
+  const kept = Object.entries(attributes ?? {}).filter(([name]) => !DEAD_LETTER_NAMES.has(name));
+  return kept.length > 0 ? Object.fromEntries(kept) : undefined;
+}
+
+function attributeBytes(attributes: Record<string, MessageAttributeValue>): number {
+  let bytes = 0;
+  for (const [name, value] of Object.entries(attributes)) {
+    bytes +=
+      Buffer.byteLength(name) +
+      Buffer.byteLength(value.DataType ?? '') +
+      Buffer.byteLength(value.StringValue ?? '');
+  }
+  return bytes;
+}
+
+function sum(attributes: Record<string, string>): number {
+  return Object.values(attributes).reduce((total, value) => total + (Number(value) || 0), 0);
+}

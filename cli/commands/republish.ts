@@ -1,0 +1,97 @@
+// `meal-notifier republish --stack NAME`: publishes the events of each stream batch the publisher gave up
+// on (its failure queue) to the event topic, as the publisher would have, and deletes each batch's record
+// once all its events are out. Only on AWS: the local runner has no publisher.
+import { Command } from 'commander';
+import { loadConfigFile } from '../../shared/config/loadConfig.js';
+import { StackOutputsError } from '../../shared/operations/errors.js';
+import { republishFailedBatches } from '../../shared/operations/republishFailedBatches.js';
+import { STACK_OUTPUT_KEYS } from '../../shared/operations/stackOutputKeys.js';
+import {
+  explainStackFailure,
+  openDeployedStack,
+  type StackOptions,
+  withStackOptions,
+} from '../aws/deployedStack.js';
+import { DynamoStreamBatchReader } from '../aws/dynamoStreamBatchReader.js';
+import { SnsEventPublisher } from '../aws/snsEventPublisher.js';
+import { CliUsageError, EXIT_FAILURE } from '../errors.js';
+
+interface RepublishOptions extends StackOptions {
+  config: string;
+  byTime?: boolean;
+}
+
+export function republishCommand(): Command {
+  return withStackOptions(
+    new Command('republish')
+      .description('Publish the events the publisher gave up on (its failure queue), on a deployed stack')
+      .requiredOption('--config <file>', 'the config file the stack was deployed with')
+      .option(
+        '--by-time',
+        'for a batch the stream no longer holds (after 24 h): publish every event recorded while it reached the stream',
+      ),
+  )
+    .addHelpText(
+      'after',
+      `
+Each message on the publisher's failure queue names a batch of stream records (shard and sequence
+numbers). republish reads those records back from the table's stream, publishes their events to the
+event topic with the attributes and bodies the publisher uses, and deletes the message once all are
+published. A batch that cannot be finished stays on the queue, with a line saying why. The stream keeps
+records 24 hours; for an older batch, --by-time publishes the events recorded in its time window instead,
+some of which may have been published already (webhook receivers dedupe on the event id).
+
+Examples:
+  $ meal-notifier republish --config notifier.json --stack MealOrderNotifier
+  $ meal-notifier republish --config notifier.json --stack MealOrderNotifier --by-time`,
+    )
+    .action(async (options: RepublishOptions) => {
+      if (options.stack === undefined) {
+        throw new CliUsageError('republish works on a deployed stack: give --stack NAME');
+      }
+      const config = await loadConfigFile(options.config);
+      const stack = await openDeployedStack({ ...options, stack: options.stack }, config);
+      try {
+        const { eventTopicArn } = stack.resources;
+        if (!stack.failureQueue || eventTopicArn === undefined) {
+          throw new StackOutputsError(
+            `stack ${options.stack} has no outputs ${STACK_OUTPUT_KEYS.publisherFailureQueue} and ${STACK_OUTPUT_KEYS.eventTopic}, which republish needs`,
+          );
+        }
+        const outcomes = await republishFailedBatches(
+          {
+            failureQueue: stack.failureQueue,
+            stream: new DynamoStreamBatchReader(stack.clients.streams),
+            publisher: new SnsEventPublisher(stack.clients.sns, eventTopicArn),
+            store: stack.store,
+            organizationIds: config.organizations.map(({ id }) => id),
+          },
+          { byTime: options.byTime ?? false },
+        );
+        for (const outcome of outcomes) {
+          if (outcome.state === 'republished') {
+            process.stderr.write(
+              `${outcome.batch}: ${outcome.published} event(s) published; removed from the queue\n`,
+            );
+          } else {
+            process.stderr.write(`${outcome.batch}: left on the queue: ${outcome.detail ?? 'see above'}\n`);
+          }
+          for (const skipped of outcome.skipped ?? []) {
+            process.stderr.write(`  not an event, not published: ${skipped}\n`);
+          }
+        }
+        const left = outcomes.filter(({ state }) => state === 'left').length;
+        const published = outcomes.reduce((sum, { published }) => sum + published, 0);
+        process.stderr.write(
+          outcomes.length === 0
+            ? 'the publisher gave up on nothing: its failure queue is empty\n'
+            : `${published} event(s) republished from ${outcomes.length - left} batch(es); ${left} batch(es) left\n`,
+        );
+        if (left > 0) process.exitCode = EXIT_FAILURE;
+      } catch (error) {
+        throw explainStackFailure(error, stack);
+      } finally {
+        stack.close();
+      }
+    });
+}

@@ -1,0 +1,128 @@
+// `meal-notifier replay --stack`: sends a Slack or webhook subscriber its deliveries again, on a deployed
+// stack, under the original event ids (receivers dedupe on them), and enables it again if a receiver had
+// disabled it. Either its dead-letter queue is moved back to its queue, or events of the log (one by id,
+// or all since a time) are put straight on its queue.
+//
+// Why straight on the queue and not through the event topic: a publish reaches every subscriber whose
+// filter matches, e-mail included, while a replay is for one subscriber. The queue gets exactly what the
+// topic would have delivered to it (the publisher's body and attributes; see the SQS adapter), and only
+// events the subscriber's filter matches, checked with the matcher the topic's filter policies are
+// compiled to agree with.
+import type { Config, SubscriberConfig } from '../config/configSchema.js';
+import { matchesFilter } from '../delivery/subscriberFilter.js';
+import type { OrderEvent } from '../events/orderEvent.js';
+import type { StoredEvent } from '../store/stateStore.js';
+import type { DeliveryQueues } from './deliveryQueues.js';
+import { ReplayRefusedError } from './errors.js';
+
+export type StackReplayRequest =
+  | { kind: 'deadLetters' }
+  | { kind: 'event'; eventId: string }
+  | { kind: 'since'; sinceMs: number };
+
+export interface StackReplayPorts {
+  store: {
+    getEvent(organizationId: string, eventId: string): Promise<StoredEvent | undefined>;
+    listEvents(organizationId: string, sinceMs?: number): Promise<StoredEvent[]>;
+  };
+  subscriberStatus: {
+    /** True when it had been disabled. */
+    enableSubscriber(subscriberId: string): Promise<boolean>;
+    /** How long the delivery functions may go on reading it as disabled. */
+    readonly cacheMs: number;
+  };
+  queues: DeliveryQueues;
+}
+
+export interface StackReplayResult {
+  subscriberId: string;
+  /** It had been disabled by a receiver, and is enabled again. */
+  reenabled: boolean;
+  /** Messages put on its queue. */
+  replayed: number;
+  /** How long they wait before delivery: past the delivery functions' cache of "disabled". */
+  delaySeconds: number;
+}
+
+/** Seconds past the delivery functions' cache of "disabled", for clocks and the time the replay takes. */
+const REENABLE_MARGIN_SECONDS = 5;
+
+export async function replayOnStack(
+  config: Config,
+  subscriberId: string,
+  request: StackReplayRequest,
+  ports: StackReplayPorts,
+): Promise<StackReplayResult> {
+  const subscriber = queueSubscriber(config, subscriberId, ports.queues);
+  const events =
+    request.kind === 'deadLetters' ? [] : await eventsToReplay(config, subscriber, request, ports);
+  const reenabled = await ports.subscriberStatus.enableSubscriber(subscriber.id);
+  // Delivered sooner, a message would meet a function that still reads the subscriber as disabled, and go
+  // straight back to the dead-letter queue.
+  const delaySeconds = reenabled
+    ? Math.ceil(ports.subscriberStatus.cacheMs / 1000) + REENABLE_MARGIN_SECONDS
+    : 0;
+  let replayed: number;
+  if (request.kind === 'deadLetters') {
+    replayed = await ports.queues.redrive(subscriber.id, { delaySeconds });
+  } else {
+    await ports.queues.send(subscriber.id, events, { delaySeconds });
+    replayed = events.length;
+  }
+  return { subscriberId: subscriber.id, reenabled, replayed, delaySeconds };
+}
+
+function queueSubscriber(config: Config, subscriberId: string, queues: DeliveryQueues): SubscriberConfig {
+  const subscriber = config.subscribers.find(({ id }) => id === subscriberId);
+  if (!subscriber) {
+    const known = config.subscribers.map(({ id }) => id).join(', ') || 'none';
+    throw new ReplayRefusedError(`no subscriber "${subscriberId}" in the config (known: ${known})`);
+  }
+  if (subscriber.type === 'email') {
+    throw new ReplayRefusedError(
+      `subscriber "${subscriber.id}" is an e-mail subscriber: on AWS the event topic e-mails it, with no queue of its own to replay to`,
+    );
+  }
+  if (!subscriber.enabled) {
+    throw new ReplayRefusedError(
+      `subscriber "${subscriber.id}" has "enabled": false in the config, so its queue is not subscribed`,
+    );
+  }
+  if (!queues.knows(subscriber.id)) {
+    throw new ReplayRefusedError(
+      `the stack has no queue outputs for subscriber "${subscriber.id}": deploy the stack with this config first`,
+    );
+  }
+  return subscriber;
+}
+
+async function eventsToReplay(
+  config: Config,
+  subscriber: SubscriberConfig,
+  request: Exclude<StackReplayRequest, { kind: 'deadLetters' }>,
+  ports: StackReplayPorts,
+): Promise<OrderEvent[]> {
+  if (request.kind === 'event') {
+    for (const { id } of config.organizations) {
+      const stored = await ports.store.getEvent(id, request.eventId);
+      if (!stored) continue;
+      if (!matchesFilter(subscriber.filter, stored.event)) {
+        throw new ReplayRefusedError(
+          `event ${request.eventId} does not match the filter of subscriber "${subscriber.id}"`,
+        );
+      }
+      return [stored.event];
+    }
+    throw new ReplayRefusedError(
+      `event ${request.eventId} is not in the state table for any organization of the config (events are kept 14 days)`,
+    );
+  }
+  const found: StoredEvent[] = [];
+  for (const { id } of config.organizations) {
+    for (const stored of await ports.store.listEvents(id, request.sinceMs)) {
+      if (matchesFilter(subscriber.filter, stored.event)) found.push(stored);
+    }
+  }
+  found.sort((a, b) => a.recordedAt - b.recordedAt);
+  return found.map(({ event }) => event);
+}

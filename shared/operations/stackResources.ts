@@ -1,0 +1,51 @@
+// The resources of a deployed stack the operator commands work on, read from its outputs (a key → value
+// map, from CloudFormation or from the file `cdk deploy --outputs-file` writes).
+import { StackOutputsError } from './errors.js';
+import { STACK_OUTPUT_KEYS, subscriberOutputKeys } from './stackOutputKeys.js';
+
+export interface SubscriberQueueUrls {
+  queueUrl: string;
+  deadLetterQueueUrl: string;
+}
+
+export interface StackResources {
+  stackName: string;
+  tableName: string;
+  /** Undefined when the outputs do not name it: only `republish` needs it. */
+  eventTopicArn: string | undefined;
+  /** Undefined when the outputs do not name it: its depth is then unknown. */
+  publisherFailureQueueUrl: string | undefined;
+  /** By subscriber id, for the Slack and webhook subscribers whose queues the outputs name. */
+  queues: Map<string, SubscriberQueueUrls>;
+}
+
+/**
+ * @param subscriberIds the config's Slack and webhook subscribers, in config order (their output keys
+ *   depend on it)
+ * @throws StackOutputsError when the state table, which every command reads, is not among the outputs
+ */
+export function stackResourcesFromOutputs(
+  stackName: string,
+  outputs: Readonly<Record<string, string>>,
+  subscriberIds: readonly string[],
+): StackResources {
+  const tableName = outputs[STACK_OUTPUT_KEYS.stateTable];
+  if (!tableName) {
+    throw new StackOutputsError(
+      `stack ${stackName} has no output ${STACK_OUTPUT_KEYS.stateTable} (outputs: ${Object.keys(outputs).join(', ') || 'none'}); is it a meal-order-notifier stack?`,
+    );
+  }
+  const queues = new Map<string, SubscriberQueueUrls>();
+  for (const [id, keys] of subscriberOutputKeys(subscriberIds)) {
+    const queueUrl = outputs[keys.queue];
+    const deadLetterQueueUrl = outputs[keys.deadLetterQueue];
+    if (queueUrl && deadLetterQueueUrl) queues.set(id, { queueUrl, deadLetterQueueUrl });
+  }
+  return {
+    stackName,
+    tableName,
+    eventTopicArn: outputs[STACK_OUTPUT_KEYS.eventTopic] || undefined,
+    publisherFailureQueueUrl: outputs[STACK_OUTPUT_KEYS.publisherFailureQueue] || undefined,
+    queues,
+  };
+}

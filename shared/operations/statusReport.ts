@@ -1,0 +1,111 @@
+// What `meal-notifier status` reports, locally (from the state file) and for a deployed stack (from its
+// table and queues): per organization its polling health, recent events and the orders whose records stay
+// unreadable, per subscriber its queued and dead deliveries. The organizations' part is read the same way
+// from either store.
+import type { OrganizationConfig } from '../config/configSchema.js';
+import { type UnreadableOrders, unreadableFor } from '../detect/unreadableOrders.js';
+import type { StateStore } from '../store/stateStore.js';
+
+export interface OrganizationStatus {
+  id: string;
+  name: string;
+  /** ISO 8601, or null when never. */
+  lastSuccessAt: string | null;
+  lastAttemptAt: string | null;
+  consecutiveFailures: number;
+  lastError: string | null;
+  snapshots: number;
+  eventsLastHour: number;
+  eventsLastDay: number;
+  /** Orders whose record has been skipped as malformed for over an hour: their transitions go unseen. */
+  unreadableOrders: UnreadableOrderStatus[];
+}
+
+export interface UnreadableOrderStatus {
+  uuid: string;
+  /** ISO 8601: first found unreadable, and last. */
+  since: string;
+  lastSeenAt: string;
+  listing: string;
+  page: number;
+  detail: string;
+}
+
+export interface SubscriberStatus {
+  id: string;
+  /** undefined for a subscriber the state knows but the config no longer has. */
+  type: string | undefined;
+  enabledInConfig: boolean;
+  /** Set when a receiver answered "gone" and delivery to it stopped. */
+  disabled: { since: string; reason: string } | null;
+  /** null when not known: on AWS, an e-mail subscriber (SNS sends it, no queue) or a queue that did not answer. */
+  queued: number | null;
+  dead: number | null;
+}
+
+interface StatusReportBase {
+  organizations: OrganizationStatus[];
+  subscribers: SubscriberStatus[];
+}
+
+export interface LocalStatusReport extends StatusReportBase {
+  statePath: string;
+  /** False before the first poll: everything else is then empty. */
+  stateExists: boolean;
+}
+
+export interface StackStatusReport extends StatusReportBase {
+  stack: string;
+  tableName: string;
+  /** Stream batches the publisher gave up on (its failure queue's depth); null when not known. */
+  publisherFailures: number | null;
+  /** What could not be read, one line each: the report is incomplete there. */
+  problems: string[];
+}
+
+export type StatusReport = LocalStatusReport | StackStatusReport;
+
+/** What the organizations' part reads: the same calls on SQLite and on DynamoDB. */
+export type StatusStore = Pick<StateStore, 'loadPollState' | 'loadSnapshots' | 'listEvents'>;
+
+const HOUR_MS = 3_600_000;
+/** A record malformed for a cycle or two may be a deployment on the API side; an hour of it is a problem. */
+const UNREADABLE_FOR_MS = HOUR_MS;
+
+/** The organization's status; all empty without a store (nothing polled yet). */
+export async function organizationStatus(
+  organization: Pick<OrganizationConfig, 'id' | 'name'>,
+  store: StatusStore | undefined,
+  nowMs: number,
+): Promise<OrganizationStatus> {
+  const { id, name } = organization;
+  const state = await store?.loadPollState(id);
+  const lastDay = (await store?.listEvents(id, nowMs - 24 * HOUR_MS)) ?? [];
+  return {
+    id,
+    name,
+    lastSuccessAt: isoOrNull(state?.lastSuccessAt),
+    lastAttemptAt: isoOrNull(state?.lastAttemptAt),
+    consecutiveFailures: state?.consecutiveFailures ?? 0,
+    lastError: state?.lastError ?? null,
+    snapshots: (await store?.loadSnapshots(id))?.size ?? 0,
+    eventsLastHour: lastDay.filter((stored) => stored.recordedAt >= nowMs - HOUR_MS).length,
+    eventsLastDay: lastDay.length,
+    unreadableOrders: unreadableOrderStatuses(state?.unreadable ?? {}, nowMs),
+  };
+}
+
+function unreadableOrderStatuses(orders: UnreadableOrders, nowMs: number): UnreadableOrderStatus[] {
+  return unreadableFor(orders, UNREADABLE_FOR_MS, nowMs).map((order) => ({
+    uuid: order.uuid,
+    since: new Date(order.since).toISOString(),
+    lastSeenAt: new Date(order.lastSeenAt).toISOString(),
+    listing: order.listing,
+    page: order.page,
+    detail: order.detail,
+  }));
+}
+
+function isoOrNull(ms: number | null | undefined): string | null {
+  return ms === null || ms === undefined ? null : new Date(ms).toISOString();
+}

@@ -1,0 +1,52 @@
+// The stack's outputs are the operator commands' map of the stack (`meal-notifier status --stack`): what
+// the stack writes must be what the commands look for, for every subscriber, however its id is spelled.
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../shared/config/loadConfig.js';
+import { STACK_OUTPUT_KEYS } from '../../shared/operations/stackOutputKeys.js';
+import { stackResourcesFromOutputs } from '../../shared/operations/stackResources.js';
+import { exampleConfig, type NotifierApp, notifierApp } from './support/notifierApp.js';
+
+type Outputs = Record<string, { Value: unknown; Description: string }>;
+
+/** Each output as the operator commands read it: its key, and its value as the template holds it. */
+function outputsOf(app: NotifierApp): Record<string, string> {
+  const outputs = app.template.toJSON().Outputs as Outputs;
+  return Object.fromEntries(Object.entries(outputs).map(([key, { Value }]) => [key, JSON.stringify(Value)]));
+}
+
+/** The template's value for the URL of the subscriber's queue (`Queue` or `DeadLetterQueue`). */
+function urlOf(app: NotifierApp, subscriberId: string, queue: 'Queue' | 'DeadLetterQueue'): string {
+  const construct = app.stack.node.findChild('Deliveries').node.findChild(subscriberId).node.findChild(queue);
+  return JSON.stringify(app.stack.resolve((construct as Queue).queueUrl));
+}
+
+describe('stack outputs', () => {
+  it('name the table, topic and failure queue the operator commands read', () => {
+    const outputs = outputsOf(notifierApp(exampleConfig()));
+    for (const key of Object.values(STACK_OUTPUT_KEYS)) expect(outputs).toHaveProperty(key);
+  });
+
+  it("let the commands find every Slack and webhook subscriber's queue and dead-letter queue, ids that clash once punctuation is dropped included", () => {
+    const written = exampleConfig();
+    const [, slack, webhook] = written.subscribers;
+    written.subscribers.push(
+      { ...webhook, id: 'auto-mation' },
+      { ...slack, id: 'cafe_kitchen' },
+      { ...webhook, id: 'automation2' },
+    );
+    const config = parseConfig(written);
+    const ids = config.subscribers.filter(({ type }) => type !== 'email').map(({ id }) => id);
+    const app = notifierApp(written);
+
+    const { queues } = stackResourcesFromOutputs('MealOrderNotifier', outputsOf(app), ids);
+
+    expect([...queues.keys()]).toEqual(ids);
+    for (const [id, urls] of queues) {
+      expect(urls, id).toEqual({
+        queueUrl: urlOf(app, id, 'Queue'),
+        deadLetterQueueUrl: urlOf(app, id, 'DeadLetterQueue'),
+      });
+    }
+  });
+});

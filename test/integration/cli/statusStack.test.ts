@@ -1,0 +1,209 @@
+// `meal-notifier status --stack`, run in-process against a state table on DynamoDB Local with SQS and
+// CloudFormation mocked: the organizations' poll state and recent events from the table, each subscriber's
+// queued and dead deliveries from its queues' depths, a disabled subscriber, the publisher's failure queue,
+// and a queue that does not answer, named without hiding the rest.
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { initialPollState } from '../../../shared/store/stateStore.js';
+import { NORTH_SCHOOL_ID } from '../../support/configFixtures.js';
+import {
+  type DeployedStackFixture,
+  deployedStackFixture,
+  FAILURE_QUEUE_URL,
+  QUEUE_URLS,
+  STACK_NAME,
+  stubStackEnv,
+} from '../../support/deployedStackFixture.js';
+import { runCliInProcess } from '../../support/runCliInProcess.js';
+import { makeEvent, makeSnapshot, newOrderUuid } from '../../support/stateStoreConformance.js';
+
+const sqs = mockClient(SQSClient);
+const cloudFormation = mockClient(CloudFormationClient);
+let stack: DeployedStackFixture;
+
+/** Messages per queue URL: [visible, in flight]. */
+const DEPTHS: Record<string, [number, number]> = {
+  [QUEUE_URLS.automation.queueUrl]: [3, 1],
+  [QUEUE_URLS.automation.deadLetterQueueUrl]: [2, 0],
+  [QUEUE_URLS['kitchen-north'].queueUrl]: [0, 0],
+  [QUEUE_URLS['kitchen-north'].deadLetterQueueUrl]: [1, 0],
+  [FAILURE_QUEUE_URL]: [1, 0],
+};
+
+beforeAll(async () => {
+  stack = await deployedStackFixture();
+  const now = Date.now();
+  await stack.store.savePollState({
+    ...initialPollState(NORTH_SCHOOL_ID),
+    lastSuccessAt: now - 120_000,
+    lastAttemptAt: now - 10_000,
+    consecutiveFailures: 2,
+    lastError: 'North School: token rejected (401)',
+  });
+  for (const type of ['order.created', 'order.canceled'] as const) {
+    const snapshot = makeSnapshot(newOrderUuid());
+    await stack.store.commitChange(NORTH_SCHOOL_ID, {
+      snapshot,
+      events: [makeEvent(NORTH_SCHOOL_ID, snapshot.orderUuid, type)],
+    });
+  }
+  await stack.subscriberStatus.disableSubscriber('kitchen-north', 'Slack answered channel_is_archived', now);
+});
+
+afterAll(async () => {
+  await stack.close();
+});
+
+beforeEach(() => {
+  stubStackEnv(stack);
+  sqs.on(GetQueueAttributesCommand).callsFake(({ QueueUrl }: { QueueUrl: string }) => {
+    const [visible, inFlight] = DEPTHS[QueueUrl] ?? [0, 0];
+    return {
+      Attributes: {
+        ApproximateNumberOfMessages: String(visible),
+        ApproximateNumberOfMessagesNotVisible: String(inFlight),
+      },
+    };
+  });
+});
+
+afterEach(() => {
+  sqs.reset();
+  cloudFormation.reset();
+  vi.unstubAllEnvs();
+});
+
+/** One table row with these cells (regular expressions), whatever the padding. */
+function row(...cells: string[]): RegExp {
+  return new RegExp(`│ ${cells.join('\\s*│ ')}\\s*│`);
+}
+
+describe('meal-notifier status --stack', () => {
+  it("shows the organizations' poll state from the table and the dead deliveries from the queues", async () => {
+    const result = await runCliInProcess(['status', ...stack.stackArgs]);
+
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`Stack: ${STACK_NAME} (state table ${stack.table.tableName})`);
+    expect(result.stdout).toMatch(
+      row(
+        'North School',
+        '\\S+ \\S+Z \\(2 min ago\\)',
+        '2',
+        'North School: token rejected \\(401\\)',
+        '2',
+        '2',
+        '2',
+      ),
+    );
+    expect(result.stdout).toMatch(row('automation', 'webhook', '4', '2', 'enabled'));
+    expect(result.stdout).toMatch(row('kitchen-north', 'slack', '0', '1', 'disabled since \\S+'));
+    // SNS e-mails the e-mail subscriber: no queue to count.
+    expect(result.stdout).toMatch(row('office', 'email', '-', '-', 'enabled'));
+    expect(result.stdout).toContain(
+      `subscriber kitchen-north is disabled: Slack answered channel_is_archived (meal-notifier replay --stack ${STACK_NAME} to it enables it again)`,
+    );
+    expect(result.stdout).toContain(
+      `3 dead letter(s): see meal-notifier deliveries --stack ${STACK_NAME} --failed`,
+    );
+    expect(result.stdout).toContain(
+      `1 stream batch(es) the publisher gave up on: their events were recorded but not published; see meal-notifier republish --stack ${STACK_NAME}`,
+    );
+    // Depths only: nothing is received, so nothing counts as a delivery attempt.
+    expect(sqs).not.toHaveReceivedCommand(ReceiveMessageCommand);
+  });
+
+  it('gives the same report as JSON', async () => {
+    const result = await runCliInProcess(['status', ...stack.stackArgs, '--json']);
+
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report).toMatchObject({
+      stack: STACK_NAME,
+      publisherFailures: 1,
+      problems: [],
+      organizations: [{ id: NORTH_SCHOOL_ID, consecutiveFailures: 2, snapshots: 2, eventsLastDay: 2 }],
+    });
+    expect(report.subscribers).toEqual([
+      expect.objectContaining({ id: 'automation', queued: 4, dead: 2, disabled: null }),
+      expect.objectContaining({ id: 'kitchen-north', queued: 0, dead: 1, disabled: expect.any(Object) }),
+      expect.objectContaining({ id: 'office', queued: null, dead: null }),
+    ]);
+  });
+
+  it("finds the stack's resources in its CloudFormation outputs when no outputs file is given", async () => {
+    cloudFormation.on(DescribeStacksCommand, { StackName: STACK_NAME }).resolves({
+      Stacks: [
+        {
+          StackName: STACK_NAME,
+          CreationTime: new Date(),
+          StackStatus: 'UPDATE_COMPLETE',
+          Outputs: [
+            { OutputKey: 'StateTableName', OutputValue: stack.table.tableName },
+            { OutputKey: 'Queueautomation', OutputValue: QUEUE_URLS.automation.queueUrl },
+            { OutputKey: 'DeadLetterQueueautomation', OutputValue: QUEUE_URLS.automation.deadLetterQueueUrl },
+          ],
+        },
+      ],
+    });
+
+    const result = await runCliInProcess(['status', '--config', stack.configPath, '--stack', STACK_NAME]);
+
+    expect(cloudFormation).toHaveReceivedCommandWith(DescribeStacksCommand, { StackName: STACK_NAME });
+    expect(result.stdout).toMatch(row('automation', 'webhook', '4', '2', 'enabled'));
+    // What the outputs do not name is a gap in the report, said as such, and the exit code says so too.
+    expect(result.stdout).toMatch(row('kitchen-north', 'slack', '\\?', '\\?', 'disabled since \\S+'));
+    expect(result.stdout).toContain(
+      `not known: stack ${STACK_NAME} has no queue outputs for subscriber kitchen-north`,
+    );
+    expect(result.code).toBe(1);
+  });
+
+  it('names a stack CloudFormation does not know, with the region it looked in', async () => {
+    cloudFormation
+      .on(DescribeStacksCommand)
+      .rejects(
+        Object.assign(new Error(`Stack with id ${STACK_NAME} does not exist`), { name: 'ValidationError' }),
+      );
+
+    const result = await runCliInProcess(['status', '--config', stack.configPath, '--stack', STACK_NAME]);
+
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `meal-notifier: no stack ${STACK_NAME} in region us-east-1: check --stack and --region (or AWS_REGION)\n`,
+    );
+  });
+
+  it('still shows the table when a queue refuses, and names that queue and what to check', async () => {
+    sqs.on(GetQueueAttributesCommand, { QueueUrl: QUEUE_URLS.automation.queueUrl }).rejects(
+      Object.assign(new Error('not authorized to perform sqs:GetQueueAttributes'), {
+        name: 'AccessDenied',
+      }),
+    );
+
+    const result = await runCliInProcess(['status', ...stack.stackArgs]);
+
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(row('North School', '.+', '2', '.+', '2', '2', '2'));
+    expect(result.stdout).toMatch(row('automation', 'webhook', '\\?', '\\?', 'enabled'));
+    expect(result.stdout).toMatch(row('kitchen-north', 'slack', '0', '1', 'disabled since \\S+'));
+    expect(result.stdout).toContain(
+      `not known: cannot reach the queue of automation (${QUEUE_URLS.automation.queueUrl}): AccessDenied: not authorized to perform sqs:GetQueueAttributes; your AWS identity is not allowed to`,
+    );
+  });
+
+  it('refuses --stack-outputs without --stack', async () => {
+    const result = await runCliInProcess([
+      'status',
+      '--config',
+      stack.configPath,
+      '--stack-outputs',
+      stack.outputsPath,
+    ]);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('meal-notifier: --region and --stack-outputs need --stack NAME\n');
+  });
+});
