@@ -9,7 +9,7 @@ import { AdminApiClient } from '../shared/api/adminApiClient.js';
 import { RequestBudget } from '../shared/api/requestBudget.js';
 import type { Order } from '../shared/api/schemas.js';
 import { pagesFor } from '../shared/detect/listingSpec.js';
-import { AWS_BUDGET_WAIT_MS } from '../shared/poll/awsPollSettings.js';
+import { AWS_BUDGET_WAIT_MS, AWS_DEFAULT_POLL_INTERVAL_SECONDS } from '../shared/poll/awsPollSettings.js';
 import {
   type PolledOrganization,
   type PollReport,
@@ -176,8 +176,9 @@ async function runWorld(world: WorldName, runtime: Runtime, dynamo: DynamoDBClie
       window: preset.notifier.window,
       statuses: ['pending', 'completed', 'canceled', 'archived'],
       emitExisting: false,
-      // The config's defaults: the pace is the budget's, not a number the user tuned.
-      pollIntervalSeconds: 10,
+      // Each runtime's default, as a config that sets none gets it: the local runner's 10 s (the pace is
+      // the budget's), the AWS stack's minute (what its cost section prices).
+      pollIntervalSeconds: runtime === 'aws' ? AWS_DEFAULT_POLL_INTERVAL_SECONDS : 10,
       sweepIntervalSeconds: 300,
     };
     const client = new AdminApiClient({

@@ -3,6 +3,7 @@ import { benchApiClient } from './apiClient.js';
 import { benchBudgetWorlds } from './budgetWorlds.js';
 import { benchDiff } from './diff.js';
 import { benchDynamoCycle } from './dynamoCycle.js';
+import { benchPollerLambda } from './pollerLambda.js';
 import { benchPollRequests } from './pollRequests.js';
 import { benchSnapshotMemory } from './snapshotMemory.js';
 
@@ -11,6 +12,7 @@ const benches: ReadonlyArray<readonly [string, () => Promise<Record<string, numb
   ['diff engine (100,000 orders)', benchDiff],
   ['poll requests (1,000 orders, simulator)', benchPollRequests],
   ['poll cycle on DynamoDB Local (1,000 orders)', benchDynamoCycle],
+  ['the poller bundle in a process of its own: memory, CPU, logs, metrics (1,000 orders)', benchPollerLambda],
   [
     'budget-true polling: canteen afternoon and 20 organizations on one token (50/min, 100 ms latency, virtual time)',
     benchBudgetWorlds,

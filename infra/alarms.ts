@@ -13,7 +13,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { OrganizationConfig } from '../shared/config/configSchema.js';
 import type { NotifierFunction } from './notifierFunction.js';
-import { listingProblemsMetric, pollMetric } from './notifierMetrics.js';
+import { listingProblemsMetric, pollSucceededMetric } from './notifierMetrics.js';
 import { scheduleRateMinutes } from './pollSchedules.js';
 
 /**
@@ -67,6 +67,12 @@ export interface NotifierAlarmsProps {
   readonly key: IKey;
   /** Each gets a "not polled successfully" alarm on its PollSucceeded metric. */
   readonly organizations: readonly OrganizationConfig[];
+  /**
+   * Whether the organizations are being polled. Off (`-c polling=off`, e.g. until the tokens are put), the
+   * "not polled" alarms still show their state but notify no one: nothing is polled, by request.
+   * @default true
+   */
+  readonly pollingEnabled?: boolean;
   /** Its errors alarm is the "poller errors" one. */
   readonly poller: NotifierFunction;
   /** Watched for falling behind the stream (IteratorAge). */
@@ -127,6 +133,8 @@ export class NotifierAlarms extends Construct {
         evaluationPeriods?: number;
         /** @default all of evaluationPeriods */
         datapointsToAlarm?: number;
+        /** @default true */
+        actionsEnabled?: boolean;
       },
     ) => {
       const created = new Alarm(this, alarmId, {
@@ -138,6 +146,7 @@ export class NotifierAlarms extends Construct {
         evaluationPeriods: options.evaluationPeriods ?? 1,
         datapointsToAlarm: options.datapointsToAlarm ?? options.evaluationPeriods ?? 1,
         treatMissingData: options.treatMissingData,
+        actionsEnabled: options.actionsEnabled ?? true,
       });
       created.addAlarmAction(action);
       created.addOkAction(action);
@@ -149,23 +158,21 @@ export class NotifierAlarms extends Construct {
     for (const organization of props.organizations) {
       const minutes = notPolledWindowMinutes(organization.pollIntervalSeconds);
       // One-minute periods, every one of them without a success: the alarm fires after exactly `minutes`
-      // minutes of failures, not at the end of a fixed five-minute bucket. No datapoint counts as a failure:
-      // PollSucceeded is published for cycles that ran only, so a poller that does not run, a cycle skipped
-      // for another run's lease and one deferred for want of budget all leave the minute empty.
-      alarm(
-        `NotPolled${organization.id}`,
-        pollMetric(organization.id, 'PollSucceeded', { statistic: 'Sum' }),
-        {
-          name: `${organization.name} not polled successfully for ${minutes} minutes`,
-          description:
-            `No successful poll cycle of ${organization.name} (${organization.id}) in ${minutes} minutes. ` +
-            "Read the poller log for the cycle lines of this organization: a rejected token (put the right one in its secret), an unreachable API, cycles deferred because the token's request budget is spent (too many organizations on one token), or poller errors (see that alarm).",
-          threshold: 1,
-          comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
-          treatMissingData: TreatMissingData.BREACHING,
-          evaluationPeriods: minutes,
-        },
-      );
+      // minutes without one, not at the end of a fixed five-minute bucket, whatever the reason. Every due
+      // trigger that did not succeed publishes 0 (a failed walk, a token not put, a deferral for want of
+      // budget, a skip for another run's lease), and a minute without any datapoint counts as a failure
+      // too: a poller that does not run, or that throws before publishing, publishes nothing.
+      alarm(`NotPolled${organization.id}`, pollSucceededMetric(organization.id, { statistic: 'Sum' }), {
+        name: `${organization.name} not polled successfully for ${minutes} minutes`,
+        description:
+          `No successful poll cycle of ${organization.name} (${organization.id}) in ${minutes} minutes. ` +
+          'Read the poller log for the cycle lines of this organization: "organization token not set" (it names the secret and the aws secretsmanager put-secret-value command that sets it), a rejected token (put the right one in its secret), an unreachable API, cycles deferred because the token\'s request budget is spent (too many organizations on one token), or poller errors (see that alarm).',
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
+        treatMissingData: TreatMissingData.BREACHING,
+        evaluationPeriods: minutes,
+        actionsEnabled: props.pollingEnabled ?? true,
+      });
     }
 
     // One for the deployment, like its metric: the poller's "listing problems" warnings name the organization.
@@ -187,7 +194,7 @@ export class NotifierAlarms extends Construct {
       alarm(`${name}Errors`, fn.metricErrors({ statistic: 'Sum', period: fiveMinutes }), {
         name: `${name} errors`,
         description: isPoller
-          ? 'The poller failed (not an API failure, which it reports as a failed cycle): a secret not put yet or unreadable, a config it refuses, a DynamoDB error, or a bug. Its log has the error.'
+          ? 'The poller failed (not an API failure or a token not put yet, which it reports as a failed cycle): Secrets Manager refusing to read a secret, a config it refuses, a DynamoDB or SQS error, or a bug. Its log has the error.'
           : `The ${name} function failed. Its log has the error; the records it was given are retried by their event source.`,
         threshold: 0,
         comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,

@@ -10,6 +10,7 @@
 // | `removalPolicy`  | retain                       | kept on destroy, not after a failed first create;     |
 // |                  |                              | `destroy` also deletes table, secrets and logs        |
 // | `polling`        | on                           | `off` deploys the schedules disabled                  |
+// | `pollerMemory`   | 256                          | the poller's memory in MB, for large organizations    |
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { RemovalPolicy } from 'aws-cdk-lib';
@@ -56,6 +57,14 @@ export function deploymentSettings(node: Node): DeploymentSettings {
   if (alarmEmail !== undefined && !/^[^\s@]+@[^\s@]+$/.test(alarmEmail)) {
     throw new DeploymentError(`-c alarmEmail=${alarmEmail}: not an e-mail address`);
   }
+  const pollerMemory = text('pollerMemory');
+  if (pollerMemory !== undefined && !/^\d+$/.test(pollerMemory)) {
+    throw new DeploymentError(`-c pollerMemory=${pollerMemory}: expected whole megabytes, 128 to 10240`);
+  }
+  const pollerMemoryMb = pollerMemory === undefined ? undefined : Number(pollerMemory);
+  if (pollerMemoryMb !== undefined && (pollerMemoryMb < 128 || pollerMemoryMb > 10_240)) {
+    throw new DeploymentError(`-c pollerMemory=${pollerMemory}: expected whole megabytes, 128 to 10240`);
+  }
   const configPath = text('config') ?? EXAMPLE_CONFIG_PATH;
   const secretsPrefix = text('secretsPrefix');
   return {
@@ -72,6 +81,7 @@ export function deploymentSettings(node: Node): DeploymentSettings {
         RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
       ),
       pollingEnabled: choice('polling', { on: true, off: false }, true),
+      ...(pollerMemoryMb === undefined ? {} : { pollerMemoryMb }),
     },
   };
 }

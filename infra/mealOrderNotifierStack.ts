@@ -46,6 +46,8 @@ export interface MealOrderNotifierStackProps extends StackProps {
   readonly removalPolicy?: RemovalPolicy;
   /** Whether the poll schedules run and the poller takes ticks; off, the stack deploys without polling. @default true */
   readonly pollingEnabled?: boolean;
+  /** The poller's memory in MB (PollerFunctionProps.memorySize). @default POLLER_MEMORY_MB */
+  readonly pollerMemoryMb?: number;
 }
 
 export class MealOrderNotifierStack extends Stack {
@@ -76,6 +78,7 @@ export class MealOrderNotifierStack extends Stack {
       secrets,
       ticks,
       ticksEnabled: props.pollingEnabled ?? true,
+      ...(props.pollerMemoryMb === undefined ? {} : { memorySize: props.pollerMemoryMb }),
       logRemovalPolicy: removalPolicy,
     });
     new PollSchedules(this, 'Schedules', {
@@ -117,6 +120,7 @@ export class MealOrderNotifierStack extends Stack {
     const alarms = new NotifierAlarms(this, 'Alarms', {
       key: key.key,
       organizations: config.organizations,
+      pollingEnabled: props.pollingEnabled ?? true,
       poller: this.poller,
       publisher: this.publisher.function,
       functions,
@@ -141,6 +145,7 @@ export class MealOrderNotifierStack extends Stack {
       requestsPerMinute: config.api.requestsPerMinute,
       queues: queues.all,
       emailSubscriberIds: emailSubscribers.map((subscriber) => subscriber.id),
+      poller: this.poller,
       topic: events.topic,
       functions,
       publisher: this.publisher.function,

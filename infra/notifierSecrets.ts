@@ -1,15 +1,19 @@
-// One Secrets Manager secret per distinct secret reference the functions resolve on AWS: each
-// organization's API token, each webhook signing secret and each Slack incoming-webhook URL. A reference
-// `{ "env": "NAME" }` is the secret `<prefix>NAME`, the name SecretsManagerSecretResolver reads; the prefix
-// is the stack's name by default, so two stacks in one account and region never claim one name. The stack
-// creates the secrets empty; the operator puts the values (README, "Deploy on AWS"), so no value ever passes
-// through the template or the CDK context. `smtp.url` gets none: on AWS, SNS sends the e-mail.
+// The Secrets Manager secrets the functions resolve on AWS: one per distinct webhook signing secret and
+// Slack incoming-webhook URL reference, `{ "env": "NAME" }` being the secret `<prefix>NAME` (what
+// SecretsManagerSecretResolver reads), and one for every organization's API token together,
+// `<prefix>organization-tokens`, a JSON object keyed by each token reference's NAME (what
+// SecretsManagerJsonSecretResolver reads): a secret costs $0.40 a month, which one per organization would
+// double the organization's cost with. The prefix is the stack's name by default, so two stacks in one
+// account and region never claim one name. The stack creates the secrets empty; the operator puts the
+// values (README, "Deploy on AWS"), so no value ever passes through the template or the CDK context.
+// `smtp.url` gets none: on AWS, SNS sends the e-mail.
 import { RemovalPolicy, Stack, Tags, Validations } from 'aws-cdk-lib';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import { type CfnSecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { Config } from '../shared/config/configSchema.js';
 import type { SecretRef } from '../shared/config/secretRef.js';
+import { ORGANIZATION_TOKENS_SECRET } from '../shared/config/secretsManagerJsonSecretResolver.js';
 import { DeploymentError } from './deploymentError.js';
 
 export type SecretPurpose = 'organization-token' | 'webhook-signing-secret' | 'slack-webhook-url';
@@ -25,15 +29,19 @@ export interface SecretUse {
   readonly purpose: SecretPurpose;
   readonly usedBy: string;
   readonly path: string;
+  /** The reference's `env` name: its key in a secret holding a JSON object of values by name. */
+  readonly key?: string;
 }
 
 export interface NotifierSecret {
-  /** The reference's `env` name, as the config writes it. */
+  /** What follows the prefix: the reference's `env` name, or ORGANIZATION_TOKENS_SECRET. */
   readonly envName: string;
-  /** The Secrets Manager name: prefix + the reference's `env` name. */
+  /** The Secrets Manager name: prefix + envName. */
   readonly name: string;
   readonly secret: Secret;
   readonly uses: readonly SecretUse[];
+  /** The keys of its JSON object, for the secret of organization tokens; none for a single value. */
+  readonly keys: readonly string[];
 }
 
 export interface NotifierSecretsProps {
@@ -79,11 +87,15 @@ export class NotifierSecrets extends Construct {
       uses.set(ref.env, [...(uses.get(ref.env) ?? []), secretUse]);
     };
     props.config.organizations.forEach((organization, index) => {
-      use(organization.token, {
-        purpose: 'organization-token',
-        usedBy: organization.id,
-        path: `$.organizations[${index}].token`,
-      });
+      use(
+        { env: ORGANIZATION_TOKENS_SECRET },
+        {
+          purpose: 'organization-token',
+          usedBy: organization.id,
+          path: `$.organizations[${index}].token`,
+          key: organization.token.env,
+        },
+      );
     });
     props.config.subscribers.forEach((subscriber, index) => {
       if (subscriber.type === 'webhook') {
@@ -116,7 +128,8 @@ export class NotifierSecrets extends Construct {
       (secret.node.defaultChild as CfnSecret).generateSecretString = undefined;
       Tags.of(secret).add('meal-order-notifier:purpose', unique(secretUses.map((u) => u.purpose)).join(' '));
       Tags.of(secret).add('meal-order-notifier:used-by', tagValue(unique(secretUses.map((u) => u.usedBy))));
-      this.#byName.set(name, { envName, name, secret, uses: secretUses });
+      const keys = unique(secretUses.flatMap((u) => (u.key === undefined ? [] : [u.key])));
+      this.#byName.set(name, { envName, name, secret, uses: secretUses, keys });
     }
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-SMG4',
@@ -130,7 +143,12 @@ export class NotifierSecrets extends Construct {
     return [...this.#byName.values()];
   }
 
-  /** Lets `grantee` read the secrets behind `refs`, and nothing else. */
+  /** Lets `grantee` read the secret of organization tokens, when the config has organizations. */
+  grantReadOrganizationTokens(grantee: IGrantable): void {
+    this.#byName.get(`${this.prefix}${ORGANIZATION_TOKENS_SECRET}`)?.secret.grantRead(grantee);
+  }
+
+  /** Lets `grantee` read the secrets behind `refs` (subscribers' secrets), and nothing else. */
   grantRead(grantee: IGrantable, refs: readonly SecretRef[]): void {
     for (const ref of refs) {
       const entry = this.#byName.get(`${this.prefix}${ref.env}`);
@@ -142,8 +160,17 @@ export class NotifierSecrets extends Construct {
 }
 
 function describe(uses: readonly SecretUse[]): string {
-  const what = uses.map((use) => `${PURPOSE_TEXT[use.purpose]} of ${use.usedBy} (${use.path})`).join('; ');
-  return `meal-order-notifier: ${what}. Put the value with aws secretsmanager put-secret-value.`;
+  const what = uses
+    .map(
+      (use) =>
+        `${use.key === undefined ? '' : `${use.key}: `}${PURPOSE_TEXT[use.purpose]} of ${use.usedBy} (${use.path})`,
+    )
+    .join('; ');
+  const text = uses.some((use) => use.key !== undefined)
+    ? `meal-order-notifier: one JSON object of values by name, ${what}. Put it with aws secretsmanager put-secret-value.`
+    : `meal-order-notifier: ${what}. Put the value with aws secretsmanager put-secret-value.`;
+  // Secrets Manager descriptions hold 2,048 characters.
+  return text.length <= 2048 ? text : `${text.slice(0, 2045)}...`;
 }
 
 function unique(values: readonly string[]): string[] {

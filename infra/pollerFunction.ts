@@ -24,6 +24,9 @@ import type { PollTickQueue } from './pollTickQueue.js';
  */
 export const POLLER_TIMEOUT = Duration.seconds(AWS_POLLER_TIMEOUT_SECONDS);
 
+/** The poller's memory unless the deployment says otherwise; see PollerFunctionProps.memorySize. */
+export const POLLER_MEMORY_MB = 256;
+
 /** DynamoDB table names are at most 255 characters. */
 const TABLE_NAME_MAXIMUM = 255;
 
@@ -32,7 +35,7 @@ export interface PollerFunctionProps {
   readonly config: NotifierConfig;
   /** The state table: snapshots, events, poll state, leases, request budgets. */
   readonly table: Table;
-  /** The poller may read the organizations' token secrets. */
+  /** The poller may read the secret of the organizations' tokens. */
   readonly secrets: NotifierSecrets;
   /** The poller consumes its ticks and sends the next one (TICK_QUEUE_URL). */
   readonly ticks: PollTickQueue;
@@ -56,9 +59,13 @@ export interface PollerFunctionProps {
    */
   readonly maxEventAge?: Duration;
   /**
-   * The cycle holds every snapshot of the organization in memory (100,000 add about 110 MB,
-   * `npm run bench`), and Lambda's CPU share grows with memory.
-   * @default 512
+   * Megabytes. `npm run bench` runs the deployed bundle with the heap limits Lambda sets for this size, and
+   * measures its peak resident memory over the reference organization's cycles (1,000 orders in the
+   * window, the first cycle's baseline included) at about 165 MB (`poller_lambda_max_rss_mb`), leaving
+   * some 90 MB for Lambda's runtime client and larger organizations (a cycle holds every snapshot: 100,000
+   * add about 110 MB). Lambda bills every millisecond of a cycle's waits on the API at this size, so more
+   * costs in proportion. Raise it for several thousand orders in the window (`-c pollerMemory`).
+   * @default POLLER_MEMORY_MB
    */
   readonly memorySize?: number;
   /** @default RetentionDays.ONE_MONTH */
@@ -76,7 +83,7 @@ export class PollerFunction extends NotifierFunction {
       serviceName: SERVICE_NAMES.poller,
       description:
         'meal-order-notifier: polls one organization per trigger when due, records its order events',
-      memorySize: props.memorySize ?? 512,
+      memorySize: props.memorySize ?? POLLER_MEMORY_MB,
       timeout: POLLER_TIMEOUT,
       ...(props.logRetention === undefined ? {} : { logRetention: props.logRetention }),
       ...(props.logRemovalPolicy === undefined ? {} : { logRemovalPolicy: props.logRemovalPolicy }),
@@ -119,9 +126,6 @@ export class PollerFunction extends NotifierFunction {
       'dynamodb:UpdateItem',
       'dynamodb:DeleteItem',
     );
-    props.secrets.grantRead(
-      this,
-      props.config.parsed.organizations.map((organization) => organization.token),
-    );
+    props.secrets.grantReadOrganizationTokens(this);
   }
 }

@@ -47,12 +47,12 @@ export function addStackOutputs(stack: Stack, props: StackOutputsProps): void {
     `https://console.aws.amazon.com/cloudwatch/home?region=${stack.region}#dashboards:name=${props.dashboardName}`,
     'The CloudWatch dashboard.',
   );
-  for (const { envName, name, uses } of props.secrets) {
-    output(
-      `Secret${envName}`,
-      name,
-      `Put its value: aws secretsmanager put-secret-value --secret-id ${name} --secret-string '...'. Used by ${uses.map((use) => use.path).join(', ')}.`,
-    );
+  for (const { envName, name, uses, keys } of props.secrets) {
+    const put =
+      keys.length > 0
+        ? `Put every value as one JSON object, ${JSON.stringify(Object.fromEntries(keys.map((key) => [key, '...'])))}: aws secretsmanager put-secret-value --secret-id ${name} --secret-string file://<that file>.`
+        : `Put its value: aws secretsmanager put-secret-value --secret-id ${name} --secret-string '...'.`;
+    output(`Secret${envName}`, name, `${put} Used by ${uses.map((use) => use.path).join(', ')}.`);
   }
   const queueKeys = subscriberOutputKeys(props.queues.map(({ subscriber }) => subscriber.id));
   for (const { subscriber, queue, deadLetterQueue } of props.queues) {

@@ -10,7 +10,7 @@ const PollerEnvironmentSchema = z.object({
   STATE_TABLE_NAME: z.string().min(1),
   /** The notifier config (JSON; secret references only), as the stack read it at synth time. */
   NOTIFIER_CONFIG: z.string().min(1),
-  /** Secrets Manager names are this prefix plus each reference's name. */
+  /** The organizations' tokens are the secret named this prefix plus ORGANIZATION_TOKENS_SECRET. */
   SECRETS_PREFIX: z.string().min(1),
   /** Where each cycle sends the tick of the organization's next one. */
   TICK_QUEUE_URL: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),

@@ -6,7 +6,10 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse } from 'aws-lambda';
-import { SecretsManagerSecretResolver } from '../../shared/config/secretsManagerSecretResolver.js';
+import {
+  ORGANIZATION_TOKENS_SECRET,
+  SecretsManagerJsonSecretResolver,
+} from '../../shared/config/secretsManagerJsonSecretResolver.js';
 import { DynamoStateStore } from '../../shared/store/dynamo/dynamoStateStore.js';
 import { parsePollerEnvironment } from './environment.js';
 import { UnknownOrganizationError } from './errors.js';
@@ -21,15 +24,19 @@ const metrics = new Metrics({ namespace: 'MealOrderNotifier', serviceName: 'poll
 const store = new DynamoStateStore({ client: new DynamoDBClient({}), tableName: environment.tableName });
 const clients = new OrganizationClients(
   environment.config.api,
-  new SecretsManagerSecretResolver({ prefix: environment.secretsPrefix }),
+  // Every organization's token, by its reference's name, in one secret (infra/notifierSecrets.ts).
+  new SecretsManagerJsonSecretResolver({
+    secretName: `${environment.secretsPrefix}${ORGANIZATION_TOKENS_SECRET}`,
+  }),
   store.budgetCounters,
 );
 const ticks = new TickQueue(environment.tickQueueUrl, new SQSClient({}));
 
 /**
  * A schedule's invocation answers with what its trigger did and throws what stopped it (the poller-errors
- * alarm). A batch of ticks never fails: a tick that could not be handled is logged and dropped, not
- * retried, since the schedule restarts the chain within its interval anyway.
+ * alarm); a token not put yet stops nothing, it makes a failed cycle (pollOnTrigger.ts). A batch of ticks
+ * never fails: a tick that could not be handled is logged and dropped, not retried, since the schedule
+ * restarts the chain within its interval anyway.
  */
 export async function handler(
   event: unknown,

@@ -1,9 +1,11 @@
 // One trigger of the poller, the schedule's or a tick: the organization's cycle if it is due
 // (pollWhenDue), its log line (and a warning with its listing problems) and metrics, then the one tick that
-// triggers its next cycle.
+// triggers its next cycle. An organization whose token secret has no value yet gets a failed cycle: one
+// line naming the secret and the command that sets it, and PollSucceeded 0, never a function error.
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Config, OrganizationConfig } from '../../shared/config/configSchema.js';
+import { SecretNotSetError } from '../../shared/config/errors.js';
 import { secretRefKey } from '../../shared/config/secretRef.js';
 import { AWS_LEASE_TERMS } from '../../shared/poll/awsPollSettings.js';
 import type { OrdersSource } from '../../shared/poll/pollOrganization.js';
@@ -11,7 +13,7 @@ import { pollWhenDue } from '../../shared/poll/pollWhenDue.js';
 import type { StateStore } from '../../shared/store/stateStore.js';
 import { UnknownOrganizationError } from './errors.js';
 import type { PollTrigger } from './pollerEvent.js';
-import { type PollSummary, publishPollMetrics, summarizePoll } from './pollSummary.js';
+import { type PollSummary, publishPollMetrics, publishPollSucceeded, summarizePoll } from './pollSummary.js';
 import type { TickSender } from './tickQueue.js';
 
 export interface TriggerDependencies {
@@ -20,7 +22,7 @@ export interface TriggerDependencies {
   clientFor(organization: OrganizationConfig): Promise<OrdersSource>;
   store: StateStore;
   ticks: TickSender;
-  logger: Pick<Logger, 'debug' | 'info' | 'warn'>;
+  logger: Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
   metrics: Metrics;
   clock: () => number;
   /** Names this run in the organization's lease. */
@@ -32,14 +34,17 @@ const MAX_LOGGED_PROBLEMS = 50;
 
 export type TriggerResult =
   | { organization: string; outcome: 'not_due'; nextPollAt: string }
+  /** The token's secret has no value: no tick, the schedule tries again at its next run. */
+  | { organization: string; outcome: 'failed'; ok: false; reason: string; nextTickDelaySeconds: null }
   | (PollSummary & {
       /** The next tick's delay; null when none was sent (the run holding the lease sends it). */
       nextTickDelaySeconds: number | null;
     });
 
 /**
- * @throws UnknownOrganizationError for an organization the deployment does not poll; and whatever stops a
- *   cycle before it reports (a secret not put, DynamoDB, SQS): no tick is sent then, the schedule is the retry
+ * @throws UnknownOrganizationError for an organization the deployment does not poll; and whatever else stops
+ *   a cycle before it reports (Secrets Manager refusing, DynamoDB, SQS): no tick is sent then, the schedule
+ *   is the retry
  */
 export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependencies): Promise<TriggerResult> {
   const organization = deps.config.organizations.find(({ id }) => id === trigger.organizationId);
@@ -51,8 +56,29 @@ export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependenc
     // How late the queue delivered a tick: SQS delays are whole seconds, Lambda's poller adds its own.
     ...(trigger.source === 'tick' ? { tickLateMs: startedAt - trigger.dueAt } : {}),
   };
+  let api: OrdersSource;
+  try {
+    api = await deps.clientFor(organization);
+  } catch (error) {
+    if (!(error instanceof SecretNotSetError)) throw error;
+    // The state of a first deployment until the tokens are put: expected, and said once per trigger in a
+    // line the operator can act on, not a stack trace and a function error that Lambda would count.
+    deps.logger.error('poll cycle failed: organization token not set', {
+      ...context,
+      secret: error.secretName,
+      reason: error.message,
+    });
+    publishPollSucceeded(deps.metrics, organization.id, false);
+    return {
+      organization: organization.id,
+      outcome: 'failed',
+      ok: false,
+      reason: error.message,
+      nextTickDelaySeconds: null,
+    };
+  }
   const due = await pollWhenDue(organization, {
-    api: await deps.clientFor(organization),
+    api,
     store: deps.store,
     clock: deps.clock,
     runId: deps.runId,

@@ -1,14 +1,25 @@
-// The poll report as the poller logs it, the per-organization EMF metrics the dashboard and the "not polled
-// successfully" alarm read, and the deployment's ListingProblems metric its alarm reads.
+// The poll report as the poller logs it, and the two custom metrics it publishes: PollSucceeded, the one
+// metric of each organization (its "not polled successfully" alarm), and ListingProblems, one for the
+// whole deployment. A cycle's other figures (requests, budget left, orders seen, events) are fields of its
+// log line, which the dashboard queries: as metrics they would cost $0.30 a month each per organization.
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { PollReport } from '../../shared/poll/pollOrganization.js';
 
-export interface PollSummary {
+interface SummaryBase {
   organization: string;
-  outcome: PollReport['outcome'];
-  /** Why a cycle was skipped or deferred. */
+  /** Why a cycle was skipped, deferred or failed. */
   reason?: string;
+  /** The cycle succeeded: it polled, and every walk it started was fetched. Its PollSucceeded. */
   ok: boolean;
+}
+
+/** Another run held the lease: this trigger measured nothing, so its line carries no figures. */
+export interface SkippedSummary extends SummaryBase {
+  outcome: 'skipped';
+}
+
+export interface CycleSummary extends SummaryBase {
+  outcome: 'polled' | 'deferred';
   requests: number;
   requestsFor: PollReport['requestsFor'];
   budgetRemaining: number;
@@ -25,15 +36,28 @@ export interface PollSummary {
   nextPollAt: string;
 }
 
+export type PollSummary = SkippedSummary | CycleSummary;
+
 /** Published under the `service` dimension alone; infra/notifierMetrics.ts names it for the alarm. */
 export const LISTING_PROBLEMS_METRIC = 'ListingProblems';
+/** Published under `service` and `Organization`; infra/notifierMetrics.ts names it for the alarm. */
+export const POLL_SUCCEEDED_METRIC = 'PollSucceeded';
+
+/** Only a cycle that polled, and whose every walk succeeded, is a success; a skip or a deferral is not. */
+export function pollSucceeded(report: PollReport): boolean {
+  return report.outcome === 'polled' && report.ok;
+}
 
 export function summarizePoll(report: PollReport): PollSummary {
-  return {
+  const base = {
     organization: report.organization.id,
-    outcome: report.outcome,
     ...(report.reason === undefined ? {} : { reason: report.reason }),
-    ok: report.ok,
+    ok: pollSucceeded(report),
+  };
+  if (report.outcome === 'skipped') return { ...base, outcome: 'skipped' };
+  return {
+    ...base,
+    outcome: report.outcome,
     requests: report.requests,
     requestsFor: { ...report.requestsFor },
     budgetRemaining: report.budgetRemaining,
@@ -49,23 +73,22 @@ export function summarizePoll(report: PollReport): PollSummary {
 }
 
 /**
- * PollSucceeded only for a cycle that polled: 1 when every walk succeeded, else 0. A cycle skipped (another
- * run held the lease) or deferred (no budget for pending) is neither, so it publishes none, and the
- * "not polled successfully" alarm, which counts a minute without data as a failure, still sees the gap.
- * ListingProblems, for a cycle that polled too, is one metric for the whole deployment, without the
- * organization (a custom metric costs $0.30 a month): the warning in the log names the organization.
+ * PollSucceeded for every trigger that found the organization due: 1 for a success, 0 for anything else
+ * (a failed walk, a cycle deferred for want of budget, one skipped for another run's lease). The alarm
+ * also counts a minute without any datapoint as a failure, for a poller that does not run at all.
+ * ListingProblems, for a cycle that polled, is one metric for the whole deployment, without the
+ * organization: the warning in the log names it.
  */
 export function publishPollMetrics(metrics: Metrics, report: PollReport): void {
-  // A skipped cycle did nothing and measured nothing: its report's figures are all zeros.
-  if (report.outcome === 'skipped') return;
-  metrics.addDimension('Organization', report.organization.id);
-  metrics.addMetric('RequestsUsed', MetricUnit.Count, report.requests);
-  metrics.addMetric('BudgetRemaining', MetricUnit.Count, report.budgetRemaining);
   if (report.outcome === 'polled') {
     metrics.singleMetric().addMetric(LISTING_PROBLEMS_METRIC, MetricUnit.Count, report.problems.length);
-    metrics.addMetric('PollSucceeded', MetricUnit.Count, report.ok ? 1 : 0);
-    metrics.addMetric('OrdersSeen', MetricUnit.Count, report.ordersSeen);
-    metrics.addMetric('EventsEmitted', MetricUnit.Count, report.events.length);
   }
+  publishPollSucceeded(metrics, report.organization.id, pollSucceeded(report));
+}
+
+/** The organization's one metric; also published, as 0, for a cycle that could not start. */
+export function publishPollSucceeded(metrics: Metrics, organizationId: string, succeeded: boolean): void {
+  metrics.addDimension('Organization', organizationId);
+  metrics.addMetric(POLL_SUCCEEDED_METRIC, MetricUnit.Count, succeeded ? 1 : 0);
   metrics.publishStoredMetrics();
 }

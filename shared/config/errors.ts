@@ -47,18 +47,39 @@ export class MissingSecretError extends Error {
   }
 }
 
-/** A Secrets Manager secret exists without a value, or not at all: the operator has not put it yet. */
+/**
+ * A Secrets Manager secret exists without a value, or not at all: the operator has not put it yet. For a
+ * secret holding several values as one JSON object, `key` names the one missing, or the value is not such
+ * an object at all.
+ */
 export class SecretNotSetError extends Error {
   readonly secretName: string;
+  readonly key: string | undefined;
 
-  constructor(secretName: string, path: string | undefined, cause?: unknown) {
+  constructor(
+    secretName: string,
+    path: string | undefined,
+    options: { key?: string; notAnObject?: boolean; cause?: unknown } = {},
+  ) {
     const where = path === undefined ? '' : ` (needed by ${path})`;
+    const jsonSecret = options.key !== undefined || options.notAnObject === true;
+    const what = options.notAnObject
+      ? 'holds no JSON object of values by name'
+      : options.key === undefined
+        ? 'has no value'
+        : `has no value for ${options.key}`;
+    // Never the value: only its shape, which is all the operator needs to write the file.
+    const file = jsonSecret
+      ? `<JSON file holding every value by name, {"${options.key ?? 'NAME'}": "...", ...}>`
+      : '<file holding the value>';
     super(
-      `secret ${secretName} has no value in Secrets Manager${where}; set it with aws secretsmanager put-secret-value`,
-      { cause },
+      `secret ${secretName} ${what} in Secrets Manager${where}; set it with: ` +
+        `aws secretsmanager put-secret-value --secret-id ${secretName} --secret-string file://${file}`,
+      { cause: options.cause },
     );
     this.name = new.target.name;
     this.secretName = secretName;
+    this.key = options.key;
   }
 }
 

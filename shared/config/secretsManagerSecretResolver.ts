@@ -34,7 +34,8 @@ export class SecretsManagerSecretResolver implements SecretResolver {
     } catch (error) {
       // Powertools wraps the SDK's error; its name tells "not put yet" from "not allowed" or "throttled".
       const cause = (error as { cause?: { name?: string } }).cause ?? (error as { name?: string });
-      if (cause.name === 'ResourceNotFoundException') throw new SecretNotSetError(name, path, error);
+      if (cause.name === 'ResourceNotFoundException')
+        throw new SecretNotSetError(name, path, { cause: error });
       throw new SecretLookupError(name, cause.name ?? 'unknown error', error);
     }
     if (typeof value !== 'string' || value === '') throw new SecretNotSetError(name, path);

@@ -1,5 +1,5 @@
-// How the AWS poller spends the budget and holds its leases, shared by its handler, its infrastructure
-// and the bench that measures it.
+// How the AWS poller spends the budget, holds its leases and how often it polls, shared by its handler,
+// the stack and the bench that measures them.
 import type { LeaseTerms } from './organizationLease.js';
 
 /**
@@ -19,3 +19,11 @@ export const AWS_POLLER_TIMEOUT_SECONDS = 240;
  * memory, say) cannot be told apart from a slow one here, and is waited out.
  */
 export const AWS_LEASE_TERMS: LeaseTerms = { ttlMs: AWS_POLLER_TIMEOUT_SECONDS * 1000, heldFor: 'cycle' };
+
+/**
+ * An organization's `pollIntervalSeconds` on AWS when its config does not set one (the local runner's
+ * default is 10 s). On AWS every cycle is billed: a Lambda invocation waiting on the API, a DynamoDB Query
+ * of every snapshot, a tick; a cycle a minute is what the README's cost section prices. A config that sets
+ * the interval gets it, down to what the budget allows.
+ */
+export const AWS_DEFAULT_POLL_INTERVAL_SECONDS = 60;

@@ -1,11 +1,13 @@
 // The alarms and the dashboard, read as an operator would: every alarm notifies the alarm topic, on
 // ALARM and on OK; each organization has a "not polled successfully" alarm on the very metric the poller
-// publishes (same namespace, name and dimension set, or CloudWatch would never find it); every DLQ, the
-// publisher's failure queue included, alarms on its first message; every function on errors and throttles.
+// publishes (same namespace, name and dimension set, or CloudWatch would never find it), which every due
+// trigger that did not succeed publishes as 0, and whose missing minutes count as failures; it is the
+// organization's only custom metric; every DLQ, the publisher's failure queue included, alarms on its
+// first message; every function on errors and throttles.
 import { readFileSync } from 'node:fs';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { publishPollMetrics } from '../../functions/poller/pollSummary.js';
+import { publishPollMetrics, publishPollSucceeded } from '../../functions/poller/pollSummary.js';
 import { DeliveryTally } from '../../functions/shared/deliveryMetrics.js';
 import { LISTING_PROBLEM_PERIODS, notPolledWindowMinutes } from '../../infra/alarms.js';
 import { METRICS_NAMESPACE, SERVICE_NAMES } from '../../infra/notifierMetrics.js';
@@ -118,6 +120,49 @@ describe('alarms', () => {
         .map(({ Name }) => Name)
         .sort(),
     ).toEqual([...(published?.Dimensions[0] ?? [])].sort());
+  });
+
+  it('never counts a skip, a deferral, a failed walk or a token not put as a success: each publishes 0 where the alarm wants at least 1', () => {
+    const output = captureOutput();
+    const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller });
+    const cycle = (outcome: string, ok: boolean) =>
+      ({ organization: { id: NORTH }, outcome, ok, problems: [] }) as unknown as PollReport;
+    publishPollMetrics(metrics, cycle('skipped', true));
+    publishPollMetrics(metrics, cycle('deferred', true));
+    publishPollMetrics(metrics, cycle('polled', false));
+    publishPollSucceeded(metrics, NORTH, false);
+    const published = output
+      .emf()
+      .filter((blob) => 'PollSucceeded' in blob)
+      .map((blob) => blob.PollSucceeded);
+    expect(published).toEqual([0, 0, 0, 0]);
+    expect(alarmOn('PollSucceeded', { Name: 'Organization', Value: NORTH })).toMatchObject({
+      Statistic: 'Sum',
+      ComparisonOperator: 'LessThanThreshold',
+      Threshold: 1,
+      TreatMissingData: 'breaching',
+    });
+  });
+
+  it('says where to look first, a token not put included, with the command that sets it', () => {
+    const description = String(
+      alarmOn('PollSucceeded', { Name: 'Organization', Value: NORTH })?.AlarmDescription,
+    );
+    expect(description).toContain('"organization token not set"');
+    expect(description).toContain('aws secretsmanager put-secret-value');
+    expect(description.length).toBeLessThanOrEqual(1024);
+  });
+
+  it('keeps the not-polled alarms quiet while polling is off (-c polling=off, until the tokens are put), and only those', () => {
+    const paused = notifierApp(config, { props: { pollingEnabled: false } }).template;
+    const pausedAlarms = resourcesOfType(paused, 'AWS::CloudWatch::Alarm').map(
+      ([, alarm]) => alarm.Properties ?? {},
+    );
+    for (const alarm of pausedAlarms) {
+      expect(alarm.ActionsEnabled, String(alarm.AlarmName)).toBe(alarm.MetricName !== 'PollSucceeded');
+    }
+    expect(pausedAlarms.filter((alarm) => alarm.MetricName === 'PollSucceeded')).toHaveLength(2);
+    for (const alarm of alarms) expect(alarm.ActionsEnabled, String(alarm.AlarmName)).toBe(true);
   });
 
   it('fires when listings keep coming back broken: problems in 3 of 6 five-minute periods, for the whole deployment', () => {
@@ -266,27 +311,45 @@ describe('alarms', () => {
 describe('dashboard', () => {
   const [, dashboard] = resourcesOfType(template, 'AWS::CloudWatch::Dashboard')[0] ?? [];
   const body = JSON.stringify((dashboard as CfnResource).Properties?.DashboardBody);
+  const widgets = dashboardWidgets(dashboard as CfnResource);
 
-  it('shows, per organization, requests against the budget, orders seen and events emitted', () => {
+  it('shows, per organization, requests against the budget, orders seen and events emitted, from the poller log, and its cycles', () => {
+    const pollerLogs = logicalIdAt(stack, 'Poller', 'Logs');
     for (const [id, name] of [
       [NORTH, 'North School'],
       [EAST, 'East School'],
-    ]) {
-      expect(body).toContain(`${name}: API requests per minute`);
-      for (const metric of [
-        'RequestsUsed',
-        'BudgetRemaining',
-        'OrdersSeen',
-        'EventsEmitted',
-        'PollSucceeded',
-      ]) {
-        expect(body).toContain(
-          `\\"MealOrderNotifier\\",\\"${metric}\\",\\"Organization\\",\\"${id}\\",\\"service\\",\\"poller\\"`,
-        );
+    ] as const) {
+      const queries = widgets
+        .filter(({ type, properties }) => type === 'log' && String(properties.title).startsWith(`${name}:`))
+        .map(({ properties }) => String(properties.query));
+      expect(queries).toHaveLength(2);
+      for (const query of queries) {
+        // The organization's cycle lines, in the poller's log group; a skipped cycle's line has no figures.
+        expect(query).toContain(`SOURCE '<Ref:${pollerLogs}>'`);
+        expect(query).toContain(`filter organization = "${id}" and ispresent(requests)`);
       }
+      expect(queries.join('\n')).toMatch(/sum\(requests\).*min\(budgetRemaining\)/);
+      expect(queries.join('\n')).toMatch(/max\(ordersSeen\).*sum\(events\)/);
+      expect(
+        widgets.some(
+          ({ properties }) => properties.title === `${name}: API requests per minute (budget 50 per token)`,
+        ),
+      ).toBe(true);
+      expect(organizationMetrics(widgets, id)).toEqual(['PollSucceeded SampleCount', 'PollSucceeded Sum']);
     }
-    // The budget line: api.requestsPerMinute.
-    expect(body).toContain('\\"value\\":50,\\"label\\":\\"budget per token and minute\\"');
+  });
+
+  it('holds one custom metric per organization, its PollSucceeded, in the alarms and the dashboard alike', () => {
+    const perOrganization = new Set<string>();
+    for (const alarm of alarms) {
+      const dimensions = (alarm.Dimensions ?? []) as { Name: string }[];
+      if (dimensions.some(({ Name }) => Name === 'Organization'))
+        perOrganization.add(String(alarm.MetricName));
+    }
+    for (const id of [NORTH, EAST]) {
+      for (const metric of organizationMetrics(widgets, id)) perOrganization.add(metric.split(' ')[0] ?? '');
+    }
+    expect([...perOrganization]).toEqual(['PollSucceeded']);
   });
 
   it('shows, per Slack or webhook subscriber, delivery latency and failures', () => {
@@ -310,3 +373,32 @@ describe('dashboard', () => {
     expect(body).toContain('NumberOfNotificationsFailed');
   });
 });
+
+type Widget = { type: string; properties: Record<string, unknown> };
+
+/** The dashboard's widgets, each CloudFormation reference in them written `<Ref:id>`. */
+function dashboardWidgets(dashboard: CfnResource): Widget[] {
+  const body = dashboard.Properties?.DashboardBody as { 'Fn::Join': [string, unknown[]] } | undefined;
+  const [, parts] = body?.['Fn::Join'] ?? ['', []];
+  const text = parts
+    .map((part) => {
+      if (typeof part === 'string') return part;
+      const ref = (part as { Ref?: string }).Ref;
+      return ref === undefined ? `<${Object.keys(part as object).join('')}>` : `<Ref:${ref}>`;
+    })
+    .join('');
+  return (JSON.parse(text) as { widgets: Widget[] }).widgets;
+}
+
+/** "<metric name> <statistic>" of each graphed metric with the organization's dimension. */
+function organizationMetrics(widgets: readonly Widget[], organizationId: string): string[] {
+  return widgets.flatMap(({ type, properties }) => {
+    if (type !== 'metric') return [];
+    return ((properties.metrics ?? []) as unknown[][]).flatMap((metric) => {
+      const at = metric.indexOf('Organization');
+      if (at < 0 || metric[at + 1] !== organizationId) return [];
+      const options = metric[metric.length - 1] as { stat?: string };
+      return [`${String(metric[1])} ${options.stat ?? ''}`];
+    });
+  });
+}

@@ -34,6 +34,7 @@ describe('deploymentSettings', () => {
     });
     expect(settings.stackProps).not.toHaveProperty('alarmEmail');
     expect(settings.stackProps).not.toHaveProperty('secretsPrefix');
+    expect(settings.stackProps).not.toHaveProperty('pollerMemoryMb');
   });
 
   it('reads every setting from the context', () => {
@@ -46,6 +47,7 @@ describe('deploymentSettings', () => {
       alarmEmail: 'oncall@example.org',
       removalPolicy: 'destroy',
       polling: 'off',
+      pollerMemory: '512',
     });
     expect(settings.stackName).toBe('MealOrderNotifierStaging');
     expect(settings.stackProps).toMatchObject({
@@ -54,6 +56,7 @@ describe('deploymentSettings', () => {
       alarmEmail: 'oncall@example.org',
       removalPolicy: RemovalPolicy.DESTROY,
       pollingEnabled: false,
+      pollerMemoryMb: 512,
     });
   });
 
@@ -68,6 +71,11 @@ describe('deploymentSettings', () => {
     expect(() => settingsFor({ alarmEmail: 'oncall' })).toThrow(
       '-c alarmEmail=oncall: not an e-mail address',
     );
+    for (const pollerMemory of ['512MB', '64', '20000']) {
+      expect(() => settingsFor({ pollerMemory })).toThrow(
+        `-c pollerMemory=${pollerMemory}: expected whole megabytes, 128 to 10240`,
+      );
+    }
   });
 
   it('names a config file that is missing, and the line and column of a JSON mistake', () => {

@@ -2,7 +2,9 @@
 // organization's id as the poller's input, no retries and a short event age so missed cycles never pile
 // up, and a role that can invoke the poller for these schedules only.
 import { describe, expect, it } from 'vitest';
+import { NotifierConfig } from '../../infra/notifierConfig.js';
 import { scheduleRateMinutes } from '../../infra/pollSchedules.js';
+import { AWS_DEFAULT_POLL_INTERVAL_SECONDS } from '../../shared/poll/awsPollSettings.js';
 import { exampleConfig, notifierApp, property, resourcesOfType } from './support/notifierApp.js';
 
 const EAST = '0d7c9a2e-1f3b-4c5d-8e6f-7a8b9c0d1e2f';
@@ -118,6 +120,29 @@ describe('poll schedules', () => {
         },
       ],
     });
+  });
+
+  it('polls an organization whose config sets no interval once a minute on AWS: its poller config, schedule and alarm agree', () => {
+    const written = exampleConfig();
+    for (const organization of written.organizations) delete organization.pollIntervalSeconds;
+    const { stack, template: defaults } = notifierApp(written);
+    // What the cost section prices: a cycle a minute, not the local runner's 10 s.
+    expect(AWS_DEFAULT_POLL_INTERVAL_SECONDS).toBe(60);
+    const pollerConfig = JSON.parse(stack.config.pollerJson()) as {
+      organizations: { pollIntervalSeconds?: number }[];
+    };
+    expect(pollerConfig.organizations.map((o) => o.pollIntervalSeconds)).toEqual([60]);
+    expect(stack.config.parsed.organizations.map((o) => o.pollIntervalSeconds)).toEqual([60]);
+    defaults.hasResourceProperties('AWS::Scheduler::Schedule', { ScheduleExpression: 'rate(1 minute)' });
+    defaults.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'PollSucceeded',
+      EvaluationPeriods: 5,
+      Period: 60,
+    });
+    // A config that sets the interval keeps it.
+    expect(new NotifierConfig(config).parsed.organizations.map((o) => o.pollIntervalSeconds)).toEqual([
+      60, 300, 90,
+    ]);
   });
 
   it('deploys the schedules disabled when polling is off', () => {

@@ -1,7 +1,8 @@
-// Secrets Manager: one empty secret per distinct secret reference the functions resolve on AWS, named
-// prefix (the stack's name by default) + the reference's `env` name (what SecretsManagerSecretResolver
-// reads), kept on `cdk destroy` but not after a failed first create,
-// tagged, and named in the stack's outputs so the operator knows what to put.
+// Secrets Manager: one empty secret per distinct subscriber secret reference, named prefix (the stack's
+// name by default) + the reference's `env` name (what SecretsManagerSecretResolver reads), and one for
+// every organization's token together, prefix + `organization-tokens`, a JSON object by reference name
+// (what SecretsManagerJsonSecretResolver reads); kept on `cdk destroy` but not after a failed first
+// create, tagged, and named in the stack's outputs so the operator knows what to put.
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { DeploymentError } from '../../infra/deploymentError.js';
@@ -18,9 +19,9 @@ const secrets = resourcesOfType(template, 'AWS::SecretsManager::Secret');
 const names = () => secrets.map(([, secret]) => secret.Properties?.Name);
 
 describe('secrets', () => {
-  it('creates one per organization token, Slack URL and webhook signing secret, and none for smtp.url', () => {
+  it('creates one for the organization tokens together, one per Slack URL and webhook signing secret, and none for smtp.url', () => {
     expect(names()).toEqual([
-      'MealOrderNotifier/NORTH_SCHOOL_TOKEN',
+      'MealOrderNotifier/organization-tokens',
       'MealOrderNotifier/CAFE_KITCHEN_SLACK_URL',
       'MealOrderNotifier/AUTOMATION_WEBHOOK_SECRET',
     ]);
@@ -45,7 +46,7 @@ describe('secrets', () => {
 
   it('tags and describes each with what it is for and where the config uses it', () => {
     const token = secrets.find(([, secret]) =>
-      String(secret.Properties?.Name).endsWith('NORTH_SCHOOL_TOKEN'),
+      String(secret.Properties?.Name).endsWith('organization-tokens'),
     )?.[1];
     expect(token?.Properties?.Tags).toEqual(
       expect.arrayContaining([
@@ -54,29 +55,45 @@ describe('secrets', () => {
         { Key: 'meal-order-notifier:used-by', Value: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f' },
       ]),
     );
+    expect(token?.Properties?.Description).toContain('one JSON object of values by name');
+    expect(token?.Properties?.Description).toContain('NORTH_SCHOOL_TOKEN: Admin API token');
     expect(token?.Properties?.Description).toContain('$.organizations[0].token');
     expect(token?.Properties?.Description).toContain('put-secret-value');
   });
 
   it("outputs each secret's name", () => {
     const outputs = template.toJSON().Outputs as Record<string, { Value: unknown; Description: string }>;
-    expect(outputs.SecretNORTHSCHOOLTOKEN?.Value).toBe('MealOrderNotifier/NORTH_SCHOOL_TOKEN');
+    expect(outputs.Secretorganizationtokens?.Value).toBe('MealOrderNotifier/organization-tokens');
+    expect(outputs.Secretorganizationtokens?.Description).toContain(
+      'Put every value as one JSON object, {"NORTH_SCHOOL_TOKEN":"..."}: aws secretsmanager put-secret-value --secret-id MealOrderNotifier/organization-tokens --secret-string file://',
+    );
     expect(outputs.SecretCAFEKITCHENSLACKURL?.Value).toBe('MealOrderNotifier/CAFE_KITCHEN_SLACK_URL');
     expect(outputs.SecretAUTOMATIONWEBHOOKSECRET?.Description).toContain(
       'aws secretsmanager put-secret-value --secret-id MealOrderNotifier/AUTOMATION_WEBHOOK_SECRET',
     );
   });
 
-  it('creates one secret for a reference used twice, and uses the prefix the deployment chose everywhere', () => {
+  it('keeps every organization token in the one secret, each reference once, and uses the prefix the deployment chose everywhere', () => {
     const config = exampleConfig();
     const [north] = config.organizations;
-    // Two organizations behind one token share its secret (and its request budget).
-    config.organizations.push({ ...north, id: '0d7c9a2e-1f3b-4c5d-8e6f-7a8b9c0d1e2f', name: 'North Annex' });
+    // Two organizations behind one token share its key (and its request budget); a third has its own.
+    config.organizations.push(
+      { ...north, id: '0d7c9a2e-1f3b-4c5d-8e6f-7a8b9c0d1e2f', name: 'North Annex' },
+      { ...north, id: 'b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e', name: 'West', token: { env: 'WEST_TOKEN' } },
+    );
     const { template: shared } = notifierApp(config, { props: { secretsPrefix: 'prod/notifier/' } });
     const sharedNames = resourcesOfType(shared, 'AWS::SecretsManager::Secret').map(
       ([, secret]) => secret.Properties?.Name,
     );
-    expect(sharedNames.filter((name) => name === 'prod/notifier/NORTH_SCHOOL_TOKEN')).toHaveLength(1);
+    expect(sharedNames).toEqual([
+      'prod/notifier/organization-tokens',
+      'prod/notifier/CAFE_KITCHEN_SLACK_URL',
+      'prod/notifier/AUTOMATION_WEBHOOK_SECRET',
+    ]);
+    const outputs = shared.toJSON().Outputs as Record<string, { Description: string }>;
+    expect(outputs.Secretorganizationtokens?.Description).toContain(
+      '{"NORTH_SCHOOL_TOKEN":"...","WEST_TOKEN":"..."}',
+    );
     expect(functionEnvironment(shared, functionLogicalId(shared, 'poller')).SECRETS_PREFIX).toBe(
       'prod/notifier/',
     );

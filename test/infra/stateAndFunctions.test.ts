@@ -5,7 +5,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { DELIVERY_FUNCTION_TIMEOUT_SECONDS } from '../../functions/shared/deliveryQueueContract.js';
-import { POLLER_TIMEOUT } from '../../infra/pollerFunction.js';
+import { POLLER_MEMORY_MB, POLLER_TIMEOUT } from '../../infra/pollerFunction.js';
 import { AWS_LEASE_TERMS } from '../../shared/poll/awsPollSettings.js';
 import { stateTableDefinition } from '../../shared/store/dynamo/stateTableDefinition.js';
 import { exampleConfig, notifierApp, property, resourcesOfType } from './support/notifierApp.js';
@@ -72,10 +72,22 @@ describe('functions', () => {
     }
   });
 
-  it('gives the poller 512 MB and a timeout exactly as long as its lease', () => {
-    expect(byService('poller')).toMatchObject({ MemorySize: 512, Timeout: POLLER_TIMEOUT.toSeconds() });
+  it('gives the poller 256 MB, sized from the bench, and a timeout exactly as long as its lease', () => {
+    expect(byService('poller')).toMatchObject({ MemorySize: 256, Timeout: POLLER_TIMEOUT.toSeconds() });
+    expect(POLLER_MEMORY_MB).toBe(256);
     expect(POLLER_TIMEOUT.toMilliseconds()).toBe(AWS_LEASE_TERMS.ttlMs);
     expect(AWS_LEASE_TERMS.heldFor).toBe('cycle');
+  });
+
+  it('gives the poller the memory the deployment asks for (-c pollerMemory), for large organizations', () => {
+    const large = notifierApp(exampleConfig(), { props: { pollerMemoryMb: 768 } }).template;
+    const [, poller] =
+      resourcesOfType(large, 'AWS::Lambda::Function').find(
+        ([, resource]) =>
+          property<{ Variables: Record<string, unknown> }>(resource.Properties, 'Environment').Variables
+            .POWERTOOLS_SERVICE_NAME === 'poller',
+      ) ?? [];
+    expect(poller?.Properties).toMatchObject({ MemorySize: 768 });
   });
 
   it('gives the delivery functions the timeout deliveryQueueContract.ts sizes them for', () => {

@@ -1,13 +1,16 @@
-// The poller Lambda handler as AWS runs it: environment parsed at import, the tokens from Secrets Manager
-// and the tick queue mocked (aws-sdk-client-mock: call shapes and errors), state in DynamoDB Local, the
-// Admin API simulator on loopback (behind a proxy that can break its pending listing). Triggered by the
-// minute schedule or by a tick, it polls only when the organization is due, every cycle that ran sends
-// exactly one tick for the next, and a cycle that met broken listings warns and counts them.
+// The poller Lambda handler as AWS runs it: environment parsed at import, the tokens from their one
+// Secrets Manager secret and the tick queue mocked (aws-sdk-client-mock: call shapes and errors), state in
+// DynamoDB Local, the Admin API simulator on loopback (behind a proxy that can break its pending listing).
+// Triggered by the minute schedule or by a tick, it polls only when the organization is due, every cycle
+// that ran sends exactly one tick for the next, and a cycle that met broken listings warns and counts
+// them. A token not put yet is a failed cycle, not an error; a skip or a deferral is no success: each
+// publishes PollSucceeded 0.
 import { randomUUID } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import { RequestBudget } from '../../../shared/api/requestBudget.js';
 import { AWS_LEASE_TERMS, AWS_POLLER_TIMEOUT_SECONDS } from '../../../shared/poll/awsPollSettings.js';
 import { tickDelaySeconds } from '../../../shared/poll/pollWhenDue.js';
 import { DynamoStateStore } from '../../../shared/store/dynamo/dynamoStateStore.js';
@@ -20,10 +23,14 @@ import { type RewritingProxy, startRewritingProxy } from '../../support/rewritin
 
 const TICK_QUEUE_URL = queueUrl('ticks');
 const SECRETS_PREFIX = 'meal-order-notifier/';
+const TOKENS_SECRET = `${SECRETS_PREFIX}organization-tokens`;
 /** Its token is refused by the API: every cycle of it fails. */
 const SOUTH = randomUUID();
-/** Its token was never put in Secrets Manager: no cycle of it can start. */
+/** Its token was never put in the tokens secret: no cycle of it can start. */
 const WEST = randomUUID();
+/** Its token's budget is paused by a 429 elsewhere: its cycles are deferred. */
+const EAST = randomUUID();
+const EAST_TOKEN_VALUE = 'sim_east_token';
 
 const secretsManager = mockClient(SecretsManagerClient);
 const sqs = mockClient(SQSClient);
@@ -50,6 +57,7 @@ function config() {
       organization(north, 'North School', 'NORTH_TOKEN'),
       organization(SOUTH, 'South School', 'SOUTH_TOKEN'),
       organization(WEST, 'West School', 'WEST_TOKEN'),
+      organization(EAST, 'East School', 'EAST_TOKEN'),
     ],
   });
 }
@@ -82,14 +90,14 @@ afterAll(async () => {
 
 beforeEach(() => {
   output = captureOutput();
-  const secret = (name: string) => ({ SecretId: `${SECRETS_PREFIX}${name}` });
-  secretsManager.on(GetSecretValueCommand, secret('NORTH_TOKEN')).resolves({ SecretString: sim.token });
-  secretsManager.on(GetSecretValueCommand, secret('SOUTH_TOKEN')).resolves({ SecretString: 'sim_refused' });
-  secretsManager.on(GetSecretValueCommand, secret('WEST_TOKEN')).rejects(
-    Object.assign(new Error('Secrets Manager can’t find the specified secret.'), {
-      name: 'ResourceNotFoundException',
+  // Every token but WEST's; read once, then from the handler's cache for five minutes.
+  secretsManager.on(GetSecretValueCommand, { SecretId: TOKENS_SECRET }).resolves({
+    SecretString: JSON.stringify({
+      NORTH_TOKEN: sim.token,
+      SOUTH_TOKEN: 'sim_refused',
+      EAST_TOKEN: EAST_TOKEN_VALUE,
     }),
-  );
+  });
   sqs.on(SendMessageCommand).resolves({ MessageId: 'tick' });
 });
 
@@ -139,19 +147,83 @@ function logLines(): Record<string, unknown>[] {
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
+/** Secrets Manager as a first deployment leaves it: the tokens secret exists, with no value. */
+function tokensNotPutYet(): void {
+  secretsManager.reset();
+  secretsManager.on(GetSecretValueCommand).rejects(
+    Object.assign(
+      new Error('Secrets Manager can’t find the specified secret value for staging label: AWSCURRENT'),
+      {
+        name: 'ResourceNotFoundException',
+      },
+    ),
+  );
+}
+
+const notSetLine = (organization: string, key: string) =>
+  expect.objectContaining({
+    level: 'ERROR',
+    message: 'poll cycle failed: organization token not set',
+    organization,
+    secret: TOKENS_SECRET,
+    reason: expect.stringContaining(
+      `secret ${TOKENS_SECRET} has no value for ${key} in Secrets Manager (needed by organizations[`,
+    ),
+  });
+
+// First: the handler caches the tokens secret once it has read a value.
+describe('poller handler, on a first deployment before the tokens are put', () => {
+  it('makes each trigger a failed cycle, never an error: one line naming the secret and the command that sets it, PollSucceeded 0, no request, no tick', async () => {
+    tokensNotPutYet();
+    const requestsBefore = sim.requestLog.size;
+    const result = await handlerModule.handler({ organizationId: north }, { awsRequestId: 'first-1' });
+    expect(result).toEqual({
+      organization: north,
+      outcome: 'failed',
+      ok: false,
+      reason: expect.stringContaining(
+        `set it with: aws secretsmanager put-secret-value --secret-id ${TOKENS_SECRET} --secret-string file://`,
+      ),
+      nextTickDelaySeconds: null,
+    });
+    const lines = logLines();
+    expect(lines).toEqual([notSetLine(north, 'NORTH_TOKEN')]);
+    expect(output.emf()).toEqual([expect.objectContaining({ Organization: north, PollSucceeded: 0 })]);
+    expect(sim.requestLog.size).toBe(requestsBefore);
+    expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
+  });
+
+  it('does the same for a tick, without failing the batch or logging it as a broken chain', async () => {
+    tokensNotPutYet();
+    const result = await handlerModule.handler(tickEvent(SOUTH, Date.now()), { awsRequestId: 'first-2' });
+    expect(result).toEqual({ batchItemFailures: [] });
+    expect(logLines()).toEqual([notSetLine(SOUTH, 'SOUTH_TOKEN')]);
+    expect(output.emf()).toEqual([expect.objectContaining({ Organization: SOUTH, PollSucceeded: 0 })]);
+  });
+});
+
 describe('poller handler, triggered by the schedule', () => {
-  it('polls a due organization, reads its token from Secrets Manager, records events in DynamoDB, and sends one tick for the next cycle', async () => {
+  it('polls a due organization, reads its token from the tokens secret, records events in DynamoDB, and sends one tick for the next cycle', async () => {
     const before = Date.now();
     const first = await handlerModule.handler({ organizationId: north }, { awsRequestId: 'r1' });
     const after = Date.now();
     expect(first).toMatchObject({ ok: true, outcome: 'polled', events: 0 });
-    expect(secretsManager).toHaveReceivedCommandWith(GetSecretValueCommand, {
-      SecretId: 'meal-order-notifier/NORTH_TOKEN',
-    });
+    expect(secretsManager).toHaveReceivedCommandWith(GetSecretValueCommand, { SecretId: TOKENS_SECRET });
     expect(output.emf()).toEqual([
       { ...deploymentMetric, ListingProblems: 0 },
-      expect.objectContaining({ Organization: north, PollSucceeded: 1, EventsEmitted: 0 }),
+      expect.objectContaining({ Organization: north, PollSucceeded: 1 }),
     ]);
+    // The cycle's figures are fields of its line, where the dashboard queries them.
+    expect(logLines()).toContainEqual(
+      expect.objectContaining({
+        message: 'poll cycle',
+        organization: north,
+        requests: expect.any(Number),
+        budgetRemaining: expect.any(Number),
+        ordersSeen: expect.any(Number),
+        events: 0,
+      }),
+    );
 
     const dueAt = await nextPollAtOf(north);
     expect(dueAt).toBeGreaterThanOrEqual(before + 10_000);
@@ -290,11 +362,54 @@ describe('poller handler, triggered by the schedule', () => {
     expect(output.text()).not.toContain('twelve euros');
   });
 
-  it('says which secret has no value when Secrets Manager does not have it, and sends no tick', async () => {
-    await expect(handlerModule.handler({ organizationId: WEST }, { awsRequestId: 'r7' })).rejects.toThrow(
-      'secret meal-order-notifier/WEST_TOKEN has no value in Secrets Manager',
-    );
+  it('makes an organization whose token is missing from the secret a failed cycle naming the key, while the others poll', async () => {
+    const result = await handlerModule.handler({ organizationId: WEST }, { awsRequestId: 'r7' });
+    expect(result).toMatchObject({
+      organization: WEST,
+      outcome: 'failed',
+      ok: false,
+      reason: expect.stringContaining(`--secret-id ${TOKENS_SECRET} --secret-string file://`),
+    });
+    expect(logLines()).toEqual([notSetLine(WEST, 'WEST_TOKEN')]);
+    expect(output.emf()).toEqual([expect.objectContaining({ Organization: WEST, PollSucceeded: 0 })]);
     expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
+    expect(output.text()).not.toContain(sim.token);
+  });
+
+  it('publishes PollSucceeded 0 for a cycle skipped for another run’s lease, with no figures and no tick', async () => {
+    await setDue(north, Date.now());
+    expect(await store.acquireLease(north, 'another-run', Date.now(), 60_000)).toBe(true);
+    try {
+      const result = await handlerModule.handler({ organizationId: north }, { awsRequestId: 'r-skip' });
+      expect(result).toEqual({
+        organization: north,
+        outcome: 'skipped',
+        reason: 'another run is polling this organization',
+        ok: false,
+        nextTickDelaySeconds: null,
+      });
+    } finally {
+      await store.releaseLease(north, 'another-run');
+    }
+    expect(output.emf()).toEqual([expect.objectContaining({ Organization: north, PollSucceeded: 0 })]);
+    const [line] = logLines().filter(({ message }) => message === 'poll cycle skipped');
+    // No figures: a 0 of budget left or orders seen would be a false point on the dashboard.
+    expect(line).toBeDefined();
+    expect(line).not.toHaveProperty('budgetRemaining');
+    expect(line).not.toHaveProperty('requests');
+    expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
+  });
+
+  it('publishes PollSucceeded 0 for a cycle deferred for want of budget, and still sends the tick of the next one', async () => {
+    // A 429 met elsewhere paused the token's budget for two minutes: pending cannot be paid for.
+    const key = new RequestBudget({ token: EAST_TOKEN_VALUE }).key;
+    await store.budgetCounters.pauseUntil(key, Date.now() + 120_000);
+    const requestsBefore = sim.requestLog.size;
+    const result = await handlerModule.handler({ organizationId: EAST }, { awsRequestId: 'r-deferred' });
+    expect(result).toMatchObject({ organization: EAST, outcome: 'deferred', ok: false, requests: 0 });
+    expect(output.emf()).toEqual([expect.objectContaining({ Organization: EAST, PollSucceeded: 0 })]);
+    expect(sim.requestLog.size).toBe(requestsBefore);
+    expect(sentTick()).toMatchObject({ body: { organizationId: EAST, dueAt: await nextPollAtOf(EAST) } });
   });
 });
 
@@ -341,15 +456,25 @@ describe('poller handler, triggered by a tick', () => {
     );
   });
 
-  it('logs a tick that could not start its cycle and drops it, for the schedule to restart the chain', async () => {
+  it('makes a tick of an organization whose token is missing the same failed cycle, not a broken chain', async () => {
     const result = await handlerModule.handler(tickEvent(WEST, Date.now()), { awsRequestId: 'r11' });
     expect(result).toEqual({ batchItemFailures: [] });
     expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
+    expect(logLines()).toEqual([notSetLine(WEST, 'WEST_TOKEN')]);
+  });
+
+  it('logs a tick whose cycle could not send the next one and drops it, for the schedule to restart the chain', async () => {
+    await setDue(north, Date.now());
+    sqs
+      .on(SendMessageCommand)
+      .rejects(Object.assign(new Error('throttled'), { name: 'ThrottlingException' }));
+    const result = await handlerModule.handler(tickEvent(north, Date.now()), { awsRequestId: 'r11b' });
+    expect(result).toEqual({ batchItemFailures: [] });
     expect(logLines()).toContainEqual(
       expect.objectContaining({
         level: 'ERROR',
         message: 'tick failed; the schedule restarts the chain',
-        organization: WEST,
+        organization: north,
       }),
     );
   });

@@ -40,6 +40,10 @@ describe('SecretsManagerSecretResolver', () => {
     await expect(failure).rejects.toThrow(
       'secret notifier/SLACK_URL has no value in Secrets Manager (needed by $.subscribers[1].webhookUrl)',
     );
+    // The one command that fixes it, with the secret's full name.
+    await expect(failure).rejects.toThrow(
+      'aws secretsmanager put-secret-value --secret-id notifier/SLACK_URL --secret-string file://',
+    );
   });
 
   it('treats an empty secret string as not set', async () => {

@@ -1,10 +1,15 @@
-// The poll cycle's log summary and EMF metrics: PollSucceeded is published for a cycle that polled only
-// (1 when it went well, 0 when a listing failed), never for one deferred for want of budget or skipped for
-// another run's lease, so the "not polled successfully" alarm sees those minutes as missing data; and
+// The poll cycle's log summary and EMF metrics: PollSucceeded, the organization's only metric, is 1 for a
+// cycle that polled and whose every walk succeeded and 0 for anything else (a failed walk, a deferral for
+// want of budget, a skip for another run's lease), so no such cycle can pass for a success; the cycle's
+// figures are fields of its log line, none of them for a skip, which measured nothing; and
 // ListingProblems, for a cycle that polled, once for the deployment, without the organization.
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { publishPollMetrics, summarizePoll } from '../../../functions/poller/pollSummary.js';
+import {
+  publishPollMetrics,
+  publishPollSucceeded,
+  summarizePoll,
+} from '../../../functions/poller/pollSummary.js';
 import type { PollReport } from '../../../shared/poll/pollOrganization.js';
 import { captureOutput } from '../../support/captureOutput.js';
 import { ORGANIZATION } from '../../support/detectFixtures.js';
@@ -22,15 +27,13 @@ function publish(report: PollReport): Record<string, unknown>[] {
 }
 
 describe('publishPollMetrics', () => {
-  it('publishes PollSucceeded 1 and the cycle figures for a cycle that polled without a failure', () => {
+  it('publishes PollSucceeded 1, and no other metric of the organization, for a cycle that polled without a failure', () => {
     const [, blob] = publish(pollReport({ ok: true, requests: 12, budgetRemaining: 30, ordersSeen: 90 }));
-    expect(blob).toMatchObject({
-      PollSucceeded: 1,
-      RequestsUsed: 12,
-      BudgetRemaining: 30,
-      OrdersSeen: 90,
-      EventsEmitted: 0,
-    });
+    expect(blob).toMatchObject({ Organization: ORGANIZATION.id, PollSucceeded: 1 });
+    const [directive] = (blob as { _aws: { CloudWatchMetrics: { Metrics: { Name: string }[] }[] } })._aws
+      .CloudWatchMetrics;
+    // Each metric is $0.30 a month per organization: the figures go to the log line instead.
+    expect(directive?.Metrics.map(({ Name }) => Name)).toEqual(['PollSucceeded']);
   });
 
   it('publishes PollSucceeded 0 for a cycle that polled and failed', () => {
@@ -38,11 +41,29 @@ describe('publishPollMetrics', () => {
     expect(blob).toMatchObject({ PollSucceeded: 0 });
   });
 
-  it('publishes no PollSucceeded, nor orders seen, for a deferred cycle: it neither succeeded nor failed', () => {
-    const [blob] = publish(pollReport({ outcome: 'deferred', requests: 0, budgetRemaining: 0 }));
-    expect(blob).toMatchObject({ RequestsUsed: 0, BudgetRemaining: 0 });
-    expect(blob).not.toHaveProperty('PollSucceeded');
-    expect(blob).not.toHaveProperty('OrdersSeen');
+  it('publishes PollSucceeded 0 for a deferred cycle: no budget for pending is no success', () => {
+    expect(publish(pollReport({ outcome: 'deferred', requests: 0, budgetRemaining: 3 }))).toEqual([
+      expect.objectContaining({ Organization: ORGANIZATION.id, PollSucceeded: 0 }),
+    ]);
+  });
+
+  it('publishes PollSucceeded 0 for a skipped cycle: another run holding the lease is no success of this one', () => {
+    expect(publish(pollReport({ outcome: 'skipped' }))).toEqual([
+      expect.objectContaining({ Organization: ORGANIZATION.id, PollSucceeded: 0 }),
+    ]);
+  });
+
+  it('publishes PollSucceeded 0 for a cycle that could not start', () => {
+    const output = captureOutput();
+    publishPollSucceeded(
+      new Metrics({ namespace: 'MealOrderNotifier', serviceName: 'poller' }),
+      ORGANIZATION.id,
+      false,
+    );
+    vi.restoreAllMocks();
+    expect(output.emf()).toEqual([
+      expect.objectContaining({ service: 'poller', Organization: ORGANIZATION.id, PollSucceeded: 0 }),
+    ]);
   });
 
   it('publishes the listing problems of a cycle that polled as one metric of the deployment, without the organization', () => {
@@ -77,10 +98,6 @@ describe('publishPollMetrics', () => {
     const blobs = publish(pollReport({ outcome: 'deferred' }));
     expect(blobs.some((blob) => 'ListingProblems' in blob)).toBe(false);
   });
-
-  it('publishes nothing for a skipped cycle, whose figures measured nothing', () => {
-    expect(publish(pollReport({ outcome: 'skipped' }))).toEqual([]);
-  });
 });
 
 describe('summarizePoll', () => {
@@ -110,10 +127,31 @@ describe('summarizePoll', () => {
     expect(summarizePoll(pollReport({ problems: [problem] }))).toMatchObject({ listingProblems: 1 });
   });
 
-  it('says why a cycle was deferred', () => {
+  it('says why a cycle was deferred, and that it did not succeed', () => {
     expect(summarizePoll(pollReport({ outcome: 'deferred', reason: 'no budget' }))).toMatchObject({
       outcome: 'deferred',
       reason: 'no budget',
+      ok: false,
+    });
+  });
+
+  it("gives a skipped cycle's line no figures: it measured nothing, and a 0 would read as a spent budget", () => {
+    const summary = summarizePoll(pollReport({ outcome: 'skipped', reason: 'another run is polling' }));
+    expect(summary).toEqual({
+      organization: ORGANIZATION.id,
+      outcome: 'skipped',
+      reason: 'another run is polling',
+      ok: false,
+    });
+  });
+
+  it('carries the figures the dashboard queries: requests, budget left, orders seen, events', () => {
+    expect(summarizePoll(pollReport({ requests: 25, budgetRemaining: 20, ordersSeen: 1000 }))).toMatchObject({
+      ok: true,
+      requests: 25,
+      budgetRemaining: 20,
+      ordersSeen: 1000,
+      events: 0,
     });
   });
 });
