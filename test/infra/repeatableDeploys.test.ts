@@ -80,7 +80,7 @@ describe('two stacks in one account and region', () => {
     expect(
       resourcesOfType(staging, 'AWS::SecretsManager::Secret').map(([, secret]) => secret.Properties?.Name),
     ).toEqual([
-      'Staging/NORTH_SCHOOL_TOKEN',
+      'Staging/organization-tokens',
       'Staging/CAFE_KITCHEN_SLACK_URL',
       'Staging/AUTOMATION_WEBHOOK_SECRET',
     ]);

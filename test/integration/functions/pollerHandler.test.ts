@@ -384,7 +384,7 @@ describe('poller handler, triggered by the schedule', () => {
       expect(result).toEqual({
         organization: north,
         outcome: 'skipped',
-        reason: 'another run is polling this organization',
+        reason: 'another run, another-run, is polling this organization',
         ok: false,
         nextTickDelaySeconds: null,
       });
