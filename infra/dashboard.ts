@@ -49,11 +49,13 @@ export interface NotifierDashboardProps {
 
 export class NotifierDashboard extends Construct {
   readonly dashboard: Dashboard;
+  /** Counted for the stack's limits check: CloudWatch takes 500 widgets on a dashboard. */
+  widgetCount = 0;
 
   constructor(scope: Construct, id: string, props: NotifierDashboardProps) {
     super(scope, id);
     this.dashboard = new Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(6) });
-    this.dashboard.addWidgets(
+    this.#add(
       new TextWidget({
         markdown: [
           '# meal-order-notifier',
@@ -65,14 +67,19 @@ export class NotifierDashboard extends Construct {
       }),
     );
     for (const organization of props.organizations) {
-      this.dashboard.addWidgets(
+      this.#add(
         ...this.#organizationRow(organization, props.requestsPerMinute, props.poller.logGroup.logGroupName),
       );
     }
     for (const subscriberQueue of props.queues) {
-      this.dashboard.addWidgets(...this.#subscriberRow(subscriberQueue));
+      this.#add(...this.#subscriberRow(subscriberQueue));
     }
-    this.dashboard.addWidgets(...this.#topicAndFunctionsRow(props));
+    this.#add(...this.#topicAndFunctionsRow(props));
+  }
+
+  #add(...widgets: IWidget[]): void {
+    this.widgetCount += widgets.length;
+    this.dashboard.addWidgets(...widgets);
   }
 
   #organizationRow(

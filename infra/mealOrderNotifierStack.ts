@@ -24,6 +24,7 @@ import { PollerFunction } from './pollerFunction.js';
 import { PollSchedules } from './pollSchedules.js';
 import { PollTickQueue } from './pollTickQueue.js';
 import { Publisher } from './publisher.js';
+import { assertStackFits } from './stackLimits.js';
 import { addStackOutputs } from './stackOutputs.js';
 import { StateTable } from './stateTable.js';
 import { SubscriberQueues } from './subscriberQueues.js';
@@ -161,5 +162,6 @@ export class MealOrderNotifierStack extends Stack {
       queues: queues.all,
       publisherFailureQueue: this.publisher.failureQueue,
     });
+    assertStackFits(this, dashboard.widgetCount);
   }
 }
