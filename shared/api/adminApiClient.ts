@@ -1,7 +1,7 @@
 // The Admin API client: authenticated GETs with the request budget, retries and typed errors, and the
 // three listings walked page by page.
 import type { Dispatcher } from 'undici';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { USER_AGENT } from '../version.js';
 import { type ErrorBody, ErrorBodySchema } from './envelope.js';
 import {
