@@ -1,6 +1,6 @@
 // Builds the local runner's adapters from a config file: the SQLite state store (routing each new event
 // to the subscribers whose filters match), one request budget per token shared by every organization using
-// it, one API client per organization, and one sender per subscriber.
+// it, one API client per organization, and one sender per subscriber, the last two over undici.
 import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { AdminApiClient, type AttemptReport } from '../../shared/api/adminApiClient.js';
@@ -19,6 +19,7 @@ import { buildSender } from '../../shared/delivery/buildSender.js';
 import type { SenderTuning } from '../../shared/delivery/senderTuning.js';
 import { matchesFilter } from '../../shared/delivery/subscriberFilter.js';
 import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
+import { createUndiciHttpClient } from '../../shared/http/undiciHttpClient.js';
 import { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js';
 import { subscriberProblem } from '../checkConfig/findSetupProblems.js';
 import { stoppableSleep } from './stoppableSleep.js';
@@ -114,7 +115,7 @@ export async function openLocalRuntime(
     smtp: config.smtp,
     secrets: resolver,
     build: buildSender,
-    ...(options.senderTuning ? { tuning: options.senderTuning } : {}),
+    tuning: { httpClient: createUndiciHttpClient, ...options.senderTuning },
     ...(options.onWarning ? { onWarning: options.onWarning } : {}),
   });
   const refused = await senders.prepare();
@@ -182,6 +183,7 @@ function buildClients(
       organizationName: organization.name,
       token,
       budget,
+      httpClient: createUndiciHttpClient,
       clock,
       ...(sleep ? { sleep } : {}),
       ...(onAttempt ? { onAttempt: (attempt: AttemptReport) => onAttempt(organization, attempt) } : {}),

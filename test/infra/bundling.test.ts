@@ -68,6 +68,8 @@ describe('function bundles', () => {
       );
       // The AWS SDK is bundled, not left to the runtime's copy.
       expect(code).not.toMatch(/from\s*["']@aws-sdk\//);
+      // HTTP goes through Node's own fetch: undici (its llhttp parser and all) stays out of the bundle.
+      expect(code, service).not.toContain('llhttp');
       expect(code.trimEnd().endsWith('//# sourceMappingURL=index.mjs.map'), service).toBe(true);
     }
   });
