@@ -123,6 +123,10 @@ export class NotifierFunction extends Construct implements IGrantable {
         sourcesContent: false,
         // The SDK clients the code was tested with, not whichever version the runtime happens to carry.
         bundleAwsSDK: true,
+        // Credentials from the environment only, where Lambda puts them (functions/shared/environmentCredentials.ts).
+        esbuildArgs: {
+          '--alias': `@aws-sdk/credential-provider-node=${FUNCTIONS_DIR}shared/environmentCredentials.ts`,
+        },
         ...(props.config === undefined
           ? {}
           : { define: { [BUNDLED_CONFIG_GLOBAL]: JSON.stringify(props.config) } }),
