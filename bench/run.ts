@@ -3,6 +3,7 @@ import { benchApiClient } from './apiClient.js';
 import { benchBudgetWorlds } from './budgetWorlds.js';
 import { benchDiff } from './diff.js';
 import { benchDynamoCycle } from './dynamoCycle.js';
+import { benchFunctionBundles } from './functionBundles.js';
 import { benchPollRequests } from './pollRequests.js';
 import { benchSnapshotMemory } from './snapshotMemory.js';
 
@@ -16,6 +17,7 @@ const benches: ReadonlyArray<readonly [string, () => Promise<Record<string, numb
     benchBudgetWorlds,
   ],
   ['memory of 100,000 snapshots (child process)', benchSnapshotMemory],
+  ['Lambda bundles: size, and import in a fresh process (cdk synth with esbuild)', benchFunctionBundles],
 ];
 
 // Exit through process.exit on Ctrl-C, so the 'exit' hook that kills DynamoDB Local runs.
