@@ -5,43 +5,49 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import {
-  functionEnvironment,
-  functionLogicalId,
-  notifierApp,
-  property,
-  REGION,
-  resourcesOfType,
-} from '../test/infra/support/notifierApp.js';
+import type { SynthesizedBundle } from './support/synthBundlesChild.js';
 
-const FUNCTIONS = ['poller', 'publisher', 'webhook-delivery', 'slack-delivery'] as const;
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SYNTH_CHILD = fileURLToPath(new URL('./support/synthBundlesChild.ts', import.meta.url));
 const IMPORTS_PER_FUNCTION = 5;
 
 export async function benchFunctionBundles(): Promise<Record<string, number>> {
   const outdir = await mkdtemp(join(tmpdir(), 'meal-notifier-bundles-'));
   try {
-    const { template } = notifierApp(undefined, { bundle: true, outdir });
-    const figures: Record<string, number> = {};
-    for (const service of FUNCTIONS) {
-      const id = functionLogicalId(template, service);
-      const [, resource] =
-        resourcesOfType(template, 'AWS::Lambda::Function').find(([candidate]) => candidate === id) ?? [];
-      const key = property<{ S3Key: string }>(resource?.Properties, 'Code').S3Key;
-      const bundle = join(outdir, `asset.${key.replace(/\.zip$/, '')}`, 'index.mjs');
-      // The source map sits beside the bundle and is not counted: Lambda reads it only for a stack trace.
-      figures[`bundle_kb_${service}`] = Math.round((await stat(bundle)).size / 1024);
-      const environment = functionEnvironment(template, id);
-      const times: number[] = [];
-      for (let run = 0; run < IMPORTS_PER_FUNCTION; run += 1) {
+    const bundles = await synthesize(outdir);
+    const functions = bundles.map((bundle) => ({ ...bundle, times: [] as number[] }));
+    // One untimed import of each first (files just written, caches cold); then rounds across the
+    // functions, so a burst of load from elsewhere falls on all of them alike rather than on one.
+    for (const { service, bundle, environment } of functions) await importMs(service, bundle, environment);
+    for (let run = 0; run < IMPORTS_PER_FUNCTION; run += 1) {
+      for (const { service, bundle, environment, times } of functions) {
         times.push(await importMs(service, bundle, environment));
       }
+    }
+    const figures: Record<string, number> = {};
+    for (const { service, bundle, times } of functions) {
+      // The source map sits beside the bundle and is not counted: Lambda reads it only for a stack trace.
+      figures[`bundle_kb_${service}`] = Math.round((await stat(bundle)).size / 1024);
       figures[`cold_import_ms_${service}`] = Math.round(median(times) * 10) / 10;
     }
     return figures;
   } finally {
     await rm(outdir, { recursive: true, force: true });
+  }
+}
+
+/** The stack synthesized in a child process, so this one stays idle while the imports are timed. */
+async function synthesize(outdir: string): Promise<SynthesizedBundle[]> {
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', SYNTH_CHILD, outdir], {
+      cwd: ROOT,
+      maxBuffer: 1 << 20,
+    });
+    return JSON.parse(stdout.trim().split('\n').pop() ?? '[]') as SynthesizedBundle[];
+  } catch (error) {
+    throw new Error(`synthesizing the stack with its bundles failed: ${firstErrorLine(error)}`);
   }
 }
 
@@ -63,12 +69,10 @@ async function importMs(
   let stdout: string;
   try {
     ({ stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
-      env: { PATH: process.env.PATH ?? '', AWS_REGION: REGION, ...environment },
+      env: { PATH: process.env.PATH ?? '', ...environment },
     }));
   } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? error);
-    const reason = stderr.split('\n').find((line) => /Error\b/.test(line)) ?? stderr.trim().split('\n')[0];
-    throw new Error(`the ${service} bundle failed to load in a fresh process: ${reason}`);
+    throw new Error(`the ${service} bundle failed to load in a fresh process: ${firstErrorLine(error)}`);
   }
   const ms = Number(stdout);
   if (!Number.isFinite(ms))
@@ -82,4 +86,10 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1
     ? (sorted[middle] as number)
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** The line of a child's stderr that names the error, else its first line. */
+function firstErrorLine(error: unknown): string {
+  const stderr = String((error as { stderr?: unknown }).stderr || error);
+  return stderr.split('\n').find((line) => /Error\b/.test(line)) ?? stderr.trim().split('\n')[0] ?? '';
 }
