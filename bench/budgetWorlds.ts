@@ -9,6 +9,7 @@ import { AdminApiClient } from '../shared/api/adminApiClient.js';
 import { RequestBudget } from '../shared/api/requestBudget.js';
 import type { Order } from '../shared/api/schemas.js';
 import { pagesFor } from '../shared/detect/listingSpec.js';
+import { createUndiciHttpClient } from '../shared/http/undiciHttpClient.js';
 import { AWS_BUDGET_WAIT_MS, AWS_DEFAULT_POLL_INTERVAL_SECONDS } from '../shared/poll/awsPollSettings.js';
 import {
   type PolledOrganization,
@@ -189,6 +190,8 @@ async function runWorld(world: WorldName, runtime: Runtime, dynamo: DynamoDBClie
       budget,
       clock: time.clock,
       sleep: time.sleep,
+      // Each runtime's HTTP client: undici in the CLI, Node's fetch (the default) in the Lambdas.
+      ...(runtime === 'local' ? { httpClient: createUndiciHttpClient } : {}),
     });
     return { organization, client, world: simulated.world };
   });

@@ -3,11 +3,15 @@ import { benchApiClient } from './apiClient.js';
 import { benchBudgetWorlds } from './budgetWorlds.js';
 import { benchDiff } from './diff.js';
 import { benchDynamoCycle } from './dynamoCycle.js';
+import { benchFunctionBundles } from './functionBundles.js';
 import { benchPollerLambda } from './pollerLambda.js';
 import { benchPollRequests } from './pollRequests.js';
 import { benchSnapshotMemory } from './snapshotMemory.js';
 
 const benches: ReadonlyArray<readonly [string, () => Promise<Record<string, number>>]> = [
+  // First, before DynamoDB Local's JVM is started (it runs until the bench exits) and competes for the CPU
+  // the imports are timed on.
+  ['Lambda bundles: size, and import in a fresh process (cdk synth with esbuild)', benchFunctionBundles],
   ['api client', benchApiClient],
   ['diff engine (100,000 orders)', benchDiff],
   ['poll requests (1,000 orders, simulator)', benchPollRequests],

@@ -1,5 +1,6 @@
 // Builds the Admin API client for a one-shot CLI command, with --verbose reporting each attempt.
 import { AdminApiClient, type AttemptReport } from '../shared/api/adminApiClient.js';
+import { createUndiciHttpClient } from '../shared/http/undiciHttpClient.js';
 import type { Connection } from './connection.js';
 
 export function createCliApiClient(connection: Connection, verbose: boolean): AdminApiClient {
@@ -7,6 +8,7 @@ export function createCliApiClient(connection: Connection, verbose: boolean): Ad
     baseUrl: connection.baseUrl,
     organizationId: connection.organizationId,
     token: connection.token,
+    httpClient: createUndiciHttpClient,
     ...(verbose
       ? { onAttempt: (report: AttemptReport) => process.stderr.write(`${describeAttempt(report)}\n`) }
       : {}),

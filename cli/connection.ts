@@ -1,6 +1,6 @@
 // The Admin API connection of a CLI command: flags first, then MEAL_API_* environment variables.
 import { type Command, Option } from 'commander';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CliUsageError } from './errors.js';
 
 export interface ConnectionOptions {

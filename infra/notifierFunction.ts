@@ -18,7 +18,7 @@ const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FUNCTIONS_DIR = fileURLToPath(new URL('../functions/', import.meta.url));
 
 /**
- * Bundled code that is CommonJS inside (undici, the AWS SDK's helpers) may call `require` for Node's
+ * Bundled code that is CommonJS inside (the AWS SDK's helpers) may call `require` for Node's
  * built-ins, which an ES module does not have; esbuild's shim uses this one when it exists.
  */
 const REQUIRE_BANNER =
@@ -123,6 +123,11 @@ export class NotifierFunction extends Construct implements IGrantable {
         sourcesContent: false,
         // The SDK clients the code was tested with, not whichever version the runtime happens to carry.
         bundleAwsSDK: true,
+        // Credentials from the environment only, where Lambda puts them; the rest of the SDK's default chain
+        // stays out of the bundle (functions/shared/environmentCredentials.ts).
+        esbuildArgs: {
+          '--alias': `@aws-sdk/credential-provider-node=${FUNCTIONS_DIR}shared/environmentCredentials.ts`,
+        },
         ...(props.config === undefined
           ? {}
           : { define: { [BUNDLED_CONFIG_GLOBAL]: JSON.stringify(props.config) } }),

@@ -1,6 +1,6 @@
 // Reads and validates the query of GET /orders the way a Laravel form request would: every invalid
 // field reported at once in a field → messages map, and the spec's defaults for whatever was not sent.
-import { z } from 'zod';
+import * as z from 'zod';
 import { normalizePickupDate } from '../shared/api/pickupDate.js';
 import {
   type OrderStatus,

@@ -3,6 +3,7 @@
 import { AdminApiClient } from '../../shared/api/adminApiClient.js';
 import { jsonPath } from '../../shared/config/configProblems.js';
 import type { Config } from '../../shared/config/configSchema.js';
+import { createUndiciHttpClient } from '../../shared/http/undiciHttpClient.js';
 import { explainPingFailure } from './explainPingFailure.js';
 
 export type PingResult =
@@ -23,6 +24,7 @@ export async function pingOrganizations(config: Config, env: NodeJS.ProcessEnv):
         token: env[organization.token.env] ?? '',
         retry: PING_RETRY,
         timeouts: PING_TIMEOUTS,
+        httpClient: createUndiciHttpClient,
       });
       try {
         const listing = await client.listEstablishments();

@@ -1,8 +1,8 @@
 // Builds the local runner's adapters from a config file: the SQLite state store (routing each new event
 // to the subscribers whose filters match), one request budget per token shared by every organization using
-// it, one API client per organization, and one sender per subscriber. The runner keeps each organization's
-// lease while it runs and gives it back as it closes; a lease left by a runner on this machine whose
-// process has ended is taken over at once.
+// it, one API client per organization, and one sender per subscriber, the last two over undici. The
+// runner keeps each organization's lease while it runs and gives it back as it closes; a lease left by a
+// runner on this machine whose process has ended is taken over at once.
 import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { AdminApiClient, type AttemptReport } from '../../shared/api/adminApiClient.js';
@@ -21,6 +21,7 @@ import { buildSender } from '../../shared/delivery/buildSender.js';
 import type { SenderTuning } from '../../shared/delivery/senderTuning.js';
 import { matchesFilter } from '../../shared/delivery/subscriberFilter.js';
 import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
+import { createUndiciHttpClient } from '../../shared/http/undiciHttpClient.js';
 import { holderGoneOnThisHost } from '../../shared/poll/holderGoneOnThisHost.js';
 import { type LocalRun, localRunId } from '../../shared/poll/localRunId.js';
 import { DEFAULT_LEASE_TERMS, type LeaseTerms } from '../../shared/poll/organizationLease.js';
@@ -123,7 +124,7 @@ export async function openLocalRuntime(
     smtp: config.smtp,
     secrets: resolver,
     build: buildSender,
-    ...(options.senderTuning ? { tuning: options.senderTuning } : {}),
+    tuning: { httpClient: createUndiciHttpClient, ...options.senderTuning },
     ...(options.onWarning ? { onWarning: options.onWarning } : {}),
   });
   const refused = await senders.prepare();
@@ -207,6 +208,7 @@ function buildClients(
       organizationName: organization.name,
       token,
       budget,
+      httpClient: createUndiciHttpClient,
       clock,
       ...(sleep ? { sleep } : {}),
       ...(onAttempt ? { onAttempt: (attempt: AttemptReport) => onAttempt(organization, attempt) } : {}),

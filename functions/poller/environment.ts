@@ -1,6 +1,6 @@
 // The poller's environment, set by the CDK stack; the config comes from the bundle (bundledConfig.ts)
 // unless NOTIFIER_CONFIG is set.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Config } from '../../shared/config/configSchema.js';
 import { parseConfigText } from '../../shared/config/loadConfig.js';
 import { withBundledConfig } from '../shared/bundledConfig.js';

@@ -1,6 +1,6 @@
 // What invokes the poller: an organization's schedule, `{ "organizationId": "…" }`, or a batch of ticks
 // from the tick queue (an SQS event, each record's body a Tick). Both become triggers of one organization.
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvalidPollerEventError } from './errors.js';
 import { TickSchema } from './tickQueue.js';
 

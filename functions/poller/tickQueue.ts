@@ -1,7 +1,7 @@
 // The tick that triggers an organization's next poll cycle: one SQS message on the tick queue, delayed
 // until the cycle is due, whose body names the organization and the due time.
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { tickDelaySeconds } from '../../shared/poll/pollWhenDue.js';
 
 /** A tick's message body, as the poller sends and reads it. */

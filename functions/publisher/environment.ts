@@ -1,6 +1,6 @@
 // The publisher's environment, set by the CDK stack: `TOPIC_ARN`, the SNS topic every event is published
 // to. Nothing else: the stream record carries the whole event, so the publisher needs no config or secrets.
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseLambdaEnvironment } from '../shared/lambdaEnvironment.js';
 
 const SNS_TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_.-]{1,256}$/;

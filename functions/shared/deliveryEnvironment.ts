@@ -1,7 +1,7 @@
 // The environment of the Slack and webhook delivery functions (the contract is in
 // deliveryQueueContract.ts), parsed and cross-checked against the config at import, so a miswired stack
 // fails on its first cold start naming the variable, not on some later message.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Config, SlackSubscriber, WebhookSubscriber } from '../../shared/config/configSchema.js';
 import { parseConfigText } from '../../shared/config/loadConfig.js';
 import { withBundledConfig } from './bundledConfig.js';

@@ -1,6 +1,6 @@
 // Parses a Lambda function's environment at import, so a misconfigured function fails on its first cold
 // start with a message naming every missing or bad variable, not on some later request.
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 export class LambdaEnvironmentError extends Error {
   constructor(functionName: string, problems: string[]) {

@@ -1,7 +1,8 @@
 // The Admin API client: authenticated GETs with the request budget, retries and typed errors, and the
 // three listings walked page by page.
-import type { Dispatcher } from 'undici';
-import type { z } from 'zod';
+import type * as z from 'zod';
+import { createFetchHttpClient } from '../http/fetchHttpClient.js';
+import type { HttpClient, HttpClientFactory, HttpTimeouts } from '../http/httpClient.js';
 import { USER_AGENT } from '../version.js';
 import { type ErrorBody, ErrorBodySchema } from './envelope.js';
 import {
@@ -11,7 +12,7 @@ import {
   RateLimitedError,
   type RequestContext,
 } from './errors.js';
-import { createDispatcher, DEFAULT_TIMEOUTS, type HttpTimeouts, httpGet } from './httpTransport.js';
+import { API_CONNECTIONS, DEFAULT_TIMEOUTS, httpGet } from './httpTransport.js';
 import { type ListPage, parseListPage } from './listPage.js';
 import { type OrderQuery, orderQueryParams } from './orderQuery.js';
 import { type Listing, type ListingWalk, walkPages } from './pagination.js';
@@ -40,8 +41,8 @@ export interface AdminApiClientOptions {
   retry?: Partial<RetryPolicy>;
   /** @default DEFAULT_TIMEOUTS */
   timeouts?: Partial<HttpTimeouts>;
-  /** @default an undici Agent with the timeouts; inject one to share a pool or to test */
-  dispatcher?: Dispatcher;
+  /** Makes the client's HTTP client (closed with it). @default Node's fetch (createFetchHttpClient) */
+  httpClient?: HttpClientFactory;
   /** Refuse to walk a listing longer than this. @default 400 (10,000 orders) */
   maxPages?: number;
   /** Told of every attempt, for verbose output and metrics. */
@@ -72,8 +73,7 @@ export class AdminApiClient {
   readonly #token: string;
   readonly #headers: Record<string, string>;
   readonly #retry: RetryPolicy;
-  readonly #dispatcher: Dispatcher;
-  readonly #ownsDispatcher: boolean;
+  readonly #http: HttpClient;
   readonly #maxPages: number;
   readonly #onAttempt: (attempt: AttemptReport) => void;
   readonly #clock: () => number;
@@ -98,8 +98,11 @@ export class AdminApiClient {
     this.budget =
       options.budget ?? new RequestBudget({ token: options.token, clock: this.#clock, sleep: this.#sleep });
     this.#retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
-    this.#ownsDispatcher = options.dispatcher === undefined;
-    this.#dispatcher = options.dispatcher ?? createDispatcher({ ...DEFAULT_TIMEOUTS, ...options.timeouts });
+    this.#http = (options.httpClient ?? createFetchHttpClient)({
+      ...DEFAULT_TIMEOUTS,
+      ...options.timeouts,
+      maxConnections: API_CONNECTIONS,
+    });
     this.#maxPages = options.maxPages ?? 400;
     this.#onAttempt = options.onAttempt ?? (() => {});
   }
@@ -126,9 +129,9 @@ export class AdminApiClient {
     return this.#list('/products', {}, ProductSchema);
   }
 
-  /** Closes the connection pool if this client created it. */
+  /** Closes the connections its HTTP client holds. */
   async close(): Promise<void> {
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
+    await this.#http.close();
   }
 
   #list<T>(
@@ -198,7 +201,7 @@ export class AdminApiClient {
 
   async #attempt(url: URL, context: RequestContext): Promise<{ status: number; body: unknown }> {
     this.#requests += 1;
-    const response = await httpGet(this.#dispatcher, url, this.#headers, context);
+    const response = await httpGet(this.#http, url, this.#headers, context);
     const body = parseJson(response.text);
     if (response.status >= 200 && response.status < 300) {
       if (body === undefined) throw new MalformedResponseError(context, response.status, 'body is not JSON');

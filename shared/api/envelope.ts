@@ -1,5 +1,5 @@
 // The response envelope (spec: "Response envelope", "Pagination") and the error body.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const LinksSchema = z.object({
   first: z.string().nullish(),

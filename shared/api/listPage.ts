@@ -1,6 +1,6 @@
 // Parses one page of a list response record by record, in the envelope or as a bare array, so that a
 // malformed record is skipped and reported instead of failing the whole page.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { type Links, ListEnvelopeSchema, type Meta } from './envelope.js';
 
 export interface SkippedRecord {

@@ -2,7 +2,7 @@
 // that disagree with each other, a uuid listed twice, an empty page that says more follow. Each names the
 // listing, the page and the order when its uuid was readable, and never quotes a record's values (they may
 // be contact details): the detail names fields and figures of the listing only.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const LISTING_PROBLEM_KINDS = [
   'skipped_record',

@@ -1,5 +1,5 @@
 // The filters of GET /orders, validated before any request so bad input never costs one.
-import { z } from 'zod';
+import * as z from 'zod';
 import { normalizePickupDate } from './pickupDate.js';
 import { OrderStatusSchema, PaymentMethodSchema } from './schemas.js';
 

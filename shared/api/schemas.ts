@@ -1,6 +1,6 @@
 // zod schemas for the Admin API resources (spec: "Resources and their fields").
 // Unknown fields are stripped, never rejected, because the spec promises additions without notice.
-import { z } from 'zod';
+import * as z from 'zod';
 import { normalizePickupDate } from './pickupDate.js';
 
 /** Order statuses the `status` filter accepts. */

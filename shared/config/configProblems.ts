@@ -1,6 +1,6 @@
 // Turns zod issues into config problems: one `$.json.path: message` each, in words a config author
 // understands, with unions narrowed to the form the author evidently meant.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { kindOf } from './describeValue.js';
 import type { ConfigProblem } from './errors.js';
 

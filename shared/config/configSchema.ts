@@ -1,6 +1,6 @@
 // The config file's contract (issue 3, "Config contract"): strict zod schemas with defaults and the
 // cross-field rules, and the types every other module reads the config through.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ORDER_STATUSES, PAYMENT_METHODS } from '../api/schemas.js';
 import { checkFilterExpressible } from '../delivery/snsFilterPolicy.js';
 import { EVENT_TYPES } from '../events/orderEvent.js';

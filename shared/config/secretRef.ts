@@ -1,6 +1,6 @@
 // Where a secret lives, never the secret itself: the config names an environment variable, and a
 // resolver reads it at run time. More forms (e.g. `{ "secretsManager": "<arn>" }`) join SecretRefSchema.
-import { z } from 'zod';
+import * as z from 'zod';
 import { strictObject } from './strictObject.js';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -1,6 +1,6 @@
 // Config objects refuse unknown keys, so a typo such as `pollIntervalSecond` fails loudly instead of
 // silently falling back to a default; the message names the key and the closest known one.
-import { z } from 'zod';
+import * as z from 'zod';
 import { closestMatch } from './closestMatch.js';
 
 /** Builds a message for one of the object's own issues; undefined leaves it to the caller's error map. */

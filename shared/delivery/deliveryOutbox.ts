@@ -1,6 +1,6 @@
 // The delivery outbox as the local delivery engine needs it: one queue per subscriber of (event, attempts
 // made, next attempt time), each outcome recorded before the next send. The SQLite outbox is the adapter.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { OrderEvent } from '../events/orderEvent.js';
 import type { SubscriberStatus } from './subscriberStatus.js';
 

@@ -16,7 +16,7 @@ export interface EventSender {
   send(event: OrderEvent): Promise<DeliveryOutcome>;
 }
 
-/** A sender that owns connections (an undici pool, an SMTP transport) to close at shutdown. */
+/** A sender that owns connections (an HTTP client's pool, an SMTP transport) to close at shutdown. */
 export interface ClosableSender extends EventSender {
   close(): Promise<void>;
 }

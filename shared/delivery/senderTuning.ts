@@ -1,4 +1,5 @@
-// What tests and the demo may change about every sender; production uses the defaults.
+// What a runtime, tests and the demo may change about every sender; the Lambdas use the defaults.
+import type { HttpClientFactory } from '../http/httpClient.js';
 import type { SlackPacer } from './slack/slackPacer.js';
 
 export interface SenderTuning {
@@ -8,12 +9,19 @@ export interface SenderTuning {
   slackPacer?: SlackPacer;
   /** @default Date.now */
   clock?: () => number;
+  /** How the webhook and Slack senders make their HTTP clients. @default Node's fetch */
+  httpClient?: HttpClientFactory;
 }
 
 /** The tuning every sender takes, as options to spread. */
-export function commonSenderOptions(tuning: SenderTuning): { timeoutMs?: number; clock?: () => number } {
+export function commonSenderOptions(tuning: SenderTuning): {
+  timeoutMs?: number;
+  clock?: () => number;
+  httpClient?: HttpClientFactory;
+} {
   return {
     ...(tuning.timeoutMs === undefined ? {} : { timeoutMs: tuning.timeoutMs }),
     ...(tuning.clock === undefined ? {} : { clock: tuning.clock }),
+    ...(tuning.httpClient === undefined ? {} : { httpClient: tuning.httpClient }),
   };
 }

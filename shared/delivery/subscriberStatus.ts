@@ -1,6 +1,6 @@
 // Which subscribers are disabled because their receiver said it is gone for good (webhook 410, Slack
 // `channel_is_archived`, …). A port: the SQLite outbox serves it locally, the state table on AWS.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const DisabledSubscriberSchema = z.object({
   subscriberId: z.string(),

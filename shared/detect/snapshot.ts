@@ -1,5 +1,5 @@
 // What we remember of an order between cycles: only the fields whose movement makes an event.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Order } from '../api/schemas.js';
 
 export const SnapshotSchema = z.object({

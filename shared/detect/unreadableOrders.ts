@@ -2,7 +2,7 @@
 // is never observed, so its transitions stay hidden: remembering since when lets `status` and the logs say
 // so once it lasts. An order leaves the list when its record reads well again, or when it has not been
 // seen for a while (it left the window, or was deleted); the list is bounded, keeping the oldest.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ListingProblem } from '../api/listingProblem.js';
 
 export const UnreadableOrderSchema = z.object({

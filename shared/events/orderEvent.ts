@@ -1,5 +1,5 @@
 // The product's public contract: one CloudEvents 1.0 envelope per observable transition of an order.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const EVENT_TYPES = [
   'order.created',

@@ -1,7 +1,7 @@
 // The record Lambda puts on a stream event source's on-failure destination when it gives up on a batch
 // (retries spent, or records older than the mapping's maximum age): where the batch lies in the stream, not
 // what it held. Only what republishing needs is required; Lambda's other fields are let through.
-import { z } from 'zod';
+import * as z from 'zod';
 
 const StreamFailureRecordSchema = z.object({
   requestContext: z.object({ condition: z.string().optional() }).optional(),

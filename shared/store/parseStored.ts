@@ -1,6 +1,6 @@
 // Reads back what a store adapter wrote, checked against the schema it was written from: a row or item
 // that no longer fits is a typed store error naming the operation, never a silent wrong value.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { StateStoreError } from './errors.js';
 
 /** Parses a stored value (a JSON text or a row) against the schema it was written from. */

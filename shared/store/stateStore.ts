@@ -1,6 +1,6 @@
 // The state store port: snapshots, the event log (the outbox that delivery drains), per-organization poll
 // state, a lease against overlapping runs, and the per-token request budget. Adapters: DynamoDB, SQLite.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { BudgetCounterStore } from '../api/budgetCounterStore.js';
 import type { Snapshot } from '../detect/snapshot.js';
 import { UnreadableOrderSchema } from '../detect/unreadableOrders.js';

@@ -68,6 +68,12 @@ describe('function bundles', () => {
       );
       // The AWS SDK is bundled, not left to the runtime's copy.
       expect(code).not.toMatch(/from\s*["']@aws-sdk\//);
+      // HTTP goes through Node's own fetch: undici (its llhttp parser and all) stays out of the bundle.
+      expect(code, service).not.toContain('llhttp');
+      // Credentials come from the environment, where Lambda puts them; the rest of the SDK's default chain
+      // (profiles, SSO, web identity, metadata endpoints) is left out.
+      expect(code, service).toContain('AWS_ACCESS_KEY_ID');
+      expect(code, service).not.toContain('AWS_WEB_IDENTITY_TOKEN_FILE');
       expect(code.trimEnd().endsWith('//# sourceMappingURL=index.mjs.map'), service).toBe(true);
     }
   });

@@ -1,8 +1,9 @@
 // The two ways an event is delivered, behind one interface for the delivery conformance suite: the local
 // engine over a real SQLite outbox, and the SQS delivery handler's use case over a simulated queue per
 // subscriber (visibility, receive counts, a dead-letter queue) with subscriber status in DynamoDB Local.
-// Both build their senders with the real SubscriberSenders and send to real loopback receivers; time is
-// virtual, so a 5-minute retry costs nothing.
+// Both build their senders with the real SubscriberSenders and send to real loopback receivers, each over
+// its runtime's HTTP client (undici locally, Node's fetch on AWS); time is virtual, so a 5-minute retry
+// costs nothing.
 
 import type { DeadLetter } from '../../functions/shared/deadLetters.js';
 import type { DeliverySubscriber } from '../../functions/shared/deliveryEnvironment.js';
@@ -16,6 +17,8 @@ import { OutboxDelivery, type SenderSource } from '../../shared/delivery/outboxD
 import { SlackPacer } from '../../shared/delivery/slack/slackPacer.js';
 import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
 import type { OrderEvent } from '../../shared/events/orderEvent.js';
+import type { HttpClientFactory } from '../../shared/http/httpClient.js';
+import { createUndiciHttpClient } from '../../shared/http/undiciHttpClient.js';
 import { DynamoSubscriberStatus } from '../../shared/store/dynamo/dynamoSubscriberStatus.js';
 import { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js';
 import { createLocalStateTable } from './dynamoLocal.js';
@@ -57,11 +60,19 @@ export interface DeliveryPath {
 
 const ORG = '3f1e9c2a-7b4d-4e8f-9a10-5c6d7e8f9a0b';
 
-function senders(setup: PathSetup, warnings: string[]): SenderSource & { close(): Promise<void> } {
+function senders(
+  setup: PathSetup,
+  warnings: string[],
+  httpClient?: HttpClientFactory,
+): SenderSource & { close(): Promise<void> } {
   const built = new SubscriberSenders({
     subscribers: setup.subscribers,
     secrets: new EnvSecretResolver(setup.secrets),
-    tuning: { timeoutMs: setup.timeoutMs ?? 2_000, slackPacer: new SlackPacer(0) },
+    tuning: {
+      timeoutMs: setup.timeoutMs ?? 2_000,
+      slackPacer: new SlackPacer(0),
+      ...(httpClient ? { httpClient } : {}),
+    },
     build: buildSender,
     onWarning: (message) => warnings.push(message),
   });
@@ -90,7 +101,7 @@ export const localPath: DeliveryPath = {
       if (failure.dead && failing-- > 0) throw new Error('database is locked (SQLITE_BUSY)');
       return markFailed(subscriberId, eventId, failure);
     };
-    const source = senders(setup, warnings);
+    const source = senders(setup, warnings, createUndiciHttpClient);
     const delivery = new OutboxDelivery({
       outbox: store.outbox,
       senders: source,

@@ -1,11 +1,12 @@
 // Delivers events to one Slack subscriber through its incoming webhook: formats the message, waits for
-// the webhook's pacing slot, POSTs the JSON over undici and turns the answer into a DeliveryOutcome.
+// the webhook's pacing slot, POSTs the JSON through the HTTP port and turns the answer into a DeliveryOutcome.
 // The webhook URL is the credential, so no reason ever carries it.
-import { Agent, type Dispatcher, request } from 'undici';
 import { defaultSleep } from '../../api/requestBudget.js';
 import { retryAfterMs } from '../../api/retryAfter.js';
 import type { OrderEvent } from '../../events/orderEvent.js';
 import { eventForSubscriber } from '../../events/orderSummary.js';
+import { createFetchHttpClient } from '../../http/fetchHttpClient.js';
+import { type HttpClient, type HttpClientFactory, TIMEOUT_CODES } from '../../http/httpClient.js';
 import { USER_AGENT } from '../../version.js';
 import type { DeliveryOutcome, EventSender } from '../deliveryOutcome.js';
 import { SlackWebhookUrlError } from '../errors.js';
@@ -19,8 +20,8 @@ export interface SlackSenderOptions {
   /** The incoming-webhook URL, resolved from its secret. */
   webhookUrl: string;
   includeContactDetails: boolean;
-  /** @default an undici Agent owned (and closed) by this sender */
-  dispatcher?: Dispatcher;
+  /** Makes the sender's HTTP client (closed with `close()`). @default Node's fetch (createFetchHttpClient) */
+  httpClient?: HttpClientFactory;
   /** @default Date.now */
   clock?: () => number;
   /** @default a setTimeout-based sleep */
@@ -44,8 +45,7 @@ export class SlackSender implements EventSender {
   readonly subscriberId: string;
   readonly #url: URL;
   readonly #includeContactDetails: boolean;
-  readonly #dispatcher: Dispatcher;
-  readonly #ownsDispatcher: boolean;
+  readonly #http: HttpClient;
   readonly #clock: () => number;
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #timeoutMs: number;
@@ -65,15 +65,11 @@ export class SlackSender implements EventSender {
     this.#timeoutMs = options.timeoutMs ?? 15_000;
     this.#pacer = options.pacer ?? sharedSlackPacer;
     this.#maxPaceWaitMs = options.maxPaceWaitMs ?? 10_000;
-    this.#ownsDispatcher = options.dispatcher === undefined;
-    this.#dispatcher =
-      options.dispatcher ??
-      new Agent({
-        connect: { timeout: this.#timeoutMs },
-        headersTimeout: this.#timeoutMs,
-        bodyTimeout: this.#timeoutMs,
-        keepAliveTimeout: 30_000,
-      });
+    this.#http = (options.httpClient ?? createFetchHttpClient)({
+      connectMs: this.#timeoutMs,
+      headersMs: this.#timeoutMs,
+      bodyMs: this.#timeoutMs,
+    });
     // Every form the secret could take in a message: the URL as given, as parsed, and its path (which
     // holds the token of a hooks.slack.com URL).
     this.#secrets = [options.webhookUrl, this.#url.href, this.#url.pathname + this.#url.search]
@@ -86,9 +82,9 @@ export class SlackSender implements EventSender {
     return 'reason' in outcome ? { ...outcome, reason: this.#redact(outcome.reason) } : outcome;
   }
 
-  /** Closes the connection pool if this sender created it. */
+  /** Closes the connections its HTTP client holds. */
   async close(): Promise<void> {
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
+    await this.#http.close();
   }
 
   async #send(event: OrderEvent): Promise<DeliveryOutcome> {
@@ -118,15 +114,14 @@ export class SlackSender implements EventSender {
     const signal = AbortSignal.timeout(this.#timeoutMs);
     try {
       // Redirects are not followed: the URL is the credential, and Slack's webhooks never redirect.
-      const response = await request(url, {
-        dispatcher: this.#dispatcher,
+      const response = await this.#http.request(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': USER_AGENT },
         body,
         signal,
       });
       const text = (await response.body.text()).slice(0, MAX_BODY_CHARS);
-      return classifySlackResponse(response.statusCode, text, retryAfterMs(response.headers, this.#clock()));
+      return classifySlackResponse(response.status, text, retryAfterMs(response.headers, this.#clock()));
     } catch (error) {
       if (signal.aborted || isTimeout(error)) {
         return { kind: 'retry', reason: `Slack did not answer within ${formatSeconds(this.#timeoutMs)}` };
@@ -143,11 +138,11 @@ export class SlackSender implements EventSender {
   }
 }
 
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const TIMEOUT_CODE_SET = new Set<string>(Object.values(TIMEOUT_CODES));
 
 function isTimeout(error: unknown): boolean {
   const code = errorCode(error);
-  return code !== undefined && TIMEOUT_CODES.has(code);
+  return code !== undefined && TIMEOUT_CODE_SET.has(code);
 }
 
 /** The error's code (ECONNREFUSED, UND_ERR_SOCKET, …), never its message: messages can name the URL. */

@@ -1,9 +1,16 @@
 // Delivers one event to one webhook subscriber, per Standard Webhooks: POST the CloudEvent JSON, signed
 // with every current secret, within 15 s, and turn the answer (or its absence) into a DeliveryOutcome.
 // Retrying is not done here: the outcome tells the outbox or the queue when and whether to try again.
-import { Agent, type Dispatcher, request } from 'undici';
 import type { OrderEvent } from '../../events/orderEvent.js';
 import { eventForSubscriber } from '../../events/orderSummary.js';
+import { createFetchHttpClient } from '../../http/fetchHttpClient.js';
+import {
+  type HttpClient,
+  type HttpClientFactory,
+  type HttpResponse,
+  type HttpResponseBody,
+  TIMEOUT_CODES,
+} from '../../http/httpClient.js';
 import { USER_AGENT } from '../../version.js';
 import type { DeliveryOutcome, EventSender } from '../deliveryOutcome.js';
 import { WebhookUrlError } from '../errors.js';
@@ -25,8 +32,8 @@ export interface WebhookSenderOptions {
   secrets: readonly string[];
   /** Whether parent e-mail and phone stay in the body. */
   includeContactDetails: boolean;
-  /** @default an undici Agent private to this sender (close it with `close()`) */
-  dispatcher?: Dispatcher;
+  /** Makes the sender's HTTP client (closed with `close()`). @default Node's fetch (createFetchHttpClient) */
+  httpClient?: HttpClientFactory;
   /** Epoch milliseconds, for `webhook-timestamp` and Retry-After dates. @default Date.now */
   clock?: () => number;
   /** The whole attempt: connect, headers and body. @default WEBHOOK_TIMEOUT_MS */
@@ -40,8 +47,7 @@ export class WebhookSender implements EventSender {
   readonly #endpoint: string;
   readonly #secrets: readonly string[];
   readonly #includeContactDetails: boolean;
-  readonly #dispatcher: Dispatcher;
-  readonly #ownsDispatcher: boolean;
+  readonly #http: HttpClient;
   readonly #clock: () => number;
   readonly #timeoutMs: number;
 
@@ -60,15 +66,11 @@ export class WebhookSender implements EventSender {
         `webhook subscriber "${options.subscriberId}": timeoutMs must be a positive number`,
       );
     }
-    this.#ownsDispatcher = options.dispatcher === undefined;
-    this.#dispatcher =
-      options.dispatcher ??
-      new Agent({
-        connect: { timeout: Math.min(CONNECT_TIMEOUT_MS, this.#timeoutMs) },
-        headersTimeout: this.#timeoutMs,
-        bodyTimeout: this.#timeoutMs,
-        keepAliveTimeout: 30_000,
-      });
+    this.#http = (options.httpClient ?? createFetchHttpClient)({
+      connectMs: Math.min(CONNECT_TIMEOUT_MS, this.#timeoutMs),
+      headersMs: this.#timeoutMs,
+      bodyMs: this.#timeoutMs,
+    });
   }
 
   async send(event: OrderEvent): Promise<DeliveryOutcome> {
@@ -93,23 +95,20 @@ export class WebhookSender implements EventSender {
       'user-agent': USER_AGENT,
     };
 
-    // undici's headers and body timeouts bound each silence; the abort bounds the attempt as a whole.
+    // The HTTP client's headers and body timeouts bound each silence; the abort bounds the attempt as a whole.
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.#timeoutMs);
     try {
-      const response = await request(this.#url, {
-        dispatcher: this.#dispatcher,
+      const response = await this.#http.request(this.#url, {
         method: 'POST',
         headers,
         body,
         signal: controller.signal,
-        headersTimeout: this.#timeoutMs,
-        bodyTimeout: this.#timeoutMs,
       });
-      const delivered = response.statusCode >= 200 && response.statusCode < 300;
+      const delivered = response.status >= 200 && response.status < 300;
       const excerpt = delivered ? await discard(response.body) : await this.#excerpt(response);
       return classifyWebhookResponse(
-        { status: response.statusCode, headers: response.headers, excerpt },
+        { status: response.status, headers: response.headers, excerpt },
         this.#endpoint,
         this.#clock(),
       );
@@ -120,13 +119,13 @@ export class WebhookSender implements EventSender {
     }
   }
 
-  /** Closes the connection pool if this sender created it. */
+  /** Closes the connections its HTTP client holds. */
   async close(): Promise<void> {
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
+    await this.#http.close();
   }
 
   /** The start of a textual error body on one line, without anything of the URL's query. */
-  async #excerpt(response: Dispatcher.ResponseData): Promise<string> {
+  async #excerpt(response: HttpResponse): Promise<string> {
     const text = await readPrefix(response.body, MAX_ERROR_BODY_BYTES);
     const type = String(response.headers['content-type'] ?? 'text/plain');
     if (!/^text\/|json|xml/i.test(type)) return '';
@@ -138,9 +137,9 @@ export class WebhookSender implements EventSender {
     const code = (error as { code?: unknown } | null)?.code;
     const seconds = `${this.#timeoutMs / 1000} s`;
     if (abortedByUs) return `${this.#endpoint} gave no complete answer within ${seconds} (timeout)`;
-    if (code === 'UND_ERR_CONNECT_TIMEOUT')
+    if (code === TIMEOUT_CODES.connect)
       return `${this.#endpoint} did not accept a connection in time (timeout)`;
-    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    if (code === TIMEOUT_CODES.headers || code === TIMEOUT_CODES.body) {
       return `${this.#endpoint} went silent for ${seconds} (timeout)`;
     }
     const detail =
@@ -179,7 +178,8 @@ function parseWebhookUrl(subscriberId: string, text: string): URL {
     );
   }
   if (url.username || url.password) {
-    // undici would silently drop them, and the receiver would see unauthenticated requests.
+    // undici would silently drop them (fetch refuses the URL), and the receiver would see unauthenticated
+    // requests.
     throw new WebhookUrlError(subscriberId, 'the URL must not carry a user name or password');
   }
   url.hash = '';
@@ -187,7 +187,7 @@ function parseWebhookUrl(subscriberId: string, text: string): URL {
 }
 
 /** Drains a success response so its connection is reused; what it says does not matter. */
-async function discard(body: Dispatcher.ResponseData['body']): Promise<string> {
+async function discard(body: HttpResponseBody): Promise<string> {
   try {
     await body.dump();
   } catch {
@@ -197,13 +197,13 @@ async function discard(body: Dispatcher.ResponseData['body']): Promise<string> {
 }
 
 /** Up to `limit` bytes of the body as text; the rest is dropped (and the connection with it). */
-async function readPrefix(body: Dispatcher.ResponseData['body'], limit: number): Promise<string> {
-  const chunks: Buffer[] = [];
+async function readPrefix(body: HttpResponseBody, limit: number): Promise<string> {
+  const chunks: Uint8Array[] = [];
   let size = 0;
   try {
     for await (const chunk of body) {
-      chunks.push(chunk as Buffer);
-      size += (chunk as Buffer).length;
+      chunks.push(chunk);
+      size += chunk.length;
       if (size >= limit) break;
     }
   } catch {

@@ -13,7 +13,7 @@
 // per take or per reservation (however many requests it holds) and never exceeds. Refusals, and releases
 // with nothing to give back, write nothing.
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   decideReservation,
   type ReservationOutcome,

@@ -15,7 +15,7 @@
 // subscriber disabled elsewhere only costs a few more doomed requests in the meantime.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DisabledSubscriber, SubscriberStatus } from '../../delivery/subscriberStatus.js';
 import { StateStoreError } from '../errors.js';
 import { isConditionalCheckFailure, toStoreError } from './dynamoErrors.js';

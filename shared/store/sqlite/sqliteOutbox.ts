@@ -2,7 +2,7 @@
 // last error. Rows are enqueued inside the commit that logs the event, so no event is logged undelivered.
 // It also keeps which subscribers are disabled, so it serves the subscriber-status port too.
 import type Database from 'better-sqlite3';
-import { z } from 'zod';
+import * as z from 'zod';
 import type {
   Delivery,
   DeliveryOutbox,

@@ -1,7 +1,7 @@
 // The state store in one local SQLite file (better-sqlite3, WAL) for the CLI runner: the same semantics as
 // the DynamoDB adapter, each commit one transaction, plus the per-subscriber delivery outbox.
 import type Database from 'better-sqlite3';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { BudgetCounterStore } from '../../api/budgetCounterStore.js';
 import { type Snapshot, SnapshotSchema } from '../../detect/snapshot.js';
 import { type OrderEvent, OrderEventSchema } from '../../events/orderEvent.js';

@@ -1,6 +1,9 @@
 // What every request looks like on the wire, connection reuse, and the establishments/products listings.
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createFetchHttpClient } from '../../../shared/http/fetchHttpClient.js';
+import type { HttpClientOptions } from '../../../shared/http/httpClient.js';
+import { createUndiciHttpClient } from '../../../shared/http/undiciHttpClient.js';
 import { USER_AGENT } from '../../../shared/version.js';
 import {
   closeTestClients,
@@ -100,7 +103,10 @@ describe('AdminApiClient requests', () => {
     expect(server.requests[0]?.url).toBe('/api/v1/admin/orders');
   });
 
-  it('reuses one keep-alive connection for sequential requests', async () => {
+  it.each([
+    ['fetch', createFetchHttpClient],
+    ['undici', createUndiciHttpClient],
+  ])('reuses one keep-alive connection for sequential requests (%s)', async (_name, httpClient) => {
     const server = await serve((req, res) => {
       const url = new URL(req.url ?? '', server.origin);
       const page = Number(url.searchParams.get('page') ?? '1');
@@ -113,7 +119,7 @@ describe('AdminApiClient requests', () => {
         );
       } else sendJson(res, 200, envelope([makeEstablishment()]));
     });
-    const { client } = createTestClient(server.baseUrl);
+    const { client } = createTestClient(server.baseUrl, { httpClient });
     await client.listOrders();
     await client.listEstablishments();
     await client.listOrders({ status: 'archived' });
@@ -146,18 +152,28 @@ describe('AdminApiClient requests', () => {
     ]);
   });
 
-  it('leaves an injected dispatcher open on close', async () => {
-    const { Agent } = await import('undici');
-    const dispatcher = new Agent();
+  it('makes its HTTP client with its timeouts and one connection, and closes it on close', async () => {
     const server = await serve((_req, res) => sendJson(res, 200, envelope([])));
-    try {
-      const { client } = createTestClient(server.baseUrl, { dispatcher });
-      await client.listOrders();
-      await client.close();
-      expect(dispatcher.closed).toBe(false);
-    } finally {
-      await dispatcher.close();
-    }
+    const made: HttpClientOptions[] = [];
+    let closed = 0;
+    const { client } = createTestClient(server.baseUrl, {
+      timeouts: { headersMs: 2_000 },
+      httpClient: (options) => {
+        made.push(options);
+        const http = createUndiciHttpClient(options);
+        return {
+          request: (url, request) => http.request(url, request),
+          close: () => {
+            closed += 1;
+            return http.close();
+          },
+        };
+      },
+    });
+    await client.listOrders();
+    expect(made).toEqual([{ connectMs: 5_000, headersMs: 2_000, bodyMs: 15_000, maxConnections: 1 }]);
+    await client.close();
+    expect(closed).toBe(1);
   });
 });
 

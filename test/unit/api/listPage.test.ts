@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { firstIssue, parseListPage } from '../../../shared/api/listPage.js';
 import { OrderSchema } from '../../../shared/api/schemas.js';
 import { envelope, makeOrder, makeOrders, paginatedEnvelope } from '../../support/orderFactory.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SeededRandom } from '../../../simulator/seededRandom.js';
 
 const draws = (rng: SeededRandom, count: number) => Array.from({ length: count }, () => rng.next());

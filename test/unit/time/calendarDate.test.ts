@@ -57,7 +57,15 @@ describe('addDays', () => {
 });
 
 describe('isValidTimeZone', () => {
-  it.each(['Europe/Lisbon', 'Pacific/Auckland', 'America/Los_Angeles', 'UTC'])('accepts %s', (zone) => {
+  it.each([
+    'Europe/Lisbon',
+    'Pacific/Auckland',
+    'America/Los_Angeles',
+    'UTC',
+    'US/Eastern',
+    'Asia/Calcutta',
+    'europe/lisbon',
+  ])('accepts %s', (zone) => {
     expect(isValidTimeZone(zone)).toBe(true);
   });
 
