@@ -100,7 +100,8 @@ beforeAll(async () => {
   // The secrets the stack creates, under the names the functions' SECRETS_PREFIX gives them.
   const prefix = wiring.function(functionLogicalId(template, 'poller')).environment.SECRETS_PREFIX;
   const values: Record<string, string> = {
-    NORTH_SCHOOL_TOKEN: sim.token,
+    // Every organization's token in one secret, a JSON object by reference name.
+    'organization-tokens': JSON.stringify({ NORTH_SCHOOL_TOKEN: sim.token }),
     AUTOMATION_WEBHOOK_SECRET: hookSecret,
     KITCHEN_SLACK_URL: slack.webhookUrl('kitchen'),
   };
