@@ -54,14 +54,14 @@ function engine(senders: Record<string, EventSender>, errors: unknown[] = []): O
   });
 }
 
-function drainOutbox(senders: Record<string, EventSender>): Promise<DeliveryReport[]> {
+function deliverDueWith(senders: Record<string, EventSender>): Promise<DeliveryReport[]> {
   return engine(senders).deliverDue();
 }
 
 describe('OutboxDelivery', () => {
   it('marks a delivered event delivered and leaves nothing due', async () => {
     const event = await logEvent();
-    const reports = await drainOutbox({ hook: new ScriptedSender([]), kitchen: new ScriptedSender([]) });
+    const reports = await deliverDueWith({ hook: new ScriptedSender([]), kitchen: new ScriptedSender([]) });
     expect(reports.map((r) => `${r.subscriberId} ${r.state}`).sort()).toEqual([
       'hook delivered',
       'kitchen delivered',
@@ -78,7 +78,7 @@ describe('OutboxDelivery', () => {
     const kitchen = new ScriptedSender([
       { kind: 'retry', reason: 'rate limited (429)', retryAfterMs: 60_000 },
     ]);
-    const reports = await drainOutbox({ hook, kitchen });
+    const reports = await deliverDueWith({ hook, kitchen });
     const byId = Object.fromEntries(reports.map((r) => [r.subscriberId, r]));
     expect(byId.hook).toMatchObject({ state: 'queued', attempts: 1, nextAttemptAt: T0 + 5_000 });
     expect(byId.kitchen).toMatchObject({ state: 'queued', attempts: 1, nextAttemptAt: T0 + 60_000 });
@@ -98,7 +98,7 @@ describe('OutboxDelivery', () => {
         dead: false,
       });
     }
-    const reports = await drainOutbox({
+    const reports = await deliverDueWith({
       hook: new ScriptedSender([{ kind: 'dead', reason: 'rejected (400)', status: 400 }]),
       kitchen: new ScriptedSender([{ kind: 'retry', reason: 'timed out' }]),
     });
@@ -118,7 +118,7 @@ describe('OutboxDelivery', () => {
     await logEvent('order.canceled');
     const hook = new ScriptedSender([{ kind: 'gone', reason: 'gone (410)', status: 410 }]);
     const kitchen = new ScriptedSender([]);
-    await drainOutbox({ hook, kitchen });
+    await deliverDueWith({ hook, kitchen });
     expect(hook.sent).toHaveLength(1);
     expect(kitchen.sent).toHaveLength(2);
     expect((await store.outbox.disabledSubscribers()).map((s) => s.subscriberId)).toEqual(['hook']);
@@ -132,7 +132,7 @@ describe('OutboxDelivery', () => {
 
   it('dead-letters deliveries for a subscriber that left the config', async () => {
     await logEvent();
-    const reports = await drainOutbox({ kitchen: new ScriptedSender([]) });
+    const reports = await deliverDueWith({ kitchen: new ScriptedSender([]) });
     expect(reports.find((r) => r.subscriberId === 'hook')).toMatchObject({
       state: 'dead',
       outcome: { kind: 'dead', reason: 'subscriber is no longer in the config' },
@@ -149,7 +149,7 @@ describe('OutboxDelivery, when a part fails', () => {
       },
     };
     const kitchen = new ScriptedSender([]);
-    const reports = await drainOutbox({ hook, kitchen });
+    const reports = await deliverDueWith({ hook, kitchen });
 
     expect(kitchen.sent).toEqual(events.map((event) => event.id));
     const hookRows = (await store.outbox.listDeliveries()).filter((d) => d.subscriberId === 'hook');
