@@ -46,6 +46,6 @@ export async function resolveSenderSecrets(
   }
 }
 
-export function isNotSet(error: unknown): boolean {
+function isNotSet(error: unknown): boolean {
   return error instanceof MissingSecretError || error instanceof SecretNotSetError;
 }

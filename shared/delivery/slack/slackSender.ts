@@ -19,6 +19,8 @@ export interface SlackSenderOptions {
   subscriberId: string;
   /** The incoming-webhook URL, resolved from its secret. */
   webhookUrl: string;
+  /** The environment variable or secret that holds the URL, named when the URL is refused. */
+  webhookUrlSecret?: string;
   includeContactDetails: boolean;
   /** Makes the sender's HTTP client (closed with `close()`). @default Node's fetch (createFetchHttpClient) */
   httpClient?: HttpClientFactory;
@@ -57,7 +59,7 @@ export class SlackSender implements EventSender {
     this.subscriberId = options.subscriberId;
     const url = parseSlackWebhookUrl(options.webhookUrl);
     // Refused here, never discovered by sending: a URL without a scheme is a setting to fix, not a gone channel.
-    if (!url) throw new SlackWebhookUrlError(options.subscriberId);
+    if (!url) throw new SlackWebhookUrlError(options.subscriberId, options.webhookUrlSecret);
     this.#url = url;
     this.#includeContactDetails = options.includeContactDetails;
     this.#clock = options.clock ?? Date.now;

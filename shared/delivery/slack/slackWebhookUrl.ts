@@ -1,5 +1,5 @@
-// Whether a Slack incoming-webhook secret is usable as a URL at all: checked by the sender, by
-// check-config and by the AWS delivery function, so all three agree on what "usable" means.
+// Whether a Slack incoming-webhook secret is usable as a URL at all: checked once, by the sender's
+// constructor, which check-config, the runner's start-up and the AWS delivery function all build.
 
 /** The URL when `text` (trimmed) is an absolute http(s) URL, else undefined. */
 export function parseSlackWebhookUrl(text: string): URL | undefined {
