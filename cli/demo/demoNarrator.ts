@@ -2,12 +2,12 @@
 // and one when the webhook receiver gets it (with both latencies), and a closing summary.
 import type { Order } from '../../shared/api/schemas.js';
 import type { DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
+import { transitionTime } from '../../shared/detect/transitionTime.js';
 import type { EventType, OrderEvent } from '../../shared/events/orderEvent.js';
 import type { PollReport } from '../../shared/poll/pollOrganization.js';
 import { describeDuration } from '../output/runSummary.js';
 import type { ReceivedDelivery } from './demoWebhookReceiver.js';
 import { PLAIN, type Style } from './terminalStyle.js';
-import { transitionTime } from './transitionTime.js';
 
 export interface DemoBanner {
   simulatorUrl: string;

@@ -25,6 +25,7 @@ import { planDetection, windowDates } from '../detect/planDetection.js';
 import { planResolutionRound, type VanishedOrder } from '../detect/planResolution.js';
 import { planSweep, sweepPages, TERMINAL_STATUSES } from '../detect/planSweep.js';
 import type { Snapshot } from '../detect/snapshot.js';
+import { transitionTime } from '../detect/transitionTime.js';
 import { trackUnreadable } from '../detect/unreadableOrders.js';
 import type { OrderEvent } from '../events/orderEvent.js';
 import { initialPollState, type PollState, type StateStore } from '../store/stateStore.js';
@@ -124,6 +125,12 @@ export interface PollReport {
   vanished: VanishedOrder[];
   /** Events newly recorded this cycle, in commit order. */
   events: OrderEvent[];
+  /**
+   * When each new event's change happened at the source (epoch ms), by event id, for the detection
+   * latency. Absent where the order does not tell, and for orders that existed before they could be seen
+   * (announced only because of emitExisting): their age is not a delay in detecting them.
+   */
+  sourceTimes: Record<string, number>;
   /** Orders another run changed first; they are looked at again next cycle. */
   conflicts: number;
   /** One line per failure, naming the listing and the cause. */
@@ -164,6 +171,7 @@ export async function pollOrganization(
     ordersSeen: 0,
     vanished: [],
     events: [],
+    sourceTimes: {},
     conflicts: 0,
     failures: [],
     problems: [],
@@ -202,6 +210,8 @@ interface Observation {
   order: Order;
   /** Whether a new order is announced rather than recorded silently. */
   news: boolean;
+  /** A new order that existed before we could see it: announced, if at all, only because of emitExisting. */
+  preexisting: boolean;
 }
 
 class Cycle {
@@ -405,7 +415,7 @@ class Cycle {
   #observe(order: Order): void {
     const seen = this.#observations.get(order.uuid);
     if (!seen || seen.order.updated_at < order.updated_at) {
-      this.#observations.set(order.uuid, { order, news: false });
+      this.#observations.set(order.uuid, { order, news: false, preexisting: false });
     }
   }
 
@@ -521,7 +531,9 @@ class Cycle {
   #judgeNews(history: SightingHistory): void {
     const listedApart = this.organization.establishments !== undefined;
     for (const observation of this.#observations.values()) {
-      observation.news = this.organization.emitExisting || isNews(observation.order, listedApart, history);
+      const news = isNews(observation.order, listedApart, history);
+      observation.news = this.organization.emitExisting || news;
+      observation.preexisting = !news && !this.#snapshots.has(observation.order.uuid);
     }
   }
 
@@ -534,14 +546,16 @@ class Cycle {
       detectedAt,
     };
     const graceDays = organization.window.daysBack + (deps.snapshotGraceDays ?? 2);
-    for (const { order, news } of this.#observations.values()) {
+    for (const { order, news, preexisting } of this.#observations.values()) {
       const diff = diffOrder(this.#snapshots.get(order.uuid), order, {
         ...context,
         baseline: !news,
         expiresAt: expiryOf(order.pickup_at, graceDays),
       });
-      if (diff.snapshot)
-        await this.#commit(diff.snapshot, announcedEvents(diff.events, organization.statuses));
+      if (diff.snapshot) {
+        const events = announcedEvents(diff.events, organization.statuses);
+        await this.#commit(diff.snapshot, events, preexisting ? undefined : order);
+      }
     }
     for (const order of this.#missing) {
       const previous = this.#snapshots.get(order.uuid);
@@ -550,14 +564,21 @@ class Cycle {
     }
   }
 
-  async #commit(snapshot: Snapshot, events: OrderEvent[]): Promise<void> {
+  /** `order`, when given, dates each new event's change at the source. */
+  async #commit(snapshot: Snapshot, events: OrderEvent[], order?: Order): Promise<void> {
     const result = await this.deps.store.commitChange(this.organization.id, { snapshot, events });
     if (result.outcome === 'version_conflict') {
       this.report.conflicts += 1;
       return;
     }
     const duplicates = new Set(result.duplicateEventIds);
-    this.report.events.push(...events.filter((event) => !duplicates.has(event.id)));
+    const recorded = events.filter((event) => !duplicates.has(event.id));
+    this.report.events.push(...recorded);
+    if (!order) return;
+    for (const event of recorded) {
+      const at = transitionTime(event, order);
+      if (at !== undefined) this.report.sourceTimes[event.id] = at;
+    }
   }
 
   /**

@@ -6,7 +6,8 @@
 // status whatever `statuses` announces, an order found nowhere marked missing once, news told from old
 // orders on dates entering the window, a version conflict losing nothing, and the ways a cycle ends
 // early: the lease held elsewhere, no budget for pending (deferred), a revoked token (stopped); and every
-// problem of a listing that answered without error reported, an unreadable order remembered until it reads well.
+// problem of a listing that answered without error reported, an unreadable order remembered until it reads well;
+// each new transition dated at its source, for the detection latency.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AdminApiClient } from '../../../shared/api/adminApiClient.js';
 import { RequestBudget } from '../../../shared/api/requestBudget.js';
@@ -281,6 +282,33 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
     expect(quiet).toMatchObject({ ok: true, events: [], vanished: [] });
     // Nor does a whole further pass of the sweep find anything to say.
     expect(eventsOf(await untilSwept(now))).toEqual([]);
+  });
+
+  it('dates each new transition at the source for the detection latency', async () => {
+    // Pending's baseline: its orders are known, and an order created on its dates is news.
+    await cycle();
+    const [pending] = pendingOrders();
+    if (!pending) throw new Error('fixture has no pending order');
+    const changedAt = now;
+    sim.world.setStatus(pending.uuid, 'canceled');
+    const created = sim.world.addOrder({ pickupDate: addDays(TODAY, 1) });
+
+    const next = await cycle();
+    expect(summary(next.events)).toEqual(
+      [`order.canceled ${pending.reference}`, `order.created ${created.reference}`].sort(),
+    );
+    // Detected by the cycle a minute after the change: the event's time less its source time.
+    for (const event of next.events) {
+      expect(Date.parse(event.time) - (next.sourceTimes[event.id] ?? Number.NaN)).toBe(MINUTE);
+    }
+    expect(Object.values(next.sourceTimes)).toEqual([changedAt, changedAt]);
+  });
+
+  it('gives no detection latency for orders announced only because emitExisting asks', async () => {
+    organization = { ...organization, emitExisting: true };
+    const first = await cycle();
+    expect(first.events.length).toBeGreaterThan(0);
+    expect(first.sourceTimes).toEqual({});
   });
 
   it('resolves a vanished pending order with narrow look-ups when no budget is left for the sweep', async () => {

@@ -16,6 +16,7 @@ export function pollReport(overrides: Partial<PollReport> = {}): PollReport {
     deferred: [],
     ordersSeen: 63,
     events: [],
+    sourceTimes: {},
     conflicts: 0,
     failures: [],
     problems: [],

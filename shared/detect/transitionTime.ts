@@ -1,8 +1,8 @@
-// When the change an event reports happened at the source, for the demo's detection latency: the order's
-// created_at for a new order, completed_at or canceled_at for those transitions, updated_at otherwise.
-// The event itself carries only the detection time, so the demo asks the simulator for the order.
-import type { Order } from '../../shared/api/schemas.js';
-import type { OrderEvent } from '../../shared/events/orderEvent.js';
+// When the change an event reports happened at the source, for the detection latency (the poll cycle's
+// report, the demo): the order's created_at for a new order, completed_at or canceled_at for those
+// transitions, updated_at otherwise. The event itself carries only the detection time.
+import type { Order } from '../api/schemas.js';
+import type { OrderEvent } from '../events/orderEvent.js';
 
 /** Epoch ms, or undefined when the order no longer tells (it moved on, or is gone). */
 export function transitionTime(event: OrderEvent, order: Order | undefined): number | undefined {

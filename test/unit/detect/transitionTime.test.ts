@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { transitionTime } from '../../../cli/demo/transitionTime.js';
+import { transitionTime } from '../../../shared/detect/transitionTime.js';
 import { parsedOrder, statusOf } from '../../support/detectFixtures.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
 
