@@ -161,6 +161,7 @@ export class MealOrderNotifierStack extends Stack {
       secrets: secrets.all,
       queues: queues.all,
       publisherFailureQueue: this.publisher.failureQueue,
+      pollingEnabled: props.pollingEnabled ?? true,
     });
     assertStackFits(this, dashboard.widgetCount);
   }

@@ -21,6 +21,8 @@ export interface StackOutputsProps {
   readonly secrets: readonly NotifierSecret[];
   readonly queues: readonly SubscriberQueue[];
   readonly publisherFailureQueue: IQueue;
+  /** Whether the stack polls; `meal-notifier status --stack` does not count organizations as failing when it does not. */
+  readonly pollingEnabled: boolean;
 }
 
 /** Outputs sit at the stack's top level so their names read plainly (`SecretNORTHTOKEN`, not a hash). */
@@ -69,5 +71,10 @@ export function addStackOutputs(stack: Stack, props: StackOutputsProps): void {
     STACK_OUTPUT_KEYS.publisherFailureQueue,
     props.publisherFailureQueue.queueUrl,
     'Stream batches the publisher could not publish (their positions; the events stay in the table for 14 days); meal-notifier republish --stack publishes them.',
+  );
+  output(
+    STACK_OUTPUT_KEYS.polling,
+    props.pollingEnabled ? 'on' : 'off',
+    'Whether the stack polls (-c polling=on|off). Off, meal-notifier status --stack does not count the organizations as failing.',
   );
 }

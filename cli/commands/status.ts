@@ -1,10 +1,12 @@
 // `meal-notifier status --config FILE`: how the local runner is doing, from its state file alone, so it
 // works without the secrets and while the runner is running. With `--stack NAME`, how a deployed stack is
-// doing, from its state table and the depths of its queues.
+// doing, from its state table and the depths of its queues. The exit code is the health verdict (the same
+// as the runner's /healthz), so a monitor or a process manager can run it.
 import { Command } from 'commander';
 import type { Config } from '../../shared/config/configSchema.js';
 import { loadConfigFile } from '../../shared/config/loadConfig.js';
 import { collectStackStatus } from '../../shared/operations/collectStackStatus.js';
+import { assessHealth } from '../../shared/operations/healthVerdict.js';
 import type { StatusReport } from '../../shared/operations/statusReport.js';
 import {
   explainStackFailure,
@@ -40,11 +42,18 @@ Per organization: last successful poll, consecutive failures and the last error,
 in the last hour and day. Per subscriber: deliveries queued and dead, and whether it was disabled.
 Locally it reads the state file only: no secrets are needed and no request is made.
 With --stack it reads the stack's state table and its queues' depths (nothing is taken off a queue), and
-the publisher's failure queue; what cannot be read is named, and the exit code is then 1.
+the publisher's failure queue.
+
+Exit code 0 when healthy: every organization polled successfully within its last 3 poll intervals (the
+interval its pace last chose, at least pollIntervalSeconds), no dead letter, no disabled subscriber, and
+with --stack no batch the publisher gave up on and nothing that could not be read. Otherwise 1, with one
+line per problem (in --json: "health": {"healthy": false, "problems": [...]}). On a stack deployed with
+-c polling=off, organizations are not counted.
 
 Examples:
   $ meal-notifier status --config notifier.json
   $ meal-notifier status --config notifier.json --json | jq '.organizations[] | select(.consecutiveFailures > 0)'
+  $ meal-notifier status --config notifier.json > /dev/null || echo "notifier unhealthy"
   $ meal-notifier status --config notifier.json --stack MealOrderNotifier --region eu-west-1`,
     )
     .action(async (options: StatusOptions) => {
@@ -55,8 +64,13 @@ Examples:
         options.stack === undefined
           ? await localStatus(config, options.config, now)
           : await stackStatus(config, { ...options, stack: options.stack }, now);
-      process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatStatus(report, now));
-      if ('problems' in report && report.problems.length > 0) process.exitCode = EXIT_FAILURE;
+      const health = assessHealth(report, now);
+      process.stdout.write(
+        options.json
+          ? `${JSON.stringify({ ...report, health }, null, 2)}\n`
+          : formatStatus(report, health, now),
+      );
+      if (!health.healthy) process.exitCode = EXIT_FAILURE;
     });
 }
 
@@ -83,6 +97,7 @@ async function stackStatus(
       {
         stackName: stack.resources.stackName,
         tableName: stack.resources.tableName,
+        pollingEnabled: stack.resources.pollingEnabled,
         store: stack.store,
         subscriberStatus: stack.subscriberStatus,
         queues: stack.queues,

@@ -1,7 +1,7 @@
 // A readable table of outbox deliveries.
 import Table from 'cli-table3';
 import type { DeliveryStatus } from '../../shared/delivery/deliveryOutbox.js';
-import { humanDuration } from './humanDuration.js';
+import { humanDuration } from '../../shared/time/humanDuration.js';
 
 export interface DeliveryRow {
   subscriberId: string;

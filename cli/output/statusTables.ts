@@ -1,11 +1,13 @@
 // `meal-notifier status` for people, locally or for a deployed stack: one table of organizations, one of
-// subscribers, and the notes that need action (orders unreadable for over an hour, a disabled subscriber,
-// dead letters, batches the publisher gave up on, what could not be read).
+// subscribers, orders unreadable for over an hour, and the verdict: one line per health problem (an
+// organization not polled lately, a disabled subscriber, dead letters, batches the publisher gave up on,
+// what could not be read), or one line saying all is well.
 import Table from 'cli-table3';
+import { type Health, STALE_AFTER_INTERVALS } from '../../shared/operations/healthVerdict.js';
 import type { OrganizationStatus, StatusReport } from '../../shared/operations/statusReport.js';
-import { humanDuration } from './humanDuration.js';
+import { humanDuration } from '../../shared/time/humanDuration.js';
 
-export function formatStatus(report: StatusReport, nowMs: number): string {
+export function formatStatus(report: StatusReport, health: Health, nowMs: number): string {
   const lines = [
     'stack' in report
       ? `Stack: ${report.stack} (state table ${report.tableName})`
@@ -60,24 +62,20 @@ export function formatStatus(report: StatusReport, nowMs: number): string {
     }
     lines.push(subscribers.toString());
   }
-  const stackFlag = 'stack' in report ? ` --stack ${report.stack}` : '';
-  for (const subscriber of report.subscribers) {
-    if (subscriber.disabled) {
-      lines.push(
-        `subscriber ${subscriber.id} is disabled: ${subscriber.disabled.reason} (meal-notifier replay${stackFlag} to it enables it again)`,
-      );
-    }
+  const pollingOff = 'stack' in report && !report.pollingEnabled;
+  if (pollingOff) {
+    lines.push(
+      `polling is off on stack ${report.stack} (deployed with -c polling=off): its organizations are not counted as failing`,
+    );
   }
-  const dead = report.subscribers.reduce((sum, subscriber) => sum + (subscriber.dead ?? 0), 0);
-  if (dead > 0) lines.push(`${dead} dead letter(s): see meal-notifier deliveries${stackFlag} --failed`);
-  if ('stack' in report) {
-    if (report.publisherFailures) {
-      lines.push(
-        `${report.publisherFailures} stream batch(es) the publisher gave up on: their events were recorded but not published; see meal-notifier republish${stackFlag}`,
-      );
-    }
-    for (const problem of report.problems) lines.push(`not known: ${problem}`);
+  if (health.healthy) {
+    lines.push(
+      pollingOff
+        ? 'healthy: nothing dead'
+        : `healthy: every organization polled successfully within its last ${STALE_AFTER_INTERVALS} poll intervals, nothing dead`,
+    );
   }
+  lines.push(...health.problems);
   return `${lines.join('\n')}\n`;
 }
 

@@ -19,6 +19,8 @@ import {
 export interface StackStatusSources {
   stackName: string;
   tableName: string;
+  /** False for a stack deployed with polling off. */
+  pollingEnabled: boolean;
   store: StatusStore;
   subscriberStatus: Pick<SubscriberStatusPort, 'disabled'>;
   queues: DeliveryQueues;
@@ -77,6 +79,7 @@ export async function collectStackStatus(
   return {
     stack: sources.stackName,
     tableName: sources.tableName,
+    pollingEnabled: sources.pollingEnabled,
     organizations,
     subscribers,
     publisherFailures,

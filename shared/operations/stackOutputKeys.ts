@@ -7,6 +7,8 @@ export const STACK_OUTPUT_KEYS = {
   alarmTopic: 'AlarmTopicArn',
   dashboard: 'DashboardUrl',
   publisherFailureQueue: 'PublisherFailureQueueUrl',
+  /** `on` or `off`: whether the stack polls (`-c polling=`). */
+  polling: 'Polling',
 } as const;
 
 export interface SubscriberOutputKeys {

@@ -17,6 +17,8 @@ export interface StackResources {
   publisherFailureQueueUrl: string | undefined;
   /** By subscriber id, for the Slack and webhook subscribers whose queues the outputs name. */
   queues: Map<string, SubscriberQueueUrls>;
+  /** False when the stack was deployed with `-c polling=off`; true when the outputs do not say (older stacks polled). */
+  pollingEnabled: boolean;
 }
 
 /**
@@ -47,5 +49,6 @@ export function stackResourcesFromOutputs(
     eventTopicArn: outputs[STACK_OUTPUT_KEYS.eventTopic] || undefined,
     publisherFailureQueueUrl: outputs[STACK_OUTPUT_KEYS.publisherFailureQueue] || undefined,
     queues,
+    pollingEnabled: outputs[STACK_OUTPUT_KEYS.polling] !== 'off',
   };
 }

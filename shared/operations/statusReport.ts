@@ -9,9 +9,13 @@ import type { StateStore } from '../store/stateStore.js';
 export interface OrganizationStatus {
   id: string;
   name: string;
+  /** The config's shortest gap between cycles. */
+  pollIntervalSeconds: number;
   /** ISO 8601, or null when never. */
   lastSuccessAt: string | null;
   lastAttemptAt: string | null;
+  /** When the pace has the next cycle due (ISO 8601); null before the first cycle. */
+  nextPollAt: string | null;
   consecutiveFailures: number;
   lastError: string | null;
   snapshots: number;
@@ -57,6 +61,8 @@ export interface LocalStatusReport extends StatusReportBase {
 export interface StackStatusReport extends StatusReportBase {
   stack: string;
   tableName: string;
+  /** False for a stack deployed with `-c polling=off`: nothing is polled, by request. */
+  pollingEnabled: boolean;
   /** Stream batches the publisher gave up on (its failure queue's depth); null when not known. */
   publisherFailures: number | null;
   /** What could not be read, one line each: the report is incomplete there. */
@@ -74,18 +80,20 @@ const UNREADABLE_FOR_MS = HOUR_MS;
 
 /** The organization's status; all empty without a store (nothing polled yet). */
 export async function organizationStatus(
-  organization: Pick<OrganizationConfig, 'id' | 'name'>,
+  organization: Pick<OrganizationConfig, 'id' | 'name' | 'pollIntervalSeconds'>,
   store: StatusStore | undefined,
   nowMs: number,
 ): Promise<OrganizationStatus> {
-  const { id, name } = organization;
+  const { id, name, pollIntervalSeconds } = organization;
   const state = await store?.loadPollState(id);
   const lastDay = (await store?.listEvents(id, nowMs - 24 * HOUR_MS)) ?? [];
   return {
     id,
     name,
+    pollIntervalSeconds,
     lastSuccessAt: isoOrNull(state?.lastSuccessAt),
     lastAttemptAt: isoOrNull(state?.lastAttemptAt),
+    nextPollAt: isoOrNull(state?.nextPollAt),
     consecutiveFailures: state?.consecutiveFailures ?? 0,
     lastError: state?.lastError ?? null,
     snapshots: (await store?.loadSnapshots(id))?.size ?? 0,

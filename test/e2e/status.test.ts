@@ -1,7 +1,8 @@
 // `meal-notifier status`, run as a real process after real polls: per organization its last successful
 // poll, failures, snapshots and recent events; per subscriber its queued and dead deliveries and whether
 // it was disabled. It reads the state file only, so it runs without any secret, and it does not create a
-// state file that is not there yet.
+// state file that is not there yet. Its exit code is the health verdict: 1 with one line per problem (an
+// organization never polled, dead letters, a disabled subscriber), 0 once all is well.
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -82,8 +83,16 @@ describe('meal-notifier status', () => {
     expect(second.stderr).toMatch(/North School: .*, 2 events, 6 deliveries queued, next in \d+ s$/m);
 
     const json = await runCli(['status', '--config', config, '--json'], {});
-    expect(json.code).toBe(0);
+    // The gone receiver's subscriber is disabled and holds dead letters: unhealthy.
+    expect(json.code).toBe(1);
     const report = JSON.parse(json.stdout);
+    expect(report.health).toEqual({
+      healthy: false,
+      problems: [
+        expect.stringMatching(/^subscriber legacy is disabled: .*410/),
+        'subscriber legacy has 2 dead letter(s): see meal-notifier deliveries --failed',
+      ],
+    });
     expect(report.stateExists).toBe(true);
     expect(report.organizations).toEqual([
       expect.objectContaining({
@@ -109,21 +118,36 @@ describe('meal-notifier status', () => {
     ]);
 
     const table = await runCli(['status', '--config', config], {});
-    expect(table.code).toBe(0);
+    expect(table.code).toBe(1);
     expect(table.stdout).toMatch(
       row('North School', '\\S+ \\S+Z \\(\\d+ s ago\\)', '0', '', '\\d+', '2', '2'),
     );
     expect(table.stdout).toMatch(row('automation', 'webhook', '2', '0', 'enabled'));
     expect(table.stdout).toMatch(row('legacy', 'webhook', '0', '2', 'disabled since \\S+'));
-    expect(table.stdout).toContain('subscriber legacy is disabled:');
+    expect(table.stdout).toContain('\nsubscriber legacy is disabled:');
+    expect(table.stdout).toContain(
+      '\nsubscriber legacy has 2 dead letter(s): see meal-notifier deliveries --failed\n',
+    );
   });
 
-  it('reports a config that never polled without creating its state file', async () => {
+  it('exits 1 for a config that never polled, without creating its state file, and 0 once a poll succeeded', async () => {
     const config = await writeConfig('fresh');
-    const result = await runCli(['status', '--config', config], {});
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain('(not created yet: nothing polled)');
-    expect(result.stdout).toMatch(row('North School', 'never', '0', '', '0', '0', '0'));
+    const never = await runCli(['status', '--config', config], {});
+    expect(never.code).toBe(1);
+    expect(never.stdout).toContain('(not created yet: nothing polled)');
+    expect(never.stdout).toMatch(row('North School', 'never', '0', '', '0', '0', '0'));
+    expect(never.stdout).toMatch(
+      /\nNorth School: never polled: no cycle has finished yet \(is meal-notifier poll running with this config\?\)\n$/,
+    );
     expect(existsSync(join(dir, 'fresh.db'))).toBe(false);
+
+    // The baseline cycle records what is there and announces nothing: nothing to deliver, nothing dead.
+    const env = { NORTH_TOKEN: sim.token, HOOK_SECRET: secret };
+    expect((await runCli(['poll', '--config', config, '--once'], env)).code).toBe(0);
+    const polled = await runCli(['status', '--config', config], {});
+    expect(polled.stdout).toMatch(
+      /\nhealthy: every organization polled successfully within its last 3 poll intervals, nothing dead\n$/,
+    );
+    expect(polled.code).toBe(0);
   });
 });

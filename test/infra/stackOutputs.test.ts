@@ -25,6 +25,7 @@ describe('stack outputs', () => {
   it('name the table, topic and failure queue the operator commands read', () => {
     const outputs = outputsOf(notifierApp(exampleConfig()));
     for (const key of Object.values(STACK_OUTPUT_KEYS)) expect(outputs).toHaveProperty(key);
+    expect(outputs[STACK_OUTPUT_KEYS.polling]).toBe(JSON.stringify('on'));
   });
 
   it("let the commands find every Slack and webhook subscriber's queue and dead-letter queue, ids that clash once punctuation is dropped included", () => {
@@ -48,5 +49,16 @@ describe('stack outputs', () => {
         deadLetterQueueUrl: urlOf(app, id, 'DeadLetterQueue'),
       });
     }
+  });
+
+  it('say when the stack does not poll, so that status --stack does not count its organizations as failing', () => {
+    const outputs = outputsOf(notifierApp(exampleConfig(), { props: { pollingEnabled: false } }));
+    const read = (values: Record<string, string>) =>
+      stackResourcesFromOutputs('MealOrderNotifier', values, []).pollingEnabled;
+    expect(outputs[STACK_OUTPUT_KEYS.polling]).toBe(JSON.stringify('off'));
+    expect(read({ ...outputs, [STACK_OUTPUT_KEYS.polling]: 'off' })).toBe(false);
+    expect(read({ ...outputs, [STACK_OUTPUT_KEYS.polling]: 'on' })).toBe(true);
+    // A stack deployed before the output existed polled.
+    expect(read({ [STACK_OUTPUT_KEYS.stateTable]: 'MealOrderNotifier-State' })).toBe(true);
   });
 });

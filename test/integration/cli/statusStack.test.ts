@@ -1,13 +1,17 @@
 // `meal-notifier status --stack`, run in-process against a state table on DynamoDB Local with SQS and
 // CloudFormation mocked: the organizations' poll state and recent events from the table, each subscriber's
 // queued and dead deliveries from its queues' depths, a disabled subscriber, the publisher's failure queue,
-// and a queue that does not answer, named without hiding the rest.
+// and a queue that does not answer, named without hiding the rest. The exit code is the health verdict; a
+// stack deployed with polling off does not count its organizations.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { STACK_OUTPUT_KEYS } from '../../../shared/operations/stackOutputKeys.js';
 import { initialPollState } from '../../../shared/store/stateStore.js';
-import { NORTH_SCHOOL_ID } from '../../support/configFixtures.js';
+import { exampleConfig, NORTH_SCHOOL_ID } from '../../support/configFixtures.js';
 import {
   type DeployedStackFixture,
   deployedStackFixture,
@@ -85,7 +89,8 @@ describe('meal-notifier status --stack', () => {
     const result = await runCliInProcess(['status', ...stack.stackArgs]);
 
     expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
+    // Polled 2 min ago, within 3 intervals of 60 s; but dead letters and a disabled subscriber.
+    expect(result.code).toBe(1);
     expect(result.stdout).toContain(`Stack: ${STACK_NAME} (state table ${stack.table.tableName})`);
     expect(result.stdout).toMatch(
       row(
@@ -106,8 +111,12 @@ describe('meal-notifier status --stack', () => {
       `subscriber kitchen-north is disabled: Slack answered channel_is_archived (meal-notifier replay --stack ${STACK_NAME} to it enables it again)`,
     );
     expect(result.stdout).toContain(
-      `3 dead letter(s): see meal-notifier deliveries --stack ${STACK_NAME} --failed`,
+      `\nsubscriber automation has 2 dead letter(s): see meal-notifier deliveries --stack ${STACK_NAME} --failed\n`,
     );
+    expect(result.stdout).toContain(
+      `\nsubscriber kitchen-north has 1 dead letter(s): see meal-notifier deliveries --stack ${STACK_NAME} --failed\n`,
+    );
+    expect(result.stdout).not.toMatch(/^North School: /m);
     expect(result.stdout).toContain(
       `1 stream batch(es) the publisher gave up on: their events were recorded but not published; see meal-notifier republish --stack ${STACK_NAME}`,
     );
@@ -118,12 +127,22 @@ describe('meal-notifier status --stack', () => {
   it('gives the same report as JSON', async () => {
     const result = await runCliInProcess(['status', ...stack.stackArgs, '--json']);
 
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout);
     expect(report).toMatchObject({
       stack: STACK_NAME,
+      pollingEnabled: true,
       publisherFailures: 1,
       problems: [],
+      health: {
+        healthy: false,
+        problems: [
+          'subscriber automation has 2 dead letter(s): see meal-notifier deliveries --stack NotifierTest --failed',
+          expect.stringMatching(/^subscriber kitchen-north is disabled: Slack answered channel_is_archived/),
+          expect.stringMatching(/^subscriber kitchen-north has 1 dead letter\(s\)/),
+          expect.stringMatching(/^1 stream batch\(es\) the publisher gave up on/),
+        ],
+      },
       organizations: [{ id: NORTH_SCHOOL_ID, consecutiveFailures: 2, snapshots: 2, eventsLastDay: 2 }],
     });
     expect(report.subscribers).toEqual([
@@ -131,6 +150,36 @@ describe('meal-notifier status --stack', () => {
       expect.objectContaining({ id: 'kitchen-north', queued: 0, dead: 1, disabled: expect.any(Object) }),
       expect.objectContaining({ id: 'office', queued: null, dead: null }),
     ]);
+  });
+
+  it('does not count the organizations of a stack deployed with polling off', async () => {
+    const outputs = JSON.parse(await readFile(stack.outputsPath, 'utf8'));
+    outputs[STACK_NAME][STACK_OUTPUT_KEYS.polling] = 'off';
+    const outputsPath = join(stack.dir, 'polling-off.json');
+    await writeFile(outputsPath, JSON.stringify(outputs));
+    // Never polled: with polling on, a failing organization.
+    const config = exampleConfig();
+    config.organizations.push({
+      id: '5e1a0000-0000-4000-8000-00000000000b',
+      name: 'South Academy',
+      token: { env: 'SOUTH_TOKEN' },
+      timeZone: 'Europe/Lisbon',
+    });
+    const configPath = join(stack.dir, 'two-organizations.json');
+    await writeFile(configPath, JSON.stringify(config));
+    const args = ['status', '--config', configPath, '--stack', STACK_NAME];
+
+    const on = await runCliInProcess([...args, '--stack-outputs', stack.outputsPath]);
+    expect(on.stdout).toMatch(/^South Academy: never polled: /m);
+
+    const off = await runCliInProcess([...args, '--stack-outputs', outputsPath]);
+    expect(off.stdout).toContain(
+      `polling is off on stack ${STACK_NAME} (deployed with -c polling=off): its organizations are not counted as failing`,
+    );
+    expect(off.stdout).not.toMatch(/^South Academy: /m);
+    // What is dead still counts.
+    expect(off.stdout).toMatch(/^subscriber kitchen-north is disabled: /m);
+    expect(off.code).toBe(1);
   });
 
   it("finds the stack's resources in its CloudFormation outputs when no outputs file is given", async () => {

@@ -1,4 +1,4 @@
-// A duration as a person reads it in a table: seconds, minutes, hours or days, rounded.
+// A duration as a person reads it in a table or a one-line problem: seconds, minutes, hours or days, rounded.
 
 export function humanDuration(ms: number): string {
   const seconds = Math.max(0, Math.round(ms / 1000));

@@ -1,0 +1,185 @@
+// The health verdict behind `status`'s exit code and the runner's /healthz: every organization polled
+// successfully within its last three poll intervals (the pace's, at least the config's), nothing dead; one
+// line per problem, naming what is at fault and where to look.
+import { describe, expect, it } from 'vitest';
+import { assessHealth, pollIntervalMs } from '../../../shared/operations/healthVerdict.js';
+import type {
+  LocalStatusReport,
+  OrganizationStatus,
+  StackStatusReport,
+  SubscriberStatus,
+} from '../../../shared/operations/statusReport.js';
+
+const NOW = Date.parse('2026-03-05T10:00:00.000Z');
+const ago = (seconds: number) => new Date(NOW - seconds * 1000).toISOString();
+
+function organization(overrides: Partial<OrganizationStatus> = {}): OrganizationStatus {
+  return {
+    id: '0e9a0000-0000-4000-8000-00000000000a',
+    name: 'North School',
+    pollIntervalSeconds: 10,
+    lastSuccessAt: ago(5),
+    lastAttemptAt: ago(5),
+    nextPollAt: ago(-5),
+    consecutiveFailures: 0,
+    lastError: null,
+    snapshots: 12,
+    eventsLastHour: 0,
+    eventsLastDay: 0,
+    unreadableOrders: [],
+    ...overrides,
+  };
+}
+
+function subscriber(overrides: Partial<SubscriberStatus> = {}): SubscriberStatus {
+  return {
+    id: 'automation',
+    type: 'webhook',
+    enabledInConfig: true,
+    disabled: null,
+    queued: 0,
+    dead: 0,
+    ...overrides,
+  };
+}
+
+function local(organizations: OrganizationStatus[], subscribers: SubscriberStatus[] = []): LocalStatusReport {
+  return { statePath: '/tmp/state.db', stateExists: true, organizations, subscribers };
+}
+
+function stack(overrides: Partial<StackStatusReport> = {}): StackStatusReport {
+  return {
+    stack: 'Notifier',
+    tableName: 'Notifier-State',
+    pollingEnabled: true,
+    organizations: [organization()],
+    subscribers: [subscriber()],
+    publisherFailures: 0,
+    problems: [],
+    ...overrides,
+  };
+}
+
+describe('assessHealth', () => {
+  it('is healthy when every organization polled successfully lately and nothing is dead', () => {
+    const report = local([organization(), organization({ name: 'South Academy' })], [subscriber()]);
+    expect(assessHealth(report, NOW)).toEqual({ healthy: true, problems: [] });
+  });
+
+  it('fails an organization never polled, saying whether anything ran for it', () => {
+    const never = organization({ lastSuccessAt: null, lastAttemptAt: null, nextPollAt: null });
+    expect(assessHealth(local([never]), NOW).problems).toEqual([
+      'North School: never polled: no cycle has finished yet (is meal-notifier poll running with this config?)',
+    ]);
+    expect(assessHealth(stack({ organizations: [never] }), NOW).problems).toEqual([
+      "North School: never polled: check that its token is put (the stack's Secret outputs) and the poller's log",
+    ]);
+  });
+
+  it('fails an organization whose cycles all failed, with the count and the last error', () => {
+    const failing = organization({
+      lastSuccessAt: null,
+      consecutiveFailures: 2,
+      lastError: 'North School: cannot reach the API (ECONNREFUSED)',
+    });
+    expect(assessHealth(local([failing]), NOW)).toEqual({
+      healthy: false,
+      problems: [
+        'North School: never polled successfully; 2 failed cycle(s) in a row, the last: North School: cannot reach the API (ECONNREFUSED)',
+      ],
+    });
+  });
+
+  it('allows up to three intervals since the last success, failures in between included', () => {
+    const at = (seconds: number, failures = 0) =>
+      assessHealth(
+        local([
+          organization({
+            lastSuccessAt: ago(seconds),
+            lastAttemptAt: ago(5),
+            nextPollAt: ago(-5),
+            consecutiveFailures: failures,
+            lastError: failures ? 'API answered 500' : null,
+          }),
+        ]),
+        NOW,
+      );
+    expect(at(30, 2).healthy).toBe(true);
+    expect(at(31, 2)).toEqual({
+      healthy: false,
+      problems: [
+        'North School: last successful poll 31 s ago, over 3 poll intervals of 10 s; 2 failed cycle(s) in a row, the last: API answered 500',
+      ],
+    });
+  });
+
+  it('counts intervals as the pace spaced them when the budget spaces cycles wider than the config asks', () => {
+    // The pace chose 60 s between cycles: 2.5 min without a new success is still within three.
+    const paced = organization({ lastSuccessAt: ago(150), lastAttemptAt: ago(150), nextPollAt: ago(90) });
+    expect(pollIntervalMs(paced)).toBe(60_000);
+    expect(assessHealth(local([paced]), NOW).healthy).toBe(true);
+    // A short deferral retry never shrinks the interval below the config's.
+    expect(pollIntervalMs(organization({ lastAttemptAt: ago(1), nextPollAt: ago(-4) }))).toBe(10_000);
+  });
+
+  it('says when no cycle has run since the last success: the runner is not running', () => {
+    const stopped = organization({ lastSuccessAt: ago(600), lastAttemptAt: ago(600), nextPollAt: ago(590) });
+    expect(assessHealth(local([stopped]), NOW).problems).toEqual([
+      'North School: last successful poll 10 min ago, over 3 poll intervals of 10 s; no cycle has run since: is meal-notifier poll running with this config?',
+    ]);
+  });
+
+  it('says when the cycles since were deferred for want of budget', () => {
+    const starved = organization({ lastSuccessAt: ago(120), lastAttemptAt: ago(3), nextPollAt: ago(-2) });
+    expect(assessHealth(local([starved]), NOW).problems[0]).toMatch(
+      /^North School: last successful poll 2 min ago, .*; its cycles were deferred for want of request budget/,
+    );
+  });
+
+  it('fails on dead letters and on a disabled subscriber, one line each, with the command to run', () => {
+    const report = local(
+      [organization()],
+      [
+        subscriber({ id: 'automation', dead: 2 }),
+        subscriber({
+          id: 'legacy',
+          disabled: { since: ago(60), reason: 'https://hooks.example.test answered 410' },
+          dead: 1,
+        }),
+        subscriber({ id: 'office', queued: 5 }),
+      ],
+    );
+    expect(assessHealth(report, NOW)).toEqual({
+      healthy: false,
+      problems: [
+        'subscriber automation has 2 dead letter(s): see meal-notifier deliveries --failed',
+        'subscriber legacy is disabled: https://hooks.example.test answered 410 (meal-notifier replay to it enables it again)',
+        'subscriber legacy has 1 dead letter(s): see meal-notifier deliveries --failed',
+      ],
+    });
+  });
+
+  it('on a stack, also fails on batches the publisher gave up on and on what could not be read', () => {
+    const report = stack({
+      subscribers: [
+        subscriber({ dead: 1 }),
+        subscriber({ id: 'office', type: 'email', queued: null, dead: null }),
+      ],
+      publisherFailures: 3,
+      problems: ['cannot reach the queue of automation'],
+    });
+    expect(assessHealth(report, NOW).problems).toEqual([
+      'subscriber automation has 1 dead letter(s): see meal-notifier deliveries --stack Notifier --failed',
+      '3 stream batch(es) the publisher gave up on: their events were recorded but not published; see meal-notifier republish --stack Notifier',
+      'not known: cannot reach the queue of automation',
+    ]);
+  });
+
+  it('does not count organizations on a stack deployed with polling off', () => {
+    const never = organization({ lastSuccessAt: null, lastAttemptAt: null, nextPollAt: null });
+    expect(assessHealth(stack({ pollingEnabled: false, organizations: [never] }), NOW)).toEqual({
+      healthy: true,
+      problems: [],
+    });
+  });
+});
