@@ -16,6 +16,20 @@ export class CliUsageError extends Error {
   }
 }
 
+/** `poll --metrics-port` could not listen where asked (port taken, not allowed, no such address); exits 2. */
+export class MetricsListenError extends CliUsageError {
+  constructor(
+    readonly host: string,
+    readonly port: number,
+    reason: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super(`cannot serve metrics on ${host}:${port}: ${reason}`);
+    this.name = 'MetricsListenError';
+    if (options.cause !== undefined) this.cause = options.cause;
+  }
+}
+
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
 

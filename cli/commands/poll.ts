@@ -1,23 +1,32 @@
 // `meal-notifier poll`: the local runner. Polls every organization of the config, records transitions in
 // the SQLite state file, delivers them to the subscribers, and prints each new event as one JSON line on
-// stdout; status, delivery and failure lines go to stderr, readable or as JSON.
+// stdout; status, delivery and failure lines go to stderr, readable or as JSON. With --metrics-port it
+// also serves /metrics (Prometheus) and /healthz for a monitor and a process manager.
 import { Command } from 'commander';
 import { usablePerMinute } from '../../shared/api/requestBudget.js';
+import { CliUsageError } from '../errors.js';
+import { integerFlag } from '../flags.js';
 import { createLogger, parseLogFormat } from '../logging/logFormat.js';
+import type { Logger } from '../logging/logger.js';
+import { DEFAULT_METRICS_HOST, type MetricsEndpoint, startMetricsServer } from '../metrics/metricsServer.js';
+import type { PollerMetrics } from '../metrics/pollerMetrics.js';
 import { attemptRecord } from '../output/attemptLine.js';
 import { pollOnce } from '../poll/pollOnce.js';
 import { PollReporter } from '../poll/pollReporter.js';
 import { pollUntilStopped } from '../poll/pollUntilStopped.js';
-import { openLocalRuntime } from '../runtime/localRuntime.js';
+import { type LocalRuntime, openLocalRuntime } from '../runtime/localRuntime.js';
 import { OutboxTally } from '../runtime/outboxTally.js';
 import { RunTally } from '../runtime/runTally.js';
 import { stopOnSignals } from '../runtime/stopOnSignals.js';
+import { collectStatus } from '../status/collectStatus.js';
 
 interface PollOptions {
   config: string;
   once?: boolean;
   verbose?: boolean;
   logFormat: string;
+  metricsPort?: string;
+  metricsHost?: string;
 }
 
 export function pollCommand(): Command {
@@ -27,6 +36,14 @@ export function pollCommand(): Command {
     .option('--once', 'run one cycle for every organization, then exit (non-zero if any organization failed)')
     .option('--verbose', 'also report every API request (endpoint, status, time taken, retries)')
     .option('--log-format <format>', 'stderr lines as "human" text or "json" (one object per line)', 'human')
+    .option(
+      '--metrics-port <port>',
+      'serve /metrics (Prometheus) and /healthz on this port (0: any free one; the start-up line says which)',
+    )
+    .option(
+      '--metrics-host <host>',
+      `address to serve them on (default: ${DEFAULT_METRICS_HOST}, this machine only)`,
+    )
     .addHelpText(
       'after',
       `
@@ -41,13 +58,21 @@ signal exits at once). With --once, deliveries that fail are retried while a ret
 the rest stay queued for the next run (see: meal-notifier deliveries).
 The first cycle of an organization is a silent baseline unless it sets "emitExisting": true.
 
+--metrics-port N serves, while the runner runs, GET /metrics (Prometheus text format: cycles, failures,
+requests and budget, orders seen, events by type, deliveries by subscriber and outcome, queue depths,
+detection and delivery latency) and GET /healthz: 200 "ok", or 503 with one line per problem, the same
+verdict meal-notifier status exits with (every organization polled successfully within its last 3 poll
+intervals, no dead letter, no disabled subscriber). A line on stderr gives the address once it listens.
+
 Examples:
   $ NORTH_TOKEN=… meal-notifier poll --config notifier.json --once
   $ meal-notifier poll --config notifier.json > events.jsonl
-  $ meal-notifier poll --config notifier.json --log-format json 2>> notifier.log`,
+  $ meal-notifier poll --config notifier.json --log-format json 2>> notifier.log
+  $ meal-notifier poll --config notifier.json --metrics-port 9464   # then: curl -s 127.0.0.1:9464/healthz`,
     )
     .action(async (options: PollOptions) => {
       const logger = createLogger(parseLogFormat(options.logFormat), process.stderr);
+      const metricsAt = metricsAddress(options);
       // Listening before the runtime opens: its budget waits and retry backoffs end with this signal.
       const stop = options.once
         ? undefined
@@ -71,19 +96,29 @@ Examples:
         try {
           const outbox = new OutboxTally(runtime.store);
           const run = new RunTally(runtime.config.organizations, Date.now());
+          // What the budget allows itself: the spec's limit less the safety margin.
+          const budgetPerMinute = usablePerMinute(runtime.config.api.requestsPerMinute);
+          const served = metricsAt
+            ? await serveMetrics(runtime, run, budgetPerMinute, metricsAt, logger)
+            : undefined;
           const reporter = new PollReporter({
             logger,
             outbox,
             run,
             writeEvent: (line) => process.stdout.write(`${line}\n`),
-            // What the budget allows itself: the spec's limit less the safety margin.
-            budgetPerMinute: usablePerMinute(runtime.config.api.requestsPerMinute),
+            budgetPerMinute,
+            ...(served ? { latencies: served.metrics } : {}),
           });
           if (!stop) {
             if (!(await pollOnce(runtime, reporter))) process.exitCode = 1;
             return;
           }
-          await pollUntilStopped({ runtime, reporter, logger, outbox, run, stop: stop.signal });
+          try {
+            await pollUntilStopped({ runtime, reporter, logger, outbox, run, stop: stop.signal });
+          } finally {
+            // Before the state file closes: a scrape reads it.
+            await served?.endpoint.close();
+          }
         } finally {
           await runtime.close();
         }
@@ -91,4 +126,43 @@ Examples:
         stop?.dispose();
       }
     });
+}
+
+/** Where to serve the metrics, checked before anything starts; undefined without --metrics-port. */
+function metricsAddress(options: PollOptions): { host: string; port: number } | undefined {
+  if (options.metricsPort === undefined) {
+    if (options.metricsHost !== undefined) throw new CliUsageError('--metrics-host needs --metrics-port');
+    return undefined;
+  }
+  if (options.once) {
+    throw new CliUsageError('--metrics-port serves the long-running runner; leave out --once');
+  }
+  return {
+    host: options.metricsHost ?? DEFAULT_METRICS_HOST,
+    port: integerFlag('--metrics-port', options.metricsPort, 0, 65_535),
+  };
+}
+
+/** prom-client is loaded only by a runner that serves metrics: every other command starts without it. */
+async function serveMetrics(
+  runtime: LocalRuntime,
+  run: RunTally,
+  budgetPerMinute: number,
+  where: { host: string; port: number },
+  logger: Logger,
+): Promise<{ metrics: PollerMetrics; endpoint: MetricsEndpoint }> {
+  const { PollerMetrics } = await import('../metrics/pollerMetrics.js');
+  const metrics = new PollerMetrics({
+    run,
+    status: () => collectStatus(runtime.config, runtime.statePath, runtime.store, Date.now()),
+    budgetPerMinute,
+  });
+  const endpoint = await startMetricsServer(metrics, where);
+  logger.log({
+    level: 'info',
+    kind: 'lifecycle',
+    message: `Metrics on ${endpoint.url}/metrics, health on ${endpoint.url}/healthz`,
+    fields: { event: 'metrics_listening', url: endpoint.url },
+  });
+  return { metrics, endpoint };
 }

@@ -1,6 +1,7 @@
 // How the poll command tells what happens: each new event as a CloudEvent JSON line on stdout (data, in
 // either log format), and a log record per cycle (with the organization's queued and dead deliveries;
-// a skip only when it is not the same as the last), per failure and per delivery attempt on stderr.
+// a skip only when it is not the same as the last), per failure and per delivery attempt on stderr. The
+// run's tally counts each cycle and delivery; the metrics, when served, observe their latencies.
 import { DeliveryRecordError } from '../../shared/delivery/errors.js';
 import type { DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
 import { eventForSubscriber } from '../../shared/events/orderSummary.js';
@@ -13,6 +14,12 @@ import type { OutboxTally } from '../runtime/outboxTally.js';
 import type { RunTally } from '../runtime/runTally.js';
 import { SkipNotices } from './skipNotices.js';
 
+/** What observes latencies as they happen (PollerMetrics): counts are the run tally's. */
+export interface LatencyObserver {
+  observeCycle(report: PollReport): void;
+  observeDelivery(report: DeliveryReport): void;
+}
+
 export interface PollReporterOptions {
   logger: Logger;
   /** One CloudEvent JSON text per call. */
@@ -21,6 +28,8 @@ export interface PollReporterOptions {
   budgetPerMinute: number;
   /** Counts for the summary on exit, when the run has one. */
   run?: RunTally;
+  /** The runner's /metrics, when served. */
+  latencies?: LatencyObserver;
   clock?: () => number;
 }
 
@@ -49,6 +58,7 @@ export class PollReporter {
       for (const record of pollReportRecords(report, budgetPerMinute, counts)) logger.log(record);
     }
     run?.recordCycle(report);
+    this.#options.latencies?.observeCycle(report);
   }
 
   /** A subscriber's queue could not be read or an outcome recorded: that subscriber waits a little. */
@@ -79,7 +89,8 @@ export class PollReporter {
 
   delivery(report: DeliveryReport): void {
     this.#options.logger.log(deliveryReportRecord(report, this.#clock()));
-    const { run, outbox } = this.#options;
+    const { run, outbox, latencies } = this.#options;
+    latencies?.observeDelivery(report);
     if (!run) return;
     // The lookup reads the state file at once (better-sqlite3 is synchronous); only the count waits.
     void outbox
