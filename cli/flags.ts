@@ -1,5 +1,6 @@
 // Parsers for flag values commander hands over as text: each refuses a bad value with one line naming
 // the flag, before anything starts.
+import { closestMatch } from '../shared/config/closestMatch.js';
 import { isValidTimeZone } from '../shared/time/calendarDate.js';
 import { CliUsageError } from './errors.js';
 
@@ -22,6 +23,15 @@ export function choiceFlag<T extends string>(flag: string, text: string, choices
   const choice = choices.find((candidate) => candidate === text);
   if (!choice) throw new CliUsageError(`${flag} "${text}" must be one of ${choices.join(', ')}`);
   return choice;
+}
+
+/** Like choiceFlag, with the nearest choice suggested: for long words such as event types. */
+export function suggestingChoiceFlag<T extends string>(flag: string, text: string, choices: readonly T[]): T {
+  const choice = choices.find((candidate) => candidate === text);
+  if (choice) return choice;
+  const suggestion = closestMatch(text, choices);
+  const hint = suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`;
+  throw new CliUsageError(`${flag} "${text}" is unknown${hint}; it must be one of ${choices.join(', ')}`);
 }
 
 export function timeZoneFlag(text: string): string {

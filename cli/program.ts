@@ -9,6 +9,7 @@ import { ordersCommand } from './commands/orders.js';
 import { pollCommand } from './commands/poll.js';
 import { replayCommand } from './commands/replay.js';
 import { republishCommand } from './commands/republish.js';
+import { sendTestCommand } from './commands/sendTest.js';
 import { simulateCommand } from './commands/simulate.js';
 import { statusCommand } from './commands/status.js';
 
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
     .addCommand(demoCommand())
     .addCommand(pollCommand())
     .addCommand(checkConfigCommand())
+    .addCommand(sendTestCommand())
     .addCommand(statusCommand())
     .addCommand(deliveriesCommand())
     .addCommand(replayCommand())
@@ -37,6 +39,7 @@ See it work, with no account, network or config (Ctrl-C stops it):
 
 Watch a real organization (see the README for the config file):
   $ meal-notifier check-config notifier.json --ping
+  $ meal-notifier send-test --config notifier.json --subscriber kitchen   # a sample, marked TEST
   $ meal-notifier poll --config notifier.json
   $ meal-notifier status --config notifier.json
 

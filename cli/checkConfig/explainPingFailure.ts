@@ -70,11 +70,16 @@ const NETWORK_WORDS: Record<string, string> = {
   ERR_TLS_CERT_ALTNAME_INVALID: "the server's TLS certificate is for another name",
 };
 
+/** A socket or TLS error code in words, e.g. ECONNREFUSED; the code itself when it has none. */
+export function networkWords(code: string): string {
+  return NETWORK_WORDS[code] ?? code;
+}
+
 /** The network failure in words, from the innermost error code found. */
 function causeOf(error: NetworkError): string {
   for (let cause: unknown = error.cause; cause instanceof Error; cause = cause.cause) {
     const code = (cause as { code?: unknown }).code;
-    if (typeof code === 'string') return NETWORK_WORDS[code] ?? code;
+    if (typeof code === 'string') return networkWords(code);
   }
   return 'network failure';
 }

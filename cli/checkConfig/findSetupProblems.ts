@@ -1,9 +1,10 @@
 // What a config that passed the schema can still get wrong, found without sending anything: secret
 // references whose environment variable is unset, and subscriber settings that only fail when the
 // sender is built (a malformed signing secret, an unusable URL). Senders are built exactly as the runner
-// builds them. Each problem names its JSON path and never a secret's value.
+// builds them; one whose secrets are not set is built with stand-ins for them, so its other settings are
+// checked in the same run. Each problem names its JSON path and never a secret's value.
 import { jsonPath } from '../../shared/config/configProblems.js';
-import type { Config, SubscriberConfig } from '../../shared/config/configSchema.js';
+import type { Config, SmtpConfig, SubscriberConfig } from '../../shared/config/configSchema.js';
 import type { ConfigProblem } from '../../shared/config/errors.js';
 import { subscriberSecrets } from '../../shared/config/secretReferences.js';
 import { EnvSecretResolver, findMissingSecrets } from '../../shared/config/secretResolver.js';
@@ -11,7 +12,7 @@ import { buildSender } from '../../shared/delivery/buildSender.js';
 import {
   SlackWebhookUrlError,
   SmtpConfigError,
-  type SubscriberConfigError,
+  SubscriberConfigError,
   WebhookSecretError,
   WebhookUrlError,
 } from '../../shared/delivery/errors.js';
@@ -25,12 +26,14 @@ export async function findSetupProblems(config: Config, env: NodeJS.ProcessEnv):
   }));
   const unset = new Set(missing.map(({ variable }) => variable));
   const smtpMissing = config.smtp !== undefined && unset.has(config.smtp.url.env);
-  // A subscriber whose secrets are missing is already reported; building it would only fail again.
-  const buildable = config.subscribers.filter(
-    (subscriber) =>
-      !subscriberSecrets(subscriber).some((ref) => unset.has(ref.env)) &&
-      !(subscriber.type === 'email' && smtpMissing),
-  );
+  const lacksSecrets = (subscriber: SubscriberConfig) =>
+    subscriberSecrets(subscriber).some((ref) => unset.has(ref.env)) ||
+    (subscriber.type === 'email' && smtpMissing);
+  const buildable = config.subscribers.filter((subscriber) => !lacksSecrets(subscriber));
+  for (const subscriber of config.subscribers.filter(lacksSecrets)) {
+    const refused = await settingProblem(subscriber, config.smtp);
+    if (refused) problems.push(subscriberProblem(config, refused));
+  }
   const senders = new SubscriberSenders({
     // Disabled subscribers are checked too: enabling one should not be the moment its settings fail.
     subscribers: buildable.map((subscriber) => ({ ...subscriber, enabled: true })),
@@ -44,6 +47,33 @@ export async function findSetupProblems(config: Config, env: NodeJS.ProcessEnv):
     await senders.close();
   }
   return problems;
+}
+
+/**
+ * Stand-ins that every sender accepts, for secrets not set: their absence is already a problem, and with
+ * them, what the sender refuses is a setting of the config itself (a webhook URL carrying a password).
+ */
+const STAND_IN_SIGNING_SECRET = `whsec_${Buffer.alloc(32).toString('base64')}`;
+const STAND_IN_SLACK_URL = 'https://hooks.slack.com/services/stand-in';
+const STAND_IN_SMTP_URL = 'smtp://stand-in.invalid';
+
+/** The subscriber's refused setting, checked with stand-ins for its secrets; undefined when none is. */
+async function settingProblem(
+  subscriber: SubscriberConfig,
+  smtp: SmtpConfig | undefined,
+): Promise<SubscriberConfigError | undefined> {
+  const standIns =
+    subscriber.type === 'webhook'
+      ? subscriber.secret.map(() => STAND_IN_SIGNING_SECRET)
+      : [subscriber.type === 'slack' ? STAND_IN_SLACK_URL : STAND_IN_SMTP_URL];
+  try {
+    // Building opens nothing: the HTTP client and the SMTP pool connect on the first send.
+    await buildSender(subscriber, standIns, smtp, {}).close();
+    return undefined;
+  } catch (error) {
+    if (error instanceof SubscriberConfigError) return error;
+    throw error;
+  }
 }
 
 /** Where in the config a subscriber's refused setting is, as precisely as the error allows. */

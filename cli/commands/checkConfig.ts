@@ -1,12 +1,19 @@
 // `meal-notifier check-config FILE [--ping]`: everything that can be known about a config before running
-// it, every problem at once with its JSON path; with --ping, whether each organization's token works.
+// it, every problem at once with its JSON path, in the file's order; with --ping, whether each
+// organization's token works and whether the SMTP server answers.
 import { Command } from 'commander';
-import { ConfigError } from '../../shared/config/errors.js';
-import { loadConfigFile } from '../../shared/config/loadConfig.js';
+import { inDocumentOrder } from '../../shared/config/configProblems.js';
+import { type Config, DEFAULT_STATE_PATH } from '../../shared/config/configSchema.js';
+import { ConfigError, type ConfigProblem } from '../../shared/config/errors.js';
+import { parseConfig, readConfigJson } from '../../shared/config/loadConfig.js';
 import { findUnsetRotationSecrets } from '../../shared/config/secretResolver.js';
 import { findSetupProblems } from '../checkConfig/findSetupProblems.js';
+import { findStatePathProblem } from '../checkConfig/findStatePathProblem.js';
+import { findUnsetSecretsInDraft } from '../checkConfig/findUnsetSecretsInDraft.js';
 import { pingOrganizations } from '../checkConfig/pingOrganizations.js';
+import { pingSmtp, type SmtpPingResult } from '../checkConfig/pingSmtp.js';
 import { EXIT_FAILURE } from '../errors.js';
+import { resolveStatePath } from '../runtime/statePath.js';
 
 interface CheckConfigOptions {
   ping?: boolean;
@@ -14,26 +21,31 @@ interface CheckConfigOptions {
 
 export function checkConfigCommand(): Command {
   return new Command('check-config')
-    .description('Validate a config file, its secrets and subscribers; --ping also tries each token')
+    .description(
+      'Validate a config file, its secrets, subscribers and state path; --ping also tries each token and the SMTP server',
+    )
     .argument('<file>', 'config file (JSON)')
-    .option('--ping', 'make one authenticated request (GET /establishments) per organization')
+    .option(
+      '--ping',
+      'make one authenticated request (GET /establishments) per organization, and ask the SMTP server to answer (no mail is sent)',
+    )
     .addHelpText(
       'after',
       `
 Checks the JSON, every key and value, the secret references (naming each environment variable that is
-unset, never printing a value) and the subscribers' settings (webhook signing secrets, URLs, the SMTP
-URL). Nothing is sent without --ping.
+unset, never printing a value), the subscribers' settings (webhook signing secrets, URLs, the SMTP URL)
+and that the state file can be written there by this user (run it as the user the runner runs as).
+Nothing is sent without --ping.
 
 Exit codes: 0 all is well, 2 the config has problems (all listed with their JSON path), 1 a ping failed.
 
 Examples:
   $ meal-notifier check-config notifier.json
-  $ NORTH_TOKEN=… meal-notifier check-config notifier.json --ping`,
+  $ NORTH_TOKEN=… meal-notifier check-config notifier.json --ping
+  $ meal-notifier send-test --config notifier.json --subscriber office   # then try a subscriber`,
     )
     .action(async (file: string, options: CheckConfigOptions) => {
-      const config = await loadConfigFile(file);
-      const problems = await findSetupProblems(config, process.env);
-      if (problems.length > 0) throw new ConfigError(file, problems);
+      const config = await checkedConfig(file, process.env);
       // Not a problem: a rotation under way. Said, so the operator knows which secret is still to set.
       for (const unset of findUnsetRotationSecrets(config, process.env)) {
         process.stderr.write(
@@ -43,7 +55,10 @@ Examples:
       const organizations = plural(config.organizations.length, 'organization');
       const subscribers = plural(config.subscribers.length, 'subscriber');
       if (options.ping) {
-        const results = await pingOrganizations(config, process.env);
+        const [results, smtp] = await Promise.all([
+          pingOrganizations(config, process.env),
+          config.smtp ? pingSmtp(config.smtp, process.env) : undefined,
+        ]);
         for (const result of results) {
           process.stdout.write(
             result.ok
@@ -51,10 +66,15 @@ Examples:
               : `${result.organization}: FAILED, ${result.explanation}\n`,
           );
         }
+        if (smtp) process.stdout.write(`${smtpLine(smtp)}\n`);
         const failed = results.filter((result) => !result.ok).length;
-        if (failed > 0) {
+        const failures = [
+          ...(failed > 0 ? [`${failed} of ${organizations}`] : []),
+          ...(smtp && !smtp.ok ? ['the SMTP server'] : []),
+        ];
+        if (failures.length > 0) {
           process.stderr.write(
-            `meal-notifier: ${file}: the config is valid, but ${failed} of ${organizations} failed the ping\n`,
+            `meal-notifier: ${file}: the config is valid, but ${failures.join(' and ')} failed the ping\n`,
           );
           process.exitCode = EXIT_FAILURE;
           return;
@@ -62,6 +82,53 @@ Examples:
       }
       process.stdout.write(`config OK: ${organizations}, ${subscribers}\n`);
     });
+}
+
+/**
+ * The config, once nothing is wrong with it. A config the schema refuses is still searched for unset
+ * variables and an unwritable state path, so that one run lists every problem the file has.
+ * @throws ConfigError listing every problem, in the file's order
+ */
+async function checkedConfig(file: string, env: NodeJS.ProcessEnv): Promise<Config> {
+  const json = await readConfigJson(file);
+  let config: Config;
+  try {
+    config = parseConfig(json, file);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    const state = draftStatePath(json);
+    const more = [
+      ...findUnsetSecretsInDraft(json, env),
+      ...(state === undefined ? [] : await statePathProblems(state, file)),
+    ];
+    throw new ConfigError(file, inDocumentOrder([...error.problems, ...more], json));
+  }
+  const problems = [
+    ...(await findSetupProblems(config, env)),
+    ...(await statePathProblems(config.state.path, file)),
+  ];
+  if (problems.length > 0) throw new ConfigError(file, inDocumentOrder(problems, json));
+  return config;
+}
+
+async function statePathProblems(path: string, file: string): Promise<ConfigProblem[]> {
+  const problem = await findStatePathProblem(resolveStatePath(path, file));
+  return problem ? [problem] : [];
+}
+
+/** state.path as written, or its default; undefined when it is malformed (the schema says how). */
+function draftStatePath(json: unknown): string | undefined {
+  const state = (json as { state?: unknown } | null)?.state;
+  if (state === undefined) return DEFAULT_STATE_PATH;
+  if (typeof state !== 'object' || state === null) return undefined;
+  const path = (state as { path?: unknown }).path;
+  if (path === undefined) return DEFAULT_STATE_PATH;
+  return typeof path === 'string' && path !== '' ? path : undefined;
+}
+
+function smtpLine(result: SmtpPingResult): string {
+  if (!result.ok) return `SMTP server ${result.endpoint}: FAILED, ${result.explanation}`;
+  return `SMTP server ${result.endpoint}: OK, it answers${result.login ? ' and accepts the login' : ''}`;
 }
 
 function plural(count: number, noun: string): string {

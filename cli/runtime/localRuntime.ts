@@ -4,7 +4,6 @@
 // runner keeps each organization's lease while it runs and gives it back as it closes; a lease left by a
 // runner on this machine whose process has ended is taken over at once.
 import { hostname } from 'node:os';
-import { dirname, resolve } from 'node:path';
 import { AdminApiClient, type AttemptReport } from '../../shared/api/adminApiClient.js';
 import { RequestBudget } from '../../shared/api/requestBudget.js';
 import { jsonPath } from '../../shared/config/configProblems.js';
@@ -29,6 +28,7 @@ import { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js'
 import { subscriberProblem } from '../checkConfig/findSetupProblems.js';
 import { DELIVERY_LEASE_KEY } from './deliveryLease.js';
 import { processExists } from './processExists.js';
+import { resolveStatePath } from './statePath.js';
 import { stoppableSleep } from './stoppableSleep.js';
 
 const PRUNE_EVERY_MS = 3_600_000;
@@ -75,7 +75,7 @@ export interface LocalRuntimeOptions {
 
 /** Where a config keeps its SQLite state file: relative to the config file, whatever the working directory. */
 export function statePathOf(config: Config, configPath: string): string {
-  return resolve(dirname(resolve(configPath)), config.state.path);
+  return resolveStatePath(config.state.path, configPath);
 }
 
 /** The config and the state file alone: enough for commands that only read the state. */

@@ -70,3 +70,46 @@ function meantBranch(branches: readonly (readonly z.core.$ZodIssue[])[]): readon
   );
   return matched ?? branches[0] ?? [];
 }
+
+/**
+ * The problems in the order their places appear in the file (`json`, as parsed), so that one list from
+ * several checks reads top to bottom; problems at the same place keep their order, and a place the file
+ * does not have (a missing key) comes after its siblings.
+ */
+export function inDocumentOrder(problems: readonly ConfigProblem[], json: unknown): ConfigProblem[] {
+  const positions = new Map(problems.map(({ path }) => [path, documentPosition(path, json)]));
+  return [...problems].sort((a, b) =>
+    comparePositions(positions.get(a.path) ?? [], positions.get(b.path) ?? []),
+  );
+}
+
+const PATH_SEGMENT = /\.([A-Za-z_$][\w$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/gy;
+
+/** For each segment of a jsonPath, its index among its parent's keys or items. */
+function documentPosition(path: string, json: unknown): number[] {
+  const position: number[] = [];
+  let value: unknown = json;
+  PATH_SEGMENT.lastIndex = 1;
+  for (let match = PATH_SEGMENT.exec(path); match; match = PATH_SEGMENT.exec(path)) {
+    const [, plain, index, quotedKey] = match;
+    if (index !== undefined) {
+      position.push(Number(index));
+      value = Array.isArray(value) ? value[Number(index)] : undefined;
+      continue;
+    }
+    const key = plain ?? (JSON.parse(quotedKey ?? '""') as string);
+    const keys = typeof value === 'object' && value !== null ? Object.keys(value) : [];
+    const at = keys.indexOf(key);
+    position.push(at < 0 ? Number.MAX_SAFE_INTEGER : at);
+    value = at < 0 ? undefined : (value as Record<string, unknown>)[key];
+  }
+  return position;
+}
+
+function comparePositions(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const difference = (a[i] ?? 0) - (b[i] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return a.length - b.length;
+}

@@ -276,8 +276,11 @@ export const SmtpConfigSchema = strictObject({
 });
 export type SmtpConfig = z.infer<typeof SmtpConfigSchema>;
 
+/** Relative to the config file. */
+export const DEFAULT_STATE_PATH = '.data/state.db';
+
 export const StateConfigSchema = strictObject({
-  path: z.string().min(1, { error: 'must not be empty' }).default('.data/state.db'),
+  path: z.string().min(1, { error: 'must not be empty' }).default(DEFAULT_STATE_PATH),
 });
 export type StateConfig = z.infer<typeof StateConfigSchema>;
 

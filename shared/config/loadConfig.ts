@@ -14,12 +14,34 @@ export function parseConfig(json: unknown, file?: string): Config {
 
 /** Parses JSON text, then validates it. */
 export function parseConfigText(text: string, file?: string): Config {
+  return parseConfig(parseConfigJson(text, file), file);
+}
+
+export async function loadConfigFile(path: string): Promise<Config> {
+  return parseConfig(await readConfigJson(path), path);
+}
+
+/**
+ * The file's JSON, not yet validated: for check-config, which looks further into a config the schema
+ * refused (its secrets, its state path), so that one run lists every problem.
+ * @throws ConfigError for a file that cannot be read or is not JSON
+ */
+export async function readConfigJson(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw readFailure(path, error);
+  }
+  return parseConfigJson(text, path);
+}
+
+function parseConfigJson(text: string, file: string | undefined): unknown {
   // Editors on Windows like to save a byte-order mark, which JSON.parse refuses.
   const json = text.startsWith('\uFEFF') ? text.slice(1) : text;
   if (json.trim() === '') throw wholeFileError(file, 'the file is empty');
-  let value: unknown;
   try {
-    value = JSON.parse(json);
+    return JSON.parse(json);
   } catch {
     // The SyntaxError itself is dropped: its message may quote the text, which may hold a secret.
     const syntax = findJsonSyntaxError(json);
@@ -30,17 +52,6 @@ export function parseConfigText(text: string, file?: string): Config {
         : 'invalid JSON',
     );
   }
-  return parseConfig(value, file);
-}
-
-export async function loadConfigFile(path: string): Promise<Config> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw readFailure(path, error);
-  }
-  return parseConfigText(text, path);
 }
 
 function wholeFileError(file: string | undefined, message: string, cause?: unknown): ConfigError {

@@ -60,6 +60,8 @@ export const OrderEventSchema = z.object({
   time: z.iso.datetime({ offset: true }),
   datacontenttype: z.literal('application/json'),
   data: z.object({
+    // Only on the sample `meal-notifier send-test` sends (see sampleEvent.ts); a real event never has it.
+    test: z.literal(true).optional(),
     organization: z.object({ id: z.string(), name: z.string() }),
     order: OrderSummarySchema,
     changes: z.array(ChangeSchema),

@@ -1,15 +1,19 @@
 // `meal-notifier check-config`, run as a real process: each kind of mistake is named with its JSON path
-// (exit 2) without printing a secret, and --ping explains a rejected token and a forbidden organization
-// in plain words (exit 1). A good config says so (exit 0).
+// (exit 2) without printing a secret, all of them in one run; --ping explains a rejected token, a
+// forbidden organization and an SMTP server that does not answer in plain words (exit 1). A good config
+// says so (exit 0).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
 import { runCli } from '../support/runCli.js';
+import { type SmtpReceiver, startSmtpReceiver } from '../support/smtpReceiver.js';
 import { makeWebhookSecret } from '../support/webhookReceiver.js';
 
 let sim: RunningSimulator;
+let smtp: SmtpReceiver;
 let dir: string;
 const northToken = 'sim_north_token_for_check_config';
 const southToken = 'sim_south_token_for_check_config';
@@ -26,11 +30,12 @@ beforeAll(async () => {
       { token: southToken, organizations: ['South Academy'] },
     ],
   });
+  smtp = await startSmtpReceiver({ credentials: { user: 'alerts', pass: 's3cret-pass' } });
   dir = await mkdtemp(join(tmpdir(), 'check-config-'));
 });
 
 afterAll(async () => {
-  await sim.close();
+  await Promise.all([sim.close(), smtp.close()]);
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -70,7 +75,7 @@ function goodEnv(): Record<string, string> {
     SOUTH_TOKEN: southToken,
     HOOK_SECRET: hookSecret,
     SLACK_URL: 'https://hooks.slack.example/services/T000/B000/XXXX',
-    SMTP_URL: 'smtp://alerts:s3cret-pass@mail.example.org:587',
+    SMTP_URL: smtp.url,
   };
 }
 
@@ -91,7 +96,11 @@ describe('meal-notifier check-config', () => {
       /^North School: OK, the token reads this organization \(\d+ establishments\)$/m,
     );
     expect(pinged.stdout).toMatch(/^South Academy: OK/m);
+    expect(pinged.stdout).toContain(
+      `SMTP server smtp://127.0.0.1:${smtp.port}: OK, it answers and accepts the login\n`,
+    );
     expect(pinged.stdout).toMatch(/config OK: 2 organizations, 3 subscribers\n$/);
+    expect(smtp.received).toHaveLength(0);
   });
 
   it.each([
@@ -180,6 +189,88 @@ describe('meal-notifier check-config', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(
       /South Academy: FAILED, the token is valid but may not read organization [0-9a-f-]+ \(403\): check \$\.organizations\[1\]\.id/,
+    );
+  });
+
+  it('explains an SMTP server that does not answer after --ping and exits 1', async () => {
+    const config = await write(goodConfig());
+    // A port nothing listens on any more: the address is wrong, as a typo in the host or port would make it.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as { port: number };
+    await new Promise((resolve) => closed.close(resolve));
+    const result = await runCli(['check-config', config, '--ping'], {
+      ...goodEnv(),
+      SMTP_URL: `smtp://alerts:s3cret-pass@127.0.0.1:${port}`,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^North School: OK/m);
+    expect(result.stdout).toContain(
+      `SMTP server smtp://127.0.0.1:${port}: FAILED, cannot reach smtp://127.0.0.1:${port} (connection refused: nothing listens at that address and port): check the host and port in SMTP_URL\n`,
+    );
+    expect(result.stderr).toContain('the config is valid, but the SMTP server failed the ping');
+    expect(`${result.stdout}${result.stderr}`).not.toContain('s3cret-pass');
+  });
+
+  it("names a subscriber's unset secret next to its refused URL, and an unwritable state path, in one pass", async () => {
+    await writeFile(join(dir, 'not-a-directory'), '');
+    const base = goodConfig();
+    const [, ...others] = base.subscribers as unknown[];
+    const config = await write({
+      ...base,
+      subscribers: [
+        {
+          id: 'automation',
+          type: 'webhook',
+          url: 'https://integrator:hunter22@hooks.example.org/orders',
+          secret: { env: 'HOOK_SECRET' },
+        },
+        ...others,
+      ],
+      state: { path: 'not-a-directory/state.db' },
+    });
+    const { HOOK_SECRET: _unset, ...env } = goodEnv();
+    const result = await runCli(['check-config', config], env);
+    expect(result.code).toBe(2);
+    const blocker = join(dir, 'not-a-directory');
+    expect(result.stderr).toBe(
+      [
+        `meal-notifier: ${config}: 3 problems`,
+        '  $.subscribers[0].url: webhook subscriber "automation": the URL must not carry a user name or password',
+        '  $.subscribers[0].secret: environment variable HOOK_SECRET is not set or is empty',
+        `  $.state.path: ${blocker} is a file, not a directory, so ${join(blocker, 'state.db')} cannot be created; move that file, or point state.path elsewhere`,
+        '',
+      ].join('\n'),
+    );
+    expect(result.stderr).not.toContain('hunter22');
+  });
+
+  it('names unset secrets even when the schema refuses the config, next to what it refuses', async () => {
+    const base = goodConfig();
+    const [, ...others] = base.subscribers as unknown[];
+    const config = await write({
+      ...base,
+      subscribers: [
+        {
+          id: 'automation',
+          type: 'webhook',
+          url: 'hooks.example.org/orders',
+          secret: { env: 'HOOK_SECRET' },
+        },
+        ...others,
+      ],
+    });
+    const { HOOK_SECRET: _hook, SLACK_URL: _slack, ...env } = goodEnv();
+    const result = await runCli(['check-config', config], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      [
+        `meal-notifier: ${config}: 3 problems`,
+        '  $.subscribers[0].url: must be an http:// or https:// URL',
+        '  $.subscribers[0].secret: environment variable HOOK_SECRET is not set or is empty',
+        '  $.subscribers[1].webhookUrl: environment variable SLACK_URL is not set or is empty',
+        '',
+      ].join('\n'),
     );
   });
 });

@@ -3,6 +3,7 @@
 // SNS e-mail body share it. Contact details appear only when the event carries them: the caller passes
 // `eventForSubscriber(event, includeContactDetails)`.
 import type { Change, EventType, OrderEvent } from '../../events/orderEvent.js';
+import { isSampleEvent } from '../../events/sampleEvent.js';
 
 export interface EmailMessage {
   /** One line, without CR/LF, so it can never smuggle another header in. */
@@ -37,11 +38,16 @@ export function formatEmail(event: OrderEvent): EmailMessage {
   };
 }
 
-/** e.g. "Order R-1042 canceled — Canteen 2, pickup 2026-11-23". */
+/** In front of a sample's subject, so that neither an inbox nor a mail filter takes it for an order. */
+export const SAMPLE_SUBJECT_PREFIX = '[TEST] ';
+const SAMPLE_NOTICE = 'TEST: sent by meal-notifier send-test to try this address. It is not a real order.';
+
+/** e.g. "Order R-1042 canceled — Canteen 2, pickup 2026-11-23"; "[TEST] …" for send-test's sample. */
 export function emailSubject(event: OrderEvent): string {
   const order = event.data.order;
   const where = `${singleLine(order.establishment.name)}, pickup ${singleLine(order.pickup_date)}`;
-  return `${headline(event.type, singleLine(order.reference), singleLine(order.status))} — ${where}`;
+  const subject = `${headline(event.type, singleLine(order.reference), singleLine(order.status))} — ${where}`;
+  return isSampleEvent(event) ? `${SAMPLE_SUBJECT_PREFIX}${subject}` : subject;
 }
 
 function headline(type: EventType, reference: string, status: string): string {
@@ -118,7 +124,8 @@ function changeLines(event: OrderEvent): string[] {
 }
 
 function textBody(event: OrderEvent, fields: Field[], items: string[], changes: string[]): string {
-  const lines = fields.map(([label, value]) => `${`${label}:`.padEnd(LABEL_WIDTH)}${value}`);
+  const lines = isSampleEvent(event) ? [SAMPLE_NOTICE, ''] : [];
+  lines.push(...fields.map(([label, value]) => `${`${label}:`.padEnd(LABEL_WIDTH)}${value}`));
   if (items.length > 0) lines.push('', 'Items:', ...items.map((item) => `  ${item}`));
   if (changes.length > 0) lines.push('', 'Changes:', ...changes.map((change) => `  ${change}`));
   lines.push('', footer(event));
@@ -132,6 +139,8 @@ function footer(event: OrderEvent): string {
 
 const CELL = 'padding:4px 12px 4px 0;vertical-align:top;text-align:left';
 const HEADING = 'font-size:15px;margin:20px 0 6px';
+const SAMPLE_BANNER =
+  'background:#fff3cd;border:1px solid #e0c36c;padding:8px 12px;margin:0 0 12px;font-weight:bold';
 
 function htmlBody(
   event: OrderEvent,
@@ -156,6 +165,7 @@ function htmlBody(
     '<!DOCTYPE html>\n<html>\n<head><meta charset="utf-8"></head>\n' +
     '<body style="font-family:Arial,Helvetica,sans-serif;font-size:14px;color:#222">\n' +
     `<h1 style="font-size:18px;margin:0 0 12px">${escapeHtml(subject)}</h1>\n` +
+    (isSampleEvent(event) ? `<p style="${SAMPLE_BANNER}">${escapeHtml(SAMPLE_NOTICE)}</p>\n` : '') +
     `<table style="border-collapse:collapse">\n${rows}\n</table>\n` +
     list('Items', items) +
     list('Changes', changes) +

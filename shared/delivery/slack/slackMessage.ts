@@ -3,6 +3,7 @@
 // notifications. Every value is fitted to Slack's limits, so no order, however large or oddly named,
 // produces a message Slack refuses as `invalid_blocks`. Parent e-mail and phone are never printed.
 import type { Change, OrderEvent, OrderSummary } from '../../events/orderEvent.js';
+import { isSampleEvent } from '../../events/sampleEvent.js';
 import { ELLIPSIS, fitMrkdwn, fitPlain, oneLine } from './slackText.js';
 
 /** Slack's Block Kit limits, and the ones this product sets itself to keep a message readable. */
@@ -59,12 +60,21 @@ export interface SlackMessage {
 
 const PAYMENT_LABELS: Record<string, string> = { cash: 'Cash', card: 'Card', credit: 'Credit' };
 
+/** In front of a sample's header and fallback, so neither a channel nor a notification passes for an order. */
+export const SAMPLE_HEADER_PREFIX = '🧪 TEST · ';
+const SAMPLE_NOTICE =
+  '*TEST* sent by `meal-notifier send-test` to try this channel: not a real order, nothing to prepare.';
+
 /** Format from `eventForSubscriber(event, …)`; contact details are left out either way. */
 export function formatSlackMessage(event: OrderEvent): SlackMessage {
   const order = event.data.order;
-  const title = headerText(event);
+  const sample = isSampleEvent(event);
+  const title = sample
+    ? fitPlain(`${SAMPLE_HEADER_PREFIX}${headerText(event)}`, SLACK_LIMITS.headerText)
+    : headerText(event);
   const blocks: SlackBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: title, emoji: true } },
+    ...(sample ? [sampleNotice()] : []),
     { type: 'section', fields: orderFields(order) },
     ...itemBlocks(order.items),
   ];
@@ -142,6 +152,10 @@ function itemBlocks(items: OrderSummary['items']): SectionBlock[] {
   const hidden = items.length - shown;
   if (hidden > 0) blocks.push(section(`_${ELLIPSIS}and ${hidden} more item${hidden === 1 ? '' : 's'}_`));
   return blocks;
+}
+
+function sampleNotice(): ContextBlock {
+  return { type: 'context', elements: [{ type: 'mrkdwn', text: SAMPLE_NOTICE }] };
 }
 
 function section(text: string): SectionBlock {

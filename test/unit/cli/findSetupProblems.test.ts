@@ -60,4 +60,20 @@ describe('findSetupProblems', () => {
     const problems = await findSetupProblems(parseConfig(config), { ...goodEnv, OLD_SECRET: 'not-whsec' });
     expect(problems.map((problem) => problem.path)).toEqual(['$.subscribers[0].secret[1]']);
   });
+
+  it("names a subscriber's unset secret and its unusable URL in one pass", async () => {
+    const config = exampleConfig();
+    const [hook] = config.subscribers ?? [];
+    if (hook?.type !== 'webhook') throw new Error('the example starts with a webhook');
+    hook.url = 'https://integrator:hunter22@hooks.example.test/orders';
+    const { HOOK_SECRET: _unset, ...env } = goodEnv;
+    const problems = await findSetupProblems(parseConfig(config), env);
+    expect(problems).toEqual([
+      { path: '$.subscribers[0].secret', message: 'environment variable HOOK_SECRET is not set or is empty' },
+      {
+        path: '$.subscribers[0].url',
+        message: 'webhook subscriber "automation": the URL must not carry a user name or password',
+      },
+    ]);
+  });
 });

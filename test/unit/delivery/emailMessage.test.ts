@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { emailSubject, formatEmail } from '../../../shared/delivery/email/emailMessage.js';
 import type { EventType } from '../../../shared/events/orderEvent.js';
 import { eventForSubscriber } from '../../../shared/events/orderSummary.js';
+import { sampleEvent } from '../../../shared/events/sampleEvent.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
 import { makeOrderItem, money } from '../../support/orderFactory.js';
 
@@ -188,5 +189,31 @@ describe('formatEmail', () => {
       order: { items: [makeOrderItem({ name: 'Soup\r\nwith\nbread', quantity: 3 })] },
     });
     expect(formatEmail(event).text).toContain('  3 × Soup with bread\n');
+  });
+});
+
+describe('formatEmail for the send-test sample', () => {
+  const sample = sampleEvent({
+    type: 'order.canceled',
+    organization: { id: 'org', name: 'North School' },
+    source: 'https://meals.example.org/api/v1/admin/organizations/org',
+    now: Date.parse('2026-11-23T10:00:00Z'),
+    pickupDate: '2026-11-23',
+    nonce: '4f2a9c1e-0b7d-4c3e-9a8b-1c2d3e4f5a6b',
+  });
+
+  it('says TEST in the subject, and first thing in the text and HTML parts', () => {
+    const { subject, text, html } = formatEmail(sample);
+    expect(subject).toBe('[TEST] Order TEST-4F2A canceled — Sample establishment, pickup 2026-11-23');
+    expect(text.split('\n')[0]).toBe(
+      'TEST: sent by meal-notifier send-test to try this address. It is not a real order.',
+    );
+    expect(html.indexOf('TEST: sent by meal-notifier send-test')).toBeLessThan(html.indexOf('<table'));
+  });
+
+  it('says nothing of a test for a real event', () => {
+    const { subject, text } = formatEmail(makeOrderEvent({ type: 'order.canceled', order: ORDER }));
+    expect(subject).not.toContain('TEST');
+    expect(text).not.toContain('send-test');
   });
 });

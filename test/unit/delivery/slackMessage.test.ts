@@ -9,6 +9,7 @@ import {
 import { escapeMrkdwn, fitMrkdwn, fitPlain } from '../../../shared/delivery/slack/slackText.js';
 import type { EventType, OrderEvent } from '../../../shared/events/orderEvent.js';
 import { eventForSubscriber } from '../../../shared/events/orderSummary.js';
+import { sampleEvent } from '../../../shared/events/sampleEvent.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
 import { makeOrderItem, money } from '../../support/orderFactory.js';
 
@@ -286,5 +287,41 @@ describe('formatSlackMessage privacy and context', () => {
   it('names only the organization for a new order, which has nothing to compare with', () => {
     const context = message('order.created').blocks.at(-1);
     expect(context).toEqual({ type: 'context', elements: [{ type: 'mrkdwn', text: 'North School' }] });
+  });
+});
+
+describe('formatSlackMessage for the send-test sample', () => {
+  const sample = sampleEvent({
+    type: 'order.created',
+    organization: { id: 'org', name: 'North School' },
+    source: 'https://meals.example.org/api/v1/admin/organizations/org',
+    now: Date.parse('2026-11-23T10:00:00Z'),
+    pickupDate: '2026-11-23',
+    nonce: '4f2a9c1e-0b7d-4c3e-9a8b-1c2d3e4f5a6b',
+  });
+
+  it('says TEST in the header, the fallback text and a notice right under the header', () => {
+    const msg = formatSlackMessage(sample);
+    expect(header(msg)).toBe('🧪 TEST · 🆕 New order TEST-4F2A');
+    expect(msg.text).toMatch(/^🧪 TEST · 🆕 New order TEST-4F2A — /);
+    expect(msg.blocks[1]).toEqual({
+      type: 'context',
+      elements: [
+        {
+          type: 'mrkdwn',
+          text: '*TEST* sent by `meal-notifier send-test` to try this channel: not a real order, nothing to prepare.',
+        },
+      ],
+    });
+  });
+
+  it('keeps the marked header within Slack’s 150 characters', () => {
+    const long = {
+      ...sample,
+      data: { ...sample.data, order: { ...sample.data.order, reference: 'R'.repeat(500) } },
+    };
+    const text = header(formatSlackMessage(long));
+    expect(text.length).toBeLessThanOrEqual(SLACK_LIMITS.headerText);
+    expect(text.startsWith('🧪 TEST · 🆕 New order R')).toBe(true);
   });
 });

@@ -1,0 +1,92 @@
+// `meal-notifier send-test --config FILE --subscriber ID [--type TYPE]`: one sample event, marked as a test,
+// delivered to one subscriber by its real sender (Standard Webhooks signing, Slack blocks, SMTP), and what
+// the receiver answered. The state file is never opened: the sample is in no event log, outbox or count.
+import { Command } from 'commander';
+import { loadConfigFile } from '../../shared/config/loadConfig.js';
+import { EnvSecretResolver } from '../../shared/config/secretResolver.js';
+import { buildSender } from '../../shared/delivery/buildSender.js';
+import { matchesFilter } from '../../shared/delivery/subscriberFilter.js';
+import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
+import { EVENT_TYPES } from '../../shared/events/orderEvent.js';
+import { createUndiciHttpClient } from '../../shared/http/undiciHttpClient.js';
+import { EXIT_FAILURE } from '../errors.js';
+import { suggestingChoiceFlag } from '../flags.js';
+import { formatTestDeliveryLine } from '../output/testDeliveryLine.js';
+import { findSubscriber } from '../sendTest/findSubscriber.js';
+import { defaultSampleType, sampleEventFor } from '../sendTest/sampleEventFor.js';
+
+interface SendTestOptions {
+  config: string;
+  subscriber: string;
+  type?: string;
+}
+
+export function sendTestCommand(): Command {
+  return new Command('send-test')
+    .description(
+      'Send one sample event, marked as a test, to a subscriber, and show what its receiver answered',
+    )
+    .requiredOption('--config <file>', 'config file (JSON)')
+    .requiredOption('--subscriber <id>', 'subscriber id from the config')
+    .option(
+      '--type <type>',
+      `event type: ${EVENT_TYPES.join(', ')} (default: order.created, or the first type the subscriber's filter takes)`,
+    )
+    .addHelpText(
+      'after',
+      `
+The sample is a made-up order, sent the way poll sends a real one: signed for a webhook, as blocks for
+Slack, through smtp.url for e-mail. It is marked as a test: its id starts with "test-", its data has
+"test": true, its order reference starts with "TEST-", and Slack and e-mail show TEST. It is not recorded
+in the state file. Only this subscriber's secrets are needed (and smtp.url for e-mail). A subscriber with
+"enabled": false, or whose filter would not take the sample, is sent it all the same, with a note.
+
+Exit codes: 0 delivered, 1 not delivered (the receiver's answer is printed), 2 a config or usage problem.
+
+Examples:
+  $ meal-notifier send-test --config notifier.json --subscriber automation
+  $ meal-notifier send-test --config notifier.json --subscriber office --type order.canceled`,
+    )
+    .action(async (options: SendTestOptions) => {
+      const asked =
+        options.type === undefined ? undefined : suggestingChoiceFlag('--type', options.type, EVENT_TYPES);
+      const config = await loadConfigFile(options.config);
+      const subscriber = findSubscriber(config, options.subscriber, options.config);
+      const type = asked ?? defaultSampleType(subscriber);
+      const note = (message: string) => process.stderr.write(`note: ${message}\n`);
+      if (!subscriber.enabled) {
+        note(`subscriber "${subscriber.id}" has "enabled": false in the config; sending the test anyway`);
+      }
+      const event = sampleEventFor(config, subscriber, type, Date.now());
+      if (!matchesFilter(subscriber.filter, event)) {
+        note(
+          `the filter of subscriber "${subscriber.id}" does not take this ${type}, so poll would not send it one; sending the test anyway`,
+        );
+      }
+      const senders = new SubscriberSenders({
+        // Disabled or not, it is built as poll would build it enabled.
+        subscribers: [{ ...subscriber, enabled: true }],
+        smtp: config.smtp,
+        secrets: new EnvSecretResolver(process.env),
+        build: buildSender,
+        tuning: { httpClient: createUndiciHttpClient },
+        onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
+      });
+      try {
+        // A secret not set or a setting that cannot work throws here, and exits 2 naming it.
+        const sender = await senders.senderFor(subscriber.id);
+        if (!sender) throw new Error(`no sender was built for subscriber "${subscriber.id}"`);
+        const started = performance.now();
+        const outcome = await sender.send(event);
+        const line = formatTestDeliveryLine(subscriber.id, event, outcome, performance.now() - started);
+        if (outcome.kind === 'delivered') {
+          process.stdout.write(`${line}\n`);
+        } else {
+          process.stderr.write(`meal-notifier: ${line}\n`);
+          process.exitCode = EXIT_FAILURE;
+        }
+      } finally {
+        await senders.close();
+      }
+    });
+}

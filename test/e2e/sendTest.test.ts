@@ -1,0 +1,162 @@
+// `meal-notifier send-test`, run as a real process against real loopback receivers: a webhook receiver
+// that verifies the signature with the official `standardwebhooks` package, a Slack-like endpoint and an
+// SMTP server. The sample is marked as a test in each channel, is recorded nowhere, and a failed delivery
+// or an unknown subscriber ends the process with one line and a non-zero exit code.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OrderEventSchema } from '../../shared/events/orderEvent.js';
+import { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js';
+import { runCli } from '../support/runCli.js';
+import { SLACK_ANSWERS, type SlackReceiver, startSlackReceiver } from '../support/slackReceiver.js';
+import { type SmtpReceiver, startSmtpReceiver } from '../support/smtpReceiver.js';
+import {
+  makeWebhookSecret,
+  startWebhookReceiver,
+  type WebhookReceiver,
+  webhookHeaders,
+} from '../support/webhookReceiver.js';
+
+const ORGANIZATION_ID = '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f';
+const CANTEEN = '16496821-5603-43c0-a1c0-b40d45c8b087';
+const secret = makeWebhookSecret();
+let hook: WebhookReceiver;
+let slack: SlackReceiver;
+let smtp: SmtpReceiver;
+let dir: string;
+let config: string;
+let statePath: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  [hook, slack, smtp] = await Promise.all([
+    startWebhookReceiver({ secrets: [secret] }),
+    startSlackReceiver(),
+    startSmtpReceiver(),
+  ]);
+  dir = await mkdtemp(join(tmpdir(), 'send-test-'));
+  config = join(dir, 'notifier.json');
+  statePath = join(dir, 'state.db');
+  await writeFile(
+    config,
+    JSON.stringify({
+      // Never asked: send-test needs no API and no token.
+      api: { baseUrl: 'http://127.0.0.1:9/api/v1/admin' },
+      organizations: [
+        {
+          id: ORGANIZATION_ID,
+          name: 'North School',
+          token: { env: 'NORTH_TOKEN' },
+          timeZone: 'Europe/Lisbon',
+        },
+      ],
+      subscribers: [
+        { id: 'automation', type: 'webhook', url: hook.url, secret: { env: 'HOOK_SECRET' } },
+        {
+          id: 'kitchen',
+          type: 'slack',
+          webhookUrl: { env: 'SLACK_URL' },
+          filter: { establishments: [CANTEEN] },
+        },
+        { id: 'office', type: 'email', to: ['office@example.org'], filter: { types: ['order.canceled'] } },
+      ],
+      smtp: { url: { env: 'SMTP_URL' }, from: 'Order alerts <alerts@example.org>' },
+      state: { path: 'state.db' },
+    }),
+  );
+  // A state file already there, as on a machine where the runner runs: the sample must not enter it.
+  new SqliteStateStore({ path: statePath, routeEvent: () => ['automation', 'kitchen', 'office'] }).close();
+  env = { HOOK_SECRET: secret, SLACK_URL: slack.webhookUrl('kitchen'), SMTP_URL: smtp.url };
+});
+
+afterAll(async () => {
+  await Promise.all([hook.close(), slack.close(), smtp.close()]);
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('meal-notifier send-test', () => {
+  it('delivers a signed sample marked as a test to a webhook, and records it nowhere', async () => {
+    const result = await runCli(['send-test', '--config', config, '--subscriber', 'automation'], env);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /^automation ← test order\.created TEST-[0-9A-F]{4}: delivered \(204\) in \d+\.\d s, event id test-[0-9a-f-]{36}\n$/,
+    );
+    const [request] = hook.received;
+    expect(hook.received).toHaveLength(1);
+    // As an integrator verifies it: the official library, the raw body, the shared secret.
+    const verified = new Webhook(secret).verify(request?.body ?? '', webhookHeaders(request?.headers ?? {}));
+    const event = OrderEventSchema.parse(verified);
+    expect(event.id).toMatch(/^test-/);
+    expect(request?.headers['webhook-id']).toBe(event.id);
+    expect(event.data.test).toBe(true);
+    expect(event.data.order.reference).toMatch(/^TEST-/);
+    expect(event.data.organization).toEqual({ id: ORGANIZATION_ID, name: 'North School' });
+    // Delivered as poll would: contact details left out for a subscriber that did not opt in.
+    expect(event.data.order.customer.parent).toEqual({ name: 'Sample Parent' });
+    expect(result.stdout).toContain(event.id);
+
+    const store = new SqliteStateStore({ path: statePath, routeEvent: () => [] });
+    try {
+      expect(await store.listEvents(ORGANIZATION_ID)).toEqual([]);
+      expect(await store.outbox.listDeliveries()).toEqual([]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('posts Slack blocks marked TEST, for an establishment its filter takes', async () => {
+    const result = await runCli(
+      ['send-test', '--config', config, '--subscriber', 'kitchen', '--type', 'order.canceled'],
+      env,
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^kitchen ← test order\.canceled TEST-[0-9A-F]{4}: delivered \(200\)/);
+    const message = slack.received.at(-1)?.payload as {
+      text: string;
+      blocks: Array<Record<string, unknown>>;
+    };
+    expect(message.text).toMatch(/^🧪 TEST · ❌ Canceled TEST-[0-9A-F]{4} — Sample establishment/);
+    expect(message.blocks[0]).toMatchObject({
+      type: 'header',
+      text: { text: expect.stringMatching(/^🧪 TEST · /) },
+    });
+    expect(JSON.stringify(message.blocks[1])).toContain('not a real order');
+    expect(result.stderr).toBe('');
+  });
+
+  it('mails a sample marked TEST of a type the filter takes, when no --type is given', async () => {
+    const result = await runCli(['send-test', '--config', config, '--subscriber', 'office'], env);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^office ← test order\.canceled TEST-[0-9A-F]{4}: delivered \(250\)/);
+    const mail = await smtp.nextMail();
+    expect(mail.rcptTo).toEqual(['office@example.org']);
+    expect(mail.headers.get('subject')).toMatch(/^\[TEST\] Order TEST-[0-9A-F]{4} canceled — /);
+    expect(mail.headers.get('x-meal-order-event-id')).toMatch(/^test-/);
+    expect(mail.text).toMatch(
+      /^TEST: sent by meal-notifier send-test to try this address\. It is not a real order\./,
+    );
+  });
+
+  it("exits 1 with the receiver's answer when the delivery fails", async () => {
+    slack.script(SLACK_ANSWERS.invalidBlocks);
+    const result = await runCli(['send-test', '--config', config, '--subscriber', 'kitchen'], env);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      /^meal-notifier: kitchen ← test order\.created TEST-[0-9A-F]{4}: not delivered, .*invalid_blocks.*; poll would not retry a real event: it would become a dead letter\n$/,
+    );
+    expect(result.stderr).not.toContain(env.SLACK_URL);
+  });
+
+  it('names the nearest subscriber id in one line for an unknown one, and exits 2', async () => {
+    const result = await runCli(['send-test', '--config', config, '--subscriber', 'kitchn'], env);
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `meal-notifier: ${config} has no subscriber "kitchn" (did you mean "kitchen"?)\n`,
+    });
+  });
+});

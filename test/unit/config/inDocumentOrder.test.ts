@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { inDocumentOrder } from '../../../shared/config/configProblems.js';
+
+describe('inDocumentOrder', () => {
+  it('orders problems from several checks as their places appear in the file', () => {
+    const json = {
+      organizations: [{ id: 'x', token: {} }],
+      subscribers: [
+        { id: 'a', url: 'u', secret: {} },
+        { id: 'b', webhookUrl: {} },
+      ],
+      api: {},
+      state: { path: 'x' },
+    };
+    const problems = [
+      { path: '$.api.baseUrl', message: 'required' },
+      { path: '$.subscribers[1].webhookUrl', message: 'unset' },
+      { path: '$.state.path', message: 'not writable' },
+      { path: '$.organizations[0].token', message: 'unset' },
+      { path: '$.subscribers[0].secret', message: 'unset' },
+      { path: '$.subscribers[0].url', message: 'bad' },
+      { path: '$.subscribers[0].url', message: 'also bad' },
+    ];
+    expect(inDocumentOrder(problems, json).map(({ path, message }) => `${path} ${message}`)).toEqual([
+      '$.organizations[0].token unset',
+      '$.subscribers[0].url bad',
+      '$.subscribers[0].url also bad',
+      '$.subscribers[0].secret unset',
+      '$.subscribers[1].webhookUrl unset',
+      '$.api.baseUrl required',
+      '$.state.path not writable',
+    ]);
+  });
+
+  it('puts a key the file lacks after its siblings, and a whole-file problem first', () => {
+    const problems = [
+      { path: '$.smtp', message: 'required' },
+      { path: '$["odd key"]', message: 'unknown key' },
+      { path: '$', message: 'whole file' },
+    ];
+    expect(inDocumentOrder(problems, { 'odd key': 1, api: {} }).map(({ path }) => path)).toEqual([
+      '$',
+      '$["odd key"]',
+      '$.smtp',
+    ]);
+  });
+});

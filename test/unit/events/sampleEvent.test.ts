@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { EVENT_TYPES, OrderEventSchema } from '../../../shared/events/orderEvent.js';
+import { eventForSubscriber } from '../../../shared/events/orderSummary.js';
+import { isSampleEvent, sampleEvent } from '../../../shared/events/sampleEvent.js';
+import { makeOrderEvent } from '../../support/eventFixtures.js';
+
+const NOW = Date.parse('2026-11-23T10:15:03.000Z');
+const NONCE = '4f2a9c1e-0b7d-4c3e-9a8b-1c2d3e4f5a6b';
+
+function sample(type: (typeof EVENT_TYPES)[number] = 'order.created') {
+  return sampleEvent({
+    type,
+    organization: { id: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f', name: 'North School' },
+    source: 'https://meals.example.org/api/v1/admin/organizations/3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
+    now: NOW,
+    pickupDate: '2026-11-23',
+    nonce: NONCE,
+  });
+}
+
+describe('sampleEvent', () => {
+  it.each(EVENT_TYPES)('makes a %s that the event contract accepts, its test marker kept', (type) => {
+    const event = sample(type);
+    const parsed = OrderEventSchema.parse(JSON.parse(JSON.stringify(event)));
+    expect(parsed).toEqual(event);
+    expect(parsed.data.test).toBe(true);
+    expect(parsed.type).toBe(type);
+  });
+
+  it('is marked as a test by its id, its data and its order reference', () => {
+    const event = sample();
+    expect(event.id).toBe(`test-${NONCE}`);
+    expect(event.data.order.reference).toBe('TEST-4F2A');
+    expect(isSampleEvent(event)).toBe(true);
+    expect(event.time).toBe('2026-11-23T10:15:03.000Z');
+  });
+
+  it('lists the changes the diff engine lists for the same transition', () => {
+    expect(sample('order.created').data.changes.map(({ field, from }) => [field, from])).toEqual([
+      ['status', null],
+      ['pickup_date', null],
+      ['establishment', null],
+    ]);
+    expect(sample('order.canceled').data.changes).toEqual([
+      { field: 'status', from: 'pending', to: 'canceled' },
+      { field: 'canceled_at', from: null, to: '2026-11-23T10:15:03.000Z' },
+    ]);
+    expect(sample('order.canceled').data.order.status).toBe('canceled');
+  });
+
+  it('carries contact details, so a subscriber that opted out is shown them left out', () => {
+    const redacted = eventForSubscriber(sample(), false);
+    expect(sample().data.order.customer.parent?.email).toBeTruthy();
+    expect(redacted.data.order.customer.parent).toEqual({ name: 'Sample Parent' });
+    expect(isSampleEvent(redacted)).toBe(true);
+  });
+
+  it('never takes a real event for a sample', () => {
+    expect(isSampleEvent(makeOrderEvent())).toBe(false);
+    expect(makeOrderEvent().data).not.toHaveProperty('test');
+  });
+});
