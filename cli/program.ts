@@ -5,6 +5,7 @@ import { checkConfigCommand } from './commands/checkConfig.js';
 import { deliveriesCommand } from './commands/deliveries.js';
 import { demoCommand } from './commands/demo.js';
 import { establishmentsCommand } from './commands/establishments.js';
+import { eventsCommand } from './commands/events.js';
 import { ordersCommand } from './commands/orders.js';
 import { pollCommand } from './commands/poll.js';
 import { replayCommand } from './commands/replay.js';
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
     .addCommand(checkConfigCommand())
     .addCommand(statusCommand())
     .addCommand(deliveriesCommand())
+    .addCommand(eventsCommand())
     .addCommand(replayCommand())
     .addCommand(republishCommand())
     .addCommand(ordersCommand())
@@ -39,8 +41,9 @@ Watch a real organization (see the README for the config file):
   $ meal-notifier check-config notifier.json --ping
   $ meal-notifier poll --config notifier.json
   $ meal-notifier status --config notifier.json
+  $ meal-notifier events --config notifier.json --since 2h   # what happened, and to whom it went
 
-On AWS, status, deliveries, replay and republish take --stack NAME (see the README, "Deploy on AWS"):
+On AWS, status, deliveries, events, replay and republish take --stack NAME (see the README, "Deploy on AWS"):
   $ meal-notifier status --config notifier.json --stack MealOrderNotifier
 
 orders and establishments take the connection from --base-url, --organization and --token,
