@@ -98,6 +98,9 @@ Examples:
           : await stackEvents(config, { ...options, stack: options.stack }, query);
       if (options.json) {
         process.stdout.write(`${JSON.stringify(listing.events, null, 2)}\n`);
+        // stdout stays one array; that the limit cut it goes where a person sees it.
+        if (listing.more)
+          process.stderr.write(`more events match than --limit ${query.limit} lets through\n`);
         return;
       }
       if (listing.events.length > 0) {
