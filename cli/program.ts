@@ -5,6 +5,7 @@ import { checkConfigCommand } from './commands/checkConfig.js';
 import { deliveriesCommand } from './commands/deliveries.js';
 import { demoCommand } from './commands/demo.js';
 import { establishmentsCommand } from './commands/establishments.js';
+import { eventsCommand } from './commands/events.js';
 import { ordersCommand } from './commands/orders.js';
 import { pollCommand } from './commands/poll.js';
 import { replayCommand } from './commands/replay.js';
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
     .addCommand(sendTestCommand())
     .addCommand(statusCommand())
     .addCommand(deliveriesCommand())
+    .addCommand(eventsCommand())
     .addCommand(replayCommand())
     .addCommand(republishCommand())
     .addCommand(ordersCommand())
@@ -42,8 +44,9 @@ Watch a real organization (see the README for the config file):
   $ meal-notifier send-test --config notifier.json --subscriber kitchen   # a sample, marked TEST
   $ meal-notifier poll --config notifier.json
   $ meal-notifier status --config notifier.json
+  $ meal-notifier events --config notifier.json --since 2h   # what happened, and to whom it went
 
-On AWS, status, deliveries, replay and republish take --stack NAME (see the README, "Deploy on AWS"):
+On AWS, status, deliveries, events, replay and republish take --stack NAME (see the README, "Deploy on AWS"):
   $ meal-notifier status --config notifier.json --stack MealOrderNotifier
 
 orders and establishments take the connection from --base-url, --organization and --token,

@@ -15,6 +15,7 @@ import {
 } from '../aws/deployedStack.js';
 import { EXIT_FAILURE } from '../errors.js';
 import { integerFlag } from '../flags.js';
+import { type DeliveryJson, deliveryJson } from '../output/deliveriesJson.js';
 import { type DeliveryRow, formatDeliveriesTable } from '../output/deliveriesTable.js';
 import { openLocalState } from '../runtime/localRuntime.js';
 
@@ -69,16 +70,18 @@ async function localDeliveries(options: DeliveriesOptions): Promise<void> {
       ? await store.outbox.listDeliveries({ status: 'dead' })
       : (await store.outbox.listDeliveries()).filter((delivery) => delivery.status !== 'delivered');
     const rows: DeliveryRow[] = [];
+    const json: DeliveryJson[] = [];
     for (const delivery of deliveries) {
       const stored = await store.getEvent(delivery.eventId);
-      rows.push({
-        ...delivery,
+      const event = {
         eventType: stored?.event.type ?? 'unknown',
         reference: stored?.event.data.order.reference ?? '',
-      });
+      };
+      rows.push({ ...delivery, ...event });
+      json.push(deliveryJson(delivery, event));
     }
     if (options.json) {
-      process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
       return;
     }
     const disabled = await store.outbox.disabledSubscribers();

@@ -4,7 +4,8 @@ import * as z from 'zod';
 import type { BudgetCounterStore } from '../api/budgetCounterStore.js';
 import type { Snapshot } from '../detect/snapshot.js';
 import { UnreadableOrderSchema } from '../detect/unreadableOrders.js';
-import type { OrderEvent } from '../events/orderEvent.js';
+import { type OrderEvent, OrderEventSchema } from '../events/orderEvent.js';
+import type { EventQuery } from './eventQuery.js';
 
 export const PollStateSchema = z.object({
   organizationId: z.string(),
@@ -87,12 +88,13 @@ export type CommitResult =
   /** Another run changed the snapshot first; nothing was written. */
   | { outcome: 'version_conflict' };
 
-export interface StoredEvent {
-  event: OrderEvent;
-  organizationId: string;
+export const StoredEventSchema = z.object({
+  event: OrderEventSchema,
+  organizationId: z.string(),
   /** When it was committed, epoch ms. */
-  recordedAt: number;
-}
+  recordedAt: z.number(),
+});
+export type StoredEvent = z.infer<typeof StoredEventSchema>;
 
 /** Who holds an organization's lease, and until when (epoch ms). */
 export interface Lease {
@@ -120,6 +122,8 @@ export interface StateStore {
   commitChange(organizationId: string, change: SnapshotChange): Promise<CommitResult>;
   /** Events recorded at or after `sinceMs`, oldest first. */
   listEvents(organizationId: string, sinceMs?: number): Promise<StoredEvent[]>;
+  /** The organization's events that answer the query: newest first (last committed first), at most its limit. */
+  findEvents(organizationId: string, query: EventQuery): Promise<StoredEvent[]>;
   loadPollState(organizationId: string): Promise<PollState | undefined>;
   /**
    * Saves the poll state, leaving the lease as it is. With `releaseLeaseOf`, also gives the lease back if

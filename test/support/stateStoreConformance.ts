@@ -7,6 +7,7 @@ import type { Snapshot } from '../../shared/detect/snapshot.js';
 import { eventId } from '../../shared/events/eventId.js';
 import type { EventType, OrderEvent } from '../../shared/events/orderEvent.js';
 import { StateStoreError } from '../../shared/store/errors.js';
+import type { EventQuery } from '../../shared/store/eventQuery.js';
 import { initialPollState, type PollState, type StateStore } from '../../shared/store/stateStore.js';
 
 export interface StoreHarness {
@@ -315,6 +316,61 @@ export function describeStateStoreConformance(
         });
         expect((await store.listEvents(organizationId)).map((stored) => stored.event.id)).toEqual([mine.id]);
         expect((await store.listEvents(other)).map((stored) => stored.organizationId)).toEqual([other]);
+      });
+
+      it('finds events newest first, by time, types and order (reference or uuid, any case), up to the limit', async () => {
+        const { store, organizationId, setNow } = await open();
+        const [a, b] = [newOrderUuid(), newOrderUuid()];
+        const withReference = (event: OrderEvent, reference: string): OrderEvent => ({
+          ...event,
+          data: { ...event.data, order: { ...event.data.order, uuid: event.subject, reference } },
+        });
+        const created = withReference(makeEvent(organizationId, a, 'order.created'), 'NS-1031');
+        const completed = withReference(makeEvent(organizationId, b, 'order.completed'), 'NS-1032');
+        const archived = withReference(makeEvent(organizationId, b, 'order.archived'), 'NS-1032');
+        const canceled = withReference(makeEvent(organizationId, a, 'order.canceled'), 'NS-1031');
+        setNow(T0 + 1_000);
+        await store.commitChange(organizationId, { snapshot: makeSnapshot(a), events: [created] });
+        setNow(T0 + 2_000);
+        await store.commitChange(organizationId, {
+          snapshot: makeSnapshot(b),
+          events: [completed, archived],
+        });
+        setNow(T0 + 3_000);
+        await store.commitChange(organizationId, {
+          snapshot: makeSnapshot(a, { version: 2 }),
+          events: [canceled],
+        });
+        await store.commitChange(randomUUID(), {
+          snapshot: makeSnapshot(a),
+          events: [withReference(makeEvent(randomUUID(), a, 'order.created'), 'NS-1031')],
+        });
+        const ids = (query: EventQuery) =>
+          store.findEvents(organizationId, query).then((found) => found.map((stored) => stored.event.id));
+
+        expect(await store.findEvents(organizationId, { limit: 10 })).toEqual([
+          { event: canceled, organizationId, recordedAt: T0 + 3_000 },
+          { event: archived, organizationId, recordedAt: T0 + 2_000 },
+          { event: completed, organizationId, recordedAt: T0 + 2_000 },
+          { event: created, organizationId, recordedAt: T0 + 1_000 },
+        ]);
+        expect(await ids({ limit: 2 })).toEqual([canceled.id, archived.id]);
+        expect(await ids({ limit: 10, sinceMs: T0 + 2_000 })).toEqual([
+          canceled.id,
+          archived.id,
+          completed.id,
+        ]);
+        expect(await ids({ limit: 10, types: ['order.created', 'order.canceled'] })).toEqual([
+          canceled.id,
+          created.id,
+        ]);
+        expect(await ids({ limit: 10, types: [] })).toHaveLength(4);
+        expect(await ids({ limit: 10, order: 'ns-1031' })).toEqual([canceled.id, created.id]);
+        expect(await ids({ limit: 10, order: b.toUpperCase() })).toEqual([archived.id, completed.id]);
+        expect(
+          await ids({ limit: 1, order: 'NS-1032', types: ['order.completed'], sinceMs: T0 + 2_000 }),
+        ).toEqual([completed.id]);
+        expect(await ids({ limit: 10, order: 'NS-9999' })).toEqual([]);
       });
     });
 

@@ -16,6 +16,7 @@ import type { BudgetCounterStore } from '../../api/budgetCounterStore.js';
 import { type Snapshot, SnapshotSchema } from '../../detect/snapshot.js';
 import { type OrderEvent, OrderEventSchema } from '../../events/orderEvent.js';
 import { StateStoreError } from '../errors.js';
+import { type EventQuery, EventQuerySchema, matchesEventQuery } from '../eventQuery.js';
 import { parseStored } from '../parseStored.js';
 import {
   type AcquireLeaseOptions,
@@ -166,11 +167,50 @@ export class DynamoStateStore implements StateStore {
   }
 
   async listEvents(organizationId: string, sinceMs?: number): Promise<StoredEvent[]> {
-    const since = sinceMs === undefined ? {} : { ':since': sinceMs };
-    const items = await this.#query('listEvents', organizationId, {
+    const stored = await this.#queryEvents('listEvents', organizationId, { sinceMs });
+    stored.sort((a, b) => a.stored.recordedAt - b.stored.recordedAt || a.position - b.position);
+    return stored.map(({ stored }) => stored);
+  }
+
+  /**
+   * The log has no index by time, type or order (see stateTableDefinition.ts): the organization's events
+   * are read whole (time and types filtered by DynamoDB, which still counts what it reads), then the order
+   * is matched, newest first, and cut to the limit here. Events are few and kept 14 days.
+   */
+  async findEvents(organizationId: string, query: EventQuery): Promise<StoredEvent[]> {
+    const parsed = EventQuerySchema.parse(query);
+    const stored = (await this.#queryEvents('listEvents', organizationId, parsed)).filter(({ stored }) =>
+      matchesEventQuery(stored, parsed),
+    );
+    stored.sort((a, b) => b.stored.recordedAt - a.stored.recordedAt || b.position - a.position);
+    return stored.slice(0, parsed.limit).map(({ stored }) => stored);
+  }
+
+  async #queryEvents(
+    operation: StoreOperation,
+    organizationId: string,
+    { sinceMs, types }: Pick<EventQuery, 'sinceMs' | 'types'>,
+  ): Promise<{ stored: StoredEvent; position: number }[]> {
+    const filters: string[] = [];
+    const values: Record<string, unknown> = {
+      ':pk': organizationPk(organizationId),
+      ':prefix': EVENT_PREFIX,
+    };
+    if (sinceMs !== undefined) {
+      filters.push('#recordedAt >= :since');
+      values[':since'] = sinceMs;
+    }
+    if (types && types.length > 0) {
+      const names = types.map((type, index) => {
+        values[`:type${index}`] = type;
+        return `:type${index}`;
+      });
+      filters.push(`#eventType IN (${names.join(', ')})`);
+    }
+    const items = await this.#query(operation, organizationId, {
       TableName: this.#tableName,
       KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-      ...(sinceMs === undefined ? {} : { FilterExpression: '#recordedAt >= :since' }),
+      ...(filters.length === 0 ? {} : { FilterExpression: filters.join(' AND ') }),
       ProjectionExpression: '#payload, #recordedAt, #position',
       ExpressionAttributeNames: {
         '#pk': 'pk',
@@ -178,23 +218,22 @@ export class DynamoStateStore implements StateStore {
         '#payload': 'payload',
         '#recordedAt': 'recordedAt',
         '#position': 'position',
+        ...(types && types.length > 0 ? { '#eventType': 'eventType' } : {}),
       },
-      ExpressionAttributeValues: { ':pk': organizationPk(organizationId), ':prefix': EVENT_PREFIX, ...since },
+      ExpressionAttributeValues: values,
       ConsistentRead: true,
     });
-    const stored = items.map((item) => {
+    return items.map((item) => {
       const { payload, recordedAt, position } = parseStored(
         EventItemSchema,
         item,
-        'listEvents',
+        operation,
         organizationId,
         'event',
       );
-      const event = parseStored(OrderEventSchema, payload, 'listEvents', organizationId, 'event');
+      const event = parseStored(OrderEventSchema, payload, operation, organizationId, 'event');
       return { stored: { event, organizationId, recordedAt }, position };
     });
-    stored.sort((a, b) => a.stored.recordedAt - b.stored.recordedAt || a.position - b.position);
-    return stored.map(({ stored }) => stored);
   }
 
   /**

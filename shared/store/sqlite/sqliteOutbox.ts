@@ -99,6 +99,11 @@ export class SqliteOutbox implements DeliveryOutbox {
       listAll: db.prepare(
         `SELECT ${COLUMNS} FROM deliveries d JOIN events e ON e.id = d.event_id ORDER BY e.seq, d.subscriber_id`,
       ),
+      // The ids as one JSON array, so one statement serves any number of them.
+      listOfEvents: db.prepare(
+        `SELECT ${COLUMNS} FROM deliveries d
+         WHERE d.event_id IN (SELECT value FROM json_each(?)) ORDER BY d.event_id, d.subscriber_id`,
+      ),
       listByStatus: db.prepare(
         `SELECT ${COLUMNS} FROM deliveries d JOIN events e ON e.id = d.event_id
          WHERE d.status = ? ORDER BY e.seq, d.subscriber_id`,
@@ -221,6 +226,16 @@ export class SqliteOutbox implements DeliveryOutbox {
           : this.#statements.listByStatus.all(filter.status);
       return rows.map((raw) => toDelivery(parseRow(DeliveryRowSchema, raw, 'listDeliveries')));
     });
+  }
+
+  /** Each of these events' deliveries, one per subscriber it was queued for, by subscriber id. */
+  async deliveriesOf(eventIds: readonly string[]): Promise<Delivery[]> {
+    if (eventIds.length === 0) return [];
+    return guarded('deliveriesOf', undefined, () =>
+      this.#statements.listOfEvents
+        .all(JSON.stringify(eventIds))
+        .map((raw) => toDelivery(parseRow(DeliveryRowSchema, raw, 'deliveriesOf'))),
+    );
   }
 }
 

@@ -6,6 +6,7 @@ import type { BudgetCounterStore } from '../../api/budgetCounterStore.js';
 import { type Snapshot, SnapshotSchema } from '../../detect/snapshot.js';
 import { type OrderEvent, OrderEventSchema } from '../../events/orderEvent.js';
 import { StateStoreError } from '../errors.js';
+import { type EventQuery, EventQuerySchema } from '../eventQuery.js';
 import { parseStored } from '../parseStored.js';
 import {
   type AcquireLeaseOptions,
@@ -84,6 +85,17 @@ export class SqliteStateStore implements StateStore {
       eventsSince: db.prepare(
         `SELECT organization_id, recorded_at, payload FROM events
          WHERE organization_id = ? AND recorded_at >= ? ORDER BY recorded_at, seq`,
+      ),
+      // NULL parameters leave a criterion out. The order is matched by its uuid or its reference, any case;
+      // the types are one JSON array, so one statement serves any number of them.
+      findEvents: db.prepare(
+        `SELECT organization_id, recorded_at, payload FROM events
+         WHERE organization_id = @organizationId AND recorded_at >= @sinceMs
+           AND (@types IS NULL OR event_type IN (SELECT value FROM json_each(@types)))
+           AND (@order IS NULL OR lower(order_uuid) = lower(@order)
+                OR lower(json_extract(payload, '$.data.order.reference')) = lower(@order))
+         ORDER BY recorded_at DESC, seq DESC
+         LIMIT @limit`,
       ),
       eventById: db.prepare('SELECT organization_id, recorded_at, payload FROM events WHERE id = ?'),
       pollState: db.prepare<[string], { data: string }>(
@@ -179,6 +191,21 @@ export class SqliteStateStore implements StateStore {
       this.#statements.eventsSince
         .all(organizationId, sinceMs ?? Number.MIN_SAFE_INTEGER)
         .map((row) => toStoredEvent(row, 'listEvents', organizationId)),
+    );
+  }
+
+  async findEvents(organizationId: string, query: EventQuery): Promise<StoredEvent[]> {
+    const { sinceMs, types, order, limit } = EventQuerySchema.parse(query);
+    return guarded('findEvents', organizationId, () =>
+      this.#statements.findEvents
+        .all({
+          organizationId,
+          sinceMs: sinceMs ?? Number.MIN_SAFE_INTEGER,
+          types: types && types.length > 0 ? JSON.stringify(types) : null,
+          order: order ?? null,
+          limit,
+        })
+        .map((row) => toStoredEvent(row, 'findEvents', organizationId)),
     );
   }
 

@@ -76,6 +76,7 @@ function commitFirst(
       return store.commitChange(organizationId, change);
     },
     listEvents: (organizationId, sinceMs) => store.listEvents(organizationId, sinceMs),
+    findEvents: (organizationId, query) => store.findEvents(organizationId, query),
     loadPollState: (organizationId) => store.loadPollState(organizationId),
     savePollState: (state, options) => store.savePollState(state, options),
     acquireLease: (organizationId, owner, nowMs, ttlMs, options) =>

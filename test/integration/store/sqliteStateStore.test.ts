@@ -258,6 +258,32 @@ describe('SqliteStateStore on a state file', () => {
       expect(await store.outbox.listDeliveries({ status: 'queued' })).toEqual([]);
     });
 
+    it('tells each given event’s deliveries, whatever their state, and nothing of other events', async () => {
+      const store = open({ routeEvent: route });
+      const [a, b, c] = [newOrderUuid(), newOrderUuid(), newOrderUuid()];
+      const canceled = makeEvent(ORG, a, 'order.canceled');
+      const created = makeEvent(ORG, b, 'order.created');
+      const other = makeEvent(ORG, c, 'order.created');
+      for (const [uuid, event] of [
+        [a, canceled],
+        [b, created],
+        [c, other],
+      ] as const) {
+        await store.commitChange(ORG, { snapshot: makeSnapshot(uuid), events: [event] });
+      }
+      await store.outbox.markDelivered('hook', canceled.id, T0 + 1_000);
+
+      expect(await store.outbox.deliveriesOf([canceled.id, created.id, 'unknown-event'])).toEqual(
+        expect.arrayContaining([
+          { ...queued('hook', canceled.id), status: 'delivered', attempts: 1, deliveredAt: T0 + 1_000 },
+          queued('office', canceled.id),
+          queued('hook', created.id),
+        ]),
+      );
+      expect(await store.outbox.deliveriesOf([canceled.id, created.id])).toHaveLength(3);
+      expect(await store.outbox.deliveriesOf([])).toEqual([]);
+    });
+
     it('requeues a dead letter, a delivered event, or an event for a new subscriber, from attempt 0', async () => {
       const store = open({ routeEvent: route });
       const snapshot = makeSnapshot(newOrderUuid());

@@ -67,6 +67,7 @@ function fakeStore(state: PollState | undefined) {
     loadSnapshots: unexpected('loadSnapshots'),
     commitChange: unexpected('commitChange'),
     listEvents: unexpected('listEvents'),
+    findEvents: unexpected('findEvents'),
     savePollState: unexpected('savePollState'),
     releaseLease: unexpected('releaseLease'),
     get budgetCounters(): never {

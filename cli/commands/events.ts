@@ -1,0 +1,200 @@
+// `meal-notifier events`: the recorded events, newest first, filtered by age, type and order, each with what
+// became of it per subscriber, from the local state file (its event log and delivery outbox). With
+// `--stack NAME`, from a deployed stack's state table, where no delivery is recorded per event.
+import { Command } from 'commander';
+import type { Config } from '../../shared/config/configSchema.js';
+import { loadConfigFile } from '../../shared/config/loadConfig.js';
+import type { EventType } from '../../shared/events/orderEvent.js';
+import {
+  findRecentEvents,
+  type ListedEvent,
+  listedEvent,
+  outboxDelivery,
+  routedDeliveries,
+  type SubscriberDelivery,
+} from '../../shared/operations/eventHistory.js';
+import type { EventQuery } from '../../shared/store/eventQuery.js';
+import {
+  explainStackFailure,
+  openDeployedStack,
+  requireStackFor,
+  type StackOptions,
+  withStackOptions,
+} from '../aws/deployedStack.js';
+import { CliUsageError } from '../errors.js';
+import { eventTypesFlag } from '../eventTypesFlag.js';
+import { integerFlag } from '../flags.js';
+import { formatEventsTable } from '../output/eventsTable.js';
+import { humanDuration } from '../output/humanDuration.js';
+import { terminalWidth } from '../output/terminalWidth.js';
+import { parseSince } from '../parseSince.js';
+import { openLocalState, statePathOf } from '../runtime/localRuntime.js';
+import { stateFileExists } from '../status/collectStatus.js';
+
+const DEFAULT_LIMIT = '50';
+
+interface EventsOptions extends StackOptions {
+  config: string;
+  since?: string;
+  type?: string[];
+  order?: string;
+  limit: string;
+  json?: boolean;
+}
+
+interface Listing {
+  events: ListedEvent[];
+  more: boolean;
+}
+
+export function eventsCommand(): Command {
+  return withStackOptions(
+    new Command('events')
+      .description('List recorded events, newest first, with what became of each one per subscriber')
+      .requiredOption(
+        '--config <file>',
+        'config file (JSON); with --stack, the one the stack was deployed with',
+      )
+      .option(
+        '--since <time>',
+        'only events recorded since TIME: 2026-11-22T08:00:00Z, 2026-11-22, or an age: 30s, 90m, 2h, 1h30m, 2d',
+      )
+      .option(
+        '--type <types>',
+        'only these types: order.created, order.completed, order.canceled, order.archived, order.status_changed ' +
+          '(short forms such as canceled; repeat it or give a comma list)',
+        (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+      )
+      .option('--order <order>', "only this order's events, by reference (NS-1031) or uuid")
+      .option('--limit <n>', 'at most this many events, the newest', DEFAULT_LIMIT)
+      .option('--json', 'print one JSON array on stdout, times in ISO 8601'),
+  )
+    .addHelpText(
+      'after',
+      `
+Locally, each event shows each subscriber it was queued for: delivered, queued (with its next attempt and
+last error) or dead. It only reads the state file: no secrets are needed, and the runner may be running.
+Events are kept 14 days.
+
+With --stack, events come from the stack's state table. Deliveries are not recorded per event there (SNS
+and SQS carry them): each subscriber whose filter matches is shown as "routed"; dead letters, with why,
+are in meal-notifier deliveries --stack NAME --failed. The table has no index by time: each call reads
+the organization's whole event log (14 days).
+
+Examples:
+  $ meal-notifier events --config notifier.json --since 2h
+  $ meal-notifier events --config notifier.json --order NS-1031
+  $ meal-notifier events --config notifier.json --type canceled,completed --limit 200 --json
+  $ meal-notifier events --config notifier.json --stack MealOrderNotifier --since 1d`,
+    )
+    .action(async (options: EventsOptions) => {
+      requireStackFor(options);
+      const now = Date.now();
+      const query = parseQuery(options, now);
+      const config = await loadConfigFile(options.config);
+      const listing =
+        options.stack === undefined
+          ? await localEvents(config, options.config, query)
+          : await stackEvents(config, { ...options, stack: options.stack }, query);
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify(listing.events, null, 2)}\n`);
+        // stdout stays one array; that the limit cut it goes where a person sees it.
+        if (listing.more)
+          process.stderr.write(`more events match than --limit ${query.limit} lets through\n`);
+        return;
+      }
+      if (listing.events.length > 0) {
+        const organizationNames = new Map(config.organizations.map(({ id, name }) => [id, name]));
+        process.stdout.write(
+          `${formatEventsTable(listing.events, { nowMs: now, width: terminalWidth(), organizationNames })}\n`,
+        );
+      }
+      for (const line of summaryLines(listing, query, now)) process.stdout.write(`${line}\n`);
+      if (options.stack !== undefined && listing.events.length > 0) {
+        process.stdout.write(
+          `routed: the subscriber's filter matches; a stack records no delivery per event (dead letters: meal-notifier deliveries --stack ${options.stack} --failed)\n`,
+        );
+      }
+    });
+}
+
+function parseQuery(options: EventsOptions, nowMs: number): EventQuery {
+  const types: EventType[] = eventTypesFlag(options.type ?? []);
+  const order = options.order?.trim();
+  if (order === '') throw new CliUsageError('--order needs an order reference (e.g. NS-1031) or uuid');
+  return {
+    ...(options.since === undefined ? {} : { sinceMs: parseSince(options.since, nowMs) }),
+    ...(types.length === 0 ? {} : { types }),
+    ...(order === undefined ? {} : { order }),
+    limit: integerFlag('--limit', options.limit, 1, 10_000),
+  };
+}
+
+async function localEvents(config: Config, configPath: string, query: EventQuery): Promise<Listing> {
+  const statePath = statePathOf(config, configPath);
+  // Opening the state file would create it: a config that never polled has no events to show.
+  if (!stateFileExists(statePath)) {
+    process.stderr.write(`no state file at ${statePath} yet: nothing was polled with this config\n`);
+    return { events: [], more: false };
+  }
+  const state = await openLocalState(configPath);
+  try {
+    const organizationIds = state.config.organizations.map(({ id }) => id);
+    const found = await findRecentEvents(state.store, organizationIds, query);
+    const byEvent = new Map<string, SubscriberDelivery[]>();
+    for (const delivery of await state.store.outbox.deliveriesOf(found.events.map(({ event }) => event.id))) {
+      const deliveries = byEvent.get(delivery.eventId) ?? [];
+      deliveries.push(outboxDelivery(delivery));
+      byEvent.set(delivery.eventId, deliveries);
+    }
+    return {
+      events: found.events.map((stored) => listedEvent(stored, byEvent.get(stored.event.id) ?? [])),
+      more: found.more,
+    };
+  } finally {
+    await state.close();
+  }
+}
+
+async function stackEvents(
+  config: Config,
+  options: StackOptions & { stack: string },
+  query: EventQuery,
+): Promise<Listing> {
+  const stack = await openDeployedStack(options, config);
+  try {
+    const organizationIds = config.organizations.map(({ id }) => id);
+    const found = await findRecentEvents(stack.store, organizationIds, query);
+    return {
+      events: found.events.map((stored) => listedEvent(stored, routedDeliveries(config.subscribers, stored))),
+      more: found.more,
+    };
+  } catch (error) {
+    throw explainStackFailure(error, stack);
+  } finally {
+    stack.close();
+  }
+}
+
+/** How many were listed and of what; when the limit left some out, how to see them. */
+function summaryLines(listing: Listing, query: EventQuery, nowMs: number): string[] {
+  const count = listing.events.length;
+  const what = [
+    query.types ? query.types.join(' or ') : '',
+    count === 1 ? 'event' : 'events',
+    query.order === undefined ? '' : `of order ${query.order}`,
+    query.sinceMs === undefined
+      ? ''
+      : `since ${new Date(query.sinceMs).toISOString().slice(0, 19).replace('T', ' ')}Z (${humanDuration(nowMs - query.sinceMs)} ago)`,
+  ]
+    .filter(Boolean)
+    .join(' ');
+  if (count === 0)
+    return [`no ${what}${query.sinceMs === undefined ? ' in the event log (kept 14 days)' : ''}`];
+  return [
+    `${count} ${what}, newest first`,
+    ...(listing.more
+      ? [`more match: raise --limit (now ${query.limit}), or narrow with --since, --type or --order`]
+      : []),
+  ];
+}
