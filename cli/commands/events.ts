@@ -14,6 +14,7 @@ import {
   type SubscriberDelivery,
 } from '../../shared/operations/eventHistory.js';
 import type { EventQuery } from '../../shared/store/eventQuery.js';
+import { humanDuration } from '../../shared/time/humanDuration.js';
 import {
   explainStackFailure,
   openDeployedStack,
@@ -25,7 +26,6 @@ import { CliUsageError } from '../errors.js';
 import { eventTypesFlag } from '../eventTypesFlag.js';
 import { integerFlag } from '../flags.js';
 import { formatEventsTable } from '../output/eventsTable.js';
-import { humanDuration } from '../output/humanDuration.js';
 import { terminalWidth } from '../output/terminalWidth.js';
 import { parseSince } from '../parseSince.js';
 import { openLocalState, statePathOf } from '../runtime/localRuntime.js';

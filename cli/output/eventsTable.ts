@@ -3,7 +3,7 @@
 // out to fit the terminal, the deliveries column wrapping first, then the times, then the event ids.
 import Table from 'cli-table3';
 import type { ListedEvent, SubscriberDelivery } from '../../shared/operations/eventHistory.js';
-import { humanDuration } from './humanDuration.js';
+import { humanDuration } from '../../shared/time/humanDuration.js';
 
 export interface EventsTableOptions {
   nowMs: number;
