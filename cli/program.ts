@@ -1,5 +1,5 @@
 // The `meal-notifier` command tree.
-import { Command } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { PRODUCT_VERSION } from '../shared/version.js';
 import { checkConfigCommand } from './commands/checkConfig.js';
 import { deliveriesCommand } from './commands/deliveries.js';
@@ -17,7 +17,13 @@ export function buildProgram(): Command {
     .description(
       'Turns the polling-only Meal-Ordering Admin API into order events: e-mail, Slack and signed webhooks.',
     )
-    .version(PRODUCT_VERSION)
+    .version(PRODUCT_VERSION, '-v, --version', 'print the version')
+    // commander's default short flag, kept for scripts written against it.
+    .addOption(new Option('-V').hideHelp())
+    .on('option:V', () => {
+      process.stdout.write(`${PRODUCT_VERSION}\n`);
+      throw new CommanderError(0, 'commander.version', PRODUCT_VERSION);
+    })
     .showSuggestionAfterError()
     .addCommand(demoCommand())
     .addCommand(pollCommand())
@@ -39,14 +45,16 @@ Watch a real organization (see the README for the config file):
   $ meal-notifier check-config notifier.json --ping
   $ meal-notifier poll --config notifier.json
   $ meal-notifier status --config notifier.json
+Every command that reads a config takes --config FILE, or MEAL_NOTIFIER_CONFIG=FILE in the environment.
 
 On AWS, status, deliveries, replay and republish take --stack NAME (see the README, "Deploy on AWS"):
   $ meal-notifier status --config notifier.json --stack MealOrderNotifier
 
 orders and establishments take the connection from --base-url, --organization and --token,
-or from MEAL_API_BASE_URL, MEAL_API_ORGANIZATION and MEAL_API_TOKEN:
+or from MEAL_API_BASE_URL, MEAL_API_ORGANIZATION and MEAL_API_TOKEN, or from a config:
   $ meal-notifier simulate          # in one terminal; prints the three variables to export
   $ meal-notifier orders            # in another
+  $ meal-notifier orders --config notifier.json --organization "North School"
 
 Run meal-notifier <command> --help for each command's options and examples.`,
     );

@@ -6,16 +6,22 @@ import { loadConfigFile } from '../../shared/config/loadConfig.js';
 import { findUnsetRotationSecrets } from '../../shared/config/secretResolver.js';
 import { findSetupProblems } from '../checkConfig/findSetupProblems.js';
 import { pingOrganizations } from '../checkConfig/pingOrganizations.js';
-import { EXIT_FAILURE } from '../errors.js';
+import { CliUsageError, EXIT_FAILURE } from '../errors.js';
+import { configFileOf, configGivenAsFlag, withConfigOption } from '../flags.js';
 
 interface CheckConfigOptions {
+  config?: string;
   ping?: boolean;
 }
 
 export function checkConfigCommand(): Command {
-  return new Command('check-config')
-    .description('Validate a config file, its secrets and subscribers; --ping also tries each token')
-    .argument('<file>', 'config file (JSON)')
+  return withConfigOption(
+    new Command('check-config')
+      .description('Validate a config file, its secrets and subscribers; --ping also tries each token')
+      .argument('[file]', 'config file (JSON); or give it with --config FILE, or MEAL_NOTIFIER_CONFIG'),
+    'config file (JSON), as FILE is',
+    { optional: true },
+  )
     .option('--ping', 'make one authenticated request (GET /establishments) per organization')
     .addHelpText(
       'after',
@@ -28,9 +34,11 @@ Exit codes: 0 all is well, 2 the config has problems (all listed with their JSON
 
 Examples:
   $ meal-notifier check-config notifier.json
+  $ meal-notifier check-config --config notifier.json
   $ NORTH_TOKEN=… meal-notifier check-config notifier.json --ping`,
     )
-    .action(async (file: string, options: CheckConfigOptions) => {
+    .action(async (positional: string | undefined, options: CheckConfigOptions, command: Command) => {
+      const file = checkedFile(positional, command);
       const config = await loadConfigFile(file);
       const problems = await findSetupProblems(config, process.env);
       if (problems.length > 0) throw new ConfigError(file, problems);
@@ -66,4 +74,14 @@ Examples:
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** FILE, --config FILE or MEAL_NOTIFIER_CONFIG: a file named on the command line beats the variable. */
+function checkedFile(positional: string | undefined, command: Command): string {
+  if (positional === undefined) return configFileOf(command);
+  const flag = configGivenAsFlag(command) ? configFileOf(command) : undefined;
+  if (flag !== undefined && flag !== positional) {
+    throw new CliUsageError(`two config files given, ${positional} and --config ${flag}: give one`);
+  }
+  return positional;
 }

@@ -3,6 +3,7 @@
 // stdout; status, delivery and failure lines go to stderr, readable or as JSON.
 import { Command } from 'commander';
 import { usablePerMinute } from '../../shared/api/requestBudget.js';
+import { withConfigOption } from '../flags.js';
 import { createLogger, parseLogFormat } from '../logging/logFormat.js';
 import { attemptRecord } from '../output/attemptLine.js';
 import { pollOnce } from '../poll/pollOnce.js';
@@ -21,9 +22,11 @@ interface PollOptions {
 }
 
 export function pollCommand(): Command {
-  return new Command('poll')
-    .description('Poll the Admin API for every organization in the config and deliver each order transition')
-    .requiredOption('--config <file>', 'config file (JSON)')
+  return withConfigOption(
+    new Command('poll').description(
+      'Poll the Admin API for every organization in the config and deliver each order transition',
+    ),
+  )
     .option('--once', 'run one cycle for every organization, then exit (non-zero if any organization failed)')
     .option('--verbose', 'also report every API request (endpoint, status, time taken, retries)')
     .option('--log-format <format>', 'stderr lines as "human" text or "json" (one object per line)', 'human')
