@@ -2,6 +2,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { PRODUCT_VERSION } from '../shared/version.js';
 import { checkConfigCommand } from './commands/checkConfig.js';
+import { configSchemaCommand } from './commands/configSchema.js';
 import { deliveriesCommand } from './commands/deliveries.js';
 import { demoCommand } from './commands/demo.js';
 import { establishmentsCommand } from './commands/establishments.js';
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
     .addCommand(demoCommand())
     .addCommand(pollCommand())
     .addCommand(checkConfigCommand())
+    .addCommand(configSchemaCommand())
     .addCommand(statusCommand())
     .addCommand(deliveriesCommand())
     .addCommand(replayCommand())
@@ -45,7 +47,8 @@ Watch a real organization (see the README for the config file):
   $ meal-notifier check-config notifier.json --ping
   $ meal-notifier poll --config notifier.json
   $ meal-notifier status --config notifier.json
-Every command that reads a config takes --config FILE, or MEAL_NOTIFIER_CONFIG=FILE in the environment.
+Every command that reads a config takes --config FILE, or MEAL_NOTIFIER_CONFIG=FILE in the environment;
+meal-notifier config-schema prints its JSON Schema, for editor completion.
 
 On AWS, status, deliveries, replay and republish take --stack NAME (see the README, "Deploy on AWS"):
   $ meal-notifier status --config notifier.json --stack MealOrderNotifier

@@ -17,6 +17,7 @@ beforeAll(async () => {
   await writeFile(
     config,
     JSON.stringify({
+      $schema: './notifier.schema.json',
       api: { baseUrl: 'https://meals.example.org/api/v1/admin' },
       organizations: [
         {
