@@ -7,6 +7,7 @@ export function createCliApiClient(connection: Connection, verbose: boolean): Ad
   return new AdminApiClient({
     baseUrl: connection.baseUrl,
     organizationId: connection.organizationId,
+    ...(connection.organizationName === undefined ? {} : { organizationName: connection.organizationName }),
     token: connection.token,
     httpClient: createUndiciHttpClient,
     ...(verbose

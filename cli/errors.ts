@@ -5,7 +5,7 @@ import { AdminApiError } from '../shared/api/errors.js';
 import { ConfigError, MissingSecretError } from '../shared/config/errors.js';
 import { SubscriberConfigError } from '../shared/delivery/errors.js';
 import { ReplayRefusedError, StackAccessError, StackOutputsError } from '../shared/operations/errors.js';
-import { StateStoreError } from '../shared/store/errors.js';
+import { StateFileError, StateStoreError } from '../shared/store/errors.js';
 import type { LogFormat } from './logging/logFormat.js';
 
 /** Bad input caught before any request; exits 2. */
@@ -31,6 +31,7 @@ export class MetricsListenError extends CliUsageError {
 }
 
 export const EXIT_FAILURE = 1;
+/** Something to fix first (input, config, the state file's place): starting again as is cannot help. */
 export const EXIT_USAGE = 2;
 
 /**
@@ -60,6 +61,7 @@ export function reportFailure(
   }
   if (
     error instanceof CliUsageError ||
+    (error instanceof StateFileError && !error.retryable) ||
     error instanceof MissingSecretError ||
     error instanceof SubscriberConfigError ||
     error instanceof ReplayRefusedError

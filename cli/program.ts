@@ -1,7 +1,8 @@
 // The `meal-notifier` command tree.
-import { Command } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { PRODUCT_VERSION } from '../shared/version.js';
 import { checkConfigCommand } from './commands/checkConfig.js';
+import { configSchemaCommand } from './commands/configSchema.js';
 import { deliveriesCommand } from './commands/deliveries.js';
 import { demoCommand } from './commands/demo.js';
 import { establishmentsCommand } from './commands/establishments.js';
@@ -19,12 +20,19 @@ export function buildProgram(): Command {
     .description(
       'Turns the polling-only Meal-Ordering Admin API into order events: e-mail, Slack and signed webhooks.',
     )
-    .version(PRODUCT_VERSION)
+    .version(PRODUCT_VERSION, '-v, --version', 'print the version')
+    // commander's default short flag, kept for scripts written against it.
+    .addOption(new Option('-V').hideHelp())
+    .on('option:V', () => {
+      process.stdout.write(`${PRODUCT_VERSION}\n`);
+      throw new CommanderError(0, 'commander.version', PRODUCT_VERSION);
+    })
     .showSuggestionAfterError()
     .addCommand(demoCommand())
     .addCommand(pollCommand())
     .addCommand(checkConfigCommand())
     .addCommand(sendTestCommand())
+    .addCommand(configSchemaCommand())
     .addCommand(statusCommand())
     .addCommand(deliveriesCommand())
     .addCommand(eventsCommand())
@@ -46,13 +54,17 @@ Watch a real organization (see the README for the config file):
   $ meal-notifier status --config notifier.json
   $ meal-notifier events --config notifier.json --since 2h   # what happened, and to whom it went
 
+Every command that reads a config takes --config FILE, or MEAL_NOTIFIER_CONFIG=FILE in the environment;
+meal-notifier config-schema prints its JSON Schema, for editor completion.
+
 On AWS, status, deliveries, events, replay and republish take --stack NAME (see the README, "Deploy on AWS"):
   $ meal-notifier status --config notifier.json --stack MealOrderNotifier
 
 orders and establishments take the connection from --base-url, --organization and --token,
-or from MEAL_API_BASE_URL, MEAL_API_ORGANIZATION and MEAL_API_TOKEN:
+or from MEAL_API_BASE_URL, MEAL_API_ORGANIZATION and MEAL_API_TOKEN, or from a config:
   $ meal-notifier simulate          # in one terminal; prints the three variables to export
   $ meal-notifier orders            # in another
+  $ meal-notifier orders --config notifier.json --organization "North School"
 
 Run meal-notifier <command> --help for each command's options and examples.`,
     );

@@ -1,7 +1,7 @@
 // Why the SMTP server failed check-config's ping, in plain words, with what to check in the variable
 // holding smtp.url. Nothing of the URL's password is ever quoted.
 import type { NodemailerError } from 'nodemailer';
-import { networkWords } from './explainPingFailure.js';
+import { networkWords } from '../../shared/config/explainApiFailure.js';
 
 export interface SmtpPingTarget {
   /** `smtp://host:port`, without credentials. */

@@ -1,10 +1,9 @@
 // `check-config --ping`: one authenticated request per organization (GET /establishments, the cheapest
 // listing), to prove the base URL, the token and the organization id work together.
 import { AdminApiClient } from '../../shared/api/adminApiClient.js';
-import { jsonPath } from '../../shared/config/configProblems.js';
 import type { Config } from '../../shared/config/configSchema.js';
+import { apiTargetOf, explainApiFailure } from '../../shared/config/explainApiFailure.js';
 import { createUndiciHttpClient } from '../../shared/http/undiciHttpClient.js';
-import { explainPingFailure } from './explainPingFailure.js';
 
 export type PingResult =
   | { organization: string; ok: true; establishments: number }
@@ -30,12 +29,7 @@ export async function pingOrganizations(config: Config, env: NodeJS.ProcessEnv):
         const listing = await client.listEstablishments();
         return { organization: organization.name, ok: true, establishments: listing.records.length };
       } catch (error) {
-        const explanation = explainPingFailure(error, {
-          path: jsonPath(['organizations', index]),
-          id: organization.id,
-          tokenVariable: organization.token.env,
-          baseUrl: config.api.baseUrl,
-        });
+        const explanation = explainApiFailure(error, apiTargetOf(config, index));
         return { organization: organization.name, ok: false, explanation };
       } finally {
         await client.close();

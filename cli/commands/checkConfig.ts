@@ -12,19 +12,25 @@ import { findStatePathProblem } from '../checkConfig/findStatePathProblem.js';
 import { findUnsetSecretsInDraft } from '../checkConfig/findUnsetSecretsInDraft.js';
 import { pingOrganizations } from '../checkConfig/pingOrganizations.js';
 import { pingSmtp, type SmtpPingResult } from '../checkConfig/pingSmtp.js';
-import { EXIT_FAILURE } from '../errors.js';
+import { CliUsageError, EXIT_FAILURE } from '../errors.js';
+import { configFileOf, configGivenAsFlag, withConfigOption } from '../flags.js';
 import { resolveStatePath } from '../runtime/statePath.js';
 
 interface CheckConfigOptions {
+  config?: string;
   ping?: boolean;
 }
 
 export function checkConfigCommand(): Command {
-  return new Command('check-config')
-    .description(
-      'Validate a config file, its secrets, subscribers and state path; --ping also tries each token and the SMTP server',
-    )
-    .argument('<file>', 'config file (JSON)')
+  return withConfigOption(
+    new Command('check-config')
+      .description(
+        'Validate a config file, its secrets, subscribers and state path; --ping also tries each token and the SMTP server',
+      )
+      .argument('[file]', 'config file (JSON); or give it with --config FILE, or MEAL_NOTIFIER_CONFIG'),
+    'config file (JSON), as FILE is',
+    { optional: true },
+  )
     .option(
       '--ping',
       'make one authenticated request (GET /establishments) per organization, and ask the SMTP server to answer (no mail is sent)',
@@ -41,10 +47,12 @@ Exit codes: 0 all is well, 2 the config has problems (all listed with their JSON
 
 Examples:
   $ meal-notifier check-config notifier.json
+  $ meal-notifier check-config --config notifier.json
   $ NORTH_TOKEN=… meal-notifier check-config notifier.json --ping
   $ meal-notifier send-test --config notifier.json --subscriber office   # then try a subscriber`,
     )
-    .action(async (file: string, options: CheckConfigOptions) => {
+    .action(async (positional: string | undefined, options: CheckConfigOptions, command: Command) => {
+      const file = checkedFile(positional, command);
       const config = await checkedConfig(file, process.env);
       // Not a problem: a rotation under way. Said, so the operator knows which secret is still to set.
       for (const unset of findUnsetRotationSecrets(config, process.env)) {
@@ -133,4 +141,14 @@ function smtpLine(result: SmtpPingResult): string {
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** FILE, --config FILE or MEAL_NOTIFIER_CONFIG: a file named on the command line beats the variable. */
+function checkedFile(positional: string | undefined, command: Command): string {
+  if (positional === undefined) return configFileOf(command);
+  const flag = configGivenAsFlag(command) ? configFileOf(command) : undefined;
+  if (flag !== undefined && flag !== positional) {
+    throw new CliUsageError(`two config files given, ${positional} and --config ${flag}: give one`);
+  }
+  return positional;
 }

@@ -14,7 +14,7 @@ import {
   withStackOptions,
 } from '../aws/deployedStack.js';
 import { EXIT_FAILURE } from '../errors.js';
-import { integerFlag } from '../flags.js';
+import { integerFlag, STACK_CONFIG, withConfigOption } from '../flags.js';
 import { type DeliveryJson, deliveryJson } from '../output/deliveriesJson.js';
 import { type DeliveryRow, formatDeliveriesTable } from '../output/deliveriesTable.js';
 import { openLocalState } from '../runtime/localRuntime.js';
@@ -28,12 +28,12 @@ interface DeliveriesOptions extends StackOptions {
 
 export function deliveriesCommand(): Command {
   return withStackOptions(
-    new Command('deliveries')
-      .description('List deliveries still queued (with their next attempt) and dead letters')
-      .requiredOption(
-        '--config <file>',
-        'config file (JSON); with --stack, the one the stack was deployed with',
-      )
+    withConfigOption(
+      new Command('deliveries').description(
+        'List deliveries still queued (with their next attempt) and dead letters',
+      ),
+      STACK_CONFIG,
+    )
       .option('--failed', 'only dead letters')
       .option('--json', 'print one JSON array on stdout')
       .option('--limit <n>', 'with --stack: at most this many dead letters per subscriber', '100'),

@@ -1,7 +1,12 @@
 // `meal-notifier establishments`: lists the organization's establishments (serving locations).
 import { Command } from 'commander';
 import { createCliApiClient } from '../apiClient.js';
-import { addConnectionOptions, type ConnectionOptions, resolveConnection } from '../connection.js';
+import {
+  addConnectionOptions,
+  CONNECTION_HELP,
+  type ConnectionOptions,
+  resolveConnection,
+} from '../connection.js';
 import { formatEstablishmentsTable } from '../output/establishmentsTable.js';
 import { writeListingWarnings } from '../output/listingWarnings.js';
 
@@ -19,10 +24,15 @@ export function establishmentsCommand(): Command {
   return command
     .addHelpText(
       'after',
-      '\nExamples:\n  $ meal-notifier establishments\n  $ meal-notifier establishments --json',
+      `${CONNECTION_HELP}
+
+Examples:
+  $ meal-notifier establishments
+  $ meal-notifier establishments --json
+  $ meal-notifier establishments --config notifier.json --organization "North School"`,
     )
-    .action(async (options: EstablishmentsOptions) => {
-      const client = createCliApiClient(resolveConnection(options), options.verbose ?? false);
+    .action(async (options: EstablishmentsOptions, command: Command) => {
+      const client = createCliApiClient(await resolveConnection(command), options.verbose ?? false);
       try {
         const listing = await client.listEstablishments();
         writeListingWarnings(listing, process.stderr);

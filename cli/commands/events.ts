@@ -24,7 +24,7 @@ import {
 } from '../aws/deployedStack.js';
 import { CliUsageError } from '../errors.js';
 import { eventTypesFlag } from '../eventTypesFlag.js';
-import { integerFlag } from '../flags.js';
+import { integerFlag, STACK_CONFIG, withConfigOption } from '../flags.js';
 import { formatEventsTable } from '../output/eventsTable.js';
 import { terminalWidth } from '../output/terminalWidth.js';
 import { parseSince } from '../parseSince.js';
@@ -49,12 +49,12 @@ interface Listing {
 
 export function eventsCommand(): Command {
   return withStackOptions(
-    new Command('events')
-      .description('List recorded events, newest first, with what became of each one per subscriber')
-      .requiredOption(
-        '--config <file>',
-        'config file (JSON); with --stack, the one the stack was deployed with',
-      )
+    withConfigOption(
+      new Command('events').description(
+        'List recorded events, newest first, with what became of each one per subscriber',
+      ),
+      STACK_CONFIG,
+    )
       .option(
         '--since <time>',
         'only events recorded since TIME: 2026-11-22T08:00:00Z, 2026-11-22, or an age: 30s, 90m, 2h, 1h30m, 2d',

@@ -5,7 +5,12 @@ import { IsoDateSchema, type OrderQuery, OrderQuerySchema } from '../../shared/a
 import { ORDER_STATUSES, PAYMENT_METHODS } from '../../shared/api/schemas.js';
 import { addDays, calendarDateIn, systemTimeZone } from '../../shared/time/calendarDate.js';
 import { createCliApiClient } from '../apiClient.js';
-import { addConnectionOptions, type ConnectionOptions, resolveConnection } from '../connection.js';
+import {
+  addConnectionOptions,
+  CONNECTION_HELP,
+  type ConnectionOptions,
+  resolveConnection,
+} from '../connection.js';
 import { CliUsageError } from '../errors.js';
 import { timeZoneFlag } from '../flags.js';
 import { writeListingWarnings } from '../output/listingWarnings.js';
@@ -40,15 +45,18 @@ export function ordersCommand(): Command {
   return command
     .addHelpText(
       'after',
-      `
+      `${CONNECTION_HELP}
+
 Examples:
   $ meal-notifier orders
   $ meal-notifier orders --status canceled --from 2026-11-23 --to 2026-11-30
-  $ meal-notifier orders --payment-method card --json > orders.json`,
+  $ meal-notifier orders --payment-method card --json > orders.json
+  $ meal-notifier orders --config notifier.json --organization "North School"`,
     )
-    .action(async (options: OrdersOptions) => {
+    .action(async (options: OrdersOptions, command: Command) => {
       const query = parseOrderQuery(options);
-      const client = createCliApiClient(resolveConnection(options), options.verbose ?? false);
+      const connection = await resolveConnection(command);
+      const client = createCliApiClient(connection, options.verbose ?? false);
       try {
         const listing = await client.listOrders(query);
         writeListingWarnings(listing, process.stderr);

@@ -5,7 +5,7 @@
 import { Command } from 'commander';
 import { usablePerMinute } from '../../shared/api/requestBudget.js';
 import { CliUsageError } from '../errors.js';
-import { integerFlag } from '../flags.js';
+import { integerFlag, withConfigOption } from '../flags.js';
 import { createLogger, parseLogFormat } from '../logging/logFormat.js';
 import type { Logger } from '../logging/logger.js';
 import { DEFAULT_METRICS_HOST, type MetricsEndpoint, startMetricsServer } from '../metrics/metricsServer.js';
@@ -30,9 +30,11 @@ interface PollOptions {
 }
 
 export function pollCommand(): Command {
-  return new Command('poll')
-    .description('Poll the Admin API for every organization in the config and deliver each order transition')
-    .requiredOption('--config <file>', 'config file (JSON)')
+  return withConfigOption(
+    new Command('poll').description(
+      'Poll the Admin API for every organization in the config and deliver each order transition',
+    ),
+  )
     .option('--once', 'run one cycle for every organization, then exit (non-zero if any organization failed)')
     .option('--verbose', 'also report every API request (endpoint, status, time taken, retries)')
     .option('--log-format <format>', 'stderr lines as "human" text or "json" (one object per line)', 'human')

@@ -18,6 +18,7 @@ import {
   withStackOptions,
 } from '../aws/deployedStack.js';
 import { CliUsageError, EXIT_FAILURE } from '../errors.js';
+import { STACK_CONFIG, withConfigOption } from '../flags.js';
 import { formatDeliveryReportLine } from '../output/deliveryReportLine.js';
 import { parseSince } from '../parseSince.js';
 import { claimDelivery } from '../runtime/deliveryLease.js';
@@ -33,12 +34,10 @@ interface ReplayOptions extends StackOptions {
 
 export function replayCommand(): Command {
   return withStackOptions(
-    new Command('replay')
-      .description('Send events to a subscriber again, under the same event ids')
-      .requiredOption(
-        '--config <file>',
-        'config file (JSON); with --stack, the one the stack was deployed with',
-      )
+    withConfigOption(
+      new Command('replay').description('Send events to a subscriber again, under the same event ids'),
+      STACK_CONFIG,
+    )
       .requiredOption('--subscriber <id>', 'subscriber id from the config')
       .option('--event <id>', 'one event, by id')
       .option(

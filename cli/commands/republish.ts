@@ -15,6 +15,7 @@ import {
 import { DynamoStreamBatchReader } from '../aws/dynamoStreamBatchReader.js';
 import { SnsEventPublisher } from '../aws/snsEventPublisher.js';
 import { CliUsageError, EXIT_FAILURE } from '../errors.js';
+import { withConfigOption } from '../flags.js';
 
 interface RepublishOptions extends StackOptions {
   config: string;
@@ -23,13 +24,15 @@ interface RepublishOptions extends StackOptions {
 
 export function republishCommand(): Command {
   return withStackOptions(
-    new Command('republish')
-      .description('Publish the events the publisher gave up on (its failure queue), on a deployed stack')
-      .requiredOption('--config <file>', 'the config file the stack was deployed with')
-      .option(
-        '--by-time',
-        'for a batch the stream no longer holds (after 24 h): publish every event recorded while it reached the stream',
+    withConfigOption(
+      new Command('republish').description(
+        'Publish the events the publisher gave up on (its failure queue), on a deployed stack',
       ),
+      'the config file the stack was deployed with',
+    ).option(
+      '--by-time',
+      'for a batch the stream no longer holds (after 24 h): publish every event recorded while it reached the stream',
+    ),
   )
     .addHelpText(
       'after',

@@ -10,7 +10,7 @@ import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
 import { EVENT_TYPES } from '../../shared/events/orderEvent.js';
 import { createUndiciHttpClient } from '../../shared/http/undiciHttpClient.js';
 import { EXIT_FAILURE } from '../errors.js';
-import { suggestingChoiceFlag } from '../flags.js';
+import { suggestingChoiceFlag, withConfigOption } from '../flags.js';
 import { formatTestDeliveryLine } from '../output/testDeliveryLine.js';
 import { findSubscriber } from '../sendTest/findSubscriber.js';
 import { defaultSampleType, sampleEventFor } from '../sendTest/sampleEventFor.js';
@@ -22,11 +22,11 @@ interface SendTestOptions {
 }
 
 export function sendTestCommand(): Command {
-  return new Command('send-test')
-    .description(
+  return withConfigOption(
+    new Command('send-test').description(
       'Send one sample event, marked as a test, to a subscriber, and show what its receiver answered',
-    )
-    .requiredOption('--config <file>', 'config file (JSON)')
+    ),
+  )
     .requiredOption('--subscriber <id>', 'subscriber id from the config')
     .option(
       '--type <type>',

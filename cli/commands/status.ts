@@ -16,6 +16,7 @@ import {
   withStackOptions,
 } from '../aws/deployedStack.js';
 import { EXIT_FAILURE } from '../errors.js';
+import { STACK_CONFIG, withConfigOption } from '../flags.js';
 import { formatStatus } from '../output/statusTables.js';
 import { openLocalState, statePathOf } from '../runtime/localRuntime.js';
 import { collectStatus, stateFileExists } from '../status/collectStatus.js';
@@ -27,13 +28,12 @@ interface StatusOptions extends StackOptions {
 
 export function statusCommand(): Command {
   return withStackOptions(
-    new Command('status')
-      .description('Show each organization’s polling health and each subscriber’s queued and dead deliveries')
-      .requiredOption(
-        '--config <file>',
-        'config file (JSON); with --stack, the one the stack was deployed with',
-      )
-      .option('--json', 'print one JSON object on stdout'),
+    withConfigOption(
+      new Command('status').description(
+        'Show each organization’s polling health and each subscriber’s queued and dead deliveries',
+      ),
+      STACK_CONFIG,
+    ).option('--json', 'print one JSON object on stdout'),
   )
     .addHelpText(
       'after',

@@ -1,7 +1,7 @@
 // What `meal-notifier status` reports locally, read from the state file alone (no secrets, no request): per
 // organization its polling health, recent events and the orders whose records stay unreadable, per
 // subscriber its queued and dead deliveries.
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import type { Config } from '../../shared/config/configSchema.js';
 import {
   type LocalStatusReport,
@@ -11,9 +11,18 @@ import {
 } from '../../shared/operations/statusReport.js';
 import type { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js';
 
-/** Whether the state file exists, checked before opening it: opening would create it. */
+/**
+ * Whether the state file exists, checked before opening it: opening would create it. Only a plain "no such
+ * file" counts as absent; anything else (a parent it may not search, a file in the path) is left to the
+ * opening, which names it.
+ */
 export function stateFileExists(statePath: string): boolean {
-  return existsSync(statePath);
+  try {
+    statSync(statePath);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
 }
 
 export async function collectStatus(

@@ -131,44 +131,63 @@ const TimeZone = z
 const OrderStatus = oneOf(ORDER_STATUSES, 'an order status');
 
 export const ApiConfigSchema = strictObject({
-  baseUrl: BaseUrl,
+  baseUrl: BaseUrl.describe('The Admin API base URL, ending in /api/v1/admin.'),
   // The spec's documented limit; its scope is unknown, so the budget is per token.
-  requestsPerMinute: wholeNumber(1, 1000).default(50),
-});
+  requestsPerMinute: wholeNumber(1, 1000)
+    .default(50)
+    .describe('Request budget per token (1-1000). Organizations sharing a token share it.'),
+}).describe('The Admin API the organizations are read from.');
 export type ApiConfig = z.infer<typeof ApiConfigSchema>;
 
 export const PollWindowSchema = strictObject({
-  daysBack: wholeNumber(0, 31).default(0),
-  daysAhead: wholeNumber(0, 62).default(7),
+  daysBack: wholeNumber(0, 31).default(0).describe('Pickup dates watched before today (0-31).'),
+  daysAhead: wholeNumber(0, 62).default(7).describe('Pickup dates watched after today (0-62).'),
 });
 export type PollWindow = z.infer<typeof PollWindowSchema>;
 
 export const OrganizationConfigSchema = strictObject({
-  id: Uuid,
-  name: NonEmptyText,
-  token: SecretRefSchema,
+  id: Uuid.describe('Organization uuid, sent as X-SERVICE-ORGANIZATION.'),
+  name: NonEmptyText.describe('Shown in messages and events.'),
+  token: SecretRefSchema.describe(
+    'The API token, as { "env": "NAME" }: the environment variable holding it (on AWS, the secret <prefix>NAME).',
+  ),
   // Required, not defaulted: the API's own "today" is in an unknown zone, and a wrong guess shifts the
   // window by a day around midnight.
-  timeZone: TimeZone,
+  timeZone: TimeZone.meta({
+    description: 'IANA time zone that defines "today" for the pickup-date window.',
+    examples: ['Europe/Lisbon'],
+  }),
   // prefault, not default: zod 4 returns a default as-is, while a prefault is parsed, filling the inner
   // defaults.
-  window: PollWindowSchema.prefault({}),
+  window: PollWindowSchema.prefault({}).describe('Pickup dates watched, around today.'),
   // The shortest gap between cycles, not the pace: the pace follows the token's budget (each cycle's cost
   // and the organization's share of the token), so a user with a 50/min token never has to tune it. The
   // floor is low enough for the demo and tests to watch orders move within seconds.
-  pollIntervalSeconds: wholeNumber(2, 86_400).default(10),
+  pollIntervalSeconds: wholeNumber(2, 86_400)
+    .default(10)
+    .describe(
+      'The shortest gap between two cycles, in seconds (2-86400); locally the pace follows the token budget. Default 10 (60 on AWS).',
+    ),
   // How long one full sweep of the terminal listings should take: it bounds how late an order that never
   // passed through pending, or a completed or canceled one being archived, is seen.
-  sweepIntervalSeconds: wholeNumber(60, 86_400).default(300),
-  emitExisting: z.boolean().default(false),
-  statuses: listOf(
-    OrderStatus,
-    'list at least one status to watch, or leave "statuses" out to watch all',
-  ).default(() => [...ORDER_STATUSES]),
+  sweepIntervalSeconds: wholeNumber(60, 86_400)
+    .default(300)
+    .describe(
+      'How long one full sweep of the completed, canceled and archived listings should take, in seconds (60-86400).',
+    ),
+  emitExisting: z
+    .boolean()
+    .default(false)
+    .describe('true announces the orders found on the first cycle instead of recording them silently.'),
+  statuses: listOf(OrderStatus, 'list at least one status to watch, or leave "statuses" out to watch all')
+    .default(() => [...ORDER_STATUSES])
+    .describe('Statuses whose transitions are announced; default all four.'),
   establishments: listOf(
     Uuid,
     'list at least one establishment, or leave "establishments" out to poll them all',
-  ).optional(),
+  )
+    .optional()
+    .describe('Poll only these establishment uuids; default all.'),
 });
 export type OrganizationConfig = z.infer<typeof OrganizationConfigSchema>;
 
@@ -214,30 +233,38 @@ const SubscriberId = z.string().regex(SUBSCRIBER_ID, {
 });
 
 const subscriberBase = {
-  id: SubscriberId,
-  filter: SubscriberFilterSchema.optional(),
+  id: SubscriberId.describe('Lower-case slug naming the subscriber (up to 64 of a-z, 0-9, "-", "_").'),
+  filter: SubscriberFilterSchema.optional().describe(
+    'Which events it gets: AND across keys, OR within a list; a missing key matches everything.',
+  ),
   // Parent e-mail and phone leave the system only for subscribers that ask for them.
-  includeContactDetails: z.boolean().default(false),
-  enabled: z.boolean().default(true),
+  includeContactDetails: z
+    .boolean()
+    .default(false)
+    .describe("true includes the parent's e-mail and phone in what it receives."),
+  enabled: z.boolean().default(true).describe('false keeps it in the config without delivering to it.'),
 };
 
 export const WebhookSubscriberSchema = strictObject({
   type: z.literal('webhook'),
   ...subscriberBase,
-  url: HttpUrl,
+  url: HttpUrl.describe('Where the signed POST goes.'),
   // Several secrets sign at once during a rotation; always a list once parsed.
   secret: z
     .union([SecretRefSchema, listOf(SecretRefSchema, 'list at least one secret')])
-    .transform((secret) => (Array.isArray(secret) ? secret : [secret])),
-});
+    .transform((secret) => (Array.isArray(secret) ? secret : [secret]))
+    .describe(
+      'The Standard Webhooks signing secret (whsec_…), as { "env": "NAME" }; a list of them signs with each during a rotation.',
+    ),
+}).describe('Signed HTTP POSTs (Standard Webhooks).');
 export type WebhookSubscriber = z.infer<typeof WebhookSubscriberSchema>;
 
 export const SlackSubscriberSchema = strictObject({
   type: z.literal('slack'),
   ...subscriberBase,
   // The incoming-webhook URL is itself the credential.
-  webhookUrl: SecretRefSchema,
-});
+  webhookUrl: SecretRefSchema.describe('The Slack incoming-webhook URL, a secret: { "env": "NAME" }.'),
+}).describe('Messages to a Slack channel.');
 export type SlackSubscriber = z.infer<typeof SlackSubscriberSchema>;
 
 const EmailAddress = z.email({
@@ -248,8 +275,8 @@ const EmailAddress = z.email({
 export const EmailSubscriberSchema = strictObject({
   type: z.literal('email'),
   ...subscriberBase,
-  to: listOf(EmailAddress, 'list at least one recipient'),
-});
+  to: listOf(EmailAddress, 'list at least one recipient').describe('Recipient addresses.'),
+}).describe('E-mail alerts, through the smtp server.');
 export type EmailSubscriber = z.infer<typeof EmailSubscriberSchema>;
 
 export const SubscriberConfigSchema = z.discriminatedUnion(
@@ -271,8 +298,8 @@ export type SubscriberType = SubscriberConfig['type'];
 
 export const SmtpConfigSchema = strictObject({
   // An SMTP URL carries the password.
-  url: SecretRefSchema,
-  from: NonEmptyText,
+  url: SecretRefSchema.describe('The SMTP URL (smtp://user:password@host:587), a secret: { "env": "NAME" }.'),
+  from: NonEmptyText.describe('The From header, e.g. "Alerts <alerts@example.org>".'),
 });
 export type SmtpConfig = z.infer<typeof SmtpConfigSchema>;
 
@@ -280,7 +307,11 @@ export type SmtpConfig = z.infer<typeof SmtpConfigSchema>;
 export const DEFAULT_STATE_PATH = '.data/state.db';
 
 export const StateConfigSchema = strictObject({
-  path: z.string().min(1, { error: 'must not be empty' }).default(DEFAULT_STATE_PATH),
+  path: z
+    .string()
+    .min(1, { error: 'must not be empty' })
+    .default(DEFAULT_STATE_PATH)
+    .describe('The SQLite state file of the local runner, relative to the config file.'),
 });
 export type StateConfig = z.infer<typeof StateConfigSchema>;
 
@@ -292,13 +323,22 @@ export const ConfigSchema = strictObject({
     .superRefine((organizations, ctx) => {
       reportDuplicates(organizations, 'id', 'organization id', ctx, (id) => id.toLowerCase());
       reportDuplicates(organizations, 'name', 'organization name', ctx, (name) => name.trim());
-    }, ALWAYS),
+    }, ALWAYS)
+    .describe('The organizations to poll, each with its own token.'),
   subscribers: z
     .array(SubscriberConfigSchema)
     .superRefine((subscribers, ctx) => reportDuplicates(subscribers, 'id', 'subscriber id', ctx), ALWAYS)
-    .default(() => []),
-  smtp: SmtpConfigSchema.optional(),
-  state: StateConfigSchema.prefault({}),
+    .default(() => [])
+    .describe('Where events go: webhook, slack or email subscribers.'),
+  smtp: SmtpConfigSchema.optional().describe('The mail server; required when an e-mail subscriber exists.'),
+  state: StateConfigSchema.prefault({}).describe('Where the local runner keeps its state.'),
+  // Editors read it to complete and check the file (meal-notifier config-schema writes the schema).
+  $schema: z
+    .string()
+    .optional()
+    .describe(
+      'The JSON Schema this file follows, for editors, e.g. "./notifier.schema.json"; ignored by the notifier.',
+    ),
 }).superRefine((config, ctx) => {
   const raw = config as { subscribers?: unknown; smtp?: unknown } | undefined;
   if (typeof raw !== 'object' || raw === null || raw.smtp !== undefined || !Array.isArray(raw.subscribers))
@@ -313,7 +353,8 @@ export const ConfigSchema = strictObject({
     message: `required: ${who} sends e-mail, which needs an SMTP server`,
   });
 }, ALWAYS);
-export type Config = z.infer<typeof ConfigSchema>;
+/** `$schema` is for editors only: parseConfig drops it. */
+export type Config = Omit<z.infer<typeof ConfigSchema>, '$schema'>;
 /** The config as written, before defaults: what example files and tests build. */
 export type ConfigInput = z.input<typeof ConfigSchema>;
 

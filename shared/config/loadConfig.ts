@@ -9,7 +9,8 @@ import { findJsonSyntaxError } from './jsonSyntax.js';
 export function parseConfig(json: unknown, file?: string): Config {
   const result = ConfigSchema.safeParse(json, { error: configErrorMap });
   if (!result.success) throw new ConfigError(file, problemsFromZodError(result.error));
-  return result.data;
+  const { $schema: _editorsOnly, ...config } = result.data;
+  return config;
 }
 
 /** Parses JSON text, then validates it. */

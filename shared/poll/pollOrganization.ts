@@ -2,7 +2,7 @@
 // cycle's requests in one go, walks pending, looks up the orders that left it, spends what is left on a
 // slice of the slow terminal sweep, diffs and commits each change with its events, and decides when the
 // next cycle is due. The decisions are the pure planners' in shared/detect; this only runs them.
-import { AdminApiError, RequestBudgetExhaustedError } from '../api/errors.js';
+import { AdminApiError, NetworkError, RequestBudgetExhaustedError } from '../api/errors.js';
 import type { ListingProblem } from '../api/listingProblem.js';
 import type { OrderQuery } from '../api/orderQuery.js';
 import type { Listing, ListingWalk } from '../api/pagination.js';
@@ -84,6 +84,11 @@ export interface PollDependencies {
   lease?: LeaseTerms;
   /** Days a snapshot outlives its pickup date's exit from the window. @default 2 */
   snapshotGraceDays?: number;
+  /**
+   * A failed listing's line in `failures` (and so the poll state's last error), naming the organization.
+   * @default the error's own message
+   */
+  describeFailure?: (error: Error) => string;
 }
 
 export interface ListingReport {
@@ -370,7 +375,8 @@ class Cycle {
       });
     } catch (error) {
       result.error = error as Error;
-      // A rejected token or organization, or an empty budget, fails every other listing the same way.
+      // A rejected token or organization, an unreachable API or an empty budget fails every other
+      // listing the same way.
       if (failsEveryListing(error)) this.#stop = true;
     }
     report.requestsFor[walk.purpose] += deps.api.requestCount - requestsBefore;
@@ -397,7 +403,11 @@ class Cycle {
     if (!listing) {
       listingReport.error = error?.message ?? 'failed';
       report.ok = false;
-      report.failures.push(error?.message ?? `${organization.name}: listing ${walk.key} failed`);
+      report.failures.push(
+        error
+          ? (this.deps.describeFailure?.(error) ?? error.message)
+          : `${organization.name}: listing ${walk.key} failed`,
+      );
       return;
     }
     report.problems.push(...listing.problems);
@@ -690,6 +700,8 @@ function movingAverage(average: number, latest: number): number {
 function failsEveryListing(error: unknown): boolean {
   return (
     error instanceof RequestBudgetExhaustedError ||
+    // Unreachable after the client's retries: every other listing goes to the same origin.
+    error instanceof NetworkError ||
     (error instanceof AdminApiError && [400, 401, 403, 404].includes(error.status ?? 0))
   );
 }

@@ -23,6 +23,23 @@ export class StateStoreError extends Error {
   }
 }
 
+/**
+ * The local state file could not be opened. The message names the file, the cause and the fix in one
+ * line; `retryable` is false when starting again cannot help (permissions, not a database, a newer
+ * schema), so that a process manager stops restarting.
+ */
+export class StateFileError extends StateStoreError {
+  readonly path: string;
+  override readonly retryable: boolean;
+
+  constructor(path: string, reason: string, options: { retryable: boolean; cause?: unknown }) {
+    super('open', undefined, reason, { cause: options.cause });
+    this.message = `cannot open state file ${path}: ${reason}`;
+    this.path = path;
+    this.retryable = options.retryable;
+  }
+}
+
 /** The database refused for capacity reasons even after the client's own retries. */
 export class StoreThrottledError extends StateStoreError {
   override readonly retryable = true;

@@ -53,7 +53,7 @@ describe('meal-notifier orders refuses bad input before any request', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
       'meal-notifier: missing connection settings: set --base-url or MEAL_API_BASE_URL, ' +
-        '--organization or MEAL_API_ORGANIZATION, --token or MEAL_API_TOKEN\n',
+        '--organization or MEAL_API_ORGANIZATION, --token or MEAL_API_TOKEN (or give a config with --config FILE)\n',
     );
   });
 

@@ -127,7 +127,7 @@ describe('meal-notifier poll --once', () => {
     expect(failing.code).toBe(1);
     expect(failing.stdout).toBe('');
     expect(failing.stderr).toMatch(
-      /^ {2}North School: server error \(500\).* on GET \/orders\?status=completed/m,
+      /^ {2}North School: the API failed on its side \(500\) on GET \/orders\?status=completed/m,
     );
 
     const recovered = await runCli(['poll', '--config', config, '--once'], env);
@@ -139,8 +139,10 @@ describe('meal-notifier poll --once', () => {
     const config = await writeConfig('rejected.json', sim.baseUrl);
     const result = await runCli(['poll', '--config', config, '--once'], { NORTH_TOKEN: 'not-the-token' });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('North School: token rejected (401)');
-    expect(result.stderr.match(/token rejected/g)).toHaveLength(1);
+    expect(result.stderr).toContain(
+      'North School: the API rejected the token (401): the value of NORTH_TOKEN is wrong, expired or revoked',
+    );
+    expect(result.stderr.match(/rejected the token/g)).toHaveLength(1);
     expect(result.stderr).not.toContain('not-the-token');
   });
 

@@ -11,16 +11,31 @@ export interface CliResult {
   stderr: string;
 }
 
-/** `env` replaces the MEAL_API_* variables of the test's own environment rather than adding to them. */
-function spawnCli(args: string[], env: Record<string, string>): ChildProcessWithoutNullStreams {
-  const baseEnv = Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !key.startsWith('MEAL_API_')),
-  );
-  return spawn(process.execPath, [BIN, ...args], { env: { ...baseEnv, ...env, NO_COLOR: '1' } });
+/** Who the process runs as (POSIX; switching needs root), for what depends on permissions. */
+export interface CliUser {
+  uid: number;
+  gid: number;
 }
 
-export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  const child = spawnCli(args, env);
+/**
+ * `env` replaces the MEAL_API_* and MEAL_NOTIFIER_* variables of the test's own environment rather than
+ * adding to them.
+ */
+function spawnCli(
+  args: string[],
+  env: Record<string, string>,
+  user?: CliUser,
+): ChildProcessWithoutNullStreams {
+  const baseEnv = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([key]) => !key.startsWith('MEAL_API_') && !key.startsWith('MEAL_NOTIFIER_'),
+    ),
+  );
+  return spawn(process.execPath, [BIN, ...args], { env: { ...baseEnv, ...env, NO_COLOR: '1' }, ...user });
+}
+
+export function runCli(args: string[], env: Record<string, string> = {}, user?: CliUser): Promise<CliResult> {
+  const child = spawnCli(args, env, user);
   child.stdin.end();
   const output = collect(child);
   return new Promise((resolve, reject) => {

@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { StateStoreError } from '../errors.js';
+import { StateFileError } from '../errors.js';
 
 /** Migration n (1-based) brings a file from user_version n - 1 to n. Append only; never edit one. */
 const MIGRATIONS: readonly string[] = [
@@ -109,10 +109,10 @@ function migrate(db: Database.Database, path: string): void {
   db.transaction(() => {
     const current = db.pragma('user_version', { simple: true }) as number;
     if (current > SCHEMA_VERSION) {
-      throw new StateStoreError(
-        'open',
-        undefined,
-        `${path} has schema version ${current}, newer than this program's ${SCHEMA_VERSION}`,
+      throw new StateFileError(
+        path,
+        `a newer meal-notifier wrote it (schema version ${current}; this one knows up to ${SCHEMA_VERSION}); run that version or a later one`,
+        { retryable: false },
       );
     }
     for (const [index, sql] of MIGRATIONS.entries()) {

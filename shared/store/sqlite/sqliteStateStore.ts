@@ -23,6 +23,7 @@ import { SqliteBudgetCounterStore } from './sqliteBudgetCounterStore.js';
 import { guarded } from './sqliteErrors.js';
 import { type EventRouter, SqliteOutbox } from './sqliteOutbox.js';
 import { openStateDatabase } from './sqliteSchema.js';
+import { stateFileError } from './stateFileError.js';
 
 export const DEFAULT_EVENT_RETENTION_MS = 14 * 86_400_000;
 
@@ -58,9 +59,11 @@ export class SqliteStateStore implements StateStore {
   readonly #savePollState: (state: PollState, releaseLeaseOf: string | undefined) => void;
 
   constructor(options: SqliteStateStoreOptions) {
-    this.#db = guarded('open', undefined, () =>
-      openStateDatabase(options.path, { busyTimeoutMs: options.busyTimeoutMs ?? 5_000 }),
-    );
+    try {
+      this.#db = openStateDatabase(options.path, { busyTimeoutMs: options.busyTimeoutMs ?? 5_000 });
+    } catch (error) {
+      throw stateFileError(options.path, error);
+    }
     this.#clock = options.clock ?? Date.now;
     this.#eventRetentionMs = options.eventRetentionMs ?? DEFAULT_EVENT_RETENTION_MS;
     this.outbox = new SqliteOutbox(this.#db, options.routeEvent);

@@ -28,6 +28,7 @@ import { type RunningSimulator, startSimulator } from '../../../simulator/startS
 import { createLocalStateTable } from '../../support/dynamoLocal.js';
 import { startFailingProxy } from '../../support/failingProxy.js';
 import { hostilePendingListing } from '../../support/hostileListing.js';
+import { closedPort } from '../../support/loopbackServer.js';
 import { startRewritingProxy } from '../../support/rewritingProxy.js';
 
 /** Tuesday 10 March 2026, 11:00 in Lisbon (UTC+0 until the end of March). */
@@ -112,7 +113,12 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
 
   /** One cycle at the current time, with the store given (the real one unless a case wraps it). */
   async function poll(
-    options: { store?: StateStore; runId?: string; lease?: LeaseTerms } = {},
+    options: {
+      store?: StateStore;
+      runId?: string;
+      lease?: LeaseTerms;
+      describeFailure?: (error: Error) => string;
+    } = {},
   ): Promise<PollReport> {
     if (!client) throw new Error('no client');
     return pollOrganization(organization, {
@@ -122,6 +128,7 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
       runId: options.runId ?? 'test-run',
       baseUrl: sim.baseUrl,
       ...(options.lease ? { lease: options.lease } : {}),
+      ...(options.describeFailure ? { describeFailure: options.describeFailure } : {}),
     });
   }
 
@@ -562,6 +569,19 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
     expect(report.failures[0]).toContain(`${sim.organization.name}: token rejected (401)`);
     expect((await store.loadSnapshots(organization.id)).get(order.uuid)?.status).toBe('pending');
     expect(await pollState()).toMatchObject({ consecutiveFailures: 1, lastError: report.failures[0] });
+  });
+
+  it('stops at an unreachable API: one listing tried, one failure in the words it is given', async () => {
+    await cycle();
+    await openClient(`http://127.0.0.1:${await closedPort()}/api/v1/admin`);
+    // Late enough that the sweep is due too: every listing would be tried, and fail the same way.
+    now += 10 * MINUTE;
+
+    const report = await poll({ describeFailure: (error) => `explained: ${error.constructor.name}` });
+    expect(report).toMatchObject({ outcome: 'polled', ok: false, requests: 1, events: [] });
+    expect(report.listings.map((listing) => listing.purpose)).toEqual(['detect']);
+    expect(report.failures).toEqual(['explained: NetworkError']);
+    expect(await pollState()).toMatchObject({ consecutiveFailures: 1, lastError: 'explained: NetworkError' });
   });
 
   it('looks where an order went whatever `statuses` says, and announces only what `statuses` names', async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CliUsageError, reportFailure } from '../../../cli/errors.js';
 import { UnauthorizedError } from '../../../shared/api/errors.js';
 import { ConfigError } from '../../../shared/config/errors.js';
+import { StateFileError } from '../../../shared/store/errors.js';
 
 function run(error: unknown, format: 'human' | 'json' = 'human'): { code: number; text: string } {
   let text = '';
@@ -30,6 +31,18 @@ describe('reportFailure', () => {
     expect(run(configError).text).toBe(
       'meal-notifier: notifier.json: 1 problem\n  $.organizations[0].timeZone: "Europe/Lisbn" is not an IANA time zone\n',
     );
+  });
+
+  it('exits 2 for a state file that starting again cannot open, 1 for one it may', () => {
+    const denied = new StateFileError('/var/lib/meal-notifier/state.db', 'permission denied (…)', {
+      retryable: false,
+    });
+    expect(run(denied)).toEqual({
+      code: 2,
+      text: 'meal-notifier: cannot open state file /var/lib/meal-notifier/state.db: permission denied (…)\n',
+    });
+    const locked = new StateFileError('/var/lib/meal-notifier/state.db', 'locked', { retryable: true });
+    expect(run(locked).code).toBe(1);
   });
 
   it('writes one JSON object for a runner logging as JSON, with the config problems as data', () => {

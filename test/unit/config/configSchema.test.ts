@@ -250,7 +250,7 @@ describe('parseConfig on mistakes, each named by its JSON path', () => {
       json: () => configWith(['logging'], { level: 'debug' }),
       problem: {
         path: '$',
-        message: 'unknown key "logging"; known keys: api, organizations, subscribers, smtp, state',
+        message: 'unknown key "logging"; known keys: api, organizations, subscribers, smtp, state, $schema',
       },
     },
     {

@@ -118,4 +118,11 @@ describe('parseConfig and parseConfigText', () => {
   it('parses valid JSON text', () => {
     expect(parseConfigText(JSON.stringify(exampleConfig())).state.path).toBe('.data/state.db');
   });
+
+  it('accept a "$schema" key for editors, and leave it out of the parsed config', () => {
+    const config = parseConfig({ $schema: './notifier.schema.json', ...exampleConfig() });
+    expect(config).toEqual(parseConfig(exampleConfig()));
+    expect(config).not.toHaveProperty('$schema');
+    expect(() => parseConfig({ $schema: 42, ...exampleConfig() })).toThrow('$.$schema');
+  });
 });

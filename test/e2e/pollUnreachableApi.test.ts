@@ -1,0 +1,56 @@
+// `meal-notifier poll` against an API nothing listens for, run as a real process: the failure line says
+// what it means and what to check in the words `check-config --ping` uses, not a bare ECONNREFUSED, and the
+// cycle stops at the first listing instead of trying every one the same way.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort } from '../support/loopbackServer.js';
+import { runCli } from '../support/runCli.js';
+
+let dir: string;
+let config: string;
+let origin: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'poll-unreachable-'));
+  origin = `http://127.0.0.1:${await closedPort()}`;
+  config = join(dir, 'notifier.json');
+  await writeFile(
+    config,
+    JSON.stringify({
+      api: { baseUrl: `${origin}/api/v1/admin` },
+      organizations: [
+        {
+          id: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
+          name: 'North School',
+          token: { env: 'NORTH_TOKEN' },
+          timeZone: 'Europe/Lisbon',
+        },
+      ],
+    }),
+  );
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('meal-notifier poll against an unreachable API', () => {
+  it('explains the failure as check-config --ping does, once, and exits 1', async () => {
+    const env = { NORTH_TOKEN: 'token' };
+    const [polled, pinged] = await Promise.all([
+      runCli(['poll', '--config', config, '--once'], env),
+      runCli(['check-config', config, '--ping'], env),
+    ]);
+
+    const explanation =
+      `cannot reach ${origin} (connection refused: nothing listens at that address and port): ` +
+      "check api.baseUrl, DNS and this machine's network";
+    expect(pinged.stdout).toContain(`North School: FAILED, ${explanation}\n`);
+    expect(polled.code).toBe(1);
+    const failures = polled.stderr.split('\n').filter((line) => line.startsWith('  North School: '));
+    expect(failures).toEqual([`  North School: ${explanation}`]);
+    expect(polled.stderr).not.toContain('ECONNREFUSED');
+  }, 30_000);
+});
