@@ -26,6 +26,7 @@ import { planResolutionRound, type VanishedOrder } from '../detect/planResolutio
 import { planSweep, sweepPages, TERMINAL_STATUSES } from '../detect/planSweep.js';
 import type { Snapshot } from '../detect/snapshot.js';
 import { trackUnreadable } from '../detect/unreadableOrders.js';
+import type { NotifierEvent } from '../events/notifierEvent.js';
 import type { OrderEvent } from '../events/orderEvent.js';
 import { initialPollState, type PollState, type StateStore } from '../store/stateStore.js';
 import { addDays, calendarDateIn } from '../time/calendarDate.js';
@@ -123,7 +124,7 @@ export interface PollReport {
   /** Orders that left a completely walked pending listing this cycle, as last seen. */
   vanished: VanishedOrder[];
   /** Events newly recorded this cycle, in commit order. */
-  events: OrderEvent[];
+  events: NotifierEvent[];
   /** Orders another run changed first; they are looked at again next cycle. */
   conflicts: number;
   /** One line per failure, naming the listing and the cause. */
@@ -532,6 +533,9 @@ class Cycle {
       organization: { id: organization.id, name: organization.name },
       source: `${deps.baseUrl.replace(/\/+$/, '')}/organizations/${organization.id}`,
       detectedAt,
+      // No prep summary is recorded yet, so no order event is late; the closing-time emission, when it
+      // lands, answers this from the summaries it recorded.
+      summarySent: () => false,
     };
     const graceDays = organization.window.daysBack + (deps.snapshotGraceDays ?? 2);
     for (const { order, news } of this.#observations.values()) {

@@ -4,6 +4,7 @@ import * as z from 'zod';
 import type { BudgetCounterStore } from '../api/budgetCounterStore.js';
 import type { Snapshot } from '../detect/snapshot.js';
 import { UnreadableOrderSchema } from '../detect/unreadableOrders.js';
+import type { NotifierEvent } from '../events/notifierEvent.js';
 import type { OrderEvent } from '../events/orderEvent.js';
 
 export const PollStateSchema = z.object({
@@ -88,7 +89,7 @@ export type CommitResult =
   | { outcome: 'version_conflict' };
 
 export interface StoredEvent {
-  event: OrderEvent;
+  event: NotifierEvent;
   organizationId: string;
   /** When it was committed, epoch ms. */
   recordedAt: number;

@@ -2,7 +2,7 @@
 // (ids, changes, summary), while tests only spell out what they vary.
 import type { OrderInput } from '../../shared/api/schemas.js';
 import { diffOrder } from '../../shared/detect/diffOrder.js';
-import type { EventType, OrderEvent } from '../../shared/events/orderEvent.js';
+import type { OrderEventType as EventType, OrderEvent } from '../../shared/events/orderEvent.js';
 import { diffContext, laterOrder, parsedOrder, snapshotOf, statusOf } from './detectFixtures.js';
 
 export interface EventOptions {
@@ -22,6 +22,7 @@ const AFTER: Record<Exclude<EventType, 'order.created'>, Partial<OrderInput>> = 
   'order.canceled': { status: statusOf('canceled'), canceled_at: TRANSITION_TIME, can_be_cancelled: false },
   'order.archived': { status: statusOf('archived'), updated_at: TRANSITION_TIME },
   'order.status_changed': { status: statusOf('preparing'), updated_at: TRANSITION_TIME },
+  'order.rescheduled': { pickup_at: '2026-03-09', updated_at: TRANSITION_TIME },
 };
 
 /** One event of `type` for a fresh order (parent e-mail and phone included, as the diff engine keeps them). */

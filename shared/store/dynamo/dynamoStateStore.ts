@@ -14,7 +14,7 @@ import {
 import * as z from 'zod';
 import type { BudgetCounterStore } from '../../api/budgetCounterStore.js';
 import { type Snapshot, SnapshotSchema } from '../../detect/snapshot.js';
-import { type OrderEvent, OrderEventSchema } from '../../events/orderEvent.js';
+import { type NotifierEvent, NotifierEventSchema } from '../../events/notifierEvent.js';
 import { StateStoreError } from '../errors.js';
 import { parseStored } from '../parseStored.js';
 import {
@@ -190,7 +190,7 @@ export class DynamoStateStore implements StateStore {
         organizationId,
         'event',
       );
-      const event = parseStored(OrderEventSchema, payload, 'listEvents', organizationId, 'event');
+      const event = parseStored(NotifierEventSchema, payload, 'listEvents', organizationId, 'event');
       return { stored: { event, organizationId, recordedAt }, position };
     });
     stored.sort((a, b) => a.stored.recordedAt - b.stored.recordedAt || a.position - b.position);
@@ -222,7 +222,7 @@ export class DynamoStateStore implements StateStore {
       organizationId,
       'event',
     );
-    const event = parseStored(OrderEventSchema, payload, 'getEvent', organizationId, 'event');
+    const event = parseStored(NotifierEventSchema, payload, 'getEvent', organizationId, 'event');
     return { event, organizationId, recordedAt };
   }
 
@@ -376,7 +376,7 @@ export class DynamoStateStore implements StateStore {
     };
   }
 
-  #eventPut(organizationId: string, event: OrderEvent, recordedAt: number, position: number) {
+  #eventPut(organizationId: string, event: NotifierEvent, recordedAt: number, position: number) {
     return {
       Put: {
         TableName: this.#tableName,

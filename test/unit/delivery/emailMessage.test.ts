@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emailSubject, formatEmail } from '../../../shared/delivery/email/emailMessage.js';
-import type { EventType } from '../../../shared/events/orderEvent.js';
+import type { OrderEventType as EventType } from '../../../shared/events/orderEvent.js';
 import { eventForSubscriber } from '../../../shared/events/orderSummary.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
 import { makeOrderItem, money } from '../../support/orderFactory.js';

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  formatSlackMessage,
   type MrkdwnText,
   SLACK_LIMITS,
   type SlackBlock,
   type SlackMessage,
-} from '../../../shared/delivery/slack/slackMessage.js';
+} from '../../../shared/delivery/slack/slackBlocks.js';
+import { formatSlackMessage } from '../../../shared/delivery/slack/slackMessage.js';
 import { escapeMrkdwn, fitMrkdwn, fitPlain } from '../../../shared/delivery/slack/slackText.js';
-import type { EventType, OrderEvent } from '../../../shared/events/orderEvent.js';
+import type { OrderEventType as EventType, OrderEvent } from '../../../shared/events/orderEvent.js';
 import { eventForSubscriber } from '../../../shared/events/orderSummary.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
 import { makeOrderItem, money } from '../../support/orderFactory.js';
