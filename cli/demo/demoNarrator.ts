@@ -157,7 +157,8 @@ export class DemoNarrator {
     if (happenedAt !== undefined) {
       const ms = Math.max(0, now - happenedAt);
       this.#detectionLatencies.push(ms);
-      latency = this.#style.dim(`${formatMs(ms)} after it happened`);
+      const since = event.type === 'establishment.prep_summary' ? 'closing' : 'it happened';
+      latency = this.#style.dim(`${formatMs(ms)} after ${since}`);
     }
     this.#line(
       `${this.#time(now)}  ${this.#style.cyan('detected ')}  ${colourType(event, this.#style)}  ${describe(event, this.#style)}  ${latency}`.trimEnd(),

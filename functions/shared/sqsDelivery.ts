@@ -194,7 +194,7 @@ function parseEventBody(body: string): { event: NotifierEvent } | { problem: str
   const problems = parsed.error.issues
     .slice(0, 3)
     .map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`);
-  return { problem: `message body is not an order event: ${problems.join('; ')}` };
+  return { problem: `message body is not an event of the contract: ${problems.join('; ')}` };
 }
 
 function receiveCount(record: SQSRecord): number {

@@ -1,7 +1,7 @@
 // Text as e-mail takes it, for every kind of event: values on one line (a line break in a subject would
 // start a new mail header), HTML escaping, the inline styles mail clients keep, and the footer naming the
 // event.
-import type { NotifierEvent } from '../../events/notifierEvent.js';
+import { isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js';
 
 /**
  * Control characters (CR and LF above all) become spaces and runs of white space one space: the values
@@ -29,12 +29,16 @@ export function escapeHtml(text: string): string {
 
 /** The event's identity, so a reader can match the mail with a webhook delivery or a log line. */
 export function eventFooter(event: NotifierEvent): string {
-  return singleLine(`Event ${event.type} ${event.id}, detected ${event.time}.`);
+  const when = isPrepSummary(event) ? 'recorded' : 'detected';
+  return singleLine(`Event ${event.type} ${event.id}, ${when} ${event.time}.`);
 }
+
+const CELL_BOX = 'padding:4px 12px 4px 0;vertical-align:top';
 
 /** Inline styles only: mail clients drop style sheets. */
 export const HTML_STYLES = {
-  cell: 'padding:4px 12px 4px 0;vertical-align:top;text-align:left',
+  cell: `${CELL_BOX};text-align:left`,
+  numberCell: `${CELL_BOX};text-align:right`,
   heading: 'font-size:15px;margin:20px 0 6px',
   warning: 'background:#fff4e5;border-left:4px solid #e8a33d;padding:8px 12px;margin:0 0 12px',
 } as const;

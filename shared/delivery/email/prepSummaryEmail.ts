@@ -143,9 +143,9 @@ function htmlBody(
 
 function htmlTable(heading: Row, rows: Row[], numeric: readonly boolean[]): string {
   const cell = (tag: 'th' | 'td', text: string, column: number) => {
-    const align = numeric[column] ? ';text-align:right' : '';
-    const weight = tag === 'th' ? ';border-bottom:1px solid #ccc' : '';
-    return `<${tag} style="${CELL}${align}${weight}">${escapeHtml(text)}</${tag}>`;
+    const box = numeric[column] ? HTML_STYLES.numberCell : CELL;
+    const rule = tag === 'th' ? ';border-bottom:1px solid #ccc' : '';
+    return `<${tag} style="${box}${rule}">${escapeHtml(text)}</${tag}>`;
   };
   const head = `<tr>${heading.map((title, column) => cell('th', title, column)).join('')}</tr>`;
   const body = rows.map((row) => `<tr>${row.map((text, column) => cell('td', text, column)).join('')}</tr>`);

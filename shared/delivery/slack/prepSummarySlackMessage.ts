@@ -26,12 +26,11 @@ export function formatPrepSummarySlackMessage(event: PrepSummaryEvent): SlackMes
     );
   }
   const units = summary.items.reduce((sum, item) => sum + item.quantity, 0);
-  blocks.push(
-    ...itemBlocks(
-      itemLines(summary.items),
-      `*To prepare* (${units} in ${plural(summary.items.length, 'item')})`,
-    ),
-  );
+  const heading =
+    summary.items.length === 0
+      ? '*To prepare*'
+      : `*To prepare* (${plural(summary.items.length, 'item')}, ${units} in all)`;
+  blocks.push(...itemBlocks(itemLines(summary.items), heading));
   if (summary.classes.length > 0) blocks.push(section(classesText(summary.classes)));
   blocks.push(section(`*Canceled before closing:* ${summary.canceled_before_closing}`));
   blocks.push(context(fitMrkdwn(footer(event), SLACK_LIMITS.contextText)));
@@ -57,7 +56,7 @@ function itemLines(items: PrepSummaryEvent['data']['items']): { quantity: number
   }));
 }
 
-/** "*By class*\n3B: 12 · 4A: 8 · No class: 2", then "…and N more classes" when they do not all fit. */
+/** "*Orders by class*\n3B: 12 · 4A: 8 · No class: 2", then "…and N more classes" when they do not all fit. */
 function classesText(classes: PrepSummaryEvent['data']['classes']): string {
   const heading = '*Orders by class*';
   // Room for the longest "…and N more classes" there could be.

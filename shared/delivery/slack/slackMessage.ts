@@ -76,7 +76,10 @@ function headerParts(type: OrderEvent['type'], status: string): [string, string]
 
 /** Where a rescheduled order moved, in full print: a kitchen must see it leave one day or counter. */
 function movedText(event: OrderEvent): string {
-  const lines = event.data.changes.flatMap((change) => describeMove(change, event.data.order));
+  // Labels in bold here; the small print under the order keeps them plain.
+  const lines = event.data.changes
+    .flatMap((change) => describeMove(change, event.data.order))
+    .map((line) => line.replace(/^([^:]+):/, '*$1:*'));
   return fitMrkdwn(lines.length > 0 ? lines.join('\n') : 'Moved', SLACK_LIMITS.sectionText);
 }
 
