@@ -72,6 +72,7 @@ export async function benchDiff(): Promise<Record<string, number>> {
     detectedAt: new Date(T0).toISOString(),
     baseline: false,
     expiresAt,
+    summarySent: () => false,
   };
   const pass = (): { writes: number; events: number } => {
     let writes = 0;

@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { readStreamRecord } from '../../functions/publisher/streamEvents.js';
-import type { OrderEvent } from '../../shared/events/orderEvent.js';
+import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
 import { StreamRecordsGoneError } from '../../shared/operations/errors.js';
 import type { StreamBatchReader } from '../../shared/operations/republishFailedBatches.js';
 import type { StreamBatchPosition } from '../../shared/operations/streamFailureRecord.js';
@@ -28,9 +28,9 @@ export class DynamoStreamBatchReader implements StreamBatchReader {
     this.#streams = streams;
   }
 
-  async eventsOf(position: StreamBatchPosition): Promise<{ events: OrderEvent[]; unreadable: string[] }> {
+  async eventsOf(position: StreamBatchPosition): Promise<{ events: NotifierEvent[]; unreadable: string[] }> {
     const records = await this.#read(position);
-    const events: OrderEvent[] = [];
+    const events: NotifierEvent[] = [];
     const unreadable: string[] = [];
     for (const record of records) {
       // The SDK's record and Lambda's event record are the same JSON shape.

@@ -3,7 +3,7 @@
 // the same limits.
 import type { SNSClient } from '@aws-sdk/client-sns';
 import { publishEvents } from '../../functions/publisher/publishEvents.js';
-import type { OrderEvent } from '../../shared/events/orderEvent.js';
+import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
 import type { EventPublisher } from '../../shared/operations/republishFailedBatches.js';
 
 export class SnsEventPublisher implements EventPublisher {
@@ -15,7 +15,7 @@ export class SnsEventPublisher implements EventPublisher {
     this.#topicArn = topicArn;
   }
 
-  async publish(events: readonly OrderEvent[]): Promise<{ eventId: string; reason: string }[]> {
+  async publish(events: readonly NotifierEvent[]): Promise<{ eventId: string; reason: string }[]> {
     // publishEvents names each event by a key of the caller's (the stream's sequence number in the
     // publisher); the event id serves here.
     const report = await publishEvents(

@@ -20,7 +20,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { chunkForPublishBatch, publishEntry } from '../../functions/publisher/publishEntries.js';
 import { DEAD_LETTER_ATTRIBUTES } from '../../functions/shared/deliveryQueueContract.js';
-import type { OrderEvent } from '../../shared/events/orderEvent.js';
+import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
 import type {
   DeadLetterMessage,
   DeliveryQueues,
@@ -130,7 +130,7 @@ export class SqsDeliveryQueues implements DeliveryQueues {
     return moved;
   }
 
-  async send(subscriberId: string, events: readonly OrderEvent[], options: SendOptions): Promise<void> {
+  async send(subscriberId: string, events: readonly NotifierEvent[], options: SendOptions): Promise<void> {
     const url = this.#urls(subscriberId).queueUrl;
     const messages = events.map((event) => ({ event, ...queueMessage(event) }));
     const bytesOf = (message: (typeof messages)[number]) =>
@@ -266,7 +266,7 @@ export class SqsDeliveryQueues implements DeliveryQueues {
  * body of the publisher's entry and its message attributes, from the publisher's own code, so a replayed
  * message cannot differ from a published one.
  */
-export function queueMessage(event: OrderEvent): {
+export function queueMessage(event: NotifierEvent): {
   body: string;
   attributes: Record<string, MessageAttributeValue>;
 } {

@@ -5,6 +5,7 @@ import { Command } from 'commander';
 import { MAX_RECEIVE_COUNT } from '../../functions/shared/deliveryQueueContract.js';
 import type { Config } from '../../shared/config/configSchema.js';
 import { loadConfigFile } from '../../shared/config/loadConfig.js';
+import { eventReference } from '../../shared/events/notifierEvent.js';
 import { type DeadLetterEntry, listDeadLetters } from '../../shared/operations/listDeadLetters.js';
 import {
   explainStackFailure,
@@ -75,7 +76,7 @@ async function localDeliveries(options: DeliveriesOptions): Promise<void> {
       const stored = await store.getEvent(delivery.eventId);
       const event = {
         eventType: stored?.event.type ?? 'unknown',
-        reference: stored?.event.data.order.reference ?? '',
+        reference: stored === undefined ? '' : eventReference(stored.event),
       };
       rows.push({ ...delivery, ...event });
       json.push(deliveryJson(delivery, event));

@@ -4,7 +4,7 @@
 import { Command } from 'commander';
 import type { Config } from '../../shared/config/configSchema.js';
 import { loadConfigFile } from '../../shared/config/loadConfig.js';
-import type { EventType } from '../../shared/events/orderEvent.js';
+import type { EventType } from '../../shared/events/notifierEvent.js';
 import {
   findRecentEvents,
   type ListedEvent,

@@ -7,7 +7,7 @@ import { EnvSecretResolver } from '../../shared/config/secretResolver.js';
 import { buildSender } from '../../shared/delivery/buildSender.js';
 import { matchesFilter } from '../../shared/delivery/subscriberFilter.js';
 import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
-import { EVENT_TYPES } from '../../shared/events/orderEvent.js';
+import { ORDER_EVENT_TYPES as EVENT_TYPES } from '../../shared/events/orderEvent.js';
 import { createUndiciHttpClient } from '../../shared/http/undiciHttpClient.js';
 import { EXIT_FAILURE } from '../errors.js';
 import { suggestingChoiceFlag, withConfigOption } from '../flags.js';

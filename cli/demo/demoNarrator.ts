@@ -3,8 +3,9 @@
 import type { Order } from '../../shared/api/schemas.js';
 import type { DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
 import { transitionTime } from '../../shared/detect/transitionTime.js';
-import type { EventType, OrderEvent } from '../../shared/events/orderEvent.js';
+import type { EventType, NotifierEvent } from '../../shared/events/notifierEvent.js';
 import type { PollReport } from '../../shared/poll/pollOrganization.js';
+import { dayLabel } from '../../shared/time/dayLabel.js';
 import { describeDuration } from '../output/runSummary.js';
 import type { ReceivedDelivery } from './demoWebhookReceiver.js';
 import { PLAIN, type Style } from './terminalStyle.js';
@@ -79,7 +80,10 @@ export class DemoNarrator {
         `${this.#time(now)}  ${this.#style.dim(`baseline   ${name}: ${report.ordersSeen} orders recorded silently; watching for changes`)}`,
       );
     }
-    for (const event of report.events) this.#detected(event, orderOf(event.subject), now);
+    for (const event of report.events) {
+      const order = event.type === 'establishment.prep_summary' ? undefined : orderOf(event.subject);
+      this.#detected(event, order, now);
+    }
     for (const failure of report.failures) {
       this.#line(`${this.#time(now)}  ${this.#style.yellow('cycle')}      ${failure}`);
     }
@@ -145,7 +149,7 @@ export class DemoNarrator {
     for (const line of lines) this.#line(line);
   }
 
-  #detected(event: OrderEvent, order: Order | undefined, now: number): void {
+  #detected(event: NotifierEvent, order: Order | undefined, now: number): void {
     this.#detectedAt.set(event.id, now);
     this.#byType.set(event.type, (this.#byType.get(event.type) ?? 0) + 1);
     const happenedAt = transitionTime(event, order);
@@ -153,11 +157,11 @@ export class DemoNarrator {
     if (happenedAt !== undefined) {
       const ms = Math.max(0, now - happenedAt);
       this.#detectionLatencies.push(ms);
-      latency = this.#style.dim(`${formatMs(ms)} after it happened`);
+      const since = event.type === 'establishment.prep_summary' ? 'closing' : 'it happened';
+      latency = this.#style.dim(`${formatMs(ms)} after ${since}`);
     }
-    const { order: summary } = event.data;
     this.#line(
-      `${this.#time(now)}  ${this.#style.cyan('detected ')}  ${colourType(event.type, this.#style)}  ${summary.reference.padEnd(REFERENCE_WIDTH)}  ${summary.establishment.name.padEnd(ESTABLISHMENT_WIDTH)}  ${latency}`.trimEnd(),
+      `${this.#time(now)}  ${this.#style.cyan('detected ')}  ${colourType(event, this.#style)}  ${describe(event, this.#style)}  ${latency}`.trimEnd(),
     );
   }
 
@@ -171,10 +175,23 @@ export class DemoNarrator {
 }
 
 function shortType(type: string): string {
-  return type.replace(/^order\./, '');
+  return type.replace(/^(?:order|establishment)\./, '');
 }
 
-function colourType(type: EventType, style: Style): string {
+/** The order's reference and establishment, or what a prep summary counts and for when. */
+function describe(event: NotifierEvent, style: Style): string {
+  if (event.type === 'establishment.prep_summary') {
+    const { establishment, orders, pickup_date, complete } = event.data;
+    const count = `${orders} order${orders === 1 ? '' : 's'} for ${dayLabel(pickup_date)}`;
+    return `${establishment.name.padEnd(ESTABLISHMENT_WIDTH)}  ${count}${complete ? '' : ' (incomplete)'}`;
+  }
+  const { order, after_closing } = event.data;
+  const late = after_closing ? `  ${style.yellow('after closing')}` : '';
+  return `${order.reference.padEnd(REFERENCE_WIDTH)}  ${order.establishment.name.padEnd(ESTABLISHMENT_WIDTH)}${late}`;
+}
+
+function colourType(event: NotifierEvent, style: Style): string {
+  const type: EventType = event.type;
   const text = shortType(type).padEnd(TYPE_WIDTH);
   if (type === 'order.created') return style.bold(text);
   if (type === 'order.canceled') return style.red(text);

@@ -3,7 +3,7 @@
 // shown what poll would send it.
 import { randomUUID } from 'node:crypto';
 import type { Config, SubscriberConfig } from '../../shared/config/configSchema.js';
-import type { EventType, OrderEvent } from '../../shared/events/orderEvent.js';
+import type { OrderEventType as EventType, OrderEvent } from '../../shared/events/orderEvent.js';
 import { sampleEvent } from '../../shared/events/sampleEvent.js';
 import { calendarDateIn } from '../../shared/time/calendarDate.js';
 
@@ -11,7 +11,7 @@ import { calendarDateIn } from '../../shared/time/calendarDate.js';
 export function defaultSampleType(subscriber: SubscriberConfig): EventType {
   const types = subscriber.filter?.types;
   if (types === undefined || types.includes('order.created')) return 'order.created';
-  return types[0] ?? 'order.created';
+  return types.find((type): type is EventType => type.startsWith('order.')) ?? 'order.created';
 }
 
 export function sampleEventFor(

@@ -3,7 +3,7 @@
 import type { PublishBatchRequestEntry } from '@aws-sdk/client-sns';
 import { snsMessageBody, snsSubject } from '../../shared/delivery/email/snsEmailMessage.js';
 import { eventMessageAttributes } from '../../shared/delivery/messageAttributes.js';
-import type { OrderEvent } from '../../shared/events/orderEvent.js';
+import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
 
 export const SNS_BATCH_MAX_ENTRIES = 10;
 /** SNS caps the aggregate size of one PublishBatch's messages (bodies and attributes) at 262,144 bytes. */
@@ -17,7 +17,7 @@ export type PublishEntryBody = Omit<PublishBatchRequestEntry, 'Id'>;
  * full CloudEvent for the SQS queues, whose delivery functions redact contact details per subscriber; and
  * `email`, the text e-mail, always without them (see snsEmailMessage.ts).
  */
-export function publishEntry(event: OrderEvent): PublishEntryBody {
+export function publishEntry(event: NotifierEvent): PublishEntryBody {
   return {
     Message: snsMessageBody(event),
     MessageStructure: 'json',

@@ -8,13 +8,13 @@
 // Once something fails, later chunks are not sent: the stream redelivers every record from the lowest
 // failed sequence number on, so publishing them now would only publish them twice.
 import { PublishBatchCommand, type PublishBatchCommandOutput, type SNSClient } from '@aws-sdk/client-sns';
-import type { OrderEvent } from '../../shared/events/orderEvent.js';
+import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
 import { chunkForPublishBatch, entryBytes, type PublishEntryBody, publishEntry } from './publishEntries.js';
 
 export interface PendingEvent {
   /** The stream record's `dynamodb.SequenceNumber`. */
   sequenceNumber: string;
-  event: OrderEvent;
+  event: NotifierEvent;
 }
 
 export interface PublishFailure {

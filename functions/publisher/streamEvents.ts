@@ -2,12 +2,12 @@
 // one CloudEvent to publish; every other record (snapshots, poll state, leases, budgets, disabled
 // subscribers, TTL removals, updates) is none of the publisher's business.
 import type { DynamoDBRecord } from 'aws-lambda';
-import { type OrderEvent, OrderEventSchema } from '../../shared/events/orderEvent.js';
+import { type NotifierEvent, NotifierEventSchema } from '../../shared/events/notifierEvent.js';
 import { ItemKind } from '../../shared/store/dynamo/stateTableKeys.js';
 import { StreamRecordError } from './errors.js';
 
 export type StreamEntry =
-  | { kind: 'event'; sequenceNumber: string; event: OrderEvent }
+  | { kind: 'event'; sequenceNumber: string; event: NotifierEvent }
   /** An event item whose payload is not a valid event: reported as a failure, never published. */
   | { kind: 'malformed'; sequenceNumber: string; problem: string };
 
@@ -27,7 +27,7 @@ export function readStreamRecord(record: DynamoDBRecord): StreamEntry | undefine
   } catch {
     return { kind: 'malformed', sequenceNumber, problem: 'event payload is not JSON' };
   }
-  const parsed = OrderEventSchema.safeParse(json);
+  const parsed = NotifierEventSchema.safeParse(json);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     const where = first?.path.length ? first.path.join('.') : 'payload';
@@ -38,7 +38,7 @@ export function readStreamRecord(record: DynamoDBRecord): StreamEntry | undefine
 
 export interface StreamBatch {
   /** The events to publish now, in stream order. */
-  toPublish: { sequenceNumber: string; event: OrderEvent }[];
+  toPublish: { sequenceNumber: string; event: NotifierEvent }[];
   /** Records that are reported as failed without publishing, with why. */
   held: { sequenceNumber: string; reason: string }[];
   /** Records that are not events to publish. */

@@ -15,7 +15,7 @@ import { type DeliveryDecision, decideDelivery } from '../../shared/delivery/del
 import type { DeliveryOutcome } from '../../shared/delivery/deliveryOutcome.js';
 import type { SenderSource } from '../../shared/delivery/outboxDelivery.js';
 import type { SubscriberStatus } from '../../shared/delivery/subscriberStatus.js';
-import { type OrderEvent, OrderEventSchema } from '../../shared/events/orderEvent.js';
+import { type NotifierEvent, NotifierEventSchema } from '../../shared/events/notifierEvent.js';
 import type { DeadLetter } from './deadLetters.js';
 import type { DeliverySubscriber } from './deliveryEnvironment.js';
 import { DeliveryDeferredError, UnknownQueueError } from './deliveryErrors.js';
@@ -85,7 +85,7 @@ export async function deliverSqsRecord<S extends DeliverySubscriber>(
 
 async function settle<S extends DeliverySubscriber>(
   delivery: Delivery<S>,
-  event: OrderEvent,
+  event: NotifierEvent,
   outcome: DeliveryOutcome,
   decision: DeliveryDecision,
 ): Promise<void> {
@@ -181,20 +181,20 @@ async function whyDisabled<S extends DeliverySubscriber>(
   );
 }
 
-function parseEventBody(body: string): { event: OrderEvent } | { problem: string } {
+function parseEventBody(body: string): { event: NotifierEvent } | { problem: string } {
   let json: unknown;
   try {
     json = JSON.parse(body);
   } catch {
     return { problem: 'message body is not JSON' };
   }
-  const parsed = OrderEventSchema.safeParse(json);
+  const parsed = NotifierEventSchema.safeParse(json);
   if (parsed.success) return { event: parsed.data };
   // Paths and zod's messages only: values from the body may be contact details.
   const problems = parsed.error.issues
     .slice(0, 3)
     .map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`);
-  return { problem: `message body is not an order event: ${problems.join('; ')}` };
+  return { problem: `message body is not an event of the contract: ${problems.join('; ')}` };
 }
 
 function receiveCount(record: SQSRecord): number {

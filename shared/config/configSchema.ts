@@ -3,7 +3,7 @@
 import * as z from 'zod';
 import { ORDER_STATUSES, PAYMENT_METHODS } from '../api/schemas.js';
 import { checkFilterExpressible } from '../delivery/snsFilterPolicy.js';
-import { EVENT_TYPES } from '../events/orderEvent.js';
+import { EVENT_TYPES } from '../events/notifierEvent.js';
 import { isValidTimeZone } from '../time/calendarDate.js';
 import { closestMatch } from './closestMatch.js';
 import { quoted } from './describeValue.js';

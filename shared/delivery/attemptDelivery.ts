@@ -1,7 +1,7 @@
 // One delivery attempt that always ends in an outcome. A sender reports failures as outcomes; a throw (a
 // bug, a sender that cannot be built yet) is a retry with the error recorded, so it never escapes to
 // stop a queue, skip a record, or send another subscriber's deliveries twice.
-import type { OrderEvent } from '../events/orderEvent.js';
+import type { NotifierEvent } from '../events/notifierEvent.js';
 import type { DeliveryOutcome, EventSender } from './deliveryOutcome.js';
 
 /**
@@ -10,7 +10,7 @@ import type { DeliveryOutcome, EventSender } from './deliveryOutcome.js';
  */
 export async function attemptDelivery(
   senderFor: () => Promise<EventSender | undefined>,
-  event: OrderEvent,
+  event: NotifierEvent,
 ): Promise<DeliveryOutcome> {
   let sender: EventSender | undefined;
   try {

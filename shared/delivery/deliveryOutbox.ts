@@ -1,7 +1,7 @@
 // The delivery outbox as the local delivery engine needs it: one queue per subscriber of (event, attempts
 // made, next attempt time), each outcome recorded before the next send. The SQLite outbox is the adapter.
 import * as z from 'zod';
-import type { OrderEvent } from '../events/orderEvent.js';
+import type { NotifierEvent } from '../events/notifierEvent.js';
 import type { SubscriberStatus } from './subscriberStatus.js';
 
 export const DeliveryStatusSchema = z.enum(['queued', 'delivered', 'dead']);
@@ -24,7 +24,7 @@ export type Delivery = z.infer<typeof DeliverySchema>;
 /** A delivery that is due, with the event it carries. */
 export interface DueDelivery extends Delivery {
   organizationId: string;
-  event: OrderEvent;
+  event: NotifierEvent;
 }
 
 export interface FailedAttempt {

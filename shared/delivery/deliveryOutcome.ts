@@ -1,6 +1,6 @@
 // What one delivery attempt came to, in the terms the retry logic needs: done, try again (maybe after a
 // time the receiver asked for), give up on this event, or give up on the subscriber altogether.
-import type { OrderEvent } from '../events/orderEvent.js';
+import type { NotifierEvent } from '../events/notifierEvent.js';
 
 export type DeliveryOutcome =
   | { kind: 'delivered'; status?: number }
@@ -13,7 +13,7 @@ export type DeliveryOutcome =
 
 /** One subscriber's way of delivering an event. Senders never throw for a delivery failure. */
 export interface EventSender {
-  send(event: OrderEvent): Promise<DeliveryOutcome>;
+  send(event: NotifierEvent): Promise<DeliveryOutcome>;
 }
 
 /** A sender that owns connections (an HTTP client's pool, an SMTP transport) to close at shutdown. */

@@ -1,7 +1,7 @@
 // The SNS message attributes the publisher attaches to every event: under the MessageAttributes scope,
 // subscription filter policies see these and nothing of the body.
 import type { MessageAttributeValue } from '@aws-sdk/client-sns';
-import type { OrderEvent } from '../events/orderEvent.js';
+import { establishmentsOf, isPrepSummary, type NotifierEvent } from '../events/notifierEvent.js';
 
 export const MESSAGE_ATTRIBUTE_NAMES = [
   'type',
@@ -12,28 +12,46 @@ export const MESSAGE_ATTRIBUTE_NAMES = [
 ] as const;
 export type MessageAttributeName = (typeof MESSAGE_ATTRIBUTE_NAMES)[number];
 
-/** The attribute values of an event as plain strings; an attribute SNS could not carry is left out. */
-function eventAttributeValues(event: OrderEvent): Partial<Record<MessageAttributeName, string>> {
-  const order = event.data.order;
-  const values: Record<MessageAttributeName, string> = {
+/**
+ * The `status` and `payment_method` of an event that is not about one order (a prep summary). Filters on
+ * those keys do not hold such an event back, and an SNS policy cannot say "or absent" next to values, so
+ * compileFilterPolicy adds this value to them instead. No order status or payment method looks like it.
+ */
+export const NOT_AN_ORDER = 'n/a';
+
+/** The attribute values of an event; an attribute SNS could not carry is left out. */
+function eventAttributeValues(
+  event: NotifierEvent,
+): Partial<Record<MessageAttributeName, string | string[]>> {
+  // Lower-cased like the config's uuids: SNS compares strings case-sensitively.
+  const establishments = [...new Set(establishmentsOf(event).map((uuid) => uuid.toLowerCase()))];
+  const order = isPrepSummary(event) ? undefined : event.data.order;
+  const values: Record<MessageAttributeName, string | string[]> = {
     type: event.type,
-    // Lower-cased like the config's uuids: SNS compares strings case-sensitively.
     organization: event.data.organization.id.toLowerCase(),
-    establishment: order.establishment.uuid.toLowerCase(),
-    status: order.status,
-    payment_method: order.payment_method,
+    // Two for an order that moved: a policy naming either kitchen lets it through.
+    establishment: establishments.length === 1 ? (establishments[0] ?? '') : establishments,
+    // An order's own value equal to the marker is left out below, so it can never pass as a summary.
+    status: order === undefined ? NOT_AN_ORDER : orderValue(order.status),
+    payment_method: order === undefined ? NOT_AN_ORDER : orderValue(order.payment_method),
   };
   // SNS rejects the whole publish for an empty String attribute. Leaving it out loses nothing: no filter
   // value is empty, so a policy naming that key would not have matched anyway.
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));
 }
 
-/** The `MessageAttributes` of the event's SNS publish, every one a `String`. */
-export function eventMessageAttributes(event: OrderEvent): Record<string, MessageAttributeValue> {
+function orderValue(value: string): string {
+  return value === NOT_AN_ORDER ? '' : value;
+}
+
+/** The `MessageAttributes` of the event's SNS publish: `String`, or `String.Array` for a list. */
+export function eventMessageAttributes(event: NotifierEvent): Record<string, MessageAttributeValue> {
   return Object.fromEntries(
     Object.entries(eventAttributeValues(event)).map(([name, value]) => [
       name,
-      { DataType: 'String', StringValue: value },
+      Array.isArray(value)
+        ? { DataType: 'String.Array', StringValue: JSON.stringify(value) }
+        : { DataType: 'String', StringValue: value },
     ]),
   );
 }

@@ -3,6 +3,7 @@
 // is decided by decideDelivery, as on AWS, and recorded before that subscriber's next send, so a crash
 // re-sends at most the one in flight, under the same event id. Stopping lets each attempt in flight finish
 // and be recorded, and starts no other.
+import { eventReference } from '../events/notifierEvent.js';
 import { attemptDelivery } from './attemptDelivery.js';
 import { type DeliveryDecision, decideDelivery } from './deliveryDecision.js';
 import type { DeliveryOutbox, DueDelivery } from './deliveryOutbox.js';
@@ -268,7 +269,7 @@ function reportOf(
     subscriberId: delivery.subscriberId,
     eventId: delivery.eventId,
     eventType: delivery.event.type,
-    reference: delivery.event.data.order.reference,
+    reference: eventReference(delivery.event),
     outcome,
     attempts,
     eventTime: delivery.event.time,

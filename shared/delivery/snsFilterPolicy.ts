@@ -1,8 +1,9 @@
 // Compiles a subscriber filter into the SNS subscription filter policy (MessageAttributes scope) that lets
 // through exactly what matchesFilter lets through, or says why SNS cannot express it.
 import type { SubscriberFilter } from '../config/configSchema.js';
+import { PREP_SUMMARY_EVENT_TYPE } from '../events/prepSummaryEvent.js';
 import { FilterPolicyError } from './errors.js';
-import type { MessageAttributeName } from './messageAttributes.js';
+import { type MessageAttributeName, NOT_AN_ORDER } from './messageAttributes.js';
 
 /** SNS's documented limits for one filter policy. */
 export const SNS_MAX_POLICY_KEYS = 5;
@@ -18,6 +19,11 @@ interface PolicyKey {
   values: readonly string[] | undefined;
   /** uuids compare case-insensitively in the matcher; SNS compares exactly, so both sides are lower-cased. */
   normalize?: (value: string) => string;
+  /**
+   * Keys about orders let a prep summary through (see matchesFilter); its attribute holds NOT_AN_ORDER, so
+   * the policy lists that value too, whenever the filter's types let summaries through at all.
+   */
+  aboutOrders?: boolean;
 }
 
 function policyKeys(filter: SubscriberFilter | undefined, organizationIds?: readonly string[]): PolicyKey[] {
@@ -25,8 +31,13 @@ function policyKeys(filter: SubscriberFilter | undefined, organizationIds?: read
   return [
     { attribute: 'type', label: 'types', values: filter?.types },
     { attribute: 'establishment', label: 'establishments', values: filter?.establishments, normalize: lower },
-    { attribute: 'status', label: 'statuses', values: filter?.statuses },
-    { attribute: 'payment_method', label: 'paymentMethods', values: filter?.paymentMethods },
+    { attribute: 'status', label: 'statuses', values: filter?.statuses, aboutOrders: true },
+    {
+      attribute: 'payment_method',
+      label: 'paymentMethods',
+      values: filter?.paymentMethods,
+      aboutOrders: true,
+    },
     { attribute: 'organization', label: 'organizations', values: organizationIds, normalize: lower },
   ];
 }
@@ -34,10 +45,15 @@ function policyKeys(filter: SubscriberFilter | undefined, organizationIds?: read
 type Compiled = { policy: SnsFilterPolicy | undefined } | { refusal: string };
 
 function compile(filter: SubscriberFilter | undefined, organizationIds?: readonly string[]): Compiled {
-  const present = policyKeys(filter, organizationIds).flatMap(({ attribute, label, values, normalize }) =>
-    values === undefined
-      ? []
-      : [{ attribute, label, values: [...new Set(values.map(normalize ?? ((value) => value)))] }],
+  const summariesPass = filter?.types === undefined || filter.types.includes(PREP_SUMMARY_EVENT_TYPE);
+  const present = policyKeys(filter, organizationIds).flatMap(
+    ({ attribute, label, values, normalize, aboutOrders }) => {
+      if (values === undefined) return [];
+      const written = [...new Set(values.map(normalize ?? ((value) => value)))];
+      // An empty list stays empty, to be refused below: the marker must not turn "nothing" into "summaries".
+      const marked = aboutOrders === true && summariesPass && written.length > 0;
+      return [{ attribute, label, values: marked ? [...written, NOT_AN_ORDER] : written, marked }];
+    },
   );
   const empty = present.find(({ values }) => values.length === 0);
   if (empty !== undefined) {
@@ -56,7 +72,11 @@ function compile(filter: SubscriberFilter | undefined, organizationIds?: readonl
   // SNS counts a policy's complexity as the product of its list lengths.
   const combinations = present.reduce((product, { values }) => product * values.length, 1);
   if (combinations > SNS_MAX_VALUE_COMBINATIONS) {
-    const factors = present.map(({ label, values }) => `${label} ${values.length}`).join(' × ');
+    const factors = present
+      .map(({ label, values, marked }) =>
+        marked ? `${label} ${values.length - 1}+1 for prep summaries` : `${label} ${values.length}`,
+      )
+      .join(' × ');
     return {
       refusal: `filter has ${combinations} value combinations; SNS allows ${SNS_MAX_VALUE_COMBINATIONS} (${factors})`,
     };

@@ -1,25 +1,35 @@
 // The subscriber filter matcher of local delivery. Its SNS twin is compileFilterPolicy; a table-driven
 // test keeps the two agreeing case for case.
 import type { SubscriberFilter } from '../config/configSchema.js';
-import type { OrderEvent } from '../events/orderEvent.js';
+import { establishmentsOf, isPrepSummary, type NotifierEvent } from '../events/notifierEvent.js';
 
-/** AND across the filter's keys, OR within each list; a missing key, or no filter, matches everything. */
-export function matchesFilter(filter: SubscriberFilter | undefined, event: OrderEvent): boolean {
+/**
+ * AND across the filter's keys, OR within each list; a missing key, or no filter, matches everything.
+ *
+ * `establishments` matches an order at one of them, an order that moved away from one (its kitchen must
+ * hear it is gone), and a prep summary of one. `statuses` and `paymentMethods` choose among orders: a prep
+ * summary is about none, so they never hold it back. A kitchen channel filtered to its establishment and
+ * to pending orders still gets its summary; one that wants none lists its `types`.
+ */
+export function matchesFilter(filter: SubscriberFilter | undefined, event: NotifierEvent): boolean {
   if (filter === undefined) return true;
-  const order = event.data.order;
   // The config lower-cases uuids, but a filter built in code or an API answer in capitals must not
   // silently stop matching.
   const establishments = filter.establishments?.map((uuid) => uuid.toLowerCase());
-  return (
-    allows(filter.types, event.type) &&
-    allows(establishments, order.establishment.uuid.toLowerCase()) &&
-    allows(filter.statuses, order.status) &&
-    allows(filter.paymentMethods, order.payment_method)
-  );
+  const about = establishmentsOf(event).map((uuid) => uuid.toLowerCase());
+  if (!allows(filter.types, event.type) || !about.some((uuid) => allows(establishments, uuid))) return false;
+  if (isPrepSummary(event)) return listsSomething(filter.statuses) && listsSomething(filter.paymentMethods);
+  const order = event.data.order;
+  return allows(filter.statuses, order.status) && allows(filter.paymentMethods, order.payment_method);
 }
 
 // An empty list (the config refuses one) matches nothing, as an OR over nothing does; it is never read
 // as "everything", which would widen a subscriber's feed by accident.
 function allows(list: readonly string[] | undefined, value: string): boolean {
   return list === undefined || list.includes(value);
+}
+
+/** A key that does not apply lets everything through, except an empty list, which still matches nothing. */
+function listsSomething(list: readonly string[] | undefined): boolean {
+  return list === undefined || list.length > 0;
 }

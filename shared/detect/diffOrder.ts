@@ -2,7 +2,7 @@
 // the events that transition makes plus the snapshot to store, if anything changed.
 import type { Order } from '../api/schemas.js';
 import { eventId } from '../events/eventId.js';
-import type { Change, EventType, OrderEvent } from '../events/orderEvent.js';
+import type { Change, OrderEvent, OrderEventType } from '../events/orderEvent.js';
 import { summarizeOrder } from '../events/orderSummary.js';
 import { observedState, type Snapshot } from './snapshot.js';
 
@@ -16,6 +16,13 @@ export interface DiffContext {
   baseline: boolean;
   /** TTL of the snapshot to write, epoch seconds. */
   expiresAt: number;
+  /**
+   * Whether the prep summary of this establishment and pickup date was already recorded: every event about
+   * an order there is then `after_closing`. A lookup in what the runner knows, never I/O.
+   */
+  summarySent(establishmentUuid: string, pickupDate: string): boolean;
+  /** An establishment's name, when known: names the one a moved order left. */
+  establishmentName?: ((establishmentUuid: string) => string | undefined) | undefined;
 }
 
 export interface OrderDiff {
@@ -24,7 +31,7 @@ export interface OrderDiff {
   snapshot: Snapshot | undefined;
 }
 
-const STATUS_EVENT: Record<string, EventType> = {
+const STATUS_EVENT: Record<string, OrderEventType> = {
   completed: 'order.completed',
   canceled: 'order.canceled',
   archived: 'order.archived',
@@ -52,7 +59,7 @@ function transitionEvents(
   context: DiffContext,
 ): OrderEvent[] {
   const status = order.status.value;
-  const types: EventType[] = [];
+  const types: OrderEventType[] = [];
   if (!previous) types.push('order.created');
   const statusMoved = previous ? previous.status !== status : status !== 'pending';
   if (statusMoved) {
@@ -61,11 +68,62 @@ function transitionEvents(
     if (status === 'archived' && order.completed_at && before !== 'completed') types.push('order.completed');
     if (status === 'archived' && order.canceled_at && before !== 'canceled') types.push('order.canceled');
     types.push(STATUS_EVENT[status] ?? 'order.status_changed');
+  } else if (previous && moved(previous, order)) {
+    // A move with a status change is told by the status event, whose changes say where it moved.
+    types.push('order.rescheduled');
   }
-  return types.map((type) => buildEvent(type, order, changes, context));
+  const named = changes.map((change) => withNames(change, order, context));
+  const afterClosing = isAfterClosing(previous, order, context);
+  return types.map((type) => buildEvent(type, order, named, afterClosing, context));
 }
 
-function buildEvent(type: EventType, order: Order, changes: Change[], context: DiffContext): OrderEvent {
+function moved(previous: Snapshot, order: Order): boolean {
+  return (
+    previous.pickupDate !== order.pickup_at || !sameUuid(previous.establishmentUuid, order.establishment.uuid)
+  );
+}
+
+/** uuids in another letter case are the same establishment, as a pickup date in another format is the same day. */
+function sameUuid(a: string | null, b: string | null): boolean {
+  return a?.toLowerCase() === b?.toLowerCase();
+}
+
+/**
+ * Late news for a kitchen: the order is in a day whose prep summary was already sent, or it left one (that
+ * kitchen counted it, and must hear it is gone).
+ */
+function isAfterClosing(previous: Snapshot | undefined, order: Order, context: DiffContext): boolean {
+  if (context.summarySent(order.establishment.uuid, order.pickup_at)) return true;
+  return previous !== undefined && moved(previous, order)
+    ? context.summarySent(previous.establishmentUuid, previous.pickupDate)
+    : false;
+}
+
+/** An establishment change with the names we know, for readers who do not think in uuids. */
+function withNames(change: Change, order: Order, context: DiffContext): Change {
+  // A first sighting's establishment is named in the order itself; only a move has two to tell apart.
+  if (change.field !== 'establishment' || change.from === null) return change;
+  const nameOf = (uuid: string | null): string | undefined => {
+    if (uuid === null) return undefined;
+    if (sameUuid(uuid, order.establishment.uuid)) return order.establishment.name;
+    return context.establishmentName?.(uuid);
+  };
+  const fromName = nameOf(change.from);
+  const toName = nameOf(change.to);
+  return {
+    ...change,
+    ...(fromName === undefined ? {} : { from_name: fromName }),
+    ...(toName === undefined ? {} : { to_name: toName }),
+  };
+}
+
+function buildEvent(
+  type: OrderEventType,
+  order: Order,
+  changes: Change[],
+  afterClosing: boolean,
+  context: DiffContext,
+): OrderEvent {
   return {
     specversion: '1.0',
     id: eventId(context.organization.id, order.uuid, type, stateKey(type, order)),
@@ -79,17 +137,22 @@ function buildEvent(type: EventType, order: Order, changes: Change[], context: D
       organization: { id: context.organization.id, name: context.organization.name },
       order: summarizeOrder(order),
       changes,
+      // Absent rather than false: an event in time reads as it did before the flag existed.
+      ...(afterClosing ? { after_closing: true as const } : {}),
     },
   };
 }
 
 /** The part of the new state that makes this transition unique, so a repeat sighting gets the same id. */
-function stateKey(type: EventType, order: Order): string {
+function stateKey(type: OrderEventType, order: Order): string {
   if (type === 'order.created') return 'created';
   // The transition's own timestamp when the API gives one, so an inferred step and a seen one agree;
   // otherwise `updated_at`, so that leaving and re-entering a status is two transitions, not one.
   if (type === 'order.completed') return `completed@${order.completed_at ?? order.updated_at}`;
   if (type === 'order.canceled') return `canceled@${order.canceled_at ?? order.updated_at}`;
+  // Where it moved to and when: moving back and forth is as many events as moves.
+  if (type === 'order.rescheduled')
+    return `rescheduled@${order.establishment.uuid.toLowerCase()}/${order.pickup_at}@${order.updated_at}`;
   return `${order.status.value}@${order.updated_at}`;
 }
 
@@ -101,5 +164,7 @@ function trackedChanges(previous: Snapshot | undefined, order: Order): Change[] 
     ['pickup_date', previous?.pickupDate ?? null, order.pickup_at],
     ['establishment', previous?.establishmentUuid ?? null, order.establishment.uuid],
   ];
-  return pairs.filter(([, from, to]) => from !== to).map(([field, from, to]) => ({ field, from, to }));
+  return pairs
+    .filter(([field, from, to]) => (field === 'establishment' ? !sameUuid(from, to) : from !== to))
+    .map(([field, from, to]) => ({ field, from, to }));
 }

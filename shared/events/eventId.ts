@@ -1,14 +1,35 @@
 // Deterministic event ids: the same transition, seen twice, by two overlapping runs or after a crash,
 // gets the same id, so stores refuse the copy and consumers can dedupe on it.
 import { createHash } from 'node:crypto';
+import { PREP_SUMMARY_EVENT_TYPE } from './prepSummaryEvent.js';
 
 /**
- * An id derived from (organization, order, new state), shaped as a UUID (version 8, "custom") so that
- * consumers which expect UUID-shaped ids accept it.
+ * An id derived from (organization, subject, type, new state), shaped as a UUID (version 8, "custom") so
+ * that consumers which expect UUID-shaped ids accept it. The type is part of every id's input, so events of
+ * different types never share an id, whatever their other inputs.
+ * @param subject the order's uuid (the establishment's, for a prep summary)
  * @param state what the order became, e.g. `created` or `canceled@2026-11-22T10:00:00.000000Z`
  */
-export function eventId(organizationId: string, orderUuid: string, type: string, state: string): string {
-  const hex = createHash('sha256').update(`${organizationId}\n${orderUuid}\n${type}\n${state}`).digest('hex');
+export function eventId(organizationId: string, subject: string, type: string, state: string): string {
+  const hex = createHash('sha256').update(`${organizationId}\n${subject}\n${type}\n${state}`).digest('hex');
   const variant = ((Number.parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * The one id of an establishment's prep summary for a pickup date, whoever records it and however often:
+ * its own type keeps it apart from every order event's id. uuids are compared lower-cased, as the config
+ * and the filters compare them, so an API answer in capitals cannot make a second summary.
+ */
+export function prepSummaryEventId(
+  organizationId: string,
+  establishmentUuid: string,
+  pickupDate: string,
+): string {
+  return eventId(
+    organizationId.toLowerCase(),
+    establishmentUuid.toLowerCase(),
+    PREP_SUMMARY_EVENT_TYPE,
+    pickupDate,
+  );
 }

@@ -1,7 +1,8 @@
-// The compact order summary carried by every event, and its redaction for subscribers that did not opt
-// in to contact details.
+// The compact order summary carried by every order event, and its redaction for subscribers that did not
+// opt in to contact details.
 import type { Order } from '../api/schemas.js';
-import type { OrderEvent, OrderSummary } from './orderEvent.js';
+import type { NotifierEvent } from './notifierEvent.js';
+import type { OrderSummary } from './orderEvent.js';
 
 /** The summary with parent e-mail and phone; delivery strips them unless a subscriber opts in. */
 export function summarizeOrder(order: Order): OrderSummary {
@@ -19,12 +20,20 @@ export function summarizeOrder(order: Order): OrderSummary {
     },
     total: { amount: order.total.amount, currency: order.total.currency, formatted: order.total.formatted },
     payment_method: order.payment_method_type.value,
-    items: order.items.map((item) => ({ name: item.name, quantity: item.quantity })),
+    items: order.items.map((item) => ({ sku: item.sku, name: item.name, quantity: item.quantity })),
   };
 }
 
-/** The event as a subscriber sees it: without parent e-mail and phone unless it opted in. */
-export function eventForSubscriber(event: OrderEvent, includeContactDetails: boolean): OrderEvent {
+/**
+ * The event as a subscriber sees it: without parent e-mail and phone unless it opted in. A prep summary
+ * names no customer, so it is the same for everyone.
+ */
+export function eventForSubscriber<Event extends NotifierEvent>(
+  event: Event,
+  includeContactDetails: boolean,
+): Event;
+export function eventForSubscriber(event: NotifierEvent, includeContactDetails: boolean): NotifierEvent {
+  if (event.type === 'establishment.prep_summary') return event;
   const parent = event.data.order.customer.parent;
   if (includeContactDetails || !parent) return event;
   return {

@@ -2,7 +2,8 @@
 // so a subscriber sees what poll would send it, yet marked as a test three ways no one can miss: an id
 // starting with `test-`, `data.test: true`, and an order reference starting with `TEST-`. Pure; the
 // caller gives the time and a fresh UUID.
-import type { Change, EventType, OrderEvent } from './orderEvent.js';
+import { addDays } from '../time/calendarDate.js';
+import type { Change, OrderEventType as EventType, OrderEvent } from './orderEvent.js';
 
 export const SAMPLE_EVENT_ID_PREFIX = 'test-';
 export const SAMPLE_REFERENCE_PREFIX = 'TEST-';
@@ -35,6 +36,8 @@ const TRANSITIONS: Record<EventType, { from: string | null; to: string; stamp?: 
   'order.archived': { from: 'completed', to: 'archived' },
   // One documented case for this type: a status the spec does not list.
   'order.status_changed': { from: 'pending', to: 'preparing' },
+  // Moved to this pickup date from the day before; the status stays.
+  'order.rescheduled': { from: 'pending', to: 'pending' },
 };
 
 export function sampleEvent(input: SampleEventInput): OrderEvent {
@@ -94,6 +97,9 @@ function sampleChanges(type: EventType, pickupDate: string, establishment: strin
       { field: 'pickup_date', from: null, to: pickupDate },
       { field: 'establishment', from: null, to: establishment },
     ];
+  }
+  if (type === 'order.rescheduled') {
+    return [{ field: 'pickup_date', from: addDays(pickupDate, -1), to: pickupDate }];
   }
   const changes: Change[] = [{ field: 'status', from, to }];
   if (stamp) changes.push({ field: stamp, from: null, to: time });

@@ -1,7 +1,7 @@
 // The port to a deployed stack's per-subscriber queues (each Slack or webhook subscriber has a queue the
 // event topic feeds and a dead-letter queue): how deep they are, what the dead-letter queue holds and why,
 // moving dead letters back, and putting events on a subscriber's queue. The SQS adapter is the CLI's.
-import type { OrderEvent } from '../events/orderEvent.js';
+import type { NotifierEvent } from '../events/notifierEvent.js';
 
 export interface QueueDepth {
   /** Messages on the subscriber's queue: waiting, being delivered, or hidden until their next retry. */
@@ -34,7 +34,7 @@ export interface DeliveryQueues {
   /** Moves every message of the dead-letter queue back to the subscriber's queue; returns how many. */
   redrive(subscriberId: string, options: SendOptions): Promise<number>;
   /** Puts the events on the subscriber's queue as the event topic would have delivered them. */
-  send(subscriberId: string, events: readonly OrderEvent[], options: SendOptions): Promise<void>;
+  send(subscriberId: string, events: readonly NotifierEvent[], options: SendOptions): Promise<void>;
 }
 
 export interface SendOptions {

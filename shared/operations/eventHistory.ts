@@ -6,7 +6,7 @@ import * as z from 'zod';
 import type { SubscriberConfig } from '../config/configSchema.js';
 import { type Delivery, DeliveryStatusSchema } from '../delivery/deliveryOutbox.js';
 import { matchesFilter } from '../delivery/subscriberFilter.js';
-import { EventTypeSchema, OrderEventSchema } from '../events/orderEvent.js';
+import { EventTypeSchema, eventReference, NotifierEventSchema } from '../events/notifierEvent.js';
 import { eventForSubscriber } from '../events/orderSummary.js';
 import type { EventQuery } from '../store/eventQuery.js';
 import type { StateStore, StoredEvent } from '../store/stateStore.js';
@@ -32,11 +32,12 @@ export const ListedEventSchema = z.object({
   /** When the notifier recorded it. */
   recordedAt: IsoTimeSchema,
   organizationId: z.string(),
+  /** What it is about: the order, or for a prep summary its establishment (uuid) and day. */
   order: z.object({ uuid: z.string(), reference: z.string() }),
   /** One per subscriber it went to, by subscriber id; empty when no subscriber's filter matched. */
   deliveries: z.array(SubscriberDeliverySchema),
   /** The CloudEvent as subscribers get it, without contact details (nobody opted in here). */
-  event: OrderEventSchema,
+  event: NotifierEventSchema,
 });
 export type ListedEvent = z.infer<typeof ListedEventSchema>;
 
@@ -101,7 +102,7 @@ export function listedEvent(stored: StoredEvent, deliveries: SubscriberDelivery[
     type: event.type,
     recordedAt: isoTime(stored.recordedAt),
     organizationId: stored.organizationId,
-    order: { uuid: event.data.order.uuid, reference: event.data.order.reference },
+    order: { uuid: event.subject, reference: eventReference(event) },
     deliveries,
     event: eventForSubscriber(event, false),
   };

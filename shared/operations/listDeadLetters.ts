@@ -3,7 +3,7 @@
 // and how many deliveries wait on each queue. Waiting messages are counted, never read: a receive counts as
 // a delivery attempt there.
 import type { Config } from '../config/configSchema.js';
-import { OrderEventSchema } from '../events/orderEvent.js';
+import { eventReference, NotifierEventSchema } from '../events/notifierEvent.js';
 import type { DeliveryQueues } from './deliveryQueues.js';
 
 export interface DeadLetterEntry {
@@ -62,7 +62,7 @@ export async function listDeadLetters(
           messageId: message.messageId,
           eventId: event?.id,
           eventType: event?.type ?? 'unknown',
-          reference: event?.data.order.reference ?? '',
+          reference: event === undefined ? '' : eventReference(event),
           kind: message.kind ?? REDRIVE_POLICY_KIND,
           reason:
             message.reason ??
@@ -81,7 +81,7 @@ export async function listDeadLetters(
 
 function parseEvent(body: string) {
   try {
-    const parsed = OrderEventSchema.safeParse(JSON.parse(body));
+    const parsed = NotifierEventSchema.safeParse(JSON.parse(body));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;

@@ -10,7 +10,7 @@
 // compiled to agree with.
 import type { Config, SubscriberConfig } from '../config/configSchema.js';
 import { matchesFilter } from '../delivery/subscriberFilter.js';
-import type { OrderEvent } from '../events/orderEvent.js';
+import type { NotifierEvent } from '../events/notifierEvent.js';
 import type { StoredEvent } from '../store/stateStore.js';
 import type { DeliveryQueues } from './deliveryQueues.js';
 import { ReplayRefusedError } from './errors.js';
@@ -101,7 +101,7 @@ async function eventsToReplay(
   subscriber: SubscriberConfig,
   request: Exclude<StackReplayRequest, { kind: 'deadLetters' }>,
   ports: StackReplayPorts,
-): Promise<OrderEvent[]> {
+): Promise<NotifierEvent[]> {
   if (request.kind === 'event') {
     for (const { id } of config.organizations) {
       const stored = await ports.store.getEvent(id, request.eventId);

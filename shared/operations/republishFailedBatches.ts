@@ -4,7 +4,7 @@
 // `byTime`, from the event log by the time the batch reached the stream, which may republish events of
 // other shards that had gone out (receivers dedupe on event ids; Slack and e-mail show them twice). A
 // record is deleted only once every event of its batch is published: a batch left stays on the queue.
-import type { OrderEvent } from '../events/orderEvent.js';
+import type { NotifierEvent } from '../events/notifierEvent.js';
 import type { StateStore } from '../store/stateStore.js';
 import { StreamRecordsGoneError } from './errors.js';
 import type { FailureQueueMessage, PublisherFailureQueue } from './publisherFailureQueue.js';
@@ -16,13 +16,13 @@ export interface StreamBatchReader {
    * @returns the events, and a line for each event item that is not a valid event
    * @throws StreamRecordsGoneError when the stream no longer holds the batch
    */
-  eventsOf(position: StreamBatchPosition): Promise<{ events: OrderEvent[]; unreadable: string[] }>;
+  eventsOf(position: StreamBatchPosition): Promise<{ events: NotifierEvent[]; unreadable: string[] }>;
 }
 
 /** The port to the event topic, publishing as the publisher does (same body, subject and attributes). */
 export interface EventPublisher {
   /** @returns the events that were not published, with why; empty when all were */
-  publish(events: readonly OrderEvent[]): Promise<{ eventId: string; reason: string }[]>;
+  publish(events: readonly NotifierEvent[]): Promise<{ eventId: string; reason: string }[]>;
 }
 
 export interface RepublishPorts {
@@ -86,7 +86,7 @@ async function republishBatch(
     return left(message, position.problem, 0, 'delete it from the queue by hand once you have read it');
   }
   const batch = `shard ${position.shardId}, sequence numbers ${position.startSequenceNumber} to ${position.endSequenceNumber}`;
-  let events: OrderEvent[];
+  let events: NotifierEvent[];
   let skipped: string[] = [];
   try {
     const read = await ports.stream.eventsOf(position);
@@ -126,14 +126,14 @@ async function republishBatch(
 async function eventsInWindow(
   position: StreamBatchPosition,
   ports: RepublishPorts,
-): Promise<{ events: OrderEvent[] } | { problem: string }> {
+): Promise<{ events: NotifierEvent[] } | { problem: string }> {
   const { firstArrivalMs, lastArrivalMs } = position;
   if (firstArrivalMs === undefined || lastArrivalMs === undefined) {
     return { problem: 'the record does not say when the batch reached the stream, so --by-time cannot help' };
   }
   const from = firstArrivalMs - WINDOW_SLACK_MS;
   const until = lastArrivalMs + WINDOW_SLACK_MS;
-  const found: { event: OrderEvent; recordedAt: number }[] = [];
+  const found: { event: NotifierEvent; recordedAt: number }[] = [];
   for (const organizationId of ports.organizationIds) {
     for (const stored of await ports.store.listEvents(organizationId, from)) {
       if (stored.recordedAt <= until) found.push(stored);

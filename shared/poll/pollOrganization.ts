@@ -27,6 +27,7 @@ import { planSweep, sweepPages, TERMINAL_STATUSES } from '../detect/planSweep.js
 import type { Snapshot } from '../detect/snapshot.js';
 import { transitionTime } from '../detect/transitionTime.js';
 import { trackUnreadable } from '../detect/unreadableOrders.js';
+import type { NotifierEvent } from '../events/notifierEvent.js';
 import type { OrderEvent } from '../events/orderEvent.js';
 import { initialPollState, type PollState, type StateStore } from '../store/stateStore.js';
 import { addDays, calendarDateIn } from '../time/calendarDate.js';
@@ -129,7 +130,7 @@ export interface PollReport {
   /** Orders that left a completely walked pending listing this cycle, as last seen. */
   vanished: VanishedOrder[];
   /** Events newly recorded this cycle, in commit order. */
-  events: OrderEvent[];
+  events: NotifierEvent[];
   /**
    * When each new event's change happened at the source (epoch ms), by event id, for the detection
    * latency. Absent where the order does not tell, and for orders that existed before they could be seen
@@ -554,6 +555,9 @@ class Cycle {
       organization: { id: organization.id, name: organization.name },
       source: `${deps.baseUrl.replace(/\/+$/, '')}/organizations/${organization.id}`,
       detectedAt,
+      // No prep summary is recorded yet, so no order event is late; the closing-time emission, when it
+      // lands, answers this from the summaries it recorded.
+      summarySent: () => false,
     };
     const graceDays = organization.window.daysBack + (deps.snapshotGraceDays ?? 2);
     for (const { order, news, preexisting } of this.#observations.values()) {

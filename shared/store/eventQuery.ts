@@ -3,7 +3,7 @@
 // adapters answer it (StateStore.findEvents); `matchesEventQuery` is its meaning, which an adapter that
 // cannot filter on everything server-side applies itself.
 import * as z from 'zod';
-import { EventTypeSchema } from '../events/orderEvent.js';
+import { EventTypeSchema, eventReference } from '../events/notifierEvent.js';
 import type { StoredEvent } from './stateStore.js';
 
 export const EventQuerySchema = z.object({
@@ -24,8 +24,9 @@ export function matchesEventQuery(stored: StoredEvent, query: EventQuery): boole
   if (query.types && query.types.length > 0 && !query.types.includes(stored.event.type)) return false;
   if (query.order !== undefined) {
     const wanted = query.order.toLowerCase();
-    const { uuid, reference } = stored.event.data.order;
-    if (uuid.toLowerCase() !== wanted && reference.toLowerCase() !== wanted) return false;
+    const { subject } = stored.event;
+    const reference = eventReference(stored.event);
+    if (subject.toLowerCase() !== wanted && reference.toLowerCase() !== wanted) return false;
   }
   return true;
 }

@@ -4,7 +4,8 @@ import * as z from 'zod';
 import type { BudgetCounterStore } from '../api/budgetCounterStore.js';
 import type { Snapshot } from '../detect/snapshot.js';
 import { UnreadableOrderSchema } from '../detect/unreadableOrders.js';
-import { type OrderEvent, OrderEventSchema } from '../events/orderEvent.js';
+import { NotifierEventSchema } from '../events/notifierEvent.js';
+import type { OrderEvent } from '../events/orderEvent.js';
 import type { EventQuery } from './eventQuery.js';
 
 export const PollStateSchema = z.object({
@@ -89,7 +90,7 @@ export type CommitResult =
   | { outcome: 'version_conflict' };
 
 export const StoredEventSchema = z.object({
-  event: OrderEventSchema,
+  event: NotifierEventSchema,
   organizationId: z.string(),
   /** When it was committed, epoch ms. */
   recordedAt: z.number(),

@@ -49,6 +49,7 @@ export function diffContext(overrides: Partial<DiffContext> = {}): DiffContext {
     detectedAt: DETECTED_AT,
     baseline: false,
     expiresAt: EXPIRES_AT,
+    summarySent: () => false,
     ...overrides,
   };
 }

@@ -8,7 +8,7 @@ export type FilterPolicyDocument = Readonly<Record<string, readonly unknown[] | 
 /**
  * Whether SNS would deliver a message with `attributes` to a subscription with `policy`: no policy lets
  * everything through; otherwise every key of the policy must name an attribute the message carries whose
- * String value equals (case-sensitively) one of the key's values.
+ * String value, or one of whose String.Array values, equals (case-sensitively) one of the key's values.
  */
 export function snsPolicyMatches(
   policy: FilterPolicyDocument | undefined,
@@ -24,8 +24,14 @@ export function snsPolicyMatches(
       if (typeof value !== 'string') throw new Error(`policy key ${key} holds a non-string condition`);
     }
     const attribute = attributes[key];
-    // Policies compare only String and String.Array attributes; this product sends String ones.
-    if (attribute?.DataType !== 'String' || attribute.StringValue === undefined) return false;
-    return allowed.includes(attribute.StringValue);
+    // Policies compare only String and String.Array attributes.
+    if (attribute?.StringValue === undefined) return false;
+    if (attribute.DataType === 'String') return allowed.includes(attribute.StringValue);
+    if (attribute.DataType !== 'String.Array') return false;
+    // SNS reads a String.Array as a JSON array; a policy matches when any of its strings does.
+    const values: unknown = JSON.parse(attribute.StringValue);
+    if (!Array.isArray(values))
+      throw new Error(`attribute ${key} is a String.Array that is not a JSON array`);
+    return values.some((value) => typeof value === 'string' && allowed.includes(value));
   });
 }

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../shared/detect/snapshot.js';
 import { eventId } from '../../shared/events/eventId.js';
-import type { EventType, OrderEvent } from '../../shared/events/orderEvent.js';
+import type { OrderEvent, OrderEventType } from '../../shared/events/orderEvent.js';
 import { StateStoreError } from '../../shared/store/errors.js';
 import type { EventQuery } from '../../shared/store/eventQuery.js';
 import { initialPollState, type PollState, type StateStore } from '../../shared/store/stateStore.js';
@@ -51,7 +51,7 @@ export function makeSnapshot(orderUuid: string, overrides: Partial<Snapshot> = {
 export function makeEvent(
   organizationId: string,
   orderUuid: string,
-  type: EventType,
+  type: OrderEventType,
   state: string = type,
 ): OrderEvent {
   return {

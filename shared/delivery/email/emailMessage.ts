@@ -1,9 +1,14 @@
-// The e-mail an event becomes: a one-line subject naming the transition, a plain-text part and a simple
-// HTML part (inline styles only, since mail clients drop style sheets). Pure, so the SMTP sender and the
-// SNS e-mail body share it. Contact details appear only when the event carries them: the caller passes
+// The e-mail an event becomes: a one-line subject naming the transition (and whether it came after
+// closing), a plain-text part and a simple HTML part (inline styles only, since mail clients drop style
+// sheets); a prep summary has its own (prepSummaryEmail.ts). Pure, so the SMTP sender and the SNS e-mail
+// body share it. Contact details appear only when the event carries them: the caller passes
 // `eventForSubscriber(event, includeContactDetails)`.
-import type { Change, EventType, OrderEvent } from '../../events/orderEvent.js';
+
+import { isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js';
+import type { Change, OrderEvent, OrderEventType } from '../../events/orderEvent.js';
 import { isSampleEvent } from '../../events/sampleEvent.js';
+import { escapeHtml, eventFooter, HTML_STYLES, htmlDocument, singleLine } from './emailText.js';
+import { formatPrepSummaryEmail, prepSummarySubject } from './prepSummaryEmail.js';
 
 export interface EmailMessage {
   /** One line, without CR/LF, so it can never smuggle another header in. */
@@ -25,8 +30,13 @@ const CHANGE_LABELS: Record<Change['field'], string> = {
   establishment: 'Establishment',
 };
 
+/** What an order e-mail says first when the day's prep summary was already sent. */
+const AFTER_CLOSING_NOTE =
+  'After closing: the prep summary for this day was already sent, and this change is not in it.';
+
 /** The subject, text and HTML of the e-mail for one event. */
-export function formatEmail(event: OrderEvent): EmailMessage {
+export function formatEmail(event: NotifierEvent): EmailMessage {
+  if (isPrepSummary(event)) return formatPrepSummaryEmail(event);
   const subject = emailSubject(event);
   const fields = orderFields(event);
   const items = itemLines(event);
@@ -42,15 +52,20 @@ export function formatEmail(event: OrderEvent): EmailMessage {
 export const SAMPLE_SUBJECT_PREFIX = '[TEST] ';
 const SAMPLE_NOTICE = 'TEST: sent by meal-notifier send-test to try this address. It is not a real order.';
 
-/** e.g. "Order R-1042 canceled — Canteen 2, pickup 2026-11-23"; "[TEST] …" for send-test's sample. */
-export function emailSubject(event: OrderEvent): string {
+/**
+ * e.g. "Order R-1042 canceled — Canteen 2, pickup 2026-11-23", "After closing: New order R-1042 — …",
+ * "Prep summary: Main Canteen — 42 orders for Tue 24 Nov".
+ */
+export function emailSubject(event: NotifierEvent): string {
+  if (isPrepSummary(event)) return prepSummarySubject(event);
   const order = event.data.order;
   const where = `${singleLine(order.establishment.name)}, pickup ${singleLine(order.pickup_date)}`;
-  const subject = `${headline(event.type, singleLine(order.reference), singleLine(order.status))} — ${where}`;
+  const late = event.data.after_closing ? 'After closing: ' : '';
+  const subject = `${late}${headline(event.type, singleLine(order.reference), singleLine(order.status))} — ${where}`;
   return isSampleEvent(event) ? `${SAMPLE_SUBJECT_PREFIX}${subject}` : subject;
 }
 
-function headline(type: EventType, reference: string, status: string): string {
+function headline(type: OrderEventType, reference: string, status: string): string {
   switch (type) {
     case 'order.created':
       return `New order ${reference}`;
@@ -62,18 +77,9 @@ function headline(type: EventType, reference: string, status: string): string {
       return `Order ${reference} archived`;
     case 'order.status_changed':
       return `Order ${reference} is now ${status}`;
+    case 'order.rescheduled':
+      return `Order ${reference} rescheduled`;
   }
-}
-
-/**
- * Control characters (CR and LF above all) become spaces and runs of white space one space: the values
- * come from the API, and a line break in a subject would start a new mail header.
- */
-function singleLine(text: string): string {
-  return text
-    .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
 }
 
 function orderFields(event: OrderEvent): Field[] {
@@ -112,35 +118,31 @@ function itemLines(event: OrderEvent): string[] {
 function changeLines(event: OrderEvent): string[] {
   if (event.type === 'order.created') return [];
   const establishment = event.data.order.establishment;
-  const shown = (change: Change, value: string | null): string => {
+  const shown = (change: Change, value: string | null, name: string | undefined): string => {
     if (value === null) return 'none';
-    // The diff tracks the establishment by uuid; the current one has a name worth showing instead.
-    if (change.field === 'establishment' && value === establishment.uuid) return establishment.name;
-    return value;
+    if (change.field !== 'establishment') return value;
+    // The diff tracks the establishment by uuid; a name, where the event knows it, says more.
+    return name ?? (value === establishment.uuid ? establishment.name : value);
   };
   return event.data.changes.map((change) =>
-    singleLine(`${CHANGE_LABELS[change.field]}: ${shown(change, change.from)} → ${shown(change, change.to)}`),
+    singleLine(
+      `${CHANGE_LABELS[change.field]}: ${shown(change, change.from, change.from_name)} → ${shown(change, change.to, change.to_name)}`,
+    ),
   );
 }
 
 function textBody(event: OrderEvent, fields: Field[], items: string[], changes: string[]): string {
   const lines = isSampleEvent(event) ? [SAMPLE_NOTICE, ''] : [];
+  if (event.data.after_closing) lines.push(AFTER_CLOSING_NOTE, '');
   lines.push(...fields.map(([label, value]) => `${`${label}:`.padEnd(LABEL_WIDTH)}${value}`));
   if (items.length > 0) lines.push('', 'Items:', ...items.map((item) => `  ${item}`));
   if (changes.length > 0) lines.push('', 'Changes:', ...changes.map((change) => `  ${change}`));
-  lines.push('', footer(event));
+  lines.push('', eventFooter(event));
   return `${lines.join('\n')}\n`;
 }
 
-/** The event's identity, so a reader can match the mail with a webhook delivery or a log line. */
-function footer(event: OrderEvent): string {
-  return singleLine(`Event ${event.type} ${event.id}, detected ${event.time}.`);
-}
-
-const CELL = 'padding:4px 12px 4px 0;vertical-align:top;text-align:left';
-const HEADING = 'font-size:15px;margin:20px 0 6px';
-const SAMPLE_BANNER =
-  'background:#fff3cd;border:1px solid #e0c36c;padding:8px 12px;margin:0 0 12px;font-weight:bold';
+const CELL = HTML_STYLES.cell;
+const HEADING = HTML_STYLES.heading;
 
 function htmlBody(
   event: OrderEvent,
@@ -161,28 +163,17 @@ function htmlBody(
       ? ''
       : `<h2 style="${HEADING}">${title}</h2>\n<ul style="margin:0;padding-left:20px">\n` +
         `${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('\n')}\n</ul>\n`;
-  return (
-    '<!DOCTYPE html>\n<html>\n<head><meta charset="utf-8"></head>\n' +
-    '<body style="font-family:Arial,Helvetica,sans-serif;font-size:14px;color:#222">\n' +
-    `<h1 style="font-size:18px;margin:0 0 12px">${escapeHtml(subject)}</h1>\n` +
-    (isSampleEvent(event) ? `<p style="${SAMPLE_BANNER}">${escapeHtml(SAMPLE_NOTICE)}</p>\n` : '') +
-    `<table style="border-collapse:collapse">\n${rows}\n</table>\n` +
-    list('Items', items) +
-    list('Changes', changes) +
-    `<p style="color:#777;font-size:12px;margin-top:20px">${escapeHtml(footer(event))}</p>\n` +
-    '</body>\n</html>\n'
+  const sample = isSampleEvent(event)
+    ? `<p style="${HTML_STYLES.warning}">${escapeHtml(SAMPLE_NOTICE)}</p>\n`
+    : '';
+  const warning = event.data.after_closing
+    ? `<p style="${HTML_STYLES.warning}">${escapeHtml(AFTER_CLOSING_NOTE)}</p>\n`
+    : '';
+  return htmlDocument(
+    subject,
+    `${sample}${warning}<table style="border-collapse:collapse">\n${rows}\n</table>\n` +
+      list('Items', items) +
+      list('Changes', changes),
+    event,
   );
-}
-
-const HTML_ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Every user-provided string goes through this before it reaches the HTML part. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => HTML_ENTITIES[char] ?? char);
 }

@@ -2,7 +2,7 @@
 // its Message-ID derived from the event id so a retried send is the same message to mail clients, and
 // the server's answer turned into a DeliveryOutcome. Retrying is not done here: the outbox does it.
 import nodemailer, { type NodemailerError, type SendMailOptions, type SentMessageInfo } from 'nodemailer';
-import type { OrderEvent } from '../../events/orderEvent.js';
+import type { NotifierEvent } from '../../events/notifierEvent.js';
 import { eventForSubscriber } from '../../events/orderSummary.js';
 import type { DeliveryOutcome, EventSender } from '../deliveryOutcome.js';
 import { SmtpConfigError } from '../errors.js';
@@ -83,7 +83,7 @@ export class SmtpEmailSender implements EventSender {
       });
   }
 
-  async send(event: OrderEvent): Promise<DeliveryOutcome> {
+  async send(event: NotifierEvent): Promise<DeliveryOutcome> {
     const { subject, text, html } = formatEmail(eventForSubscriber(event, this.#includeContactDetails));
     const eventId = headerSafe(event.id);
     try {

@@ -1,7 +1,7 @@
 // The e-mail as SNS carries it on AWS: a per-protocol body for `Publish` with `MessageStructure=json`
 // (`default` for the SQS queues, `email` for the e-mail subscriptions) and a Subject SNS accepts. SNS
 // e-mail is plain text only, so the HTML part of `formatEmail` has no place here.
-import type { OrderEvent } from '../../events/orderEvent.js';
+import type { NotifierEvent } from '../../events/notifierEvent.js';
 import { eventForSubscriber } from '../../events/orderSummary.js';
 import { emailSubject, formatEmail } from './emailMessage.js';
 
@@ -21,15 +21,16 @@ export const SNS_SUBJECT_MAX_LENGTH = 99;
  * e-mail subscriber, so nobody's opt-in can be honoured there: it is always built from
  * `eventForSubscriber(event, false)` and never carries parent e-mail or phone.
  */
-export function snsMessageBody(event: OrderEvent): string {
+export function snsMessageBody(event: NotifierEvent): string {
   const { subject, text } = formatEmail(eventForSubscriber(event, false));
   return JSON.stringify({ default: JSON.stringify(event), email: `${subject}\n\n${text}` });
 }
 
 /** The e-mail subject made SNS-safe: transliterated to printable ASCII and cut to fit. */
-export function snsSubject(event: OrderEvent): string {
+export function snsSubject(event: NotifierEvent): string {
   const ascii = toPrintableAscii(emailSubject(event));
-  // Every subject starts with "New order" or "Order", so it always begins with a letter as SNS requires.
+  // Every subject starts with "New order", "Order", "After closing" or "Prep summary", so it always begins
+  // with a letter as SNS requires.
   if (ascii.length <= SNS_SUBJECT_MAX_LENGTH) return ascii;
   return `${ascii.slice(0, SNS_SUBJECT_MAX_LENGTH - 3).trimEnd()}...`;
 }

@@ -1,64 +1,30 @@
-// The Slack message for one order event (pure): a Block Kit layout for the kitchen channel — a header
-// naming the transition, the order's key fields, its item lines — plus a plain `text` fallback for
-// notifications. Every value is fitted to Slack's limits, so no order, however large or oddly named,
-// produces a message Slack refuses as `invalid_blocks`. Parent e-mail and phone are never printed.
+// The Slack message for one event (pure): for an order event, a Block Kit layout for the kitchen channel —
+// a header naming the transition (and whether it came after closing), where a rescheduled order moved, the
+// order's key fields, its item lines — plus a plain `text` fallback for notifications; a prep summary has
+// its own layout (prepSummarySlackMessage.ts). Every value is fitted to Slack's limits, so no order,
+// however large or oddly named, produces a message Slack refuses as `invalid_blocks`. Parent e-mail and
+// phone are never printed.
+import { isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js';
 import type { Change, OrderEvent, OrderSummary } from '../../events/orderEvent.js';
 import { isSampleEvent } from '../../events/sampleEvent.js';
-import { ELLIPSIS, fitMrkdwn, fitPlain, oneLine } from './slackText.js';
-
-/** Slack's Block Kit limits, and the ones this product sets itself to keep a message readable. */
-export const SLACK_LIMITS = {
-  blocks: 50,
-  headerText: 150,
-  sectionText: 3_000,
-  fields: 10,
-  fieldText: 2_000,
-  contextText: 2_000,
-  /** Slack accepts far more; the fallback is a notification preview, not the message. */
-  fallbackText: 1_000,
-  /** One item line; a longer item name is cut. */
-  itemLine: 300,
-  /** Item lines shown before "…and N more items": enough for any real order, short enough to read. */
-  itemLines: 100,
-  /** Sections the item lines are packed into (each up to `sectionText`). */
-  itemSections: 5,
-} as const;
-
-export interface PlainText {
-  type: 'plain_text';
-  text: string;
-  emoji?: boolean;
-}
-
-export interface MrkdwnText {
-  type: 'mrkdwn';
-  text: string;
-}
-
-export interface HeaderBlock {
-  type: 'header';
-  text: PlainText;
-}
-
-export type SectionBlock =
-  | { type: 'section'; text: MrkdwnText; fields?: never }
-  | { type: 'section'; fields: MrkdwnText[]; text?: never };
-
-export interface ContextBlock {
-  type: 'context';
-  elements: MrkdwnText[];
-}
-
-export type SlackBlock = HeaderBlock | SectionBlock | ContextBlock;
-
-/** The JSON body an incoming webhook takes. */
-export interface SlackMessage {
-  /** Fallback for notifications and clients that cannot show blocks; mrkdwn-escaped. */
-  text: string;
-  blocks: SlackBlock[];
-}
+import { dayLabel } from '../../time/dayLabel.js';
+import { formatPrepSummarySlackMessage } from './prepSummarySlackMessage.js';
+import {
+  context,
+  header,
+  itemBlocks,
+  type MrkdwnText,
+  SLACK_LIMITS,
+  type SlackBlock,
+  type SlackMessage,
+  section,
+} from './slackBlocks.js';
+import { fitMrkdwn, fitPlain, oneLine } from './slackText.js';
 
 const PAYMENT_LABELS: Record<string, string> = { cash: 'Cash', card: 'Card', credit: 'Credit' };
+
+/** The words that flag an order event about a day whose prep summary was already sent. */
+export const AFTER_CLOSING = '⚠️ after closing';
 
 /** In front of a sample's header and fallback, so neither a channel nor a notification passes for an order. */
 export const SAMPLE_HEADER_PREFIX = '🧪 TEST · ';
@@ -66,27 +32,36 @@ const SAMPLE_NOTICE =
   '*TEST* sent by `meal-notifier send-test` to try this channel: not a real order, nothing to prepare.';
 
 /** Format from `eventForSubscriber(event, …)`; contact details are left out either way. */
-export function formatSlackMessage(event: OrderEvent): SlackMessage {
+export function formatSlackMessage(event: NotifierEvent): SlackMessage {
+  if (isPrepSummary(event)) return formatPrepSummarySlackMessage(event);
   const order = event.data.order;
   const sample = isSampleEvent(event);
   const title = sample
     ? fitPlain(`${SAMPLE_HEADER_PREFIX}${headerText(event)}`, SLACK_LIMITS.headerText)
     : headerText(event);
-  const blocks: SlackBlock[] = [
-    { type: 'header', text: { type: 'plain_text', text: title, emoji: true } },
-    ...(sample ? [sampleNotice()] : []),
+  const blocks: SlackBlock[] = [header(title)];
+  if (sample) blocks.push(context(SAMPLE_NOTICE));
+  if (event.data.after_closing) {
+    blocks.push(context(`${AFTER_CLOSING}: the prep summary was already sent, and this change is not in it`));
+  }
+  if (event.type === 'order.rescheduled') blocks.push(section(movedText(event)));
+  blocks.push(
     { type: 'section', fields: orderFields(order) },
-    ...itemBlocks(order.items),
-  ];
-  const context = contextText(event);
-  if (context) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: context }] });
+    ...itemBlocks(order.items, itemsHeading(order)),
+  );
+  const small = contextText(event);
+  if (small) blocks.push(context(small));
   return { text: fallbackText(title, order), blocks: blocks.slice(0, SLACK_LIMITS.blocks) };
 }
 
-/** "🆕 New order R-1042", "❌ Canceled R-1042", "🔄 R-1042 is now pending", … within 150 characters. */
+/**
+ * "🆕 New order R-1042", "❌ Canceled R-1042", "📅 Rescheduled R-1042", "🔄 R-1042 is now pending", …,
+ * after "⚠️ after closing · " when the day's prep summary was already sent; within 150 characters.
+ */
 export function headerText(event: OrderEvent): string {
   const { reference, status } = event.data.order;
-  const [before, after] = headerParts(event.type, oneLine(status));
+  const [transition, after] = headerParts(event.type, oneLine(status));
+  const before = event.data.after_closing ? `${AFTER_CLOSING} · ${transition}` : transition;
   // The reference gives way first, so the transition stays readable whatever the reference holds.
   const room = Math.max(1, SLACK_LIMITS.headerText - before.length - after.length);
   return fitPlain(`${before}${fitPlain(oneLine(reference), room)}${after}`, SLACK_LIMITS.headerText);
@@ -104,7 +79,18 @@ function headerParts(type: OrderEvent['type'], status: string): [string, string]
       return ['📦 Archived ', ''];
     case 'order.status_changed':
       return ['🔄 ', ` is now ${fitPlain(status, 40)}`];
+    case 'order.rescheduled':
+      return ['📅 Rescheduled ', ''];
   }
+}
+
+/** Where a rescheduled order moved, in full print: a kitchen must see it leave one day or counter. */
+function movedText(event: OrderEvent): string {
+  // Labels in bold here; the small print under the order keeps them plain.
+  const lines = event.data.changes
+    .flatMap((change) => describeMove(change, event.data.order))
+    .map((line) => line.replace(/^([^:]+):/, '*$1:*'));
+  return fitMrkdwn(lines.length > 0 ? lines.join('\n') : 'Moved', SLACK_LIMITS.sectionText);
 }
 
 function orderFields(order: OrderSummary): MrkdwnText[] {
@@ -129,59 +115,42 @@ function customerText(customer: OrderSummary['customer']): string {
   return customer.class ? `${customer.name} (${customer.class})` : customer.name;
 }
 
-/** "2 × Orange juice" lines packed into sections, then "…and N more items" when they do not all fit. */
-function itemBlocks(items: OrderSummary['items']): SectionBlock[] {
-  const heading = `*Items (${items.length})*`;
-  if (items.length === 0) return [section(`${heading}\nNo items`)];
-  const sections: string[] = [heading];
-  let shown = 0;
-  for (const item of items.slice(0, SLACK_LIMITS.itemLines)) {
-    const line = fitMrkdwn(`${item.quantity} × ${oneLine(item.name)}`, SLACK_LIMITS.itemLine);
-    const last = sections.length - 1;
-    const current = sections[last] ?? '';
-    if (current.length + 1 + line.length <= SLACK_LIMITS.sectionText) {
-      sections[last] = `${current}\n${line}`;
-    } else if (sections.length < SLACK_LIMITS.itemSections) {
-      sections.push(line);
-    } else {
-      break;
-    }
-    shown += 1;
-  }
-  const blocks = sections.map(section);
-  const hidden = items.length - shown;
-  if (hidden > 0) blocks.push(section(`_${ELLIPSIS}and ${hidden} more item${hidden === 1 ? '' : 's'}_`));
-  return blocks;
+function itemsHeading(order: OrderSummary): string {
+  return `*Items (${order.items.length})*`;
 }
 
-function sampleNotice(): ContextBlock {
-  return { type: 'context', elements: [{ type: 'mrkdwn', text: SAMPLE_NOTICE }] };
-}
-
-function section(text: string): SectionBlock {
-  return { type: 'section', text: { type: 'mrkdwn', text } };
-}
-
-/** The organization and what moved ("Status: pending → canceled"), in small print under the order. */
+/**
+ * The organization and what moved ("Status: pending → canceled"), in small print under the order. A
+ * rescheduled order's move is already in full print above.
+ */
 function contextText(event: OrderEvent): string | undefined {
-  const parts = [event.data.organization.name, ...event.data.changes.flatMap(describeChange)]
-    .map(oneLine)
-    .filter((part) => part.length > 0);
+  const order = event.data.order;
+  const changes =
+    event.type === 'order.rescheduled'
+      ? []
+      : event.data.changes.flatMap((change) =>
+          change.field === 'status' ? describeStatus(change) : describeMove(change, order),
+        );
+  const parts = [event.data.organization.name, ...changes].map(oneLine).filter((part) => part.length > 0);
   return parts.length > 0 ? fitMrkdwn(parts.join(' · '), SLACK_LIMITS.contextText) : undefined;
 }
 
-const CHANGE_LABELS: Partial<Record<Change['field'], string>> = {
-  status: 'Status',
-  pickup_date: 'Pickup date',
-};
+// A first sighting has nothing to compare with, and the timestamps only restate the status.
+function describeStatus(change: Change): string[] {
+  return change.from === null || change.to === null ? [] : [`Status: ${change.from} → ${change.to}`];
+}
 
-function describeChange(change: Change): string[] {
-  // A first sighting has nothing to compare with, and the timestamps only restate the status.
+/** "Pickup date: Tue 24 Nov → Wed 25 Nov", "Establishment: Side Counter → Main Canteen". */
+function describeMove(change: Change, order: OrderSummary): string[] {
   if (change.from === null || change.to === null) return [];
-  // Establishments move by uuid, which means nothing in a channel; the new name is in the fields.
-  if (change.field === 'establishment') return ['Moved from another establishment'];
-  const label = CHANGE_LABELS[change.field];
-  return label ? [`${label}: ${change.from} → ${change.to}`] : [];
+  if (change.field === 'pickup_date')
+    return [`Pickup date: ${dayLabel(change.from)} → ${dayLabel(change.to)}`];
+  if (change.field !== 'establishment') return [];
+  // Establishments move by uuid, which means nothing in a channel: names where the event knows them.
+  const from = change.from_name ?? 'another establishment';
+  const to =
+    change.to_name ?? (change.to === order.establishment.uuid ? order.establishment.name : 'another one');
+  return [`Establishment: ${oneLine(from)} → ${oneLine(to)}`];
 }
 
 function fallbackText(title: string, order: OrderSummary): string {

@@ -3,7 +3,7 @@
 // The webhook URL is the credential, so no reason ever carries it.
 import { defaultSleep } from '../../api/requestBudget.js';
 import { retryAfterMs } from '../../api/retryAfter.js';
-import type { OrderEvent } from '../../events/orderEvent.js';
+import type { NotifierEvent } from '../../events/notifierEvent.js';
 import { eventForSubscriber } from '../../events/orderSummary.js';
 import { createFetchHttpClient } from '../../http/fetchHttpClient.js';
 import { type HttpClient, type HttpClientFactory, TIMEOUT_CODES } from '../../http/httpClient.js';
@@ -79,7 +79,7 @@ export class SlackSender implements EventSender {
       .sort((a, b) => b.length - a.length);
   }
 
-  async send(event: OrderEvent): Promise<DeliveryOutcome> {
+  async send(event: NotifierEvent): Promise<DeliveryOutcome> {
     const outcome = await this.#send(event);
     return 'reason' in outcome ? { ...outcome, reason: this.#redact(outcome.reason) } : outcome;
   }
@@ -89,7 +89,7 @@ export class SlackSender implements EventSender {
     await this.#http.close();
   }
 
-  async #send(event: OrderEvent): Promise<DeliveryOutcome> {
+  async #send(event: NotifierEvent): Promise<DeliveryOutcome> {
     const url = this.#url;
     // Formatted before waiting, so a slot is not spent on an event that cannot be formatted.
     const body = JSON.stringify(formatSlackMessage(eventForSubscriber(event, this.#includeContactDetails)));

@@ -1,7 +1,7 @@
 // Delivers one event to one webhook subscriber, per Standard Webhooks: POST the CloudEvent JSON, signed
 // with every current secret, within 15 s, and turn the answer (or its absence) into a DeliveryOutcome.
 // Retrying is not done here: the outcome tells the outbox or the queue when and whether to try again.
-import type { OrderEvent } from '../../events/orderEvent.js';
+import type { NotifierEvent } from '../../events/notifierEvent.js';
 import { eventForSubscriber } from '../../events/orderSummary.js';
 import { createFetchHttpClient } from '../../http/fetchHttpClient.js';
 import {
@@ -73,7 +73,7 @@ export class WebhookSender implements EventSender {
     });
   }
 
-  async send(event: OrderEvent): Promise<DeliveryOutcome> {
+  async send(event: NotifierEvent): Promise<DeliveryOutcome> {
     // These exact bytes are signed and sent; they are never serialized twice.
     const body = JSON.stringify(eventForSubscriber(event, this.#includeContactDetails));
     // A fresh timestamp per attempt (the id stays), so receivers can refuse replays of old requests.

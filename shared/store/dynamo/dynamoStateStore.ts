@@ -14,7 +14,7 @@ import {
 import * as z from 'zod';
 import type { BudgetCounterStore } from '../../api/budgetCounterStore.js';
 import { type Snapshot, SnapshotSchema } from '../../detect/snapshot.js';
-import { type OrderEvent, OrderEventSchema } from '../../events/orderEvent.js';
+import { type NotifierEvent, NotifierEventSchema } from '../../events/notifierEvent.js';
 import { StateStoreError } from '../errors.js';
 import { type EventQuery, EventQuerySchema, matchesEventQuery } from '../eventQuery.js';
 import { parseStored } from '../parseStored.js';
@@ -231,7 +231,7 @@ export class DynamoStateStore implements StateStore {
         organizationId,
         'event',
       );
-      const event = parseStored(OrderEventSchema, payload, operation, organizationId, 'event');
+      const event = parseStored(NotifierEventSchema, payload, operation, organizationId, 'event');
       return { stored: { event, organizationId, recordedAt }, position };
     });
   }
@@ -261,7 +261,7 @@ export class DynamoStateStore implements StateStore {
       organizationId,
       'event',
     );
-    const event = parseStored(OrderEventSchema, payload, 'getEvent', organizationId, 'event');
+    const event = parseStored(NotifierEventSchema, payload, 'getEvent', organizationId, 'event');
     return { event, organizationId, recordedAt };
   }
 
@@ -415,7 +415,7 @@ export class DynamoStateStore implements StateStore {
     };
   }
 
-  #eventPut(organizationId: string, event: OrderEvent, recordedAt: number, position: number) {
+  #eventPut(organizationId: string, event: NotifierEvent, recordedAt: number, position: number) {
     return {
       Put: {
         TableName: this.#tableName,

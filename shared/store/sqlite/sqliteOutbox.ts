@@ -13,12 +13,12 @@ import type {
 } from '../../delivery/deliveryOutbox.js';
 import { DeliveryStatusSchema } from '../../delivery/deliveryOutbox.js';
 import type { DisabledSubscriber } from '../../delivery/subscriberStatus.js';
-import { type OrderEvent, OrderEventSchema } from '../../events/orderEvent.js';
+import { type NotifierEvent, NotifierEventSchema } from '../../events/notifierEvent.js';
 import { parseStored } from '../parseStored.js';
 import { guarded } from './sqliteErrors.js';
 
 /** Picks the subscribers an event goes to (after their filters). */
-export type EventRouter = (event: OrderEvent) => string[];
+export type EventRouter = (event: NotifierEvent) => string[];
 
 const DisabledRowSchema = z.object({
   subscriber_id: z.string(),
@@ -117,7 +117,7 @@ export class SqliteOutbox implements DeliveryOutbox {
   }
 
   /** Queues a newly logged event for each subscriber it routes to; call inside the logging transaction. */
-  enqueue(event: OrderEvent, recordedAt: number): void {
+  enqueue(event: NotifierEvent, recordedAt: number): void {
     for (const subscriberId of new Set(this.#route(event))) {
       this.#statements.enqueue.run({ subscriberId, eventId: event.id, recordedAt });
     }
@@ -138,7 +138,7 @@ export class SqliteOutbox implements DeliveryOutbox {
       this.#statements.due.all(subscriberId, nowMs, limit).map((raw) => {
         const row = parseRow(DueRowSchema, raw, 'dueDeliveries');
         const event = parseStored(
-          OrderEventSchema,
+          NotifierEventSchema,
           row.payload,
           'dueDeliveries',
           row.organization_id,

@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
 import * as z from 'zod';
 import type { BudgetCounterStore } from '../../api/budgetCounterStore.js';
 import { type Snapshot, SnapshotSchema } from '../../detect/snapshot.js';
-import { type OrderEvent, OrderEventSchema } from '../../events/orderEvent.js';
+import { type NotifierEvent, NotifierEventSchema } from '../../events/notifierEvent.js';
 import { StateStoreError } from '../errors.js';
 import { type EventQuery, EventQuerySchema } from '../eventQuery.js';
 import { parseStored } from '../parseStored.js';
@@ -54,7 +54,7 @@ export class SqliteStateStore implements StateStore {
   readonly #clock: () => number;
   readonly #eventRetentionMs: number;
   readonly #statements;
-  readonly #commit: (organizationId: string, snapshot: Snapshot, events: OrderEvent[]) => CommitResult;
+  readonly #commit: (organizationId: string, snapshot: Snapshot, events: NotifierEvent[]) => CommitResult;
   readonly #prune: (nowMs: number) => { snapshots: number; events: number };
   readonly #savePollState: (state: PollState, releaseLeaseOf: string | undefined) => void;
 
@@ -123,7 +123,7 @@ export class SqliteStateStore implements StateStore {
     };
     const statements = this.#statements;
 
-    this.#commit = db.transaction((organizationId: string, snapshot: Snapshot, events: OrderEvent[]) => {
+    this.#commit = db.transaction((organizationId: string, snapshot: Snapshot, events: NotifierEvent[]) => {
       const stored = statements.snapshotVersion.get(organizationId, snapshot.orderUuid);
       const expected = snapshot.version === 1 ? undefined : snapshot.version - 1;
       if (stored?.version !== expected) return { outcome: 'version_conflict' } as const;
@@ -279,6 +279,6 @@ export class SqliteStateStore implements StateStore {
 
 function toStoredEvent(raw: unknown, operation: string, organizationId: string | undefined): StoredEvent {
   const row = parseStored(EventRowSchema, raw, operation, organizationId, 'event row');
-  const event = parseStored(OrderEventSchema, row.payload, operation, organizationId, 'event');
+  const event = parseStored(NotifierEventSchema, row.payload, operation, organizationId, 'event');
   return { event, organizationId: row.organization_id, recordedAt: row.recorded_at };
 }

@@ -10,6 +10,7 @@ import { eventForSubscriber } from '../../../shared/events/orderSummary.js';
 import { USER_AGENT } from '../../../shared/version.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
 import { closedPort } from '../../support/loopbackServer.js';
+import { makePrepSummary } from '../../support/prepSummaryFixtures.js';
 import {
   makeWebhookSecret,
   type Responder,
@@ -90,6 +91,25 @@ describe('WebhookSender signing', () => {
     });
     expect(request.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
     expect(JSON.parse(request.body)).toEqual(eventForSubscriber(event, false));
+  });
+
+  it('POSTs any event of the contract as it is: a prep summary and an order event after closing', async () => {
+    const target = await receiver();
+    const summary = makePrepSummary([{ items: [['SOUP-VEG', 'Vegetable soup', 12]] }], {
+      incompleteReason: 'late',
+    });
+    const late = makeOrderEvent({ type: 'order.rescheduled', summarySent: () => true });
+    const webhook = sender(target.url, { includeContactDetails: true });
+
+    await expect(webhook.send(summary)).resolves.toEqual({ kind: 'delivered', status: 204 });
+    await expect(webhook.send(late)).resolves.toEqual({ kind: 'delivered', status: 204 });
+
+    const [first, second] = target.received;
+    expect(first?.verifiedBy).toEqual([true]);
+    expect(first?.headers['webhook-id']).toBe(summary.id);
+    expect(JSON.parse(first?.body ?? '')).toEqual(summary);
+    expect(JSON.parse(second?.body ?? '')).toEqual(late);
+    expect(JSON.parse(second?.body ?? '').data.after_closing).toBe(true);
   });
 
   it('signs with every secret during a rotation, so a receiver holding either one verifies', async () => {

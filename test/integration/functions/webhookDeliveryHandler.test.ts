@@ -287,7 +287,12 @@ describe('webhook-delivery handler', () => {
     [
       'JSON but not an event',
       '{"specversion":"1.0","id":"e1"}',
-      /^message body is not an order event: source: /,
+      /^message body is not an event of the contract: type: .*expected.*'order\.created'.*'establishment\.prep_summary'/i,
+    ],
+    [
+      'an event of a known type with a part missing',
+      '{"specversion":"1.0","id":"e1","type":"order.created"}',
+      /^message body is not an event of the contract: source: /,
     ],
   ])('dead-letters a body that is %s, without a request', async (_what, body, reason) => {
     const record = sqsRecord({ body, queue: queueOf('hooks') });

@@ -13,7 +13,8 @@ import { AdminApiClient } from '../../../shared/api/adminApiClient.js';
 import { RequestBudget } from '../../../shared/api/requestBudget.js';
 import { CLOCK_SKEW_MS } from '../../../shared/detect/absence.js';
 import { TERMINAL_STATUSES } from '../../../shared/detect/planSweep.js';
-import { type OrderEvent, OrderEventSchema } from '../../../shared/events/orderEvent.js';
+import { eventReference, type NotifierEvent } from '../../../shared/events/notifierEvent.js';
+import { OrderEventSchema } from '../../../shared/events/orderEvent.js';
 import { DEFAULT_LEASE_TERMS, type LeaseTerms } from '../../../shared/poll/organizationLease.js';
 import {
   type PolledOrganization,
@@ -165,12 +166,12 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
     return [first, ...(await untilSwept(now))];
   }
 
-  function eventsOf(reports: readonly PollReport[]): OrderEvent[] {
+  function eventsOf(reports: readonly PollReport[]): NotifierEvent[] {
     return reports.flatMap((report) => report.events);
   }
 
-  function summary(events: readonly OrderEvent[]): string[] {
-    return events.map((event) => `${event.type} ${event.data.order.reference}`).sort();
+  function summary(events: readonly NotifierEvent[]): string[] {
+    return events.map((event) => `${event.type} ${eventReference(event)}`).sort();
   }
 
   /** Pending orders in the window, oldest pickup first. */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Delivery } from '../../../shared/delivery/deliveryOutbox.js';
-import type { OrderEvent } from '../../../shared/events/orderEvent.js';
+import type { NotifierEvent } from '../../../shared/events/notifierEvent.js';
 import { StateStoreError, StoreContentionError } from '../../../shared/store/errors.js';
 import { SCHEMA_VERSION } from '../../../shared/store/sqlite/sqliteSchema.js';
 import {
@@ -58,7 +58,7 @@ describe('SqliteStateStore on a state file', () => {
   }
 
   /** Every event goes to the webhook; cancellations also to the office. */
-  const route = (event: OrderEvent) => (event.type === 'order.canceled' ? ['hook', 'office'] : ['hook']);
+  const route = (event: NotifierEvent) => (event.type === 'order.canceled' ? ['hook', 'office'] : ['hook']);
 
   it('creates its directory, runs in WAL mode and records the schema version', () => {
     open();

@@ -3,6 +3,7 @@ import { DemoNarrator } from '../../../cli/demo/demoNarrator.js';
 import type { DeliveryReport } from '../../../shared/delivery/outboxDelivery.js';
 import { parsedOrder } from '../../support/detectFixtures.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
+import { makePrepSummary } from '../../support/prepSummaryFixtures.js';
 import { pollReport } from './pollReportFixture.js';
 
 const at = (time: string) => Date.parse(`2026-03-05T${time}Z`);
@@ -62,6 +63,24 @@ describe('the demo narrator', () => {
       `detected   created    NS-1031  ${name.padEnd(18)}  4.5 s after it happened`,
       'delivered  created    NS-1031  signature verified  25 ms after detection',
     ]);
+  });
+
+  it('announces a prep summary by establishment and count, and an order event after closing as such', () => {
+    const { narrator: demo, lines } = narrator();
+    const asked: string[] = [];
+    const summary = makePrepSummary([{ items: [['SOUP', 'Soup', 1]] }], { incompleteReason: 'late' });
+    const late = makeOrderEvent({ order: { reference: 'NS-1031' }, summarySent: () => true });
+    demo.cycle(pollReport({ events: [summary, late] }), (uuid) => {
+      asked.push(uuid);
+      return undefined;
+    });
+    expect(lines()).toEqual([
+      expect.stringMatching(/^baseline /),
+      `detected   prep_summary  ${'Main Canteen'.padEnd(18)}  1 order for Tue 24 Nov (incomplete)  0 ms after closing`,
+      `detected   created    NS-1031  ${late.data.order.establishment.name.padEnd(18)}  after closing`,
+    ]);
+    // A summary is about an establishment: there is no order to look up.
+    expect(asked).toEqual([late.subject]);
   });
 
   it('shows a failed attempt and a signature the receiver could not verify', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emailSubject, formatEmail } from '../../../shared/delivery/email/emailMessage.js';
-import type { EventType } from '../../../shared/events/orderEvent.js';
+import type { OrderEventType as EventType } from '../../../shared/events/orderEvent.js';
 import { eventForSubscriber } from '../../../shared/events/orderSummary.js';
 import { sampleEvent } from '../../../shared/events/sampleEvent.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
@@ -19,6 +19,7 @@ describe('emailSubject', () => {
     ['order.canceled', 'Order R-1042 canceled — Canteen 2, pickup 2026-11-23'],
     ['order.archived', 'Order R-1042 archived — Canteen 2, pickup 2026-11-23'],
     ['order.status_changed', 'Order R-1042 is now preparing — Canteen 2, pickup 2026-11-23'],
+    ['order.rescheduled', 'Order R-1042 rescheduled — Canteen 2, pickup 2026-11-23'],
   ])('names the transition of an %s event', (type, subject) => {
     expect(emailSubject(makeOrderEvent({ type, order: ORDER }))).toBe(subject);
   });
@@ -215,5 +216,72 @@ describe('formatEmail for the send-test sample', () => {
     const { subject, text } = formatEmail(makeOrderEvent({ type: 'order.canceled', order: ORDER }));
     expect(subject).not.toContain('TEST');
     expect(text).not.toContain('send-test');
+  });
+});
+
+describe('formatEmail after closing', () => {
+  const late = (type: EventType) => makeOrderEvent({ type, order: ORDER, summarySent: () => true });
+
+  it('says so first in the subject, in words any mail client shows', () => {
+    expect(emailSubject(late('order.created'))).toBe(
+      'After closing: New order R-1042 — Canteen 2, pickup 2026-11-23',
+    );
+    expect(emailSubject(late('order.canceled'))).toBe(
+      'After closing: Order R-1042 canceled — Canteen 2, pickup 2026-11-23',
+    );
+  });
+
+  it('opens both parts with what it means', () => {
+    const { text, html } = formatEmail(late('order.canceled'));
+    expect(text).toMatch(
+      /^After closing: the prep summary for this day was already sent, and this change is not in it\.\n\nReference: {6}R-1042\n/,
+    );
+    expect(html).toContain(
+      '<p style="background:#fff4e5;border-left:4px solid #e8a33d;padding:8px 12px;margin:0 0 12px">After closing: the prep summary for this day was already sent, and this change is not in it.</p>',
+    );
+  });
+
+  it('says nothing of closing for an event in time', () => {
+    const { subject, text, html } = formatEmail(makeOrderEvent({ type: 'order.canceled', order: ORDER }));
+    expect(`${subject}${text}${html}`).not.toMatch(/after closing/i);
+  });
+});
+
+describe('formatEmail for a rescheduled order', () => {
+  it('lists where it moved, with establishment names where the event knows them', () => {
+    const event = makeOrderEvent({
+      type: 'order.rescheduled',
+      order: { ...ORDER, pickup_at: '2026-11-24' },
+      before: {
+        pickup_at: '2026-11-23',
+        establishment: { uuid: 'e5a1b2c3-0000-4000-8000-000000000009', name: 'Side' },
+      },
+    });
+    const named = {
+      ...event,
+      data: {
+        ...event.data,
+        changes: event.data.changes.map((change) =>
+          change.field === 'establishment' ? { ...change, from_name: 'Side <Counter>' } : change,
+        ),
+      },
+    };
+    const { subject, text, html } = formatEmail(named);
+    expect(subject).toBe('Order R-1042 rescheduled — Canteen 2, pickup 2026-11-24');
+    expect(text).toContain(
+      'Changes:\n  Pickup date: 2026-11-23 → 2026-11-24\n  Establishment: Side <Counter> → Canteen 2\n',
+    );
+    expect(html).toContain('<li>Establishment: Side &lt;Counter&gt; → Canteen 2</li>');
+  });
+
+  it('shows the uuid of the establishment it left when the event does not name it', () => {
+    const event = makeOrderEvent({
+      type: 'order.rescheduled',
+      order: ORDER,
+      before: { establishment: { uuid: 'e5a1b2c3-0000-4000-8000-000000000009', name: 'Side' } },
+    });
+    expect(formatEmail(event).text).toContain(
+      '  Establishment: e5a1b2c3-0000-4000-8000-000000000009 → Canteen 2\n',
+    );
   });
 });

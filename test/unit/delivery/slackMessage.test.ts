@@ -1,17 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import {
-  formatSlackMessage,
-  type MrkdwnText,
-  SLACK_LIMITS,
-  type SlackBlock,
-  type SlackMessage,
-} from '../../../shared/delivery/slack/slackMessage.js';
+import { SLACK_LIMITS, type SlackMessage } from '../../../shared/delivery/slack/slackBlocks.js';
+import { formatSlackMessage } from '../../../shared/delivery/slack/slackMessage.js';
 import { escapeMrkdwn, fitMrkdwn, fitPlain } from '../../../shared/delivery/slack/slackText.js';
-import type { EventType, OrderEvent } from '../../../shared/events/orderEvent.js';
+import type { OrderEventType as EventType, OrderEvent } from '../../../shared/events/orderEvent.js';
 import { eventForSubscriber } from '../../../shared/events/orderSummary.js';
 import { sampleEvent } from '../../../shared/events/sampleEvent.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
 import { makeOrderItem, money } from '../../support/orderFactory.js';
+import { allTexts, expectWithinSlackLimits } from './slackLimits.js';
 
 type OrderOverrides = NonNullable<Parameters<typeof makeOrderEvent>[0]>['order'];
 
@@ -42,36 +38,6 @@ function itemLines(msg: SlackMessage): string[] {
     .filter((line) => line.includes(' × '));
 }
 
-function allTexts(block: SlackBlock): string[] {
-  if (block.type === 'header') return [block.text.text];
-  if (block.type === 'context') return block.elements.map((element: MrkdwnText) => element.text);
-  return block.fields ? block.fields.map((field) => field.text) : [block.text.text];
-}
-
-/** Every limit Slack enforces on a message, asserted at once. */
-function expectWithinSlackLimits(msg: SlackMessage): void {
-  expect(msg.blocks.length).toBeLessThanOrEqual(SLACK_LIMITS.blocks);
-  expect(msg.text.length).toBeGreaterThan(0);
-  expect(msg.text.length).toBeLessThanOrEqual(SLACK_LIMITS.fallbackText);
-  for (const block of msg.blocks) {
-    if (block.type === 'header') {
-      expect(block.text.type).toBe('plain_text');
-      expect(block.text.text.length).toBeLessThanOrEqual(SLACK_LIMITS.headerText);
-    } else if (block.type === 'section' && block.fields) {
-      expect(block.fields.length).toBeLessThanOrEqual(SLACK_LIMITS.fields);
-      for (const field of block.fields) expect(field.text.length).toBeLessThanOrEqual(SLACK_LIMITS.fieldText);
-    } else if (block.type === 'section') {
-      expect(block.text.text.length).toBeLessThanOrEqual(SLACK_LIMITS.sectionText);
-    } else {
-      expect(block.elements.length).toBeLessThanOrEqual(10);
-      for (const element of block.elements) {
-        expect(element.text.length).toBeLessThanOrEqual(SLACK_LIMITS.contextText);
-      }
-    }
-    for (const text of allTexts(block)) expect(text.length).toBeGreaterThan(0);
-  }
-}
-
 function items(count: number, name: (index: number) => string = (index) => `Dish ${index + 1}`) {
   return Array.from({ length: count }, (_, index) => makeOrderItem({ name: name(index), quantity: 1 }));
 }
@@ -83,6 +49,7 @@ describe('formatSlackMessage header', () => {
     ['order.canceled', '❌ Canceled R-1042'],
     ['order.archived', '📦 Archived R-1042'],
     ['order.status_changed', '🔄 R-1042 is now preparing'],
+    ['order.rescheduled', '📅 Rescheduled R-1042'],
   ] as const)('names the %s transition', (type, expected) => {
     const msg = message(type, { reference: 'R-1042' });
     expect(header(msg)).toBe(expected);
@@ -287,6 +254,130 @@ describe('formatSlackMessage privacy and context', () => {
   it('names only the organization for a new order, which has nothing to compare with', () => {
     const context = message('order.created').blocks.at(-1);
     expect(context).toEqual({ type: 'context', elements: [{ type: 'mrkdwn', text: 'North School' }] });
+  });
+});
+
+const SIDE_COUNTER = { uuid: 'e5a1b2c3-0000-4000-8000-000000000002', name: 'Side Counter' };
+const ALWAYS_SENT = () => true;
+
+describe('formatSlackMessage after closing', () => {
+  it('puts the warning first in the header and explains it right under it', () => {
+    const msg = formatSlackMessage(
+      makeOrderEvent({ type: 'order.canceled', order: { reference: 'R-1042' }, summarySent: ALWAYS_SENT }),
+    );
+    expect(header(msg)).toBe('⚠️ after closing · ❌ Canceled R-1042');
+    expect(msg.blocks[1]).toEqual({
+      type: 'context',
+      elements: [
+        {
+          type: 'mrkdwn',
+          text: '⚠️ after closing: the prep summary was already sent, and this change is not in it',
+        },
+      ],
+    });
+    expect(msg.text).toMatch(/^⚠️ after closing · ❌ Canceled R-1042 — /);
+  });
+
+  it('says nothing of closing for an event in time', () => {
+    const msg = message('order.canceled', { reference: 'R-1042' });
+    expect(JSON.stringify(msg)).not.toContain('after closing');
+  });
+
+  it('keeps the warning and the transition when a 5000-character reference is cut', () => {
+    const msg = formatSlackMessage(
+      makeOrderEvent({
+        type: 'order.created',
+        order: { reference: 'R'.repeat(5000) },
+        summarySent: ALWAYS_SENT,
+      }),
+    );
+    expect(header(msg)).toMatch(/^⚠️ after closing · 🆕 New order R+…$/);
+    expectWithinSlackLimits(msg);
+  });
+});
+
+describe('formatSlackMessage for a rescheduled order', () => {
+  it('shows where it moved, by day and establishment name, in full print above the order', () => {
+    const event = makeOrderEvent({
+      type: 'order.rescheduled',
+      order: {
+        reference: 'NS-1031',
+        pickup_at: '2026-11-25',
+        establishment: { uuid: 'e5a1b2c3-0000-4000-8000-000000000001', name: 'Main Canteen' },
+      },
+      before: { pickup_at: '2026-11-24', establishment: SIDE_COUNTER },
+    });
+    const named = {
+      ...event,
+      data: {
+        ...event.data,
+        changes: event.data.changes.map((change) =>
+          change.field === 'establishment' ? { ...change, from_name: 'Side Counter' } : change,
+        ),
+      },
+    };
+    const msg = formatSlackMessage(named);
+    expect(header(msg)).toBe('📅 Rescheduled NS-1031');
+    expect(sectionTexts(msg)[0]).toBe(
+      '*Pickup date:* Tue 24 Nov → Wed 25 Nov\n*Establishment:* Side Counter → Main Canteen',
+    );
+    // Not repeated in the small print.
+    expect(msg.blocks.at(-1)).toEqual({
+      type: 'context',
+      elements: [{ type: 'mrkdwn', text: 'North School' }],
+    });
+    expectWithinSlackLimits(msg);
+  });
+
+  it('says "another establishment" for the one it left when the event does not name it', () => {
+    const event = makeOrderEvent({
+      type: 'order.rescheduled',
+      order: { pickup_at: '2026-11-24' },
+      before: { establishment: SIDE_COUNTER },
+    });
+    expect(sectionTexts(formatSlackMessage(event))[0]).toBe(
+      '*Establishment:* another establishment → Main canteen',
+    );
+  });
+
+  it('escapes establishment names in the move', () => {
+    const event = makeOrderEvent({
+      type: 'order.rescheduled',
+      order: {
+        pickup_at: '2026-11-24',
+        establishment: { uuid: 'e5a1b2c3-0000-4000-8000-000000000001', name: '<!here> & Co' },
+      },
+      before: { establishment: SIDE_COUNTER },
+    });
+    expect(sectionTexts(formatSlackMessage(event))[0]).toContain('&lt;!here&gt; &amp; Co');
+  });
+
+  it('flags a move into a closed day', () => {
+    const msg = formatSlackMessage(
+      makeOrderEvent({
+        type: 'order.rescheduled',
+        order: { reference: 'NS-1031' },
+        summarySent: ALWAYS_SENT,
+      }),
+    );
+    expect(header(msg)).toBe('⚠️ after closing · 📅 Rescheduled NS-1031');
+  });
+
+  it('names the move in the small print of a status event that moved the order too', () => {
+    const event = makeOrderEvent({
+      type: 'order.canceled',
+      order: { pickup_at: '2026-11-25' },
+      before: { pickup_at: '2026-11-24' },
+    });
+    expect(formatSlackMessage(event).blocks.at(-1)).toEqual({
+      type: 'context',
+      elements: [
+        {
+          type: 'mrkdwn',
+          text: 'North School · Status: pending → canceled · Pickup date: Tue 24 Nov → Wed 25 Nov',
+        },
+      ],
+    });
   });
 });
 

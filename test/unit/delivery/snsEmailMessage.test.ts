@@ -5,7 +5,7 @@ import {
   snsMessageBody,
   snsSubject,
 } from '../../../shared/delivery/email/snsEmailMessage.js';
-import { EVENT_TYPES, OrderEventSchema } from '../../../shared/events/orderEvent.js';
+import { ORDER_EVENT_TYPES, OrderEventSchema } from '../../../shared/events/orderEvent.js';
 import { eventForSubscriber } from '../../../shared/events/orderSummary.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
 
@@ -52,7 +52,7 @@ describe('snsMessageBody', () => {
 });
 
 describe('snsSubject', () => {
-  it.each(EVENT_TYPES)('gives an SNS-safe subject for an %s event', (type) => {
+  it.each(ORDER_EVENT_TYPES)('gives an SNS-safe subject for an %s event', (type) => {
     expect(snsSubject(makeOrderEvent({ type }))).toMatch(SNS_SUBJECT);
   });
 

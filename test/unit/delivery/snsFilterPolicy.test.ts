@@ -1,14 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { FilterPolicyError } from '../../../shared/delivery/errors.js';
-import { MESSAGE_ATTRIBUTE_NAMES } from '../../../shared/delivery/messageAttributes.js';
+import { MESSAGE_ATTRIBUTE_NAMES, NOT_AN_ORDER } from '../../../shared/delivery/messageAttributes.js';
 import {
   checkFilterExpressible,
   compileFilterPolicy,
   SNS_MAX_POLICY_KEYS,
   SNS_MAX_VALUE_COMBINATIONS,
 } from '../../../shared/delivery/snsFilterPolicy.js';
-import { EVENT_TYPES } from '../../../shared/events/orderEvent.js';
+import type { EventType } from '../../../shared/events/notifierEvent.js';
+import { ORDER_EVENT_TYPES } from '../../../shared/events/orderEvent.js';
 import { CANTEEN_1, CANTEEN_2, establishmentIds, NORTH, SOUTH } from './subscriberFilterFixtures.js';
+
+/** Five types, prep summaries among them: their policies carry the marker on statuses and payment methods. */
+const FIVE_TYPES: EventType[] = [
+  'order.created',
+  'order.completed',
+  'order.canceled',
+  'order.rescheduled',
+  'establishment.prep_summary',
+];
 
 function refusalOf(compile: () => unknown): FilterPolicyError {
   try {
@@ -65,26 +75,52 @@ describe('compileFilterPolicy', () => {
     });
   });
 
-  it('accepts exactly 150 value combinations', () => {
-    const statuses = ['pending', 'completed', 'canceled'] as ('pending' | 'completed' | 'canceled')[];
-    const policy = compileFilterPolicy({
-      types: [...EVENT_TYPES],
-      establishments: establishmentIds(10),
-      statuses,
+  it('lets prep summaries through a statuses or paymentMethods key with the value their attributes hold', () => {
+    // Those keys choose among orders; a summary is about none, and SNS cannot say "or absent" beside values.
+    expect(compileFilterPolicy({ statuses: ['pending'], paymentMethods: ['card', 'cash'] })).toEqual({
+      status: ['pending', NOT_AN_ORDER],
+      payment_method: ['card', 'cash', NOT_AN_ORDER],
     });
-    expect(policy).toEqual({ type: [...EVENT_TYPES], establishment: establishmentIds(10), status: statuses });
+    expect(
+      compileFilterPolicy({ types: ['order.created', 'establishment.prep_summary'], statuses: ['pending'] }),
+    ).toEqual({ type: ['order.created', 'establishment.prep_summary'], status: ['pending', NOT_AN_ORDER] });
+  });
+
+  it('adds no such value when the types leave prep summaries out', () => {
+    expect(compileFilterPolicy({ types: ['order.created'], statuses: ['pending'] })).toEqual({
+      type: ['order.created'],
+      status: ['pending'],
+    });
+  });
+
+  it('accepts exactly 150 value combinations, counting the value that lets summaries through', () => {
+    const statuses = ['pending', 'canceled'] as ('pending' | 'canceled')[];
+    const policy = compileFilterPolicy({ types: FIVE_TYPES, establishments: establishmentIds(10), statuses });
+    expect(policy).toEqual({
+      type: FIVE_TYPES,
+      establishment: establishmentIds(10),
+      status: [...statuses, NOT_AN_ORDER],
+    });
+  });
+
+  it('accepts exactly 150 value combinations of order types alone', () => {
+    const policy = compileFilterPolicy({
+      types: [...ORDER_EVENT_TYPES],
+      establishments: establishmentIds(25),
+    });
+    expect(policy?.establishment).toHaveLength(25);
   });
 
   it('refuses 151 or more value combinations, naming each factor', () => {
     const error = refusalOf(() =>
       compileFilterPolicy({
-        types: [...EVENT_TYPES],
+        types: FIVE_TYPES,
         establishments: establishmentIds(11),
-        statuses: ['pending', 'completed', 'canceled'],
+        statuses: ['pending', 'canceled'],
       }),
     );
     expect(error.reason).toBe(
-      'filter has 165 value combinations; SNS allows 150 (types 5 × establishments 11 × statuses 3)',
+      'filter has 165 value combinations; SNS allows 150 (types 5 × establishments 11 × statuses 2+1 for prep summaries)',
     );
     expect(error.message).toBe(`SNS cannot express this subscriber filter: ${error.reason}`);
     expect(error.name).toBe('FilterPolicyError');
@@ -102,7 +138,7 @@ describe('compileFilterPolicy', () => {
   });
 
   it('counts the organization restriction toward the combinations', () => {
-    const filter = { types: [...EVENT_TYPES], establishments: establishmentIds(15) };
+    const filter = { types: FIVE_TYPES, establishments: establishmentIds(15) };
     expect(compileFilterPolicy(filter, [NORTH, SOUTH])?.organization).toEqual([NORTH, SOUTH]);
     const error = refusalOf(() => compileFilterPolicy(filter, [NORTH, SOUTH, CANTEEN_1]));
     expect(error.reason).toBe(
@@ -111,6 +147,10 @@ describe('compileFilterPolicy', () => {
   });
 
   it('refuses an empty list, which SNS cannot express and which must not widen to everything', () => {
+    // Not even to prep summaries: the marker is never added to a list that names nothing.
+    expect(refusalOf(() => compileFilterPolicy({ paymentMethods: [] })).reason).toMatch(
+      /^paymentMethods lists no values/,
+    );
     expect(refusalOf(() => compileFilterPolicy({ statuses: [] })).reason).toBe(
       'statuses lists no values, and SNS cannot express a filter that matches nothing; leave the key out to match everything',
     );

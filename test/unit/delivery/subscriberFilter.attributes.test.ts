@@ -2,8 +2,16 @@ import { describe, expect, it } from 'vitest';
 import {
   eventMessageAttributes,
   MESSAGE_ATTRIBUTE_NAMES,
+  NOT_AN_ORDER,
 } from '../../../shared/delivery/messageAttributes.js';
-import { CANTEEN_1, NORTH, orderEvent } from './subscriberFilterFixtures.js';
+import {
+  CANTEEN_1,
+  CANTEEN_2,
+  NORTH,
+  orderEvent,
+  prepSummaryEvent,
+  SOUTH,
+} from './subscriberFilterFixtures.js';
 
 describe('eventMessageAttributes', () => {
   it('attaches the five filterable attributes as Strings', () => {
@@ -58,5 +66,40 @@ describe('eventMessageAttributes', () => {
     const attributes = eventMessageAttributes(event);
     expect(attributes).not.toHaveProperty('payment_method');
     expect(Object.keys(attributes)).toEqual(['type', 'organization', 'establishment', 'status']);
+  });
+
+  it('names both establishments of an order that moved, as a String.Array, lower-cased', () => {
+    const event = orderEvent({
+      type: 'order.rescheduled',
+      status: 'pending',
+      paymentMethod: 'cash',
+      establishment: CANTEEN_2.toUpperCase(),
+      movedFrom: CANTEEN_1.toUpperCase(),
+    });
+    expect(eventMessageAttributes(event).establishment).toEqual({
+      DataType: 'String.Array',
+      StringValue: JSON.stringify([CANTEEN_2, CANTEEN_1]),
+    });
+  });
+
+  it('gives a prep summary its establishment, and the marker for what only orders have', () => {
+    const event = prepSummaryEvent({ establishment: CANTEEN_1.toUpperCase(), organization: SOUTH });
+    expect(eventMessageAttributes(event)).toEqual({
+      type: { DataType: 'String', StringValue: 'establishment.prep_summary' },
+      organization: { DataType: 'String', StringValue: SOUTH },
+      establishment: { DataType: 'String', StringValue: CANTEEN_1 },
+      status: { DataType: 'String', StringValue: NOT_AN_ORDER },
+      payment_method: { DataType: 'String', StringValue: NOT_AN_ORDER },
+    });
+  });
+
+  it('leaves out an order’s status or payment method that reads like the marker', () => {
+    const event = orderEvent({
+      type: 'order.status_changed',
+      status: NOT_AN_ORDER,
+      paymentMethod: NOT_AN_ORDER,
+      establishment: CANTEEN_1,
+    });
+    expect(Object.keys(eventMessageAttributes(event))).toEqual(['type', 'organization', 'establishment']);
   });
 });

@@ -3,7 +3,8 @@ import type { SubscriberFilter } from '../../../shared/config/configSchema.js';
 import { eventMessageAttributes } from '../../../shared/delivery/messageAttributes.js';
 import { compileFilterPolicy } from '../../../shared/delivery/snsFilterPolicy.js';
 import { matchesFilter } from '../../../shared/delivery/subscriberFilter.js';
-import { EVENT_TYPES, type OrderEvent } from '../../../shared/events/orderEvent.js';
+import { EVENT_TYPES, type NotifierEvent } from '../../../shared/events/notifierEvent.js';
+import { ORDER_EVENT_TYPES } from '../../../shared/events/orderEvent.js';
 import { snsPolicyMatches } from '../../support/snsPolicyEvaluator.js';
 import {
   CANTEEN_1,
@@ -13,12 +14,14 @@ import {
   establishmentIds,
   NORTH,
   orderEvent,
+  prepSummaryEvent,
   SOUTH,
 } from './subscriberFilterFixtures.js';
 
 // Every type, every status plus one the config does not know, every payment method plus an unknown and an
-// empty one, three establishments (two of them written in capitals by the API) and two organizations.
-const EVENTS: Record<string, OrderEvent> = {
+// empty one, three establishments (two of them written in capitals by the API), two organizations, an
+// order that moved between establishments and prep summaries, which have no status or payment method.
+const EVENTS: Record<string, NotifierEvent> = {
   A: orderEvent({
     type: 'order.created',
     status: 'pending',
@@ -89,6 +92,21 @@ const EVENTS: Record<string, OrderEvent> = {
     establishment: CANTEEN_3,
     organization: SOUTH,
   }),
+  M: orderEvent({
+    type: 'order.rescheduled',
+    status: 'pending',
+    paymentMethod: 'cash',
+    establishment: CANTEEN_2,
+    movedFrom: CANTEEN_1.toUpperCase(),
+  }),
+  N: orderEvent({
+    type: 'order.rescheduled',
+    status: 'pending',
+    paymentMethod: 'card',
+    establishment: CANTEEN_1,
+  }),
+  P: prepSummaryEvent({ establishment: CANTEEN_1 }),
+  Q: prepSummaryEvent({ establishment: CANTEEN_3.toUpperCase(), organization: SOUTH }),
 };
 const ALL = Object.keys(EVENTS);
 const except = (...names: string[]) => ALL.filter((name) => !names.includes(name));
@@ -99,6 +117,8 @@ interface Case {
   /** The events a subscriber with this filter must receive, worked out by hand. */
   matches: string[];
 }
+
+const SUMMARIES = ['P', 'Q'];
 
 const CASES: Case[] = [
   { name: 'no filter', filter: undefined, matches: ALL },
@@ -111,48 +131,92 @@ const CASES: Case[] = [
   },
   { name: 'every type', filter: { types: [...EVENT_TYPES] }, matches: ALL },
   {
-    name: 'one establishment',
+    name: 'every order type, which leaves out prep summaries',
+    filter: { types: [...ORDER_EVENT_TYPES] },
+    matches: except(...SUMMARIES),
+  },
+  { name: 'prep summaries only', filter: { types: ['establishment.prep_summary'] }, matches: SUMMARIES },
+  { name: 'reschedules only', filter: { types: ['order.rescheduled'] }, matches: ['M', 'N'] },
+  {
+    name: 'one establishment, which includes an order that moved away from it and its summary',
     filter: { establishments: [CANTEEN_1] },
-    matches: ['A', 'B', 'E', 'F', 'H', 'J'],
+    matches: ['A', 'B', 'E', 'F', 'H', 'J', 'M', 'N', 'P'],
   },
   {
     name: 'an establishment written in capitals',
     filter: { establishments: [CANTEEN_1.toUpperCase()] },
-    matches: ['A', 'B', 'E', 'F', 'H', 'J'],
+    matches: ['A', 'B', 'E', 'F', 'H', 'J', 'M', 'N', 'P'],
   },
   {
     name: 'an establishment the API writes in capitals',
     filter: { establishments: [CANTEEN_2] },
-    matches: ['C', 'D', 'I', 'K'],
+    matches: ['C', 'D', 'I', 'K', 'M'],
   },
   {
     name: 'two establishments',
     filter: { establishments: [CANTEEN_1, CANTEEN_2] },
-    matches: except('G', 'L'),
+    matches: except('G', 'L', 'Q'),
   },
   {
-    name: 'another organization’s establishment',
+    name: 'another organization’s establishment, whose summary the API writes in capitals',
     filter: { establishments: [CANTEEN_3] },
-    matches: ['G', 'L'],
+    matches: ['G', 'L', 'Q'],
   },
   { name: 'an establishment without orders', filter: { establishments: [CANTEEN_4] }, matches: [] },
-  { name: 'one status', filter: { statuses: ['pending'] }, matches: ['A', 'E', 'G', 'J', 'K'] },
-  { name: 'two statuses', filter: { statuses: ['canceled', 'archived'] }, matches: ['C', 'D', 'H', 'L'] },
+  {
+    name: 'reschedules at the establishment an order left',
+    filter: { types: ['order.rescheduled'], establishments: [CANTEEN_1] },
+    matches: ['M', 'N'],
+  },
+  {
+    name: 'reschedules at the establishment an order moved to',
+    filter: { types: ['order.rescheduled'], establishments: [CANTEEN_2] },
+    matches: ['M'],
+  },
+  {
+    name: 'one status, which does not hold summaries back',
+    filter: { statuses: ['pending'] },
+    matches: ['A', 'E', 'G', 'J', 'K', 'M', 'N', 'P', 'Q'],
+  },
+  {
+    name: 'two statuses',
+    filter: { statuses: ['canceled', 'archived'] },
+    matches: ['C', 'D', 'H', 'L', 'P', 'Q'],
+  },
   {
     name: 'every known status, which leaves out an unknown one (refunded)',
     filter: { statuses: ['pending', 'completed', 'canceled', 'archived'] },
     matches: except('F'),
   },
-  { name: 'one payment method', filter: { paymentMethods: ['cash'] }, matches: ['B', 'E', 'L'] },
+  {
+    name: 'one payment method',
+    filter: { paymentMethods: ['cash'] },
+    matches: ['B', 'E', 'L', 'M', 'P', 'Q'],
+  },
   {
     name: 'two payment methods',
     filter: { paymentMethods: ['card', 'credit'] },
-    matches: ['A', 'C', 'D', 'F', 'G', 'H', 'I'],
+    matches: ['A', 'C', 'D', 'F', 'G', 'H', 'I', 'N', 'P', 'Q'],
   },
   {
     name: 'every known payment method, which leaves out an unknown and a missing one',
     filter: { paymentMethods: ['cash', 'card', 'credit'] },
     matches: except('J', 'K'),
+  },
+  {
+    name: 'a kitchen channel: its establishment’s pending orders, and its summary',
+    filter: { establishments: [CANTEEN_1], statuses: ['pending'] },
+    matches: ['A', 'E', 'J', 'M', 'N', 'P'],
+  },
+  {
+    name: 'a kitchen channel without summaries',
+    filter: { types: [...ORDER_EVENT_TYPES], establishments: [CANTEEN_1], statuses: ['pending'] },
+    matches: ['A', 'E', 'J', 'M', 'N'],
+  },
+  {
+    name: 'summaries of one establishment, with a payment method that does not apply to them',
+    filter: { types: ['establishment.prep_summary'], establishments: [CANTEEN_3], paymentMethods: ['cash'] },
+    matches: ['Q'],
   },
   {
     name: 'a type at one establishment',
@@ -182,12 +246,12 @@ const CASES: Case[] = [
   {
     name: 'every key with several values, uuids in mixed case',
     filter: {
-      types: ['order.created', 'order.canceled', 'order.status_changed'],
+      types: ['order.created', 'order.canceled', 'order.status_changed', 'establishment.prep_summary'],
       establishments: [CANTEEN_1, CANTEEN_2.toUpperCase()],
       statuses: ['pending', 'canceled'],
       paymentMethods: ['card', 'credit'],
     },
-    matches: ['A', 'C', 'H'],
+    matches: ['A', 'C', 'H', 'P'],
   },
   {
     name: 'keys that contradict each other',
@@ -195,23 +259,29 @@ const CASES: Case[] = [
     matches: [],
   },
   {
-    name: 'every value of every key at two establishments (120 combinations)',
+    name: 'every value of every key at two establishments, order types only (144 combinations)',
     filter: {
-      types: [...EVENT_TYPES],
+      types: [...ORDER_EVENT_TYPES],
       establishments: [CANTEEN_1, CANTEEN_2],
       statuses: ['pending', 'completed', 'canceled', 'archived'],
       paymentMethods: ['cash', 'card', 'credit'],
     },
-    matches: ['A', 'B', 'C', 'D', 'E', 'H', 'I'],
+    matches: ['A', 'B', 'C', 'D', 'E', 'H', 'I', 'M', 'N'],
   },
   {
-    name: 'exactly SNS’s 150 combinations',
+    name: 'exactly SNS’s 150 combinations, counting the value that lets summaries through',
     filter: {
-      types: [...EVENT_TYPES],
+      types: [
+        'order.created',
+        'order.completed',
+        'order.canceled',
+        'order.rescheduled',
+        'establishment.prep_summary',
+      ],
       establishments: [CANTEEN_1, CANTEEN_2, ...establishmentIds(8)],
-      statuses: ['pending', 'completed', 'canceled'],
+      statuses: ['pending', 'canceled'],
     },
-    matches: ['A', 'B', 'C', 'E', 'H', 'I', 'J', 'K'],
+    matches: ['A', 'C', 'H', 'J', 'K', 'M', 'N', 'P'],
   },
 ];
 
@@ -259,6 +329,26 @@ describe('matchesFilter', () => {
   it('matches nothing for an empty list rather than everything', () => {
     // The config refuses an empty list; a filter built in code must still not widen to every event.
     expect(Object.values(EVENTS).some((event) => matchesFilter({ types: [] }, event))).toBe(false);
+  });
+
+  it('matches no summary for an empty list of statuses or payment methods, though those do not apply', () => {
+    const summary = EVENTS.P;
+    if (summary === undefined) throw new Error('expected event P');
+    expect(matchesFilter({ statuses: [] }, summary)).toBe(false);
+    expect(matchesFilter({ paymentMethods: [] }, summary)).toBe(false);
+  });
+
+  it('does not let an order whose status reads like the summary marker pass as a summary', () => {
+    const event = orderEvent({
+      type: 'order.status_changed',
+      status: 'n/a',
+      paymentMethod: 'n/a',
+      establishment: CANTEEN_1,
+    });
+    for (const filter of [{ statuses: ['pending' as const] }, { paymentMethods: ['cash' as const] }]) {
+      expect(matchesFilter(filter, event)).toBe(false);
+      expect(snsPolicyMatches(compileFilterPolicy(filter), eventMessageAttributes(event))).toBe(false);
+    }
   });
 
   it('compares statuses and payment methods exactly, as SNS does', () => {

@@ -1,6 +1,12 @@
 // Events and uuids for the subscriber filter tests: an event is built from the few fields filters read,
 // then checked against the event contract so the table never tests an impossible event.
-import { type EventType, type OrderEvent, OrderEventSchema } from '../../../shared/events/orderEvent.js';
+import { buildPrepSummary } from '../../../shared/events/buildPrepSummary.js';
+import {
+  type OrderEventType as EventType,
+  type OrderEvent,
+  OrderEventSchema,
+} from '../../../shared/events/orderEvent.js';
+import type { PrepSummaryEvent } from '../../../shared/events/prepSummaryEvent.js';
 import { testUuid } from '../../support/orderFactory.js';
 
 export const NORTH = '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f';
@@ -22,6 +28,8 @@ export interface EventFields {
   paymentMethod: string;
   establishment: string;
   organization?: string;
+  /** The establishment the order moved from: its changes then say so. */
+  movedFrom?: string;
 }
 
 export function orderEvent(fields: EventFields): OrderEvent {
@@ -46,9 +54,27 @@ export function orderEvent(fields: EventFields): OrderEvent {
         customer: { name: 'Ana Silva', class: '3B', parent: null },
         total: { amount: '450', currency: 'EUR', formatted: '€4.50' },
         payment_method: fields.paymentMethod,
-        items: [{ name: 'Soup', quantity: 1 }],
+        items: [{ sku: 'SOUP-1', name: 'Soup', quantity: 1 }],
       },
-      changes: [],
+      changes:
+        fields.movedFrom === undefined
+          ? []
+          : [{ field: 'establishment', from: fields.movedFrom, to: fields.establishment }],
     },
+  });
+}
+
+/** A prep summary of `establishment`, made by the real builder. */
+export function prepSummaryEvent(fields: { establishment: string; organization?: string }): PrepSummaryEvent {
+  const organization = fields.organization ?? NORTH;
+  return buildPrepSummary({
+    organization: { id: organization, name: organization === SOUTH ? 'South School' : 'North School' },
+    establishment: { uuid: fields.establishment, name: 'Canteen' },
+    pickupDate: '2026-03-06',
+    closedAt: '2026-03-06T10:30:00+00:00',
+    source: `https://example.test/api/v1/admin/organizations/${organization}`,
+    time: '2026-03-06T10:31:00.000Z',
+    orders: [],
+    canceledBeforeClosing: 0,
   });
 }

@@ -32,6 +32,13 @@ describe('announcedStatus', () => {
     expect(archivedSincePending('canceled').map(announcedStatus)).toEqual(['canceled', 'archived']);
   });
 
+  it('is the status a rescheduled order is in: a moved pending order is news where pending is announced', () => {
+    const moved = makeOrderEvent({ type: 'order.rescheduled' });
+    expect(announcedStatus(moved)).toBe('pending');
+    expect(announcedEvents([moved], ['pending'])).toEqual([moved]);
+    expect(announcedEvents([moved], ['canceled', 'completed'])).toEqual([]);
+  });
+
   it('is the status a new order was found in', () => {
     expect(announcedStatus(makeOrderEvent({ type: 'order.created' }))).toBe('pending');
     const canceled = makeOrderEvent({

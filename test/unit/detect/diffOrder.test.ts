@@ -180,27 +180,6 @@ describe('diffOrder: no status change', () => {
     expect(diffOrder(snapshotOf(after), before, diffContext())).toEqual({ events: [], snapshot: undefined });
   });
 
-  it('writes the snapshot but announces nothing when only the pickup date moves', () => {
-    const order = parsedOrder({ pickup_at: '2026-03-05' });
-    const moved = laterOrder(order, { pickup_at: '09/03/26' });
-    const diff = diffOrder(snapshotOf(order, { version: 4 }), moved, diffContext());
-    expect(diff.events).toEqual([]);
-    expect(diff.snapshot).toMatchObject({ pickupDate: '2026-03-09', version: 5, missingSince: null });
-  });
-
-  it('writes the snapshot but announces nothing when only the establishment changes', () => {
-    const order = parsedOrder();
-    const elsewhere = laterOrder(order, {
-      establishment: { uuid: 'e5a1b2c3-0000-4000-8000-000000000002', name: 'Second canteen' },
-    });
-    const diff = diffOrder(snapshotOf(order, { version: 2 }), elsewhere, diffContext());
-    expect(diff.events).toEqual([]);
-    expect(diff.snapshot).toMatchObject({
-      establishmentUuid: 'e5a1b2c3-0000-4000-8000-000000000002',
-      version: 3,
-    });
-  });
-
   it('clears missingSince without an event when a missing order is seen again unchanged', () => {
     const order = parsedOrder();
     const previous = snapshotOf(order, { missingSince: '2026-03-04T10:00:00.000Z', version: 3 });
@@ -225,6 +204,240 @@ describe('diffOrder: no status change', () => {
     expect(types(diffOrder(snapshotOf(pending), canceled, diffContext({ baseline: true })))).toEqual([
       'order.canceled',
     ]);
+  });
+});
+
+const SECOND_CANTEEN = { uuid: 'e5a1b2c3-0000-4000-8000-000000000002', name: 'Second canteen' };
+
+/** A summary-sent predicate that answers yes for the listed establishment/date pairs only. */
+function summariesSentFor(...days: Array<[string, string]>): (uuid: string, date: string) => boolean {
+  return (uuid, date) => days.some(([sentUuid, sentDate]) => sentUuid === uuid && sentDate === date);
+}
+
+describe('diffOrder: reschedules', () => {
+  it('turns a pickup date move with no status change into order.rescheduled, from → to', () => {
+    const order = parsedOrder({ pickup_at: '2026-03-05' });
+    const moved = laterOrder(order, { pickup_at: '09/03/26', updated_at: LATER });
+    const diff = diffOrder(snapshotOf(order, { version: 4 }), moved, diffContext());
+    expect(types(diff)).toEqual(['order.rescheduled']);
+    expect(diff.events[0]?.data.changes).toEqual([
+      { field: 'pickup_date', from: '2026-03-05', to: '2026-03-09' },
+    ]);
+    expect(diff.events[0]?.data.order.pickup_date).toBe('2026-03-09');
+    expect(diff.snapshot).toMatchObject({ pickupDate: '2026-03-09', version: 5, missingSince: null });
+    expect(OrderEventSchema.safeParse(diff.events[0]).success).toBe(true);
+  });
+
+  it('turns an establishment move into order.rescheduled, naming both establishments where known', () => {
+    const order = parsedOrder();
+    const elsewhere = laterOrder(order, { establishment: SECOND_CANTEEN });
+    const names: Record<string, string> = { [order.establishment.uuid]: 'Main canteen' };
+    const diff = diffOrder(
+      snapshotOf(order, { version: 2 }),
+      elsewhere,
+      diffContext({ establishmentName: (uuid) => names[uuid] }),
+    );
+    expect(types(diff)).toEqual(['order.rescheduled']);
+    expect(diff.events[0]?.data.changes).toEqual([
+      {
+        field: 'establishment',
+        from: order.establishment.uuid,
+        to: SECOND_CANTEEN.uuid,
+        from_name: 'Main canteen',
+        to_name: 'Second canteen',
+      },
+    ]);
+    expect(diff.snapshot).toMatchObject({ establishmentUuid: SECOND_CANTEEN.uuid, version: 3 });
+  });
+
+  it('leaves out the name of the establishment left when nothing knows it', () => {
+    const order = parsedOrder();
+    const diff = diffOrder(
+      snapshotOf(order),
+      laterOrder(order, { establishment: SECOND_CANTEEN }),
+      diffContext(),
+    );
+    expect(diff.events[0]?.data.changes[0]).toEqual({
+      field: 'establishment',
+      from: order.establishment.uuid,
+      to: SECOND_CANTEEN.uuid,
+      to_name: 'Second canteen',
+    });
+  });
+
+  it('makes one order.rescheduled with both changes when date and establishment move together', () => {
+    const order = parsedOrder({ pickup_at: '2026-03-05' });
+    const moved = laterOrder(order, { pickup_at: '2026-03-06', establishment: SECOND_CANTEEN });
+    const diff = diffOrder(snapshotOf(order), moved, diffContext());
+    expect(types(diff)).toEqual(['order.rescheduled']);
+    expect(diff.events[0]?.data.changes.map((change) => [change.field, change.from, change.to])).toEqual([
+      ['pickup_date', '2026-03-05', '2026-03-06'],
+      ['establishment', order.establishment.uuid, SECOND_CANTEEN.uuid],
+    ]);
+  });
+
+  it('tells a move with a status change by the status event alone, whose changes say where it moved', () => {
+    const order = parsedOrder({ pickup_at: '2026-03-05' });
+    const canceled = laterOrder(order, {
+      pickup_at: '2026-03-06',
+      status: statusOf('canceled'),
+      canceled_at: CANCELED_AT,
+    });
+    const diff = diffOrder(snapshotOf(order), canceled, diffContext());
+    expect(types(diff)).toEqual(['order.canceled']);
+    expect(diff.events[0]?.data.changes).toContainEqual({
+      field: 'pickup_date',
+      from: '2026-03-05',
+      to: '2026-03-06',
+    });
+  });
+
+  it('announces nothing for an establishment uuid that only changed letter case', () => {
+    const order = parsedOrder();
+    const shouting = laterOrder(order, {
+      establishment: { ...order.establishment, uuid: order.establishment.uuid.toUpperCase() },
+    });
+    expect(diffOrder(snapshotOf(order), shouting, diffContext())).toEqual({
+      events: [],
+      snapshot: undefined,
+    });
+  });
+
+  it('gives a repeat sighting of the same move the same id', () => {
+    const order = parsedOrder({ pickup_at: '2026-03-05' });
+    const moved = laterOrder(order, { pickup_at: '2026-03-09', updated_at: LATER });
+    const first = diffOrder(
+      snapshotOf(order),
+      moved,
+      diffContext({ detectedAt: '2026-03-05T10:00:00.000Z' }),
+    );
+    const second = diffOrder(
+      snapshotOf(order, { version: 9 }),
+      laterOrder(moved),
+      diffContext({ detectedAt: '2026-03-05T10:05:00.000Z' }),
+    );
+    expect(second.events[0]?.id).toBe(first.events[0]?.id);
+  });
+
+  it('gives each move of an order moved back and forth its own id', () => {
+    const order = parsedOrder({ pickup_at: '2026-03-05', updated_at: '2026-03-05T08:00:00.000000Z' });
+    const there = laterOrder(order, { pickup_at: '2026-03-09', updated_at: '2026-03-05T09:00:00.000000Z' });
+    const back = laterOrder(there, { pickup_at: '2026-03-05', updated_at: '2026-03-05T10:00:00.000000Z' });
+    const again = laterOrder(back, { pickup_at: '2026-03-09', updated_at: '2026-03-05T11:00:00.000000Z' });
+    const ids = [
+      diffOrder(snapshotOf(order), there, diffContext()).events[0]?.id,
+      diffOrder(snapshotOf(there), back, diffContext()).events[0]?.id,
+      diffOrder(snapshotOf(back), again, diffContext()).events[0]?.id,
+    ];
+    expect(ids.every((id) => id !== undefined)).toBe(true);
+    expect(new Set(ids).size).toBe(3);
+  });
+
+  it('never gives a reschedule the id of a status event of the same order', () => {
+    const order = parsedOrder({ pickup_at: '2026-03-05' });
+    const moved = laterOrder(order, { pickup_at: '2026-03-09', updated_at: LATER });
+    const canceled = laterOrder(order, {
+      status: statusOf('canceled'),
+      canceled_at: null,
+      updated_at: LATER,
+    });
+    const rescheduled = diffOrder(snapshotOf(order), moved, diffContext()).events[0];
+    const status = diffOrder(snapshotOf(order), canceled, diffContext()).events[0];
+    expect(rescheduled?.id).not.toBe(status?.id);
+  });
+});
+
+describe('diffOrder: after closing', () => {
+  const PICKUP = '2026-03-05';
+
+  it('leaves the flag out while no summary of the order’s day was sent', () => {
+    const order = parsedOrder({ pickup_at: PICKUP });
+    const [event] = diffOrder(undefined, order, diffContext()).events;
+    expect(event?.data).not.toHaveProperty('after_closing');
+  });
+
+  it('flags a new order for a day whose summary was already sent', () => {
+    const order = parsedOrder({ pickup_at: PICKUP });
+    const sent = summariesSentFor([order.establishment.uuid, PICKUP]);
+    const [event] = diffOrder(undefined, order, diffContext({ summarySent: sent })).events;
+    expect(event?.type).toBe('order.created');
+    expect(event?.data.after_closing).toBe(true);
+    expect(OrderEventSchema.safeParse(event).success).toBe(true);
+  });
+
+  it('flags every event of a cancellation after closing, including one inferred', () => {
+    const order = parsedOrder({ pickup_at: PICKUP });
+    const archived = laterOrder(order, { status: statusOf('archived'), canceled_at: CANCELED_AT });
+    const sent = summariesSentFor([order.establishment.uuid, PICKUP]);
+    const diff = diffOrder(snapshotOf(order), archived, diffContext({ summarySent: sent }));
+    expect(types(diff)).toEqual(['order.canceled', 'order.archived']);
+    expect(diff.events.map((event) => event.data.after_closing)).toEqual([true, true]);
+  });
+
+  it('does not flag an order of another establishment or another day', () => {
+    const order = parsedOrder({ pickup_at: PICKUP });
+    const sent = summariesSentFor([SECOND_CANTEEN.uuid, PICKUP], [order.establishment.uuid, '2026-03-06']);
+    const [event] = diffOrder(undefined, order, diffContext({ summarySent: sent })).events;
+    expect(event?.data).not.toHaveProperty('after_closing');
+  });
+
+  it('flags an order moved into another establishment’s day after that day’s summary', () => {
+    const order = parsedOrder({ pickup_at: PICKUP });
+    const moved = laterOrder(order, { establishment: SECOND_CANTEEN });
+    const sent = summariesSentFor([SECOND_CANTEEN.uuid, PICKUP]);
+    const [event] = diffOrder(snapshotOf(order), moved, diffContext({ summarySent: sent })).events;
+    expect(event?.type).toBe('order.rescheduled');
+    expect(event?.data.after_closing).toBe(true);
+  });
+
+  it('flags an order moved into a closed day of the same establishment', () => {
+    const order = parsedOrder({ pickup_at: '2026-03-06' });
+    const moved = laterOrder(order, { pickup_at: PICKUP });
+    const sent = summariesSentFor([order.establishment.uuid, PICKUP]);
+    const [event] = diffOrder(snapshotOf(order), moved, diffContext({ summarySent: sent })).events;
+    expect(event?.data.after_closing).toBe(true);
+  });
+
+  it('flags an order moved out of a day whose summary counted it, for the kitchen that lost it', () => {
+    const order = parsedOrder({ pickup_at: PICKUP });
+    const moved = laterOrder(order, { pickup_at: '2026-03-06' });
+    const sent = summariesSentFor([order.establishment.uuid, PICKUP]);
+    const [event] = diffOrder(snapshotOf(order), moved, diffContext({ summarySent: sent })).events;
+    expect(event?.type).toBe('order.rescheduled');
+    expect(event?.data.after_closing).toBe(true);
+  });
+
+  it('asks about the day the order is in (and left), and never about others', () => {
+    const asked: string[] = [];
+    const order = parsedOrder({ pickup_at: PICKUP });
+    const moved = laterOrder(order, { pickup_at: '2026-03-06', establishment: SECOND_CANTEEN });
+    diffOrder(
+      snapshotOf(order),
+      moved,
+      diffContext({
+        summarySent: (uuid, date) => {
+          asked.push(`${uuid} ${date}`);
+          return false;
+        },
+      }),
+    );
+    expect(asked).toEqual([`${SECOND_CANTEEN.uuid} 2026-03-06`, `${order.establishment.uuid} ${PICKUP}`]);
+  });
+
+  it('keeps the same id whether or not the event came after closing', () => {
+    const order = parsedOrder({ pickup_at: PICKUP });
+    const sent = summariesSentFor([order.establishment.uuid, PICKUP]);
+    const late = diffOrder(undefined, order, diffContext({ summarySent: sent })).events[0];
+    const inTime = diffOrder(undefined, order, diffContext()).events[0];
+    expect(late?.id).toBe(inTime?.id);
+  });
+
+  it('stays silent for a baseline order, after closing or not', () => {
+    const order = parsedOrder({ pickup_at: PICKUP });
+    const sent = summariesSentFor([order.establishment.uuid, PICKUP]);
+    expect(diffOrder(undefined, order, diffContext({ baseline: true, summarySent: sent })).events).toEqual(
+      [],
+    );
   });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { transitionTime } from '../../../shared/detect/transitionTime.js';
 import { parsedOrder, statusOf } from '../../support/detectFixtures.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
+import { CLOSED_AT, makePrepSummary } from '../../support/prepSummaryFixtures.js';
 
 const CREATED = '2026-03-05T09:00:00.000000Z';
 const TRANSITION = '2026-03-05T09:30:00.000000Z';
@@ -29,5 +30,9 @@ describe('transitionTime: when the change an event reports happened', () => {
     expect(transitionTime(event, archived)).toBe(Date.parse(TRANSITION));
     expect(transitionTime(event, parsedOrder({ status: statusOf('pending') }))).toBeUndefined();
     expect(transitionTime(event, undefined)).toBeUndefined();
+  });
+
+  it('dates a prep summary by the closing time, so the latency says how late after closing it went out', () => {
+    expect(transitionTime(makePrepSummary([]), undefined)).toBe(Date.parse(CLOSED_AT));
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventId } from '../../../shared/events/eventId.js';
+import { eventId, prepSummaryEventId } from '../../../shared/events/eventId.js';
 import { seededRandom } from '../../support/detectFixtures.js';
 
 // RFC 9562: version nibble 8 ("custom"), variant bits 10xx (hex 8, 9, a or b), lower-case hex.
@@ -59,5 +59,33 @@ describe('eventId', () => {
     for (let i = 0; i < 200; i += 1)
       variants.add(eventId(ORG, `order-${i}`, 'order.created', 'created').charAt(19));
     expect([...variants].sort()).toEqual(['8', '9', 'a', 'b']);
+  });
+});
+
+describe('prepSummaryEventId', () => {
+  const ESTABLISHMENT = '00000000-0000-4000-8000-0000000000e1';
+
+  it('is a version 8 UUID, the same for the same organization, establishment and date', () => {
+    const id = prepSummaryEventId(ORG, ESTABLISHMENT, '2026-11-24');
+    expect(id).toMatch(UUID_V8);
+    expect(prepSummaryEventId(ORG, ESTABLISHMENT, '2026-11-24')).toBe(id);
+    expect(prepSummaryEventId(ORG.toUpperCase(), ESTABLISHMENT.toUpperCase(), '2026-11-24')).toBe(id);
+  });
+
+  it('differs when any input differs', () => {
+    const ids = [
+      prepSummaryEventId(ORG, ESTABLISHMENT, '2026-11-24'),
+      prepSummaryEventId('org-2', ESTABLISHMENT, '2026-11-24'),
+      prepSummaryEventId(ORG, ORDER, '2026-11-24'),
+      prepSummaryEventId(ORG, ESTABLISHMENT, '2026-11-25'),
+    ];
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('is kept apart from order event ids by its own type, whatever the state', () => {
+    const summary = prepSummaryEventId(ORG, ESTABLISHMENT, '2026-11-24');
+    for (const type of ['order.created', 'order.rescheduled', 'order.status_changed']) {
+      expect(eventId(ORG, ESTABLISHMENT, type, '2026-11-24')).not.toBe(summary);
+    }
   });
 });

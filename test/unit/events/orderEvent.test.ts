@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Order } from '../../../shared/api/schemas.js';
 import { diffOrder } from '../../../shared/detect/diffOrder.js';
 import type { Snapshot } from '../../../shared/detect/snapshot.js';
-import { EVENT_TYPES, type OrderEvent, OrderEventSchema } from '../../../shared/events/orderEvent.js';
+import { ORDER_EVENT_TYPES, type OrderEvent, OrderEventSchema } from '../../../shared/events/orderEvent.js';
 import {
   DETECTED_AT,
   diffContext,
@@ -47,6 +47,11 @@ function transitions(): Array<{ expected: string; previous: Snapshot | undefined
       previous: snapshotOf(completed),
       order: laterOrder(completed, { status: statusOf('pending'), completed_at: null }),
     },
+    {
+      expected: 'order.rescheduled',
+      previous: snapshotOf(pending),
+      order: laterOrder(pending, { pickup_at: '2026-03-09' }),
+    },
   ];
 }
 
@@ -56,7 +61,7 @@ function allEvents(): OrderEvent[] {
 
 describe('the event envelope (CloudEvents 1.0)', () => {
   it('covers every event type with the transitions under test', () => {
-    expect(new Set(allEvents().map((event) => event.type))).toEqual(new Set(EVENT_TYPES));
+    expect(new Set(allEvents().map((event) => event.type))).toEqual(new Set(ORDER_EVENT_TYPES));
   });
 
   it.each(transitions())('builds a valid $expected envelope', ({ expected, previous, order }) => {
@@ -118,7 +123,7 @@ describe('the event envelope (CloudEvents 1.0)', () => {
       customer: { name: 'Maria Costa', class: '4A', parent: null },
       total: { amount: '700', currency: 'EUR', formatted: '€7.00' },
       payment_method: 'cash',
-      items: [{ name: 'Fish', quantity: 2 }],
+      items: [{ sku: 'SOUP-01', name: 'Fish', quantity: 2 }],
     });
   });
 

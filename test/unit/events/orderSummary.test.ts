@@ -22,7 +22,7 @@ describe('summarizeOrder', () => {
       total: money(1250),
       items: [
         makeOrderItem({ name: 'Vegetable soup', quantity: 2 }),
-        makeOrderItem({ name: 'Apple', quantity: 1 }),
+        makeOrderItem({ sku: 'FRUIT-APL', name: 'Apple', quantity: 1 }),
       ],
     });
     expect(summarizeOrder(order)).toEqual({
@@ -39,8 +39,8 @@ describe('summarizeOrder', () => {
       total: { amount: '1250', currency: 'EUR', formatted: '€12.50' },
       payment_method: 'credit',
       items: [
-        { name: 'Vegetable soup', quantity: 2 },
-        { name: 'Apple', quantity: 1 },
+        { sku: 'SOUP-01', name: 'Vegetable soup', quantity: 2 },
+        { sku: 'FRUIT-APL', name: 'Apple', quantity: 1 },
       ],
     });
   });

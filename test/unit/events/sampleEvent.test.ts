@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EVENT_TYPES, OrderEventSchema } from '../../../shared/events/orderEvent.js';
+import { ORDER_EVENT_TYPES as EVENT_TYPES, OrderEventSchema } from '../../../shared/events/orderEvent.js';
 import { eventForSubscriber } from '../../../shared/events/orderSummary.js';
 import { isSampleEvent, sampleEvent } from '../../../shared/events/sampleEvent.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';

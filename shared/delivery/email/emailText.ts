@@ -1,0 +1,56 @@
+// Text as e-mail takes it, for every kind of event: values on one line (a line break in a subject would
+// start a new mail header), HTML escaping, the inline styles mail clients keep, and the footer naming the
+// event.
+import { isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js';
+
+/**
+ * Control characters (CR and LF above all) become spaces and runs of white space one space: the values
+ * come from the API, and a line break in a subject would start a new mail header.
+ */
+export function singleLine(text: string): string {
+  return text
+    .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+const HTML_ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Every user-provided string goes through this before it reaches the HTML part. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => HTML_ENTITIES[char] ?? char);
+}
+
+/** The event's identity, so a reader can match the mail with a webhook delivery or a log line. */
+export function eventFooter(event: NotifierEvent): string {
+  const when = isPrepSummary(event) ? 'recorded' : 'detected';
+  return singleLine(`Event ${event.type} ${event.id}, ${when} ${event.time}.`);
+}
+
+const CELL_BOX = 'padding:4px 12px 4px 0;vertical-align:top';
+
+/** Inline styles only: mail clients drop style sheets. */
+export const HTML_STYLES = {
+  cell: `${CELL_BOX};text-align:left`,
+  numberCell: `${CELL_BOX};text-align:right`,
+  heading: 'font-size:15px;margin:20px 0 6px',
+  warning: 'background:#fff4e5;border-left:4px solid #e8a33d;padding:8px 12px;margin:0 0 12px',
+} as const;
+
+/** The whole HTML part around `body`, with `title` (already plain text) as its heading. */
+export function htmlDocument(title: string, body: string, event: NotifierEvent): string {
+  return (
+    '<!DOCTYPE html>\n<html>\n<head><meta charset="utf-8"></head>\n' +
+    '<body style="font-family:Arial,Helvetica,sans-serif;font-size:14px;color:#222">\n' +
+    `<h1 style="font-size:18px;margin:0 0 12px">${escapeHtml(title)}</h1>\n` +
+    body +
+    `<p style="color:#777;font-size:12px;margin-top:20px">${escapeHtml(eventFooter(event))}</p>\n` +
+    '</body>\n</html>\n'
+  );
+}

@@ -1,0 +1,52 @@
+// The prep summary of the product's public contract: what one establishment must prepare for one pickup
+// date, recorded once at its closing time. Not about a single order, so it has its own envelope type.
+import * as z from 'zod';
+import { cloudEventSchema } from './cloudEventEnvelope.js';
+
+export const PREP_SUMMARY_EVENT_TYPE = 'establishment.prep_summary';
+
+export const PrepSummaryItemSchema = z.object({
+  sku: z.string(),
+  name: z.string(),
+  /** Units of this item (sku and name) across every order counted. */
+  quantity: z.number().int().positive(),
+});
+export type PrepSummaryItem = z.infer<typeof PrepSummaryItemSchema>;
+
+export const ClassCountSchema = z.object({
+  /** The customers' class as the API gives it; null for customers without one. */
+  class: z.string().nullable(),
+  orders: z.number().int().positive(),
+});
+export type ClassCount = z.infer<typeof ClassCountSchema>;
+
+export const PrepSummaryDataSchema = z
+  .object({
+    organization: z.object({ id: z.string(), name: z.string() }),
+    establishment: z.object({ uuid: z.string(), name: z.string() }),
+    pickup_date: z.iso.date(),
+    /** The establishment's closing time on that date, with its UTC offset. */
+    closed_at: z.iso.datetime({ offset: true }),
+    /** Pending orders counted. */
+    orders: z.number().int().nonnegative(),
+    /** By quantity, most first, then by name and sku. */
+    items: z.array(PrepSummaryItemSchema),
+    /** Orders per customer class, most first; the counts add up to `orders`. */
+    classes: z.array(ClassCountSchema),
+    canceled_before_closing: z.number().int().nonnegative(),
+    /** False when the figures could not all be had; `incomplete_reason` then says why. */
+    complete: z.boolean(),
+    incomplete_reason: z.string().min(1).optional(),
+  })
+  .refine((data) => data.complete === (data.incomplete_reason === undefined), {
+    error: 'incomplete_reason must be present exactly when complete is false',
+    path: ['incomplete_reason'],
+  });
+export type PrepSummaryData = z.infer<typeof PrepSummaryDataSchema>;
+
+export const PrepSummaryEventSchema = cloudEventSchema(
+  z.literal(PREP_SUMMARY_EVENT_TYPE),
+  PrepSummaryDataSchema,
+);
+/** `subject` is the establishment's uuid. */
+export type PrepSummaryEvent = z.infer<typeof PrepSummaryEventSchema>;
