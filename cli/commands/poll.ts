@@ -1,13 +1,18 @@
 // `meal-notifier poll`: the local runner. Polls every organization of the config, records transitions in
-// the SQLite state file, delivers them to the subscribers, and prints each new event as one JSON line on
-// stdout; status, delivery and failure lines go to stderr, readable or as JSON.
-import { Command } from 'commander';
+// the SQLite state file and delivers them to the subscribers. Its lines for people (or JSON log records)
+// go to stderr; stdout carries data only, the events as CloudEvent JSON lines, and only when asked.
+import { Command, Option } from 'commander';
 import { usablePerMinute } from '../../shared/api/requestBudget.js';
 import { createLogger, parseLogFormat } from '../logging/logFormat.js';
+import type { Logger } from '../logging/logger.js';
+import { QuietLogger } from '../logging/quietLogger.js';
 import { attemptRecord } from '../output/attemptLine.js';
+import { PLAIN, terminalStyle } from '../output/terminalStyle.js';
+import { openEventSink } from '../poll/eventSink.js';
 import { pollOnce } from '../poll/pollOnce.js';
 import { PollReporter } from '../poll/pollReporter.js';
 import { pollUntilStopped } from '../poll/pollUntilStopped.js';
+import { onOutputClosed } from '../runtime/closedOutput.js';
 import { openLocalRuntime } from '../runtime/localRuntime.js';
 import { OutboxTally } from '../runtime/outboxTally.js';
 import { RunTally } from '../runtime/runTally.js';
@@ -17,6 +22,8 @@ interface PollOptions {
   config: string;
   once?: boolean;
   verbose?: boolean;
+  quiet?: boolean;
+  events?: string;
   logFormat: string;
 }
 
@@ -25,15 +32,29 @@ export function pollCommand(): Command {
     .description('Poll the Admin API for every organization in the config and deliver each order transition')
     .requiredOption('--config <file>', 'config file (JSON)')
     .option('--once', 'run one cycle for every organization, then exit (non-zero if any organization failed)')
+    .option(
+      '--events <file>',
+      'also write each new event as one CloudEvent JSON line: "-" for stdout, or a file to append to',
+    )
     .option('--verbose', 'also report every API request (endpoint, status, time taken, retries)')
+    .addOption(
+      new Option(
+        '--quiet',
+        'report warnings and errors only (no cycle, event, delivery or summary lines)',
+      ).conflicts('verbose'),
+    )
     .option('--log-format <format>', 'stderr lines as "human" text or "json" (one object per line)', 'human')
     .addHelpText(
       'after',
       `
-Events are delivered to the config's subscribers and printed on stdout as JSON lines (CloudEvents 1.0).
-On stderr: one status line per organization and cycle (requests used and left of the token's budget,
-orders seen, events, deliveries queued or dead), one line per delivery attempt and per failure, and a
-summary when the runner stops. --log-format json writes each of them as one JSON object per line.
+Events are delivered to the config's subscribers. Everything the runner says is on stderr, for people:
+one line per event it detects and per delivery attempt (in the demo's columns), one status line per
+organization and cycle (requests used and left of the token's budget, orders seen, events, deliveries
+queued or dead), one per failure, and a summary when the runner stops. --log-format json writes each of
+them as one JSON object per line; --quiet keeps only the warnings and errors.
+stdout is for data: the events themselves, one CloudEvent 1.0 JSON line each, go there only with
+--events - (or append to a file with --events FILE), so they can be piped while the terminal stays
+readable. If stdout's reader goes away (| head), the runner stops as on SIGTERM and exits 0.
 
 Without --once the runner keeps polling each organization every pollIntervalSeconds (with ±10 % jitter)
 until SIGINT or SIGTERM; it then finishes the cycle and delivery attempts in flight and exits 0 (a second
@@ -43,11 +64,18 @@ The first cycle of an organization is a silent baseline unless it sets "emitExis
 
 Examples:
   $ NORTH_TOKEN=… meal-notifier poll --config notifier.json --once
-  $ meal-notifier poll --config notifier.json > events.jsonl
-  $ meal-notifier poll --config notifier.json --log-format json 2>> notifier.log`,
+  $ meal-notifier poll --config notifier.json --events events.jsonl
+  $ meal-notifier poll --config notifier.json --events - | jq -c '{type, subject}'
+  $ meal-notifier poll --config notifier.json --quiet --log-format json 2>> notifier.log`,
     )
     .action(async (options: PollOptions) => {
-      const logger = createLogger(parseLogFormat(options.logFormat), process.stderr);
+      const format = parseLogFormat(options.logFormat);
+      const written = createLogger(format, process.stderr);
+      const logger: Logger = options.quiet ? new QuietLogger(written) : written;
+      // Opened before anything else, so a path that cannot be written stops the command at once.
+      const events = openEventSink(options.events, (message) =>
+        logger.log({ level: 'error', kind: 'failure', message, fields: { error: message } }),
+      );
       // Listening before the runtime opens: its budget waits and retry backoffs end with this signal.
       const stop = options.once
         ? undefined
@@ -59,6 +87,17 @@ Examples:
               fields: { event: 'stopping', signal },
             }),
           );
+      // A reader gone (| head -1) stops the runner gracefully; `--once` just finishes its run.
+      const stopListeningForClosedOutput = onOutputClosed((closed) => {
+        if (!stop || stop.signal.aborted) return;
+        logger.log({
+          level: 'info',
+          kind: 'lifecycle',
+          message: `${closed} closed: finishing the cycle and delivery attempts in flight, then stopping`,
+          fields: { event: 'stopping', closed },
+        });
+        stop.requestStop();
+      });
       try {
         const runtime = await openLocalRuntime(options.config, {
           ...(stop ? { stop: stop.signal } : {}),
@@ -75,7 +114,9 @@ Examples:
             logger,
             outbox,
             run,
-            writeEvent: (line) => process.stdout.write(`${line}\n`),
+            writeEvent: (line) => events.write(line),
+            // Colour only for a person at a terminal: never inside a JSON record or a log file.
+            style: format === 'human' ? terminalStyle(process.stderr) : PLAIN,
             // What the budget allows itself: the spec's limit less the safety margin.
             budgetPerMinute: usablePerMinute(runtime.config.api.requestsPerMinute),
           });
@@ -88,7 +129,9 @@ Examples:
           await runtime.close();
         }
       } finally {
+        stopListeningForClosedOutput();
         stop?.dispose();
+        events.close();
       }
     });
 }

@@ -2,11 +2,18 @@
 // and one when the webhook receiver gets it (with both latencies), and a closing summary.
 import type { Order } from '../../shared/api/schemas.js';
 import type { DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
-import type { EventType, OrderEvent } from '../../shared/events/orderEvent.js';
+import type { OrderEvent } from '../../shared/events/orderEvent.js';
 import type { PollReport } from '../../shared/poll/pollOrganization.js';
+import {
+  type Activity,
+  activityLine,
+  ESTABLISHMENT_WIDTH,
+  formatLatency,
+  shortType,
+} from '../output/activityLine.js';
 import { describeDuration } from '../output/runSummary.js';
+import { PLAIN, type Style } from '../output/terminalStyle.js';
 import type { ReceivedDelivery } from './demoWebhookReceiver.js';
-import { PLAIN, type Style } from './terminalStyle.js';
 import { transitionTime } from './transitionTime.js';
 
 export interface DemoBanner {
@@ -17,11 +24,6 @@ export interface DemoBanner {
   statePath: string;
   intervalSeconds: number;
 }
-
-const TYPE_WIDTH = 'completed'.length;
-/** Columns line up for the simulator's references and establishment names; longer ones just push on. */
-const REFERENCE_WIDTH = 'NS-1000'.length;
-const ESTABLISHMENT_WIDTH = 'Staff Room Counter'.length;
 
 export class DemoNarrator {
   readonly #write: (text: string) => void;
@@ -94,13 +96,15 @@ export class DemoNarrator {
 
   delivery(report: DeliveryReport, received: ReceivedDelivery | undefined): void {
     const now = this.#clock();
-    const { green, red, yellow, dim } = this.#style;
-    const what = `${shortType(report.eventType).padEnd(TYPE_WIDTH)}  ${report.reference.padEnd(REFERENCE_WIDTH)}`;
+    const { green, red, dim } = this.#style;
+    const line = (activity: Activity, details: string[]) =>
+      this.#line(
+        `${this.#time(now)}  ${activityLine(this.#style, activity, report.eventType, report.reference, details)}`,
+      );
     if (report.state !== 'delivered') {
       this.#failedAttempts += 1;
       const reason = report.outcome.kind === 'delivered' ? '' : report.outcome.reason;
-      const label = report.state === 'queued' ? yellow('retrying ') : red('failed   ');
-      this.#line(`${this.#time(now)}  ${label}  ${what}  attempt ${report.attempts}: ${reason}`);
+      line(report.state === 'queued' ? 'retrying' : 'failed', [`attempt ${report.attempts}: ${reason}`]);
       return;
     }
     this.#delivered += 1;
@@ -110,9 +114,7 @@ export class DemoNarrator {
     const verified = received?.verified === true;
     if (verified) this.#verified += 1;
     const signature = verified ? green('signature verified') : red('signature NOT verified');
-    this.#line(
-      `${this.#time(now)}  ${green('delivered')}  ${what}  ${signature}  ${dim(`${formatMs(latency)} after detection`)}`,
-    );
+    line('delivered', [signature, dim(`${formatLatency(latency)} after detection`)]);
   }
 
   stopping(): void {
@@ -153,11 +155,12 @@ export class DemoNarrator {
     if (happenedAt !== undefined) {
       const ms = Math.max(0, now - happenedAt);
       this.#detectionLatencies.push(ms);
-      latency = this.#style.dim(`${formatMs(ms)} after it happened`);
+      latency = this.#style.dim(`${formatLatency(ms)} after it happened`);
     }
     const { order: summary } = event.data;
+    const details = [summary.establishment.name.padEnd(ESTABLISHMENT_WIDTH), latency];
     this.#line(
-      `${this.#time(now)}  ${this.#style.cyan('detected ')}  ${colourType(event.type, this.#style)}  ${summary.reference.padEnd(REFERENCE_WIDTH)}  ${summary.establishment.name.padEnd(ESTABLISHMENT_WIDTH)}  ${latency}`.trimEnd(),
+      `${this.#time(now)}  ${activityLine(this.#style, 'detected', event.type, summary.reference, details)}`,
     );
   }
 
@@ -170,25 +173,9 @@ export class DemoNarrator {
   }
 }
 
-function shortType(type: string): string {
-  return type.replace(/^order\./, '');
-}
-
-function colourType(type: EventType, style: Style): string {
-  const text = shortType(type).padEnd(TYPE_WIDTH);
-  if (type === 'order.created') return style.bold(text);
-  if (type === 'order.canceled') return style.red(text);
-  if (type === 'order.completed') return style.green(text);
-  return text;
-}
-
-function formatMs(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
-}
-
 function describeLatencies(values: number[]): string {
   if (values.length === 0) return 'n/a';
   const sorted = [...values].sort((a, b) => a - b);
   const median = sorted[Math.floor((sorted.length - 1) / 2)] ?? 0;
-  return `median ${formatMs(median)}, max ${formatMs(sorted.at(-1) ?? 0)}`;
+  return `median ${formatLatency(median)}, max ${formatLatency(sorted.at(-1) ?? 0)}`;
 }
