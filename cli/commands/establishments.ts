@@ -4,6 +4,7 @@ import { createCliApiClient } from '../apiClient.js';
 import { addConnectionOptions, type ConnectionOptions, resolveConnection } from '../connection.js';
 import { formatEstablishmentsTable } from '../output/establishmentsTable.js';
 import { writeListingWarnings } from '../output/listingWarnings.js';
+import { outputWidth } from '../output/outputWidth.js';
 
 interface EstablishmentsOptions extends ConnectionOptions {
   json?: boolean;
@@ -29,7 +30,7 @@ export function establishmentsCommand(): Command {
         process.stdout.write(
           options.json
             ? `${JSON.stringify(listing.records, null, 2)}\n`
-            : `${formatEstablishmentsTable(listing.records)}\n${listing.records.length} establishments\n`,
+            : `${formatEstablishmentsTable(listing.records, outputWidth())}\n${listing.records.length} establishments\n`,
         );
       } finally {
         await client.close();

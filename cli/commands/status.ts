@@ -14,6 +14,7 @@ import {
   withStackOptions,
 } from '../aws/deployedStack.js';
 import { EXIT_FAILURE } from '../errors.js';
+import { outputWidth } from '../output/outputWidth.js';
 import { formatStatus } from '../output/statusTables.js';
 import { openLocalState, statePathOf } from '../runtime/localRuntime.js';
 import { collectStatus, stateFileExists } from '../status/collectStatus.js';
@@ -55,7 +56,9 @@ Examples:
         options.stack === undefined
           ? await localStatus(config, options.config, now)
           : await stackStatus(config, { ...options, stack: options.stack }, now);
-      process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatStatus(report, now));
+      process.stdout.write(
+        options.json ? `${JSON.stringify(report, null, 2)}\n` : formatStatus(report, now, outputWidth()),
+      );
       if ('problems' in report && report.problems.length > 0) process.exitCode = EXIT_FAILURE;
     });
 }
