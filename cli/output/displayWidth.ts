@@ -10,7 +10,11 @@ export function charWidth(char: string): number {
   return DOUBLE_WIDTH.test(char) ? 2 : 1;
 }
 
+/** Printable ASCII only: one column a character, the common case, counted at once. */
+const NARROW = /^[\x20-\x7e]*$/;
+
 export function displayWidth(text: string): number {
+  if (NARROW.test(text)) return text.length;
   let width = 0;
   for (const char of text) width += charWidth(char);
   return width;

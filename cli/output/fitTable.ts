@@ -1,6 +1,6 @@
 // Tables for people, fitted to the width they may take (see fitColumns): cells wrap at spaces, and
 // nothing is cut off. Without a width, nothing wraps. A note (a row's last error, say) spans the row.
-import Table from 'cli-table3';
+// Drawn here, in one pass, rather than by cli-table3: its layout took seconds for a few thousand rows.
 import { displayWidth } from './displayWidth.js';
 import { fitColumns } from './fitColumns.js';
 import { wrapText } from './wrapText.js';
@@ -23,22 +23,36 @@ export function renderTable(spec: TableSpec, width: number | undefined): string 
     width === undefined ? undefined : width - 1 - PER_COLUMN * spec.head.length,
   );
   const noteWidth = widenForNotes(widths, spec.rows, width);
-  const wrap = (text: string, column: number) => wrapText(text, widths[column] ?? 1).join('\n');
-  const table = new Table({
-    head: spec.head.map(wrap),
-    colWidths: widths.map((columnWidth) => columnWidth + 2),
-    // Cells arrive wrapped to fit: cli-table3's own wrapping would cut long words off.
-    wordWrap: false,
-    style: { head: [], border: [], compact: true },
-  });
+  const rule = (left: string, join: string, right: string) =>
+    `${left}${widths.map((columnWidth) => '─'.repeat(columnWidth + 2)).join(join)}${right}`;
+  const lines = [rule('┌', '┬', '┐'), ...rowLines(spec.head, widths), rule('├', '┼', '┤')];
   for (const row of spec.rows) {
-    table.push(
-      'note' in row
-        ? [{ colSpan: widths.length, content: wrapText(row.note, noteWidth).join('\n') }]
-        : row.map(wrap),
-    );
+    if ('note' in row) {
+      for (const line of wrapText(row.note, noteWidth)) lines.push(`│ ${pad(line, noteWidth)} │`);
+    } else {
+      lines.push(...rowLines(row, widths));
+    }
   }
-  return table.toString();
+  // Under a note, no column ends at the bottom border.
+  const last = spec.rows.at(-1);
+  lines.push(last !== undefined && 'note' in last ? `└${'─'.repeat(noteWidth + 2)}┘` : rule('└', '┴', '┘'));
+  return lines.join('\n');
+}
+
+/** A row's cells wrapped to their columns, side by side, as tall as its tallest cell. */
+function rowLines(cells: readonly string[], widths: readonly number[]): string[] {
+  const wrapped = widths.map((columnWidth, column) => wrapText(cells[column] ?? '', columnWidth));
+  const height = Math.max(...wrapped.map((cellLines) => cellLines.length));
+  const lines: string[] = [];
+  for (let line = 0; line < height; line += 1) {
+    const parts = wrapped.map((cellLines, column) => pad(cellLines[line] ?? '', widths[column] ?? 1));
+    lines.push(`│ ${parts.join(' │ ')} │`);
+  }
+  return lines;
+}
+
+function pad(text: string, width: number): string {
+  return text + ' '.repeat(Math.max(0, width - displayWidth(text)));
 }
 
 /**
@@ -49,8 +63,11 @@ export function renderTable(spec: TableSpec, width: number | undefined): string 
 function widenForNotes(widths: number[], rows: readonly TableRow[], width: number | undefined): number {
   const spanned = () =>
     widths.reduce((sum, columnWidth) => sum + columnWidth, 0) + PER_COLUMN * (widths.length - 1);
-  const notes = rows.flatMap((row) => ('note' in row ? row.note.split('\n').map(displayWidth) : []));
-  const wanted = Math.max(0, ...notes) - spanned();
+  const longestNote = rows.reduce(
+    (most, row) => ('note' in row ? Math.max(most, ...row.note.split('\n').map(displayWidth)) : most),
+    0,
+  );
+  const wanted = longestNote - spanned();
   // The note's row adds a border and a space either side.
   const room = width === undefined ? wanted : width - 4 - spanned();
   const last = widths.length - 1;
