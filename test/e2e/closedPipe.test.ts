@@ -6,10 +6,11 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OrderEventSchema } from '../../shared/events/orderEvent.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
 import { runCli, runCliIntoClosedPipe, runCliIntoHead } from '../support/runCli.js';
+import { runCliInProcess } from '../support/runCliInProcess.js';
 import { makeWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
 
 let sim: RunningSimulator;
@@ -41,6 +42,9 @@ async function writeConfig(name: string, subscribers: unknown[]): Promise<string
   return path;
 }
 
+/** Twice a pipe's buffer: head reads a little and goes, and the command is still writing. */
+const WELL_PAST_A_PIPE = 2 * 65_536;
+
 /** No EPIPE, no stack trace: nothing an operator would take for a crash. */
 function expectNoCrash(stderr: string): void {
   expect(stderr).not.toContain('EPIPE');
@@ -48,7 +52,7 @@ function expectNoCrash(stderr: string): void {
 }
 
 beforeAll(async () => {
-  sim = await startSimulator({ seed: 47, scenario: false, initialOrders: 400, requestsPerMinute: 1000 });
+  sim = await startSimulator({ seed: 47, scenario: false, initialOrders: 500, requestsPerMinute: 1000 });
   apiEnv = {
     MEAL_API_BASE_URL: sim.baseUrl,
     MEAL_API_ORGANIZATION: sim.organization.id,
@@ -80,6 +84,10 @@ describe('a command whose reader goes away', () => {
     expect(json.firstLine).toBe('[\n');
     expect(json.stderr).toBe('');
     expect(json.code).toBe(0);
+    for (const [name, value] of Object.entries(apiEnv)) vi.stubEnv(name, value);
+    const whole = await runCliInProcess([...args, '--json']);
+    vi.unstubAllEnvs();
+    expect(Buffer.byteLength(whole.stdout)).toBeGreaterThan(WELL_PAST_A_PIPE);
   }, 30_000);
 
   it('deliveries --failed | head -1 ends quietly', async () => {
@@ -93,6 +101,8 @@ describe('a command whose reader goes away', () => {
     expect(piped.firstLine).toMatch(/^┌─+┬/);
     expect(piped.stderr).toBe('');
     expect(piped.code).toBe(0);
+    const whole = await runCliInProcess(['deliveries', '--config', config, '--failed']);
+    expect(Buffer.byteLength(whole.stdout)).toBeGreaterThan(WELL_PAST_A_PIPE);
   }, 30_000);
 
   it('poll --events - | head -1 stops the runner as SIGTERM does, exit 0', async () => {
