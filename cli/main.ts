@@ -1,7 +1,9 @@
 // Entry point of the `meal-notifier` CLI.
 import { reportFailure } from './errors.js';
 import { buildProgram } from './program.js';
+import { endQuietlyWhenOutputCloses } from './runtime/closedOutput.js';
 
+endQuietlyWhenOutputCloses();
 const program = buildProgram();
 try {
   await program.parseAsync(process.argv);

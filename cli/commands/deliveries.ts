@@ -18,6 +18,7 @@ import { EXIT_FAILURE } from '../errors.js';
 import { integerFlag, STACK_CONFIG, withConfigOption } from '../flags.js';
 import { type DeliveryJson, deliveryJson } from '../output/deliveriesJson.js';
 import { type DeliveryRow, formatDeliveriesTable } from '../output/deliveriesTable.js';
+import { outputWidth } from '../output/outputWidth.js';
 import { openLocalState } from '../runtime/localRuntime.js';
 
 interface DeliveriesOptions extends StackOptions {
@@ -86,7 +87,9 @@ async function localDeliveries(options: DeliveriesOptions): Promise<void> {
       return;
     }
     const disabled = await store.outbox.disabledSubscribers();
-    process.stdout.write(rows.length > 0 ? `${formatDeliveriesTable(rows, Date.now())}\n` : '');
+    process.stdout.write(
+      rows.length > 0 ? `${formatDeliveriesTable(rows, Date.now(), outputWidth())}\n` : '',
+    );
     const queued = rows.filter((row) => row.status === 'queued').length;
     process.stdout.write(`${queued} queued, ${rows.length - queued} dead\n`);
     for (const subscriber of disabled) {
@@ -129,7 +132,9 @@ async function stackDeliveries(
       return;
     }
     const rows = listing.deadLetters.map(toRow);
-    process.stdout.write(rows.length > 0 ? `${formatDeliveriesTable(rows, Date.now())}\n` : '');
+    process.stdout.write(
+      rows.length > 0 ? `${formatDeliveriesTable(rows, Date.now(), outputWidth())}\n` : '',
+    );
     if (!options.failed) {
       for (const { subscriberId, queued } of listing.queued) {
         if (queued > 0)

@@ -1,8 +1,8 @@
 // `meal-notifier demo` (what `npm start` runs): the whole product on one machine, with nothing to set up.
 import { Command } from 'commander';
 import { runDemo } from '../demo/runDemo.js';
-import { terminalStyle } from '../demo/terminalStyle.js';
 import { CliUsageError } from '../errors.js';
+import { terminalStyle } from '../output/terminalStyle.js';
 import { stopOnSignals } from '../runtime/stopOnSignals.js';
 
 interface DemoCommandOptions {

@@ -9,6 +9,7 @@ import {
 } from '../connection.js';
 import { formatEstablishmentsTable } from '../output/establishmentsTable.js';
 import { writeListingWarnings } from '../output/listingWarnings.js';
+import { outputWidth } from '../output/outputWidth.js';
 
 interface EstablishmentsOptions extends ConnectionOptions {
   json?: boolean;
@@ -39,7 +40,7 @@ Examples:
         process.stdout.write(
           options.json
             ? `${JSON.stringify(listing.records, null, 2)}\n`
-            : `${formatEstablishmentsTable(listing.records)}\n${listing.records.length} establishments\n`,
+            : `${formatEstablishmentsTable(listing.records, outputWidth())}\n${listing.records.length} establishments\n`,
         );
       } finally {
         await client.close();

@@ -15,6 +15,7 @@ import { CliUsageError } from '../errors.js';
 import { timeZoneFlag } from '../flags.js';
 import { writeListingWarnings } from '../output/listingWarnings.js';
 import { formatOrdersTable } from '../output/ordersTable.js';
+import { outputWidth } from '../output/outputWidth.js';
 
 /** Without dates the API lists only "today" in a zone it does not name, so we always send both. */
 const DEFAULT_SPAN_DAYS = 7;
@@ -64,7 +65,7 @@ Examples:
           process.stdout.write(`${JSON.stringify(listing.records, null, 2)}\n`);
           return;
         }
-        process.stdout.write(`${formatOrdersTable(listing.records)}\n`);
+        process.stdout.write(`${formatOrdersTable(listing.records, outputWidth())}\n`);
         process.stdout.write(
           `${listing.records.length} ${query.status} orders with pickup ${query.startDate} to ${query.endDate}` +
             ` (${listing.pages} page${listing.pages === 1 ? '' : 's'})\n`,

@@ -1,19 +1,23 @@
 // `meal-notifier poll`: the local runner. Polls every organization of the config, records transitions in
-// the SQLite state file, delivers them to the subscribers, and prints each new event as one JSON line on
-// stdout; status, delivery and failure lines go to stderr, readable or as JSON. With --metrics-port it
-// also serves /metrics (Prometheus) and /healthz for a monitor and a process manager.
-import { Command } from 'commander';
+// the SQLite state file and delivers them to the subscribers. Its lines for people (or JSON log records)
+// go to stderr; stdout carries data only, the events as CloudEvent JSON lines, and only when asked. With
+// --metrics-port it also serves /metrics (Prometheus) and /healthz for a monitor and a process manager.
+import { Command, Option } from 'commander';
 import { usablePerMinute } from '../../shared/api/requestBudget.js';
 import { CliUsageError } from '../errors.js';
 import { integerFlag, withConfigOption } from '../flags.js';
 import { createLogger, parseLogFormat } from '../logging/logFormat.js';
 import type { Logger } from '../logging/logger.js';
+import { QuietLogger } from '../logging/quietLogger.js';
 import { DEFAULT_METRICS_HOST, type MetricsEndpoint, startMetricsServer } from '../metrics/metricsServer.js';
 import type { PollerMetrics } from '../metrics/pollerMetrics.js';
 import { attemptRecord } from '../output/attemptLine.js';
+import { PLAIN, terminalStyle } from '../output/terminalStyle.js';
+import { openEventSink } from '../poll/eventSink.js';
 import { pollOnce } from '../poll/pollOnce.js';
 import { PollReporter } from '../poll/pollReporter.js';
 import { pollUntilStopped } from '../poll/pollUntilStopped.js';
+import { onOutputClosed } from '../runtime/closedOutput.js';
 import { type LocalRuntime, openLocalRuntime } from '../runtime/localRuntime.js';
 import { OutboxTally } from '../runtime/outboxTally.js';
 import { RunTally } from '../runtime/runTally.js';
@@ -24,6 +28,8 @@ interface PollOptions {
   config: string;
   once?: boolean;
   verbose?: boolean;
+  quiet?: boolean;
+  events?: string;
   logFormat: string;
   metricsPort?: string;
   metricsHost?: string;
@@ -36,7 +42,17 @@ export function pollCommand(): Command {
     ),
   )
     .option('--once', 'run one cycle for every organization, then exit (non-zero if any organization failed)')
+    .option(
+      '--events <file>',
+      'also write each new event as one CloudEvent JSON line: "-" for stdout, or a file to append to',
+    )
     .option('--verbose', 'also report every API request (endpoint, status, time taken, retries)')
+    .addOption(
+      new Option(
+        '--quiet',
+        'report warnings and errors only (no cycle, event, delivery or summary lines)',
+      ).conflicts('verbose'),
+    )
     .option('--log-format <format>', 'stderr lines as "human" text or "json" (one object per line)', 'human')
     .option(
       '--metrics-port <port>',
@@ -49,10 +65,14 @@ export function pollCommand(): Command {
     .addHelpText(
       'after',
       `
-Events are delivered to the config's subscribers and printed on stdout as JSON lines (CloudEvents 1.0).
-On stderr: one status line per organization and cycle (requests used and left of the token's budget,
-orders seen, events, deliveries queued or dead), one line per delivery attempt and per failure, and a
-summary when the runner stops. --log-format json writes each of them as one JSON object per line.
+Events are delivered to the config's subscribers. Everything the runner says is on stderr, for people:
+one line per event it detects and per delivery attempt (in the demo's columns), one status line per
+organization and cycle (requests used and left of the token's budget, orders seen, events, deliveries
+queued or dead), one per failure, and a summary when the runner stops. --log-format json writes each of
+them as one JSON object per line; --quiet keeps only the warnings and errors.
+stdout is for data: the events themselves, one CloudEvent 1.0 JSON line each, go there only with
+--events - (or append to a file with --events FILE), so they can be piped while the terminal stays
+readable. If stdout's reader goes away (| head), the runner stops as on SIGTERM and exits 0.
 
 Without --once the runner keeps polling each organization every pollIntervalSeconds (with ±10 % jitter)
 until SIGINT or SIGTERM; it then finishes the cycle and delivery attempts in flight and exits 0 (a second
@@ -68,13 +88,20 @@ intervals, no dead letter, no disabled subscriber). A line on stderr gives the a
 
 Examples:
   $ NORTH_TOKEN=… meal-notifier poll --config notifier.json --once
-  $ meal-notifier poll --config notifier.json > events.jsonl
-  $ meal-notifier poll --config notifier.json --log-format json 2>> notifier.log
+  $ meal-notifier poll --config notifier.json --events events.jsonl
+  $ meal-notifier poll --config notifier.json --events - | jq -c '{type, subject}'
+  $ meal-notifier poll --config notifier.json --quiet --log-format json 2>> notifier.log
   $ meal-notifier poll --config notifier.json --metrics-port 9464   # then: curl -s 127.0.0.1:9464/healthz`,
     )
     .action(async (options: PollOptions) => {
-      const logger = createLogger(parseLogFormat(options.logFormat), process.stderr);
       const metricsAt = metricsAddress(options);
+      const format = parseLogFormat(options.logFormat);
+      const written = createLogger(format, process.stderr);
+      const logger: Logger = options.quiet ? new QuietLogger(written) : written;
+      // Opened before anything else, so a path that cannot be written stops the command at once.
+      const events = openEventSink(options.events, (message) =>
+        logger.log({ level: 'error', kind: 'failure', message, fields: { error: message } }),
+      );
       // Listening before the runtime opens: its budget waits and retry backoffs end with this signal.
       const stop = options.once
         ? undefined
@@ -86,6 +113,17 @@ Examples:
               fields: { event: 'stopping', signal },
             }),
           );
+      // A reader gone (| head -1) stops the runner gracefully; `--once` just finishes its run.
+      const stopListeningForClosedOutput = onOutputClosed((closed) => {
+        if (!stop || stop.signal.aborted) return;
+        logger.log({
+          level: 'info',
+          kind: 'lifecycle',
+          message: `${closed} closed: finishing the cycle and delivery attempts in flight, then stopping`,
+          fields: { event: 'stopping', closed },
+        });
+        stop.requestStop();
+      });
       try {
         const runtime = await openLocalRuntime(options.config, {
           ...(stop ? { stop: stop.signal } : {}),
@@ -107,7 +145,9 @@ Examples:
             logger,
             outbox,
             run,
-            writeEvent: (line) => process.stdout.write(`${line}\n`),
+            writeEvent: (line) => events.write(line),
+            // Colour only for a person at a terminal: never inside a JSON record or a log file.
+            style: format === 'human' ? terminalStyle(process.stderr) : PLAIN,
             budgetPerMinute,
             ...(served ? { latencies: served.metrics } : {}),
           });
@@ -125,7 +165,9 @@ Examples:
           await runtime.close();
         }
       } finally {
+        stopListeningForClosedOutput();
         stop?.dispose();
+        events.close();
       }
     });
 }

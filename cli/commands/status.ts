@@ -17,6 +17,7 @@ import {
 } from '../aws/deployedStack.js';
 import { EXIT_FAILURE } from '../errors.js';
 import { STACK_CONFIG, withConfigOption } from '../flags.js';
+import { outputWidth } from '../output/outputWidth.js';
 import { formatStatus } from '../output/statusTables.js';
 import { openLocalState, statePathOf } from '../runtime/localRuntime.js';
 import { collectStatus, stateFileExists } from '../status/collectStatus.js';
@@ -68,7 +69,7 @@ Examples:
       process.stdout.write(
         options.json
           ? `${JSON.stringify({ ...report, health }, null, 2)}\n`
-          : formatStatus(report, health, now),
+          : formatStatus(report, health, now, outputWidth()),
       );
       if (!health.healthy) process.exitCode = EXIT_FAILURE;
     });

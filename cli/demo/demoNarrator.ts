@@ -3,12 +3,18 @@
 import type { Order } from '../../shared/api/schemas.js';
 import type { DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
 import { transitionTime } from '../../shared/detect/transitionTime.js';
-import type { EventType, NotifierEvent } from '../../shared/events/notifierEvent.js';
+import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
 import type { PollReport } from '../../shared/poll/pollOrganization.js';
-import { dayLabel } from '../../shared/time/dayLabel.js';
+import {
+  type Activity,
+  activityLine,
+  eventColumns,
+  formatLatency,
+  shortType,
+} from '../output/activityLine.js';
 import { describeDuration } from '../output/runSummary.js';
+import { PLAIN, type Style } from '../output/terminalStyle.js';
 import type { ReceivedDelivery } from './demoWebhookReceiver.js';
-import { PLAIN, type Style } from './terminalStyle.js';
 
 export interface DemoBanner {
   simulatorUrl: string;
@@ -18,11 +24,6 @@ export interface DemoBanner {
   statePath: string;
   intervalSeconds: number;
 }
-
-const TYPE_WIDTH = 'completed'.length;
-/** Columns line up for the simulator's references and establishment names; longer ones just push on. */
-const REFERENCE_WIDTH = 'NS-1000'.length;
-const ESTABLISHMENT_WIDTH = 'Staff Room Counter'.length;
 
 export class DemoNarrator {
   readonly #write: (text: string) => void;
@@ -98,13 +99,15 @@ export class DemoNarrator {
 
   delivery(report: DeliveryReport, received: ReceivedDelivery | undefined): void {
     const now = this.#clock();
-    const { green, red, yellow, dim } = this.#style;
-    const what = `${shortType(report.eventType).padEnd(TYPE_WIDTH)}  ${report.reference.padEnd(REFERENCE_WIDTH)}`;
+    const { green, red, dim } = this.#style;
+    const line = (activity: Activity, details: string[]) =>
+      this.#line(
+        `${this.#time(now)}  ${activityLine(this.#style, activity, report.eventType, report.reference, details)}`,
+      );
     if (report.state !== 'delivered') {
       this.#failedAttempts += 1;
       const reason = report.outcome.kind === 'delivered' ? '' : report.outcome.reason;
-      const label = report.state === 'queued' ? yellow('retrying ') : red('failed   ');
-      this.#line(`${this.#time(now)}  ${label}  ${what}  attempt ${report.attempts}: ${reason}`);
+      line(report.state === 'queued' ? 'retrying' : 'failed', [`attempt ${report.attempts}: ${reason}`]);
       return;
     }
     this.#delivered += 1;
@@ -114,9 +117,7 @@ export class DemoNarrator {
     const verified = received?.verified === true;
     if (verified) this.#verified += 1;
     const signature = verified ? green('signature verified') : red('signature NOT verified');
-    this.#line(
-      `${this.#time(now)}  ${green('delivered')}  ${what}  ${signature}  ${dim(`${formatMs(latency)} after detection`)}`,
-    );
+    line('delivered', [signature, dim(`${formatLatency(latency)} after detection`)]);
   }
 
   stopping(): void {
@@ -158,10 +159,11 @@ export class DemoNarrator {
       const ms = Math.max(0, now - happenedAt);
       this.#detectionLatencies.push(ms);
       const since = event.type === 'establishment.prep_summary' ? 'closing' : 'it happened';
-      latency = this.#style.dim(`${formatMs(ms)} after ${since}`);
+      latency = this.#style.dim(`${formatLatency(ms)} after ${since}`);
     }
+    const [reference, details] = eventColumns(event, this.#style);
     this.#line(
-      `${this.#time(now)}  ${this.#style.cyan('detected ')}  ${colourType(event, this.#style)}  ${describe(event, this.#style)}  ${latency}`.trimEnd(),
+      `${this.#time(now)}  ${activityLine(this.#style, 'detected', event.type, reference, [...details, latency])}`,
     );
   }
 
@@ -174,38 +176,9 @@ export class DemoNarrator {
   }
 }
 
-function shortType(type: string): string {
-  return type.replace(/^(?:order|establishment)\./, '');
-}
-
-/** The order's reference and establishment, or what a prep summary counts and for when. */
-function describe(event: NotifierEvent, style: Style): string {
-  if (event.type === 'establishment.prep_summary') {
-    const { establishment, orders, pickup_date, complete } = event.data;
-    const count = `${orders} order${orders === 1 ? '' : 's'} for ${dayLabel(pickup_date)}`;
-    return `${establishment.name.padEnd(ESTABLISHMENT_WIDTH)}  ${count}${complete ? '' : ' (incomplete)'}`;
-  }
-  const { order, after_closing } = event.data;
-  const late = after_closing ? `  ${style.yellow('after closing')}` : '';
-  return `${order.reference.padEnd(REFERENCE_WIDTH)}  ${order.establishment.name.padEnd(ESTABLISHMENT_WIDTH)}${late}`;
-}
-
-function colourType(event: NotifierEvent, style: Style): string {
-  const type: EventType = event.type;
-  const text = shortType(type).padEnd(TYPE_WIDTH);
-  if (type === 'order.created') return style.bold(text);
-  if (type === 'order.canceled') return style.red(text);
-  if (type === 'order.completed') return style.green(text);
-  return text;
-}
-
-function formatMs(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
-}
-
 function describeLatencies(values: number[]): string {
   if (values.length === 0) return 'n/a';
   const sorted = [...values].sort((a, b) => a - b);
   const median = sorted[Math.floor((sorted.length - 1) / 2)] ?? 0;
-  return `median ${formatMs(median)}, max ${formatMs(sorted.at(-1) ?? 0)}`;
+  return `median ${formatLatency(median)}, max ${formatLatency(sorted.at(-1) ?? 0)}`;
 }

@@ -6,6 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
+import type { Style } from '../output/terminalStyle.js';
 import { type LocalRuntime, openLocalRuntime } from '../runtime/localRuntime.js';
 import { runUntilStopped } from '../runtime/runUntilStopped.js';
 import { DemoNarrator } from './demoNarrator.js';
@@ -18,7 +19,6 @@ import {
   demoWebhookSecret,
 } from './demoSetup.js';
 import { type DemoWebhookReceiver, startDemoWebhookReceiver } from './demoWebhookReceiver.js';
-import type { Style } from './terminalStyle.js';
 
 export interface DemoOptions {
   seed: number;

@@ -1,10 +1,19 @@
-// The CLI's logging port: every status, delivery, request and failure line of the runner is one record,
-// written for people (a readable line) or for machines (one JSON object per line), as --log-format says.
+// The CLI's logging port: every status, event, delivery, request and failure line of the runner is
+// one record, written for people (a readable line) or for machines (one JSON object per line), as
+// --log-format says.
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** What a record is about, so a log pipeline can route on it without parsing the message. */
-export type LogKind = 'cycle' | 'failure' | 'listing' | 'delivery' | 'request' | 'summary' | 'lifecycle';
+export type LogKind =
+  | 'cycle'
+  | 'event'
+  | 'failure'
+  | 'listing'
+  | 'delivery'
+  | 'request'
+  | 'summary'
+  | 'lifecycle';
 
 export interface LogRecord {
   level: LogLevel;

@@ -1,28 +1,39 @@
-// One readable line (and log record) per delivery attempt.
+// One readable line (and log record) per delivery attempt, in the demo's columns: `delivered  created
+// NS-1064  to office  120 ms after detection`.
 import type { DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
 import type { LogRecord } from '../logging/logger.js';
+import { type Activity, activityLine, formatLatency } from './activityLine.js';
+import { PLAIN, type Style } from './terminalStyle.js';
 
-export function formatDeliveryReportLine(report: DeliveryReport, nowMs: number): string {
-  const what = `${report.subscriberId} ← ${report.eventType} ${report.reference}`;
+export function formatDeliveryReportLine(
+  report: DeliveryReport,
+  nowMs: number,
+  style: Style = PLAIN,
+): string {
+  const line = (activity: Activity, detail: string) =>
+    activityLine(style, activity, report.eventType, report.reference, [`to ${report.subscriberId}`, detail]);
   switch (report.state) {
     case 'delivered':
-      return `${what}: delivered (${(latencyMs(report, nowMs) / 1000).toFixed(1)} s after detection)`;
+      return line('delivered', style.dim(`${formatLatency(latencyMs(report, nowMs))} after detection`));
     case 'queued': {
       const inSeconds = Math.max(0, Math.round(((report.nextAttemptAt ?? nowMs) - nowMs) / 1000));
-      return `${what}: attempt ${report.attempts} failed, retrying in ${inSeconds} s: ${reasonOf(report)}`;
+      return line(
+        'retrying',
+        `attempt ${report.attempts} failed, next in ${inSeconds} s: ${reasonOf(report)}`,
+      );
     }
     case 'dead':
-      return `${what}: dead letter after ${report.attempts} attempt(s): ${reasonOf(report)}`;
+      return line('failed', `dead letter after ${report.attempts} attempt(s): ${reasonOf(report)}`);
     case 'subscriber_disabled':
-      return `${what}: subscriber disabled, nothing more is sent to it: ${reasonOf(report)}`;
+      return line('failed', `subscriber disabled, nothing more is sent to it: ${reasonOf(report)}`);
   }
 }
 
-export function deliveryReportRecord(report: DeliveryReport, nowMs: number): LogRecord {
+export function deliveryReportRecord(report: DeliveryReport, nowMs: number, style: Style = PLAIN): LogRecord {
   return {
     level: report.state === 'delivered' ? 'info' : report.state === 'queued' ? 'warn' : 'error',
     kind: 'delivery',
-    message: formatDeliveryReportLine(report, nowMs),
+    message: formatDeliveryReportLine(report, nowMs, style),
     fields: {
       subscriberId: report.subscriberId,
       eventId: report.eventId,

@@ -1,66 +1,59 @@
-// `meal-notifier status` for people, locally or for a deployed stack: one table of organizations, one of
-// subscribers, orders unreadable for over an hour, and the verdict: one line per health problem (an
-// organization not polled lately, a disabled subscriber, dead letters, batches the publisher gave up on,
-// what could not be read), or one line saying all is well.
-import Table from 'cli-table3';
+// `meal-notifier status` for people, locally or for a deployed stack: one table of organizations (each
+// one's last error on a line of its own under it), one of subscribers, both fitted to the width given,
+// orders unreadable for over an hour, and the verdict: one line per health problem (an organization not
+// polled lately, a disabled subscriber, dead letters, batches the publisher gave up on, what could not be
+// read), or one line saying all is well.
 import { type Health, STALE_AFTER_INTERVALS } from '../../shared/operations/healthVerdict.js';
 import type { OrganizationStatus, StatusReport } from '../../shared/operations/statusReport.js';
 import { humanDuration } from '../../shared/time/humanDuration.js';
+import { renderTable, type TableRow } from './fitTable.js';
 
-export function formatStatus(report: StatusReport, health: Health, nowMs: number): string {
+export function formatStatus(report: StatusReport, health: Health, nowMs: number, width?: number): string {
   const lines = [
     'stack' in report
       ? `Stack: ${report.stack} (state table ${report.tableName})`
       : `State file: ${report.statePath}${report.stateExists ? '' : ' (not created yet: nothing polled)'}`,
   ];
-  const organizations = new Table({
-    head: [
-      'Organization',
-      'Last successful poll',
-      'Failures',
-      'Last error',
-      'Snapshots',
-      'Events 1 h',
-      'Events 24 h',
-    ],
-    style: { head: [], border: [], compact: true },
-    // Wrapped only when an error is long: an empty column 50 characters wide says nothing.
-    ...(report.organizations.some((organization) => (organization.lastError?.length ?? 0) > 50)
-      ? { colWidths: [null, null, null, 50, null, null, null], wordWrap: true }
-      : {}),
-  });
-  for (const organization of report.organizations) {
-    organizations.push([
-      organization.name,
-      describeWhen(organization.lastSuccessAt, nowMs),
-      String(organization.consecutiveFailures),
-      organization.lastError ?? '',
-      String(organization.snapshots),
-      String(organization.eventsLastHour),
-      String(organization.eventsLastDay),
-    ]);
-  }
-  lines.push(organizations.toString());
+  lines.push(
+    renderTable(
+      {
+        head: ['Organization', 'Last successful poll', 'Failures', 'Snapshots', 'Events 1 h', 'Events 24 h'],
+        rows: report.organizations.flatMap((organization): TableRow[] => [
+          [
+            organization.name,
+            describeWhen(organization.lastSuccessAt, nowMs),
+            String(organization.consecutiveFailures),
+            String(organization.snapshots),
+            String(organization.eventsLastHour),
+            String(organization.eventsLastDay),
+          ],
+          ...(organization.lastError ? [{ note: `last error: ${organization.lastError}` }] : []),
+        ]),
+      },
+      width,
+    ),
+  );
   for (const organization of report.organizations) lines.push(...unreadableNotes(organization, nowMs));
   if (report.subscribers.length > 0) {
-    const subscribers = new Table({
-      head: ['Subscriber', 'Type', 'Queued', 'Dead', 'State'],
-      style: { head: [], border: [], compact: true },
-    });
-    for (const subscriber of report.subscribers) {
-      subscribers.push([
-        subscriber.id,
-        subscriber.type ?? '(not in config)',
-        count(subscriber.queued, subscriber.type),
-        count(subscriber.dead, subscriber.type),
-        subscriber.disabled
-          ? `disabled since ${subscriber.disabled.since}`
-          : subscriber.enabledInConfig
-            ? 'enabled'
-            : 'off in config',
-      ]);
-    }
-    lines.push(subscribers.toString());
+    lines.push(
+      renderTable(
+        {
+          head: ['Subscriber', 'Type', 'Queued', 'Dead', 'State'],
+          rows: report.subscribers.map((subscriber) => [
+            subscriber.id,
+            subscriber.type ?? '(not in config)',
+            count(subscriber.queued, subscriber.type),
+            count(subscriber.dead, subscriber.type),
+            subscriber.disabled
+              ? `disabled since ${subscriber.disabled.since}`
+              : subscriber.enabledInConfig
+                ? 'enabled'
+                : 'off in config',
+          ]),
+        },
+        width,
+      ),
+    );
   }
   const pollingOff = 'stack' in report && !report.pollingEnabled;
   if (pollingOff) {

@@ -1,15 +1,18 @@
-// How the poll command tells what happens: each new event as a CloudEvent JSON line on stdout (data, in
-// either log format), and a log record per cycle (with the organization's queued and dead deliveries;
-// a skip only when it is not the same as the last), per failure and per delivery attempt on stderr. The
-// run's tally counts each cycle and delivery; the metrics, when served, observe their latencies.
+// How the poll command tells what happens: each new event as a CloudEvent JSON line where --events sends
+// it (data, in either log format), and a log record per event, per cycle (with the organization's queued
+// and dead deliveries; a skip only when it is not the same as the last), per failure and per delivery
+// attempt. The run's tally counts each cycle and delivery; the metrics, when served, observe their
+// latencies.
 import { DeliveryRecordError } from '../../shared/delivery/errors.js';
 import type { DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
 import { eventForSubscriber } from '../../shared/events/orderSummary.js';
 import type { PollReport } from '../../shared/poll/pollOrganization.js';
 import type { Logger } from '../logging/logger.js';
 import { deliveryReportRecord } from '../output/deliveryReportLine.js';
+import { detectedEventRecord } from '../output/detectedEventLine.js';
 import { leaseTakenOverRecord } from '../output/leaseTakenOverLine.js';
 import { pollReportRecords } from '../output/pollReportLine.js';
+import { PLAIN, type Style } from '../output/terminalStyle.js';
 import type { OutboxTally } from '../runtime/outboxTally.js';
 import type { RunTally } from '../runtime/runTally.js';
 import { SkipNotices } from './skipNotices.js';
@@ -24,6 +27,8 @@ export interface PollReporterOptions {
   logger: Logger;
   /** One CloudEvent JSON text per call. */
   writeEvent: (line: string) => void;
+  /** Colour for the readable lines; plain unless they go to a terminal. */
+  style?: Style;
   outbox: OutboxTally;
   budgetPerMinute: number;
   /** Counts for the summary on exit, when the run has one. */
@@ -36,11 +41,13 @@ export interface PollReporterOptions {
 export class PollReporter {
   readonly #options: PollReporterOptions;
   readonly #clock: () => number;
+  readonly #style: Style;
   readonly #skips = new SkipNotices();
 
   constructor(options: PollReporterOptions) {
     this.#options = options;
     this.#clock = options.clock ?? Date.now;
+    this.#style = options.style ?? PLAIN;
   }
 
   async cycle(report: PollReport): Promise<void> {
@@ -49,8 +56,11 @@ export class PollReporter {
       report.organization.id,
       report.events.map((event) => event.id),
     );
-    // stdout is nobody's opted-in subscriber: contact details stay out.
-    for (const event of report.events) writeEvent(JSON.stringify(eventForSubscriber(event, false)));
+    for (const event of report.events) {
+      // --events is nobody's opted-in subscriber: contact details stay out.
+      writeEvent(JSON.stringify(eventForSubscriber(event, false)));
+      logger.log(detectedEventRecord(event, this.#style));
+    }
     const takenOver = leaseTakenOverRecord(report);
     if (takenOver) logger.log(takenOver);
     if (this.#skips.worthTelling(report)) {
@@ -88,7 +98,7 @@ export class PollReporter {
   }
 
   delivery(report: DeliveryReport): void {
-    this.#options.logger.log(deliveryReportRecord(report, this.#clock()));
+    this.#options.logger.log(deliveryReportRecord(report, this.#clock(), this.#style));
     const { run, outbox, latencies } = this.#options;
     latencies?.observeDelivery(report);
     if (!run) return;

@@ -4,6 +4,8 @@
 
 export interface SignalStop {
   signal: AbortSignal;
+  /** The graceful stop a first signal asks for, for another reason (the events' reader went away). */
+  requestStop(): void;
   /** Stops listening (call once the command is done). */
   dispose(): void;
 }
@@ -24,6 +26,7 @@ export function stopOnSignals(onStopping: (signal: NodeJS.Signals) => void): Sig
   for (const name of SIGNALS) process.on(name, onSignal);
   return {
     signal: controller.signal,
+    requestStop: () => controller.abort(),
     dispose: () => {
       for (const name of SIGNALS) process.off(name, onSignal);
     },

@@ -1,6 +1,6 @@
-// `meal-notifier poll --config FILE --once`, run as a real process against the simulator, walks the issue's
-// acceptance path: a silent first cycle, exactly the transitions that happened, a quiet cycle, and no false
-// event while one listing keeps failing.
+// `meal-notifier poll --config FILE --once --events -`, run as a real process against the simulator, walks
+// the issue's acceptance path: a silent first cycle, exactly the transitions that happened, a quiet cycle,
+// and no false event while one listing keeps failing.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,7 +68,7 @@ describe('meal-notifier poll --once', () => {
   it('is silent on the first cycle, then reports exactly what changed, then nothing', async () => {
     const config = await writeConfig('main.json', sim.baseUrl);
     const before = sim.requestLog.size;
-    const first = await runCli(['poll', '--config', config, '--once'], env);
+    const first = await runCli(['poll', '--config', config, '--once', '--events', '-'], env);
     expect(first.code).toBe(0);
     expect(first.stdout).toBe('');
     // Every request went to pending, counted against the budget's usable 45 (50 less the safety margin).
@@ -90,7 +90,7 @@ describe('meal-notifier poll --once', () => {
     sim.world.setStatus(gone.uuid, 'archived');
     const created = sim.world.addOrder({ pickupDate: today });
 
-    const second = await runCli(['poll', '--config', config, '--once'], env);
+    const second = await runCli(['poll', '--config', config, '--once', '--events', '-'], env);
     expect(second.code).toBe(0);
     expect(eventsOf(second.stdout)).toEqual(
       expect.arrayContaining([
@@ -108,7 +108,7 @@ describe('meal-notifier poll --once', () => {
     );
     expect(second.stdout).not.toContain('"email"');
 
-    const third = await runCli(['poll', '--config', config, '--once'], env);
+    const third = await runCli(['poll', '--config', config, '--once', '--events', '-'], env);
     expect(third.code).toBe(0);
     expect(third.stdout).toBe('');
   });
@@ -122,7 +122,7 @@ describe('meal-notifier poll --once', () => {
     sim.world.setStatus(order.uuid, 'completed');
 
     failCompleted = true;
-    const failing = await runCli(['poll', '--config', config, '--once'], env);
+    const failing = await runCli(['poll', '--config', config, '--once', '--events', '-'], env);
     failCompleted = false;
     expect(failing.code).toBe(1);
     expect(failing.stdout).toBe('');
@@ -130,7 +130,7 @@ describe('meal-notifier poll --once', () => {
       /^ {2}North School: the API failed on its side \(500\) on GET \/orders\?status=completed/m,
     );
 
-    const recovered = await runCli(['poll', '--config', config, '--once'], env);
+    const recovered = await runCli(['poll', '--config', config, '--once', '--events', '-'], env);
     expect(recovered.code).toBe(0);
     expect(eventsOf(recovered.stdout)).toEqual([{ type: 'order.completed', reference: order.reference }]);
   }, 60_000);

@@ -67,7 +67,7 @@ afterAll(async () => {
 });
 
 function startRunner(): RunningCli {
-  return startCli(['poll', '--config', config, '--verbose', '--log-format', 'json'], {
+  return startCli(['poll', '--config', config, '--events', '-', '--verbose', '--log-format', 'json'], {
     NORTH_TOKEN: sim.token,
     HOOK_SECRET: secret,
   });
@@ -131,6 +131,9 @@ describe('meal-notifier poll, stopped by SIGTERM mid-cycle and restarted', () =>
     // Recorded exactly once: no id twice, no transition twice, and the state file agrees with stdout.
     const ids = all.map((event) => event.id);
     expect(new Set(ids).size).toBe(ids.length);
+    // The log has one record of each, by id, beside the events on stdout.
+    const logged = [first, second].flatMap((run) => ofKind(run.output.stderr, 'event'));
+    expect(logged.map((line) => String(line.eventId)).sort()).toEqual([...ids].sort());
     const transitions = all.map((event) => `${event.type} ${event.subject}`);
     expect(new Set(transitions).size).toBe(transitions.length);
     const store = new SqliteStateStore({ path: join(dir, 'state.db') });

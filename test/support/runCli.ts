@@ -1,5 +1,7 @@
-// Runs `meal-notifier` as a real child process: to completion (`runCli`), or long-running with a way to
-// wait for a line of output and to stop it with a signal (`startCli`).
+// Runs `meal-notifier` as a real child process: to completion (`runCli`), long-running with a way to
+// wait for a line of output and to stop it with a signal (`startCli`), or with its stdout a pipe whose
+// reader goes away: a real `head -1` (`runCliIntoHead`), or one closed before anything is written
+// (`runCliIntoClosedPipe`).
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -19,19 +21,24 @@ export interface CliUser {
 
 /**
  * `env` replaces the MEAL_API_* and MEAL_NOTIFIER_* variables of the test's own environment rather than
- * adding to them.
+ * adding to them; a COLUMNS of the test's shell is not passed on either, so tables come out as piped
+ * unless a test sets it.
  */
 function spawnCli(
   args: string[],
   env: Record<string, string>,
   user?: CliUser,
 ): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, [BIN, ...args], { env: cliEnv(env), ...user });
+}
+
+function cliEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const baseEnv = Object.fromEntries(
     Object.entries(process.env).filter(
-      ([key]) => !key.startsWith('MEAL_API_') && !key.startsWith('MEAL_NOTIFIER_'),
+      ([key]) => !key.startsWith('MEAL_API_') && !key.startsWith('MEAL_NOTIFIER_') && key !== 'COLUMNS',
     ),
   );
-  return spawn(process.execPath, [BIN, ...args], { env: { ...baseEnv, ...env, NO_COLOR: '1' }, ...user });
+  return { ...baseEnv, ...env, NO_COLOR: '1' };
 }
 
 export function runCli(args: string[], env: Record<string, string> = {}, user?: CliUser): Promise<CliResult> {
@@ -41,6 +48,56 @@ export function runCli(args: string[], env: Record<string, string> = {}, user?: 
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, ...output }));
+  });
+}
+
+export interface PipedResult {
+  code: number | null;
+  /** What `head -1` printed: the command's first line. */
+  firstLine: string;
+  stderr: string;
+}
+
+/**
+ * `meal-notifier … | head -1` as a shell runs it: head exits after the first line, and the pipe's
+ * reader with it, so whatever the command writes after that meets a closed pipe.
+ */
+export function runCliIntoHead(args: string[], env: Record<string, string> = {}): Promise<PipedResult> {
+  const head = spawn('head', ['-1'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: cliEnv(env),
+    stdio: ['ignore', head.stdin, 'pipe'],
+  });
+  // The command holds its own end of the pipe now: ours would keep head waiting for more.
+  head.stdin.destroy();
+  let firstLine = '';
+  let stderr = '';
+  head.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    firstLine += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const headDone = new Promise<void>((resolve) => head.on('close', () => resolve()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    head.on('error', reject);
+    child.on('close', (code) => void headDone.then(() => resolve({ code, firstLine, stderr })));
+  });
+}
+
+/** Its stdout a pipe nobody reads any more: the command's first write meets a closed pipe. */
+export function runCliIntoClosedPipe(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const child = spawnCli(args, env);
+  child.stdin.end();
+  child.stdout.destroy();
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout: '', stderr }));
   });
 }
 

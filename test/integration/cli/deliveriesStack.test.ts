@@ -87,12 +87,18 @@ describe('meal-notifier deliveries --stack', () => {
     const result = await runCliInProcess(['deliveries', ...stack.stackArgs, '--failed']);
 
     expect(result.code).toBe(0);
+    // Each row, then its last error on a line of its own.
     expect(result.stdout).toMatch(
-      /│ automation\s+│ order\.created\s+│ ORD-1\s+│ dead\s+│ 1\s+│\s+│ gone: https:\/\/hooks\.example\.test\/orders answered 410/,
+      new RegExp(
+        `│ automation\\s+│ order\\.created ORD-1\\s+│ dead\\s+│\n│\\s+│ ${gone.id}\\s+│ 1 attempt\\s+│\n` +
+          '│ last error: gone: https://hooks\\.example\\.test/orders answered 410 Gone \\(HTTP 410\\)\\s+│',
+      ),
     );
-    expect(result.stdout).toContain('(HTTP 410)');
     expect(result.stdout).toMatch(
-      /│ automation\s+│ order\.canceled\s+│ ORD-1\s+│ dead\s+│ 8\s+│\s+│ redrive policy: moved by the queue after too many/,
+      new RegExp(
+        `│ automation\\s+│ order\\.canceled ORD-1\\s+│ dead\\s+│\n│\\s+│ ${stuck.id}\\s+│ 8 attempts\\s+│\n` +
+          '│ last error: redrive policy: moved by the queue after too many',
+      ),
     );
     expect(result.stdout).toContain('\n2 dead\n');
     // Taken for a few seconds to page through the queue, given back at once, never deleted.

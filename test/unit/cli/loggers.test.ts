@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { CliUsageError } from '../../../cli/errors.js';
 import { createLogger, parseLogFormat } from '../../../cli/logging/logFormat.js';
+import { QuietLogger } from '../../../cli/logging/quietLogger.js';
 
 function capture(): { stream: Writable; text: () => string } {
   let text = '';
@@ -50,6 +51,15 @@ describe('log formats', () => {
     const out = capture();
     createLogger('json', out.stream).log({ ...record, fields: { level: 'debug', kind: 'x', ok: true } });
     expect(JSON.parse(out.text())).toMatchObject({ level: 'info', kind: 'cycle', ok: true });
+  });
+
+  it('quiet: warnings and errors only', () => {
+    const out = capture();
+    const logger = new QuietLogger(createLogger('human', out.stream));
+    for (const level of ['debug', 'info', 'warn', 'error'] as const) {
+      logger.log({ level, kind: 'delivery', message: level });
+    }
+    expect(out.text()).toBe('warn\nerror\n');
   });
 
   it('refuses an unknown --log-format, naming the choices', () => {

@@ -1,5 +1,5 @@
-// A little colour for the demo when it writes to a terminal, and none when piped or when NO_COLOR is set
-// (https://no-color.org), so captured output stays plain text.
+// A little colour for the demo and the runner when they write to a terminal, and none when piped or when
+// NO_COLOR is set (https://no-color.org), so captured output stays plain text.
 import { styleText } from 'node:util';
 
 type Format = 'dim' | 'bold' | 'green' | 'red' | 'yellow' | 'cyan';
@@ -7,7 +7,10 @@ export type Style = Record<Format, (text: string) => string>;
 
 export function terminalStyle(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): Style {
   const enabled = stream.isTTY === true && !env.NO_COLOR;
-  const format = (name: Format) => (text: string) => (enabled ? styleText(name, text) : text);
+  // Node 22.13+ checks a stream itself, process.stdout unless told: the runner colours stderr, whatever
+  // stdout is (events piped to jq, say).
+  const format = (name: Format) => (text: string) =>
+    enabled ? styleText(name, text, { stream, validateStream: false }) : text;
   return {
     dim: format('dim'),
     bold: format('bold'),

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { formatDeliveryReportLine } from '../../../cli/output/deliveryReportLine.js';
+import { detectedEventRecord } from '../../../cli/output/detectedEventLine.js';
+import type { DeliveryReport } from '../../../shared/delivery/outboxDelivery.js';
+import { makeOrderEvent } from '../../support/eventFixtures.js';
+
+const NOW = Date.parse('2026-03-05T10:00:02.000Z');
+
+function report(overrides: Partial<DeliveryReport>): DeliveryReport {
+  return {
+    subscriberId: 'office',
+    eventId: 'e-1',
+    eventType: 'order.created',
+    reference: 'NS-1064',
+    outcome: { kind: 'delivered' },
+    attempts: 1,
+    state: 'delivered',
+    eventTime: '2026-03-05T10:00:01.880Z',
+    ...overrides,
+  };
+}
+
+const failure = (reason: string): DeliveryReport['outcome'] => ({ kind: 'retry', reason });
+
+describe('the runner’s line per delivery attempt, in the demo’s columns', () => {
+  it('says what became of each attempt, to whom', () => {
+    expect(formatDeliveryReportLine(report({}), NOW)).toBe(
+      'delivered  created    NS-1064  to office  120 ms after detection',
+    );
+    expect(
+      formatDeliveryReportLine(
+        report({ state: 'queued', outcome: failure('answered 500'), nextAttemptAt: NOW + 5_000 }),
+        NOW,
+      ),
+    ).toBe('retrying   created    NS-1064  to office  attempt 1 failed, next in 5 s: answered 500');
+    expect(
+      formatDeliveryReportLine(
+        report({ state: 'dead', attempts: 8, eventType: 'order.canceled', outcome: failure('answered 500') }),
+        NOW,
+      ),
+    ).toBe('failed     canceled   NS-1064  to office  dead letter after 8 attempt(s): answered 500');
+    expect(
+      formatDeliveryReportLine(
+        report({ state: 'subscriber_disabled', outcome: failure('answered 410') }),
+        NOW,
+      ),
+    ).toBe(
+      'failed     created    NS-1064  to office  subscriber disabled, nothing more is sent to it: answered 410',
+    );
+  });
+});
+
+describe('the runner’s line per event', () => {
+  it('names the order, its establishment and organization; its record names no customer', () => {
+    const event = makeOrderEvent({ order: { reference: 'NS-1031' } });
+    const record = detectedEventRecord(event);
+    const { establishment } = event.data.order;
+    expect(record.message).toBe(
+      `detected   created    NS-1031  ${establishment.name.padEnd(18)}  ${event.data.organization.name}`,
+    );
+    expect(record).toMatchObject({ level: 'info', kind: 'event' });
+    expect(record.fields).toEqual({
+      eventId: event.id,
+      eventType: 'order.created',
+      reference: 'NS-1031',
+      subject: event.subject,
+      establishment: establishment.name,
+      organization: event.data.organization.name,
+      organizationId: event.data.organization.id,
+    });
+    expect(JSON.stringify(record)).not.toContain(event.data.order.customer.name);
+  });
+});

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { fitColumns } from '../../../cli/output/fitColumns.js';
+import { renderTable, type TableSpec } from '../../../cli/output/fitTable.js';
+import { wrapText } from '../../../cli/output/wrapText.js';
+
+const EVENT_ID = 'a1b2c3d4-e5f6-8abc-9def-0123456789ab';
+const ERROR =
+  'https://hooks.example.test/orders answered 500 Internal Server Error after 15 s, twice in a row';
+
+const deliveries: TableSpec = {
+  head: ['Subscriber', 'Event', 'Status'],
+  rows: [
+    ['accounting-automation', `order.created NS-1064\n${EVENT_ID}`, 'queued\n3 attempts\nnext in 12 min'],
+    { note: `last error: ${ERROR}` },
+    ['legacy', `order.canceled NS-1065\n${EVENT_ID}`, 'dead\n1 attempt'],
+  ],
+};
+
+const lines = (text: string) => text.split('\n');
+const longest = (text: string) => Math.max(...lines(text).map((line) => [...line].length));
+/** The words of a table's text, borders and padding gone. */
+const words = (text: string) => text.split(/[\s│┌┐└┘├┤┬┴┼─]+/).filter(Boolean);
+
+describe('tables fitted to a width', () => {
+  it('keep every row on one line, notes included, when there is no width to fit', () => {
+    const table = renderTable(deliveries, undefined);
+    expect(table).toContain(`│ last error: ${ERROR} │`);
+    expect(table).toContain(`│ accounting-automation │ order.created NS-1064 `);
+  });
+
+  it.each([80, 60, 40])('print no line longer than %i columns and cut nothing off', (width) => {
+    const table = renderTable(deliveries, width);
+    expect(longest(table)).toBeLessThanOrEqual(width);
+    expect(table).not.toContain('…');
+    // Broken words aside (none at 80), every word is there.
+    if (width === 80) {
+      for (const word of words(ERROR)) expect(words(table)).toContain(word);
+      expect(table).toContain(EVENT_ID);
+    }
+  });
+
+  it('widen the last column for a note as far as the width allows, then wrap it', () => {
+    const table = renderTable(deliveries, 80);
+    expect(longest(table)).toBe(80);
+    expect(table).toMatch(
+      /│ last error: https:\/\/hooks\.example\.test\/orders answered 500 Internal Server +│\n│ Error after/,
+    );
+  });
+
+  it('wrap a header over a one-line value before the value', () => {
+    // Natural: 12 + 20 + 11 = 43; 38 available takes the 5 from a header alone, which wraps once.
+    const columns = [
+      ['Organization', 'North School'],
+      ['Last successful poll', '2026-11-22 21:10:23Z'],
+      ['Events 24 h', '2'],
+    ];
+    expect(fitColumns(columns, 38)).toEqual([12, 20, 6]);
+  });
+
+  it('give where it costs the table the fewest lines', () => {
+    // The status table on an 80-column terminal: 61 for the text of six columns.
+    const columns = [
+      ['Organization', 'North School', 'South Academy Annex'],
+      ['Last successful poll', '2026-11-22 21:10:23Z (5 s ago)', 'never'],
+      ['Failures', '0', '2'],
+      ['Snapshots', '37', '0'],
+      ['Events 1 h', '2', '0'],
+      ['Events 24 h', '2', '0'],
+    ];
+    // Rows of two lines each ("South Academy" / "Annex", "2026-11-22" / "21:10:23Z (5 s ago)"); giving
+    // the name one more place would take a third line ("South" / "Academy" / "Annex").
+    expect(fitColumns(columns, 61)).toEqual([13, 19, 8, 9, 6, 6]);
+  });
+
+  it('break a word only once no column can give more', () => {
+    const columns = [
+      ['Event', EVENT_ID],
+      ['Status', 'queued next in 12 min'],
+    ];
+    // 36 + 21 natural: the status wraps at spaces down to its longest word, 6, before the id breaks.
+    expect(fitColumns(columns, 50)).toEqual([36, 14]);
+    expect(fitColumns(columns, 42)).toEqual([36, 6]);
+    expect(fitColumns(columns, 40)).toEqual([34, 6]);
+  });
+});
+
+describe('wrapping a cell', () => {
+  it('wraps at spaces, keeps its own lines, and breaks only a word longer than the width', () => {
+    expect(wrapText('queued next in 12 min', 10)).toEqual(['queued', 'next in 12', 'min']);
+    expect(wrapText('order.created NS-1\nid', 20)).toEqual(['order.created NS-1', 'id']);
+    expect(wrapText('abcdefghij k', 4)).toEqual(['abcd', 'efgh', 'ij k']);
+  });
+
+  it('counts a wide character as two columns', () => {
+    expect(wrapText('食堂 食堂', 4)).toEqual(['食堂', '食堂']);
+  });
+});
