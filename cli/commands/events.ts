@@ -26,7 +26,7 @@ import { CliUsageError } from '../errors.js';
 import { eventTypesFlag } from '../eventTypesFlag.js';
 import { integerFlag, STACK_CONFIG, withConfigOption } from '../flags.js';
 import { formatEventsTable } from '../output/eventsTable.js';
-import { terminalWidth } from '../output/terminalWidth.js';
+import { outputWidth } from '../output/outputWidth.js';
 import { parseSince } from '../parseSince.js';
 import { openLocalState, statePathOf } from '../runtime/localRuntime.js';
 import { stateFileExists } from '../status/collectStatus.js';
@@ -106,7 +106,7 @@ Examples:
       if (listing.events.length > 0) {
         const organizationNames = new Map(config.organizations.map(({ id, name }) => [id, name]));
         process.stdout.write(
-          `${formatEventsTable(listing.events, { nowMs: now, width: terminalWidth(), organizationNames })}\n`,
+          `${formatEventsTable(listing.events, { nowMs: now, width: outputWidth(), organizationNames })}\n`,
         );
       }
       for (const line of summaryLines(listing, query, now)) process.stdout.write(`${line}\n`);

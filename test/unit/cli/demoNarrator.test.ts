@@ -76,7 +76,7 @@ describe('the demo narrator', () => {
     });
     expect(lines()).toEqual([
       expect.stringMatching(/^baseline /),
-      `detected   prep_summary  ${'Main Canteen'.padEnd(18)}  1 order for Tue 24 Nov (incomplete)  0 ms after closing`,
+      'detected   prep_summary  Main Canteen  1 order for Tue 24 Nov (incomplete)  0 ms after closing',
       `detected   created    NS-1031  ${late.data.order.establishment.name.padEnd(18)}  after closing`,
     ]);
     // A summary is about an establishment: there is no order to look up.
