@@ -1,5 +1,6 @@
 // `meal-notifier establishments`: lists the organization's establishments (serving locations).
 import { Command } from 'commander';
+import { counted } from '../../shared/text/counted.js';
 import { createCliApiClient } from '../apiClient.js';
 import { addConnectionOptions, type ConnectionOptions, resolveConnection } from '../connection.js';
 import { formatEstablishmentsTable } from '../output/establishmentsTable.js';
@@ -29,7 +30,7 @@ export function establishmentsCommand(): Command {
         process.stdout.write(
           options.json
             ? `${JSON.stringify(listing.records, null, 2)}\n`
-            : `${formatEstablishmentsTable(listing.records)}\n${listing.records.length} establishments\n`,
+            : `${formatEstablishmentsTable(listing.records)}\n${counted(listing.records.length, 'establishment')}\n`,
         );
       } finally {
         await client.close();

@@ -1,5 +1,6 @@
 // One readable line (and log record) per delivery attempt.
 import type { DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
+import { counted } from '../../shared/text/counted.js';
 import type { LogRecord } from '../logging/logger.js';
 
 export function formatDeliveryReportLine(report: DeliveryReport, nowMs: number): string {
@@ -12,7 +13,7 @@ export function formatDeliveryReportLine(report: DeliveryReport, nowMs: number):
       return `${what}: attempt ${report.attempts} failed, retrying in ${inSeconds} s: ${reasonOf(report)}`;
     }
     case 'dead':
-      return `${what}: dead letter after ${report.attempts} attempt(s): ${reasonOf(report)}`;
+      return `${what}: dead letter after ${counted(report.attempts, 'attempt')}: ${reasonOf(report)}`;
     case 'subscriber_disabled':
       return `${what}: subscriber disabled, nothing more is sent to it: ${reasonOf(report)}`;
   }

@@ -4,6 +4,7 @@
 // produces a message Slack refuses as `invalid_blocks`. Parent e-mail and phone are never printed.
 import type { Change, OrderEvent, OrderSummary } from '../../events/orderEvent.js';
 import { isSampleEvent } from '../../events/sampleEvent.js';
+import { counted } from '../../text/counted.js';
 import { ELLIPSIS, fitMrkdwn, fitPlain, oneLine } from './slackText.js';
 
 /** Slack's Block Kit limits, and the ones this product sets itself to keep a message readable. */
@@ -150,7 +151,7 @@ function itemBlocks(items: OrderSummary['items']): SectionBlock[] {
   }
   const blocks = sections.map(section);
   const hidden = items.length - shown;
-  if (hidden > 0) blocks.push(section(`_${ELLIPSIS}and ${hidden} more item${hidden === 1 ? '' : 's'}_`));
+  if (hidden > 0) blocks.push(section(`_${ELLIPSIS}and ${counted(hidden, 'more item')}_`));
   return blocks;
 }
 
@@ -191,7 +192,7 @@ function fallbackText(title: string, order: OrderSummary): string {
     `pickup ${order.pickup_date}`,
     customerText(order.customer),
     order.total.formatted,
-    `${count} item${count === 1 ? '' : 's'}`,
+    counted(count, 'item'),
   ].map(oneLine);
   return fitMrkdwn(`${title} — ${parts.join(', ')}`, SLACK_LIMITS.fallbackText);
 }
