@@ -32,3 +32,24 @@ export class StoreThrottledError extends StateStoreError {
 export class StoreContentionError extends StateStoreError {
   override readonly retryable = true;
 }
+
+/**
+ * The state file was written by a newer meal-notifier, whose schema this one cannot read: refused rather
+ * than misread, and not retryable, since only another program version or another file fixes it.
+ */
+export class StateFileTooNewError extends StateStoreError {
+  constructor(
+    readonly path: string,
+    /** The schema version recorded in the file. */
+    readonly fileVersion: number,
+    /** The newest schema version this program reads. */
+    readonly programVersion: number,
+  ) {
+    super(
+      'open',
+      undefined,
+      `${path} was written by a newer meal-notifier (schema version ${fileVersion}; this one reads up to ${programVersion}): ` +
+        'run that version or a later one, or point state.path at another file',
+    );
+  }
+}
