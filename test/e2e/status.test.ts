@@ -92,7 +92,7 @@ describe('meal-notifier status', () => {
       healthy: false,
       problems: [
         expect.stringMatching(/^subscriber legacy is disabled: .*410/),
-        'subscriber legacy has 2 dead letter(s): see meal-notifier deliveries --failed',
+        'subscriber legacy has 2 dead letters: see meal-notifier deliveries --failed',
       ],
     });
     expect(report.stateExists).toBe(true);
@@ -128,7 +128,7 @@ describe('meal-notifier status', () => {
     expect(table.stdout).toMatch(row('legacy', 'webhook', '0', '2', 'disabled since \\S+'));
     expect(table.stdout).toContain('\nsubscriber legacy is disabled:');
     expect(table.stdout).toContain(
-      '\nsubscriber legacy has 2 dead letter(s): see meal-notifier deliveries --failed\n',
+      '\nsubscriber legacy has 2 dead letters: see meal-notifier deliveries --failed\n',
     );
   });
 

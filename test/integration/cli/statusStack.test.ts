@@ -137,7 +137,7 @@ describe('meal-notifier status --stack', () => {
       health: {
         healthy: false,
         problems: [
-          'subscriber automation has 2 dead letter(s): see meal-notifier deliveries --stack NotifierTest --failed',
+          'subscriber automation has 2 dead letters: see meal-notifier deliveries --stack NotifierTest --failed',
           expect.stringMatching(/^subscriber kitchen-north is disabled: Slack answered channel_is_archived/),
           expect.stringMatching(/^subscriber kitchen-north has 1 dead letter\(s\)/),
           expect.stringMatching(/^1 stream batch\(es\) the publisher gave up on/),
