@@ -139,8 +139,8 @@ describe('meal-notifier status --stack', () => {
         problems: [
           'subscriber automation has 2 dead letters: see meal-notifier deliveries --stack NotifierTest --failed',
           expect.stringMatching(/^subscriber kitchen-north is disabled: Slack answered channel_is_archived/),
-          expect.stringMatching(/^subscriber kitchen-north has 1 dead letter\(s\)/),
-          expect.stringMatching(/^1 stream batch\(es\) the publisher gave up on/),
+          expect.stringMatching(/^subscriber kitchen-north has 1 dead letter: /),
+          expect.stringMatching(/^1 stream batch the publisher gave up on/),
         ],
       },
       organizations: [{ id: NORTH_SCHOOL_ID, consecutiveFailures: 2, snapshots: 2, eventsLastDay: 2 }],
