@@ -5,7 +5,8 @@ import { AdminApiError } from '../shared/api/errors.js';
 import { ConfigError, MissingSecretError } from '../shared/config/errors.js';
 import { SubscriberConfigError } from '../shared/delivery/errors.js';
 import { ReplayRefusedError, StackAccessError, StackOutputsError } from '../shared/operations/errors.js';
-import { StateFileError, StateStoreError } from '../shared/store/errors.js';
+import { StateFileError, StateFileTooNewError, StateStoreError } from '../shared/store/errors.js';
+import { SqliteAddonMismatchError } from '../shared/store/sqlite/sqliteErrors.js';
 import type { LogFormat } from './logging/logFormat.js';
 
 /** Bad input caught before any request; exits 2. */
@@ -59,6 +60,15 @@ export function reportFailure(
   if (error instanceof ConfigError) {
     return write(error.message, EXIT_USAGE, { problems: error.problems });
   }
+  // Restarting cannot fix these, so exit 2 like a config mistake: a process manager stops retrying.
+  if (error instanceof StateFileTooNewError) {
+    return write(error.message, EXIT_USAGE, {
+      statePath: error.path,
+      fileSchemaVersion: error.fileVersion,
+      programSchemaVersion: error.programVersion,
+    });
+  }
+  if (error instanceof SqliteAddonMismatchError) return write(error.message, EXIT_USAGE);
   if (
     error instanceof CliUsageError ||
     (error instanceof StateFileError && !error.retryable) ||

@@ -8,6 +8,7 @@ import {
   type PaymentMethod,
   PaymentMethodSchema,
 } from '../shared/api/schemas.js';
+import { counted } from '../shared/text/counted.js';
 
 export interface OrderListingQuery {
   status: OrderStatus;
@@ -83,7 +84,7 @@ export function validationMessage(errors: FieldErrors): string {
   const first = messages[0] ?? 'The given data was invalid.';
   const more = messages.length - 1;
   if (more <= 0) return first;
-  return `${first} (and ${more} more error${more === 1 ? '' : 's'})`;
+  return `${first} (and ${counted(more, 'more error')})`;
 }
 
 function checkDate(

@@ -1,7 +1,8 @@
 // Makes the world move on its own: new orders arrive and pending ones are completed or canceled, then
 // archived, after seeded delays per order or at steady rates. Events wait in a time-ordered queue and
 // are applied lazily by `advanceTo`, so the cost is one step per event however far the clock jumps, and
-// the same seed and clock readings always give the same world.
+// the same seed and clock readings always give the same world. A world starts as if it had been running:
+// the orders already pending are part-way through their wait, so they do not all resolve in one wave.
 import type { OrderStatus } from '../shared/api/schemas.js';
 import { addDays } from '../shared/time/calendarDate.js';
 import { EventQueue } from './eventQueue.js';
@@ -13,6 +14,11 @@ export interface ScenarioOptions {
   speed?: number;
   /** Mean gap between new orders at speed 1. Default 60 s. */
   orderIntervalMs?: number;
+  /**
+   * The longest gap between two new orders, in mean gaps: no draw leaves the world quiet for longer.
+   * Default 5; a demo that must show something within seconds of any moment sets 2.
+   */
+  orderGapCap?: number;
   /** Typical time an order stays pending at speed 1 (each wait is 0.5 to 1.5 times this). Default 20 min. */
   resolveAfterMs?: number;
   /** Typical time from completed or canceled to archived at speed 1 (0.5 to 1.5 times). Default 60 min. */
@@ -39,6 +45,7 @@ export type ResolvedScenarioOptions = Required<ScenarioOptions>;
 export const DEFAULT_SCENARIO: ResolvedScenarioOptions = {
   speed: 1,
   orderIntervalMs: 60_000,
+  orderGapCap: 5,
   resolveAfterMs: 20 * 60_000,
   archiveAfterMs: 60 * 60_000,
   cancelRate: 0.2,
@@ -77,7 +84,7 @@ export class Scenario {
     for (const order of world.viewOrders()) {
       const status = order.status.value;
       if (status === 'pending') {
-        if (this.options.resolvePerMinute === null) this.scheduleResolution(order.uuid, startMs);
+        if (this.options.resolvePerMinute === null) this.scheduleResolution(order.uuid, startMs, 'under way');
       } else if (
         (status === 'completed' || status === 'canceled') &&
         this.options.archivePerMinute === null
@@ -191,7 +198,7 @@ export class Scenario {
     // Capped so that one unlucky draw cannot leave the demo silent for long.
     const gap = Math.min(
       this.rng.exponential(this.options.orderIntervalMs),
-      5 * this.options.orderIntervalMs,
+      this.options.orderGapCap * this.options.orderIntervalMs,
     );
     this.queue.push(afterMs + this.scaled(gap), { kind: 'arrival' });
   }
@@ -203,9 +210,12 @@ export class Scenario {
     this.queue.push(afterMs + this.scaled(Math.min(this.rng.exponential(mean), 5 * mean)), { kind });
   }
 
-  private scheduleResolution(orderUuid: string, afterMs: number): void {
+  /** `under way`: the order was already waiting when the world started, so only the rest of a wait is left. */
+  private scheduleResolution(orderUuid: string, afterMs: number, wait: 'new' | 'under way' = 'new'): void {
     const to: OrderStatus = this.rng.chance(this.options.cancelRate) ? 'canceled' : 'completed';
-    this.queue.push(afterMs + this.scaled(this.aroundTypical(this.options.resolveAfterMs)), {
+    const typical = this.options.resolveAfterMs;
+    const delay = wait === 'new' ? this.aroundTypical(typical) : this.restOfWaitUnderWay(typical);
+    this.queue.push(afterMs + this.scaled(delay), {
       kind: 'transition',
       orderUuid,
       from: 'pending',
@@ -215,6 +225,18 @@ export class Scenario {
 
   private aroundTypical(typicalMs: number): number {
     return this.rng.between(0.5, 1.5) * typicalMs;
+  }
+
+  /**
+   * What is left of an `aroundTypical` wait caught at a random moment, as in a world that has run for long:
+   * a long wait is the likelier one to be under way (its length drawn in proportion to itself), and any
+   * share of it may be left. Orders found pending then resolve at the steady rate from the start, where
+   * fresh waits would resolve them all between 0.5 and 1.5 typical waits from now, in one wave.
+   */
+  private restOfWaitUnderWay(typicalMs: number): number {
+    const [shortest, longest] = [0.5 * typicalMs, 1.5 * typicalMs];
+    const wait = Math.sqrt(shortest ** 2 + this.rng.next() * (longest ** 2 - shortest ** 2));
+    return this.rng.next() * wait;
   }
 
   private scaled(ms: number): number {
@@ -228,6 +250,9 @@ export function resolveScenarioOptions(options: ScenarioOptions): ResolvedScenar
     if (!(Number.isFinite(resolved[key]) && resolved[key] > 0)) {
       throw new RangeError(`scenario ${key} must be a positive number, got ${resolved[key]}`);
     }
+  }
+  if (!(Number.isFinite(resolved.orderGapCap) && resolved.orderGapCap >= 1)) {
+    throw new RangeError(`scenario orderGapCap must be a number >= 1, got ${resolved.orderGapCap}`);
   }
   if (!(resolved.cancelRate >= 0 && resolved.cancelRate <= 1)) {
     throw new RangeError(`scenario cancelRate must be between 0 and 1, got ${resolved.cancelRate}`);

@@ -37,7 +37,13 @@ const DEMO: WorldPreset = {
   summary: 'two schools, 60 orders each (mostly pending today), one token each',
   organizations: [{ name: 'North School' }, { name: 'South Academy' }],
   initialOrders: 60,
-  scenario: {},
+  scenario: {
+    // About 45 of the 60 start pending: with a new order a minute and 40 min to resolve each, that is the
+    // pool the world keeps, so orders resolve at the pace they arrive from the first minute on.
+    resolveAfterMs: 40 * 60_000,
+    // At the CLI's speed a new order at least every 8 s: a runner polling every 10 s always sees one.
+    orderGapCap: 2,
+  },
   tokens: 'per-organization',
   cliSpeed: 15,
   // The config's own defaults: today and the week ahead.

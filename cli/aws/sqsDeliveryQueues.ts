@@ -29,6 +29,7 @@ import type {
 } from '../../shared/operations/deliveryQueues.js';
 import { StackAccessError } from '../../shared/operations/errors.js';
 import type { SubscriberQueueUrls } from '../../shared/operations/stackResources.js';
+import { counted } from '../../shared/text/counted.js';
 import { stackAccessError } from './stackAccessError.js';
 
 /** Long enough to page through a queue, short enough that the delivery tooling barely notices. */
@@ -124,7 +125,7 @@ export class SqsDeliveryQueues implements DeliveryQueues {
     if (problems.length > 0) {
       throw new StackAccessError(
         `the queue of ${subscriberId}`,
-        `${moved} message(s) moved back, ${problems.length} left on the dead-letter queue: ${problems[0]}`,
+        `${counted(moved, 'message')} moved back, ${problems.length} left on the dead-letter queue: ${problems[0]}`,
       );
     }
     return moved;
@@ -155,7 +156,7 @@ export class SqsDeliveryQueues implements DeliveryQueues {
     if (problems.length > 0) {
       throw new StackAccessError(
         `the queue of ${subscriberId}`,
-        `${events.length - problems.length} of ${events.length} event(s) queued; not queued: ${problems.join('; ')}`,
+        `${events.length - problems.length} of ${counted(events.length, 'event')} queued; not queued: ${problems.join('; ')}`,
       );
     }
   }

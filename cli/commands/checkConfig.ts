@@ -7,6 +7,7 @@ import { type Config, DEFAULT_STATE_PATH } from '../../shared/config/configSchem
 import { ConfigError, type ConfigProblem } from '../../shared/config/errors.js';
 import { parseConfig, readConfigJson } from '../../shared/config/loadConfig.js';
 import { findUnsetRotationSecrets } from '../../shared/config/secretResolver.js';
+import { counted } from '../../shared/text/counted.js';
 import { findSetupProblems } from '../checkConfig/findSetupProblems.js';
 import { findStatePathProblem } from '../checkConfig/findStatePathProblem.js';
 import { findUnsetSecretsInDraft } from '../checkConfig/findUnsetSecretsInDraft.js';
@@ -60,8 +61,8 @@ Examples:
           `warning: ${unset.path}: environment variable ${unset.variable} is not set; subscriber "${unset.subscriberId}" signs with its other secrets until it is\n`,
         );
       }
-      const organizations = plural(config.organizations.length, 'organization');
-      const subscribers = plural(config.subscribers.length, 'subscriber');
+      const organizations = counted(config.organizations.length, 'organization');
+      const subscribers = counted(config.subscribers.length, 'subscriber');
       if (options.ping) {
         const [results, smtp] = await Promise.all([
           pingOrganizations(config, process.env),
@@ -70,7 +71,7 @@ Examples:
         for (const result of results) {
           process.stdout.write(
             result.ok
-              ? `${result.organization}: OK, the token reads this organization (${plural(result.establishments, 'establishment')})\n`
+              ? `${result.organization}: OK, the token reads this organization (${counted(result.establishments, 'establishment')})\n`
               : `${result.organization}: FAILED, ${result.explanation}\n`,
           );
         }
@@ -137,10 +138,6 @@ function draftStatePath(json: unknown): string | undefined {
 function smtpLine(result: SmtpPingResult): string {
   if (!result.ok) return `SMTP server ${result.endpoint}: FAILED, ${result.explanation}`;
   return `SMTP server ${result.endpoint}: OK, it answers${result.login ? ' and accepts the login' : ''}`;
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /** FILE, --config FILE or MEAL_NOTIFIER_CONFIG: a file named on the command line beats the variable. */

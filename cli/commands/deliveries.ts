@@ -7,6 +7,7 @@ import type { Config } from '../../shared/config/configSchema.js';
 import { loadConfigFile } from '../../shared/config/loadConfig.js';
 import { eventReference } from '../../shared/events/notifierEvent.js';
 import { type DeadLetterEntry, listDeadLetters } from '../../shared/operations/listDeadLetters.js';
+import { counted } from '../../shared/text/counted.js';
 import {
   explainStackFailure,
   openDeployedStack,
@@ -153,7 +154,7 @@ async function stackDeliveries(
     }
     if (publisherFailures) {
       process.stdout.write(
-        `${publisherFailures} stream batch(es) the publisher gave up on: see meal-notifier republish --stack ${options.stack}\n`,
+        `${counted(publisherFailures, 'stream batch', 'stream batches')} the publisher gave up on: see meal-notifier republish --stack ${options.stack}\n`,
       );
     }
     for (const problem of listing.problems) process.stdout.write(`not known: ${problem}\n`);

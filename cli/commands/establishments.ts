@@ -1,5 +1,6 @@
 // `meal-notifier establishments`: lists the organization's establishments (serving locations).
 import { Command } from 'commander';
+import { counted } from '../../shared/text/counted.js';
 import { createCliApiClient } from '../apiClient.js';
 import {
   addConnectionOptions,
@@ -40,7 +41,7 @@ Examples:
         process.stdout.write(
           options.json
             ? `${JSON.stringify(listing.records, null, 2)}\n`
-            : `${formatEstablishmentsTable(listing.records, outputWidth())}\n${listing.records.length} establishments\n`,
+            : `${formatEstablishmentsTable(listing.records, outputWidth())}\n${counted(listing.records.length, 'establishment')}\n`,
         );
       } finally {
         await client.close();

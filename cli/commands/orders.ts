@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import { firstIssue } from '../../shared/api/listPage.js';
 import { IsoDateSchema, type OrderQuery, OrderQuerySchema } from '../../shared/api/orderQuery.js';
 import { ORDER_STATUSES, PAYMENT_METHODS } from '../../shared/api/schemas.js';
+import { counted } from '../../shared/text/counted.js';
 import { addDays, calendarDateIn, systemTimeZone } from '../../shared/time/calendarDate.js';
 import { createCliApiClient } from '../apiClient.js';
 import {
@@ -67,8 +68,8 @@ Examples:
         }
         process.stdout.write(`${formatOrdersTable(listing.records, outputWidth())}\n`);
         process.stdout.write(
-          `${listing.records.length} ${query.status} orders with pickup ${query.startDate} to ${query.endDate}` +
-            ` (${listing.pages} page${listing.pages === 1 ? '' : 's'})\n`,
+          `${counted(listing.records.length, `${query.status} order`)} with pickup ${query.startDate} to ${query.endDate}` +
+            ` (${counted(listing.pages, 'page')})\n`,
         );
       } finally {
         await client.close();

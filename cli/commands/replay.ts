@@ -10,6 +10,7 @@ import { deliverUntilSettled } from '../../shared/delivery/deliverUntilSettled.j
 import { OutboxDelivery } from '../../shared/delivery/outboxDelivery.js';
 import { matchesFilter } from '../../shared/delivery/subscriberFilter.js';
 import { replayOnStack, type StackReplayRequest } from '../../shared/operations/replayOnStack.js';
+import { counted } from '../../shared/text/counted.js';
 import {
   explainStackFailure,
   openDeployedStack,
@@ -124,7 +125,7 @@ Examples:
           process.stderr.write(`subscriber ${subscriber.id} was disabled; it is enabled again\n`);
         }
         for (const eventId of eventIds) await store.outbox.requeue(subscriber.id, eventId, Date.now());
-        process.stderr.write(`replaying ${eventIds.length} event(s) to ${subscriber.id}\n`);
+        process.stderr.write(`replaying ${counted(eventIds.length, 'event')} to ${subscriber.id}\n`);
         const claim = await claimDelivery(runtime);
         if (!claim.held) {
           // Delivering here too would send them twice: the running runner picks them up within a second.
@@ -156,7 +157,7 @@ Examples:
         const undelivered = eventIds.filter((eventId) => !delivered.has(eventId));
         if (undelivered.length > 0) {
           process.stderr.write(
-            `${undelivered.length} replayed event(s) not delivered yet: see meal-notifier deliveries\n`,
+            `${counted(undelivered.length, 'replayed event')} not delivered yet: see meal-notifier deliveries\n`,
           );
           process.exitCode = EXIT_FAILURE;
         }
@@ -181,10 +182,13 @@ async function replayToStack(
     if (result.reenabled) {
       process.stderr.write(`subscriber ${result.subscriberId} was disabled; it is enabled again\n`);
     }
-    const what = request.kind === 'deadLetters' ? 'dead letter(s) moved back' : 'event(s) queued';
+    const what =
+      request.kind === 'deadLetters'
+        ? `${counted(result.replayed, 'dead letter')} moved back`
+        : `${counted(result.replayed, 'event')} queued`;
     const when = result.delaySeconds > 0 ? `, delivered in ${result.delaySeconds} s` : '';
     process.stderr.write(
-      `${result.replayed} ${what} to ${result.subscriberId}${when}: see meal-notifier status --stack ${options.stack}\n`,
+      `${what} to ${result.subscriberId}${when}: see meal-notifier status --stack ${options.stack}\n`,
     );
   } catch (error) {
     throw explainStackFailure(error, stack);

@@ -6,6 +6,7 @@ import { loadConfigFile } from '../../shared/config/loadConfig.js';
 import { StackOutputsError } from '../../shared/operations/errors.js';
 import { republishFailedBatches } from '../../shared/operations/republishFailedBatches.js';
 import { STACK_OUTPUT_KEYS } from '../../shared/operations/stackOutputKeys.js';
+import { counted } from '../../shared/text/counted.js';
 import {
   explainStackFailure,
   openDeployedStack,
@@ -74,7 +75,7 @@ Examples:
         for (const outcome of outcomes) {
           if (outcome.state === 'republished') {
             process.stderr.write(
-              `${outcome.batch}: ${outcome.published} event(s) published; removed from the queue\n`,
+              `${outcome.batch}: ${counted(outcome.published, 'event')} published; removed from the queue\n`,
             );
           } else {
             process.stderr.write(`${outcome.batch}: left on the queue: ${outcome.detail ?? 'see above'}\n`);
@@ -88,7 +89,7 @@ Examples:
         process.stderr.write(
           outcomes.length === 0
             ? 'the publisher gave up on nothing: its failure queue is empty\n'
-            : `${published} event(s) republished from ${outcomes.length - left} batch(es); ${left} batch(es) left\n`,
+            : `${counted(published, 'event')} republished from ${counted(outcomes.length - left, 'batch', 'batches')}; ${counted(left, 'batch', 'batches')} left\n`,
         );
         if (left > 0) process.exitCode = EXIT_FAILURE;
       } catch (error) {

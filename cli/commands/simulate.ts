@@ -9,6 +9,12 @@ import { type RunningSimulator, startSimulator } from '../../simulator/startSimu
 import { WORLD_NAMES, WORLD_PRESETS } from '../../simulator/worldPresets.js';
 import { CliUsageError } from '../errors.js';
 import { choiceFlag, integerFlag, numberFlag, timeZoneFlag } from '../flags.js';
+import {
+  formatReceivedMail,
+  formatReceivedSlackMessage,
+  SHOW_CHOICES,
+  type Show,
+} from '../output/receivedMessage.js';
 import { formatSimulatorBanner } from '../output/simulatorBanner.js';
 
 interface SimulateOptions {
@@ -26,6 +32,8 @@ interface SimulateOptions {
   requestsPerMinute: string;
   bare?: boolean;
   receivers?: boolean;
+  /** Undefined: `summary`. */
+  show?: string;
 }
 
 export interface SimulateCommandDeps {
@@ -61,6 +69,10 @@ export function simulateCommand(deps: SimulateCommandDeps = {}): Command {
       '--receivers',
       'also run a Slack-like webhook endpoint and an SMTP server, and show what they receive',
     )
+    .option(
+      '--show <what>',
+      "what --receivers prints of each message: summary (one line, the default) or full (that line, then the Slack blocks as text or the e-mail's text part)",
+    )
     .addHelpText(
       'after',
       `
@@ -77,6 +89,7 @@ Examples:
   $ meal-notifier simulate
   $ meal-notifier simulate --world canteen-afternoon
   $ meal-notifier simulate --port 4011 --seed 7 --speed 60
+  $ meal-notifier simulate --receivers --show full
   $ meal-notifier simulate --error-rate 0.2 --latency 300 --requests-per-minute 10`,
     )
     .action(async (options: SimulateOptions) => {
@@ -85,6 +98,10 @@ Examples:
       const seed = integerFlag('--seed', options.seed, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
       const speed =
         options.speed === undefined ? world.cliSpeed : numberFlag('--speed', options.speed, 0, 10_000);
+      const show = choiceFlag('--show', options.show ?? 'summary', SHOW_CHOICES);
+      if (options.show !== undefined && !options.receivers) {
+        throw new CliUsageError('--show says what --receivers prints of each message; add --receivers');
+      }
       const simulator = await startSimulator({
         world: world.name,
         port: integerFlag('--port', options.port, 0, 65535),
@@ -106,7 +123,7 @@ Examples:
         }
         throw error;
       });
-      const inboxes = options.receivers ? await startInboxes(write) : undefined;
+      const inboxes = options.receivers ? await startInboxes(write, show) : undefined;
       // Listen for the stop signal before announcing the address: a caller may signal as soon as it reads it.
       const stop = stopped(deps.stopSignal);
       deps.onStarted?.(simulator);
@@ -135,9 +152,12 @@ Examples:
 }
 
 /** Local stand-ins for Slack and a mail server, so delivery can be tried with no account anywhere. */
-async function startInboxes(write: (text: string) => void): Promise<{ slack: SlackInbox; mail: MailInbox }> {
-  const slack = await startSlackInbox((channel, text) => write(`[slack #${channel}] ${text}\n`));
-  const mail = await startMailInbox((to, subject) => write(`[mail to ${to.join(', ')}] ${subject}\n`));
+async function startInboxes(
+  write: (text: string) => void,
+  show: Show,
+): Promise<{ slack: SlackInbox; mail: MailInbox }> {
+  const slack = await startSlackInbox((message) => write(formatReceivedSlackMessage(message, show)));
+  const mail = await startMailInbox((received) => write(formatReceivedMail(received, show)));
   return { slack, mail };
 }
 

@@ -5,6 +5,7 @@ import type { DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
 import { transitionTime } from '../../shared/detect/transitionTime.js';
 import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
 import type { PollReport } from '../../shared/poll/pollOrganization.js';
+import { counted } from '../../shared/text/counted.js';
 import {
   type Activity,
   activityLine,
@@ -78,7 +79,7 @@ export class DemoNarrator {
     if (!this.#baselined.has(report.organization.id) && report.ok && report.outcome === 'polled') {
       this.#baselined.add(report.organization.id);
       this.#line(
-        `${this.#time(now)}  ${this.#style.dim(`baseline   ${name}: ${report.ordersSeen} orders recorded silently; watching for changes`)}`,
+        `${this.#time(now)}  ${this.#style.dim(`baseline   ${name}: ${counted(report.ordersSeen, 'order')} recorded silently; watching for changes`)}`,
       );
     }
     for (const event of report.events) {
@@ -133,8 +134,8 @@ export class DemoNarrator {
     const lines = [
       this.#style.bold(`Stopped after ${describeDuration(durationMs)}.`),
       `  cycles     ${this.#cycles} (${this.#failedCycles} failed)`,
-      `  detected   ${events} event${events === 1 ? '' : 's'}${types ? `: ${types}` : ''}`,
-      `  delivered  ${this.#delivered} to the webhook, ${this.#verified} with a verified signature, ${this.#failedAttempts} failed attempt(s)`,
+      `  detected   ${counted(events, 'event')}${types ? `: ${types}` : ''}`,
+      `  delivered  ${this.#delivered} to the webhook, ${this.#verified} with a verified signature, ${counted(this.#failedAttempts, 'failed attempt')}`,
     ];
     if (this.#detectionLatencies.length > 0 || this.#deliveryLatencies.length > 0) {
       lines.push(

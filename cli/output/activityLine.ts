@@ -1,6 +1,7 @@
 // The line the demo and the runner print when an event is detected or a delivery attempted: what happened,
 // the event's type and the order's reference in columns that line up, then the details.
 import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
+import { counted } from '../../shared/text/counted.js';
 import { dayLabel } from '../../shared/time/dayLabel.js';
 import type { Style } from './terminalStyle.js';
 
@@ -58,7 +59,7 @@ export function formatLatency(ms: number): string {
 export function eventColumns(event: NotifierEvent, style: Style): [reference: string, details: string[]] {
   if (event.type === 'establishment.prep_summary') {
     const { establishment, orders, pickup_date, complete } = event.data;
-    const count = `${orders} order${orders === 1 ? '' : 's'} for ${dayLabel(pickup_date)}`;
+    const count = `${counted(orders, 'order')} for ${dayLabel(pickup_date)}`;
     return [establishment.name, [`${count}${complete ? '' : ' (incomplete)'}`]];
   }
   const { order, after_closing } = event.data;

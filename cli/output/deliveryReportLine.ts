@@ -1,6 +1,7 @@
 // One readable line (and log record) per delivery attempt, in the demo's columns: `delivered  created
 // NS-1064  to office  120 ms after detection`.
 import type { DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
+import { counted } from '../../shared/text/counted.js';
 import type { LogRecord } from '../logging/logger.js';
 import { type Activity, activityLine, formatLatency } from './activityLine.js';
 import { PLAIN, type Style } from './terminalStyle.js';
@@ -23,7 +24,7 @@ export function formatDeliveryReportLine(
       );
     }
     case 'dead':
-      return line('failed', `dead letter after ${report.attempts} attempt(s): ${reasonOf(report)}`);
+      return line('failed', `dead letter after ${counted(report.attempts, 'attempt')}: ${reasonOf(report)}`);
     case 'subscriber_disabled':
       return line('failed', `subscriber disabled, nothing more is sent to it: ${reasonOf(report)}`);
   }

@@ -2,6 +2,7 @@
 // type and id (what replay takes), its order, and one line per subscriber saying what became of it; laid
 // out to fit the width given (see renderTable); ids stay whole, so they can be copied.
 import type { ListedEvent, SubscriberDelivery } from '../../shared/operations/eventHistory.js';
+import { counted } from '../../shared/text/counted.js';
 import { humanDuration } from '../../shared/time/humanDuration.js';
 import { renderTable } from './fitTable.js';
 
@@ -47,7 +48,7 @@ export function describeDelivery(delivery: SubscriberDelivery, nowMs: number): s
       // Never attempted: the subscriber was disabled (a receiver said it is gone) while it waited.
       return attempts === 0
         ? `${who} dead, not attempted${error}`
-        : `${who} dead after ${attempts} attempt${attempts === 1 ? '' : 's'}${error}`;
+        : `${who} dead after ${counted(attempts, 'attempt')}${error}`;
     case 'routed':
       return `${who} routed`;
   }

@@ -3,6 +3,7 @@
 // each problem a warning of its own after the line.
 import { countListingProblems, describeListingProblem } from '../../shared/api/listingProblem.js';
 import type { PollReport } from '../../shared/poll/pollOrganization.js';
+import { counted } from '../../shared/text/counted.js';
 import type { LogRecord } from '../logging/logger.js';
 
 /** The organization's deliveries still in the outbox: waiting for an attempt, or given up on. */
@@ -25,7 +26,7 @@ export function formatPollReportLine(
     // Not a failure: the token's minute is spent, and the pace brings the cycle back when it frees.
     return `${name}: waiting for request budget, next cycle in ${secondsUntil(report)} s${deliveries ? `, ${deliveries}` : ''}`;
   }
-  const events = report.events.length === 1 ? '1 event' : `${report.events.length} events`;
+  const events = counted(report.events.length, 'event');
   const { detect, resolve, sweep } = report.requestsFor;
   const spent = [
     `${detect} pending`,
@@ -33,8 +34,8 @@ export function formatPollReportLine(
     ...(sweep > 0 ? [`${sweep} sweep`] : []),
   ];
   const parts = [
-    `${report.requests} requests (${spent.join(', ')}; ${report.budgetRemaining}/${budgetPerMinute} left this minute)`,
-    `${report.ordersSeen} orders seen`,
+    `${counted(report.requests, 'request')} (${spent.join(', ')}; ${report.budgetRemaining}/${budgetPerMinute} left this minute)`,
+    `${counted(report.ordersSeen, 'order')} seen`,
     events,
   ];
   // Only when there is something to say, so a healthy quiet cycle stays one short line.
@@ -43,7 +44,7 @@ export function formatPollReportLine(
   if (report.conflicts > 0) parts.push(`${report.conflicts} left to another run`);
   if (!report.ok) parts.push(`${report.failures.length} failed`);
   const problems = report.problems.length;
-  if (problems > 0) parts.push(`${problems} listing ${problems === 1 ? 'problem' : 'problems'}`);
+  if (problems > 0) parts.push(counted(problems, 'listing problem'));
   parts.push(`next in ${secondsUntil(report)} s`);
   return `${name}: ${parts.join(', ')}`;
 }
@@ -113,10 +114,10 @@ function listingProblemRecords(report: PollReport, organization: Record<string, 
   );
   const rest = report.problems.slice(MAX_PROBLEM_RECORDS);
   if (rest.length === 0) return told;
-  const counted: LogRecord = {
+  const summary: LogRecord = {
     level: 'warn',
     kind: 'listing',
-    message: `  warning: ${rest.length} more listing ${rest.length === 1 ? 'problem' : 'problems'}: ${countListingProblems(rest)}`,
+    message: `  warning: ${counted(rest.length, 'more listing problem', 'more listing problems')}: ${countListingProblems(rest)}`,
     fields: {
       ...organization,
       more: rest.length,
@@ -124,12 +125,12 @@ function listingProblemRecords(report: PollReport, organization: Record<string, 
       uuids: [...new Set(rest.flatMap((problem) => (problem.uuid === undefined ? [] : [problem.uuid])))],
     },
   };
-  return [...told, counted];
+  return [...told, summary];
 }
 
 function describeOutbox({ queued, dead }: OutboxCounts): string {
   const parts: string[] = [];
-  if (queued > 0) parts.push(`${queued} ${queued === 1 ? 'delivery' : 'deliveries'} queued`);
-  if (dead > 0) parts.push(`${dead} dead ${dead === 1 ? 'letter' : 'letters'}`);
+  if (queued > 0) parts.push(`${counted(queued, 'delivery', 'deliveries')} queued`);
+  if (dead > 0) parts.push(counted(dead, 'dead letter'));
   return parts.join(', ');
 }

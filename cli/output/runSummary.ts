@@ -1,5 +1,7 @@
 // The summary the long-running runner prints on exit: per organization, the cycles it ran, the listing
 // problems they met, the events it recorded, what it delivered, and what the outbox still holds.
+
+import { counted } from '../../shared/text/counted.js';
 import type { LogRecord } from '../logging/logger.js';
 import type { OrganizationTally } from '../runtime/runTally.js';
 import type { OutboxCounts } from './pollReportLine.js';
@@ -19,11 +21,9 @@ export function runSummaryRecord(rows: SummaryRow[], durationMs: number): LogRec
   );
   // Said in the first line too: the warnings that told each problem may have scrolled away long ago.
   const problems =
-    total.problems === 0
-      ? ''
-      : ` ${total.problems} listing ${total.problems === 1 ? 'problem' : 'problems'} met (see the warnings).`;
+    total.problems === 0 ? '' : ` ${counted(total.problems, 'listing problem')} met (see the warnings).`;
   const message = [
-    `Stopped after ${describeDuration(durationMs)}: ${total.events} events recorded, ${total.delivered} deliveries made.${problems}`,
+    `Stopped after ${describeDuration(durationMs)}: ${counted(total.events, 'event')} recorded, ${counted(total.delivered, 'delivery', 'deliveries')} made.${problems}`,
     ...alignColumns(lines).map((line) => `  ${line}`),
   ].join('\n');
   return {

@@ -5,6 +5,7 @@
 // read), or one line saying all is well.
 import { type Health, STALE_AFTER_INTERVALS } from '../../shared/operations/healthVerdict.js';
 import type { OrganizationStatus, StatusReport } from '../../shared/operations/statusReport.js';
+import { counted } from '../../shared/text/counted.js';
 import { humanDuration } from '../../shared/time/humanDuration.js';
 import { renderTable, type TableRow } from './fitTable.js';
 
@@ -81,9 +82,9 @@ function count(value: number | null, type: string | undefined): string {
 function unreadableNotes(organization: OrganizationStatus, nowMs: number): string[] {
   const orders = organization.unreadableOrders;
   if (orders.length === 0) return [];
-  const [count, their] = orders.length === 1 ? ['1 order', 'its'] : [`${orders.length} orders`, 'their'];
+  const their = orders.length === 1 ? 'its' : 'their';
   return [
-    `${organization.name}: ${count} unreadable for over an hour; ${their} transitions go unseen until the API sends a valid record:`,
+    `${organization.name}: ${counted(orders.length, 'order')} unreadable for over an hour; ${their} transitions go unseen until the API sends a valid record:`,
     ...orders.map(
       (order) =>
         `  ${order.uuid}: unreadable for ${humanDuration(nowMs - Date.parse(order.since))}, last in listing ${order.listing}, page ${order.page} (${order.detail})`,

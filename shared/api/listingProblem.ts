@@ -3,6 +3,7 @@
 // listing, the page and the order when its uuid was readable, and never quotes a record's values (they may
 // be contact details): the detail names fields and figures of the listing only.
 import * as z from 'zod';
+import { counted } from '../text/counted.js';
 
 export const LISTING_PROBLEM_KINDS = [
   'skipped_record',
@@ -43,6 +44,6 @@ export function countListingProblems(problems: readonly ListingProblem[]): strin
   return LISTING_PROBLEM_KINDS.flatMap((kind) => {
     const count = problems.filter((problem) => problem.kind === kind).length;
     if (count === 0) return [];
-    return [`${count} ${KIND_WORDS[kind][count === 1 ? 0 : 1]}`];
+    return [counted(count, ...KIND_WORDS[kind])];
   }).join(', ');
 }

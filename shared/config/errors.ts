@@ -1,6 +1,8 @@
 // Typed config failures. Messages name JSON paths, keys and environment variable names, never a value
 // that could be a secret.
 
+import { counted } from '../text/counted.js';
+
 export interface ConfigProblem {
   /** JSON path from the document root, e.g. `$.organizations[0].timeZone`. */
   path: string;
@@ -27,9 +29,8 @@ export class ConfigError extends Error {
 }
 
 function listProblems(file: string | undefined, problems: readonly ConfigProblem[]): string {
-  const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
   const lines = problems.map((problem) => `  ${problem.path}: ${problem.message}`);
-  return [`${file ?? 'config'}: ${count}`, ...lines].join('\n');
+  return [`${file ?? 'config'}: ${counted(problems.length, 'problem')}`, ...lines].join('\n');
 }
 
 /** A secret reference points at an environment variable that is unset or empty. */

@@ -3,6 +3,8 @@
 // successfully within its last three poll intervals, and nothing dead: no dead letter, no subscriber
 // disabled, no stream batch the publisher gave up on, and nothing the report could not read. Each problem
 // is one line naming what is at fault and where to look.
+
+import { counted } from '../text/counted.js';
 import { humanDuration } from '../time/humanDuration.js';
 import type { OrganizationStatus, StatusReport } from './statusReport.js';
 
@@ -35,14 +37,14 @@ export function assessHealth(report: StatusReport, nowMs: number): Health {
     }
     if (subscriber.dead) {
       problems.push(
-        `subscriber ${subscriber.id} has ${subscriber.dead} dead letter(s): see meal-notifier deliveries${stackFlag} --failed`,
+        `subscriber ${subscriber.id} has ${counted(subscriber.dead, 'dead letter')}: see meal-notifier deliveries${stackFlag} --failed`,
       );
     }
   }
   if (onStack) {
     if (report.publisherFailures) {
       problems.push(
-        `${report.publisherFailures} stream batch(es) the publisher gave up on: their events were recorded but not published; see meal-notifier republish${stackFlag}`,
+        `${counted(report.publisherFailures, 'stream batch', 'stream batches')} the publisher gave up on: their events were recorded but not published; see meal-notifier republish${stackFlag}`,
       );
     }
     for (const unknown of report.problems) problems.push(`not known: ${unknown}`);
@@ -85,7 +87,7 @@ function organizationProblem(
 function sinceThen(organization: OrganizationStatus, onStack: boolean): string {
   const { consecutiveFailures, lastError, lastSuccessAt, lastAttemptAt } = organization;
   if (consecutiveFailures > 0) {
-    return `${consecutiveFailures} failed cycle(s) in a row, the last: ${lastError ?? 'no error recorded'}`;
+    return `${counted(consecutiveFailures, 'failed cycle')} in a row, the last: ${lastError ?? 'no error recorded'}`;
   }
   if (lastAttemptAt !== null && (lastSuccessAt === null || lastAttemptAt > lastSuccessAt)) {
     // Saved without success or failure: a cycle deferred because the token's budget had no room.

@@ -6,6 +6,7 @@
 // record is deleted only once every event of its batch is published: a batch left stays on the queue.
 import type { NotifierEvent } from '../events/notifierEvent.js';
 import type { StateStore } from '../store/stateStore.js';
+import { counted } from '../text/counted.js';
 import { StreamRecordsGoneError } from './errors.js';
 import type { FailureQueueMessage, PublisherFailureQueue } from './publisherFailureQueue.js';
 import { readStreamFailureRecord, type StreamBatchPosition } from './streamFailureRecord.js';
@@ -110,7 +111,7 @@ async function republishBatch(
     const first = failures[0];
     return {
       ...left(message, batch, published),
-      detail: `${failures.length} event(s) not published, e.g. ${first?.eventId}: ${first?.reason}; run republish again once the cause is fixed`,
+      detail: `${counted(failures.length, 'event')} not published, e.g. ${first?.eventId}: ${first?.reason}; run republish again once the cause is fixed`,
     };
   }
   await ports.failureQueue.remove(message.receiptHandle);

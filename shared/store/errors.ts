@@ -49,3 +49,23 @@ export class StoreThrottledError extends StateStoreError {
 export class StoreContentionError extends StateStoreError {
   override readonly retryable = true;
 }
+
+/**
+ * The state file was written by a newer meal-notifier, whose schema this one cannot read: refused rather
+ * than misread, and not retryable, since only another program version or another file fixes it.
+ */
+export class StateFileTooNewError extends StateFileError {
+  constructor(
+    path: string,
+    /** The schema version recorded in the file. */
+    readonly fileVersion: number,
+    /** The newest schema version this program reads. */
+    readonly programVersion: number,
+  ) {
+    super(
+      path,
+      `a newer meal-notifier wrote it (schema version ${fileVersion}; this one reads up to ${programVersion}); run that version or a later one, or point state.path at another file`,
+      { retryable: false },
+    );
+  }
+}

@@ -1,5 +1,5 @@
 // A Slack-like incoming-webhook endpoint on 127.0.0.1 for trying Slack delivery without a Slack
-// workspace: it answers `ok` to every message and reports each one's plain-text fallback.
+// workspace: it answers `ok` to every message and reports each one: its plain-text fallback and its blocks.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -9,8 +9,17 @@ export interface SlackInbox {
   close(): Promise<void>;
 }
 
+export interface ReceivedSlackMessage {
+  /** The last segment of the webhook path, standing for the channel the URL posts to. */
+  channel: string;
+  /** The notification fallback, `(no text)` when the payload has none. */
+  text: string;
+  /** The Block Kit layout as posted, unchecked. */
+  blocks: unknown;
+}
+
 export async function startSlackInbox(
-  onMessage: (channel: string, text: string) => void,
+  onMessage: (message: ReceivedSlackMessage) => void,
 ): Promise<SlackInbox> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -20,15 +29,18 @@ export async function startSlackInbox(
         res.writeHead(404, { 'content-type': 'text/plain' }).end('no_service');
         return;
       }
-      let text: string;
+      let payload: { text?: unknown; blocks?: unknown };
       try {
-        const payload = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { text?: unknown };
-        text = typeof payload.text === 'string' ? payload.text : '(no text)';
+        payload = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof payload;
       } catch {
         res.writeHead(400, { 'content-type': 'text/plain' }).end('invalid_payload');
         return;
       }
-      onMessage(req.url.split('/').pop() ?? '', text);
+      onMessage({
+        channel: req.url.split('/').pop() ?? '',
+        text: typeof payload?.text === 'string' ? payload.text : '(no text)',
+        blocks: payload?.blocks,
+      });
       res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
     });
   });

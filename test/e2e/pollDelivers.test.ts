@@ -232,7 +232,7 @@ describe('meal-notifier poll delivers', () => {
       env(),
     );
     expect(replay.code).toBe(0);
-    expect(replay.stderr).toContain('replaying 1 event(s) to automation');
+    expect(replay.stderr).toContain('replaying 1 event to automation');
     expect(automation.received.map((request) => request.headers['webhook-id'])).toEqual([
       automation.received[0]?.headers['webhook-id'],
       automation.received[0]?.headers['webhook-id'],

@@ -104,7 +104,7 @@ describe('meal-notifier poll --metrics-port', () => {
     const unreachable = await get('/healthz');
     expect(unreachable.status).toBe(503);
     expect(unreachable.body).toMatch(
-      /^unhealthy\nNorth School: never polled successfully; 1 failed cycle\(s\) in a row, the last: .+\n$/,
+      /^unhealthy\nNorth School: never polled successfully; 1 failed cycle in a row, the last: .+\n$/,
     );
 
     const metrics = await get('/metrics');

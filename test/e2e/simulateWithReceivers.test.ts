@@ -67,5 +67,7 @@ describe('meal-notifier simulate --receivers', () => {
     expect(run.code).toBe(0);
     const output = await simulator.waitForStdout(/\[mail to office@example\.org\] New order \S+ — /);
     expect(output).toMatch(/\[slack #kitchen\] .*(New order|Completed|Canceled)/);
+    // The default is one summary line a message: no blocks or text part under it.
+    expect(output).not.toMatch(/^ {4}Reference: /m);
   });
 });

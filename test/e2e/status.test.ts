@@ -7,7 +7,9 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCHEMA_VERSION } from '../../shared/store/sqlite/sqliteSchema.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
 import { runCli } from '../support/runCli.js';
 import { makeWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
@@ -90,7 +92,7 @@ describe('meal-notifier status', () => {
       healthy: false,
       problems: [
         expect.stringMatching(/^subscriber legacy is disabled: .*410/),
-        'subscriber legacy has 2 dead letter(s): see meal-notifier deliveries --failed',
+        'subscriber legacy has 2 dead letters: see meal-notifier deliveries --failed',
       ],
     });
     expect(report.stateExists).toBe(true);
@@ -124,8 +126,25 @@ describe('meal-notifier status', () => {
     expect(table.stdout).toMatch(row('legacy', 'webhook', '0', '2', 'disabled since \\S+'));
     expect(table.stdout).toContain('\nsubscriber legacy is disabled:');
     expect(table.stdout).toContain(
-      '\nsubscriber legacy has 2 dead letter(s): see meal-notifier deliveries --failed\n',
+      '\nsubscriber legacy has 2 dead letters: see meal-notifier deliveries --failed\n',
     );
+  });
+
+  it('refuses a state file a newer meal-notifier wrote: one line naming it and both versions, exit 2', async () => {
+    const config = await writeConfig('newer');
+    const statePath = join(dir, 'newer.db');
+    const file = new Database(statePath);
+    file.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    file.close();
+
+    const result = await runCli(['status', '--config', config], {});
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `meal-notifier: state store open failed: ${statePath} was written by a newer meal-notifier ` +
+        `(schema version ${SCHEMA_VERSION + 1}; this one reads up to ${SCHEMA_VERSION}): ` +
+        'run that version or a later one, or point state.path at another file\n',
+    );
+    expect(result.stdout).toBe('');
   });
 
   it('exits 1 for a config that never polled, without creating its state file, and 0 once a poll succeeded', async () => {

@@ -3,6 +3,7 @@
 // told to refuse recipients with a given reply or to require a login.
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerError } from 'smtp-server';
+import { parseMailMessage } from '../../simulator/inbox/mailMessage.js';
 
 export interface ReceivedMail {
   /** The envelope sender (MAIL FROM). */
@@ -79,7 +80,7 @@ export async function startSmtpReceiver(options: SmtpReceiverOptions = {}): Prom
           mailFrom: envelope.mailFrom ? envelope.mailFrom.address : '',
           rcptTo: envelope.rcptTo.map((recipient) => recipient.address),
           raw,
-          ...parseMessage(raw),
+          ...parseMailMessage(raw),
         });
         callback();
       });
@@ -107,77 +108,4 @@ export async function startSmtpReceiver(options: SmtpReceiverOptions = {}): Prom
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-interface ParsedPart {
-  headers: Map<string, string>;
-  text: string | undefined;
-  html: string | undefined;
-}
-
-/** Just enough MIME for what nodemailer writes: nested multiparts, base64 and quoted-printable. */
-function parseMessage(raw: string): ParsedPart {
-  const split = raw.search(/\r?\n\r?\n/);
-  const head = split < 0 ? raw : raw.slice(0, split);
-  const body = split < 0 ? '' : raw.slice(split).replace(/^\r?\n\r?\n/, '');
-  const headers = new Map<string, string>();
-  for (const line of head.replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/)) {
-    const colon = line.indexOf(':');
-    if (colon > 0)
-      headers.set(line.slice(0, colon).trim().toLowerCase(), decodeWords(line.slice(colon + 1).trim()));
-  }
-  const type = headers.get('content-type') ?? 'text/plain';
-  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
-  if (/^multipart\//i.test(type) && boundary) {
-    const parts = body
-      .split(`--${boundary}`)
-      .slice(1)
-      .filter((part) => !part.startsWith('--'))
-      .map((part) => parseMessage(part.replace(/^\r?\n/, '')));
-    return {
-      headers,
-      text: parts.find((part) => part.text !== undefined)?.text,
-      html: parts.find((part) => part.html !== undefined)?.html,
-    };
-  }
-  const decoded = decodeBody(body, headers.get('content-transfer-encoding') ?? '7bit');
-  return {
-    headers,
-    text: /^text\/plain/i.test(type) ? decoded : undefined,
-    html: /^text\/html/i.test(type) ? decoded : undefined,
-  };
-}
-
-function decodeBody(body: string, encoding: string): string {
-  if (/^base64$/i.test(encoding)) return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-  if (/^quoted-printable$/i.test(encoding)) return decodeQuotedPrintable(body.replace(/\r?\n$/, ''));
-  return body.replace(/\r?\n$/, '').replace(/\r\n/g, '\n');
-}
-
-function decodeQuotedPrintable(text: string): string {
-  const joined = text.replace(/=\r?\n/g, '').replace(/\r\n/g, '\n');
-  const bytes: number[] = [];
-  for (let i = 0; i < joined.length; i += 1) {
-    const hex = joined[i] === '=' ? joined.slice(i + 1, i + 3) : '';
-    if (/^[0-9A-F]{2}$/i.test(hex)) {
-      bytes.push(Number.parseInt(hex, 16));
-      i += 2;
-    } else {
-      bytes.push(...Buffer.from(joined[i] ?? '', 'utf8'));
-    }
-  }
-  return Buffer.from(bytes).toString('utf8');
-}
-
-/** RFC 2047 encoded words (`=?UTF-8?Q?…?=`, `=?UTF-8?B?…?=`); white space between two of them is dropped. */
-function decodeWords(value: string): string {
-  return value
-    .replace(/(\?=)\s+(=\?)/g, '$1$2')
-    .replace(
-      /=\?([^?]+)\?([QB])\?([^?]*)\?=/gi,
-      (_match, _charset: string, encoding: string, data: string) =>
-        encoding.toUpperCase() === 'B'
-          ? Buffer.from(data, 'base64').toString('utf8')
-          : decodeQuotedPrintable(data.replace(/_/g, ' ')),
-    );
 }

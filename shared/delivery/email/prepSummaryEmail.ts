@@ -2,6 +2,7 @@
 // tables line up in a fixed-width font, and an HTML part with the same tables. Every item is listed:
 // unlike a Slack message, an e-mail has room for a whole menu.
 import type { PrepSummaryEvent } from '../../events/prepSummaryEvent.js';
+import { counted } from '../../text/counted.js';
 import { dayLabel } from '../../time/dayLabel.js';
 import type { EmailMessage } from './emailMessage.js';
 import { escapeHtml, eventFooter, HTML_STYLES, htmlDocument, singleLine } from './emailText.js';
@@ -17,7 +18,7 @@ const NAME_COLUMN_MAX = 40;
 /** e.g. "Prep summary: Main Canteen — 42 orders for Tue 24 Nov". */
 export function prepSummarySubject(event: PrepSummaryEvent): string {
   const { establishment, orders, pickup_date, complete } = event.data;
-  const count = `${orders} order${orders === 1 ? '' : 's'}`;
+  const count = counted(orders, 'order');
   const incomplete = complete ? '' : ' (incomplete)';
   return `Prep summary: ${singleLine(establishment.name)} — ${count} for ${dayLabel(pickup_date)}${incomplete}`;
 }

@@ -1,5 +1,7 @@
 // Block Kit as this product writes it: the blocks it uses, Slack's limits (and the ones it sets itself),
 // and the pieces order messages and prep summaries share, each fitted to those limits.
+
+import { counted } from '../../text/counted.js';
 import { ELLIPSIS, fitMrkdwn, oneLine } from './slackText.js';
 
 /** Slack's Block Kit limits, and the ones this product sets itself to keep a message readable. */
@@ -96,6 +98,6 @@ export function itemBlocks(items: readonly ItemLine[], heading: string): Section
   }
   const blocks = sections.map(section);
   const hidden = items.length - shown;
-  if (hidden > 0) blocks.push(section(`_${ELLIPSIS}and ${hidden} more item${hidden === 1 ? '' : 's'}_`));
+  if (hidden > 0) blocks.push(section(`_${ELLIPSIS}and ${counted(hidden, 'more item')}_`));
   return blocks;
 }

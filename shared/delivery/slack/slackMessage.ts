@@ -7,6 +7,7 @@
 import { isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js';
 import type { Change, OrderEvent, OrderSummary } from '../../events/orderEvent.js';
 import { isSampleEvent } from '../../events/sampleEvent.js';
+import { counted } from '../../text/counted.js';
 import { dayLabel } from '../../time/dayLabel.js';
 import { formatPrepSummarySlackMessage } from './prepSummarySlackMessage.js';
 import {
@@ -160,7 +161,7 @@ function fallbackText(title: string, order: OrderSummary): string {
     `pickup ${order.pickup_date}`,
     customerText(order.customer),
     order.total.formatted,
-    `${count} item${count === 1 ? '' : 's'}`,
+    counted(count, 'item'),
   ].map(oneLine);
   return fitMrkdwn(`${title} — ${parts.join(', ')}`, SLACK_LIMITS.fallbackText);
 }

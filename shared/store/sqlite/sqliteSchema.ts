@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { StateFileError } from '../errors.js';
+import { StateFileTooNewError } from '../errors.js';
 
 /** Migration n (1-based) brings a file from user_version n - 1 to n. Append only; never edit one. */
 const MIGRATIONS: readonly string[] = [
@@ -108,13 +108,7 @@ export function openStateDatabase(path: string, options: OpenOptions = {}): Data
 function migrate(db: Database.Database, path: string): void {
   db.transaction(() => {
     const current = db.pragma('user_version', { simple: true }) as number;
-    if (current > SCHEMA_VERSION) {
-      throw new StateFileError(
-        path,
-        `a newer meal-notifier wrote it (schema version ${current}; this one knows up to ${SCHEMA_VERSION}); run that version or a later one`,
-        { retryable: false },
-      );
-    }
+    if (current > SCHEMA_VERSION) throw new StateFileTooNewError(path, current, SCHEMA_VERSION);
     for (const [index, sql] of MIGRATIONS.entries()) {
       if (index + 1 <= current) continue;
       db.exec(sql);

@@ -125,7 +125,7 @@ describe('meal-notifier replay --stack --dead-letters', () => {
         { Id: 'm1', ReceiptHandle: 'h-2' },
       ],
     });
-    expect(result.stderr).toContain('2 dead letter(s) moved back to automation');
+    expect(result.stderr).toContain('2 dead letters moved back to automation');
   });
 
   it('leaves on the dead-letter queue what its queue refused, and says so', async () => {
@@ -148,7 +148,7 @@ describe('meal-notifier replay --stack --dead-letters', () => {
       Entries: [{ Id: 'm0', ReceiptHandle: 'h-1' }],
     });
     expect(result.stderr).toBe(
-      'meal-notifier: cannot reach the queue of automation: 1 message(s) moved back, 1 left on the dead-letter queue: m1: InternalError (try again)\n',
+      'meal-notifier: cannot reach the queue of automation: 1 message moved back, 1 left on the dead-letter queue: m1: InternalError (try again)\n',
     );
   });
 
@@ -193,7 +193,7 @@ describe('meal-notifier replay --stack --event / --since', () => {
       },
     ]);
     expect(sqs).toHaveReceivedCommandWith(SendMessageBatchCommand, { QueueUrl: queueUrl });
-    expect(result.stderr).toContain('1 event(s) queued to automation');
+    expect(result.stderr).toContain('1 event queued to automation');
   });
 
   it('sends only the events the subscriber’s filter matches, since the time given', async () => {

@@ -151,7 +151,7 @@ describe('meal-notifier republish --stack', () => {
       ReceiptHandle: 'h-0',
     });
     expect(result.stderr).toContain(`shard ${shardId}, sequence numbers`);
-    expect(result.stderr).toContain('2 event(s) published; removed from the queue');
+    expect(result.stderr).toContain('2 events published; removed from the queue');
   });
 
   it('leaves the record on the queue when SNS refuses an event, and says so', async () => {
@@ -166,7 +166,7 @@ describe('meal-notifier republish --stack', () => {
     expect(result.code).toBe(1);
     expect(sqs).not.toHaveReceivedCommand(DeleteMessageCommand);
     expect(result.stderr).toContain(
-      `left on the queue: 1 event(s) not published, e.g. ${second.id}: SNS refused the entry: KMSAccessDenied (no access to the key)`,
+      `left on the queue: 1 event not published, e.g. ${second.id}: SNS refused the entry: KMSAccessDenied (no access to the key)`,
     );
   });
 

@@ -181,6 +181,8 @@ describe('meal-notifier simulate', () => {
     [['--error-rate', '2'], '--error-rate "2" must be a number from 0 to 1'],
     [['--pickup-format', 'us'], '--pickup-format "us" must be one of iso, dmy, mixed'],
     [['--time-zone', 'Mars/Olympus'], '--time-zone "Mars/Olympus"'],
+    [['--receivers', '--show', 'all'], '--show "all" must be one of summary, full'],
+    [['--show', 'full'], '--show says what --receivers prints of each message; add --receivers'],
   ])('refuses %j with a one-line usage error', async (args, message) => {
     const command = simulateCommand({ write: () => {}, stopSignal: AbortSignal.abort() });
     command.exitOverride();

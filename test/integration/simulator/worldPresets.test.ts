@@ -57,6 +57,41 @@ describe('simulator world presets', () => {
     }
   });
 
+  it('demo at the CLI speed: a new order at least every 8 s, and orders resolved at the pace they arrive from the first minute', async () => {
+    let now = T0;
+    const sim = await start({
+      world: 'demo',
+      clock: () => now,
+      scenario: { speed: WORLD_PRESETS.demo.cliSpeed },
+    });
+    const world = sim.world;
+    const pendingAtStart = world.viewOrders((order) => order.status.value === 'pending').length;
+    const changes: WorldChange[] = [];
+    world.onChange((change) => changes.push(change));
+    for (now = T0; now <= T0 + 10 * MINUTE; now += 10_000) world.viewOrders();
+
+    const created = changes.filter((change) => change.kind === 'created').map((change) => change.at);
+    const gaps = [T0, ...created].slice(1).map((at, index) => at - ([T0, ...created][index] ?? T0));
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(8_000);
+    // Every minute resolves about as many as arrive (~17), the first one too: no wave of the 45 or so
+    // orders pending at the start, which a runner's look-ups could not keep up with.
+    const resolvedPerMinute = Array.from(
+      { length: 10 },
+      (_, minute) =>
+        changes.filter(
+          (change) =>
+            change.kind === 'status' &&
+            change.from === 'pending' &&
+            change.at >= T0 + minute * MINUTE &&
+            change.at < T0 + (minute + 1) * MINUTE,
+        ).length,
+    );
+    expect(Math.min(...resolvedPerMinute)).toBeGreaterThanOrEqual(5);
+    expect(Math.max(...resolvedPerMinute)).toBeLessThanOrEqual(30);
+    const pendingAfter = world.viewOrders((order) => order.status.value === 'pending').length;
+    expect(Math.abs(pendingAfter - pendingAtStart)).toBeLessThan(20);
+  });
+
   it('canteen-afternoon: one school, three establishments and 2,900 orders in the week around today, built in well under 2 s', async () => {
     const started = performance.now();
     const sim = await start({ world: 'canteen-afternoon', clock: () => T0 });

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Delivery } from '../../../shared/delivery/deliveryOutbox.js';
 import type { NotifierEvent } from '../../../shared/events/notifierEvent.js';
-import { StateStoreError, StoreContentionError } from '../../../shared/store/errors.js';
+import { StateFileTooNewError, StateStoreError, StoreContentionError } from '../../../shared/store/errors.js';
 import { SCHEMA_VERSION } from '../../../shared/store/sqlite/sqliteSchema.js';
 import {
   SqliteStateStore,
@@ -87,14 +87,69 @@ describe('SqliteStateStore on a state file', () => {
     expect(await second.loadPollState(ORG)).toEqual(state);
   });
 
-  it('refuses a state file written by a newer schema', () => {
+  it('refuses a state file written by a newer schema, naming the file and both versions', () => {
     open().close();
     stores.splice(0);
-    const raw = new Database(join(dir, 'nested', 'state.db'));
+    const path = join(dir, 'nested', 'state.db');
+    const raw = new Database(path);
     raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     raw.close();
 
-    expect(() => open()).toThrow(StateStoreError);
+    const error = (() => {
+      try {
+        open();
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(StateFileTooNewError);
+    expect(error).toBeInstanceOf(StateStoreError);
+    expect(error).toMatchObject({
+      path,
+      fileVersion: SCHEMA_VERSION + 1,
+      programVersion: SCHEMA_VERSION,
+      retryable: false,
+    });
+    expect((error as Error).message).toBe(
+      `state store open failed: ${path} was written by a newer meal-notifier (schema version ${SCHEMA_VERSION + 1}; ` +
+        `this one reads up to ${SCHEMA_VERSION}): run that version or a later one, or point state.path at another file`,
+    );
+    // Refused before any migration touched it.
+    const after = new Database(path, { readonly: true });
+    expect(after.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION + 1);
+    after.close();
+  });
+
+  it('migrates a state file of the first schema in place, keeping what it holds', async () => {
+    const path = join(dir, 'nested', 'state.db');
+    const first = open();
+    const snapshot = makeSnapshot(newOrderUuid());
+    const event = makeEvent(ORG, snapshot.orderUuid, 'order.created');
+    await first.commitChange(ORG, { snapshot, events: [event] });
+    first.close();
+    stores.splice(0);
+    // The file as schema 1 left it: migrations 2 and 3 added the disabled subscribers and an index.
+    const raw = new Database(path);
+    raw.exec('DROP TABLE disabled_subscribers; DROP INDEX deliveries_due_by_subscriber;');
+    raw.pragma('user_version = 1');
+    raw.close();
+
+    const upgraded = open({ routeEvent: route });
+    expect(await upgraded.loadSnapshots(ORG)).toEqual(new Map([[snapshot.orderUuid, snapshot]]));
+    expect(await upgraded.listEvents(ORG)).toEqual([{ event, organizationId: ORG, recordedAt: T0 }]);
+    expect(await upgraded.outbox.disabledSubscribers()).toEqual([]);
+    const check = new Database(path, { readonly: true });
+    try {
+      expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      const index = check
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'deliveries_due_by_subscriber'",
+        )
+        .get();
+      expect(index).toEqual({ name: 'deliveries_due_by_subscriber' });
+    } finally {
+      check.close();
+    }
   });
 
   it('reports a database locked by another writer as retryable contention', async () => {

@@ -115,7 +115,7 @@ describe('the demo narrator', () => {
         'Stopped after 1 min 5 s.',
         '  cycles     2 (0 failed)',
         '  detected   2 events: 1 created, 1 canceled',
-        '  delivered  1 to the webhook, 1 with a verified signature, 0 failed attempt(s)',
+        '  delivered  1 to the webhook, 1 with a verified signature, 0 failed attempts',
         expect.stringMatching(/^ {2}latency {4}detection median .*; delivery median 40 ms, max 40 ms$/),
         '  The temporary state directory was removed.',
       ]),

@@ -62,6 +62,20 @@ describe('the status line of a cycle', () => {
     );
   });
 
+  it('puts every count of one in the singular: 1 request, 1 order seen, 1 delivery queued', () => {
+    const report = pollReport({
+      requests: 1,
+      requestsFor: { detect: 1, resolve: 0, sweep: 0 },
+      ordersSeen: 1,
+      events: [makeOrderEvent()],
+      budgetRemaining: 44,
+      nextPollAt: NOW + 10_000,
+    });
+    expect(formatPollReportLine(report, 45, { queued: 1, dead: 0 })).toBe(
+      'North School: 1 request (1 pending; 44/45 left this minute), 1 order seen, 1 event, 1 delivery queued, next in 10 s',
+    );
+  });
+
   it('names the sweep without look-ups, and look-ups without a sweep', () => {
     const swept = pollReport({ requests: 6, requestsFor: { detect: 4, resolve: 0, sweep: 2 } });
     expect(formatPollReportLine(swept, 45)).toMatch(/^North School: 6 requests \(4 pending, 2 sweep; /);

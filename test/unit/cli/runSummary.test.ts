@@ -36,7 +36,7 @@ describe('the summary on exit', () => {
     const record = runSummaryRecord(rows, 125_000);
     expect(record.kind).toBe('summary');
     expect(record.message.split('\n')).toEqual([
-      'Stopped after 2 min 5 s: 2 events recorded, 1 deliveries made.',
+      'Stopped after 2 min 5 s: 2 events recorded, 1 delivery made.',
       '  organization   cycles  failed  problems  events  delivered  queued  dead',
       '  North School        2       1         0       2          1       1     0',
       '  South Academy       1       1         0       0          0       0     0',

@@ -85,7 +85,7 @@ describe('assessHealth', () => {
     expect(assessHealth(local([failing]), NOW)).toEqual({
       healthy: false,
       problems: [
-        'North School: never polled successfully; 2 failed cycle(s) in a row, the last: North School: cannot reach the API (ECONNREFUSED)',
+        'North School: never polled successfully; 2 failed cycles in a row, the last: North School: cannot reach the API (ECONNREFUSED)',
       ],
     });
   });
@@ -108,7 +108,7 @@ describe('assessHealth', () => {
     expect(at(31, 2)).toEqual({
       healthy: false,
       problems: [
-        'North School: last successful poll 31 s ago, over 3 poll intervals of 10 s; 2 failed cycle(s) in a row, the last: API answered 500',
+        'North School: last successful poll 31 s ago, over 3 poll intervals of 10 s; 2 failed cycles in a row, the last: API answered 500',
       ],
     });
   });
@@ -152,9 +152,9 @@ describe('assessHealth', () => {
     expect(assessHealth(report, NOW)).toEqual({
       healthy: false,
       problems: [
-        'subscriber automation has 2 dead letter(s): see meal-notifier deliveries --failed',
+        'subscriber automation has 2 dead letters: see meal-notifier deliveries --failed',
         'subscriber legacy is disabled: https://hooks.example.test answered 410 (meal-notifier replay to it enables it again)',
-        'subscriber legacy has 1 dead letter(s): see meal-notifier deliveries --failed',
+        'subscriber legacy has 1 dead letter: see meal-notifier deliveries --failed',
       ],
     });
   });
@@ -169,8 +169,8 @@ describe('assessHealth', () => {
       problems: ['cannot reach the queue of automation'],
     });
     expect(assessHealth(report, NOW).problems).toEqual([
-      'subscriber automation has 1 dead letter(s): see meal-notifier deliveries --stack Notifier --failed',
-      '3 stream batch(es) the publisher gave up on: their events were recorded but not published; see meal-notifier republish --stack Notifier',
+      'subscriber automation has 1 dead letter: see meal-notifier deliveries --stack Notifier --failed',
+      '3 stream batches the publisher gave up on: their events were recorded but not published; see meal-notifier republish --stack Notifier',
       'not known: cannot reach the queue of automation',
     ]);
   });

@@ -57,7 +57,8 @@ describe('Scenario', () => {
     clock.now = T0 + 31 * MINUTE;
     const resolved = pending.map((order) => world.getOrder(order.uuid));
     const statuses = resolved.map((order) => order?.status.value);
-    expect(statuses.every((status) => status === 'completed' || status === 'canceled')).toBe(true);
+    // One resolved in the first minute may already be archived (30 to 90 min later).
+    expect(statuses.every((status) => status !== 'pending')).toBe(true);
     expect(statuses).toContain('completed');
     expect(statuses).toContain('canceled');
     for (const order of resolved) {
@@ -70,6 +71,47 @@ describe('Scenario', () => {
       expect(now?.status.value).toBe('archived');
       expect(now?.completed_at ?? now?.canceled_at).not.toBeNull();
     }
+  });
+
+  it('starts as if it had been running: orders already pending resolve from the first minute, not in a wave', () => {
+    const { world, clock } = worldFixture({ scenario: {} });
+    const pending = new Set(
+      world.listOrders((order) => order.status.value === 'pending').map((order) => order.uuid),
+    );
+    const resolvedAt: number[] = [];
+    world.onChange((change) => {
+      if (change.kind === 'status' && change.from === 'pending' && pending.has(change.orderUuid))
+        resolvedAt.push(change.at - T0);
+    });
+    clock.now = T0 + 31 * MINUTE;
+    world.listOrders();
+
+    // Fresh waits of 10 to 30 min would resolve none in the first 10 min, then all of them in 20.
+    const perTenMinutes = [0, 1, 2].map(
+      (slot) => resolvedAt.filter((at) => at >= slot * 10 * MINUTE && at < (slot + 1) * 10 * MINUTE).length,
+    );
+    expect(resolvedAt).toHaveLength(pending.size);
+    expect(perTenMinutes[0]).toBeGreaterThan(pending.size / 3);
+    expect(resolvedAt.filter((at) => at < MINUTE).length).toBeGreaterThan(0);
+    expect(perTenMinutes[0]).toBeGreaterThan(perTenMinutes[1] ?? 0);
+    expect(perTenMinutes[1]).toBeGreaterThan(perTenMinutes[2] ?? 0);
+  });
+
+  it('never leaves a gap between new orders longer than orderGapCap mean gaps', () => {
+    const gaps = (orderGapCap: number | undefined) => {
+      const { world, clock } = worldFixture({ seed: 4, scenario: { orderGapCap } });
+      const created: number[] = [T0];
+      world.onChange((change) => {
+        if (change.kind === 'created') created.push(change.at);
+      });
+      clock.now = T0 + 6 * HOUR;
+      world.listOrders();
+      return created.slice(1).map((at, index) => at - (created[index] ?? T0));
+    };
+    expect(Math.max(...gaps(2))).toBeLessThanOrEqual(2 * MINUTE);
+    // The default allows five: the cap is what keeps a demo from going quiet.
+    expect(Math.max(...gaps(undefined))).toBeGreaterThan(2 * MINUTE);
+    expect(Math.max(...gaps(undefined))).toBeLessThanOrEqual(5 * MINUTE);
   });
 
   it('runs faster with a higher speed', () => {
@@ -149,5 +191,6 @@ describe('Scenario', () => {
     expect(() => worldFixture({ scenario: { cancelRate: 1.5 } })).toThrow(RangeError);
     expect(() => worldFixture({ scenario: { resolvePerMinute: 0 } })).toThrow(RangeError);
     expect(() => worldFixture({ scenario: { archivePerMinute: -1 } })).toThrow(RangeError);
+    expect(() => worldFixture({ scenario: { orderGapCap: 0.5 } })).toThrow(RangeError);
   });
 });

@@ -1,0 +1,117 @@
+// The README's "Slack-style and e-mail notifications, with no accounts" walkthrough, followed as a new user
+// would: `simulate --receivers --show full` in one process, and in another `poll` with the README's own
+// notifier.json (read from the README, the simulator's address and organization pasted in) at its default
+// pace. What the user waits for is read from the two processes' lines, never from a sleep.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningCli, startCli } from '../support/runCli.js';
+
+const README = fileURLToPath(new URL('../../README.md', import.meta.url));
+const SECTION = '### Slack-style and e-mail notifications, with no accounts';
+const README_BASE_URL = 'http://127.0.0.1:4010/api/v1/admin';
+const ORGANIZATION_PLACEHOLDER = '<MEAL_API_ORGANIZATION>';
+/** The README promises a delivered event this soon after the silent first cycle. */
+const FIRST_DELIVERY_WITHIN_MS = 15_000;
+
+let simulator: RunningCli;
+let poll: RunningCli;
+let banner: string;
+let env: Record<string, string>;
+let dir: string;
+let readmeJson: string;
+/** When the runner told of its first cycle, the silent baseline. */
+let baselineAt: number;
+
+/** The first JSON block of the walkthrough's section, as a user copies it. */
+async function readmeConfig(): Promise<string> {
+  const readme = await readFile(README, 'utf8');
+  const section = readme.slice(readme.indexOf(SECTION));
+  const json = /```json\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!json || !section.startsWith(SECTION)) throw new Error(`no JSON block under "${SECTION}" in README.md`);
+  return json;
+}
+
+beforeAll(async () => {
+  simulator = startCli(['simulate', '--receivers', '--show', 'full', '--port', '0']);
+  // The banner is written at once: when its last export is there, all of it is.
+  banner = await simulator.waitForStdout(/export SMTP_URL=\S+\n[\s\S]*\n}\n/);
+  env = Object.fromEntries([...banner.matchAll(/^export (\w+)=(\S+)$/gm)].map((m) => [m[1], m[2]]));
+  dir = await mkdtemp(join(tmpdir(), 'walkthrough-'));
+
+  readmeJson = await readmeConfig();
+  const config = join(dir, 'notifier.json');
+  await writeFile(
+    config,
+    readmeJson
+      .replace(README_BASE_URL, env.MEAL_API_BASE_URL ?? '')
+      .replace(ORGANIZATION_PLACEHOLDER, env.MEAL_API_ORGANIZATION ?? ''),
+  );
+  poll = startCli(['poll', '--config', config], env);
+  await poll.waitForStderr(/^North School: .*, 0 events, next in \d+ s$/m);
+  baselineAt = Date.now();
+});
+
+afterAll(async () => {
+  expect(await poll.stop('SIGINT')).toBe(0);
+  expect(await simulator.stop('SIGINT')).toBe(0);
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('the README walkthrough with simulate --receivers', () => {
+  it('the simulator prints the connection of every organization it serves', () => {
+    const lines = [...banner.matchAll(/^ {2}(.+?) +MEAL_API_ORGANIZATION=(\S+) MEAL_API_TOKEN=(\S+)$/gm)];
+    expect(lines.map((line) => line[1])).toEqual(['North School', 'South Academy']);
+    const [north, south] = lines;
+    expect(north?.slice(2)).toEqual([env.MEAL_API_ORGANIZATION, env.MEAL_API_TOKEN]);
+    expect(south?.[2]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(south?.[2]).not.toBe(env.MEAL_API_ORGANIZATION);
+    expect(south?.[3]).toBe(env.SOUTH_ACADEMY_TOKEN);
+    expect(banner).toContain(`export MEAL_API_BASE_URL=${env.MEAL_API_BASE_URL}\n`);
+  });
+
+  it("polling with the README's notifier.json, the first cycle after the silent baseline delivers, within 15 s of it", async () => {
+    // The README's own config ran, as written but for what the user pastes in.
+    expect(readmeJson).toContain(README_BASE_URL);
+    expect(readmeJson).toContain(ORGANIZATION_PLACEHOLDER);
+    const delivered = await poll.waitForStderr(/^(kitchen|office) ← order\.\w+ \S+: delivered/m);
+    expect(Date.now() - baselineAt).toBeLessThan(FIRST_DELIVERY_WITHIN_MS);
+
+    // Found by the first cycle after the baseline, with no wait for request budget.
+    const cycles = [...delivered.matchAll(/^North School: .*?, (\d+) events?, /gm)].map((m) => Number(m[1]));
+    expect(cycles).toHaveLength(2);
+    expect(cycles[0]).toBe(0);
+    expect(cycles[1]).toBeGreaterThan(0);
+    expect(delivered).not.toMatch(/waiting for request budget|deferred/);
+  });
+
+  it('--show full prints what the subscribers see: the Slack blocks as text and the e-mail text part', async () => {
+    // A message shown in full: its summary line, its body indented, then an empty line.
+    const mailBlock = /\[mail to office@example\.org\] New order (\S+) — [^\n]+\n((?: {4}[^\n]*\n)+)\n/;
+    const slackBlock = /\[slack #kitchen\] ([^\n]+?) — [^\n]+\n((?: {4}[^\n]*\n)+)\n/;
+    await simulator.waitForStdout(mailBlock);
+    const shown = await simulator.waitForStdout(slackBlock);
+
+    const [, reference, mail] = mailBlock.exec(shown) ?? [];
+    expect(mail).toMatch(new RegExp(`^ {4}Reference: +${reference}$`, 'm'));
+    expect(mail).toMatch(/^ {4}Status: +pending$/m);
+    expect(mail).toMatch(/^ {4}Items:$/m);
+    expect(mail).toMatch(/^ {6}\d+ × \S/m);
+    expect(mail).toMatch(/^ {4}Event order\.created \S+, detected \d{4}-\d{2}-\d{2}T/m);
+
+    const [, title, blocks] = slackBlock.exec(shown) ?? [];
+    const lines = blocks?.split('\n').map((line) => line.trim());
+    const slackReference = title?.split(' ').at(-1);
+    expect(title).toMatch(/^(🆕 New order|✅ Completed|❌ Canceled) \S+$/);
+    expect(lines?.[0]).toBe(title);
+    expect(lines).toContain(`Reference:      ${slackReference}`);
+    expect(lines?.some((line) => /^Establishment: +\S/.test(line))).toBe(true);
+    expect(lines?.some((line) => /^Payment method: +(Cash|Card|Credit)$/.test(line))).toBe(true);
+    expect(lines?.some((line) => /^Items \(\d+\)$/.test(line))).toBe(true);
+    expect(lines?.some((line) => /^\d+ × \S/.test(line))).toBe(true);
+    // Markup undone: no mrkdwn asterisks around labels, no escaped entities.
+    expect(blocks).not.toMatch(/\*\w|&amp;|&lt;|&gt;/);
+  });
+});
