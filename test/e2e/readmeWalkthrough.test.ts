@@ -12,7 +12,8 @@ import { type RunningCli, startCli } from '../support/runCli.js';
 const README = fileURLToPath(new URL('../../README.md', import.meta.url));
 const SECTION = '### Slack-style and e-mail notifications, with no accounts';
 const README_BASE_URL = 'http://127.0.0.1:4010/api/v1/admin';
-const ORGANIZATION_PLACEHOLDER = '<MEAL_API_ORGANIZATION>';
+/** The default world's organization, which the README's config names. */
+const README_ORGANIZATION = 'e8aff230-1e80-47dd-b4e8-e7c495aa0549';
 /** The README promises a delivered event this soon after the silent first cycle. */
 const FIRST_DELIVERY_WITHIN_MS = 15_000;
 
@@ -47,7 +48,7 @@ beforeAll(async () => {
     config,
     readmeJson
       .replace(README_BASE_URL, env.MEAL_API_BASE_URL ?? '')
-      .replace(ORGANIZATION_PLACEHOLDER, env.MEAL_API_ORGANIZATION ?? ''),
+      .replace(README_ORGANIZATION, env.MEAL_API_ORGANIZATION ?? ''),
   );
   poll = startCli(['poll', '--config', config], env);
   await poll.waitForStderr(/^North School: .*, 0 events, next in \d+ s$/m);
@@ -75,8 +76,8 @@ describe('the README walkthrough with simulate --receivers', () => {
   it("polling with the README's notifier.json, the first cycle after the silent baseline delivers, within 15 s of it", async () => {
     // The README's own config ran, as written but for what the user pastes in.
     expect(readmeJson).toContain(README_BASE_URL);
-    expect(readmeJson).toContain(ORGANIZATION_PLACEHOLDER);
-    const delivered = await poll.waitForStderr(/^(kitchen|office) ← order\.\w+ \S+: delivered/m);
+    expect(readmeJson).toContain(README_ORGANIZATION);
+    const delivered = await poll.waitForStderr(/^delivered +\w+ +\S+ +to (kitchen|office) /m);
     expect(Date.now() - baselineAt).toBeLessThan(FIRST_DELIVERY_WITHIN_MS);
 
     // Found by the first cycle after the baseline, with no wait for request budget.

@@ -140,8 +140,8 @@ describe('meal-notifier status', () => {
     const result = await runCli(['status', '--config', config], {});
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      `meal-notifier: state store open failed: ${statePath} was written by a newer meal-notifier ` +
-        `(schema version ${SCHEMA_VERSION + 1}; this one reads up to ${SCHEMA_VERSION}): ` +
+      `meal-notifier: cannot open state file ${statePath}: a newer meal-notifier wrote it ` +
+        `(schema version ${SCHEMA_VERSION + 1}; this one reads up to ${SCHEMA_VERSION}); ` +
         'run that version or a later one, or point state.path at another file\n',
     );
     expect(result.stdout).toBe('');

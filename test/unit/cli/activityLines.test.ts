@@ -38,7 +38,7 @@ describe('the runner’s line per delivery attempt, in the demo’s columns', ()
         report({ state: 'dead', attempts: 8, eventType: 'order.canceled', outcome: failure('answered 500') }),
         NOW,
       ),
-    ).toBe('failed     canceled   NS-1064  to office  dead letter after 8 attempt(s): answered 500');
+    ).toBe('failed     canceled   NS-1064  to office  dead letter after 8 attempts: answered 500');
     expect(
       formatDeliveryReportLine(
         report({ state: 'subscriber_disabled', outcome: failure('answered 410') }),
