@@ -104,7 +104,8 @@ export type OrderInput = z.input<typeof OrderSchema>;
 
 const ClockTime = z.string().regex(/^\d{2}:\d{2}(?::\d{2})?$/, 'expected HH:MM or HH:MM:SS');
 
-export const EstablishmentSchema = z.object({
+// Loose: fields the spec does not list are kept, so the cache in the state hands them on whole.
+export const EstablishmentSchema = z.looseObject({
   uuid: Uuid,
   name: z.string(),
   allowed_order_pickup_time_type: z.string(),

@@ -2,6 +2,7 @@
 // state, a lease against overlapping runs, and the per-token request budget. Adapters: DynamoDB, SQLite.
 import * as z from 'zod';
 import type { BudgetCounterStore } from '../api/budgetCounterStore.js';
+import { EstablishmentSchema } from '../api/schemas.js';
 import type { Snapshot } from '../detect/snapshot.js';
 import { UnreadableOrderSchema } from '../detect/unreadableOrders.js';
 import { NotifierEventSchema } from '../events/notifierEvent.js';
@@ -39,6 +40,21 @@ export const PollStateSchema = z.object({
   cycleRequests: z.number().nonnegative().default(0),
   /** Orders whose record was skipped as malformed and has not read well since, by uuid (bounded). */
   unreadable: z.record(z.string(), UnreadableOrderSchema).default({}),
+  /**
+   * The organization's establishments as GET /establishments last gave them (fields the spec does not
+   * list kept), and when (epoch ms): their closing times drive prep summaries and the cadence.
+   */
+  establishments: z
+    .object({ fetchedAt: z.number(), records: z.array(EstablishmentSchema) })
+    .nullable()
+    .default(null),
+  /**
+   * Prep summaries recorded, by `<establishment uuid>|<pickup date>`: their event id, the closing instant
+   * (epoch ms) and whether the figures were complete. An order event for one of these is after closing.
+   */
+  prepSummaries: z
+    .record(z.string(), z.object({ eventId: z.string(), closedAt: z.number(), complete: z.boolean() }))
+    .default({}),
   /** When this organization's next cycle is due (epoch ms): the pace's decision, read by both runtimes. */
   nextPollAt: z.number().nullable().default(null),
   lastSuccessAt: z.number().nullable(),
@@ -65,6 +81,8 @@ export function initialPollState(organizationId: string): PollState {
     resolutionRequests: 0,
     cycleRequests: 0,
     unreadable: {},
+    establishments: null,
+    prepSummaries: {},
     nextPollAt: null,
     lastSuccessAt: null,
     lastAttemptAt: null,
