@@ -5,7 +5,7 @@ import type { BudgetCounterStore } from '../api/budgetCounterStore.js';
 import { EstablishmentSchema } from '../api/schemas.js';
 import type { Snapshot } from '../detect/snapshot.js';
 import { UnreadableOrderSchema } from '../detect/unreadableOrders.js';
-import { NotifierEventSchema } from '../events/notifierEvent.js';
+import { type NotifierEvent, NotifierEventSchema } from '../events/notifierEvent.js';
 import type { OrderEvent } from '../events/orderEvent.js';
 import type { EventQuery } from './eventQuery.js';
 
@@ -107,6 +107,11 @@ export type CommitResult =
   /** Another run changed the snapshot first; nothing was written. */
   | { outcome: 'version_conflict' };
 
+export interface RecordResult {
+  /** Events the log already held (same id): not written again, and not to be delivered again. */
+  duplicateEventIds: string[];
+}
+
 export const StoredEventSchema = z.object({
   event: NotifierEventSchema,
   organizationId: z.string(),
@@ -139,6 +144,11 @@ export interface StateStore {
   loadSnapshots(organizationId: string): Promise<Map<string, Snapshot>>;
   /** Writes the snapshot (optimistic version check) and its events (each only if new) atomically. */
   commitChange(organizationId: string, change: SnapshotChange): Promise<CommitResult>;
+  /**
+   * Logs events that belong to no order's snapshot (a prep summary), each only if new, and queues them for
+   * delivery like a commit's: one id is one event, however often it is recorded.
+   */
+  recordEvents(organizationId: string, events: readonly NotifierEvent[]): Promise<RecordResult>;
   /** Events recorded at or after `sinceMs`, oldest first. */
   listEvents(organizationId: string, sinceMs?: number): Promise<StoredEvent[]>;
   /** The organization's events that answer the query: newest first (last committed first), at most its limit. */

@@ -4,8 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../shared/detect/snapshot.js';
+import { buildPrepSummary } from '../../shared/events/buildPrepSummary.js';
 import { eventId } from '../../shared/events/eventId.js';
 import type { OrderEvent, OrderEventType } from '../../shared/events/orderEvent.js';
+import type { PrepSummaryEvent } from '../../shared/events/prepSummaryEvent.js';
 import { StateStoreError } from '../../shared/store/errors.js';
 import type { EventQuery } from '../../shared/store/eventQuery.js';
 import { initialPollState, type PollState, type StateStore } from '../../shared/store/stateStore.js';
@@ -85,6 +87,20 @@ export function makeEvent(
       ],
     },
   };
+}
+
+/** A prep summary of the main canteen for `pickupDate`, with no orders. */
+export function makePrepSummary(organizationId: string, pickupDate = '2026-03-06'): PrepSummaryEvent {
+  return buildPrepSummary({
+    organization: { id: organizationId, name: 'North School' },
+    establishment: { uuid: 'e5a1b2c3-0000-4000-8000-000000000001', name: 'Main canteen' },
+    pickupDate,
+    closedAt: `${pickupDate}T10:00:00+00:00`,
+    source: `https://example.test/api/v1/admin/organizations/${organizationId}`,
+    time: new Date(T0).toISOString(),
+    orders: [],
+    canceledBeforeClosing: 0,
+  });
 }
 
 export function describeStateStoreConformance(
@@ -274,6 +290,48 @@ export function describeStateStoreConformance(
           store.commitChange(organizationId, { snapshot: zero, events: [] }),
         ).rejects.toBeInstanceOf(StateStoreError);
         expect(await store.loadSnapshots(organizationId)).toEqual(new Map());
+      });
+    });
+
+    describe('events without a snapshot', () => {
+      it('records a prep summary once, reporting it as a duplicate when recorded again, and lists it', async () => {
+        const { store, organizationId, setNow } = await open();
+        const summary = makePrepSummary(organizationId);
+        expect(await store.recordEvents(organizationId, [summary])).toEqual({ duplicateEventIds: [] });
+        setNow(T0 + 1_000);
+        expect(await store.recordEvents(organizationId, [summary])).toEqual({
+          duplicateEventIds: [summary.id],
+        });
+        expect(await store.listEvents(organizationId)).toEqual([
+          { event: summary, organizationId, recordedAt: T0 },
+        ]);
+        expect(
+          await store.findEvents(organizationId, { types: ['establishment.prep_summary'], limit: 10 }),
+        ).toEqual([{ event: summary, organizationId, recordedAt: T0 }]);
+      });
+
+      it('records the new among duplicates, each id once', async () => {
+        const { store, organizationId } = await open();
+        const first = makePrepSummary(organizationId, '2026-03-06');
+        const second = makePrepSummary(organizationId, '2026-03-07');
+        await store.recordEvents(organizationId, [first]);
+        expect(await store.recordEvents(organizationId, [first, second, second])).toEqual({
+          duplicateEventIds: expect.arrayContaining([first.id, second.id]),
+        });
+        expect((await store.listEvents(organizationId)).map((stored) => stored.event.id)).toEqual([
+          first.id,
+          second.id,
+        ]);
+      });
+
+      it('rejects an event that is not one as a store error, logging nothing', async () => {
+        const { store, organizationId } = await open();
+        const broken = {
+          ...makePrepSummary(organizationId),
+          type: 'nonsense',
+        } as unknown as PrepSummaryEvent;
+        await expect(store.recordEvents(organizationId, [broken])).rejects.toBeInstanceOf(StateStoreError);
+        expect(await store.listEvents(organizationId)).toEqual([]);
       });
     });
 

@@ -5,6 +5,7 @@ import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 export type StoreOperation =
   | 'loadSnapshots'
   | 'commitChange'
+  | 'recordEvents'
   | 'listEvents'
   | 'loadPollState'
   | 'savePollState'
@@ -26,6 +27,7 @@ export interface DynamoMetricsSnapshot {
 const OPERATIONS: StoreOperation[] = [
   'loadSnapshots',
   'commitChange',
+  'recordEvents',
   'listEvents',
   'loadPollState',
   'savePollState',

@@ -24,6 +24,7 @@ import {
   type Lease,
   type PollState,
   PollStateSchema,
+  type RecordResult,
   type SavePollStateOptions,
   type SnapshotChange,
   type StateStore,
@@ -164,6 +165,45 @@ export class DynamoStateStore implements StateStore {
         pending = pending.filter((event) => !logged.includes(event));
       }
     }
+  }
+
+  /** One TransactWriteItems of conditional puts (at most 100 events), retried without those already logged. */
+  async recordEvents(organizationId: string, events: readonly NotifierEvent[]): Promise<RecordResult> {
+    const parsed = events.map((event) =>
+      parseStored(NotifierEventSchema, event, 'recordEvents', organizationId, 'event'),
+    );
+    const recordedAt = this.#clock();
+    const duplicateEventIds: string[] = [];
+    let pending = parsed.filter((event, index, all) => {
+      const first = all.findIndex((other) => other.id === event.id) === index;
+      if (!first) duplicateEventIds.push(event.id);
+      return first;
+    });
+    while (pending.length > 0) {
+      try {
+        await this.#metrics.measure('recordEvents', 'write', () =>
+          this.#client.send(
+            new TransactWriteCommand({
+              TransactItems: pending.map((event, position) =>
+                this.#eventPut(organizationId, event, recordedAt, position),
+              ),
+              ReturnConsumedCapacity: 'TOTAL',
+            }),
+          ),
+        );
+        break;
+      } catch (error) {
+        const reasons = cancellationReasons(error);
+        if (!reasons) throw toStoreError(error, 'recordEvents', organizationId);
+        const codes = reasons.map((reason) => reason.Code ?? 'None');
+        const logged = pending.filter((_, index) => codes[index] === 'ConditionalCheckFailed');
+        const otherFailure = codes.some((code) => code !== 'None' && code !== 'ConditionalCheckFailed');
+        if (logged.length === 0 || otherFailure) throw toStoreError(error, 'recordEvents', organizationId);
+        duplicateEventIds.push(...logged.map((event) => event.id));
+        pending = pending.filter((event) => !logged.includes(event));
+      }
+    }
+    return { duplicateEventIds };
   }
 
   async listEvents(organizationId: string, sinceMs?: number): Promise<StoredEvent[]> {
@@ -425,6 +465,8 @@ export class DynamoStateStore implements StateStore {
           eventId: event.id,
           eventType: event.type,
           organizationId,
+          // The event's subject: an order's uuid, or the establishment's for a prep summary. Named before
+          // summaries existed; kept so the table's items keep one shape.
           orderUuid: event.subject,
           recordedAt,
           position,

@@ -14,6 +14,7 @@ import {
   type Lease,
   type PollState,
   PollStateSchema,
+  type RecordResult,
   type SavePollStateOptions,
   type SnapshotChange,
   type StateStore,
@@ -55,6 +56,7 @@ export class SqliteStateStore implements StateStore {
   readonly #eventRetentionMs: number;
   readonly #statements;
   readonly #commit: (organizationId: string, snapshot: Snapshot, events: NotifierEvent[]) => CommitResult;
+  readonly #recordEvents: (organizationId: string, events: readonly NotifierEvent[]) => RecordResult;
   readonly #prune: (nowMs: number) => { snapshots: number; events: number };
   readonly #savePollState: (state: PollState, releaseLeaseOf: string | undefined) => void;
 
@@ -153,6 +155,25 @@ export class SqliteStateStore implements StateStore {
       return { outcome: 'committed', duplicateEventIds } as const;
     }).immediate;
 
+    this.#recordEvents = db.transaction((organizationId: string, events: readonly NotifierEvent[]) => {
+      const recordedAt = this.#clock();
+      const duplicateEventIds: string[] = [];
+      for (const event of events) {
+        const inserted = statements.insertEvent.run(
+          event.id,
+          organizationId,
+          event.type,
+          event.subject,
+          recordedAt,
+          recordedAt + this.#eventRetentionMs,
+          JSON.stringify(event),
+        );
+        if (inserted.changes === 0) duplicateEventIds.push(event.id);
+        else this.outbox.enqueue(event, recordedAt);
+      }
+      return { duplicateEventIds };
+    }).immediate;
+
     // The end of a cycle saves the state and gives the lease back together.
     this.#savePollState = db.transaction((state: PollState, releaseLeaseOf: string | undefined) => {
       statements.savePollState.run(state.organizationId, JSON.stringify(state));
@@ -187,6 +208,15 @@ export class SqliteStateStore implements StateStore {
     return guarded('commitChange', organizationId, () =>
       this.#commit(organizationId, snapshot.data, change.events),
     );
+  }
+
+  async recordEvents(organizationId: string, events: readonly NotifierEvent[]): Promise<RecordResult> {
+    const parsed = events.map((event) => {
+      const result = NotifierEventSchema.safeParse(event);
+      if (!result.success) throw new StateStoreError('recordEvents', organizationId, result.error.message);
+      return result.data;
+    });
+    return guarded('recordEvents', organizationId, () => this.#recordEvents(organizationId, parsed));
   }
 
   async listEvents(organizationId: string, sinceMs?: number): Promise<StoredEvent[]> {

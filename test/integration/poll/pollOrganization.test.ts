@@ -77,6 +77,7 @@ function commitFirst(
       await before(organizationId, change);
       return store.commitChange(organizationId, change);
     },
+    recordEvents: (organizationId, events) => store.recordEvents(organizationId, events),
     listEvents: (organizationId, sinceMs) => store.listEvents(organizationId, sinceMs),
     findEvents: (organizationId, query) => store.findEvents(organizationId, query),
     loadPollState: (organizationId) => store.loadPollState(organizationId),

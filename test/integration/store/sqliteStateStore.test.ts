@@ -17,6 +17,7 @@ import { initialPollState } from '../../../shared/store/stateStore.js';
 import {
   describeStateStoreConformance,
   makeEvent,
+  makePrepSummary,
   makeSnapshot,
   newOrderUuid,
   T0,
@@ -181,6 +182,18 @@ describe('SqliteStateStore on a state file', () => {
         queued('office', event.id),
       ]);
       expect(await store.getEvent(event.id)).toEqual({ event, organizationId: ORG, recordedAt: T0 });
+    });
+
+    it('queues a recorded prep summary like an order event, and nothing when it is recorded again', async () => {
+      const store = open({ routeEvent: route });
+      const summary = makePrepSummary(ORG);
+      await store.recordEvents(ORG, [summary]);
+      await store.outbox.markDelivered('hook', summary.id, T0 + 10);
+      await store.recordEvents(ORG, [summary]);
+
+      expect(await store.outbox.listDeliveries()).toEqual([
+        { ...queued('hook', summary.id), status: 'delivered', attempts: 1, deliveredAt: T0 + 10 },
+      ]);
     });
 
     it('queues nothing for an event already in the log, nor for a commit that conflicts', async () => {

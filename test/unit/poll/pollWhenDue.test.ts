@@ -66,6 +66,7 @@ function fakeStore(state: PollState | undefined) {
     },
     loadSnapshots: unexpected('loadSnapshots'),
     commitChange: unexpected('commitChange'),
+    recordEvents: unexpected('recordEvents'),
     listEvents: unexpected('listEvents'),
     findEvents: unexpected('findEvents'),
     savePollState: unexpected('savePollState'),
