@@ -105,6 +105,15 @@ export class World {
     return structuredClone(this.catalog.establishments);
   }
 
+  /** Moves an establishment's closing time (HH:MM:SS), e.g. to a minute after a demo or a test starts. */
+  setOrderClosingTime(establishmentUuid: string, time: string): void {
+    const establishment = this.catalog.establishments.find(
+      (candidate) => candidate.uuid === establishmentUuid,
+    );
+    if (!establishment) throw new RangeError(`no establishment ${establishmentUuid} in this organization`);
+    establishment.order_closing_time = time;
+  }
+
   products(): ProductRecord[] {
     return this.catalog.products.map((product) => structuredClone(product.record));
   }

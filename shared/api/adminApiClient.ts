@@ -121,8 +121,9 @@ export class AdminApiClient {
     return this.#list('/orders', orderQueryParams(query), OrderSchema, walk);
   }
 
-  listEstablishments(): Promise<Listing<Establishment>> {
-    return this.#list('/establishments', {}, EstablishmentSchema);
+  /** `walk` stops before a page it may not afford, as for orders. */
+  listEstablishments(walk: ListingWalk<Establishment> = {}): Promise<Listing<Establishment>> {
+    return this.#list('/establishments', {}, EstablishmentSchema, walk);
   }
 
   listProducts(): Promise<Listing<Product>> {

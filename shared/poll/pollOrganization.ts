@@ -6,7 +6,7 @@ import { AdminApiError, NetworkError, RequestBudgetExhaustedError } from '../api
 import type { ListingProblem } from '../api/listingProblem.js';
 import type { OrderQuery } from '../api/orderQuery.js';
 import type { Listing, ListingWalk } from '../api/pagination.js';
-import { ORDER_STATUSES, type Order, type OrderStatus } from '../api/schemas.js';
+import { type Establishment, ORDER_STATUSES, type Order, type OrderStatus } from '../api/schemas.js';
 import {
   coverageKey,
   findVanished,
@@ -22,15 +22,25 @@ import { diffOrder } from '../detect/diffOrder.js';
 import { covers, type ListingSpec, type PlannedWalk, type WalkPurpose } from '../detect/listingSpec.js';
 import { gapFor, type Pacing, pacePoll } from '../detect/pacePoll.js';
 import { planDetection, windowDates } from '../detect/planDetection.js';
+import {
+  canceledBeforeClosing,
+  type DueSummary,
+  type OrderSighting,
+  planPrepSummaries,
+  prepSummaryKey,
+} from '../detect/planPrepSummaries.js';
 import { planResolutionRound, type VanishedOrder } from '../detect/planResolution.js';
 import { planSweep, sweepPages, TERMINAL_STATUSES } from '../detect/planSweep.js';
 import type { Snapshot } from '../detect/snapshot.js';
 import { transitionTime } from '../detect/transitionTime.js';
 import { trackUnreadable } from '../detect/unreadableOrders.js';
+import { buildPrepSummary } from '../events/buildPrepSummary.js';
 import type { NotifierEvent } from '../events/notifierEvent.js';
 import type { OrderEvent } from '../events/orderEvent.js';
+import type { PrepSummaryEvent } from '../events/prepSummaryEvent.js';
 import { initialPollState, type PollState, type StateStore } from '../store/stateStore.js';
 import { addDays, calendarDateIn } from '../time/calendarDate.js';
+import { zonedIsoTime } from '../time/zonedTime.js';
 import { describeLeaseOwner } from './localRunId.js';
 import { claimLease, DEFAULT_LEASE_TERMS, keepLeaseUntil, type LeaseTerms } from './organizationLease.js';
 
@@ -52,6 +62,8 @@ export interface CycleBudget {
 /** The Admin API as the poll cycle needs it; AdminApiClient is one. */
 export interface OrdersSource {
   listOrders(query: OrderQuery, walk?: ListingWalk<Order>): Promise<Listing<Order>>;
+  /** Their closing times drive the prep summaries; kept in the poll state, refreshed now and then. */
+  listEstablishments(walk?: ListingWalk<Establishment>): Promise<Listing<Establishment>>;
   readonly budget: CycleBudget;
   readonly requestCount: number;
 }
@@ -149,6 +161,16 @@ export interface PollReport {
   /** When the next cycle is due (epoch ms), from the pace. */
   nextPollAt: number;
 }
+
+/** How old the establishments cache may grow before a cycle reads GET /establishments again. */
+const ESTABLISHMENTS_MAX_AGE_MS = 60 * 60_000;
+/**
+ * An order naming an establishment the cache lacks refreshes it at once, but not more often than this:
+ * an establishment the listing does not show (deleted, hidden) must not cost a request every cycle.
+ */
+const ESTABLISHMENTS_MIN_AGE_MS = 60_000;
+/** The report's name for the establishments listing (deferred, failures). */
+const ESTABLISHMENTS_LISTING = 'establishments';
 
 /** The largest share of a minute's budget one walk may need: larger listings are split. */
 const MAX_WALK_SHARE = 0.5;
@@ -298,6 +320,8 @@ class Cycle {
 
     for (const walk of detection) await this.#walk(walk);
     await this.#resolve();
+    // Before the sweep, which fills what room is left: the cache's request is taken from that room.
+    await this.#refreshEstablishments();
     // The sweep fills the cycle up to what a cycle is planned to cost, so that cycles cost alike and the
     // gaps between them stay even; when look-ups took its room, what it is owed waits for a later cycle.
     const room = Math.max(0, planned - (deps.api.requestCount - requestsBefore));
@@ -307,6 +331,7 @@ class Cycle {
     this.#judgeNews(history);
     await this.#flush();
     this.#recordCoverage();
+    await this.#recordPrepSummaries();
     state.unreadable = trackUnreadable(state.unreadable, {
       problems: report.problems,
       readWell: new Set(this.#observations.keys()),
@@ -555,9 +580,14 @@ class Cycle {
       organization: { id: organization.id, name: organization.name },
       source: `${deps.baseUrl.replace(/\/+$/, '')}/organizations/${organization.id}`,
       detectedAt,
-      // No prep summary is recorded yet, so no order event is late; the closing-time emission, when it
-      // lands, answers this from the summaries it recorded.
-      summarySent: () => false,
+      // Summaries recorded by earlier cycles: this cycle's are recorded after its order events, which
+      // they count.
+      summarySent: (establishmentUuid: string, pickupDate: string) =>
+        this.#state.prepSummaries[prepSummaryKey(establishmentUuid, pickupDate)] !== undefined,
+      establishmentName: (establishmentUuid: string) =>
+        this.#state.establishments?.records.find(
+          (record) => record.uuid.toLowerCase() === establishmentUuid.toLowerCase(),
+        )?.name,
     };
     const graceDays = organization.window.daysBack + (deps.snapshotGraceDays ?? 2);
     for (const { order, news, preexisting } of this.#observations.values()) {
@@ -576,6 +606,154 @@ class Cycle {
       if (!previous) continue;
       await this.#commit({ ...previous, missingSince: detectedAt, version: previous.version + 1 }, []);
     }
+  }
+
+  /**
+   * Reads GET /establishments when the cache is an hour old, or sooner when an order names an
+   * establishment it lacks. A failure keeps the old cache and is reported.
+   */
+  async #refreshEstablishments(): Promise<void> {
+    const { deps, report, startedAt } = this;
+    const state = this.#state;
+    const cache = state.establishments;
+    const known = new Set(cache?.records.map((record) => record.uuid.toLowerCase()) ?? []);
+    const unknown = [...this.#observations.values()].some(
+      ({ order }) => !known.has(order.establishment.uuid.toLowerCase()),
+    );
+    const age = cache === null ? Number.POSITIVE_INFINITY : startedAt - cache.fetchedAt;
+    if (age < ESTABLISHMENTS_MAX_AGE_MS && !(unknown && age >= ESTABLISHMENTS_MIN_AGE_MS)) return;
+    if (this.#stop || !(await this.#afford(1))) {
+      report.deferred.push(ESTABLISHMENTS_LISTING);
+      return;
+    }
+    const failed = (why: string) => {
+      report.ok = false;
+      report.failures.push(
+        `${this.organization.name}: establishments not refreshed (${why}); closing times as last read`,
+      );
+    };
+    try {
+      const listing = await deps.api.listEstablishments({
+        listing: ESTABLISHMENTS_LISTING,
+        mayContinue: async ({ page, lastPage }) => this.#afford((lastPage ?? page) - page + 1),
+      });
+      report.problems.push(...listing.problems);
+      if (!listing.complete || !listing.consistent || listing.stoppedEarly) {
+        failed('the listing could not be read whole');
+        return;
+      }
+      state.establishments = { fetchedAt: startedAt, records: listing.records };
+    } catch (error) {
+      failed((error as Error).message);
+      if (failsEveryListing(error)) this.#stop = true;
+    }
+  }
+
+  /**
+   * Records the prep summary of every closing the planner finds due, through the event log and its outbox,
+   * then remembers it in the poll state. A crash in between records the same ids again next cycle, which
+   * the log refuses as duplicates: one summary per establishment and date, whatever happens.
+   */
+  async #recordPrepSummaries(): Promise<void> {
+    const { organization, deps, report, startedAt } = this;
+    const state = this.#state;
+    for (const key of Object.keys(state.prepSummaries)) {
+      if ((key.split('|')[1] ?? '') < this.#window.startDate) delete state.prepSummaries[key];
+    }
+    if (state.establishments === null) return;
+    const today = calendarDateIn(organization.timeZone, startedAt);
+    const yesterday = addDays(today, -1);
+    const due = planPrepSummaries({
+      establishments: state.establishments.records,
+      watched: organization.establishments,
+      timeZone: organization.timeZone,
+      now: startedAt,
+      dates: (yesterday < this.#window.startDate ? [] : [yesterday]).concat(today),
+      recorded: new Set(Object.keys(state.prepSummaries)),
+      // Only this cycle's walks: its observations are the figures.
+      pendingCoveredAt: Object.fromEntries(
+        Object.entries(state.pendingCoveredAt).filter(([, at]) => at === startedAt),
+      ),
+      shortfall: this.#shortfall(),
+    });
+    if (due.length === 0) return;
+    const sightings = this.#sightings();
+    const built: Array<{ summary: DueSummary; event: PrepSummaryEvent }> = [];
+    for (const summary of due) {
+      try {
+        built.push({ summary, event: this.#buildSummary(summary, sightings) });
+      } catch (error) {
+        report.ok = false;
+        report.failures.push(`${organization.name}: ${(error as Error).message}`);
+      }
+    }
+    if (built.length === 0) return;
+    const { duplicateEventIds } = await deps.store.recordEvents(
+      organization.id,
+      built.map(({ event }) => event),
+    );
+    for (const { summary, event } of built) {
+      if (!duplicateEventIds.includes(event.id)) report.events.push(event);
+      const { establishment, pickupDate, closesAt } = summary.closing;
+      state.prepSummaries[prepSummaryKey(establishment.uuid, pickupDate)] = {
+        eventId: event.id,
+        closedAt: closesAt,
+        complete: event.data.complete,
+      };
+    }
+  }
+
+  #buildSummary(summary: DueSummary, sightings: readonly OrderSighting[]): PrepSummaryEvent {
+    const { organization, deps, startedAt } = this;
+    const { establishment, pickupDate, closesAt } = summary.closing;
+    const orders = [...this.#observations.values()]
+      .map(({ order }) => order)
+      .filter(
+        (order) =>
+          order.status.value === 'pending' &&
+          order.pickup_at === pickupDate &&
+          order.establishment.uuid.toLowerCase() === establishment.uuid.toLowerCase(),
+      );
+    return buildPrepSummary({
+      organization: { id: organization.id, name: organization.name },
+      establishment,
+      pickupDate,
+      closedAt: zonedIsoTime(closesAt, organization.timeZone),
+      source: `${deps.baseUrl.replace(/\/+$/, '')}/organizations/${organization.id}`,
+      time: new Date(startedAt).toISOString(),
+      orders,
+      canceledBeforeClosing: canceledBeforeClosing(sightings, summary.closing),
+      incompleteReason:
+        summary.incompleteReason === undefined
+          ? undefined
+          : `${summary.incompleteReason}; counted from the pending orders this cycle saw`,
+    });
+  }
+
+  /** Why this cycle walked no pending listing whole, in one clause. */
+  #shortfall(): string | undefined {
+    const { report } = this;
+    const failed = report.listings.find((listing) => listing.purpose === 'detect' && listing.error);
+    if (failed) return `listing ${failed.key} failed (${failed.error})`;
+    const cut = report.listings.find((listing) => listing.purpose === 'detect' && !listing.trustworthy);
+    if (cut) return `listing ${cut.key} was not walked whole and consistently`;
+    if (report.deferred.some((key) => key.startsWith('pending')))
+      return 'the request budget did not stretch to it';
+    return undefined;
+  }
+
+  /** Every order as last known: this cycle's sightings over the snapshots. */
+  #sightings(): OrderSighting[] {
+    const byUuid = new Map<string, OrderSighting>();
+    for (const snapshot of this.#snapshots.values()) byUuid.set(snapshot.orderUuid, snapshot);
+    for (const { order } of this.#observations.values()) {
+      byUuid.set(order.uuid, {
+        establishmentUuid: order.establishment.uuid,
+        pickupDate: order.pickup_at,
+        canceledAt: order.canceled_at,
+      });
+    }
+    return [...byUuid.values()];
   }
 
   /** `order`, when given, dates each new event's change at the source. */

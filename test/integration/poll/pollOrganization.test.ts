@@ -32,8 +32,11 @@ import { hostilePendingListing } from '../../support/hostileListing.js';
 import { closedPort } from '../../support/loopbackServer.js';
 import { startRewritingProxy } from '../../support/rewritingProxy.js';
 
-/** Tuesday 10 March 2026, 11:00 in Lisbon (UTC+0 until the end of March). */
-const T0 = Date.UTC(2026, 2, 10, 11, 0, 0);
+/**
+ * Tuesday 10 March 2026, 06:00 in Lisbon (UTC+0 until the end of March): before any of the simulator's
+ * establishments closes, so only the prep summary cases see summaries.
+ */
+const T0 = Date.UTC(2026, 2, 10, 6, 0, 0);
 const TODAY = '2026-03-10';
 const LAST_DAY = '2026-03-17';
 const MINUTE = 60_000;
@@ -212,6 +215,99 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
     await sim.close();
   });
 
+  describe('prep summaries', () => {
+    const at = (hhmmss: string) => Date.parse(`${TODAY}T${hhmmss}Z`);
+
+    it('records one complete summary after closing from the pending orders, then flags later changes after_closing', async () => {
+      const [kitchen] = sim.world.establishments();
+      if (!kitchen) throw new Error('no establishment');
+      sim.world.setOrderClosingTime(kitchen.uuid, '06:05:00');
+      const ofKitchenToday = (order: { establishment: { uuid: string }; pickup_at: string }) =>
+        order.establishment.uuid === kitchen.uuid && order.pickup_at === TODAY;
+      for (let i = 0; i < 3; i += 1) sim.world.addOrder({ establishment: kitchen.uuid, pickupDate: TODAY });
+
+      now = at('06:01:00');
+      const before = await poll();
+      expect(before.events.filter((event) => event.type === 'establishment.prep_summary')).toEqual([]);
+      const early = sim.world.listOrders((o) => ofKitchenToday(o) && o.status.value === 'pending')[0];
+      if (!early) throw new Error('no pending order');
+      sim.world.setStatus(early.uuid, 'canceled');
+
+      now = at('06:05:30');
+      const closing = await poll();
+      const summaries = closing.events.filter((event) => event.type === 'establishment.prep_summary');
+      expect(summaries).toHaveLength(1);
+      const pending = sim.world.listOrders((o) => ofKitchenToday(o) && o.status.value === 'pending');
+      const quantities = new Map<string, number>();
+      for (const order of pending)
+        for (const item of order.items)
+          quantities.set(item.sku, (quantities.get(item.sku) ?? 0) + item.quantity);
+      const summary = summaries[0];
+      if (summary?.type !== 'establishment.prep_summary') throw new Error('no summary');
+      expect(summary.data).toMatchObject({
+        establishment: { uuid: kitchen.uuid, name: kitchen.name },
+        pickup_date: TODAY,
+        closed_at: `${TODAY}T06:05:00+00:00`,
+        orders: pending.length,
+        canceled_before_closing: sim.world.listOrders(
+          (o) => ofKitchenToday(o) && o.canceled_at !== null && Date.parse(o.canceled_at) < at('06:05:00'),
+        ).length,
+        complete: true,
+      });
+      expect(new Map(summary.data.items.map((item) => [item.sku, item.quantity]))).toEqual(quantities);
+      expect((await pollState()).prepSummaries).toEqual({
+        [`${kitchen.uuid.toLowerCase()}|${TODAY}`]: {
+          eventId: summary.id,
+          closedAt: at('06:05:00'),
+          complete: true,
+        },
+      });
+
+      const late = pending[0];
+      if (!late) throw new Error('no pending order left');
+      sim.world.setStatus(late.uuid, 'canceled');
+      now = at('06:06:30');
+      const after = await poll();
+      expect(
+        after.events.map((event) => [
+          event.type,
+          'order' in event.data ? event.data.after_closing : undefined,
+        ]),
+      ).toEqual([['order.canceled', true]]);
+      expect(
+        (await store.listEvents(organization.id)).filter((stored) => stored.event.id === summary.id),
+      ).toHaveLength(1);
+    });
+
+    it('records the same summary id again after a crash before the state was saved, refused as a duplicate', async () => {
+      const [kitchen] = sim.world.establishments();
+      if (!kitchen) throw new Error('no establishment');
+      sim.world.setOrderClosingTime(kitchen.uuid, '06:05:00');
+      now = at('06:01:00');
+      await poll();
+      now = at('06:05:30');
+      // The first run dies after recording, before saving its poll state.
+      const crashing: StateStore = {
+        ...commitFirst(store, async () => {}),
+        savePollState: async () => {
+          throw new Error('killed');
+        },
+      };
+      await expect(poll({ store: crashing })).rejects.toThrow('killed');
+      await store.releaseLease(organization.id, 'test-run');
+      now = at('06:06:00');
+      const again = await poll();
+      expect(again.events.filter((event) => event.type === 'establishment.prep_summary')).toEqual([]);
+      const logged = (await store.listEvents(organization.id)).filter(
+        (stored) => stored.event.type === 'establishment.prep_summary',
+      );
+      expect(logged).toHaveLength(1);
+      expect(Object.values((await pollState()).prepSummaries).map((entry) => entry.eventId)).toEqual([
+        logged[0]?.event.id,
+      ]);
+    });
+  });
+
   it('records a silent baseline: pending on the first cycle, each terminal listing as the sweep reaches it', async () => {
     // Enough completed orders for two pages: the baseline pass over completed must still be one walk.
     for (let i = 0; i < 30; i += 1)
@@ -222,7 +318,11 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
     expect(first).toMatchObject({ outcome: 'polled', ok: true, events: [], failures: [] });
     const pendingPages = Math.ceil(pendingOrders().length / 25);
     expect(first.requestsFor).toEqual({ detect: pendingPages, resolve: 0, sweep: 0 });
-    expect(requestsSince(before).every((request) => request.query.status === 'pending')).toBe(true);
+    // Pending, and the establishments the cache is filled with (once, not counted as a walk).
+    const firstRequests = requestsSince(before);
+    expect(firstRequests.filter((request) => request.query.status !== 'pending')).toEqual([
+      expect.objectContaining({ path: expect.stringMatching(/\/establishments$/) }),
+    ]);
     expect((await store.loadSnapshots(organization.id)).size).toBe(pendingOrders().length);
 
     const rest = await untilSwept(now);

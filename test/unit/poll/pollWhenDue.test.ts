@@ -81,6 +81,7 @@ function fakeStore(state: PollState | undefined) {
 /** An API that fails the test on any request. */
 const api: OrdersSource = {
   listOrders: unexpected('listOrders'),
+  listEstablishments: unexpected('listEstablishments'),
   requestCount: 0,
   get budget(): never {
     throw new Error('the request budget was not expected to be used');

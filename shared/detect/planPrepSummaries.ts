@@ -1,0 +1,84 @@
+// Which prep summaries a cycle records (pure): every establishment's closing that has passed, on a working
+// day, for a date still in the window, not yet recorded. Complete when a pending walk over that date (and
+// establishment) began at or after the closing time; incomplete, with why, once the grace has run out.
+import { coverageKey } from './absence.js';
+import { type Closing, closingsOn, type EstablishmentSchedule } from './closingTimes.js';
+
+/**
+ * How long after a closing a summary waits for a pending walk begun after it: then it is sent marked
+ * incomplete, rather than late or never.
+ */
+export const PREP_SUMMARY_GRACE_MS = 5 * 60_000;
+
+/** The key of a recorded summary in the poll state's `prepSummaries`. */
+export function prepSummaryKey(establishmentUuid: string, pickupDate: string): string {
+  return `${establishmentUuid.toLowerCase()}|${pickupDate}`;
+}
+
+export interface PrepSummaryPlanInput {
+  establishments: readonly EstablishmentSchedule[];
+  /** Configured establishments (only these are watched, so only these summed up); undefined: all. */
+  watched: readonly string[] | undefined;
+  timeZone: string;
+  now: number;
+  /** Dates to look at, oldest first: the window's past days up to today. */
+  dates: readonly string[];
+  /** Keys of the summaries already recorded. */
+  recorded: ReadonlySet<string>;
+  /** Per coverage key (see absence.ts): when the last complete pending walk over it began, this cycle's included. */
+  pendingCoveredAt: Readonly<Record<string, number>>;
+  /** Why this cycle walked no pending listing completely, when it did not; for the incomplete reason. */
+  shortfall: string | undefined;
+}
+
+export interface DueSummary {
+  closing: Closing;
+  /** Absent when the figures come from a pending walk begun after closing. */
+  incompleteReason?: string;
+}
+
+export function planPrepSummaries(input: PrepSummaryPlanInput): DueSummary[] {
+  const watched = input.watched?.map((uuid) => uuid.toLowerCase());
+  const establishments = input.establishments.filter(
+    (establishment) => watched === undefined || watched.includes(establishment.uuid.toLowerCase()),
+  );
+  const due: DueSummary[] = [];
+  for (const date of input.dates) {
+    for (const closing of closingsOn(establishments, date, input.timeZone)) {
+      if (closing.closesAt > input.now) continue;
+      if (input.recorded.has(prepSummaryKey(closing.establishment.uuid, date))) continue;
+      const key = coverageKey(date, watched === undefined ? undefined : closing.establishment.uuid);
+      const coveredAt = input.pendingCoveredAt[key];
+      if (coveredAt !== undefined && coveredAt >= closing.closesAt) {
+        due.push({ closing });
+      } else if (input.now >= closing.closesAt + PREP_SUMMARY_GRACE_MS) {
+        const why = input.shortfall ?? 'no pending walk began after closing';
+        due.push({
+          closing,
+          incompleteReason: `the pending listing could not be walked completely within ${PREP_SUMMARY_GRACE_MS / 60_000} minutes of closing: ${why}`,
+        });
+      }
+    }
+  }
+  return due;
+}
+
+/** What the cycle knows of one order, for counting cancellations. */
+export interface OrderSighting {
+  establishmentUuid: string;
+  pickupDate: string;
+  /** RFC 3339, or null when never canceled. */
+  canceledAt: string | null;
+}
+
+/** Orders of the closing's establishment and date canceled before it closed (archived ones included). */
+export function canceledBeforeClosing(sightings: Iterable<OrderSighting>, closing: Closing): number {
+  let count = 0;
+  for (const sighting of sightings) {
+    if (sighting.canceledAt === null || sighting.pickupDate !== closing.pickupDate) continue;
+    if (sighting.establishmentUuid.toLowerCase() !== closing.establishment.uuid.toLowerCase()) continue;
+    const at = Date.parse(sighting.canceledAt);
+    if (!Number.isNaN(at) && at < closing.closesAt) count += 1;
+  }
+  return count;
+}
