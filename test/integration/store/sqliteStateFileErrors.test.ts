@@ -80,7 +80,7 @@ describe('SqliteStateStore refuses a state file it cannot use, saying why and wh
     raw.close();
     const error = openError(path);
     expect(error.message).toBe(
-      `cannot open state file ${path}: a newer meal-notifier wrote it (schema version ${SCHEMA_VERSION + 1}; this one knows up to ${SCHEMA_VERSION}); run that version or a later one`,
+      `cannot open state file ${path}: a newer meal-notifier wrote it (schema version ${SCHEMA_VERSION + 1}; this one reads up to ${SCHEMA_VERSION}); run that version or a later one, or point state.path at another file`,
     );
     expect(error.retryable).toBe(false);
   });
