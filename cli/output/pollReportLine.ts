@@ -27,11 +27,12 @@ export function formatPollReportLine(
     return `${name}: waiting for request budget, next cycle in ${secondsUntil(report)} s${deliveries ? `, ${deliveries}` : ''}`;
   }
   const events = counted(report.events.length, 'event');
-  const { detect, resolve, sweep } = report.requestsFor;
+  const { detect, resolve, sweep, establishments = 0 } = report.requestsFor;
   const spent = [
     `${detect} pending`,
     ...(resolve > 0 ? [`${resolve} look-up`] : []),
     ...(sweep > 0 ? [`${sweep} sweep`] : []),
+    ...(establishments > 0 ? [`${establishments} establishments`] : []),
   ];
   const parts = [
     `${counted(report.requests, 'request')} (${spent.join(', ')}; ${report.budgetRemaining}/${budgetPerMinute} left this minute)`,

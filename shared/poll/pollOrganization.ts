@@ -133,7 +133,10 @@ export interface PollReport {
   ok: boolean;
   requests: number;
   /** Requests by what they were for: pending, look-ups of vanished orders, the terminal sweep. */
-  requestsFor: Record<WalkPurpose, number>;
+  requestsFor: Record<WalkPurpose, number> & {
+    /** GET /establishments, when the cache was refreshed this cycle. */
+    establishments?: number;
+  };
   budgetRemaining: number;
   listings: ListingReport[];
   /** Walks left for a later cycle because the budget did not stretch to them. */
@@ -632,6 +635,7 @@ class Cycle {
         `${this.organization.name}: establishments not refreshed (${why}); closing times as last read`,
       );
     };
+    const requestsBefore = deps.api.requestCount;
     try {
       const listing = await deps.api.listEstablishments({
         listing: ESTABLISHMENTS_LISTING,
@@ -646,6 +650,8 @@ class Cycle {
     } catch (error) {
       failed((error as Error).message);
       if (failsEveryListing(error)) this.#stop = true;
+    } finally {
+      report.requestsFor.establishments = deps.api.requestCount - requestsBefore;
     }
   }
 
