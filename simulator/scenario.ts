@@ -88,6 +88,7 @@ export class Scenario {
   private readonly establishments: readonly Establishment[];
   /** Draws about closings and hours, a stream of its own so the others' numbers stay as they were. */
   private readonly hoursRng: SeededRandom;
+  private readonly closings = new Map<string, number>();
   private advancedTo: number;
   private advancing = false;
   private appliedEvents = 0;
@@ -302,8 +303,15 @@ export class Scenario {
     return undefined;
   }
 
+  /** Remembered per establishment and day: a time-zone lookup per arrival dominated a long jump's cost. */
   private closesAt(establishment: Establishment, date: string): number {
-    return zonedInstant(date, establishment.order_closing_time, this.world.timeZone);
+    const key = `${establishment.uuid}|${date}`;
+    let closesAt = this.closings.get(key);
+    if (closesAt === undefined) {
+      closesAt = zonedInstant(date, establishment.order_closing_time, this.world.timeZone);
+      this.closings.set(key, closesAt);
+    }
+    return closesAt;
   }
 
   private transition(at: number, orderUuid: string, from: OrderStatus, to: OrderStatus): boolean {
