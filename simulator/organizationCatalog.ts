@@ -1,6 +1,7 @@
 // Builds one organization's establishments, customers and products from the sample data and a seeded
 // stream: the fixed cast that every order of that organization draws on.
 import type { Customer, Establishment, Money, Parent, StatusObject } from '../shared/api/schemas.js';
+import { isoWeekday, zonedIsoTime } from '../shared/time/zonedTime.js';
 import {
   ADULT_FIRST_NAMES,
   CLASSES,
@@ -45,9 +46,19 @@ export interface OrganizationCatalog {
   products: CatalogProduct[];
 }
 
+/** A world's own hours for one establishment, over its template's; a field left out keeps the template's. */
+export interface EstablishmentScheduleOverride {
+  /** ISO weekdays, 1 = Monday … 7 = Sunday. */
+  workingDays?: number[];
+  /** HH:MM:SS in the organization's time zone. */
+  orderClosingTime?: string;
+}
+
 export interface CatalogOptions {
   /** How many of the establishment templates, in their listed order; default all of them. */
   establishments?: number;
+  /** Per establishment, in the templates' order: the world's working days and closing times. */
+  schedules?: ReadonlyArray<EstablishmentScheduleOverride | undefined>;
 }
 
 /** `nowMs` anchors the records' creation dates in the past of the simulated present. */
@@ -68,7 +79,7 @@ export function buildOrganizationCatalog(
       rng.fork('establishments'),
       nowMs,
       ESTABLISHMENTS.slice(0, establishments),
-    ),
+    ).map((establishment, index) => withSchedule(establishment, options.schedules?.[index])),
     customers: buildCustomers(rng.fork('customers')),
     products: buildProducts(rng.fork('products'), nowMs),
   };
@@ -95,6 +106,42 @@ function buildEstablishments(
       updated_at: formatTimestamp(microsFromMs(createdMs + rng.int(0, 150) * DAY_MS)),
     };
   });
+}
+
+function withSchedule(
+  establishment: Establishment,
+  schedule: EstablishmentScheduleOverride | undefined,
+): Establishment {
+  if (!schedule) return establishment;
+  const workingDays = schedule.workingDays ?? establishment.working_days;
+  if (!workingDays.every((day) => Number.isInteger(day) && day >= 1 && day <= 7)) {
+    throw new RangeError(`working days of ${establishment.name} must be 1 (Monday) to 7 (Sunday)`);
+  }
+  const closing = schedule.orderClosingTime ?? establishment.order_closing_time;
+  if (!/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/.test(closing)) {
+    throw new RangeError(`closing time of ${establishment.name} must be HH:MM:SS, got "${closing}"`);
+  }
+  return {
+    ...establishment,
+    working_days: [...new Set(workingDays)].sort((a, b) => a - b),
+    order_closing_time: closing,
+  };
+}
+
+/**
+ * The establishment closing its orders at `closesAtMs` (to the second, in `timeZone`) and working that
+ * day: tests and the demo see a closing within seconds of starting, whatever the day and hour.
+ */
+export function closingAt(establishment: Establishment, closesAtMs: number, timeZone: string): Establishment {
+  const local = zonedIsoTime(closesAtMs, timeZone);
+  const weekday = isoWeekday(local.slice(0, 10));
+  return {
+    ...establishment,
+    order_closing_time: local.slice(11, 19),
+    // A menu that closed after the orders would be odd; the day's menu closes with them.
+    menu_closing_time: establishment.menu_closing_time === null ? null : local.slice(11, 19),
+    working_days: [...new Set([...establishment.working_days, weekday])].sort((a, b) => a - b),
+  };
 }
 
 function buildCustomers(rng: SeededRandom): Customer[] {

@@ -1,10 +1,14 @@
 // Makes the world move on its own: new orders arrive and pending ones are completed or canceled, then
-// archived, after seeded delays per order or at steady rates. Events wait in a time-ordered queue and
+// archived, after seeded delays per order or at steady rates. It follows the establishments' hours: an
+// order for today's pickup arrives only before its establishment's closing time, a few late cancellations
+// and reschedules follow each closing, and a day on which no establishment works stays quiet. Events wait in a time-ordered queue and
 // are applied lazily by `advanceTo`, so the cost is one step per event however far the clock jumps, and
 // the same seed and clock readings always give the same world. A world starts as if it had been running:
 // the orders already pending are part-way through their wait, so they do not all resolve in one wave.
-import type { OrderStatus } from '../shared/api/schemas.js';
+import type { Establishment, OrderStatus } from '../shared/api/schemas.js';
+import { worksOn } from '../shared/detect/closingTimes.js';
 import { addDays } from '../shared/time/calendarDate.js';
+import { zonedInstant } from '../shared/time/zonedTime.js';
 import { EventQueue } from './eventQueue.js';
 import type { SeededRandom } from './seededRandom.js';
 import type { World } from './world.js';
@@ -38,6 +42,12 @@ export interface ScenarioOptions {
    * order's own `archiveAfterMs`. Default null (per-order delays).
    */
   archivePerMinute?: number | null;
+  /** Late changes (cancellations or reschedules) of the day's pending orders after each closing. Default 2. */
+  lateChangesPerClosing?: number;
+  /** Late changes fall within this long after the closing, at speed 1. Default 30 min. */
+  lateChangeWindowMs?: number;
+  /** Share of late changes that are cancellations; the rest are reschedules. Default 0.5. */
+  lateCancelShare?: number;
 }
 
 export type ResolvedScenarioOptions = Required<ScenarioOptions>;
@@ -52,11 +62,19 @@ export const DEFAULT_SCENARIO: ResolvedScenarioOptions = {
   pickupDaysAhead: 3,
   resolvePerMinute: null,
   archivePerMinute: null,
+  lateChangesPerClosing: 2,
+  lateChangeWindowMs: 30 * 60_000,
+  lateCancelShare: 0.5,
 };
 
 const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
+/** How far ahead the next working day is looked for: a week holds every weekday. */
+const WEEK_DAYS = 7;
 
 type ScenarioEvent =
+  | { kind: 'closing'; establishmentUuid: string; pickupDate: string }
+  | { kind: 'late-change'; establishmentUuid: string; pickupDate: string }
   | { kind: 'arrival' }
   | { kind: 'resolution' }
   | { kind: 'archiving' }
@@ -66,6 +84,11 @@ export class Scenario {
   readonly enabled: boolean;
   readonly options: Readonly<ResolvedScenarioOptions>;
   private readonly queue = new EventQueue<ScenarioEvent>();
+  /** The establishments' hours, which do not change while the world runs. */
+  private readonly establishments: readonly Establishment[];
+  /** Draws about closings and hours, a stream of its own so the others' numbers stay as they were. */
+  private readonly hoursRng: SeededRandom;
+  private readonly closings = new Map<string, number>();
   private advancedTo: number;
   private advancing = false;
   private appliedEvents = 0;
@@ -80,6 +103,8 @@ export class Scenario {
     this.enabled = options !== false;
     this.options = resolveScenarioOptions(options === false ? {} : options);
     this.advancedTo = startMs;
+    this.establishments = world.establishments();
+    this.hoursRng = rng.fork('hours');
     if (!this.enabled) return;
     for (const order of world.viewOrders()) {
       const status = order.status.value;
@@ -99,6 +124,7 @@ export class Scenario {
       }
     }
     this.scheduleArrival(startMs);
+    for (const establishment of this.establishments) this.scheduleClosing(establishment, startMs);
     this.scheduleSteady('resolution', this.options.resolvePerMinute, startMs);
     this.scheduleSteady('archiving', this.options.archivePerMinute, startMs);
     world.setSynchronizer(() => this.advanceTo(world.now()));
@@ -142,16 +168,18 @@ export class Scenario {
   }
 
   private apply(at: number, event: ScenarioEvent): boolean {
+    if (event.kind === 'closing') return this.closing(at, event.establishmentUuid, event.pickupDate);
+    if (event.kind === 'late-change') return this.lateChange(at, event.establishmentUuid, event.pickupDate);
+    const reopensAt = this.reopeningAfterClosedDay(at);
+    if (reopensAt !== undefined) {
+      // Nothing moves on a day no establishment works: the event waits for the next working day.
+      this.queue.push(reopensAt, event);
+      return false;
+    }
     if (event.kind === 'arrival') {
-      const daysAhead = this.rng.chance(0.5) ? 0 : this.rng.int(1, Math.max(1, this.options.pickupDaysAhead));
-      const pickupDate = addDays(
-        this.world.calendar.dateAt(at),
-        Math.min(daysAhead, this.options.pickupDaysAhead),
-      );
-      const order = this.world.addOrder({ createdAtMs: at, pickupDate });
-      if (this.options.resolvePerMinute === null) this.scheduleResolution(order.uuid, at);
+      const placed = this.arrival(at);
       this.scheduleArrival(at);
-      return true;
+      return placed;
     }
     if (event.kind === 'resolution') {
       this.scheduleSteady('resolution', this.options.resolvePerMinute, at);
@@ -167,6 +195,123 @@ export class Scenario {
       return this.transition(at, order.uuid, order.status, 'archived');
     }
     return this.transition(at, event.orderUuid, event.from, event.to);
+  }
+
+  /** A new order, for today only at an establishment still taking today's orders; false when none is. */
+  private arrival(at: number): boolean {
+    const daysAhead = this.rng.chance(0.5) ? 0 : this.rng.int(1, Math.max(1, this.options.pickupDaysAhead));
+    const today = this.world.calendar.dateAt(at);
+    const last = this.options.pickupDaysAhead;
+    for (let ahead = Math.min(daysAhead, last); ahead <= last; ahead += 1) {
+      const pickupDate = addDays(today, ahead);
+      const open = this.takingOrders(pickupDate, ahead === 0 ? at : undefined);
+      if (open.length === 0) continue;
+      // When every establishment takes the order, the world draws one as it always did.
+      const establishment =
+        open.length === this.establishments.length ? undefined : this.hoursRng.pick(open).uuid;
+      const order = this.world.addOrder({ createdAtMs: at, pickupDate, establishment });
+      if (this.options.resolvePerMinute === null) this.scheduleResolution(order.uuid, at);
+      return true;
+    }
+    return false;
+  }
+
+  /** At an establishment's closing: its late changes are scheduled, and its next closing. */
+  private closing(at: number, establishmentUuid: string, pickupDate: string): boolean {
+    const establishment = this.establishments.find((candidate) => candidate.uuid === establishmentUuid);
+    if (!establishment) return false;
+    for (let i = 0; i < this.options.lateChangesPerClosing; i += 1) {
+      const delay = this.scaled(this.hoursRng.between(0.05, 1) * this.options.lateChangeWindowMs);
+      this.queue.push(at + delay, { kind: 'late-change', establishmentUuid, pickupDate });
+    }
+    this.scheduleClosing(establishment, at);
+    return false;
+  }
+
+  /**
+   * One of the closed day's pending orders is canceled, or moved to the establishment's next working day
+   * or to another establishment working that day, its status kept.
+   */
+  private lateChange(at: number, establishmentUuid: string, pickupDate: string): boolean {
+    const candidates = this.world.viewOrders(
+      (order) =>
+        order.status.value === 'pending' &&
+        order.establishment.uuid === establishmentUuid &&
+        order.pickup_at === pickupDate,
+    );
+    if (candidates.length === 0) return false;
+    const order = this.hoursRng.pick(candidates);
+    if (this.hoursRng.chance(this.options.lateCancelShare)) {
+      return this.transition(at, order.uuid, 'pending', 'canceled');
+    }
+    const others = this.establishments.filter(
+      (candidate) => candidate.uuid !== establishmentUuid && worksOn(candidate, pickupDate),
+    );
+    const establishment = this.establishments.find((candidate) => candidate.uuid === establishmentUuid);
+    if (others.length > 0 && (!establishment || this.hoursRng.chance(0.5))) {
+      this.world.reschedule(order.uuid, { establishment: this.hoursRng.pick(others).uuid }, { atMs: at });
+      return true;
+    }
+    if (!establishment) return false;
+    const nextDay = this.nextWorkingDay(establishment, addDays(pickupDate, 1));
+    if (nextDay === undefined) return false;
+    this.world.reschedule(order.uuid, { pickupDate: nextDay }, { atMs: at });
+    return true;
+  }
+
+  /** Establishments taking orders for pickup on `date`; for today (`nowMs` given), only before their closing. */
+  private takingOrders(date: string, nowMs: number | undefined): Establishment[] {
+    return this.establishments.filter(
+      (establishment) =>
+        worksOn(establishment, date) && (nowMs === undefined || this.closesAt(establishment, date) > nowMs),
+    );
+  }
+
+  /** Schedules the establishment's first closing strictly after `afterMs`, if it works any day. */
+  private scheduleClosing(establishment: Establishment, afterMs: number): void {
+    const today = this.world.calendar.dateAt(afterMs);
+    // Eight days: today's closing may be past, and the same weekday comes back a week later.
+    for (let ahead = 0; ahead <= WEEK_DAYS; ahead += 1) {
+      const date = addDays(today, ahead);
+      if (!worksOn(establishment, date)) continue;
+      const closesAt = this.closesAt(establishment, date);
+      if (closesAt <= afterMs) continue;
+      this.queue.push(closesAt, { kind: 'closing', establishmentUuid: establishment.uuid, pickupDate: date });
+      return;
+    }
+  }
+
+  private nextWorkingDay(establishment: Establishment, from: string): string | undefined {
+    for (let ahead = 0; ahead < WEEK_DAYS; ahead += 1) {
+      const date = addDays(from, ahead);
+      if (worksOn(establishment, date)) return date;
+    }
+    return undefined;
+  }
+
+  /**
+   * When `at` falls on a day no establishment works, the same time on the next day one does; otherwise
+   * (or when none works on any day, where there is nothing to follow) undefined.
+   */
+  private reopeningAfterClosedDay(at: number): number | undefined {
+    const today = this.world.calendar.dateAt(at);
+    const works = (date: string) => this.establishments.some((establishment) => worksOn(establishment, date));
+    if (works(today)) return undefined;
+    for (let ahead = 1; ahead < WEEK_DAYS; ahead += 1) {
+      if (works(addDays(today, ahead))) return at + ahead * DAY_MS;
+    }
+    return undefined;
+  }
+
+  /** Remembered per establishment and day: a time-zone lookup per arrival dominated a long jump's cost. */
+  private closesAt(establishment: Establishment, date: string): number {
+    const key = `${establishment.uuid}|${date}`;
+    let closesAt = this.closings.get(key);
+    if (closesAt === undefined) {
+      closesAt = zonedInstant(date, establishment.order_closing_time, this.world.timeZone);
+      this.closings.set(key, closesAt);
+    }
+    return closesAt;
   }
 
   private transition(at: number, orderUuid: string, from: OrderStatus, to: OrderStatus): boolean {
@@ -246,7 +391,13 @@ export class Scenario {
 
 export function resolveScenarioOptions(options: ScenarioOptions): ResolvedScenarioOptions {
   const resolved = { ...DEFAULT_SCENARIO, ...definedOnly(options) };
-  for (const key of ['speed', 'orderIntervalMs', 'resolveAfterMs', 'archiveAfterMs'] as const) {
+  for (const key of [
+    'speed',
+    'orderIntervalMs',
+    'resolveAfterMs',
+    'archiveAfterMs',
+    'lateChangeWindowMs',
+  ] as const) {
     if (!(Number.isFinite(resolved[key]) && resolved[key] > 0)) {
       throw new RangeError(`scenario ${key} must be a positive number, got ${resolved[key]}`);
     }
@@ -262,6 +413,14 @@ export function resolveScenarioOptions(options: ScenarioOptions): ResolvedScenar
     if (rate !== null && !(Number.isFinite(rate) && rate > 0)) {
       throw new RangeError(`scenario ${key} must be a positive number or null, got ${rate}`);
     }
+  }
+  if (!(Number.isInteger(resolved.lateChangesPerClosing) && resolved.lateChangesPerClosing >= 0)) {
+    throw new RangeError(
+      `scenario lateChangesPerClosing must be an integer >= 0, got ${resolved.lateChangesPerClosing}`,
+    );
+  }
+  if (!(resolved.lateCancelShare >= 0 && resolved.lateCancelShare <= 1)) {
+    throw new RangeError(`scenario lateCancelShare must be between 0 and 1, got ${resolved.lateCancelShare}`);
   }
   if (!(Number.isInteger(resolved.pickupDaysAhead) && resolved.pickupDaysAhead >= 0)) {
     throw new RangeError(`scenario pickupDaysAhead must be an integer >= 0, got ${resolved.pickupDaysAhead}`);

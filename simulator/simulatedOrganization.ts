@@ -2,6 +2,7 @@
 // scenario that moves it.
 import { addInitialOrders } from './initialOrders.js';
 import { addOrderMix, type OrderMix } from './orderMix.js';
+import type { EstablishmentScheduleOverride } from './organizationCatalog.js';
 import { Scenario, type ScenarioOptions } from './scenario.js';
 import type { SeededRandom } from './seededRandom.js';
 import { type Organization, World } from './world.js';
@@ -18,6 +19,10 @@ export interface OrganizationSetup {
   timeZone: string;
   /** Default all of the catalog's establishments. */
   establishments?: number;
+  /** The world's working days and closing times, per establishment. */
+  schedules?: ReadonlyArray<EstablishmentScheduleOverride | undefined>;
+  /** The first establishment closes this many seconds after the start, working that day. */
+  closingInSeconds?: number;
   /** A count gives the demo's mix of orders; a mix sets how many of each status, and over which days. */
   initialOrders: number | OrderMix;
   scenario: ScenarioOptions | false;
@@ -30,6 +35,8 @@ export function createSimulatedOrganization(setup: OrganizationSetup): Simulated
     clock: setup.clock,
     timeZone: setup.timeZone,
     establishments: setup.establishments,
+    schedules: setup.schedules,
+    closingInSeconds: setup.closingInSeconds,
   });
   const rng = setup.rng.fork('initial-orders');
   if (typeof setup.initialOrders === 'number') addInitialOrders(world, rng, setup.initialOrders);

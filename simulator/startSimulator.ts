@@ -75,6 +75,14 @@ export interface SimulatorOptions {
   initialOrders?: number;
   /** Default: the world's ("North School" and "South Academy" in the demo). */
   organizations?: OrganizationSpec[];
+  /** Establishments per organization, a prefix of the catalog's; default the world's. */
+  establishments?: number;
+  /**
+   * Each organization's first establishment closes its orders this many seconds after the start (to the
+   * second, in the simulator's time zone) and works that day: a closing within reach of a test or the
+   * demo. Default: every establishment keeps the world's hours.
+   */
+  closingInSeconds?: number;
   /** Default: the world's: one token per organization, each reading only its own, or one reading all. */
   tokens?: TokenSpec[];
 }
@@ -130,7 +138,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       rng: rng.fork(`organization/${index}/data`),
       clock,
       timeZone,
-      establishments: preset.establishments,
+      establishments: options.establishments ?? preset.establishments,
+      schedules: preset.schedules,
+      closingInSeconds: options.closingInSeconds,
       initialOrders: initialOrdersOf(preset, spec.initialOrders ?? options.initialOrders),
       scenario,
     }),

@@ -7,6 +7,8 @@ import { buildPendingOrder } from './orderFactory.js';
 import { nextUpdateMicros, withStatus } from './orderStatus.js';
 import {
   buildOrganizationCatalog,
+  closingAt,
+  type EstablishmentScheduleOverride,
   type OrganizationCatalog,
   type ProductRecord,
 } from './organizationCatalog.js';
@@ -48,6 +50,21 @@ export interface WorldOptions {
   timeZone: string;
   /** How many of the catalog's establishment templates the organization runs; default all of them. */
   establishments?: number;
+  /** The world's working days and closing times, per establishment in the catalog's order. */
+  schedules?: ReadonlyArray<EstablishmentScheduleOverride | undefined>;
+  /**
+   * The first establishment closes its orders this many seconds after the world starts, working that day:
+   * a closing within reach of a test or the demo, whatever the day and hour.
+   */
+  closingInSeconds?: number;
+}
+
+/** Where and when an order is picked up; a reschedule changes one or both. */
+export interface PickupSlot {
+  /** YYYY-MM-DD or DD/MM/YY. */
+  pickupDate?: string;
+  /** Uuid of one of this world's establishments. */
+  establishment?: string;
 }
 
 export class World {
@@ -70,7 +87,20 @@ export class World {
     this.clock = options.clock;
     this.catalog = buildOrganizationCatalog(options.rng.fork('catalog'), this.clock(), {
       establishments: options.establishments,
+      schedules: options.schedules,
     });
+    const { closingInSeconds } = options;
+    const [first] = this.catalog.establishments;
+    if (closingInSeconds !== undefined && first) {
+      if (!(Number.isFinite(closingInSeconds) && closingInSeconds >= 0)) {
+        throw new RangeError(`closingInSeconds must be a number >= 0, got ${closingInSeconds}`);
+      }
+      this.catalog.establishments[0] = closingAt(
+        first,
+        this.clock() + closingInSeconds * 1000,
+        this.timeZone,
+      );
+    }
     this.generator = options.rng.fork('orders');
     this.referencePrefix = initials(options.organization.name);
   }
@@ -191,16 +221,48 @@ export class World {
 
   setEstablishment(uuid: string, establishmentUuid: string, options: ChangeOptions = {}): Order {
     this.synchronize();
-    const establishment = this.catalog.establishments.find(
-      (candidate) => candidate.uuid === establishmentUuid,
-    );
-    if (!establishment) throw new RangeError(`no establishment ${establishmentUuid} in this organization`);
+    const establishment = this.establishmentRecord(establishmentUuid);
     const before = this.existing(uuid).establishment.uuid;
     const after = this.change(uuid, options, (order) => {
       order.establishment = { uuid: establishment.uuid, name: establishment.name };
     });
     this.recordIfChanged(after, 'establishment', before, establishment.uuid, options);
     return structuredClone(after);
+  }
+
+  /**
+   * Moves the order to another pickup date or establishment (or both) in one change, its status kept:
+   * one `updated_at`, one `rescheduled` world change whose `from` and `to` read `<establishment>|<date>`.
+   */
+  reschedule(uuid: string, to: PickupSlot, options: ChangeOptions = {}): Order {
+    this.synchronize();
+    const date = to.pickupDate === undefined ? undefined : isoDate(to.pickupDate);
+    const establishment =
+      to.establishment === undefined ? undefined : this.establishmentRecord(to.establishment);
+    const before = this.existing(uuid);
+    const from = slotKey(before.establishment.uuid, before.pickup_at);
+    const target = slotKey(establishment?.uuid ?? before.establishment.uuid, date ?? before.pickup_at);
+    if (from === target) return structuredClone(before);
+    const after = this.change(uuid, options, (order) => {
+      if (date !== undefined) order.pickup_at = date;
+      if (establishment) order.establishment = { uuid: establishment.uuid, name: establishment.name };
+    });
+    this.record(after, 'rescheduled', from, target, options.atMs ?? this.clock());
+    return structuredClone(after);
+  }
+
+  /**
+   * The pending orders picked up at `establishmentUuid` on `pickupDate` (YYYY-MM-DD), in listing order:
+   * what a prep summary of that establishment and day should count.
+   */
+  pendingOrders(establishmentUuid: string, pickupDate: string): Order[] {
+    const date = isoDate(pickupDate);
+    return this.listOrders(
+      (order) =>
+        order.status.value === 'pending' &&
+        order.establishment.uuid === establishmentUuid &&
+        order.pickup_at === date,
+    );
   }
 
   setNotes(uuid: string, notes: string | null, options: ChangeOptions = {}): Order {
@@ -292,6 +354,12 @@ export class World {
     });
   }
 
+  private establishmentRecord(uuid: string): Establishment {
+    const establishment = this.catalog.establishments.find((candidate) => candidate.uuid === uuid);
+    if (!establishment) throw new RangeError(`no establishment ${uuid} in this organization`);
+    return establishment;
+  }
+
   private existing(uuid: string): Order {
     const order = this.orders.get(uuid);
     if (!order) throw new RangeError(`no order ${uuid} in ${this.organization.name}`);
@@ -315,6 +383,11 @@ export function compareForListing(a: Order, b: Order): number {
     compareText(a.created_at, b.created_at) ||
     compareText(a.uuid, b.uuid)
   );
+}
+
+/** `<establishment uuid>|<pickup date>`, as the poll state keys its prep summaries. */
+export function slotKey(establishmentUuid: string, pickupDate: string): string {
+  return `${establishmentUuid}|${pickupDate}`;
 }
 
 function compareText(a: string, b: string): number {

@@ -1,14 +1,23 @@
 // The record of one change a world made to an order, and the feed that hands each one to subscribers:
 // the ground truth a benchmark compares with what the notifier detected.
 
-export type WorldChangeKind = 'created' | 'status' | 'pickup_date' | 'establishment' | 'removed';
+export type WorldChangeKind =
+  | 'created'
+  | 'status'
+  | 'pickup_date'
+  | 'establishment'
+  | 'rescheduled'
+  | 'removed';
 
 export interface WorldChange {
   /** Epoch ms of the change itself: a scenario event applied late still carries its own time. */
   at: number;
   orderUuid: string;
   kind: WorldChangeKind;
-  /** Before the change: the status, pickup date or establishment uuid; null for `created`. */
+  /**
+   * Before the change: the status, pickup date or establishment uuid; for `rescheduled` both, as
+   * `<establishment uuid>|<pickup date>`; null for `created`.
+   */
   from: string | null;
   /** After the change; the initial status for `created`, null for `removed`. */
   to: string | null;

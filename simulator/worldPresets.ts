@@ -1,6 +1,8 @@
 // Named simulator worlds that benchmarks and users start by name: who is in them, what orders they hold,
 // how they move, which tokens read them, and the notifier settings that watch them as intended.
+import { ESTABLISHMENTS } from './catalog.js';
 import type { OrderMix } from './orderMix.js';
+import type { EstablishmentScheduleOverride } from './organizationCatalog.js';
 import type { ScenarioOptions } from './scenario.js';
 
 export const WORLD_NAMES = ['demo', 'canteen-afternoon', 'shared-token'] as const;
@@ -19,6 +21,12 @@ export interface WorldPreset {
   organizations: ReadonlyArray<{ name: string }>;
   /** Establishments per organization, a prefix of the catalog's templates; default all of them. */
   establishments?: number;
+  /**
+   * The world's working days and closing times, per establishment in the catalog's order; default the
+   * catalog's (school days, the café also on Saturdays; closings from 09:00 to 17:00). The scenario follows
+   * them: today's orders only before a closing, a few late changes after it, closed days quiet.
+   */
+  schedules?: ReadonlyArray<EstablishmentScheduleOverride | undefined>;
   /** A count gives the demo's mix (mostly today's pending orders); a mix sets each status's count. */
   initialOrders: number | OrderMix;
   scenario: ScenarioOptions;
@@ -30,12 +38,16 @@ export interface WorldPreset {
 }
 
 const TIME_ZONE = 'Europe/Lisbon';
+const EVERY_DAY = [1, 2, 3, 4, 5, 6, 7];
 const WEEK_AROUND_TODAY = { daysBack: 3, daysAhead: 3 };
 
 const DEMO: WorldPreset = {
   name: 'demo',
   summary: 'two schools, 60 orders each (mostly pending today), one token each',
   organizations: [{ name: 'North School' }, { name: 'South Academy' }],
+  // Open every day, so the demo and the README's walkthrough are never met by a closed, quiet weekend;
+  // the catalog's closing times still stop today's orders as the day goes on.
+  schedules: ESTABLISHMENTS.map(() => ({ workingDays: EVERY_DAY })),
   initialOrders: 60,
   scenario: {
     // About 45 of the 60 start pending: with a new order a minute and 40 min to resolve each, that is the

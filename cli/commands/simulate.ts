@@ -34,6 +34,8 @@ interface SimulateOptions {
   receivers?: boolean;
   /** Undefined: `summary`. */
   show?: string;
+  /** Undefined: every establishment keeps the world's hours. */
+  closingIn?: string;
 }
 
 export interface SimulateCommandDeps {
@@ -64,6 +66,10 @@ export function simulateCommand(deps: SimulateCommandDeps = {}): Command {
     .option('--pickup-format <form>', `pickup_at form: ${PICKUP_FORMATS.join(', ')}`, 'mixed')
     .option('--time-zone <zone>', 'IANA time zone that defines "today"', 'Europe/Lisbon')
     .option('--requests-per-minute <n>', 'rate limit per token', '50')
+    .option(
+      '--closing-in <seconds>',
+      "each organization's first establishment closes today's orders this many seconds after the start (to see a prep summary soon)",
+    )
     .option('--bare', 'answer GET /orders with a bare array, the old form without links and meta')
     .option(
       '--receivers',
@@ -90,6 +96,7 @@ Examples:
   $ meal-notifier simulate --world canteen-afternoon
   $ meal-notifier simulate --port 4011 --seed 7 --speed 60
   $ meal-notifier simulate --receivers --show full
+  $ meal-notifier simulate --closing-in 60
   $ meal-notifier simulate --error-rate 0.2 --latency 300 --requests-per-minute 10`,
     )
     .action(async (options: SimulateOptions) => {
@@ -113,6 +120,10 @@ Examples:
         ordersShape: options.bare ? 'bare' : 'envelope',
         timeZone: timeZoneFlag(options.timeZone),
         scenario: speed === 0 ? false : { speed },
+        closingInSeconds:
+          options.closingIn === undefined
+            ? undefined
+            : integerFlag('--closing-in', options.closingIn, 0, 86_400),
         faults: {
           errorRate: numberFlag('--error-rate', options.errorRate, 0, 1),
           latencyMs: numberFlag('--latency', options.latency, 0, 600_000),
@@ -136,6 +147,8 @@ Examples:
           speed,
           connections,
           config: notifierConfigFor(simulator, connections),
+          establishments: simulator.world.establishments(),
+          timeZone: simulator.world.timeZone,
           exports: inboxes
             ? [
                 ['SLACK_URL', inboxes.slack.webhookUrl],

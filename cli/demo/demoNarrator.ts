@@ -6,6 +6,7 @@ import { transitionTime } from '../../shared/detect/transitionTime.js';
 import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
 import type { PollReport } from '../../shared/poll/pollOrganization.js';
 import { counted } from '../../shared/text/counted.js';
+import { dayLabel } from '../../shared/time/dayLabel.js';
 import {
   type Activity,
   activityLine,
@@ -24,6 +25,8 @@ export interface DemoBanner {
   webhookUrl: string;
   statePath: string;
   intervalSeconds: number;
+  /** The establishment whose orders close during the demo, and when (HH:MM:SS, the organization's zone). */
+  closing?: { establishment: string; at: string };
 }
 
 export class DemoNarrator {
@@ -67,6 +70,14 @@ export class DemoNarrator {
           'gets it. Press Ctrl-C to stop.',
       ),
     );
+    if (banner.closing) {
+      this.#line(
+        dim(
+          `${banner.closing.establishment} closes today's orders at ${banner.closing.at}: the runner then sends its prep\n` +
+            'summary (what to cook), and any change after it is flagged "after closing".',
+        ),
+      );
+    }
     this.#line('');
   }
 
@@ -101,9 +112,10 @@ export class DemoNarrator {
   delivery(report: DeliveryReport, received: ReceivedDelivery | undefined): void {
     const now = this.#clock();
     const { green, red, dim } = this.#style;
+    const [reference, about] = deliveryColumns(report);
     const line = (activity: Activity, details: string[]) =>
       this.#line(
-        `${this.#time(now)}  ${activityLine(this.#style, activity, report.eventType, report.reference, details)}`,
+        `${this.#time(now)}  ${activityLine(this.#style, activity, report.eventType, reference, [...about, ...details])}`,
       );
     if (report.state !== 'delivered') {
       this.#failedAttempts += 1;
@@ -175,6 +187,16 @@ export class DemoNarrator {
   #line(text: string): void {
     this.#write(`${text}\n`);
   }
+}
+
+/**
+ * A delivery's reference column and first details: an order's reference; for a prep summary, the
+ * establishment and the day it is for, as its detected line reads them.
+ */
+function deliveryColumns(report: DeliveryReport): [reference: string, details: string[]] {
+  const summary = /^(.*) (\d{4}-\d{2}-\d{2})$/.exec(report.reference);
+  if (report.eventType !== 'establishment.prep_summary' || !summary) return [report.reference, []];
+  return [summary[1] ?? '', [`summary for ${dayLabel(summary[2] ?? '')}`]];
 }
 
 function describeLatencies(values: number[]): string {

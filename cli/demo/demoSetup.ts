@@ -1,6 +1,7 @@
 // The demo's world and the config it runs with, both built in code: a simulated school whose orders
-// arrive every few seconds and are completed or canceled within half a minute, and a config that polls
-// it every few seconds and delivers to one signed webhook.
+// arrive every few seconds and are completed or canceled within half a minute, its one establishment
+// closing the day's orders a minute after the start, and a config that polls it every few seconds and
+// delivers to one signed webhook.
 import { randomBytes } from 'node:crypto';
 import type { ConfigInput } from '../../shared/config/configSchema.js';
 import type { SimulatorOptions } from '../../simulator/startSimulator.js';
@@ -20,12 +21,20 @@ const DEMO_REQUESTS_PER_MINUTE = 200;
  * every 25 orders and outgrow any budget in a long demo; the other three stay small.
  */
 const DEMO_STATUSES = ['pending', 'completed', 'canceled'] as const;
+/**
+ * The establishment closes this long after the start: the baseline and a few orders come first, then the
+ * prep summary, within the demo's first minute or so, then the late changes flagged "after closing".
+ */
+export const DEMO_CLOSING_IN_SECONDS = 60;
 
 /** Seeded, so every demo tells the same story; the clock is the real one. */
 export function demoSimulatorOptions(seed: number): SimulatorOptions {
   return {
     seed,
     organizations: [{ name: DEMO_ORGANIZATION }],
+    // One kitchen, so the one closing tells the whole story: what to cook, then what changed after.
+    establishments: 1,
+    closingInSeconds: DEMO_CLOSING_IN_SECONDS,
     initialOrders: 30,
     requestsPerMinute: DEMO_REQUESTS_PER_MINUTE,
     scenario: {
@@ -36,6 +45,9 @@ export function demoSimulatorOptions(seed: number): SimulatorOptions {
       archiveAfterMs: 60_000,
       cancelRate: 0.25,
       pickupDaysAhead: 2,
+      // Within half a minute of the closing, three of the day's orders are canceled or moved to tomorrow.
+      lateChangesPerClosing: 3,
+      lateChangeWindowMs: 30_000,
     },
   };
 }

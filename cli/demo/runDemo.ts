@@ -60,6 +60,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
       env: { [DEMO_TOKEN_VARIABLE]: simulator.token, [DEMO_SECRET_VARIABLE]: secret },
       stop,
     });
+    const [kitchen] = simulator.world.establishments();
     narrator.banner({
       simulatorUrl: simulator.baseUrl,
       seed: options.seed,
@@ -67,6 +68,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
       webhookUrl: receiver.url,
       statePath: `${runtime.statePath} (removed on exit)`,
       intervalSeconds: options.intervalSeconds,
+      closing: kitchen && { establishment: kitchen.name, at: kitchen.order_closing_time },
     });
     stop.addEventListener('abort', () => narrator.stopping(), { once: true });
     startedAt = Date.now();

@@ -1,5 +1,6 @@
 // What `simulate` prints once the simulator listens: the connection as shell lines to paste, every
 // organization with the token that reads it, and a config that polls them all as the world intends.
+import type { Establishment } from '../../shared/api/schemas.js';
 import type { ConfigInput } from '../../shared/config/configSchema.js';
 import type { OrganizationConnection } from '../../simulator/notifierConfig.js';
 import type { WorldPreset } from '../../simulator/worldPresets.js';
@@ -14,7 +15,12 @@ export interface SimulatorBanner {
   config: ConfigInput;
   /** Further variables to export, e.g. the local receivers' URLs. */
   exports?: ReadonlyArray<readonly [string, string]>;
+  /** The first organization's establishments, whose hours the scenario follows. */
+  establishments?: readonly Establishment[];
+  timeZone?: string;
 }
+
+const WEEKDAY_NAMES = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
 export function formatSimulatorBanner(banner: SimulatorBanner): string {
   const [first] = banner.connections;
@@ -34,11 +40,42 @@ export function formatSimulatorBanner(banner: SimulatorBanner): string {
       (connection) =>
         `  ${connection.name.padEnd(width)}  MEAL_API_ORGANIZATION=${connection.id} MEAL_API_TOKEN=${connection.token}`,
     ),
+    ...formatEstablishments(banner.establishments ?? [], banner.timeZone),
     'Then, in another terminal: npx meal-notifier orders',
     'To poll them all, save this as notifier.json and run: npx meal-notifier poll --config notifier.json',
     formatConfig(banner.config),
     '',
   ].join('\n');
+}
+
+/** `  Main Canteen  closes 10:30:00, Mon–Fri`, one line per establishment. */
+function formatEstablishments(establishments: readonly Establishment[], timeZone = ''): string[] {
+  if (establishments.length === 0) return [];
+  const width = Math.max(...establishments.map((establishment) => establishment.name.length));
+  return [
+    `Establishments (orders for today close at their closing time${timeZone ? `, ${timeZone}` : ''}; closed days are quiet):`,
+    ...establishments.map(
+      (establishment) =>
+        `  ${establishment.name.padEnd(width)}  closes ${establishment.order_closing_time}, ${workingDays(establishment.working_days)}`,
+    ),
+  ];
+}
+
+/** `Mon–Fri`, `every day`, `Mon, Wed–Fri`, `no day`. */
+export function workingDays(days: readonly number[]): string {
+  const sorted = [...new Set(days)].filter((day) => day >= 1 && day <= 7).sort((a, b) => a - b);
+  if (sorted.length === 0) return 'no day';
+  if (sorted.length === 7) return 'every day';
+  const runs: number[][] = [];
+  for (const day of sorted) {
+    const run = runs.at(-1);
+    if (run && run.at(-1) === day - 1) run.push(day);
+    else runs.push([day]);
+  }
+  const name = (day: number | undefined) => WEEKDAY_NAMES[(day ?? 1) - 1];
+  return runs
+    .map((run) => (run.length > 2 ? `${name(run[0])}–${name(run.at(-1))}` : run.map(name).join(', ')))
+    .join(', ');
 }
 
 /** Pretty JSON, but one line per organization, so twenty of them still fit on a screen. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { simulateCommand } from '../../../cli/commands/simulate.js';
 import { CliUsageError } from '../../../cli/errors.js';
 import { parseConfig } from '../../../shared/config/loadConfig.js';
+import { isoWeekday, zonedInstant } from '../../../shared/time/zonedTime.js';
 import type { RunningSimulator } from '../../../simulator/startSimulator.js';
 
 /** The JSON config the banner prints, from its opening to its closing brace. */
@@ -116,6 +117,31 @@ describe('meal-notifier simulate', () => {
       'MEAL_API_TOKEN',
       'SOUTH_ACADEMY_TOKEN',
     ]);
+    stop.abort();
+    await finished;
+  });
+
+  it('prints the establishments with their closing times and working days, --closing-in moving the first', async () => {
+    const { output, stop, finished, sim } = await runUntilStarted([
+      '--port',
+      '0',
+      '--world',
+      'canteen-afternoon',
+      '--closing-in',
+      '90',
+    ]);
+    if (!sim) throw new Error('the simulator did not start');
+    const text = output.join('');
+    const [first, second, third] = sim.world.establishments();
+    expect(first?.working_days).toContain(isoWeekday(sim.world.today()));
+    expect(text).toContain('Establishments (orders for today close at their closing time, Europe/Lisbon');
+    expect(text).toMatch(new RegExp(`^  Main Canteen {7}closes ${first?.order_closing_time}, `, 'm'));
+    expect(text).toMatch(/^ {2}Café Bar {11}closes 17:00:00, Mon–Sat$/m);
+    expect(text).toMatch(/^ {2}Sports Hall Kiosk {2}closes 09:00:00, Mon–Fri$/m);
+    expect([second?.order_closing_time, third?.order_closing_time]).toEqual(['17:00:00', '09:00:00']);
+    // Ninety seconds from now in the world's zone, to the second (the start took under a few seconds).
+    const closesAt = zonedInstant(sim.world.today(), first?.order_closing_time ?? '', sim.world.timeZone);
+    expect(Math.abs(closesAt - (Date.now() + 90_000))).toBeLessThan(5_000);
     stop.abort();
     await finished;
   });

@@ -83,6 +83,39 @@ describe('the demo narrator', () => {
     expect(asked).toEqual([late.subject]);
   });
 
+  it('shows a delivered prep summary by establishment and day, not as an order', () => {
+    const { narrator: demo, lines } = narrator();
+    const summary = makePrepSummary([{ items: [['SOUP', 'Soup', 1]] }]);
+    demo.delivery(
+      {
+        ...delivered(summary.id, 'Main Canteen 2026-11-24'),
+        eventType: 'establishment.prep_summary',
+      },
+      { eventId: summary.id, verified: true, receivedAt: at('10:00:00') },
+    );
+    expect(lines()).toEqual([
+      expect.stringMatching(
+        /^delivered {2}prep_summary {2}Main Canteen {2}summary for Tue 24 Nov {2}signature verified {2}/,
+      ),
+    ]);
+  });
+
+  it('says in the banner when the demo establishment closes and what follows', () => {
+    const { narrator: demo, lines } = narrator();
+    demo.banner({
+      simulatorUrl: 'http://127.0.0.1:1/api/v1/admin',
+      seed: 42,
+      organization: 'North School',
+      webhookUrl: 'http://127.0.0.1:2/hooks/orders',
+      statePath: '/tmp/state.db',
+      intervalSeconds: 3,
+      closing: { establishment: 'Main Canteen', at: '10:01:00' },
+    });
+    expect(lines().join('\n')).toContain(
+      "Main Canteen closes today's orders at 10:01:00: the runner then sends its prep\nsummary (what to cook)",
+    );
+  });
+
   it('shows a failed attempt and a signature the receiver could not verify', () => {
     const { narrator: demo, lines } = narrator();
     const retry: DeliveryReport = {
