@@ -317,7 +317,7 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
     const first = await cycle();
     expect(first).toMatchObject({ outcome: 'polled', ok: true, events: [], failures: [] });
     const pendingPages = Math.ceil(pendingOrders().length / 25);
-    expect(first.requestsFor).toEqual({ detect: pendingPages, resolve: 0, sweep: 0 });
+    expect(first.requestsFor).toEqual({ detect: pendingPages, resolve: 0, sweep: 0, establishments: 1 });
     // Pending, and the establishments the cache is filled with (once, not counted as a walk).
     const firstRequests = requestsSince(before);
     expect(firstRequests.filter((request) => request.query.status !== 'pending')).toEqual([
