@@ -4,10 +4,9 @@
 // Runs from `prepare` (npm install, npm ci), from `npm start`, and once before the e2e tests.
 // Packages stay imports (they are installed runtime dependencies); a package the CLI imports that is not
 // a runtime dependency fails the build, since a production install would not have it.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUTFILE = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -15,6 +14,19 @@ const OUTFILE = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const runtimeDependencies = new Set(Object.keys(packageJson.dependencies ?? {}));
 const builtins = new Set(builtinModules);
+
+// esbuild is a development dependency: an install without them (`npm ci --omit=dev`) keeps a bundle it
+// already has, and otherwise says what to do.
+let build;
+try {
+  ({ build } = await import('esbuild'));
+} catch {
+  if (existsSync(OUTFILE)) process.exit(0);
+  console.error(
+    'buildCli: esbuild is not installed, so dist/cli.js cannot be built; run `npm ci` with dev dependencies',
+  );
+  process.exit(1);
+}
 
 const result = await build({
   absWorkingDir: ROOT,
