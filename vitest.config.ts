@@ -1,4 +1,6 @@
-// Vitest: every test under test/, the shared setup file, and DynamoDB Local started once for the run.
+// Vitest, in two projects: `unit` (test/unit: pure code, no JVM, no processes; `npm run test:unit`) and
+// `system` (integration, infra, e2e), which starts DynamoDB Local once and compiles the CLI once for the
+// run. `npm test` runs both.
 import { defineConfig } from 'vitest/config';
 
 // Vitest 5's reporter calls Map.groupBy (Node >= 21) when it prints a failure; on Node 20 it would crash
@@ -18,11 +20,31 @@ if (!MapConstructor.groupBy) {
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     setupFiles: ['test/setup.ts'],
-    globalSetup: ['test/globalSetup/dynamodbLocal.ts'],
     // Tests start real servers on loopback; a hung one should fail, not stall CI.
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          // Unit tests hold no process-wide state between files (env stubs are undone in afterEach), so
+          // they share workers and their module cache: most of a fresh worker's time is importing zod,
+          // the AWS SDK and the like again, about five times the time the tests themselves take.
+          pool: 'threads',
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'system',
+          include: ['test/{integration,infra,e2e}/**/*.test.ts'],
+          globalSetup: ['test/globalSetup/dynamodbLocal.ts', 'test/globalSetup/cliBuild.ts'],
+        },
+      },
+    ],
   },
 });

@@ -1,6 +1,10 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI in place through tsx, so `npx meal-notifier` works right after `npm install`.
-import { register } from 'tsx/esm/api';
+// Starts the CLI compiled to JavaScript by bin/buildCli.mjs (run by `prepare` on npm install / npm ci).
+import { existsSync } from 'node:fs';
 
-register();
-await import('../cli/main.ts');
+const built = new URL('../dist/cli.js', import.meta.url);
+if (!existsSync(built)) {
+  console.error('meal-notifier: the CLI is not built (dist/cli.js is missing); run `npm run build`');
+  process.exit(1);
+}
+await import(built.href);

@@ -1,12 +1,24 @@
 // A webhook receiver on 127.0.0.1 (port 0) that records every request with its raw body and checks its
 // signature with the official `standardwebhooks` package, once per secret it knows, as an integrator would.
+// It imports nothing from the product: the header names come from the Standard Webhooks spec, written here,
+// so a product change to how it signs or names headers fails these checks instead of moving them along.
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
-import { webhookHeaders } from '../../cli/demo/demoWebhookReceiver.js';
 import { type LoopbackServer, startLoopbackServer } from './loopbackServer.js';
 
-export { webhookHeaders };
+/** The Standard Webhooks headers (spec: github.com/standard-webhooks/standard-webhooks, "Signature scheme"). */
+const SIGNATURE_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const;
+type SignatureHeader = (typeof SIGNATURE_HEADERS)[number];
+
+/** The three Standard Webhooks headers of a request, as `Webhook.verify` takes them ('' when absent). */
+export function webhookHeaders(headers: IncomingHttpHeaders): Record<SignatureHeader, string> {
+  const entries = SIGNATURE_HEADERS.map((name) => {
+    const value = headers[name];
+    return [name, (Array.isArray(value) ? value[0] : value) ?? ''] as const;
+  });
+  return Object.fromEntries(entries) as Record<SignatureHeader, string>;
+}
 
 export interface ReceivedWebhook {
   method: string;

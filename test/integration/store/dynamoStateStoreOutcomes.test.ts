@@ -1,0 +1,178 @@
+// The DynamoDB adapter's writes judged by their outcome on DynamoDB Local: what a commit stores, which
+// conditions refuse a write, that a repeated event is logged once, what a lease write leaves on the state
+// item, and the failures a real table gives back. (The conformance suite in dynamoStateStore.test.ts pins
+// what every state store shares; the error paths DynamoDB Local cannot produce are in test/unit/store.)
+import { randomUUID } from 'node:crypto';
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DynamoStateStore } from '../../../shared/store/dynamo/dynamoStateStore.js';
+import { StateStoreError } from '../../../shared/store/errors.js';
+import { initialPollState } from '../../../shared/store/stateStore.js';
+import { createLocalStateTable, type LocalTable, localDynamoClient } from '../../support/dynamoLocal.js';
+import { makeEvent, makeSnapshot, newOrderUuid, T0 } from '../../support/stateStoreConformance.js';
+
+describe('DynamoStateStore writes on DynamoDB Local', () => {
+  const tables: LocalTable[] = [];
+  afterEach(async () => {
+    await Promise.all(tables.splice(0).map((table) => table.drop()));
+  });
+
+  async function open() {
+    const table = await createLocalStateTable();
+    tables.push(table);
+    const store = new DynamoStateStore({ client: table.client, tableName: table.tableName, clock: () => T0 });
+    const documents = DynamoDBDocumentClient.from(table.client);
+    const organizationId = randomUUID();
+    const readItem = async (sk: string) =>
+      (
+        await documents.send(
+          new GetCommand({ TableName: table.tableName, Key: { pk: `ORG#${organizationId}`, sk } }),
+        )
+      ).Item;
+    return { table, store, documents, organizationId, readItem };
+  }
+
+  it('stores a first version and its event in one write: the snapshot whole, the event as its payload', async () => {
+    const { store, organizationId, readItem } = await open();
+    const snapshot = makeSnapshot(newOrderUuid());
+    const event = makeEvent(organizationId, snapshot.orderUuid, 'order.created');
+
+    const result = await store.commitChange(organizationId, { snapshot, events: [event] });
+
+    expect(result).toEqual({ outcome: 'committed', duplicateEventIds: [] });
+    expect(store.metrics.byOperation.commitChange.writeRequests).toBe(1);
+    expect(await readItem(`SNAP#${snapshot.orderUuid}`)).toEqual({
+      pk: `ORG#${organizationId}`,
+      sk: `SNAP#${snapshot.orderUuid}`,
+      kind: 'snapshot',
+      ...snapshot,
+    });
+    const eventItem = await readItem(`EVENT#${event.id}`);
+    expect(eventItem).toMatchObject({ kind: 'event', eventType: 'order.created', recordedAt: T0 });
+    expect(JSON.parse(String(eventItem?.payload))).toEqual(event);
+    expect((await store.loadSnapshots(organizationId)).get(snapshot.orderUuid)).toEqual(snapshot);
+  });
+
+  it('refuses a version that does not follow the stored one, leaving the stored snapshot and log as they were', async () => {
+    const { store, organizationId } = await open();
+    const first = makeSnapshot(newOrderUuid());
+    await store.commitChange(organizationId, { snapshot: first, events: [] });
+    const skipping = { ...first, status: 'completed' as const, version: 3 };
+    const event = makeEvent(organizationId, first.orderUuid, 'order.completed');
+
+    expect(await store.commitChange(organizationId, { snapshot: skipping, events: [event] })).toEqual({
+      outcome: 'version_conflict',
+    });
+    expect(await store.commitChange(organizationId, { snapshot: { ...first }, events: [event] })).toEqual({
+      outcome: 'version_conflict',
+    });
+
+    expect((await store.loadSnapshots(organizationId)).get(first.orderUuid)).toEqual(first);
+    expect(await store.listEvents(organizationId)).toEqual([]);
+    const next = { ...first, status: 'completed' as const, version: 2 };
+    expect(await store.commitChange(organizationId, { snapshot: next, events: [event] })).toEqual({
+      outcome: 'committed',
+      duplicateEventIds: [],
+    });
+  });
+
+  it('commits a change whose event is already logged, keeping the logged one and adding only the new', async () => {
+    const { store, organizationId, readItem } = await open();
+    const first = makeSnapshot(newOrderUuid(), { status: 'completed' });
+    const completed = makeEvent(organizationId, first.orderUuid, 'order.completed');
+    await store.commitChange(organizationId, { snapshot: first, events: [completed] });
+    const loggedBefore = await readItem(`EVENT#${completed.id}`);
+    const archived = makeEvent(organizationId, first.orderUuid, 'order.archived');
+    const next = { ...first, status: 'archived' as const, version: 2 };
+
+    expect(
+      await store.commitChange(organizationId, { snapshot: next, events: [completed, archived] }),
+    ).toEqual({
+      outcome: 'committed',
+      duplicateEventIds: [completed.id],
+    });
+
+    expect(await readItem(`EVENT#${completed.id}`)).toEqual(loggedBefore);
+    // Both commits ran at T0, so the log's order between them is not the point; that each is there once is.
+    const logged = (await store.listEvents(organizationId)).map(({ event }) => event.id);
+    expect(logged.sort()).toEqual([completed.id, archived.id].sort());
+    expect((await store.loadSnapshots(organizationId)).get(first.orderUuid)).toEqual(next);
+  });
+
+  it('takes a lease over from an owner named gone in one write, leaving the poll state alone', async () => {
+    const { store, organizationId, readItem } = await open();
+    const state = { ...initialPollState(organizationId), lastAttemptAt: T0 };
+    await store.acquireLease(organizationId, 'run-a', T0, 60_000);
+    await store.savePollState(state);
+    const before = store.metrics.byOperation.lease.writeRequests;
+
+    expect(await store.acquireLease(organizationId, 'run-b', T0, 30_000, { takeOverFrom: 'run-a' })).toBe(
+      true,
+    );
+
+    expect(store.metrics.byOperation.lease.writeRequests - before).toBe(1);
+    expect(await readItem('STATE')).toMatchObject({
+      kind: 'pollState',
+      state,
+      leaseOwner: 'run-b',
+      leaseUntil: T0 + 30_000,
+    });
+    expect(await store.acquireLease(organizationId, 'run-c', T0, 30_000, { takeOverFrom: 'run-a' })).toBe(
+      false,
+    );
+  });
+
+  it('saves the poll state without touching a lease taken over by another owner', async () => {
+    const { store, organizationId, readItem } = await open();
+    await store.acquireLease(organizationId, 'run-b', T0, 60_000);
+    const state = { ...initialPollState(organizationId), lastSuccessAt: T0 };
+
+    await store.savePollState(state, { releaseLeaseOf: 'run-a' });
+
+    expect(await readItem('STATE')).toMatchObject({ state, leaseOwner: 'run-b', leaseUntil: T0 + 60_000 });
+    expect(await store.loadPollState(organizationId)).toEqual(state);
+  });
+
+  it('does not release a lease for anyone but its owner', async () => {
+    const { store, organizationId } = await open();
+    await store.acquireLease(organizationId, 'run-a', T0, 60_000);
+
+    await expect(store.releaseLease(organizationId, 'run-b')).resolves.toBeUndefined();
+    expect(await store.leaseHolder(organizationId)).toEqual({ owner: 'run-a', until: T0 + 60_000 });
+
+    await store.releaseLease(organizationId, 'run-a');
+    expect(await store.leaseHolder(organizationId)).toBeUndefined();
+  });
+
+  it('rejects a stored snapshot that does not parse, saying it is malformed', async () => {
+    const { table, store, documents, organizationId } = await open();
+    await documents.send(
+      new PutCommand({
+        TableName: table.tableName,
+        Item: { pk: `ORG#${organizationId}`, sk: `SNAP#${newOrderUuid()}`, kind: 'snapshot', status: 7 },
+      }),
+    );
+
+    const error = await store.loadSnapshots(organizationId).catch((caught: unknown) => caught);
+
+    expect(error).toBeInstanceOf(StateStoreError);
+    expect((error as Error).message).toContain('malformed snapshot');
+  });
+
+  it('reports a table that does not exist as a StateStoreError that is not retryable, naming the organization', async () => {
+    const client = localDynamoClient();
+    const organizationId = randomUUID();
+    const store = new DynamoStateStore({ client, tableName: `missing-${randomUUID()}`, clock: () => T0 });
+
+    const error = await store.loadPollState(organizationId).catch((caught: unknown) => caught);
+    client.destroy();
+
+    expect(error).toBeInstanceOf(StateStoreError);
+    expect(error).toMatchObject({
+      retryable: false,
+      operation: 'loadPollState',
+      organization: organizationId,
+    });
+    expect((error as Error).message).toContain(organizationId);
+  });
+});
