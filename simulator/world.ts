@@ -144,6 +144,15 @@ export class World {
     establishment.order_closing_time = time;
   }
 
+  /** Sets the ISO weekdays (1 = Monday … 7 = Sunday) an establishment works, e.g. to make today one. */
+  setWorkingDays(establishmentUuid: string, days: readonly number[]): void {
+    const establishment = this.catalog.establishments.find(
+      (candidate) => candidate.uuid === establishmentUuid,
+    );
+    if (!establishment) throw new RangeError(`no establishment ${establishmentUuid} in this organization`);
+    establishment.working_days = [...days];
+  }
+
   products(): ProductRecord[] {
     return this.catalog.products.map((product) => structuredClone(product.record));
   }

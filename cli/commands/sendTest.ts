@@ -7,7 +7,7 @@ import { EnvSecretResolver } from '../../shared/config/secretResolver.js';
 import { buildSender } from '../../shared/delivery/buildSender.js';
 import { matchesFilter } from '../../shared/delivery/subscriberFilter.js';
 import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
-import { ORDER_EVENT_TYPES as EVENT_TYPES } from '../../shared/events/orderEvent.js';
+import { EVENT_TYPES } from '../../shared/events/notifierEvent.js';
 import { createUndiciHttpClient } from '../../shared/http/undiciHttpClient.js';
 import { EXIT_FAILURE } from '../errors.js';
 import { suggestingChoiceFlag, withConfigOption } from '../flags.js';
@@ -35,9 +35,10 @@ export function sendTestCommand(): Command {
     .addHelpText(
       'after',
       `
-The sample is a made-up order, sent the way poll sends a real one: signed for a webhook, as blocks for
-Slack, through smtp.url for e-mail. It is marked as a test: its id starts with "test-", its data has
-"test": true, its order reference starts with "TEST-", and Slack and e-mail show TEST. It is not recorded
+The sample is a made-up order (or, with --type establishment.prep_summary, a made-up prep summary), sent
+the way poll sends a real one: signed for a webhook, as blocks for Slack, through smtp.url for e-mail. It
+is marked as a test: its id starts with "test-", its data has "test": true, an order's reference starts
+with "TEST-", and Slack and e-mail show TEST. It is not recorded
 in the state file. Only this subscriber's secrets are needed (and smtp.url for e-mail). A subscriber with
 "enabled": false, or whose filter would not take the sample, is sent it all the same, with a note.
 
@@ -45,7 +46,8 @@ Exit codes: 0 delivered, 1 not delivered (the receiver's answer is printed), 2 a
 
 Examples:
   $ meal-notifier send-test --config notifier.json --subscriber automation
-  $ meal-notifier send-test --config notifier.json --subscriber office --type order.canceled`,
+  $ meal-notifier send-test --config notifier.json --subscriber office --type order.canceled
+  $ meal-notifier send-test --config notifier.json --subscriber kitchen --type establishment.prep_summary`,
     )
     .action(async (options: SendTestOptions) => {
       const asked =

@@ -1,7 +1,7 @@
 // The one line send-test prints: what the receiver made of the sample, and for a failure what poll would
 // do with a real event that failed the same way.
 import type { DeliveryOutcome } from '../../shared/delivery/deliveryOutcome.js';
-import type { OrderEvent } from '../../shared/events/orderEvent.js';
+import { eventReference, type NotifierEvent } from '../../shared/events/notifierEvent.js';
 
 const CONSEQUENCE: Record<Exclude<DeliveryOutcome['kind'], 'delivered'>, string> = {
   retry: 'poll would retry a real event on the retry schedule',
@@ -11,11 +11,11 @@ const CONSEQUENCE: Record<Exclude<DeliveryOutcome['kind'], 'delivered'>, string>
 
 export function formatTestDeliveryLine(
   subscriberId: string,
-  event: OrderEvent,
+  event: NotifierEvent,
   outcome: DeliveryOutcome,
   elapsedMs: number,
 ): string {
-  const what = `${subscriberId} ← test ${event.type} ${event.data.order.reference}`;
+  const what = `${subscriberId} ← test ${event.type} ${eventReference(event)}`;
   if (outcome.kind === 'delivered') {
     const status = outcome.status === undefined ? '' : ` (${outcome.status})`;
     return `${what}: delivered${status} in ${(elapsedMs / 1000).toFixed(1)} s, event id ${event.id}`;

@@ -3,15 +3,16 @@
 // shown what poll would send it.
 import { randomUUID } from 'node:crypto';
 import type { Config, SubscriberConfig } from '../../shared/config/configSchema.js';
-import type { OrderEventType as EventType, OrderEvent } from '../../shared/events/orderEvent.js';
-import { sampleEvent } from '../../shared/events/sampleEvent.js';
+import type { EventType, NotifierEvent } from '../../shared/events/notifierEvent.js';
+import { PREP_SUMMARY_EVENT_TYPE } from '../../shared/events/prepSummaryEvent.js';
+import { sampleEvent, samplePrepSummary } from '../../shared/events/sampleEvent.js';
 import { calendarDateIn } from '../../shared/time/calendarDate.js';
 
-/** Without --type: a new order, unless the filter leaves new orders out. */
+/** Without --type: a new order, unless the filter leaves new orders out: then the first type it takes. */
 export function defaultSampleType(subscriber: SubscriberConfig): EventType {
   const types = subscriber.filter?.types;
   if (types === undefined || types.includes('order.created')) return 'order.created';
-  return types.find((type): type is EventType => type.startsWith('order.')) ?? 'order.created';
+  return types[0] ?? 'order.created';
 }
 
 export function sampleEventFor(
@@ -20,14 +21,13 @@ export function sampleEventFor(
   type: EventType,
   now: number,
   nonce: string = randomUUID(),
-): OrderEvent {
+): NotifierEvent {
   // Subscribers take every organization's events; the first one names the sample's.
   const [organization] = config.organizations;
   if (!organization) throw new Error('a parsed config has at least one organization');
   const establishment = subscriber.filter?.establishments?.[0];
   const paymentMethod = subscriber.filter?.paymentMethods?.[0];
-  return sampleEvent({
-    type,
+  const common = {
     organization: { id: organization.id, name: organization.name },
     source: `${config.api.baseUrl.replace(/\/+$/, '')}/organizations/${organization.id}`,
     now,
@@ -36,6 +36,7 @@ export function sampleEventFor(
     ...(establishment === undefined
       ? {}
       : { establishment: { uuid: establishment, name: 'Sample establishment' } }),
-    ...(paymentMethod === undefined ? {} : { paymentMethod }),
-  });
+  };
+  if (type === PREP_SUMMARY_EVENT_TYPE) return samplePrepSummary(common);
+  return sampleEvent({ ...common, type, ...(paymentMethod === undefined ? {} : { paymentMethod }) });
 }

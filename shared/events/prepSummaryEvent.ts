@@ -37,6 +37,8 @@ export const PrepSummaryDataSchema = z
     /** False when the figures could not all be had; `incomplete_reason` then says why. */
     complete: z.boolean(),
     incomplete_reason: z.string().min(1).optional(),
+    // Only on the sample `meal-notifier send-test` sends (see sampleEvent.ts); a real summary never has it.
+    test: z.literal(true).optional(),
   })
   .refine((data) => data.complete === (data.incomplete_reason === undefined), {
     error: 'incomplete_reason must be present exactly when complete is false',

@@ -1,9 +1,11 @@
-// The sample event `meal-notifier send-test` delivers: a made-up order in the exact shape of a real event,
-// so a subscriber sees what poll would send it, yet marked as a test three ways no one can miss: an id
-// starting with `test-`, `data.test: true`, and an order reference starting with `TEST-`. Pure; the
+// The sample event `meal-notifier send-test` delivers: a made-up order (or prep summary) in the exact shape
+// of a real event, so a subscriber sees what poll would send it, yet marked as a test no one can miss: an
+// id starting with `test-`, `data.test: true`, and an order's reference starting with `TEST-`. Pure; the
 // caller gives the time and a fresh UUID.
 import { addDays } from '../time/calendarDate.js';
+import type { NotifierEvent } from './notifierEvent.js';
 import type { Change, OrderEventType as EventType, OrderEvent } from './orderEvent.js';
+import { PREP_SUMMARY_EVENT_TYPE, type PrepSummaryEvent } from './prepSummaryEvent.js';
 
 export const SAMPLE_EVENT_ID_PREFIX = 'test-';
 export const SAMPLE_REFERENCE_PREFIX = 'TEST-';
@@ -83,8 +85,49 @@ export function sampleEvent(input: SampleEventInput): OrderEvent {
   };
 }
 
+export type SamplePrepSummaryInput = Omit<SampleEventInput, 'type' | 'paymentMethod'>;
+
+/**
+ * A made-up prep summary in the exact shape of a real one, marked as a test: an id starting with `test-`
+ * (a real summary's id is deterministic, and a sample must never take it) and `data.test: true`.
+ */
+export function samplePrepSummary(input: SamplePrepSummaryInput): PrepSummaryEvent {
+  const establishment = input.establishment ?? {
+    uuid: SAMPLE_ESTABLISHMENT_UUID,
+    name: 'Sample establishment',
+  };
+  const time = new Date(input.now).toISOString();
+  return {
+    specversion: '1.0',
+    id: `${SAMPLE_EVENT_ID_PREFIX}${input.nonce}`,
+    source: input.source,
+    type: PREP_SUMMARY_EVENT_TYPE,
+    subject: establishment.uuid,
+    time,
+    datacontenttype: 'application/json',
+    data: {
+      test: true,
+      organization: { id: input.organization.id, name: input.organization.name },
+      establishment,
+      pickup_date: input.pickupDate,
+      closed_at: time,
+      orders: 3,
+      items: [
+        { sku: 'SAMPLE-MEAL', name: 'Sample meal', quantity: 3 },
+        { sku: 'SAMPLE-JUICE', name: 'Orange juice', quantity: 2 },
+      ],
+      classes: [
+        { class: '5B', orders: 2 },
+        { class: null, orders: 1 },
+      ],
+      canceled_before_closing: 1,
+      complete: true,
+    },
+  };
+}
+
 /** True for the sample send-test sends: formats show a visible TEST marker for it. */
-export function isSampleEvent(event: OrderEvent): boolean {
+export function isSampleEvent(event: NotifierEvent): boolean {
   return event.data.test === true;
 }
 

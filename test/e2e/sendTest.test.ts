@@ -140,6 +140,34 @@ describe('meal-notifier send-test', () => {
     );
   });
 
+  it('sends a sample prep summary marked TEST, under a test- id, to Slack and by e-mail', async () => {
+    const type = ['--type', 'establishment.prep_summary'];
+    const posted = await runCli(['send-test', '--config', config, '--subscriber', 'kitchen', ...type], env);
+    expect(posted.stderr).toBe('');
+    expect(posted.code).toBe(0);
+    expect(posted.stdout).toMatch(
+      /^kitchen ← test establishment\.prep_summary Sample establishment \d{4}-\d{2}-\d{2}: delivered \(200\) in \d+\.\d s, event id test-[0-9a-f-]{36}\n$/,
+    );
+    const message = slack.received.at(-1)?.payload as { text: string; blocks: unknown[] };
+    expect(message.text).toMatch(/^🧪 TEST · 🍽 Sample establishment — 3 orders for /);
+    expect(JSON.stringify(message.blocks[1])).toContain('not a real summary');
+    expect(JSON.stringify(message.blocks)).toContain('Sample meal');
+
+    const mailed = await runCli(['send-test', '--config', config, '--subscriber', 'office', ...type], env);
+    expect(mailed.code).toBe(0);
+    // The office's filter takes cancellations only: the sample goes all the same, with a note.
+    expect(mailed.stderr).toContain('does not take this establishment.prep_summary');
+    const mail = await smtp.nextMail();
+    expect(mail.headers.get('subject')).toMatch(
+      /^\[TEST\] Prep summary: Sample establishment — 3 orders for /,
+    );
+    expect(mail.headers.get('x-meal-order-event-id')).toMatch(/^test-/);
+    expect(mail.text).toMatch(
+      /^TEST: sent by meal-notifier send-test to try this address\. It is not a real summary/,
+    );
+    expect(mail.html).toContain('not a real summary');
+  });
+
   it("exits 1 with the receiver's answer when the delivery fails", async () => {
     slack.script(SLACK_ANSWERS.invalidBlocks);
     const result = await runCli(['send-test', '--config', config, '--subscriber', 'kitchen'], env);

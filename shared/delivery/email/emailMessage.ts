@@ -7,7 +7,14 @@
 import { isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js';
 import type { Change, OrderEvent, OrderEventType } from '../../events/orderEvent.js';
 import { isSampleEvent } from '../../events/sampleEvent.js';
-import { escapeHtml, eventFooter, HTML_STYLES, htmlDocument, singleLine } from './emailText.js';
+import {
+  escapeHtml,
+  eventFooter,
+  HTML_STYLES,
+  htmlDocument,
+  SAMPLE_SUBJECT_PREFIX,
+  singleLine,
+} from './emailText.js';
 import { formatPrepSummaryEmail, prepSummarySubject } from './prepSummaryEmail.js';
 
 export interface EmailMessage {
@@ -48,8 +55,6 @@ export function formatEmail(event: NotifierEvent): EmailMessage {
   };
 }
 
-/** In front of a sample's subject, so that neither an inbox nor a mail filter takes it for an order. */
-export const SAMPLE_SUBJECT_PREFIX = '[TEST] ';
 const SAMPLE_NOTICE = 'TEST: sent by meal-notifier send-test to try this address. It is not a real order.';
 
 /**

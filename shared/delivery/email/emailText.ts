@@ -36,6 +36,9 @@ export function eventFooter(event: NotifierEvent): string {
 const CELL_BOX = 'padding:4px 12px 4px 0;vertical-align:top';
 
 /** Inline styles only: mail clients drop style sheets. */
+/** In front of a sample's subject, so that neither an inbox nor a mail filter takes it for a real one. */
+export const SAMPLE_SUBJECT_PREFIX = '[TEST] ';
+
 export const HTML_STYLES = {
   cell: `${CELL_BOX};text-align:left`,
   numberCell: `${CELL_BOX};text-align:right`,

@@ -2,10 +2,18 @@
 // tables line up in a fixed-width font, and an HTML part with the same tables. Every item is listed:
 // unlike a Slack message, an e-mail has room for a whole menu.
 import type { PrepSummaryEvent } from '../../events/prepSummaryEvent.js';
+import { isSampleEvent } from '../../events/sampleEvent.js';
 import { counted } from '../../text/counted.js';
 import { dayLabel } from '../../time/dayLabel.js';
 import type { EmailMessage } from './emailMessage.js';
-import { escapeHtml, eventFooter, HTML_STYLES, htmlDocument, singleLine } from './emailText.js';
+import {
+  escapeHtml,
+  eventFooter,
+  HTML_STYLES,
+  htmlDocument,
+  SAMPLE_SUBJECT_PREFIX,
+  singleLine,
+} from './emailText.js';
 
 type Field = readonly [label: string, value: string];
 type Row = readonly string[];
@@ -15,12 +23,16 @@ const LABEL_WIDTH = 25;
 /** An item name longer than this pushes its own row's SKU out rather than every row's. */
 const NAME_COLUMN_MAX = 40;
 
-/** e.g. "Prep summary: Main Canteen — 42 orders for Tue 24 Nov". */
+const SAMPLE_NOTICE =
+  'TEST: sent by meal-notifier send-test to try this address. It is not a real summary: nothing to prepare.';
+
+/** e.g. "Prep summary: Main Canteen — 42 orders for Tue 24 Nov"; "[TEST] " in front for a sample. */
 export function prepSummarySubject(event: PrepSummaryEvent): string {
   const { establishment, orders, pickup_date, complete } = event.data;
   const count = counted(orders, 'order');
   const incomplete = complete ? '' : ' (incomplete)';
-  return `Prep summary: ${singleLine(establishment.name)} — ${count} for ${dayLabel(pickup_date)}${incomplete}`;
+  const subject = `Prep summary: ${singleLine(establishment.name)} — ${count} for ${dayLabel(pickup_date)}${incomplete}`;
+  return isSampleEvent(event) ? `${SAMPLE_SUBJECT_PREFIX}${subject}` : subject;
 }
 
 export function formatPrepSummaryEmail(event: PrepSummaryEvent): EmailMessage {
@@ -65,7 +77,8 @@ function textBody(
   items: Row[],
   classes: Row[],
 ): string {
-  const lines = warning === undefined ? [] : [warning, ''];
+  const lines = isSampleEvent(event) ? [SAMPLE_NOTICE, ''] : [];
+  if (warning !== undefined) lines.push(warning, '');
   lines.push(...fields.map(([label, value]) => `${`${label}:`.padEnd(LABEL_WIDTH)}${value}`));
   lines.push('', 'To prepare:');
   lines.push(
@@ -128,6 +141,7 @@ function htmlBody(
     )
     .join('\n');
   const parts = [
+    isSampleEvent(event) ? `<p style="${HTML_STYLES.warning}">${escapeHtml(SAMPLE_NOTICE)}</p>\n` : '',
     warning === undefined ? '' : `<p style="${HTML_STYLES.warning}">${escapeHtml(warning)}</p>\n`,
     `<table style="border-collapse:collapse">\n${fieldRows}\n</table>\n`,
     `<h2 style="${HTML_STYLES.heading}">To prepare</h2>\n`,

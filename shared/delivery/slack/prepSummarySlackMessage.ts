@@ -3,11 +3,13 @@
 // whole truth, the items by quantity, the orders per class and the day's cancellations; fitted to Slack's
 // limits however long the menu.
 import type { PrepSummaryEvent } from '../../events/prepSummaryEvent.js';
+import { isSampleEvent } from '../../events/sampleEvent.js';
 import { dayLabel } from '../../time/dayLabel.js';
 import {
   context,
   header,
   itemBlocks,
+  SAMPLE_HEADER_PREFIX,
   SLACK_LIMITS,
   type SlackBlock,
   type SlackMessage,
@@ -15,10 +17,17 @@ import {
 } from './slackBlocks.js';
 import { ELLIPSIS, escapeMrkdwn, fitMrkdwn, fitPlain, oneLine } from './slackText.js';
 
+const SAMPLE_NOTICE =
+  '*TEST* sent by `meal-notifier send-test` to try this channel: not a real summary, nothing to prepare.';
+
 export function formatPrepSummarySlackMessage(event: PrepSummaryEvent): SlackMessage {
   const summary = event.data;
-  const title = prepSummaryHeaderText(event);
+  const sample = isSampleEvent(event);
+  const title = sample
+    ? fitPlain(`${SAMPLE_HEADER_PREFIX}${prepSummaryHeaderText(event)}`, SLACK_LIMITS.headerText)
+    : prepSummaryHeaderText(event);
   const blocks: SlackBlock[] = [header(title)];
+  if (sample) blocks.push(context(SAMPLE_NOTICE));
   if (!summary.complete) {
     const reason = oneLine(summary.incomplete_reason ?? 'the figures could not all be had');
     blocks.push(

@@ -5,6 +5,9 @@ import { counted } from '../../text/counted.js';
 import { ELLIPSIS, fitMrkdwn, oneLine } from './slackText.js';
 
 /** Slack's Block Kit limits, and the ones this product sets itself to keep a message readable. */
+/** In front of a sample's header and fallback, so neither a channel nor a notification passes for a real one. */
+export const SAMPLE_HEADER_PREFIX = '🧪 TEST · ';
+
 export const SLACK_LIMITS = {
   blocks: 50,
   headerText: 150,

@@ -15,6 +15,7 @@ import {
   header,
   itemBlocks,
   type MrkdwnText,
+  SAMPLE_HEADER_PREFIX,
   SLACK_LIMITS,
   type SlackBlock,
   type SlackMessage,
@@ -27,8 +28,6 @@ const PAYMENT_LABELS: Record<string, string> = { cash: 'Cash', card: 'Card', cre
 /** The words that flag an order event about a day whose prep summary was already sent. */
 export const AFTER_CLOSING = '⚠️ after closing';
 
-/** In front of a sample's header and fallback, so neither a channel nor a notification passes for an order. */
-export const SAMPLE_HEADER_PREFIX = '🧪 TEST · ';
 const SAMPLE_NOTICE =
   '*TEST* sent by `meal-notifier send-test` to try this channel: not a real order, nothing to prepare.';
 

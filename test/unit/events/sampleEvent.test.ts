@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ORDER_EVENT_TYPES as EVENT_TYPES, OrderEventSchema } from '../../../shared/events/orderEvent.js';
 import { eventForSubscriber } from '../../../shared/events/orderSummary.js';
-import { isSampleEvent, sampleEvent } from '../../../shared/events/sampleEvent.js';
+import { PrepSummaryEventSchema } from '../../../shared/events/prepSummaryEvent.js';
+import { isSampleEvent, sampleEvent, samplePrepSummary } from '../../../shared/events/sampleEvent.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
 
 const NOW = Date.parse('2026-11-23T10:15:03.000Z');
@@ -58,5 +59,19 @@ describe('sampleEvent', () => {
   it('never takes a real event for a sample', () => {
     expect(isSampleEvent(makeOrderEvent())).toBe(false);
     expect(makeOrderEvent().data).not.toHaveProperty('test');
+  });
+
+  it('makes a prep summary the contract accepts, marked as a test by its id and its data', () => {
+    const event = samplePrepSummary({
+      organization: { id: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f', name: 'North School' },
+      source: 'https://meals.example.org/api/v1/admin/organizations/3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
+      now: NOW,
+      pickupDate: '2026-11-23',
+      nonce: NONCE,
+    });
+    expect(PrepSummaryEventSchema.parse(JSON.parse(JSON.stringify(event)))).toEqual(event);
+    expect(event.id).toBe(`test-${NONCE}`);
+    expect(isSampleEvent(event)).toBe(true);
+    expect(event.data.classes.reduce((sum, entry) => sum + entry.orders, 0)).toBe(event.data.orders);
   });
 });
