@@ -17,6 +17,7 @@ import {
   resolveSecrets,
 } from '../../shared/config/secretResolver.js';
 import { buildSender } from '../../shared/delivery/buildSender.js';
+import { isDigested } from '../../shared/delivery/digest/planDigests.js';
 import type { SenderTuning } from '../../shared/delivery/senderTuning.js';
 import { matchesFilter } from '../../shared/delivery/subscriberFilter.js';
 import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
@@ -90,7 +91,13 @@ export async function openLocalState(
     clock,
     routeEvent: (event) =>
       config.subscribers
-        .filter((subscriber) => subscriber.enabled && matchesFilter(subscriber.filter, event))
+        .filter(
+          (subscriber) =>
+            subscriber.enabled &&
+            matchesFilter(subscriber.filter, event) &&
+            // Held for the digest, which the runner builds from the log once the period ends.
+            !isDigested(subscriber, event),
+        )
         .map((subscriber) => subscriber.id),
   });
   return { config, configPath, statePath, store, close: async () => store.close() };

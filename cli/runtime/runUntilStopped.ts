@@ -6,6 +6,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { type DeliveryReport, OutboxDelivery } from '../../shared/delivery/outboxDelivery.js';
 import type { PollReport } from '../../shared/poll/pollOrganization.js';
 import { claimDelivery, renewDelivery } from './deliveryLease.js';
+import { DIGEST_CHECK_MS, digestTicker } from './digestTicker.js';
 import type { LocalRuntime, OrganizationRuntime } from './localRuntime.js';
 import { runPollCycle } from './pollCycle.js';
 import { runPollScheduler } from './pollScheduler.js';
@@ -68,10 +69,21 @@ async function deliverWhileLeased(
           () => void renewDelivery(runtime).catch(hooks.onDeliveryError),
           DELIVERY_LEASE_CHECK_MS,
         );
+        const digests = digestTicker(runtime);
+        const queueDigests = async () => {
+          try {
+            if (((await digests?.tick()) ?? []).length > 0) delivery.wake();
+          } catch (error) {
+            hooks.onDeliveryError(error);
+          }
+        };
+        const digestTimer = digests ? setInterval(() => void queueDigests(), DIGEST_CHECK_MS) : undefined;
+        void queueDigests();
         try {
           await delivery.run(stop);
         } finally {
           clearInterval(renew);
+          clearInterval(digestTimer);
         }
         return;
       }

@@ -272,10 +272,52 @@ const EmailAddress = z.email({
     issue.code === 'invalid_format' ? `${quoted(issue.input)} is not an e-mail address` : undefined,
 });
 
+export const DIGEST_PERIODS = ['1h', '1d'] as const;
+const CLOCK_TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/**
+ * Events of `types` gathered into one e-mail per period instead of one each: hourly (on the hour) or
+ * daily, the day ending at `at` in the organization's time zone.
+ */
+export const DigestConfigSchema = strictObject({
+  every: oneOf(DIGEST_PERIODS, 'a digest period').describe(
+    'How often the digest goes: "1h" (each hour, on the hour) or "1d" (each day at "at").',
+  ),
+  at: z
+    .string()
+    .regex(CLOCK_TIME, {
+      error: (issue) => `${quoted(issue.input)} is not a time of day; write it as HH:MM, e.g. "17:30"`,
+    })
+    .optional()
+    .describe('For "1d": the time of day (HH:MM, in the organization\'s time zone) each daily period ends.'),
+  types: listOf(
+    oneOf(EVENT_TYPES, 'an event type'),
+    'list at least one event type to gather into the digest',
+  ).describe('The event types gathered into the digest; every other type is still sent at once.'),
+}).superRefine((digest, ctx) => {
+  const raw = digest as { every?: unknown; at?: unknown };
+  if (raw.every === '1d' && raw.at === undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['at'],
+      message: 'required for a daily digest: the time of day its period ends, e.g. "17:30"',
+    });
+  if (raw.every === '1h' && raw.at !== undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['at'],
+      message: 'an hourly digest ends on each hour; remove "at", or use "every": "1d"',
+    });
+}, ALWAYS);
+export type DigestConfig = z.infer<typeof DigestConfigSchema>;
+
 export const EmailSubscriberSchema = strictObject({
   type: z.literal('email'),
   ...subscriberBase,
   to: listOf(EmailAddress, 'list at least one recipient').describe('Recipient addresses.'),
+  digest: DigestConfigSchema.optional().describe(
+    'Gathers events of some types into one e-mail per period; the other types are still sent at once.',
+  ),
 }).describe('E-mail alerts, through the smtp server.');
 export type EmailSubscriber = z.infer<typeof EmailSubscriberSchema>;
 

@@ -1,6 +1,7 @@
 // One delivery attempt that always ends in an outcome. A sender reports failures as outcomes; a throw (a
 // bug, a sender that cannot be built yet) is a retry with the error recorded, so it never escapes to
 // stop a queue, skip a record, or send another subscriber's deliveries twice.
+import { type DigestEvent, isDigest } from '../events/digestEvent.js';
 import type { NotifierEvent } from '../events/notifierEvent.js';
 import type { DeliveryOutcome, EventSender } from './deliveryOutcome.js';
 
@@ -10,7 +11,7 @@ import type { DeliveryOutcome, EventSender } from './deliveryOutcome.js';
  */
 export async function attemptDelivery(
   senderFor: () => Promise<EventSender | undefined>,
-  event: NotifierEvent,
+  event: NotifierEvent | DigestEvent,
 ): Promise<DeliveryOutcome> {
   let sender: EventSender | undefined;
   try {
@@ -21,7 +22,10 @@ export async function attemptDelivery(
   }
   if (sender === undefined) return { kind: 'dead', reason: 'subscriber is no longer in the config' };
   try {
-    return await sender.send(event);
+    if (!isDigest(event)) return await sender.send(event);
+    if (sender.sendDigest === undefined)
+      return { kind: 'dead', reason: 'only e-mail subscribers take digests' };
+    return await sender.sendDigest(event);
   } catch (error) {
     return { kind: 'retry', reason: `the sender failed unexpectedly: ${messageOf(error)}` };
   }

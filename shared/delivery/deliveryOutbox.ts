@@ -1,6 +1,7 @@
 // The delivery outbox as the local delivery engine needs it: one queue per subscriber of (event, attempts
 // made, next attempt time), each outcome recorded before the next send. The SQLite outbox is the adapter.
 import * as z from 'zod';
+import type { DigestEvent } from '../events/digestEvent.js';
 import type { NotifierEvent } from '../events/notifierEvent.js';
 import type { SubscriberStatus } from './subscriberStatus.js';
 
@@ -24,7 +25,8 @@ export type Delivery = z.infer<typeof DeliverySchema>;
 /** A delivery that is due, with the event it carries. */
 export interface DueDelivery extends Delivery {
   organizationId: string;
-  event: NotifierEvent;
+  /** An event, or a digest of events for this subscriber alone. */
+  event: NotifierEvent | DigestEvent;
 }
 
 export interface FailedAttempt {

@@ -1,5 +1,6 @@
 // What one delivery attempt came to, in the terms the retry logic needs: done, try again (maybe after a
 // time the receiver asked for), give up on this event, or give up on the subscriber altogether.
+import type { DigestEvent } from '../events/digestEvent.js';
 import type { NotifierEvent } from '../events/notifierEvent.js';
 
 export type DeliveryOutcome =
@@ -14,6 +15,8 @@ export type DeliveryOutcome =
 /** One subscriber's way of delivering an event. Senders never throw for a delivery failure. */
 export interface EventSender {
   send(event: NotifierEvent): Promise<DeliveryOutcome>;
+  /** Only e-mail senders take digests; a queued digest for any other is dead. */
+  sendDigest?(digest: DigestEvent): Promise<DeliveryOutcome>;
 }
 
 /** A sender that owns connections (an HTTP client's pool, an SMTP transport) to close at shutdown. */

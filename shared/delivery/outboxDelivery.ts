@@ -3,11 +3,13 @@
 // is decided by decideDelivery, as on AWS, and recorded before that subscriber's next send, so a crash
 // re-sends at most the one in flight, under the same event id. Stopping lets each attempt in flight finish
 // and be recorded, and starts no other.
+import { isDigest } from '../events/digestEvent.js';
 import { eventReference } from '../events/notifierEvent.js';
 import { attemptDelivery } from './attemptDelivery.js';
 import { type DeliveryDecision, decideDelivery } from './deliveryDecision.js';
 import type { DeliveryOutbox, DueDelivery } from './deliveryOutbox.js';
 import type { DeliveryOutcome, EventSender } from './deliveryOutcome.js';
+import { digestPeriodLabel } from './email/digestEmail.js';
 import { DeliveryRecordError } from './errors.js';
 
 export interface DeliveryReport {
@@ -269,7 +271,9 @@ function reportOf(
     subscriberId: delivery.subscriberId,
     eventId: delivery.eventId,
     eventType: delivery.event.type,
-    reference: eventReference(delivery.event),
+    reference: isDigest(delivery.event)
+      ? `digest ${digestPeriodLabel(delivery.event)}`
+      : eventReference(delivery.event),
     outcome,
     attempts,
     eventTime: delivery.event.time,

@@ -33,3 +33,17 @@ export function prepSummaryEventId(
     pickupDate,
   );
 }
+
+/**
+ * The one id of a subscriber's digest of one organization's period, however often the period is looked
+ * at, by this runner or after a restart: the store refuses the second copy. Its own namespace (the
+ * digest type) keeps it apart from every event's id.
+ */
+export function digestEventId(subscriberId: string, organizationId: string, periodStartMs: number): string {
+  return eventId(
+    organizationId.toLowerCase(),
+    `subscriber:${subscriberId}`,
+    'digest.email',
+    new Date(periodStartMs).toISOString(),
+  );
+}

@@ -1,6 +1,7 @@
 // Text as e-mail takes it, for every kind of event: values on one line (a line break in a subject would
 // start a new mail header), HTML escaping, the inline styles mail clients keep, and the footer naming the
 // event.
+import { type DigestEvent, isDigest } from '../../events/digestEvent.js';
 import { isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js';
 
 /**
@@ -28,8 +29,8 @@ export function escapeHtml(text: string): string {
 }
 
 /** The event's identity, so a reader can match the mail with a webhook delivery or a log line. */
-export function eventFooter(event: NotifierEvent): string {
-  const when = isPrepSummary(event) ? 'recorded' : 'detected';
+export function eventFooter(event: NotifierEvent | DigestEvent): string {
+  const when = isDigest(event) ? 'built' : isPrepSummary(event) ? 'recorded' : 'detected';
   return singleLine(`Event ${event.type} ${event.id}, ${when} ${event.time}.`);
 }
 
@@ -47,7 +48,7 @@ export const HTML_STYLES = {
 } as const;
 
 /** The whole HTML part around `body`, with `title` (already plain text) as its heading. */
-export function htmlDocument(title: string, body: string, event: NotifierEvent): string {
+export function htmlDocument(title: string, body: string, event: NotifierEvent | DigestEvent): string {
   return (
     '<!DOCTYPE html>\n<html>\n<head><meta charset="utf-8"></head>\n' +
     '<body style="font-family:Arial,Helvetica,sans-serif;font-size:14px;color:#222">\n' +

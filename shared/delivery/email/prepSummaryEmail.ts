@@ -98,7 +98,7 @@ function textBody(
 }
 
 /** Rows under a heading, each column as wide as its widest cell (up to its cap), indented by two. */
-function textTable(
+export function textTable(
   heading: Row,
   rows: Row[],
   align: readonly ('left' | 'right')[],
@@ -156,7 +156,7 @@ function htmlBody(
   return htmlDocument(subject, parts.join(''), event);
 }
 
-function htmlTable(heading: Row, rows: Row[], numeric: readonly boolean[]): string {
+export function htmlTable(heading: Row, rows: Row[], numeric: readonly boolean[]): string {
   const cell = (tag: 'th' | 'td', text: string, column: number) => {
     const box = numeric[column] ? HTML_STYLES.numberCell : CELL;
     const rule = tag === 'th' ? ';border-bottom:1px solid #ccc' : '';

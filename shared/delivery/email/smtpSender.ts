@@ -2,11 +2,13 @@
 // its Message-ID derived from the event id so a retried send is the same message to mail clients, and
 // the server's answer turned into a DeliveryOutcome. Retrying is not done here: the outbox does it.
 import nodemailer, { type NodemailerError, type SendMailOptions, type SentMessageInfo } from 'nodemailer';
+import type { DigestEvent } from '../../events/digestEvent.js';
 import type { NotifierEvent } from '../../events/notifierEvent.js';
 import { eventForSubscriber } from '../../events/orderSummary.js';
 import type { DeliveryOutcome, EventSender } from '../deliveryOutcome.js';
 import { SmtpConfigError } from '../errors.js';
-import { formatEmail } from './emailMessage.js';
+import { formatDigestEmail } from './digestEmail.js';
+import { type EmailMessage, formatEmail } from './emailMessage.js';
 
 /** Connecting, the greeting and every silence afterwards; nodemailer's own defaults run to minutes. */
 export const SMTP_TIMEOUT_MS = 15_000;
@@ -84,7 +86,18 @@ export class SmtpEmailSender implements EventSender {
   }
 
   async send(event: NotifierEvent): Promise<DeliveryOutcome> {
-    const { subject, text, html } = formatEmail(eventForSubscriber(event, this.#includeContactDetails));
+    return this.#sendMail(formatEmail(eventForSubscriber(event, this.#includeContactDetails)), event);
+  }
+
+  /** A digest names orders by reference only, so it carries no contact details to leave out. */
+  async sendDigest(digest: DigestEvent): Promise<DeliveryOutcome> {
+    return this.#sendMail(formatDigestEmail(digest), digest);
+  }
+
+  async #sendMail(
+    { subject, text, html }: EmailMessage,
+    event: { id: string; type: string },
+  ): Promise<DeliveryOutcome> {
     const eventId = headerSafe(event.id);
     try {
       const info = await this.#transport.sendMail({

@@ -13,6 +13,7 @@ import type {
 } from '../../delivery/deliveryOutbox.js';
 import { DeliveryStatusSchema } from '../../delivery/deliveryOutbox.js';
 import type { DisabledSubscriber } from '../../delivery/subscriberStatus.js';
+import { DigestEventSchema } from '../../events/digestEvent.js';
 import { type NotifierEvent, NotifierEventSchema } from '../../events/notifierEvent.js';
 import { parseStored } from '../parseStored.js';
 import { guarded } from './sqliteErrors.js';
@@ -37,6 +38,9 @@ const DeliveryRowSchema = z.object({
 });
 
 const DueRowSchema = DeliveryRowSchema.extend({ organization_id: z.string(), payload: z.string() });
+
+/** What a delivery carries: an event, or a digest queued for its one subscriber. */
+const QueuedEventSchema = z.union([NotifierEventSchema, DigestEventSchema]);
 
 const QueuedRowSchema = z.object({ subscriber_id: z.string(), at: z.number() });
 
@@ -123,6 +127,11 @@ export class SqliteOutbox implements DeliveryOutbox {
     }
   }
 
+  /** Queues a logged event for one subscriber, whatever the router says; inside the logging transaction. */
+  enqueueFor(subscriberId: string, eventId: string, recordedAt: number): void {
+    this.#statements.enqueue.run({ subscriberId, eventId, recordedAt });
+  }
+
   async queuedSubscribers(): Promise<QueuedSubscriber[]> {
     return guarded('queuedSubscribers', undefined, () =>
       this.#statements.queuedSubscribers.all().map((raw) => {
@@ -138,7 +147,7 @@ export class SqliteOutbox implements DeliveryOutbox {
       this.#statements.due.all(subscriberId, nowMs, limit).map((raw) => {
         const row = parseRow(DueRowSchema, raw, 'dueDeliveries');
         const event = parseStored(
-          NotifierEventSchema,
+          QueuedEventSchema,
           row.payload,
           'dueDeliveries',
           row.organization_id,

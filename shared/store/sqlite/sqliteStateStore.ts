@@ -4,6 +4,7 @@ import type Database from 'better-sqlite3';
 import * as z from 'zod';
 import type { BudgetCounterStore } from '../../api/budgetCounterStore.js';
 import { type Snapshot, SnapshotSchema } from '../../detect/snapshot.js';
+import { DIGEST_EVENT_TYPE, type DigestEvent } from '../../events/digestEvent.js';
 import { type NotifierEvent, NotifierEventSchema } from '../../events/notifierEvent.js';
 import { StateStoreError } from '../errors.js';
 import { type EventQuery, EventQuerySchema } from '../eventQuery.js';
@@ -57,6 +58,7 @@ export class SqliteStateStore implements StateStore {
   readonly #statements;
   readonly #commit: (organizationId: string, snapshot: Snapshot, events: NotifierEvent[]) => CommitResult;
   readonly #recordEvents: (organizationId: string, events: readonly NotifierEvent[]) => RecordResult;
+  readonly #recordDigest: (organizationId: string, digest: DigestEvent) => boolean;
   readonly #prune: (nowMs: number) => { snapshots: number; events: number };
   readonly #savePollState: (state: PollState, releaseLeaseOf: string | undefined) => void;
 
@@ -89,20 +91,25 @@ export class SqliteStateStore implements StateStore {
       ),
       eventsSince: db.prepare(
         `SELECT organization_id, recorded_at, payload FROM events
-         WHERE organization_id = ? AND recorded_at >= ? ORDER BY recorded_at, seq`,
+         WHERE organization_id = ? AND recorded_at >= ? AND event_type <> '${DIGEST_EVENT_TYPE}'
+         ORDER BY recorded_at, seq`,
       ),
       // NULL parameters leave a criterion out. The order is matched by its uuid or its reference, any case;
       // the types are one JSON array, so one statement serves any number of them.
       findEvents: db.prepare(
         `SELECT organization_id, recorded_at, payload FROM events
          WHERE organization_id = @organizationId AND recorded_at >= @sinceMs
+           AND event_type <> '${DIGEST_EVENT_TYPE}'
            AND (@types IS NULL OR event_type IN (SELECT value FROM json_each(@types)))
            AND (@order IS NULL OR lower(order_uuid) = lower(@order)
                 OR lower(json_extract(payload, '$.data.order.reference')) = lower(@order))
          ORDER BY recorded_at DESC, seq DESC
          LIMIT @limit`,
       ),
-      eventById: db.prepare('SELECT organization_id, recorded_at, payload FROM events WHERE id = ?'),
+      // Digests are in the log only to ride the outbox; they are never listed or replayed as events.
+      eventById: db.prepare(
+        `SELECT organization_id, recorded_at, payload FROM events WHERE id = ? AND event_type <> '${DIGEST_EVENT_TYPE}'`,
+      ),
       pollState: db.prepare<[string], { data: string }>(
         'SELECT data FROM poll_states WHERE organization_id = ?',
       ),
@@ -174,6 +181,22 @@ export class SqliteStateStore implements StateStore {
       return { duplicateEventIds };
     }).immediate;
 
+    this.#recordDigest = db.transaction((organizationId: string, digest: DigestEvent) => {
+      const recordedAt = this.#clock();
+      const inserted = statements.insertEvent.run(
+        digest.id,
+        organizationId,
+        digest.type,
+        digest.subject,
+        recordedAt,
+        recordedAt + this.#eventRetentionMs,
+        JSON.stringify(digest),
+      );
+      if (inserted.changes === 0) return false;
+      this.outbox.enqueueFor(digest.data.subscriber_id, digest.id, recordedAt);
+      return true;
+    }).immediate;
+
     // The end of a cycle saves the state and gives the lease back together.
     this.#savePollState = db.transaction((state: PollState, releaseLeaseOf: string | undefined) => {
       statements.savePollState.run(state.organizationId, JSON.stringify(state));
@@ -225,6 +248,14 @@ export class SqliteStateStore implements StateStore {
         .all(organizationId, sinceMs ?? Number.MIN_SAFE_INTEGER)
         .map((row) => toStoredEvent(row, 'listEvents', organizationId)),
     );
+  }
+
+  /**
+   * Records a digest in the log and queues it for its one subscriber, in one transaction; false when a
+   * digest of that id (the same subscriber, organization and period) is already recorded.
+   */
+  async recordDigest(organizationId: string, digest: DigestEvent): Promise<boolean> {
+    return guarded('recordDigest', organizationId, () => this.#recordDigest(organizationId, digest));
   }
 
   async findEvents(organizationId: string, query: EventQuery): Promise<StoredEvent[]> {

@@ -480,3 +480,39 @@ describe('parseConfig on mistakes, each named by its JSON path', () => {
     expect(problemsOf([exampleConfig()])).toEqual([{ path: '$', message: 'expected an object, got a list' }]);
   });
 });
+
+describe('an e-mail subscriber digest', () => {
+  const digestAt = (digest: unknown) => configWith(['subscribers', 2, 'digest'], digest);
+
+  it('accepts an hourly and a daily digest', () => {
+    const hourly = parseConfig(digestAt({ every: '1h', types: ['order.created'] }));
+    expect(hourly.subscribers[2]).toMatchObject({ digest: { every: '1h', types: ['order.created'] } });
+    const daily = parseConfig(digestAt({ every: '1d', at: '17:30', types: ['order.created'] }));
+    expect(daily.subscribers[2]).toMatchObject({ digest: { every: '1d', at: '17:30' } });
+  });
+
+  it('requires "at" for a daily digest and refuses it for an hourly one, at its JSON path', () => {
+    expect(problemsOf(digestAt({ every: '1d', types: ['order.created'] }))).toEqual([
+      {
+        path: '$.subscribers[2].digest.at',
+        message: 'required for a daily digest: the time of day its period ends, e.g. "17:30"',
+      },
+    ]);
+    expect(problemsOf(digestAt({ every: '1h', at: '17:30', types: ['order.created'] }))).toEqual([
+      {
+        path: '$.subscribers[2].digest.at',
+        message: 'an hourly digest ends on each hour; remove "at", or use "every": "1d"',
+      },
+    ]);
+  });
+
+  it('names a bad period, time or type', () => {
+    const problems = problemsOf(digestAt({ every: '2h', at: '25:00', types: ['order.creatd'] }));
+    expect(problems.map((problem) => problem.path)).toEqual([
+      '$.subscribers[2].digest.every',
+      '$.subscribers[2].digest.at',
+      '$.subscribers[2].digest.types[0]',
+    ]);
+    expect(problems[2]?.message).toContain('did you mean "order.created"?');
+  });
+});
