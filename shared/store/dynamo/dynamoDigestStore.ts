@@ -44,7 +44,7 @@ export class DynamoDigestStore implements DigestStore {
     this.#events = new DynamoStateStore({ client: this.#client, tableName: options.tableName });
     this.#claimTimeoutMs = options.claimTimeoutMs ?? DEFAULT_DIGEST_CLAIM_TIMEOUT_MS;
     this.#retentionMs = options.retentionMs ?? DEFAULT_EVENT_RETENTION_MS;
-    this.#clock = options.clock ?? Date.now;
+    this.#clock = options.clock ?? (() => Date.now());
   }
 
   listEvents(organizationId: string, sinceMs: number): Promise<StoredEvent[]> {
