@@ -13,7 +13,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { OrganizationConfig } from '../shared/config/configSchema.js';
 import type { NotifierFunction } from './notifierFunction.js';
-import { listingProblemsMetric, pollSucceededMetric } from './notifierMetrics.js';
+import { listingProblemsMetric, pollSucceededMetric, SERVICE_NAMES } from './notifierMetrics.js';
 import { scheduleRateMinutes } from './pollSchedules.js';
 
 /**
@@ -195,7 +195,9 @@ export class NotifierAlarms extends Construct {
         name: `${name} errors`,
         description: isPoller
           ? 'The poller failed (not an API failure or a token not put yet, which it reports as a failed cycle): Secrets Manager refusing to read a secret, a config it refuses, a DynamoDB or SQS error, or a bug. Its log has the error.'
-          : `The ${name} function failed. Its log has the error; the records it was given are retried by their event source.`,
+          : name === SERVICE_NAMES.digest
+            ? 'The digest function failed: a digest it claimed was not published, or the state table could not be read. Its log names the digests; a later hourly run sends them once their claim is 15 minutes old.'
+            : `The ${name} function failed. Its log has the error; the records it was given are retried by their event source.`,
         threshold: 0,
         comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
         treatMissingData: TreatMissingData.NOT_BREACHING,

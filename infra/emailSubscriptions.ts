@@ -1,11 +1,15 @@
 // E-mail subscribers on AWS: one SNS e-mail subscription per recipient, carrying the subscriber's compiled
 // filter policy. SNS sends the `email` body the publisher composed (plain text, never contact details) and
 // asks each recipient to confirm the subscription first. A disabled subscriber gets no subscriptions.
+// A subscriber with a digest has a second subscription per recipient, to the digests addressed to it
+// alone (the digest function publishes them); its first leaves out the types the digest gathers, and is
+// not made at all when its filter lets through no other type.
 import { Annotations } from 'aws-cdk-lib';
 import { type ITopic, Subscription, SubscriptionProtocol } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import type { EmailSubscriber } from '../shared/config/configSchema.js';
-import { subscriptionFilterPolicy } from './subscriptionFilterPolicy.js';
+import { digestFilterPolicy, takesEventsAtOnce } from '../shared/delivery/snsFilterPolicy.js';
+import { renderedPolicy, subscriptionFilterPolicy } from './subscriptionFilterPolicy.js';
 
 export interface EmailSubscriptionsProps {
   /** The event topic. */
@@ -15,12 +19,15 @@ export interface EmailSubscriptionsProps {
 }
 
 export class EmailSubscriptions extends Construct {
-  /** By subscriber id, one per recipient in `to` order. */
+  /** By subscriber id, one per recipient in `to` order (none when its digest takes every type it gets). */
   readonly subscriptions: ReadonlyMap<string, readonly Subscription[]>;
+  /** By the id of each subscriber with a digest: its digest subscriptions, one per recipient. */
+  readonly digestSubscriptions: ReadonlyMap<string, readonly Subscription[]>;
 
   constructor(scope: Construct, id: string, props: EmailSubscriptionsProps) {
     super(scope, id);
     const subscriptions = new Map<string, Subscription[]>();
+    const digestSubscriptions = new Map<string, Subscription[]>();
     for (const subscriber of props.subscribers) {
       if (!subscriber.enabled) continue;
       const scopeOfSubscriber = new Construct(this, subscriber.id);
@@ -30,21 +37,35 @@ export class EmailSubscriptions extends Construct {
           `e-mail subscriber "${subscriber.id}" asks for contact details, which SNS e-mail never carries: one message serves every recipient`,
         );
       }
-      const filterPolicy = subscriptionFilterPolicy(subscriber.filter);
-      subscriptions.set(
-        subscriber.id,
+      const held = subscriber.digest?.types ?? [];
+      const subscribe = (scope: Construct, filterPolicy: ReturnType<typeof renderedPolicy>) =>
         subscriber.to.map(
           // Named by address, so reordering `to` does not replace subscriptions (and ask to confirm again).
           (address) =>
-            new Subscription(scopeOfSubscriber, address, {
+            new Subscription(scope, address, {
               topic: props.topic,
               protocol: SubscriptionProtocol.EMAIL,
               endpoint: address,
-              ...(filterPolicy ? { filterPolicy } : {}),
+              filterPolicy,
             }),
-        ),
+        );
+      subscriptions.set(
+        subscriber.id,
+        takesEventsAtOnce(subscriber.filter, held)
+          ? subscribe(scopeOfSubscriber, subscriptionFilterPolicy(subscriber.filter, held))
+          : [],
       );
+      if (subscriber.digest !== undefined) {
+        digestSubscriptions.set(
+          subscriber.id,
+          subscribe(
+            new Construct(scopeOfSubscriber, 'Digest'),
+            renderedPolicy(digestFilterPolicy(subscriber.id)),
+          ),
+        );
+      }
     }
     this.subscriptions = subscriptions;
+    this.digestSubscriptions = digestSubscriptions;
   }
 }

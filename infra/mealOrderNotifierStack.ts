@@ -5,15 +5,20 @@
 //   poller Lambda ⇄ tick queue (SQS; each cycle sends the tick of the next, delayed until it is due)
 //   → stream (inserted event items) → publisher Lambda → SNS event topic (KMS)
 //   → e-mail subscriptions | per Slack/webhook subscriber: SQS queue (+ DLQ) → delivery Lambda
+//   EventBridge Scheduler (hourly, only when an e-mail subscriber has a digest) → digest Lambda → the
+//   event topic, for that subscriber's digest subscriptions alone
 //
 // with secrets in Secrets Manager, alarms to an alarm topic and a CloudWatch dashboard.
 import { RemovalPolicy, Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { DeliverySubscriber } from '../functions/shared/deliveryEnvironment.js';
 import type { EmailSubscriber } from '../shared/config/configSchema.js';
+import { digestSubscribers } from '../shared/delivery/digest/planDigests.js';
 import { NotifierAlarms } from './alarms.js';
 import { NotifierDashboard } from './dashboard.js';
 import { DeliveryFunctions } from './deliveryFunctions.js';
+import { DigestFunction } from './digestFunction.js';
+import { DigestSchedule } from './digestSchedule.js';
 import { EmailSubscriptions } from './emailSubscriptions.js';
 import { EventTopic } from './eventTopic.js';
 import { NotifierConfig } from './notifierConfig.js';
@@ -56,6 +61,8 @@ export class MealOrderNotifierStack extends Stack {
   readonly poller: PollerFunction;
   readonly publisher: Publisher;
   readonly deliveryFunctions: DeliveryFunctions;
+  /** Only when an enabled e-mail subscriber has a digest. */
+  readonly digest: DigestFunction | undefined;
 
   constructor(scope: Construct, id: string, props: MealOrderNotifierStackProps) {
     super(scope, id, props);
@@ -113,10 +120,23 @@ export class MealOrderNotifierStack extends Stack {
       logRemovalPolicy: removalPolicy,
     });
 
+    // Deployed only when some subscriber has a digest: a config without one gets the stack it always had.
+    this.digest =
+      digestSubscribers(config.subscribers).length === 0
+        ? undefined
+        : new DigestFunction(this, 'Digest', {
+            config: this.config,
+            table: state.table,
+            topic: events.topic,
+            logRemovalPolicy: removalPolicy,
+          });
+    if (this.digest !== undefined) new DigestSchedule(this, 'DigestSchedule', { digest: this.digest });
+
     const functions: NotifierFunction[] = [
       this.poller,
       this.publisher.function,
       ...this.deliveryFunctions.functions.values(),
+      ...(this.digest === undefined ? [] : [this.digest]),
     ];
     const alarms = new NotifierAlarms(this, 'Alarms', {
       key: key.key,

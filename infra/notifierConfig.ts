@@ -48,6 +48,20 @@ export class NotifierConfig {
     });
   }
 
+  /** The digest function reads the organizations and the e-mail subscribers with a digest. */
+  digestJson(): string {
+    const subscribers = Array.isArray(this.#written.subscribers) ? this.#written.subscribers : [];
+    return this.#cut('digest', {
+      api: this.#written.api,
+      organizations: this.#written.organizations,
+      smtp: this.#written.smtp,
+      subscribers: subscribers.filter((subscriber) => {
+        const written = subscriber as JsonObject;
+        return written.type === 'email' && written.digest !== undefined;
+      }),
+    });
+  }
+
   #cut(functionName: string, cut: JsonObject): string {
     const json = JSON.stringify(cut);
     // A cut the function's own parser would refuse would only fail at its first cold start; fail here.

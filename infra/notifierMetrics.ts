@@ -17,6 +17,7 @@ export const SERVICE_NAMES = {
   publisher: 'publisher',
   webhook: 'webhook-delivery',
   slack: 'slack-delivery',
+  digest: 'digest',
 } as const;
 
 /** ListingProblems: what the poller's cycles found wrong with listings, all organizations together. */

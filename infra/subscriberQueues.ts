@@ -62,10 +62,9 @@ export class SubscriberQueues extends Construct {
         deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
       });
       if (subscriber.enabled) {
+        // Always a policy: one without would take every subscriber's digests too.
         const filterPolicy = subscriptionFilterPolicy(subscriber.filter);
-        props.topic.addSubscription(
-          new SqsSubscription(queue, { rawMessageDelivery: true, ...(filterPolicy ? { filterPolicy } : {}) }),
-        );
+        props.topic.addSubscription(new SqsSubscription(queue, { rawMessageDelivery: true, filterPolicy }));
       }
       return { subscriber, queue, deadLetterQueue };
     });

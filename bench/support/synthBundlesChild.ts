@@ -4,6 +4,7 @@
 // Usage: node --import tsx bench/support/synthBundlesChild.ts OUTDIR
 import { join } from 'node:path';
 import {
+  exampleConfigWithDigest,
   functionEnvironment,
   functionLogicalId,
   notifierApp,
@@ -12,7 +13,13 @@ import {
   resourcesOfType,
 } from '../../test/infra/support/notifierApp.js';
 
-export const BUNDLED_FUNCTIONS = ['poller', 'publisher', 'webhook-delivery', 'slack-delivery'] as const;
+export const BUNDLED_FUNCTIONS = [
+  'poller',
+  'publisher',
+  'webhook-delivery',
+  'slack-delivery',
+  'digest',
+] as const;
 
 export interface SynthesizedBundle {
   service: (typeof BUNDLED_FUNCTIONS)[number];
@@ -25,7 +32,8 @@ export interface SynthesizedBundle {
 const [outdir] = process.argv.slice(2);
 if (!outdir) throw new Error('usage: synthBundlesChild OUTDIR');
 
-const { template } = notifierApp(undefined, { bundle: true, outdir });
+// With a digest, so the digest function is bundled too.
+const { template } = notifierApp(exampleConfigWithDigest(), { bundle: true, outdir });
 const bundles: SynthesizedBundle[] = BUNDLED_FUNCTIONS.map((service) => {
   const id = functionLogicalId(template, service);
   const [, resource] =

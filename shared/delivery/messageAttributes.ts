@@ -1,6 +1,8 @@
 // The SNS message attributes the publisher attaches to every event: under the MessageAttributes scope,
-// subscription filter policies see these and nothing of the body.
+// subscription filter policies see these and nothing of the body. A digest (AWS) carries its own few:
+// `type` digest.email, its organization, and `digest`, the one subscriber it is addressed to.
 import type { MessageAttributeValue } from '@aws-sdk/client-sns';
+import type { DigestEvent } from '../events/digestEvent.js';
 import { establishmentsOf, isPrepSummary, type NotifierEvent } from '../events/notifierEvent.js';
 
 export const MESSAGE_ATTRIBUTE_NAMES = [
@@ -9,6 +11,7 @@ export const MESSAGE_ATTRIBUTE_NAMES = [
   'establishment',
   'status',
   'payment_method',
+  'digest',
 ] as const;
 export type MessageAttributeName = (typeof MESSAGE_ATTRIBUTE_NAMES)[number];
 
@@ -26,7 +29,7 @@ function eventAttributeValues(
   // Lower-cased like the config's uuids: SNS compares strings case-sensitively.
   const establishments = [...new Set(establishmentsOf(event).map((uuid) => uuid.toLowerCase()))];
   const order = isPrepSummary(event) ? undefined : event.data.order;
-  const values: Record<MessageAttributeName, string | string[]> = {
+  const values: Record<Exclude<MessageAttributeName, 'digest'>, string | string[]> = {
     type: event.type,
     organization: event.data.organization.id.toLowerCase(),
     // Two for an order that moved: a policy naming either kitchen lets it through.
@@ -54,4 +57,16 @@ export function eventMessageAttributes(event: NotifierEvent): Record<string, Mes
         : { DataType: 'String', StringValue: value },
     ]),
   );
+}
+
+/**
+ * The `MessageAttributes` of a digest's SNS publish. Only the digest subscriptions name `digest` in their
+ * policy, and every other policy refuses its `type` (compileFilterPolicy), so it reaches its subscriber only.
+ */
+export function digestMessageAttributes(digest: DigestEvent): Record<string, MessageAttributeValue> {
+  return {
+    type: { DataType: 'String', StringValue: digest.type },
+    organization: { DataType: 'String', StringValue: digest.data.organization.id.toLowerCase() },
+    digest: { DataType: 'String', StringValue: digest.data.subscriber_id },
+  };
 }

@@ -1,6 +1,9 @@
 // Compiles a subscriber filter into the SNS subscription filter policy (MessageAttributes scope) that lets
-// through exactly what matchesFilter lets through, or says why SNS cannot express it.
+// through exactly what matchesFilter lets through, or says why SNS cannot express it. Every policy names
+// `type`, so that no subscription takes a digest (published to the same topic for one subscriber alone),
+// nor, for an e-mail subscriber with a digest, the types its digest holds back.
 import type { SubscriberFilter } from '../config/configSchema.js';
+import { DIGEST_EVENT_TYPE } from '../events/digestEvent.js';
 import { PREP_SUMMARY_EVENT_TYPE } from '../events/prepSummaryEvent.js';
 import { FilterPolicyError } from './errors.js';
 import { type MessageAttributeName, NOT_AN_ORDER } from './messageAttributes.js';
@@ -9,14 +12,17 @@ import { type MessageAttributeName, NOT_AN_ORDER } from './messageAttributes.js'
 export const SNS_MAX_POLICY_KEYS = 5;
 export const SNS_MAX_VALUE_COMBINATIONS = 150;
 
-/** Attribute name → the exact string values it may take; a message must satisfy every key. */
-export type SnsFilterPolicy = Readonly<Partial<Record<MessageAttributeName, readonly string[]>>>;
+/** An exact string, or any value but these (the attribute must be present). */
+export type SnsFilterCondition = string | { readonly 'anything-but': readonly string[] };
+
+/** Attribute name → the conditions one of which its value must meet; a message must satisfy every key. */
+export type SnsFilterPolicy = Readonly<Partial<Record<MessageAttributeName, readonly SnsFilterCondition[]>>>;
 
 interface PolicyKey {
   attribute: MessageAttributeName;
   /** The name the config author wrote, used in refusals. */
   label: string;
-  values: readonly string[] | undefined;
+  values: readonly SnsFilterCondition[] | undefined;
   /** uuids compare case-insensitively in the matcher; SNS compares exactly, so both sides are lower-cased. */
   normalize?: (value: string) => string;
   /**
@@ -26,10 +32,19 @@ interface PolicyKey {
   aboutOrders?: boolean;
 }
 
-function policyKeys(filter: SubscriberFilter | undefined, organizationIds?: readonly string[]): PolicyKey[] {
+function policyKeys(
+  filter: SubscriberFilter | undefined,
+  organizationIds: readonly string[] | undefined,
+  heldTypes: readonly string[],
+): PolicyKey[] {
   const lower = (value: string) => value.toLowerCase();
+  // No types written means every event type but the held ones, and never a digest.
+  const types: readonly SnsFilterCondition[] =
+    filter?.types === undefined
+      ? [{ 'anything-but': [...heldTypes, DIGEST_EVENT_TYPE] }]
+      : filter.types.filter((type) => !heldTypes.includes(type));
   return [
-    { attribute: 'type', label: 'types', values: filter?.types },
+    { attribute: 'type', label: 'types', values: types },
     { attribute: 'establishment', label: 'establishments', values: filter?.establishments, normalize: lower },
     { attribute: 'status', label: 'statuses', values: filter?.statuses, aboutOrders: true },
     {
@@ -42,14 +57,26 @@ function policyKeys(filter: SubscriberFilter | undefined, organizationIds?: read
   ];
 }
 
-type Compiled = { policy: SnsFilterPolicy | undefined } | { refusal: string };
+type Compiled = { policy: SnsFilterPolicy } | { refusal: string };
 
-function compile(filter: SubscriberFilter | undefined, organizationIds?: readonly string[]): Compiled {
-  const summariesPass = filter?.types === undefined || filter.types.includes(PREP_SUMMARY_EVENT_TYPE);
-  const present = policyKeys(filter, organizationIds).flatMap(
+function compile(
+  filter: SubscriberFilter | undefined,
+  organizationIds: readonly string[] | undefined,
+  heldTypes: readonly string[] = [],
+): Compiled {
+  const summariesPass =
+    !heldTypes.includes(PREP_SUMMARY_EVENT_TYPE) &&
+    (filter?.types === undefined || filter.types.includes(PREP_SUMMARY_EVENT_TYPE));
+  if (filter?.types !== undefined && filter.types.length > 0 && !takesEventsAtOnce(filter, heldTypes)) {
+    return { refusal: 'every type of the filter is in the digest, so nothing is sent at once' };
+  }
+  const present = policyKeys(filter, organizationIds, heldTypes).flatMap(
     ({ attribute, label, values, normalize, aboutOrders }) => {
       if (values === undefined) return [];
-      const written = [...new Set(values.map(normalize ?? ((value) => value)))];
+      const normalized = normalize ?? ((value: string) => value);
+      const written = [
+        ...new Set(values.map((value) => (typeof value === 'string' ? normalized(value) : value))),
+      ];
       // An empty list stays empty, to be refused below: the marker must not turn "nothing" into "summaries".
       const marked = aboutOrders === true && summariesPass && written.length > 0;
       return [{ attribute, label, values: marked ? [...written, NOT_AN_ORDER] : written, marked }];
@@ -62,7 +89,8 @@ function compile(filter: SubscriberFilter | undefined, organizationIds?: readonl
       refusal: `${empty.label} lists no values, and SNS cannot express a filter that matches nothing; leave the key out to match everything`,
     };
   }
-  // Four filter keys plus the organization fit today; the check keeps a future filter key honest.
+  // Four filter keys plus the organization fit today (`type` is always one of them); the check keeps a
+  // future filter key honest.
   if (present.length > SNS_MAX_POLICY_KEYS) {
     const labels = present.map(({ label }) => label).join(', ');
     return {
@@ -72,7 +100,9 @@ function compile(filter: SubscriberFilter | undefined, organizationIds?: readonl
   // SNS counts a policy's complexity as the product of its list lengths.
   const combinations = present.reduce((product, { values }) => product * values.length, 1);
   if (combinations > SNS_MAX_VALUE_COMBINATIONS) {
+    // A key nobody wrote (types implied as "any but") multiplies by one: not worth naming.
     const factors = present
+      .filter(({ values }) => values.some((value) => typeof value === 'string'))
       .map(({ label, values, marked }) =>
         marked ? `${label} ${values.length - 1}+1 for prep summaries` : `${label} ${values.length}`,
       )
@@ -81,24 +111,38 @@ function compile(filter: SubscriberFilter | undefined, organizationIds?: readonl
       refusal: `filter has ${combinations} value combinations; SNS allows ${SNS_MAX_VALUE_COMBINATIONS} (${factors})`,
     };
   }
-  // No keys means no policy at all: an SNS subscription without one receives every message.
-  if (present.length === 0) return { policy: undefined };
   return { policy: Object.fromEntries(present.map(({ attribute, values }) => [attribute, values])) };
 }
 
 /**
- * The subscription filter policy for `filter`, or undefined when it matches everything.
+ * The subscription filter policy of the events `filter` lets through at once. It always names `type`: no
+ * subscription is without a policy, since one without would take every digest too.
  * @param organizationIds restricts the subscription to these organizations; left out, a subscriber of a
  *   multi-organization config receives every organization's events, as the local matcher does
+ * @param heldTypes the types an e-mail subscriber's digest gathers (`digest.types`), left out here
  * @throws FilterPolicyError when SNS cannot express the filter
  */
 export function compileFilterPolicy(
   filter: SubscriberFilter | undefined,
   organizationIds?: readonly string[],
-): SnsFilterPolicy | undefined {
-  const compiled = compile(filter, organizationIds);
+  heldTypes?: readonly string[],
+): SnsFilterPolicy {
+  const compiled = compile(filter, organizationIds, heldTypes);
   if ('refusal' in compiled) throw new FilterPolicyError(compiled.refusal);
   return compiled.policy;
+}
+
+/** Whether any type the filter lets through is left to be sent at once, the digest's types aside. */
+export function takesEventsAtOnce(
+  filter: SubscriberFilter | undefined,
+  heldTypes: readonly string[],
+): boolean {
+  return filter?.types === undefined || filter.types.some((type) => !heldTypes.includes(type));
+}
+
+/** The policy of a digest subscription: the digests addressed to this subscriber, nothing else. */
+export function digestFilterPolicy(subscriberId: string): SnsFilterPolicy {
+  return { digest: [subscriberId] };
 }
 
 /** Why SNS cannot express `filter` (with the organization restriction, if any), or undefined if it can. */

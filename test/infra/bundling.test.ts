@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  exampleConfigWithDigest,
   functionEnvironment,
   functionLogicalId,
   notifierApp,
@@ -17,7 +18,7 @@ import {
   resourcesOfType,
 } from './support/notifierApp.js';
 
-const SERVICES = ['poller', 'publisher', 'webhook-delivery', 'slack-delivery'] as const;
+const SERVICES = ['poller', 'publisher', 'webhook-delivery', 'slack-delivery', 'digest'] as const;
 type Service = (typeof SERVICES)[number];
 
 let outdir: string;
@@ -25,7 +26,7 @@ let built: ReturnType<typeof notifierApp>;
 
 beforeAll(() => {
   outdir = mkdtempSync(join(tmpdir(), 'notifier-bundles-'));
-  built = notifierApp(undefined, { bundle: true, outdir });
+  built = notifierApp(exampleConfigWithDigest(), { bundle: true, outdir });
 }, 120_000);
 
 afterAll(() => {
@@ -105,6 +106,15 @@ describe('function bundles', () => {
     expect(result.stderr).toContain(
       'InvalidPollerEventError: poller event must be {"organizationId": "<uuid>"}',
     );
+  });
+
+  it('digest loads with its deployed environment, reading the config compiled into it', () => {
+    const result = run(
+      'digest',
+      functionEnvironment(built.template, functionLogicalId(built.template, 'digest')),
+    );
+    expect(result.stderr).not.toContain('Error');
+    expect(result.stdout).toBe('LOADED');
   });
 
   it.each(['poller', 'publisher', 'webhook-delivery', 'slack-delivery'] as const)(

@@ -1,5 +1,6 @@
 // A small, faithful evaluator of SNS subscription filter policies in the MessageAttributes scope, for
-// the exact-string-match subset the compiler emits: the test's independent stand-in for SNS itself.
+// the subset the compiler emits (exact strings, and `anything-but` a list of strings): the test's
+// independent stand-in for SNS itself.
 import type { MessageAttributeValue } from '@aws-sdk/client-sns';
 
 /** Attribute name → allowed values, as SNS reads the policy's JSON. */
@@ -8,7 +9,8 @@ export type FilterPolicyDocument = Readonly<Record<string, readonly unknown[] | 
 /**
  * Whether SNS would deliver a message with `attributes` to a subscription with `policy`: no policy lets
  * everything through; otherwise every key of the policy must name an attribute the message carries whose
- * String value, or one of whose String.Array values, equals (case-sensitively) one of the key's values.
+ * String value, or one of whose String.Array values, meets one of the key's conditions: equals
+ * (case-sensitively) a string, or equals none of an `anything-but` list (which an absent attribute fails).
  */
 export function snsPolicyMatches(
   policy: FilterPolicyDocument | undefined,
@@ -19,19 +21,33 @@ export function snsPolicyMatches(
     if (!Array.isArray(allowed) || allowed.length === 0) {
       throw new Error(`policy key ${key} must list at least one value; SNS would refuse the policy`);
     }
-    for (const value of allowed) {
-      // Anything but a plain string (prefix, anything-but, numeric, exists) is outside the subset.
-      if (typeof value !== 'string') throw new Error(`policy key ${key} holds a non-string condition`);
-    }
+    const conditions = allowed.map((value) => conditionOf(key, value));
+    const meets = (candidate: string) => conditions.some((condition) => condition(candidate));
     const attribute = attributes[key];
     // Policies compare only String and String.Array attributes.
     if (attribute?.StringValue === undefined) return false;
-    if (attribute.DataType === 'String') return allowed.includes(attribute.StringValue);
+    if (attribute.DataType === 'String') return meets(attribute.StringValue);
     if (attribute.DataType !== 'String.Array') return false;
     // SNS reads a String.Array as a JSON array; a policy matches when any of its strings does.
     const values: unknown = JSON.parse(attribute.StringValue);
     if (!Array.isArray(values))
       throw new Error(`attribute ${key} is a String.Array that is not a JSON array`);
-    return values.some((value) => typeof value === 'string' && allowed.includes(value));
+    return values.some((value) => typeof value === 'string' && meets(value));
   });
+}
+
+function conditionOf(key: string, value: unknown): (candidate: string) => boolean {
+  if (typeof value === 'string') return (candidate) => candidate === value;
+  const denied = (value as { 'anything-but'?: unknown } | null)?.['anything-but'];
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    Object.keys(value).length === 1 &&
+    Array.isArray(denied) &&
+    denied.every((entry) => typeof entry === 'string')
+  ) {
+    return (candidate) => !denied.includes(candidate);
+  }
+  // Prefix, numeric, exists and the rest are outside the subset.
+  throw new Error(`policy key ${key} holds a condition outside the subset: ${JSON.stringify(value)}`);
 }

@@ -1,8 +1,10 @@
 // The e-mail as SNS carries it on AWS: a per-protocol body for `Publish` with `MessageStructure=json`
 // (`default` for the SQS queues, `email` for the e-mail subscriptions) and a Subject SNS accepts. SNS
 // e-mail is plain text only, so the HTML part of `formatEmail` has no place here.
+import { type DigestEvent, isDigest } from '../../events/digestEvent.js';
 import type { NotifierEvent } from '../../events/notifierEvent.js';
 import { eventForSubscriber } from '../../events/orderSummary.js';
+import { digestSubject, formatDigestEmail } from './digestEmail.js';
 import { emailSubject, formatEmail } from './emailMessage.js';
 
 /**
@@ -26,11 +28,20 @@ export function snsMessageBody(event: NotifierEvent): string {
   return JSON.stringify({ default: JSON.stringify(event), email: `${subject}\n\n${text}` });
 }
 
+/**
+ * The `Message` of a digest's publish: the digest CloudEvent as `default`, its text e-mail as `email`. A
+ * digest names orders by reference only, so the one body serves every recipient.
+ */
+export function snsDigestMessageBody(digest: DigestEvent): string {
+  const { subject, text } = formatDigestEmail(digest);
+  return JSON.stringify({ default: JSON.stringify(digest), email: `${subject}\n\n${text}` });
+}
+
 /** The e-mail subject made SNS-safe: transliterated to printable ASCII and cut to fit. */
-export function snsSubject(event: NotifierEvent): string {
-  const ascii = toPrintableAscii(emailSubject(event));
-  // Every subject starts with "New order", "Order", "After closing" or "Prep summary", so it always begins
-  // with a letter as SNS requires.
+export function snsSubject(event: NotifierEvent | DigestEvent): string {
+  const ascii = toPrintableAscii(isDigest(event) ? digestSubject(event) : emailSubject(event));
+  // Every subject starts with "New order", "Order", "After closing", "Prep summary" or "Digest", so it
+  // always begins with a letter as SNS requires.
   if (ascii.length <= SNS_SUBJECT_MAX_LENGTH) return ascii;
   return `${ascii.slice(0, SNS_SUBJECT_MAX_LENGTH - 3).trimEnd()}...`;
 }

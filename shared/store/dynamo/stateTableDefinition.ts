@@ -10,6 +10,7 @@
 // | event       | ORG#<organization>  | EVENT#<event id>     | event       | recordedAt + retention (14 d)       |
 // | poll state  | ORG#<organization>  | STATE                | pollState   | none (it also holds the lease)      |
 // | budget log  | BUDGET#<token key>  | LOG                  | budget      | last use + 1 d                      |
+// | digest      | ORG#<organization>  | DIGEST#<digest id>   | digest      | claimedAt + retention (14 d)        |
 // | disabled    | SUBSCRIBER#<id>     | DISABLED             | subscriberDisabled | none (delete to re-enable)   |
 //
 // - Snapshots of an organization are one Query (pk = ORG#…, begins_with(sk, 'SNAP#')), never per-order reads.

@@ -5,10 +5,13 @@ export const ItemKind = {
   event: 'event',
   pollState: 'pollState',
   budget: 'budget',
+  /** A digest's claim (AWS): never an `event`, so the publisher's stream filter lets it by. */
+  digest: 'digest',
 } as const;
 
 export const SNAPSHOT_PREFIX = 'SNAP#';
 export const EVENT_PREFIX = 'EVENT#';
+export const DIGEST_PREFIX = 'DIGEST#';
 
 export interface ItemKey {
   pk: string;
@@ -25,6 +28,11 @@ export function snapshotKey(organizationId: string, orderUuid: string): ItemKey 
 
 export function eventKey(organizationId: string, eventId: string): ItemKey {
   return { pk: organizationPk(organizationId), sk: `${EVENT_PREFIX}${eventId}` };
+}
+
+/** A digest's claim, by its deterministic id: outside the EVENT# range, so never listed as an event. */
+export function digestKey(organizationId: string, digestId: string): ItemKey {
+  return { pk: organizationPk(organizationId), sk: `${DIGEST_PREFIX}${digestId}` };
 }
 
 /**

@@ -24,6 +24,18 @@ export function exampleConfig(): WrittenConfig {
   return JSON.parse(readFileSync(EXAMPLE_CONFIG_PATH, 'utf8')) as WrittenConfig;
 }
 
+/** The example with an e-mail digest too, so that the stack holds the digest function and its schedule. */
+export function exampleConfigWithDigest(): WrittenConfig {
+  const config = exampleConfig();
+  config.subscribers.push({
+    id: 'office-digest',
+    type: 'email',
+    to: ['office@north-school.example.org'],
+    digest: { every: '1h', types: ['order.created', 'order.completed'] },
+  });
+  return config;
+}
+
 export interface NotifierAppOptions {
   /** Stack props beside the config. */
   readonly props?: Omit<Partial<MealOrderNotifierStackProps>, 'config'>;

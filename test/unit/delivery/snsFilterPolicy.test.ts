@@ -4,8 +4,10 @@ import { MESSAGE_ATTRIBUTE_NAMES, NOT_AN_ORDER } from '../../../shared/delivery/
 import {
   checkFilterExpressible,
   compileFilterPolicy,
+  digestFilterPolicy,
   SNS_MAX_POLICY_KEYS,
   SNS_MAX_VALUE_COMBINATIONS,
+  takesEventsAtOnce,
 } from '../../../shared/delivery/snsFilterPolicy.js';
 import type { EventType } from '../../../shared/events/notifierEvent.js';
 import { ORDER_EVENT_TYPES } from '../../../shared/events/orderEvent.js';
@@ -31,9 +33,41 @@ function refusalOf(compile: () => unknown): FilterPolicyError {
 }
 
 describe('compileFilterPolicy', () => {
-  it('gives no policy, so every message arrives, for no filter or an empty one', () => {
-    expect(compileFilterPolicy(undefined)).toBeUndefined();
-    expect(compileFilterPolicy({})).toBeUndefined();
+  it('takes every event type but digests for no filter or an empty one, so no subscription takes a digest', () => {
+    expect(compileFilterPolicy(undefined)).toEqual({ type: [{ 'anything-but': ['digest.email'] }] });
+    expect(compileFilterPolicy({})).toEqual({ type: [{ 'anything-but': ['digest.email'] }] });
+  });
+
+  it("leaves out the types an e-mail subscriber's digest gathers", () => {
+    expect(compileFilterPolicy(undefined, undefined, ['order.created', 'order.completed'])).toEqual({
+      type: [{ 'anything-but': ['order.created', 'order.completed', 'digest.email'] }],
+    });
+    expect(
+      compileFilterPolicy({ types: ['order.created', 'order.canceled'] }, undefined, ['order.created']),
+    ).toEqual({ type: ['order.canceled'] });
+  });
+
+  it('lets no prep summary through a statuses key when the digest gathers summaries', () => {
+    expect(
+      compileFilterPolicy({ statuses: ['canceled'] }, undefined, ['establishment.prep_summary']),
+    ).toEqual({
+      type: [{ 'anything-but': ['establishment.prep_summary', 'digest.email'] }],
+      status: ['canceled'],
+    });
+  });
+
+  it('refuses a filter whose every type the digest gathers, and says whether any is left', () => {
+    const filter = { types: ['order.created' as const] };
+    expect(refusalOf(() => compileFilterPolicy(filter, undefined, ['order.created'])).reason).toBe(
+      'every type of the filter is in the digest, so nothing is sent at once',
+    );
+    expect(takesEventsAtOnce(filter, ['order.created'])).toBe(false);
+    expect(takesEventsAtOnce(filter, ['order.canceled'])).toBe(true);
+    expect(takesEventsAtOnce(undefined, ['order.created'])).toBe(true);
+  });
+
+  it('addresses a digest subscription to its subscriber alone', () => {
+    expect(digestFilterPolicy('office')).toEqual({ digest: ['office'] });
   });
 
   it('maps each filter key to its message attribute', () => {
@@ -54,6 +88,7 @@ describe('compileFilterPolicy', () => {
 
   it('lower-cases establishment uuids and keeps one of each', () => {
     expect(compileFilterPolicy({ establishments: [CANTEEN_1.toUpperCase(), CANTEEN_1, CANTEEN_2] })).toEqual({
+      type: [{ 'anything-but': ['digest.email'] }],
       establishment: [CANTEEN_1, CANTEEN_2],
     });
   });
@@ -63,7 +98,10 @@ describe('compileFilterPolicy', () => {
       type: ['order.created'],
       organization: [NORTH, SOUTH],
     });
-    expect(compileFilterPolicy(undefined, [NORTH])).toEqual({ organization: [NORTH] });
+    expect(compileFilterPolicy(undefined, [NORTH])).toEqual({
+      type: [{ 'anything-but': ['digest.email'] }],
+      organization: [NORTH],
+    });
     expect(compileFilterPolicy({ types: ['order.created'] })).not.toHaveProperty('organization');
   });
 
@@ -78,6 +116,7 @@ describe('compileFilterPolicy', () => {
   it('lets prep summaries through a statuses or paymentMethods key with the value their attributes hold', () => {
     // Those keys choose among orders; a summary is about none, and SNS cannot say "or absent" beside values.
     expect(compileFilterPolicy({ statuses: ['pending'], paymentMethods: ['card', 'cash'] })).toEqual({
+      type: [{ 'anything-but': ['digest.email'] }],
       status: ['pending', NOT_AN_ORDER],
       payment_method: ['card', 'cash', NOT_AN_ORDER],
     });
@@ -160,8 +199,10 @@ describe('compileFilterPolicy', () => {
   });
 
   it('uses at most five keys even with every filter key and an organization restriction', () => {
-    // A filter cannot exceed SNS's key limit: there are only as many attributes as SNS allows keys.
-    expect(MESSAGE_ATTRIBUTE_NAMES.length).toBeLessThanOrEqual(SNS_MAX_POLICY_KEYS);
+    // A filter cannot exceed SNS's key limit: its attributes (all but `digest`, which only a digest
+    // subscription names) are as many as SNS allows keys.
+    const eventAttributes = MESSAGE_ATTRIBUTE_NAMES.filter((name) => name !== 'digest');
+    expect(eventAttributes.length).toBeLessThanOrEqual(SNS_MAX_POLICY_KEYS);
     const policy = compileFilterPolicy(
       {
         types: ['order.created'],
@@ -171,7 +212,7 @@ describe('compileFilterPolicy', () => {
       },
       [NORTH],
     );
-    expect(Object.keys(policy ?? {}).sort()).toEqual([...MESSAGE_ATTRIBUTE_NAMES].sort());
+    expect(Object.keys(policy).sort()).toEqual([...eventAttributes].sort());
   });
 });
 

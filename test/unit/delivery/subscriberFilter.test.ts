@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { SubscriberFilter } from '../../../shared/config/configSchema.js';
-import { eventMessageAttributes } from '../../../shared/delivery/messageAttributes.js';
-import { compileFilterPolicy } from '../../../shared/delivery/snsFilterPolicy.js';
+import { isDigested } from '../../../shared/delivery/digest/planDigests.js';
+import {
+  digestMessageAttributes,
+  eventMessageAttributes,
+} from '../../../shared/delivery/messageAttributes.js';
+import {
+  compileFilterPolicy,
+  digestFilterPolicy,
+  takesEventsAtOnce,
+} from '../../../shared/delivery/snsFilterPolicy.js';
 import { matchesFilter } from '../../../shared/delivery/subscriberFilter.js';
+import { DIGEST_EVENT_TYPE, type DigestEvent } from '../../../shared/events/digestEvent.js';
 import { EVENT_TYPES, type NotifierEvent } from '../../../shared/events/notifierEvent.js';
 import { ORDER_EVENT_TYPES } from '../../../shared/events/orderEvent.js';
 import { snsPolicyMatches } from '../../support/snsPolicyEvaluator.js';
@@ -360,5 +369,108 @@ describe('matchesFilter', () => {
     });
     expect(matchesFilter({ statuses: ['pending'] }, event)).toBe(false);
     expect(matchesFilter({ paymentMethods: ['card'] }, event)).toBe(false);
+  });
+});
+
+/** A digest published to the topic for `subscriberId`, as the digest function publishes it. */
+function digestFor(subscriberId: string): DigestEvent {
+  return {
+    specversion: '1.0',
+    id: `digest-${subscriberId}`,
+    source: 'meal-order-notifier',
+    type: DIGEST_EVENT_TYPE,
+    subject: subscriberId,
+    time: '2026-11-24T12:00:00+00:00',
+    datacontenttype: 'application/json',
+    data: {
+      subscriber_id: subscriberId,
+      organization: { id: NORTH.toUpperCase(), name: 'North School', time_zone: 'Europe/Lisbon' },
+      every: '1h',
+      period_start: '2026-11-24T11:00:00+00:00',
+      period_end: '2026-11-24T12:00:00+00:00',
+      by_type: [{ name: 'order.created', count: 1 }],
+      by_establishment: [{ name: 'Main canteen', count: 1 }],
+      events: [
+        {
+          event_id: 'e-1',
+          type: 'order.created',
+          reference: 'R-1',
+          establishment: 'Main canteen',
+          pickup_date: '2026-11-24',
+          time: '2026-11-24T11:05:00+00:00',
+        },
+      ],
+    },
+  };
+}
+
+const DIGEST_TYPE_LISTS: { name: string; types: NotifierEvent['type'][] }[] = [
+  { name: 'new orders', types: ['order.created'] },
+  {
+    name: 'every order type but cancellations',
+    types: [
+      'order.created',
+      'order.completed',
+      'order.archived',
+      'order.status_changed',
+      'order.rescheduled',
+    ],
+  },
+  { name: 'prep summaries and completions', types: ['establishment.prep_summary', 'order.completed'] },
+];
+
+describe('an e-mail subscriber with a digest: its immediate subscription and the local runner agree', () => {
+  // Every filter of the table, with each digest: locally the held types wait for the digest
+  // (isDigested); on SNS the subscriber's immediate subscription leaves them out.
+  const combinations = CASES.flatMap((testCase) =>
+    DIGEST_TYPE_LISTS.map((digest) => ({ ...testCase, digest })),
+  ).filter(({ filter, digest }) => takesEventsAtOnce(filter, digest.types));
+
+  it('covers filters whose types the digest partly takes, and some it takes wholly', () => {
+    expect(combinations.length).toBeGreaterThan(CASES.length * 2);
+    const wholly = CASES.filter((testCase) => !takesEventsAtOnce(testCase.filter, ['order.created']));
+    expect(wholly.length).toBeGreaterThan(0);
+  });
+
+  it.each(combinations)('$name, digest of $digest.name', ({ filter, digest }) => {
+    const subscriber = {
+      id: 'office',
+      type: 'email' as const,
+      enabled: true,
+      includeContactDetails: false,
+      to: ['office@example.test'],
+      ...(filter === undefined ? {} : { filter }),
+      digest: { every: '1h' as const, types: digest.types },
+    };
+    const policy = compileFilterPolicy(filter, undefined, digest.types);
+    for (const [name, event] of Object.entries(EVENTS)) {
+      const local = matchesFilter(filter, event) && !isDigested(subscriber, event);
+      expect({ name, sns: snsPolicyMatches(policy, eventMessageAttributes(event)) }).toEqual({
+        name,
+        sns: local,
+      });
+    }
+  });
+});
+
+describe('digests on the topic reach the subscriber they are addressed to, and nobody else', () => {
+  const office = digestMessageAttributes(digestFor('office'));
+  const kitchen = digestMessageAttributes(digestFor('kitchen'));
+
+  it.each(CASES)('no event subscription takes a digest: $name', ({ filter }) => {
+    expect(snsPolicyMatches(compileFilterPolicy(filter), office)).toBe(false);
+    expect(snsPolicyMatches(compileFilterPolicy(filter, [NORTH]), office)).toBe(false);
+    for (const digest of DIGEST_TYPE_LISTS) {
+      if (!takesEventsAtOnce(filter, digest.types)) continue;
+      expect(snsPolicyMatches(compileFilterPolicy(filter, undefined, digest.types), office)).toBe(false);
+    }
+  });
+
+  it('a digest subscription takes its own digests and no event at all', () => {
+    expect(snsPolicyMatches(digestFilterPolicy('office'), office)).toBe(true);
+    expect(snsPolicyMatches(digestFilterPolicy('office'), kitchen)).toBe(false);
+    for (const event of Object.values(EVENTS)) {
+      expect(snsPolicyMatches(digestFilterPolicy('office'), eventMessageAttributes(event))).toBe(false);
+    }
   });
 });

@@ -1,0 +1,33 @@
+// The digest function's environment, set by the CDK stack: the state table (the event log, and the digests'
+// claims) and the event topic the digests are published to; the config (organizations and the e-mail
+// subscribers with a digest) comes from the bundle (bundledConfig.ts) unless NOTIFIER_CONFIG is set.
+import * as z from 'zod';
+import type { Config } from '../../shared/config/configSchema.js';
+import { parseConfigText } from '../../shared/config/loadConfig.js';
+import { withBundledConfig } from '../shared/bundledConfig.js';
+import { parseLambdaEnvironment } from '../shared/lambdaEnvironment.js';
+
+const SNS_TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_.-]{1,256}$/;
+
+const DigestEnvironmentSchema = z.object({
+  STATE_TABLE_NAME: z.string().min(1),
+  TOPIC_ARN: z.string().regex(SNS_TOPIC_ARN, {
+    error: 'must be an SNS topic ARN, arn:aws:sns:<region>:<account>:<topic>',
+  }),
+  NOTIFIER_CONFIG: z.string().min(1),
+});
+
+export interface DigestEnvironment {
+  tableName: string;
+  topicArn: string;
+  config: Config;
+}
+
+export function parseDigestEnvironment(env: NodeJS.ProcessEnv): DigestEnvironment {
+  const parsed = parseLambdaEnvironment('digest', DigestEnvironmentSchema, withBundledConfig(env));
+  return {
+    tableName: parsed.STATE_TABLE_NAME,
+    topicArn: parsed.TOPIC_ARN,
+    config: parseConfigText(parsed.NOTIFIER_CONFIG, 'NOTIFIER_CONFIG'),
+  };
+}

@@ -1,0 +1,35 @@
+// The digest Lambda, invoked by its hourly schedule: builds each e-mail subscriber's digest of every period
+// that has ended from the event log and publishes it to the event topic for that subscriber alone
+// (sendDigests.ts). A digest that could not be published fails the invocation (the function's error
+// alarm); the next run sends it.
+import { Logger } from '@aws-lambda-powertools/logger';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SNSClient } from '@aws-sdk/client-sns';
+import { DynamoDigestStore } from '../../shared/store/dynamo/dynamoDigestStore.js';
+import { parseDigestEnvironment } from './environment.js';
+import { DigestPublishError } from './errors.js';
+import { type DigestRunReport, sendDigests } from './sendDigests.js';
+
+const environment = parseDigestEnvironment(process.env);
+const logger = new Logger({ serviceName: 'meal-order-notifier-digest' });
+const store = new DynamoDigestStore({ client: new DynamoDBClient({}), tableName: environment.tableName });
+const sns = new SNSClient({});
+
+export async function handler(): Promise<DigestRunReport> {
+  const report = await sendDigests({
+    config: environment.config,
+    store,
+    sns,
+    topicArn: environment.topicArn,
+    clock: Date.now,
+  });
+  for (const sent of report.sent) logger.info('digest sent', { ...sent });
+  for (const failed of report.failed) logger.error('digest not sent; the next run retries it', { ...failed });
+  logger.info('digest run', {
+    examined: report.examined,
+    sent: report.sent.length,
+    failed: report.failed.length,
+  });
+  if (report.failed.length > 0) throw new DigestPublishError(report.failed.map(({ digestId }) => digestId));
+  return report;
+}
