@@ -73,7 +73,7 @@ describe('meal-notifier poll --once', () => {
     expect(first.stdout).toBe('');
     // Every request went to pending, counted against the budget's usable 45 (50 less the safety margin).
     expect(first.stderr).toMatch(
-      /^North School: (\d+) requests \(\1 pending; \d+\/45 left this minute\), \d+ orders seen, 0 events, next in \d+ s$/m,
+      /^North School: (\d+) requests \(\1 pending; \d+\/45 left this minute\), \d+ orders seen, 0 events(, cadence \w+)?, next in \d+ s$/m,
     );
     // The terminal listings are the slow sweep's, a few pages a cycle: the first cycle walks pending alone.
     const firstRequests = sim.requestLog.all().slice(before);
@@ -104,7 +104,7 @@ describe('meal-notifier poll --once', () => {
     expect(eventsOf(second.stdout)).toHaveLength(5);
     // The three orders that left pending were found with look-ups, counted apart on the cycle line.
     expect(second.stderr).toMatch(
-      /^North School: \d+ requests \(\d+ pending, \d+ look-up(, \d+ sweep)?; \d+\/45 left this minute\), \d+ orders seen, 5 events, next in \d+ s$/m,
+      /^North School: \d+ requests \(\d+ pending, \d+ look-up(, \d+ sweep)?; \d+\/45 left this minute\), \d+ orders seen, 5 events(, cadence \w+)?, next in \d+ s$/m,
     );
     expect(second.stdout).not.toContain('"email"');
 
