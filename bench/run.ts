@@ -1,6 +1,7 @@
 // `npm run bench`: runs every benchmark in turn (progress on stderr) and prints, as its last line, one JSON object of figures.
 import { benchApiClient } from './apiClient.js';
 import { benchBudgetWorlds } from './budgetWorlds.js';
+import { benchCadenceWeek } from './cadenceWeek.js';
 import { benchDiff } from './diff.js';
 import { benchDynamoCycle } from './dynamoCycle.js';
 import { benchFunctionBundles } from './functionBundles.js';
@@ -20,6 +21,10 @@ const benches: ReadonlyArray<readonly [string, () => Promise<Record<string, numb
   [
     'budget-true polling: canteen afternoon and 20 organizations on one token (50/min, 100 ms latency, virtual time)',
     benchBudgetWorlds,
+  ],
+  [
+    'a simulated week of a Monday-to-Friday school under cadence auto and fixed (virtual time)',
+    benchCadenceWeek,
   ],
   ['memory of 100,000 snapshots (child process)', benchSnapshotMemory],
 ];

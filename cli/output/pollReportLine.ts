@@ -46,6 +46,8 @@ export function formatPollReportLine(
   if (!report.ok) parts.push(`${report.failures.length} failed`);
   const problems = report.problems.length;
   if (problems > 0) parts.push(counted(problems, 'listing problem'));
+  // Normal is today's pace, nothing to say; hot and cold explain a gap shorter or longer than usual.
+  if (report.cadence === 'hot' || report.cadence === 'cold') parts.push(`cadence ${report.cadence}`);
   parts.push(`next in ${secondsUntil(report)} s`);
   return `${name}: ${parts.join(', ')}`;
 }
@@ -78,6 +80,7 @@ export function pollReportRecords(
       requestsFor: report.requestsFor,
       vanished: report.vanished.length,
       nextPollAt: new Date(report.nextPollAt).toISOString(),
+      ...(report.cadence === undefined ? {} : { cadence: report.cadence }),
       budgetRemaining: report.budgetRemaining,
       budgetPerMinute,
       ordersSeen: report.ordersSeen,

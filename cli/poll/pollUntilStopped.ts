@@ -67,8 +67,11 @@ export async function pollUntilStopped(options: PollUntilStoppedOptions): Promis
 }
 
 function describeOrganizations(runtime: LocalRuntime): string {
-  const each = runtime.organizations.map(
-    ({ organization }) => `${organization.name} every ${organization.pollIntervalSeconds} s at the most`,
+  const each = runtime.organizations.map(({ organization }) =>
+    // Under `auto` a hot window around a closing time polls faster than pollIntervalSeconds, as the budget allows.
+    (organization.cadence ?? 'auto') === 'auto'
+      ? `${organization.name} at most every ${organization.pollIntervalSeconds} s, faster around closing times (cadence auto)`
+      : `${organization.name} at most every ${organization.pollIntervalSeconds} s`,
   );
   return each.join(', ');
 }

@@ -34,6 +34,8 @@ export interface CycleSummary extends SummaryBase {
   failures: string[];
   /** When the next cycle is due, ISO 8601. */
   nextPollAt: string;
+  /** How closely the cadence watched: hot, normal, cold, or fixed. */
+  cadence?: PollReport['cadence'];
 }
 
 export type PollSummary = SkippedSummary | CycleSummary;
@@ -69,6 +71,7 @@ export function summarizePoll(report: PollReport): PollSummary {
     deferred: report.deferred,
     failures: report.failures,
     nextPollAt: new Date(report.nextPollAt).toISOString(),
+    ...(report.cadence === undefined ? {} : { cadence: report.cadence }),
   };
 }
 

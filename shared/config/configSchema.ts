@@ -13,6 +13,8 @@ import { strictObject } from './strictObject.js';
 /** The Admin API's base path; every endpoint in the spec is relative to it. */
 export const ADMIN_API_PATH = '/api/v1/admin';
 export const SUBSCRIBER_TYPES = ['webhook', 'slack', 'email'] as const;
+/** How an organization's cycles are spaced: by its establishments' schedule, or evenly every day. */
+export const CADENCES = ['auto', 'fixed'] as const;
 
 type Issue = z.core.$ZodRawIssue;
 
@@ -174,6 +176,18 @@ export const OrganizationConfigSchema = strictObject({
     .default(300)
     .describe(
       'How long one full sweep of the completed, canceled and archived listings should take, in seconds (60-86400).',
+    ),
+  // Auto by default: until the establishments' schedule is known it behaves as fixed, so nothing changes
+  // for an organization whose establishments could not be read.
+  cadence: oneOf(CADENCES, 'a cadence')
+    .default('auto')
+    .describe(
+      '"auto" follows the establishments: the fastest pace the budget allows 30 minutes either side of a closing time, pollIntervalSeconds otherwise on working days, one cycle every coldSweepMinutes on days no establishment works. "fixed" keeps pollIntervalSeconds every day.',
+    ),
+  coldSweepMinutes: wholeNumber(1, 1440)
+    .default(15)
+    .describe(
+      'With cadence "auto", the gap between cycles (the sweep included) on days no establishment works, in minutes (1-1440).',
     ),
   emitExisting: z
     .boolean()

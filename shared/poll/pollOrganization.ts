@@ -21,6 +21,7 @@ import { announcedEvents } from '../detect/announcedEvents.js';
 import { diffOrder } from '../detect/diffOrder.js';
 import { covers, type ListingSpec, type PlannedWalk, type WalkPurpose } from '../detect/listingSpec.js';
 import { gapFor, type Pacing, pacePoll } from '../detect/pacePoll.js';
+import { type CadenceMode, type CadencePlan, planCadence } from '../detect/planCadence.js';
 import { planDetection, windowDates } from '../detect/planDetection.js';
 import {
   canceledBeforeClosing,
@@ -81,6 +82,10 @@ export interface PolledOrganization {
   pollIntervalSeconds: number;
   /** How long a full sweep of the terminal listings should take. */
   sweepIntervalSeconds: number;
+  /** `auto` follows the establishments' closing times and working days (planCadence). @default 'auto' */
+  cadence?: 'auto' | 'fixed' | undefined;
+  /** With `auto`, the gap on days no establishment works. @default 15 */
+  coldSweepMinutes?: number | undefined;
 }
 
 export interface PollDependencies {
@@ -163,6 +168,8 @@ export interface PollReport {
   problems: ListingProblem[];
   /** When the next cycle is due (epoch ms), from the pace. */
   nextPollAt: number;
+  /** How closely the cycle's cadence watched (planCadence); absent when no cycle ran. */
+  cadence?: CadenceMode;
 }
 
 /** How old the establishments cache may grow before a cycle reads GET /establishments again. */
@@ -181,6 +188,8 @@ const MAX_WALK_SHARE = 0.5;
 const DEFERRED_RETRY_MS = 5_000;
 /** Weight of the newest cycle in the moving averages of a cycle's requests. */
 const AVERAGE_WEIGHT = 0.2;
+/** The cold gap of an organization that sets no coldSweepMinutes, as the config's default. */
+const DEFAULT_COLD_SWEEP_MINUTES = 15;
 /** Sweep pages owed are capped, so a long deferral does not turn into one long sweep burst. */
 const MAX_SWEEP_CREDIT_CYCLES = 1.5;
 
@@ -278,6 +287,8 @@ class Cycle {
     );
     this.#snapshots = await deps.store.loadSnapshots(organization.id);
     const state = this.#state;
+    const cadence = this.#cadence();
+    report.cadence = cadence.mode;
     this.#window = windowDates(calendarDateIn(organization.timeZone, startedAt), organization.window);
     const history: SightingHistory = {
       pendingCoveredAt: { ...state.pendingCoveredAt },
@@ -294,7 +305,7 @@ class Cycle {
       maxWalkPages: Math.max(1, Math.floor(this.#budget.usablePerMinute * MAX_WALK_SHARE)),
     });
     const detectionRequests = detection.reduce((sum, walk) => sum + walk.estimatedRequests, 0);
-    const pace = this.#pace(detectionRequests + state.resolutionRequests);
+    const pace = this.#pace(detectionRequests + state.resolutionRequests, cadence);
     const sweepBudget = Math.min(
       state.sweepCredit + pace.sweepPagesPerCycle,
       Math.max(1, pace.sweepPagesPerCycle * MAX_SWEEP_CREDIT_CYCLES),
@@ -346,12 +357,30 @@ class Cycle {
     state.cycleRequests = movingAverage(state.cycleRequests, spent);
     // A baseline pass left for want of room: the next cycle comes once the window can hold it.
     const owed = this.#baselineDeferred ? baselinePages : 0;
-    report.nextPollAt = startedAt + gapFor(pace, state.cycleRequests + owed);
+    // Due by the cadence's next change at the latest: a cold gap never runs into a hot window.
+    report.nextPollAt = Math.min(
+      startedAt + gapFor(pace, state.cycleRequests + owed),
+      cadence.changesAt ?? Number.POSITIVE_INFINITY,
+    );
     await this.#save(report.nextPollAt);
   }
 
-  #pace(detectionRequests: number): Pacing {
+  #cadence(): CadencePlan {
+    const { organization, startedAt } = this;
+    return planCadence({
+      cadence: organization.cadence ?? 'auto',
+      establishments: this.#state.establishments?.records ?? null,
+      polled: organization.establishments,
+      timeZone: organization.timeZone,
+      now: startedAt,
+      normalIntervalMs: organization.pollIntervalSeconds * 1000,
+      coldIntervalMs: (organization.coldSweepMinutes ?? DEFAULT_COLD_SWEEP_MINUTES) * 60_000,
+    });
+  }
+
+  #pace(detectionRequests: number, cadence: CadencePlan): Pacing {
     const { organization, deps } = this;
+    const sweepPeriodMs = organization.sweepIntervalSeconds * 1000;
     return pacePoll({
       usablePerMinute: this.#budget.usablePerMinute,
       organizationsOnToken: deps.organizationsOnToken ?? 1,
@@ -363,8 +392,9 @@ class Cycle {
         establishments: organization.establishments,
         knownSizes: this.#state.listingSizes,
       }),
-      sweepPeriodMs: organization.sweepIntervalSeconds * 1000,
-      minIntervalMs: organization.pollIntervalSeconds * 1000,
+      // A cold cycle carries a whole sweep: cycles are too far apart for slices of it.
+      sweepPeriodMs: cadence.mode === 'cold' ? Math.max(sweepPeriodMs, cadence.minIntervalMs) : sweepPeriodMs,
+      minIntervalMs: cadence.minIntervalMs,
     });
   }
 

@@ -70,7 +70,7 @@ describe('a broken listing', () => {
     const { malformed, repeated } = uuids();
     // Problems are warnings, not failures: the cycle polled, and says how many it met.
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/^North School: .*, 4 listing problems, next in \d+ s$/m);
+    expect(result.stderr).toMatch(/^North School: .*, 4 listing problems(, cadence \w+)?, next in \d+ s$/m);
     const warnings = result.stderr.split('\n').filter((line) => line.startsWith('  warning: '));
     // Page by page; on a page, records read well (and any uuid listed twice among them) come first.
     expect(warnings).toEqual([

@@ -108,7 +108,7 @@ describe('meal-notifier poll --once', () => {
     expect(eventsOf(second.stdout)).toHaveLength(5);
     // The three orders that left pending were found with look-ups, counted apart on the cycle line.
     expect(second.stderr).toMatch(
-      /^North School: \d+ requests \(\d+ pending, \d+ look-up(, \d+ sweep)?; \d+\/45 left this minute\), \d+ orders seen, 5 events, next in \d+ s$/m,
+      /^North School: \d+ requests \(\d+ pending, \d+ look-up(, \d+ sweep)?; \d+\/45 left this minute\), \d+ orders seen, 5 events(, cadence \w+)?, next in \d+ s$/m,
     );
     expect(second.stdout).not.toContain('"email"');
 

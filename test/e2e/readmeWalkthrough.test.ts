@@ -51,7 +51,7 @@ beforeAll(async () => {
       .replace(README_ORGANIZATION, env.MEAL_API_ORGANIZATION ?? ''),
   );
   poll = startCli(['poll', '--config', config], env);
-  await poll.waitForStderr(/^North School: .*, 0 events, next in \d+ s$/m);
+  await poll.waitForStderr(/^North School: .*, 0 events(, cadence \w+)?, next in \d+ s$/m);
   baselineAt = Date.now();
 });
 

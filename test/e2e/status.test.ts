@@ -82,7 +82,9 @@ describe('meal-notifier status', () => {
     const second = await runCli(['poll', '--config', config, '--once'], env);
     expect(second.code).toBe(0);
     // The status line of the cycle counts what it just queued.
-    expect(second.stderr).toMatch(/North School: .*, 2 events, 6 deliveries queued, next in \d+ s$/m);
+    expect(second.stderr).toMatch(
+      /North School: .*, 2 events, 6 deliveries queued(, cadence \w+)?, next in \d+ s$/m,
+    );
 
     const json = await runCli(['status', '--config', config, '--json'], {});
     // The gone receiver's subscriber is disabled and holds dead letters: unhealthy.

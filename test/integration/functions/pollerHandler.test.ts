@@ -11,9 +11,12 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { RequestBudget } from '../../../shared/api/requestBudget.js';
+import type { Establishment } from '../../../shared/api/schemas.js';
 import { AWS_LEASE_TERMS, AWS_POLLER_TIMEOUT_SECONDS } from '../../../shared/poll/awsPollSettings.js';
 import { tickDelaySeconds } from '../../../shared/poll/pollWhenDue.js';
 import { DynamoStateStore } from '../../../shared/store/dynamo/dynamoStateStore.js';
+import { addDays, calendarDateIn } from '../../../shared/time/calendarDate.js';
+import { isoWeekday } from '../../../shared/time/zonedTime.js';
 import { type RunningSimulator, startSimulator } from '../../../simulator/startSimulator.js';
 import { type CapturedOutput, captureOutput } from '../../support/captureOutput.js';
 import { createLocalStateTable, type LocalTable } from '../../support/dynamoLocal.js';
@@ -262,6 +265,57 @@ describe('poller handler, triggered by the schedule', () => {
     expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
     expect(output.emf()).toEqual([]);
     expect(logLines()).toContainEqual(expect.objectContaining({ level: 'DEBUG', message: 'poll not due' }));
+  });
+
+  it('answers every minute of a cold day with no API request: the cycle that found the day cold is due coldSweepMinutes later', async () => {
+    // The organization's establishments as GET /establishments gives them, none working today or tomorrow.
+    const response = await fetch(`${sim.baseUrl}/establishments`, {
+      headers: { authorization: `Bearer ${sim.token}`, 'x-service-organization': north },
+    });
+    const { data } = (await response.json()) as { data: Establishment[] };
+    const today = calendarDateIn(sim.world.timeZone, Date.now());
+    const closed = new Set([isoWeekday(today), isoWeekday(addDays(today, 1))]);
+    const openDays = [1, 2, 3, 4, 5, 6, 7].filter((day) => !closed.has(day));
+    const state = await store.loadPollState(north);
+    if (!state) throw new Error('no poll state for North School');
+    await store.savePollState({
+      ...state,
+      nextPollAt: Date.now() - 1_000,
+      establishments: {
+        fetchedAt: Date.now(),
+        records: data.map((record) => ({ ...record, working_days: openDays })),
+      },
+    });
+
+    const startedAt = Date.now();
+    const cycle = await handlerModule.handler({ organizationId: north }, { awsRequestId: 'cold-1' });
+    expect(cycle).toMatchObject({ outcome: 'polled', ok: true, cadence: 'cold' });
+    const dueAt = await nextPollAtOf(north);
+    expect(dueAt - startedAt).toBeGreaterThanOrEqual(15 * 60_000);
+    expect(dueAt - Date.now()).toBeLessThanOrEqual(15 * 60_000);
+    // SQS delays stop at 15 minutes: the tick carries the whole gap.
+    expect(sentTick().DelaySeconds).toBe(tickDelaySeconds(dueAt, Date.now()));
+    sqs.resetHistory();
+    const metricsOfCycle = output.emf().length;
+
+    // The minute schedule's next triggers, and a duplicate tick: one state read each, nothing spent.
+    const requestsBefore = sim.requestLog.size;
+    const budgetBefore = await new RequestBudget({
+      token: sim.token,
+      store: store.budgetCounters,
+    }).remaining();
+    for (const awsRequestId of ['cold-2', 'cold-3']) {
+      const result = await handlerModule.handler({ organizationId: north }, { awsRequestId });
+      expect(result).toMatchObject({ outcome: 'not_due', nextPollAt: new Date(dueAt).toISOString() });
+    }
+    await handlerModule.handler(tickEvent(north, Date.now()), { awsRequestId: 'cold-4' });
+    expect(sim.requestLog.size).toBe(requestsBefore);
+    expect(
+      await new RequestBudget({ token: sim.token, store: store.budgetCounters }).remaining(),
+    ).toBeGreaterThanOrEqual(budgetBefore);
+    expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
+    expect(output.emf()).toHaveLength(metricsOfCycle);
+    await store.savePollState({ ...((await store.loadPollState(north)) ?? state), establishments: null });
   });
 
   it('leaves an organization to the invocation holding its lease, and takes the lease for its timeout alone', async () => {

@@ -91,6 +91,15 @@ describe('the status line of a cycle', () => {
     expect(line(NOW + 20_400)).toMatch(/, next in 15 s$/);
   });
 
+  it('says the cadence when it is hot or cold, and nothing for a normal or fixed one', () => {
+    const line = (cadence: 'hot' | 'normal' | 'cold' | 'fixed') =>
+      formatPollReportLine(pollReport({ cadence, nextPollAt: NOW + 4_000 }), 45);
+    expect(line('hot')).toMatch(/, 0 events, cadence hot, next in 4 s$/);
+    expect(line('cold')).toMatch(/, 0 events, cadence cold, next in 4 s$/);
+    expect(line('normal')).toMatch(/, 0 events, next in 4 s$/);
+    expect(line('fixed')).toMatch(/, 0 events, next in 4 s$/);
+  });
+
   it('says next in 0 s, never a negative wait, when the next cycle is already due', () => {
     expect(formatPollReportLine(pollReport({ nextPollAt: NOW - 3_000 }), 45)).toMatch(/, next in 0 s$/);
   });

@@ -35,6 +35,8 @@ describe('parseConfig on valid configs', () => {
           window: { daysBack: 0, daysAhead: 7 },
           pollIntervalSeconds: 60,
           sweepIntervalSeconds: 300,
+          cadence: 'auto',
+          coldSweepMinutes: 15,
           emitExisting: false,
           statuses: ALL_STATUSES,
         },
@@ -83,6 +85,8 @@ describe('parseConfig on valid configs', () => {
       // The shortest gap between cycles, not the pace: the pace follows the budget.
       pollIntervalSeconds: 10,
       sweepIntervalSeconds: 300,
+      cadence: 'auto',
+      coldSweepMinutes: 15,
       emitExisting: false,
       statuses: ALL_STATUSES,
     });
@@ -219,6 +223,22 @@ describe('parseConfig on mistakes, each named by its JSON path', () => {
       problem: {
         path: '$.organizations[0].sweepIntervalSeconds',
         message: 'must be a whole number from 60 to 86400, got 59',
+      },
+    },
+    {
+      mistake: 'a cadence that is not one',
+      json: () => configWith(['organizations', 0, 'cadence'], 'fixd'),
+      problem: {
+        path: '$.organizations[0].cadence',
+        message: '"fixd" is not a cadence (did you mean "fixed"?); expected one of auto, fixed',
+      },
+    },
+    {
+      mistake: 'a cold sweep of no minutes',
+      json: () => configWith(['organizations', 0, 'coldSweepMinutes'], 0),
+      problem: {
+        path: '$.organizations[0].coldSweepMinutes',
+        message: 'must be a whole number from 1 to 1440, got 0',
       },
     },
     {
