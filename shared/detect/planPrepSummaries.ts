@@ -29,6 +29,11 @@ export interface PrepSummaryPlanInput {
   pendingCoveredAt: Readonly<Record<string, number>>;
   /** Why this cycle walked no pending listing completely, when it did not; for the incomplete reason. */
   shortfall: string | undefined;
+  /**
+   * When the first complete pending walk began (the poll state's `watchingSince`): a closing before it
+   * passed while nobody watched, and its figures can no longer be had, so it gets no summary.
+   */
+  watchingSince: number | null;
 }
 
 export interface DueSummary {
@@ -46,13 +51,19 @@ export function planPrepSummaries(input: PrepSummaryPlanInput): DueSummary[] {
   for (const date of input.dates) {
     for (const closing of closingsOn(establishments, date, input.timeZone)) {
       if (closing.closesAt > input.now) continue;
+      if (input.watchingSince === null || closing.closesAt < input.watchingSince) continue;
       if (input.recorded.has(prepSummaryKey(closing.establishment.uuid, date))) continue;
       const key = coverageKey(date, watched === undefined ? undefined : closing.establishment.uuid);
       const coveredAt = input.pendingCoveredAt[key];
-      if (coveredAt !== undefined && coveredAt >= closing.closesAt) {
+      const graceEnds = closing.closesAt + PREP_SUMMARY_GRACE_MS;
+      // Only a walk soon after closing counts what is to cook: later, orders already picked up are gone.
+      if (coveredAt !== undefined && coveredAt >= closing.closesAt && coveredAt <= graceEnds) {
         due.push({ closing });
-      } else if (input.now >= closing.closesAt + PREP_SUMMARY_GRACE_MS) {
-        const why = input.shortfall ?? 'no pending walk began after closing';
+      } else if (input.now >= graceEnds) {
+        const why =
+          coveredAt !== undefined && coveredAt > graceEnds
+            ? 'the first pending walk after closing began too late (the runner was not polling), so orders completed since closing are missing'
+            : (input.shortfall ?? 'no pending walk began after closing');
         due.push({
           closing,
           incompleteReason: `the pending listing could not be walked completely within ${PREP_SUMMARY_GRACE_MS / 60_000} minutes of closing: ${why}`,

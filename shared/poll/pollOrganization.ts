@@ -711,6 +711,7 @@ class Cycle {
         Object.entries(state.pendingCoveredAt).filter(([, at]) => at === startedAt),
       ),
       shortfall: this.#shortfall(),
+      watchingSince: state.watchingSince,
     });
     if (due.length === 0) return;
     const sightings = this.#sightings();

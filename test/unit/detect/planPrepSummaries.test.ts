@@ -30,6 +30,7 @@ function input(overrides: Partial<PrepSummaryPlanInput> = {}): PrepSummaryPlanIn
     recorded: new Set(),
     pendingCoveredAt: { [TODAY]: CLOSES + 30_000 },
     shortfall: undefined,
+    watchingSince: CLOSES - 3_600_000,
     ...overrides,
   };
 }
@@ -51,6 +52,17 @@ describe('planPrepSummaries', () => {
         },
       },
     ]);
+  });
+
+  it('sends none for a closing that passed before anyone watched: its figures are gone', () => {
+    expect(planPrepSummaries(input({ watchingSince: CLOSES + 1 }))).toEqual([]);
+    expect(planPrepSummaries(input({ watchingSince: null }))).toEqual([]);
+  });
+
+  it('is incomplete when the first walk after closing began after the grace: picked-up orders are missing', () => {
+    const late = CLOSES + PREP_SUMMARY_GRACE_MS + 60_000;
+    const [summary] = planPrepSummaries(input({ now: late, pendingCoveredAt: { [TODAY]: late } }));
+    expect(summary?.incompleteReason).toMatch(/began too late/);
   });
 
   it('waits within the grace when the last walk began before closing', () => {
