@@ -22,6 +22,7 @@ import { addDays } from '../shared/time/calendarDate.js';
 import { isoWeekday, zonedInstant } from '../shared/time/zonedTime.js';
 import { PickupDateWriter } from '../simulator/pickupFormat.js';
 import { SlidingWindowRateLimiter } from '../simulator/rateLimiter.js';
+import { listEstablishments } from '../simulator/routes/establishments.js';
 import { listOrders } from '../simulator/routes/orders.js';
 import { SeededRandom } from '../simulator/seededRandom.js';
 import { World } from '../simulator/world.js';
@@ -132,10 +133,13 @@ async function runWeek(week: WeekWorld, runtime: Runtime, cadence: Cadence): Pro
     timeZone: TIME_ZONE,
     establishments: week.sites.length,
   });
-  const establishments: Establishment[] = world.establishments().map((establishment, index) => {
+  // The world's own establishments keep the week's hours, so GET /establishments answers them.
+  world.establishments().forEach((establishment, index) => {
     const site = week.sites[index] as Site;
-    return { ...establishment, working_days: site.workingDays, order_closing_time: site.closing };
+    world.setWorkingDays(establishment.uuid, site.workingDays);
+    world.setOrderClosingTime(establishment.uuid, site.closing);
   });
+  const establishments: Establishment[] = world.establishments();
   const plan = planWeek(week, establishments, rng.fork('plan'), start);
   const changes: WorldChange[] = [];
   world.onChange((change) => changes.push(change));
@@ -313,13 +317,15 @@ function inProcessApi(
         body = { success: false, message: 'Too Many Attempts.' };
         headers['retry-after'] = String(limit.retryAfterSeconds);
       } else {
-        const response = listOrders({
-          world,
-          query: url.searchParams,
-          listingPath: `${url.origin}${url.pathname}`,
-          shape: 'envelope',
-          pickupDates,
-        });
+        const response = url.pathname.endsWith('/establishments')
+          ? listEstablishments(world)
+          : listOrders({
+              world,
+              query: url.searchParams,
+              listingPath: `${url.origin}${url.pathname}`,
+              shape: 'envelope',
+              pickupDates,
+            });
         status = response.status;
         body = response.body;
       }
