@@ -132,6 +132,30 @@ export class SqliteStateStore implements StateStore {
     };
     const statements = this.#statements;
 
+    /**
+     * Writes events to the log and queues each new one for delivery, inside the caller's transaction. An
+     * event already in the log was queued when it was first logged, so it is not queued again; its id is
+     * returned.
+     */
+    const logEvents = (organizationId: string, events: readonly NotifierEvent[]): string[] => {
+      const recordedAt = this.#clock();
+      const duplicateEventIds: string[] = [];
+      for (const event of events) {
+        const inserted = statements.insertEvent.run(
+          event.id,
+          organizationId,
+          event.type,
+          event.subject,
+          recordedAt,
+          recordedAt + this.#eventRetentionMs,
+          JSON.stringify(event),
+        );
+        if (inserted.changes === 0) duplicateEventIds.push(event.id);
+        else this.outbox.enqueue(event, recordedAt);
+      }
+      return duplicateEventIds;
+    };
+
     this.#commit = db.transaction((organizationId: string, snapshot: Snapshot, events: NotifierEvent[]) => {
       const stored = statements.snapshotVersion.get(organizationId, snapshot.orderUuid);
       const expected = snapshot.version === 1 ? undefined : snapshot.version - 1;
@@ -143,43 +167,12 @@ export class SqliteStateStore implements StateStore {
         snapshot.expiresAt,
         JSON.stringify(snapshot),
       );
-      const recordedAt = this.#clock();
-      const duplicateEventIds: string[] = [];
-      for (const event of events) {
-        const inserted = statements.insertEvent.run(
-          event.id,
-          organizationId,
-          event.type,
-          event.subject,
-          recordedAt,
-          recordedAt + this.#eventRetentionMs,
-          JSON.stringify(event),
-        );
-        // Already in the log: it was queued when it was first logged, so queue nothing now.
-        if (inserted.changes === 0) duplicateEventIds.push(event.id);
-        else this.outbox.enqueue(event, recordedAt);
-      }
-      return { outcome: 'committed', duplicateEventIds } as const;
+      return { outcome: 'committed', duplicateEventIds: logEvents(organizationId, events) } as const;
     }).immediate;
 
-    this.#recordEvents = db.transaction((organizationId: string, events: readonly NotifierEvent[]) => {
-      const recordedAt = this.#clock();
-      const duplicateEventIds: string[] = [];
-      for (const event of events) {
-        const inserted = statements.insertEvent.run(
-          event.id,
-          organizationId,
-          event.type,
-          event.subject,
-          recordedAt,
-          recordedAt + this.#eventRetentionMs,
-          JSON.stringify(event),
-        );
-        if (inserted.changes === 0) duplicateEventIds.push(event.id);
-        else this.outbox.enqueue(event, recordedAt);
-      }
-      return { duplicateEventIds };
-    }).immediate;
+    this.#recordEvents = db.transaction((organizationId: string, events: readonly NotifierEvent[]) => ({
+      duplicateEventIds: logEvents(organizationId, events),
+    })).immediate;
 
     this.#recordDigest = db.transaction((organizationId: string, digest: DigestEvent) => {
       const recordedAt = this.#clock();
