@@ -123,10 +123,14 @@ export class NotifierFunction extends Construct implements IGrantable {
         sourcesContent: false,
         // The SDK clients the code was tested with, not whichever version the runtime happens to carry.
         bundleAwsSDK: true,
-        // Credentials from the environment only, where Lambda puts them; the rest of the SDK's default chain
-        // stays out of the bundle (functions/shared/environmentCredentials.ts).
         esbuildArgs: {
-          '--alias': `@aws-sdk/credential-provider-node=${FUNCTIONS_DIR}shared/environmentCredentials.ts`,
+          '--alias': [
+            // Credentials from the environment only, where Lambda puts them; the rest of the SDK's default
+            // chain stays out of the bundle (functions/shared/environmentCredentials.ts).
+            `@aws-sdk/credential-provider-node=${FUNCTIONS_DIR}shared/environmentCredentials.ts`,
+            // No client here streams events (functions/shared/noEventStreams.ts).
+            `@smithy/core/event-streams=${FUNCTIONS_DIR}shared/noEventStreams.ts`,
+          ],
         },
         ...(props.config === undefined
           ? {}
