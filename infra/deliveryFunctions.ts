@@ -82,7 +82,7 @@ export class DeliveryFunctions extends Construct {
         timeout: Duration.seconds(DELIVERY_FUNCTION_TIMEOUT_SECONDS),
         ...(props.logRetention === undefined ? {} : { logRetention: props.logRetention }),
         ...(props.logRemovalPolicy === undefined ? {} : { logRemovalPolicy: props.logRemovalPolicy }),
-        config: props.config.deliveryJson(type),
+        config: props.config.deliveryConfig(type),
         environment: {
           STATE_TABLE_NAME: props.table.tableName,
           SECRETS_PREFIX: props.secrets.prefix,

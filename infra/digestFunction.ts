@@ -46,7 +46,7 @@ export class DigestFunction extends NotifierFunction {
       timeout: props.timeout ?? Duration.minutes(2),
       ...(props.logRetention === undefined ? {} : { logRetention: props.logRetention }),
       ...(props.logRemovalPolicy === undefined ? {} : { logRemovalPolicy: props.logRemovalPolicy }),
-      config: props.config.digestJson(),
+      config: props.config.digestConfig(),
       environment: { STATE_TABLE_NAME: props.table.tableName, TOPIC_ARN: props.topic.topicArn },
       environmentStandIns: {
         STATE_TABLE_NAME: 'n'.repeat(generatedNameLength(cfnTable, TABLE_NAME_MAXIMUM)),

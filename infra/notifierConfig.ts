@@ -1,9 +1,10 @@
 // The config file the stack is driven by (the same file the local runner reads), validated once, and the
-// config each function has compiled into its bundle: the file as written, minified and cut to the parts
-// that function reads, so a function sees no more of the config than it needs. Defaults are left for the
-// function's own parser to fill, exactly as the local runner would, but for one that differs on AWS: an
-// organization without `pollIntervalSeconds` is polled every AWS_DEFAULT_POLL_INTERVAL_SECONDS, written
-// into the poller's config so that the poller, its schedules and its alarms all read the same interval.
+// config each function reads: the file as written, cut to the parts that function reads, so a function
+// sees no more of the config than it needs. Each cut is parsed here by the functions' own parser, which
+// fills the defaults exactly as the local runner would; what it returns is what the stack compiles into
+// the bundle, checked (functions/shared/bundledConfig.ts). One default differs on AWS: an organization
+// without `pollIntervalSeconds` is polled every AWS_DEFAULT_POLL_INTERVAL_SECONDS, written into the
+// poller's config so that the poller, its schedules and its alarms all read the same interval.
 import type { Config, SubscriberType } from '../shared/config/configSchema.js';
 import { parseConfig } from '../shared/config/loadConfig.js';
 import { AWS_DEFAULT_POLL_INTERVAL_SECONDS } from '../shared/poll/awsPollSettings.js';
@@ -30,28 +31,60 @@ export class NotifierConfig {
     this.#written = onAws as JsonObject;
   }
 
-  /** The poller polls: it reads the API settings and the organizations, never the subscribers. */
+  /**
+   * The poller's config as written, minified, e.g. for NOTIFIER_CONFIG: it polls, so it reads the API
+   * settings and the organizations, never the subscribers.
+   */
   pollerJson(): string {
-    return this.#cut('poller', { api: this.#written.api, organizations: this.#written.organizations });
+    return JSON.stringify(this.#pollerCut());
+  }
+
+  /** The poller's config as its parser returns it: what its bundle carries. */
+  pollerConfig(): Config {
+    return this.#parsed('poller', this.#pollerCut());
   }
 
   /**
-   * A delivery function reads the subscribers of its type. The organizations stay because the config
-   * requires them; `smtp` goes with the e-mail subscribers that required it (SNS sends e-mail on AWS).
+   * A delivery function's config as written, minified: it reads the subscribers of its type. The
+   * organizations stay because the config requires them; `smtp` goes with the e-mail subscribers that
+   * required it (SNS sends e-mail on AWS).
    */
   deliveryJson(type: QueueSubscriberType): string {
+    return JSON.stringify(this.#deliveryCut(type));
+  }
+
+  /** A delivery function's config as its parser returns it: what its bundle carries. */
+  deliveryConfig(type: QueueSubscriberType): Config {
+    return this.#parsed(`${type}-delivery`, this.#deliveryCut(type));
+  }
+
+  #pollerCut(): JsonObject {
+    return { api: this.#written.api, organizations: this.#written.organizations };
+  }
+
+  #deliveryCut(type: QueueSubscriberType): JsonObject {
     const subscribers = Array.isArray(this.#written.subscribers) ? this.#written.subscribers : [];
-    return this.#cut(`${type}-delivery`, {
+    return {
       api: this.#written.api,
       organizations: this.#written.organizations,
       subscribers: subscribers.filter((subscriber) => (subscriber as JsonObject).type === type),
-    });
+    };
   }
 
-  /** The digest function reads the organizations and the e-mail subscribers with a digest. */
+  /** The digest function's config as written, minified: the organizations and the e-mail subscribers with a
+   * digest, with `smtp`, which the parser requires beside e-mail subscribers. */
   digestJson(): string {
+    return JSON.stringify(this.#digestCut());
+  }
+
+  /** The digest function's config as its parser returns it: what its bundle carries. */
+  digestConfig(): Config {
+    return this.#parsed('digest', this.#digestCut());
+  }
+
+  #digestCut(): JsonObject {
     const subscribers = Array.isArray(this.#written.subscribers) ? this.#written.subscribers : [];
-    return this.#cut('digest', {
+    return {
       api: this.#written.api,
       organizations: this.#written.organizations,
       smtp: this.#written.smtp,
@@ -59,14 +92,12 @@ export class NotifierConfig {
         const written = subscriber as JsonObject;
         return written.type === 'email' && written.digest !== undefined;
       }),
-    });
+    };
   }
 
-  #cut(functionName: string, cut: JsonObject): string {
-    const json = JSON.stringify(cut);
-    // A cut the function's own parser would refuse would only fail at its first cold start; fail here.
-    parseConfig(JSON.parse(json), `NOTIFIER_CONFIG of ${functionName}`);
-    return json;
+  /** A cut the function's own parser would refuse would only fail at its first cold start; fail here. */
+  #parsed(functionName: string, cut: JsonObject): Config {
+    return parseConfig(JSON.parse(JSON.stringify(cut)), `NOTIFIER_CONFIG of ${functionName}`);
   }
 }
 

@@ -1,6 +1,6 @@
 // What every notifier Lambda shares: Node.js 24 on ARM64, bundled from its TypeScript handler by the local
 // esbuild (no Docker) into one minified ES module with source maps and, for the functions that read it,
-// the notifier config compiled in; its own log group with a retention; a role that starts with nothing but
+// the notifier config compiled in, as checked at synth; its own log group with a retention; a role that starts with nothing but
 // writing to that log group (every other permission is a grant); the Powertools settings; and the
 // synth-time check that its environment fits Lambda's 4 KB.
 import { fileURLToPath } from 'node:url';
@@ -10,7 +10,8 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { BUNDLED_CONFIG_GLOBAL } from '../functions/shared/bundledConfig.js';
+import { BUNDLED_CONFIG_GLOBAL, checkedConfigText } from '../functions/shared/bundledConfig.js';
+import type { Config } from '../shared/config/configSchema.js';
 import { assertEnvironmentFits } from './lambdaEnvironmentSize.js';
 import { METRICS_NAMESPACE } from './notifierMetrics.js';
 
@@ -46,11 +47,12 @@ export interface NotifierFunctionProps {
    */
   readonly logRemovalPolicy?: RemovalPolicy;
   /**
-   * The NOTIFIER_CONFIG JSON, compiled into the bundle (functions/shared/bundledConfig.ts) rather than set
-   * in the environment, whose 4 KB would cap the number of organizations and subscribers.
+   * The function's config as the config parser returned it, compiled into the bundle with its digest
+   * (functions/shared/bundledConfig.ts) rather than set in the environment, whose 4 KB would cap the number
+   * of organizations and subscribers.
    * @default none; the function reads no config
    */
-  readonly config?: string;
+  readonly config?: Config;
   /** The function's own variables, beside NODE_OPTIONS and the Powertools ones. @default {} */
   readonly environment?: Readonly<Record<string, string>>;
   /**
@@ -134,7 +136,7 @@ export class NotifierFunction extends Construct implements IGrantable {
         },
         ...(props.config === undefined
           ? {}
-          : { define: { [BUNDLED_CONFIG_GLOBAL]: JSON.stringify(props.config) } }),
+          : { define: { [BUNDLED_CONFIG_GLOBAL]: JSON.stringify(checkedConfigText(props.config)) } }),
       },
     });
   }

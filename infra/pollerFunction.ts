@@ -87,7 +87,7 @@ export class PollerFunction extends NotifierFunction {
       timeout: POLLER_TIMEOUT,
       ...(props.logRetention === undefined ? {} : { logRetention: props.logRetention }),
       ...(props.logRemovalPolicy === undefined ? {} : { logRemovalPolicy: props.logRemovalPolicy }),
-      config: props.config.pollerJson(),
+      config: props.config.pollerConfig(),
       environment: {
         STATE_TABLE_NAME: props.table.tableName,
         SECRETS_PREFIX: props.secrets.prefix,

@@ -2,8 +2,7 @@
 // unless NOTIFIER_CONFIG is set.
 import * as z from 'zod';
 import type { Config } from '../../shared/config/configSchema.js';
-import { parseConfigText } from '../../shared/config/loadConfig.js';
-import { withBundledConfig } from '../shared/bundledConfig.js';
+import { functionConfig, withBundledConfig } from '../shared/bundledConfig.js';
 import { parseLambdaEnvironment } from '../shared/lambdaEnvironment.js';
 
 const PollerEnvironmentSchema = z.object({
@@ -27,7 +26,7 @@ export function parsePollerEnvironment(env: NodeJS.ProcessEnv): PollerEnvironmen
   const parsed = parseLambdaEnvironment('poller', PollerEnvironmentSchema, withBundledConfig(env));
   return {
     tableName: parsed.STATE_TABLE_NAME,
-    config: parseConfigText(parsed.NOTIFIER_CONFIG, 'NOTIFIER_CONFIG'),
+    config: functionConfig(env),
     secretsPrefix: parsed.SECRETS_PREFIX,
     tickQueueUrl: parsed.TICK_QUEUE_URL,
   };

@@ -3,8 +3,7 @@
 // fails on its first cold start naming the variable, not on some later message.
 import * as z from 'zod';
 import type { Config, SlackSubscriber, WebhookSubscriber } from '../../shared/config/configSchema.js';
-import { parseConfigText } from '../../shared/config/loadConfig.js';
-import { withBundledConfig } from './bundledConfig.js';
+import { functionConfig, withBundledConfig } from './bundledConfig.js';
 import { LambdaEnvironmentError, parseLambdaEnvironment } from './lambdaEnvironment.js';
 
 /** The subscribers delivered through an SQS queue; e-mail goes through SNS e-mail subscriptions. */
@@ -92,7 +91,7 @@ export function parseDeliveryEnvironment<S extends DeliverySubscriber>(
   env: NodeJS.ProcessEnv,
 ): DeliveryEnvironment<S> {
   const parsed = parseLambdaEnvironment(functionName, DeliveryEnvironmentSchema, withBundledConfig(env));
-  const config = parseConfigText(parsed.NOTIFIER_CONFIG, 'NOTIFIER_CONFIG');
+  const config = functionConfig(env);
   const problems: string[] = [];
   const subscriberOfQueue = new Map<string, S>();
   for (const [queueArn, subscriberId] of parsed.QUEUE_SUBSCRIBERS) {

@@ -9,6 +9,7 @@ import { parsePublisherEnvironment } from '../../functions/publisher/environment
 import { parseDeliveryEnvironment } from '../../functions/shared/deliveryEnvironment.js';
 import { NotifierConfig } from '../../infra/notifierConfig.js';
 import { ConfigError } from '../../shared/config/errors.js';
+import { parseConfig } from '../../shared/config/loadConfig.js';
 import {
   exampleConfig,
   functionEnvironment,
@@ -131,6 +132,13 @@ describe('NotifierConfig', () => {
     expect(config.pollerJson()).toBe(
       JSON.stringify({ api: written.api, organizations: written.organizations }),
     );
+  });
+
+  it('compiles into each bundle its cut as the config parser returns it, defaults filled in', () => {
+    expect(config.pollerConfig()).toEqual(parseConfig(JSON.parse(config.pollerJson())));
+    expect(config.pollerConfig().organizations[0]?.window).toEqual({ daysBack: 0, daysAhead: 7 });
+    expect(config.deliveryConfig('webhook')).toEqual(parseConfig(JSON.parse(config.deliveryJson('webhook'))));
+    expect(config.deliveryConfig('webhook').subscribers.map(({ id }) => id)).toEqual(['automation']);
   });
 
   it('gives a delivery function the subscribers of its type only, without smtp', () => {
