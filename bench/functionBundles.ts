@@ -1,7 +1,10 @@
 // The Lambda bundles as `cdk synth` builds them (the stack synthesized with the example config and its
-// real esbuild bundling, into a temporary directory): each one's size, and how long a fresh Node process
-// takes to import it with the environment the template gives it, the median of five.
-import { execFile } from 'node:child_process';
+// real esbuild bundling, into a temporary directory): each one's size, how long a fresh Node process
+// takes to import it with the environment the template gives it, and then to answer a first, empty batch
+// (what the handler builds on first use: its AWS clients and what stands on them), the medians of five.
+// NOTIFIER_BENCH_NODE=<path to node> times them on another Node than the one running the bench.
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,25 +15,34 @@ import type { SynthesizedBundle } from './support/synthBundlesChild.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SYNTH_CHILD = fileURLToPath(new URL('./support/synthBundlesChild.ts', import.meta.url));
 const IMPORTS_PER_FUNCTION = 5;
+/** The Node the bundles are timed on: the one running the bench, or another, such as Lambda's Node 24. */
+const NODE = process.env.NOTIFIER_BENCH_NODE ?? process.execPath;
 
 export async function benchFunctionBundles(): Promise<Record<string, number>> {
   const outdir = await mkdtemp(join(tmpdir(), 'meal-notifier-bundles-'));
   try {
     const bundles = await synthesize(outdir);
-    const functions = bundles.map((bundle) => ({ ...bundle, times: [] as number[] }));
-    // One untimed import of each first (files just written, caches cold); then rounds across the
+    const functions = bundles.map((bundle) => ({
+      ...bundle,
+      imports: [] as number[],
+      firstCalls: [] as number[],
+    }));
+    // One untimed start of each first (files just written, caches cold); then rounds across the
     // functions, so a burst of load from elsewhere falls on all of them alike rather than on one.
-    for (const { service, bundle, environment } of functions) await importMs(service, bundle, environment);
+    for (const { service, bundle, environment } of functions) await coldStart(service, bundle, environment);
     for (let run = 0; run < IMPORTS_PER_FUNCTION; run += 1) {
-      for (const { service, bundle, environment, times } of functions) {
-        times.push(await importMs(service, bundle, environment));
+      for (const { service, bundle, environment, imports, firstCalls } of functions) {
+        const start = await coldStart(service, bundle, environment);
+        imports.push(start.importMs);
+        firstCalls.push(start.firstCallMs);
       }
     }
     const figures: Record<string, number> = {};
-    for (const { service, bundle, times } of functions) {
+    for (const { service, bundle, imports, firstCalls } of functions) {
       // The source map sits beside the bundle and is not counted: Lambda reads it only for a stack trace.
       figures[`bundle_kb_${service}`] = Math.round((await stat(bundle)).size / 1024);
-      figures[`cold_import_ms_${service}`] = Math.round(median(times) * 10) / 10;
+      figures[`cold_import_ms_${service}`] = Math.round(median(imports) * 10) / 10;
+      figures[`cold_first_call_ms_${service}`] = Math.round(median(firstCalls) * 10) / 10;
     }
     return figures;
   } finally {
@@ -51,33 +63,54 @@ async function synthesize(outdir: string): Promise<SynthesizedBundle[]> {
   }
 }
 
+interface ColdStart {
+  /** `import()` of the bundle: Lambda's init phase. */
+  importMs: number;
+  /** The handler's answer to an empty batch right after: what it builds on first use. */
+  firstCallMs: number;
+}
+
 /**
- * Milliseconds for `import()` of the bundle in a new process, with the function's environment only (its
- * NODE_OPTIONS, --enable-source-maps, included), so nothing is cached and the handler's load-time work
- * (environment, config, clients) is counted as a cold start would.
+ * A new process, with the function's environment only (its NODE_OPTIONS, --enable-source-maps, included),
+ * so nothing is cached and the handler's load-time work (environment, config) is counted as a cold start
+ * would; the empty batch sends no request. The times come back on file descriptor 3, since stdout carries
+ * the function's own log lines.
  */
-async function importMs(
+async function coldStart(
   service: string,
   bundle: string,
   environment: Record<string, string>,
-): Promise<number> {
+): Promise<ColdStart> {
   const script = `
+    import { writeSync } from 'node:fs';
     const started = performance.now();
-    await import(${JSON.stringify(pathToFileURL(bundle).href)});
-    process.stdout.write(String(performance.now() - started));
+    const { handler } = await import(${JSON.stringify(pathToFileURL(bundle).href)});
+    const imported = performance.now();
+    await handler({ Records: [] }, { awsRequestId: 'bench', getRemainingTimeInMillis: () => 30000 });
+    writeSync(3, JSON.stringify({ importMs: imported - started, firstCallMs: performance.now() - imported }));
   `;
-  let stdout: string;
-  try {
-    ({ stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
-      env: { PATH: process.env.PATH ?? '', ...environment },
-    }));
-  } catch (error) {
-    throw new Error(`the ${service} bundle failed to load in a fresh process: ${firstErrorLine(error)}`);
+  const child = spawn(NODE, ['--input-type=module', '-e', script], {
+    env: { PATH: process.env.PATH ?? '', ...environment },
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  let answer = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  child.stdio[3]?.on('data', (chunk: Buffer) => {
+    answer += chunk.toString();
+  });
+  const [code] = (await once(child, 'close')) as [number | null];
+  if (code !== 0) {
+    throw new Error(
+      `the ${service} bundle failed to start in a fresh process: ${firstErrorLine({ stderr })}`,
+    );
   }
-  const ms = Number(stdout);
-  if (!Number.isFinite(ms))
-    throw new Error(`the ${service} bundle's import printed ${JSON.stringify(stdout)}`);
-  return ms;
+  const times = JSON.parse(answer || '{}') as Partial<ColdStart>;
+  if (!Number.isFinite(times.importMs) || !Number.isFinite(times.firstCallMs))
+    throw new Error(`the ${service} bundle's start reported ${JSON.stringify(answer)}`);
+  return times as ColdStart;
 }
 
 function median(values: readonly number[]): number {

@@ -12,7 +12,10 @@ import { benchSnapshotMemory } from './snapshotMemory.js';
 const benches: ReadonlyArray<readonly [string, () => Promise<Record<string, number>>]> = [
   // First, before DynamoDB Local's JVM is started (it runs until the bench exits) and competes for the CPU
   // the imports are timed on.
-  ['Lambda bundles: size, and import in a fresh process (cdk synth with esbuild)', benchFunctionBundles],
+  [
+    'Lambda bundles: size, import and first call in a fresh process (cdk synth with esbuild)',
+    benchFunctionBundles,
+  ],
   ['api client', benchApiClient],
   ['diff engine (100,000 orders)', benchDiff],
   ['poll requests (1,000 orders, simulator)', benchPollRequests],
@@ -29,12 +32,17 @@ const benches: ReadonlyArray<readonly [string, () => Promise<Record<string, numb
   ['memory of 100,000 snapshots (child process)', benchSnapshotMemory],
 ];
 
+// `npm run bench -- <word>` runs only the benchmarks whose name holds the word, e.g. `bundles`.
+const only = process.argv[2]?.toLowerCase();
+const selected = only === undefined ? benches : benches.filter(([name]) => name.toLowerCase().includes(only));
+if (selected.length === 0) throw new Error(`no benchmark's name holds "${only}"`);
+
 // Exit through process.exit on Ctrl-C, so the 'exit' hook that kills DynamoDB Local runs.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 
 const figures: Record<string, number> = {};
 const started = performance.now();
-for (const [name, bench] of benches) {
+for (const [name, bench] of selected) {
   const benchStarted = performance.now();
   process.stderr.write(`bench: ${name}…\n`);
   const result = await bench();
