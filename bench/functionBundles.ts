@@ -1,7 +1,7 @@
 // The Lambda bundles as `cdk synth` builds them (the stack synthesized with the example config and its
 // real esbuild bundling, into a temporary directory): each one's size, how long a fresh Node process
 // takes to import it with the environment the template gives it, and then to answer a first, empty batch
-// (what the handler builds on first use: its AWS clients and what stands on them), the medians of five.
+// (what the handler builds on first use: its AWS clients and what stands on them), the medians of ten.
 // NOTIFIER_BENCH_NODE=<path to node> times them on another Node than the one running the bench.
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -14,7 +14,7 @@ import type { SynthesizedBundle } from './support/synthBundlesChild.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SYNTH_CHILD = fileURLToPath(new URL('./support/synthBundlesChild.ts', import.meta.url));
-const IMPORTS_PER_FUNCTION = 5;
+const IMPORTS_PER_FUNCTION = 10;
 /** The Node the bundles are timed on: the one running the bench, or another, such as Lambda's Node 24. */
 const NODE = process.env.NOTIFIER_BENCH_NODE ?? process.execPath;
 
