@@ -81,7 +81,8 @@ describe('every error class of the notifier', () => {
         'DeploymentError',
       ]),
     );
-    expect(declared.length).toBeGreaterThanOrEqual(50);
+    // Well under today's 50, so that merging or removing a few classes does not trip it.
+    expect(declared.length).toBeGreaterThanOrEqual(30);
   });
 
   it('extends NotifierError, directly or through another of ours: only the root extends Error itself', () => {
