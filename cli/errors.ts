@@ -1,19 +1,22 @@
 // CLI failures and how each one ends the process: one line on stderr and an exit code, never a stack
-// trace for a mistake the user can fix.
+// trace for a mistake the user can fix. The exit code and the choice between one line and a bug report
+// come from the error's class (NotifierError), so a new error class is handled by construction.
 import { CommanderError } from 'commander';
-import { AdminApiError } from '../shared/api/errors.js';
-import { ConfigError, MissingSecretError } from '../shared/config/errors.js';
-import { SubscriberConfigError } from '../shared/delivery/errors.js';
-import { ReplayRefusedError, StackAccessError, StackOutputsError } from '../shared/operations/errors.js';
-import { StateFileError, StateFileTooNewError, StateStoreError } from '../shared/store/errors.js';
-import { SqliteAddonMismatchError } from '../shared/store/sqlite/sqliteErrors.js';
+import { ConfigError } from '../shared/config/errors.js';
+import { EXIT_FAILURE, EXIT_USAGE, type ExitCode, NotifierError } from '../shared/errors/notifierError.js';
+import { StateFileTooNewError } from '../shared/store/errors.js';
 import type { LogFormat } from './logging/logFormat.js';
 
+export { EXIT_FAILURE, EXIT_USAGE };
+
 /** Bad input caught before any request; exits 2. */
-export class CliUsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'CliUsageError';
+export class CliUsageError extends NotifierError {
+  override get exitCode(): ExitCode {
+    return EXIT_USAGE;
+  }
+
+  override get userFacing(): boolean {
+    return true;
   }
 }
 
@@ -25,15 +28,9 @@ export class MetricsListenError extends CliUsageError {
     reason: string,
     options: { cause?: unknown } = {},
   ) {
-    super(`cannot serve metrics on ${host}:${port}: ${reason}`);
-    this.name = 'MetricsListenError';
-    if (options.cause !== undefined) this.cause = options.cause;
+    super(`cannot serve metrics on ${host}:${port}: ${reason}`, options);
   }
 }
-
-export const EXIT_FAILURE = 1;
-/** Something to fix first (input, config, the state file's place): starting again as is cannot help. */
-export const EXIT_USAGE = 2;
 
 /**
  * Prints the failure and returns the exit code. With the json log format (a runner whose stderr goes to
@@ -57,39 +54,43 @@ export function reportFailure(
     }
     return exitCode;
   };
-  if (error instanceof ConfigError) {
-    return write(error.message, EXIT_USAGE, { problems: error.problems });
+  if (error instanceof NotifierError && error.userFacing) {
+    return write(error.message, error.exitCode, detailsOf(error));
   }
-  // Restarting cannot fix these, so exit 2 like a config mistake: a process manager stops retrying.
+  // Anything else is a bug in the notifier: the stack, and the causes behind it, are what a report needs.
+  const stack = bugReport(error);
+  const exitCode = error instanceof NotifierError ? error.exitCode : EXIT_FAILURE;
+  if (format === 'json') {
+    return write('unexpected failure, please report it', exitCode, { stack });
+  }
+  return write(`unexpected failure, please report it:\n${stack}`, exitCode);
+}
+
+/** What a log pipeline can act on beyond the message, for the failures that carry such data. */
+function detailsOf(error: NotifierError): Record<string, unknown> {
+  if (error instanceof ConfigError) return { problems: error.problems };
   if (error instanceof StateFileTooNewError) {
-    return write(error.message, EXIT_USAGE, {
+    return {
       statePath: error.path,
       fileSchemaVersion: error.fileVersion,
       programSchemaVersion: error.programVersion,
-    });
+    };
   }
-  if (error instanceof SqliteAddonMismatchError) return write(error.message, EXIT_USAGE);
-  if (
-    error instanceof CliUsageError ||
-    (error instanceof StateFileError && !error.retryable) ||
-    error instanceof MissingSecretError ||
-    error instanceof SubscriberConfigError ||
-    error instanceof ReplayRefusedError
-  ) {
-    return write(error.message, EXIT_USAGE);
+  return {};
+}
+
+/**
+ * The stack, then the stack of each `cause` down the chain, which is often where the bug shows. Never an
+ * inspected object: a value that is not an Error could hold a token, so it is only turned into text.
+ */
+function bugReport(error: unknown): string {
+  const lines = [(error as Error | undefined)?.stack ?? String(error)];
+  const seen = new Set<unknown>([error]);
+  let cause = error instanceof Error ? error.cause : undefined;
+  while (cause !== undefined && !seen.has(cause)) {
+    seen.add(cause);
+    lines.push(`caused by: ${cause instanceof Error ? (cause.stack ?? String(cause)) : String(cause)}`);
+    cause = cause instanceof Error ? cause.cause : undefined;
   }
-  if (
-    error instanceof AdminApiError ||
-    error instanceof StateStoreError ||
-    error instanceof StackAccessError ||
-    error instanceof StackOutputsError
-  ) {
-    return write(error.message, EXIT_FAILURE);
-  }
-  // Anything else is a bug in the notifier: the stack is what a bug report needs.
-  const stack = (error as Error)?.stack ?? String(error);
-  if (format === 'json') {
-    return write('unexpected failure, please report it', EXIT_FAILURE, { stack });
-  }
-  return write(`unexpected failure, please report it:\n${stack}`, EXIT_FAILURE);
+  return lines.join('\n');
 }

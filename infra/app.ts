@@ -3,8 +3,7 @@
 // synth that breaks one of them fails.
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { ConfigError } from '../shared/config/errors.js';
-import { DeploymentError } from './deploymentError.js';
+import { NotifierError } from '../shared/errors/notifierError.js';
 import { deploymentSettings } from './deploymentSettings.js';
 import { MealOrderNotifierStack } from './mealOrderNotifierStack.js';
 
@@ -13,8 +12,10 @@ try {
   const { stackName, stackProps } = deploymentSettings(app.node);
   new MealOrderNotifierStack(app, stackName, stackProps);
 } catch (error) {
-  // A mistake in the config or the context: the message says everything, a stack trace would bury it.
-  if (error instanceof ConfigError || error instanceof DeploymentError) {
+  // A mistake in the config or the context (ConfigError, DeploymentError, …): the message says everything,
+  // a stack trace would bury it. Exit 1 whatever the class's own code: cdk reports any failure of the app
+  // alike, and nothing restarts a synth.
+  if (error instanceof NotifierError && error.userFacing) {
     console.error(`meal-order-notifier: ${error.message}`);
     process.exit(1);
   }

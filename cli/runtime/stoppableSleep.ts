@@ -2,12 +2,20 @@
 // for the token's request budget to free up, and between retries of a failed request. Cutting those
 // waits fails the request at once, so the cycle ends (committing what it has) instead of holding the
 // process for up to a minute.
+import { EXIT_FAILURE, type ExitCode, NotifierError } from '../../shared/errors/notifierError.js';
 
 /** The runner is stopping: the request that waited was given up, not refused by the API. */
-export class RunnerStoppingError extends Error {
+export class RunnerStoppingError extends NotifierError {
   constructor() {
     super('not sent: the runner is stopping');
-    this.name = new.target.name;
+  }
+
+  override get exitCode(): ExitCode {
+    return EXIT_FAILURE;
+  }
+
+  override get userFacing(): boolean {
+    return true;
   }
 }
 

@@ -1,28 +1,45 @@
 // Why a delivery function leaves an SQS record on its queue: these errors make Powertools' BatchProcessor
 // report the record in batchItemFailures, and their messages are what the log says about it.
+import { EXIT_FAILURE, EXIT_USAGE, type ExitCode, NotifierError } from '../../shared/errors/notifierError.js';
 
 /** The record came from a queue that QUEUE_SUBSCRIBERS does not name: the stack and the function disagree. */
-export class UnknownQueueError extends Error {
+export class UnknownQueueError extends NotifierError {
   readonly queueArn: string;
 
   constructor(queueArn: string) {
     super(
       `message from queue ${queueArn}, which QUEUE_SUBSCRIBERS does not name; left for the queue's redrive policy`,
     );
-    this.name = new.target.name;
     this.queueArn = queueArn;
+  }
+
+  /** The stack and the function were deployed apart: redeploying both fixes it, retrying does not. */
+  override get exitCode(): ExitCode {
+    return EXIT_USAGE;
+  }
+
+  override get userFacing(): boolean {
+    return true;
   }
 }
 
-export class InvalidQueueArnError extends Error {
+export class InvalidQueueArnError extends NotifierError {
   constructor(arn: string) {
     super(`"${arn}" is not an SQS queue ARN`);
-    this.name = new.target.name;
+  }
+
+  /** The ARNs come from SQS itself: one that does not parse is a bug here, not a setting. */
+  override get exitCode(): ExitCode {
+    return EXIT_FAILURE;
+  }
+
+  override get userFacing(): boolean {
+    return false;
   }
 }
 
 /** The delivery will be tried again later: the message stays on the queue, hidden until then. */
-export class DeliveryDeferredError extends Error {
+export class DeliveryDeferredError extends NotifierError {
   readonly subscriberId: string;
   readonly eventId: string | undefined;
   /** How long the message stays hidden; undefined when its visibility could not be changed. */
@@ -37,9 +54,16 @@ export class DeliveryDeferredError extends Error {
     const when =
       retryInSeconds === undefined ? 'after the queue visibility timeout' : `in ${retryInSeconds} s`;
     super(`delivery to subscriber "${subscriberId}" deferred, next attempt ${when}: ${reason}`);
-    this.name = new.target.name;
     this.subscriberId = subscriberId;
     this.eventId = eventId;
     this.retryInSeconds = retryInSeconds;
+  }
+
+  override get exitCode(): ExitCode {
+    return EXIT_FAILURE;
+  }
+
+  override get userFacing(): boolean {
+    return true;
   }
 }

@@ -1,11 +1,20 @@
 // Parses a Lambda function's environment at import, so a misconfigured function fails on its first cold
 // start with a message naming every missing or bad variable, not on some later request.
 import type * as z from 'zod';
+import { EXIT_USAGE, type ExitCode, NotifierError } from '../../shared/errors/notifierError.js';
 
-export class LambdaEnvironmentError extends Error {
+export class LambdaEnvironmentError extends NotifierError {
   constructor(functionName: string, problems: string[]) {
     super(`${functionName} environment: ${problems.join('; ')}`);
-    this.name = 'LambdaEnvironmentError';
+  }
+
+  /** A deployment mistake: every cold start fails the same way until the function is redeployed. */
+  override get exitCode(): ExitCode {
+    return EXIT_USAGE;
+  }
+
+  override get userFacing(): boolean {
+    return true;
   }
 }
 

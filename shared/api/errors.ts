@@ -1,5 +1,6 @@
 // Typed Admin API errors, one class per failure category, and the factory from HTTP status to class.
 // Every message names the organization, endpoint and status; none ever carries the token.
+import { EXIT_FAILURE, type ExitCode, NotifierError } from '../errors/notifierError.js';
 import type { ErrorBody } from './envelope.js';
 
 /** Where a failure happened: who we asked for, and what we asked. */
@@ -10,7 +11,11 @@ export interface RequestContext {
   endpoint: string;
 }
 
-export class AdminApiError extends Error {
+/**
+ * Exit 1 for every one: the API or the network failed, or refused what the token may do, and the message
+ * names the organization, the endpoint and what to check.
+ */
+export class AdminApiError extends NotifierError {
   readonly organization: string;
   readonly endpoint: string;
   readonly status: number | undefined;
@@ -24,12 +29,19 @@ export class AdminApiError extends Error {
     context: RequestContext,
     options?: { status?: number; cause?: unknown; retryAfterMs?: number | undefined },
   ) {
-    super(`${context.organization}: ${detail} on ${context.endpoint}`, { cause: options?.cause });
-    this.name = new.target.name;
+    super(`${context.organization}: ${detail} on ${context.endpoint}`, options);
     this.organization = context.organization;
     this.endpoint = context.endpoint;
     this.status = options?.status;
     this.retryAfterMs = options?.retryAfterMs;
+  }
+
+  override get exitCode(): ExitCode {
+    return EXIT_FAILURE;
+  }
+
+  override get userFacing(): boolean {
+    return true;
   }
 }
 

@@ -1,6 +1,7 @@
 // Typed config failures. Messages name JSON paths, keys and environment variable names, never a value
 // that could be a secret.
 
+import { EXIT_FAILURE, EXIT_USAGE, type ExitCode, NotifierError } from '../errors/notifierError.js';
 import { counted } from '../text/counted.js';
 
 export interface ConfigProblem {
@@ -10,7 +11,7 @@ export interface ConfigProblem {
 }
 
 /** The config could not be read or does not satisfy the contract; nothing should run. */
-export class ConfigError extends Error {
+export class ConfigError extends NotifierError {
   /** The file as the user named it; undefined when the config did not come from a file. */
   readonly file: string | undefined;
   readonly problems: readonly ConfigProblem[];
@@ -21,10 +22,17 @@ export class ConfigError extends Error {
     problems: readonly ConfigProblem[],
     options?: { summary?: string; cause?: unknown },
   ) {
-    super(options?.summary ?? listProblems(file, problems), { cause: options?.cause });
-    this.name = new.target.name;
+    super(options?.summary ?? listProblems(file, problems), options);
     this.file = file;
     this.problems = problems;
+  }
+
+  override get exitCode(): ExitCode {
+    return EXIT_USAGE;
+  }
+
+  override get userFacing(): boolean {
+    return true;
   }
 }
 
@@ -34,7 +42,7 @@ function listProblems(file: string | undefined, problems: readonly ConfigProblem
 }
 
 /** A secret reference points at an environment variable that is unset or empty. */
-export class MissingSecretError extends Error {
+export class MissingSecretError extends NotifierError {
   readonly variable: string;
   /** Where the reference sits in the config, when the caller said. */
   readonly path: string | undefined;
@@ -42,9 +50,16 @@ export class MissingSecretError extends Error {
   constructor(variable: string, path?: string) {
     const where = path === undefined ? '' : ` (needed by ${path})`;
     super(`environment variable ${variable} is not set or is empty${where}`);
-    this.name = new.target.name;
     this.variable = variable;
     this.path = path;
+  }
+
+  override get exitCode(): ExitCode {
+    return EXIT_USAGE;
+  }
+
+  override get userFacing(): boolean {
+    return true;
   }
 }
 
@@ -53,7 +68,7 @@ export class MissingSecretError extends Error {
  * secret holding several values as one JSON object, `key` names the one missing, or the value is not such
  * an object at all.
  */
-export class SecretNotSetError extends Error {
+export class SecretNotSetError extends NotifierError {
   readonly secretName: string;
   readonly key: string | undefined;
 
@@ -76,21 +91,36 @@ export class SecretNotSetError extends Error {
     super(
       `secret ${secretName} ${what} in Secrets Manager${where}; set it with: ` +
         `aws secretsmanager put-secret-value --secret-id ${secretName} --secret-string file://${file}`,
-      { cause: options.cause },
+      options,
     );
-    this.name = new.target.name;
     this.secretName = secretName;
     this.key = options.key;
+  }
+
+  /** Only the operator putting the value fixes it; restarting reads the same empty secret. */
+  override get exitCode(): ExitCode {
+    return EXIT_USAGE;
+  }
+
+  override get userFacing(): boolean {
+    return true;
   }
 }
 
 /** Secrets Manager refused or failed the lookup (permissions, throttling, network). */
-export class SecretLookupError extends Error {
+export class SecretLookupError extends NotifierError {
   readonly secretName: string;
 
   constructor(secretName: string, reason: string, cause?: unknown) {
     super(`could not read secret ${secretName} from Secrets Manager: ${reason}`, { cause });
-    this.name = new.target.name;
     this.secretName = secretName;
+  }
+
+  override get exitCode(): ExitCode {
+    return EXIT_FAILURE;
+  }
+
+  override get userFacing(): boolean {
+    return true;
   }
 }

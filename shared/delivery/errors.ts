@@ -1,15 +1,23 @@
 // Typed delivery failures: each says which subscriber setting or send went wrong and why, so callers
 // branch on the class and operators read the reason without digging.
+import { EXIT_FAILURE, EXIT_USAGE, type ExitCode, NotifierError } from '../errors/notifierError.js';
 
 /** A subscriber's settings cannot work; found before any delivery, so startup stops on it. */
-export class SubscriberConfigError extends Error {
+export class SubscriberConfigError extends NotifierError {
   /** The subscriber at fault, when the error is about one. */
   readonly subscriberId: string | undefined;
 
   constructor(message: string, subscriberId?: string, options?: ErrorOptions) {
     super(message, options);
-    this.name = new.target.name;
     this.subscriberId = subscriberId;
+  }
+
+  override get exitCode(): ExitCode {
+    return EXIT_USAGE;
+  }
+
+  override get userFacing(): boolean {
+    return true;
   }
 }
 
@@ -84,7 +92,7 @@ export class SlackWebhookUrlError extends SubscriberConfigError {
  * An attempt's outcome could not be recorded in the outbox (the state file busy, the disk full). The
  * outcome is held, and recorded before anything more is sent to that subscriber, so it is not sent again.
  */
-export class DeliveryRecordError extends Error {
+export class DeliveryRecordError extends NotifierError {
   readonly subscriberId: string;
   readonly eventId: string;
 
@@ -93,8 +101,16 @@ export class DeliveryRecordError extends Error {
     super(`subscriber "${subscriberId}": could not record the outcome of event ${eventId}: ${detail}`, {
       cause,
     });
-    this.name = new.target.name;
     this.subscriberId = subscriberId;
     this.eventId = eventId;
+  }
+
+  /** The state file busy or the disk full: a later run records the held outcome. */
+  override get exitCode(): ExitCode {
+    return EXIT_FAILURE;
+  }
+
+  override get userFacing(): boolean {
+    return true;
   }
 }

@@ -1,7 +1,8 @@
 // Typed state store failures: which organization, which operation, and the storage error behind it.
 // Callers branch on the class (retryable or not), never on a storage engine's error names.
+import { EXIT_FAILURE, EXIT_USAGE, type ExitCode, NotifierError } from '../errors/notifierError.js';
 
-export class StateStoreError extends Error {
+export class StateStoreError extends NotifierError {
   /** The organization the operation was for; undefined for store-wide work such as the request budget. */
   readonly organization: string | undefined;
   /** The store method that failed, e.g. `commitChange`. */
@@ -16,10 +17,17 @@ export class StateStoreError extends Error {
     options?: { cause?: unknown },
   ) {
     const scope = organization === undefined ? '' : ` for organization ${organization}`;
-    super(`state store ${operation} failed${scope}: ${detail}`, { cause: options?.cause });
-    this.name = new.target.name;
+    super(`state store ${operation} failed${scope}: ${detail}`, options);
     this.operation = operation;
     this.organization = organization;
+  }
+
+  override get exitCode(): ExitCode {
+    return EXIT_FAILURE;
+  }
+
+  override get userFacing(): boolean {
+    return true;
   }
 }
 
@@ -37,6 +45,11 @@ export class StateFileError extends StateStoreError {
     this.message = `cannot open state file ${path}: ${reason}`;
     this.path = path;
     this.retryable = options.retryable;
+  }
+
+  /** Exit 2 when starting again cannot open it, so systemd's RestartPreventExitStatus=2 stops restarting. */
+  override get exitCode(): ExitCode {
+    return this.retryable ? EXIT_FAILURE : EXIT_USAGE;
   }
 }
 

@@ -1,5 +1,6 @@
 // Turns better-sqlite3 failures into the store's typed errors: a locked database is contention (retry later),
 // and a native addon built for another Node.js is named as such, with the command that fixes it.
+import { EXIT_USAGE, type ExitCode } from '../../errors/notifierError.js';
 import { StateStoreError, StoreContentionError } from '../errors.js';
 
 /**
@@ -18,6 +19,10 @@ export class SqliteAddonMismatchError extends StateStoreError {
         'run `npm rebuild better-sqlite3` with this Node.js, or run the Node.js it was built for',
       options,
     );
+  }
+
+  override get exitCode(): ExitCode {
+    return EXIT_USAGE;
   }
 }
 

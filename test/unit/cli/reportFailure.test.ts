@@ -1,9 +1,27 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { CliUsageError, reportFailure } from '../../../cli/errors.js';
-import { UnauthorizedError } from '../../../shared/api/errors.js';
-import { ConfigError } from '../../../shared/config/errors.js';
-import { StateFileError, StateFileTooNewError } from '../../../shared/store/errors.js';
+import { CliUsageError, MetricsListenError, reportFailure } from '../../../cli/errors.js';
+import { NetworkError, UnauthorizedError } from '../../../shared/api/errors.js';
+import { ConfigError, MissingSecretError } from '../../../shared/config/errors.js';
+import { WebhookSecretError } from '../../../shared/delivery/errors.js';
+import {
+  EXIT_FAILURE,
+  EXIT_USAGE,
+  type ExitCode,
+  NotifierError,
+} from '../../../shared/errors/notifierError.js';
+import { PrepSummaryInputError } from '../../../shared/events/errors.js';
+import {
+  ReplayRefusedError,
+  StackAccessError,
+  StackOutputsError,
+} from '../../../shared/operations/errors.js';
+import {
+  StateFileError,
+  StateFileTooNewError,
+  StateStoreError,
+  StoreContentionError,
+} from '../../../shared/store/errors.js';
 import { SqliteAddonMismatchError, toStoreError } from '../../../shared/store/sqlite/sqliteErrors.js';
 
 function run(error: unknown, format: 'human' | 'json' = 'human'): { code: number; text: string } {
@@ -94,5 +112,71 @@ describe('reportFailure', () => {
       message: 'unexpected failure, please report it',
       stack: expect.stringContaining('TypeError: boom'),
     });
+  });
+
+  it('ends on a class it has never heard of by that class’s own exit code, in one line without a stack', () => {
+    class PantryClosedError extends NotifierError {
+      override get exitCode(): ExitCode {
+        return EXIT_USAGE;
+      }
+
+      override get userFacing() {
+        return true;
+      }
+    }
+    const error = new PantryClosedError('the pantry is closed; open it in pantry.json', {
+      cause: new Error('EACCES'),
+    });
+    expect(run(error)).toEqual({
+      code: 2,
+      text: 'meal-notifier: the pantry is closed; open it in pantry.json\n',
+    });
+    const json = run(error, 'json');
+    expect(json.code).toBe(2);
+    expect(json.text.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(json.text)).not.toHaveProperty('stack');
+  });
+
+  it('reports any other error as a bug, with its stack and the causes behind it', () => {
+    const { code, text } = run(new RangeError('index 7 out of range', { cause: new Error('the root') }));
+    expect(code).toBe(1);
+    expect(text).toMatch(
+      /^meal-notifier: unexpected failure, please report it:\nRangeError: index 7 out of range\n\s+at /,
+    );
+    expect(text).toContain('caused by: Error: the root');
+    // One of ours that says it is not for a person (a broken invariant) is a bug as well.
+    const invariant = new PrepSummaryInputError('e-1', '2026-11-28', 'an order of another day');
+    expect(run(invariant).text).toMatch(
+      /^meal-notifier: unexpected failure, please report it:\nPrepSummaryInputError: /,
+    );
+    expect(run('thrown text').text).toBe(
+      'meal-notifier: unexpected failure, please report it:\nthrown text\n',
+    );
+  });
+
+  const context = { organization: 'North School', endpoint: 'GET /orders' };
+  const statePath = '/var/lib/meal-notifier/state.db';
+  it.each<[string, unknown, number]>([
+    ['a usage mistake', new CliUsageError('give --config'), EXIT_USAGE],
+    ['a metrics port taken', new MetricsListenError('127.0.0.1', 9464, 'port in use'), EXIT_USAGE],
+    ['a config problem', configError, EXIT_USAGE],
+    ['an unset secret variable', new MissingSecretError('NORTH_TOKEN'), EXIT_USAGE],
+    ['a subscriber setting', new WebhookSecretError('is empty', { subscriberId: 'ops' }), EXIT_USAGE],
+    ['a refused replay', new ReplayRefusedError('no subscriber "x" in the config'), EXIT_USAGE],
+    [
+      'a state file never openable',
+      new StateFileError(statePath, 'denied', { retryable: false }),
+      EXIT_USAGE,
+    ],
+    ['a state file from a newer version', new StateFileTooNewError(statePath, 4, 3), EXIT_USAGE],
+    ['a rejected token', new UnauthorizedError(context), EXIT_FAILURE],
+    ['a network failure', new NetworkError(context, new Error('ECONNRESET')), EXIT_FAILURE],
+    ['a state file busy now', new StateFileError(statePath, 'locked', { retryable: true }), EXIT_FAILURE],
+    ['a store failure', new StateStoreError('commitChange', 'north', 'disk I/O error'), EXIT_FAILURE],
+    ['a contended store', new StoreContentionError('commitChange', 'north', 'busy'), EXIT_FAILURE],
+    ['an AWS call on the stack', new StackAccessError('the state table', 'AccessDenied'), EXIT_FAILURE],
+    ['a missing stack output', new StackOutputsError('stack has no StateTableName output'), EXIT_FAILURE],
+  ])('ends on %s with one line and the exit code it always had', (_what, error, code) => {
+    expect(run(error)).toEqual({ code, text: `meal-notifier: ${(error as Error).message}\n` });
   });
 });
