@@ -3,6 +3,7 @@
 import type * as z from 'zod';
 import { createFetchHttpClient } from '../http/fetchHttpClient.js';
 import type { HttpClient, HttpClientFactory, HttpTimeouts } from '../http/httpClient.js';
+import { sleep } from '../time/sleep.js';
 import { USER_AGENT } from '../version.js';
 import { type ErrorBody, ErrorBodySchema } from './envelope.js';
 import {
@@ -16,7 +17,7 @@ import { API_CONNECTIONS, DEFAULT_TIMEOUTS, httpGet } from './httpTransport.js';
 import { type ListPage, parseListPage } from './listPage.js';
 import { type OrderQuery, orderQueryParams } from './orderQuery.js';
 import { type Listing, type ListingWalk, walkPages } from './pagination.js';
-import { defaultSleep, RequestBudget } from './requestBudget.js';
+import { RequestBudget } from './requestBudget.js';
 import { retryAfterMs } from './retryAfter.js';
 import { DEFAULT_RETRY_POLICY, nextRetryDelay, type RetryPolicy } from './retryPolicy.js';
 import {
@@ -93,7 +94,7 @@ export class AdminApiClient {
       'user-agent': USER_AGENT,
     };
     this.#clock = options.clock ?? Date.now;
-    this.#sleep = options.sleep ?? defaultSleep;
+    this.#sleep = options.sleep ?? sleep;
     this.#random = options.random ?? Math.random;
     this.budget =
       options.budget ?? new RequestBudget({ token: options.token, clock: this.#clock, sleep: this.#sleep });

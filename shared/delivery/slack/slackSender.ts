@@ -1,12 +1,12 @@
 // Delivers events to one Slack subscriber through its incoming webhook: formats the message, waits for
 // the webhook's pacing slot, POSTs the JSON through the HTTP port and turns the answer into a DeliveryOutcome.
 // The webhook URL is the credential, so no reason ever carries it.
-import { defaultSleep } from '../../api/requestBudget.js';
 import { retryAfterMs } from '../../api/retryAfter.js';
 import type { NotifierEvent } from '../../events/notifierEvent.js';
 import { eventForSubscriber } from '../../events/orderSummary.js';
 import { createFetchHttpClient } from '../../http/fetchHttpClient.js';
 import { type HttpClient, type HttpClientFactory, TIMEOUT_CODES } from '../../http/httpClient.js';
+import { sleep } from '../../time/sleep.js';
 import { USER_AGENT } from '../../version.js';
 import type { DeliveryOutcome, EventSender } from '../deliveryOutcome.js';
 import { SlackWebhookUrlError } from '../errors.js';
@@ -63,7 +63,7 @@ export class SlackSender implements EventSender {
     this.#url = url;
     this.#includeContactDetails = options.includeContactDetails;
     this.#clock = options.clock ?? Date.now;
-    this.#sleep = options.sleep ?? defaultSleep;
+    this.#sleep = options.sleep ?? sleep;
     this.#timeoutMs = options.timeoutMs ?? 15_000;
     this.#pacer = options.pacer ?? sharedSlackPacer;
     this.#maxPaceWaitMs = options.maxPaceWaitMs ?? 10_000;
