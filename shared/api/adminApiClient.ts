@@ -19,7 +19,7 @@ import { type OrderQuery, orderQueryParams } from './orderQuery.js';
 import { type Listing, type ListingWalk, walkPages } from './pagination.js';
 import { RequestBudget } from './requestBudget.js';
 import { retryAfterMs } from './retryAfter.js';
-import { DEFAULT_RETRY_POLICY, nextRetryDelay, type RetryPolicy } from './retryPolicy.js';
+import { apiRetryDelay, DEFAULT_RETRY_POLICY, type RetryPolicy } from './retryPolicy.js';
 import {
   type Establishment,
   EstablishmentSchema,
@@ -182,7 +182,7 @@ export class AdminApiClient {
         return result;
       } catch (error) {
         const apiError = error as AdminApiError;
-        const delay = nextRetryDelay(apiError, attempt, this.#since(started), this.#retry, this.#random);
+        const delay = apiRetryDelay(apiError, attempt, this.#since(started), this.#retry, this.#random);
         this.#onAttempt({
           endpoint: context.endpoint,
           attempt,
