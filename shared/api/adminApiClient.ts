@@ -3,6 +3,7 @@
 import type * as z from 'zod';
 import { createFetchHttpClient } from '../http/fetchHttpClient.js';
 import type { HttpClient, HttpClientFactory, HttpTimeouts } from '../http/httpClient.js';
+import { retryAfterMs } from '../http/retryAfter.js';
 import { sleep } from '../time/sleep.js';
 import { USER_AGENT } from '../version.js';
 import { type ErrorBody, ErrorBodySchema } from './envelope.js';
@@ -18,7 +19,6 @@ import { type ListPage, parseListPage } from './listPage.js';
 import { type OrderQuery, orderQueryParams } from './orderQuery.js';
 import { type Listing, type ListingWalk, walkPages } from './pagination.js';
 import { RequestBudget } from './requestBudget.js';
-import { retryAfterMs } from './retryAfter.js';
 import { apiRetryDelay, DEFAULT_RETRY_POLICY, type RetryPolicy } from './retryPolicy.js';
 import {
   type Establishment,

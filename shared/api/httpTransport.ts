@@ -1,9 +1,8 @@
 // One GET through the HTTP port, turned into a status, headers and text, or a typed network/timeout
 // error. Knows nothing of the API's semantics.
-import type { HttpClient, HttpTimeouts } from '../http/httpClient.js';
+import type { HttpClient, HttpTimeouts, ResponseHeaders } from '../http/httpClient.js';
 import { TIMEOUT_CODES } from '../http/httpClient.js';
 import { NetworkError, type RequestContext, TimeoutError } from './errors.js';
-import type { ResponseHeaders } from './retryAfter.js';
 
 export const DEFAULT_TIMEOUTS: HttpTimeouts = { connectMs: 5_000, headersMs: 15_000, bodyMs: 15_000 };
 

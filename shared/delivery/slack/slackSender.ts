@@ -1,11 +1,11 @@
 // Delivers events to one Slack subscriber through its incoming webhook: formats the message, waits for
 // the webhook's pacing slot, POSTs the JSON through the HTTP port and turns the answer into a DeliveryOutcome.
 // The webhook URL is the credential, so no reason ever carries it.
-import { retryAfterMs } from '../../api/retryAfter.js';
 import type { NotifierEvent } from '../../events/notifierEvent.js';
 import { eventForSubscriber } from '../../events/orderSummary.js';
 import { createFetchHttpClient } from '../../http/fetchHttpClient.js';
 import { type HttpClient, type HttpClientFactory, TIMEOUT_CODES } from '../../http/httpClient.js';
+import { retryAfterMs } from '../../http/retryAfter.js';
 import { sleep } from '../../time/sleep.js';
 import { USER_AGENT } from '../../version.js';
 import type { DeliveryOutcome, EventSender } from '../deliveryOutcome.js';
