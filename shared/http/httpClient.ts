@@ -1,5 +1,6 @@
-// The HTTP port the Admin API client and the webhook and Slack senders send through: one request and its
-// status, headers and body, bounded by connect, headers and body timeouts, failing with one set of codes.
+// The HTTP port under the transport (transport.ts) that the Admin API client and the webhook and Slack
+// senders send through: one request and its status, headers and body, bounded by connect, headers and body
+// timeouts, failing with one set of codes (turned into typed errors by transportFailure.ts).
 // Two adapters: Node's own fetch (fetchHttpClient.ts, the default, which puts no HTTP library in a Lambda
 // bundle) and an undici Agent (undiciHttpClient.ts, which the CLI injects for its pool settings).
 export interface HttpTimeouts {
