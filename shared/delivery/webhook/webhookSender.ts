@@ -89,7 +89,7 @@ export class WebhookSender implements EventSender {
     try {
       signature = signWebhook({ id: event.id, timestamp, body, secrets: this.#secrets });
     } catch (error) {
-      return { kind: 'dead', reason: `cannot sign event: ${excerpt(messageOf(error), Infinity)}` };
+      return { kind: 'dead', reason: `cannot sign event: ${excerpt(messageOf(error), EXCERPT_CHARS)}` };
     }
     const headers = {
       // Not `application/cloudevents+json` (the CloudEvents structured mode): receivers' JSON body parsers
