@@ -2,6 +2,8 @@
 // holding smtp.url. Nothing of the URL's password is ever quoted.
 import type { NodemailerError } from 'nodemailer';
 import { networkWords } from '../../shared/config/explainApiFailure.js';
+import { excerpt as oneLineExcerpt } from '../../shared/text/excerpt.js';
+import { type SecretForm, SecretRedactor } from '../../shared/text/redactSecrets.js';
 
 export interface SmtpPingTarget {
   /** `smtp://host:port`, without credentials. */
@@ -10,7 +12,7 @@ export interface SmtpPingTarget {
   variable: string;
   timeoutMs: number;
   /** Forms of the credentials to cut from anything the server or the library says. */
-  secrets: readonly string[];
+  secrets: readonly (SecretForm | string)[];
 }
 
 const EXCERPT_CHARS = 200;
@@ -43,11 +45,8 @@ export function explainSmtpPingFailure(error: unknown, target: SmtpPingTarget): 
   return `${endpoint}: ${excerpt(messageOf(error), target.secrets)}`;
 }
 
-function excerpt(text: string, secrets: readonly string[]): string {
-  let redacted = text;
-  for (const secret of secrets) redacted = redacted.replaceAll(secret, '…');
-  const line = redacted.replace(/\s+/g, ' ').trim();
-  return line.length > EXCERPT_CHARS ? `${line.slice(0, EXCERPT_CHARS)}…` : line;
+function excerpt(text: string, secrets: readonly (SecretForm | string)[]): string {
+  return oneLineExcerpt(new SecretRedactor(secrets).redact(text), EXCERPT_CHARS);
 }
 
 function messageOf(error: unknown): string {

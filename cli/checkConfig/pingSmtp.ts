@@ -3,6 +3,7 @@
 // limit. Nothing is sent. Without it, a wrong SMTP address passed the check and failed at delivery.
 import nodemailer from 'nodemailer';
 import type { SmtpConfig } from '../../shared/config/configSchema.js';
+import { credentialUrlForms } from '../../shared/http/redactUrl.js';
 import { explainSmtpPingFailure } from './explainSmtpPingFailure.js';
 
 export type SmtpPingResult =
@@ -30,9 +31,7 @@ export async function pingSmtp(
     };
   }
   const endpoint = `${url.protocol}//${url.host}`;
-  const secrets = [text, url.href, url.password, safeDecode(url.password)]
-    .filter((secret) => secret.length >= 4)
-    .sort((a, b) => b.length - a.length);
+  const secrets = credentialUrlForms(text, url);
   const transport = nodemailer.createTransport({
     url: text,
     connectionTimeout: timeoutMs,
@@ -56,13 +55,5 @@ export async function pingSmtp(
   } finally {
     clearTimeout(timer);
     transport.close();
-  }
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
   }
 }

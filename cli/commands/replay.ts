@@ -3,7 +3,6 @@
 // its dead-letter queue moved back to its queue (`--dead-letters`), or events of the state table put on
 // its queue (shared/operations/replayOnStack.ts says why the queue and not the event topic).
 import { Command } from 'commander';
-import { defaultSleep } from '../../shared/api/requestBudget.js';
 import type { Config } from '../../shared/config/configSchema.js';
 import { loadConfigFile } from '../../shared/config/loadConfig.js';
 import { deliverUntilSettled } from '../../shared/delivery/deliverUntilSettled.js';
@@ -11,6 +10,7 @@ import { OutboxDelivery } from '../../shared/delivery/outboxDelivery.js';
 import { matchesFilter } from '../../shared/delivery/subscriberFilter.js';
 import { replayOnStack, type StackReplayRequest } from '../../shared/operations/replayOnStack.js';
 import { counted } from '../../shared/text/counted.js';
+import { sleep } from '../../shared/time/sleep.js';
 import {
   explainStackFailure,
   openDeployedStack,
@@ -147,7 +147,7 @@ Examples:
           }),
           clock: Date.now,
           windowMs: 30_000,
-          sleep: defaultSleep,
+          sleep,
         });
         const delivered = new Set(
           reports

@@ -1,8 +1,8 @@
 // `poll --once`: one cycle for every organization, then delivery while retries fall due soon; the rest
 // stays queued for the next run. Reports whether every organization was polled.
-import { defaultSleep } from '../../shared/api/requestBudget.js';
 import { deliverUntilSettled } from '../../shared/delivery/deliverUntilSettled.js';
 import { OutboxDelivery } from '../../shared/delivery/outboxDelivery.js';
+import { sleep } from '../../shared/time/sleep.js';
 import { claimDelivery } from '../runtime/deliveryLease.js';
 import type { LocalRuntime } from '../runtime/localRuntime.js';
 import { runPollCycle } from '../runtime/pollCycle.js';
@@ -34,7 +34,7 @@ export async function pollOnce(runtime: LocalRuntime, reporter: PollReporter): P
     }),
     clock: Date.now,
     windowMs: ONCE_DELIVERY_WINDOW_MS,
-    sleep: defaultSleep,
+    sleep,
   });
   return ok;
 }

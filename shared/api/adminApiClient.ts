@@ -1,24 +1,24 @@
 // The Admin API client: authenticated GETs with the request budget, retries and typed errors, and the
 // three listings walked page by page.
 import type * as z from 'zod';
-import { createFetchHttpClient } from '../http/fetchHttpClient.js';
-import type { HttpClient, HttpClientFactory, HttpTimeouts } from '../http/httpClient.js';
-import { USER_AGENT } from '../version.js';
+import type { HttpClientFactory, HttpTimeouts } from '../http/httpClient.js';
+import { retryAfterMs } from '../http/retryAfter.js';
+import { HttpTransport, type TransportResponse } from '../http/transport.js';
+import { sleep } from '../time/sleep.js';
 import { type ErrorBody, ErrorBodySchema } from './envelope.js';
 import {
   type AdminApiError,
   errorFromResponse,
+  errorFromTransportFailure,
   MalformedResponseError,
   RateLimitedError,
   type RequestContext,
 } from './errors.js';
-import { API_CONNECTIONS, DEFAULT_TIMEOUTS, httpGet } from './httpTransport.js';
 import { type ListPage, parseListPage } from './listPage.js';
 import { type OrderQuery, orderQueryParams } from './orderQuery.js';
 import { type Listing, type ListingWalk, walkPages } from './pagination.js';
-import { defaultSleep, RequestBudget } from './requestBudget.js';
-import { retryAfterMs } from './retryAfter.js';
-import { DEFAULT_RETRY_POLICY, nextRetryDelay, type RetryPolicy } from './retryPolicy.js';
+import { RequestBudget } from './requestBudget.js';
+import { apiRetryDelay, DEFAULT_RETRY_POLICY, type RetryPolicy } from './retryPolicy.js';
 import {
   type Establishment,
   EstablishmentSchema,
@@ -27,6 +27,15 @@ import {
   type Product,
   ProductSchema,
 } from './schemas.js';
+
+export const DEFAULT_TIMEOUTS: HttpTimeouts = { connectMs: 5_000, headersMs: 15_000, bodyMs: 15_000 };
+
+/**
+ * Pages are fetched one after another, so one socket per origin suffices; with more, undici's pool
+ * alternates sequential requests between two sockets (the next request is dispatched before the previous
+ * connection is marked free), opening connections it does not need.
+ */
+const API_CONNECTIONS = 1;
 
 export interface AdminApiClientOptions {
   /** Ends in `/api/v1/admin`. */
@@ -70,10 +79,9 @@ export class AdminApiClient {
   readonly #baseUrl: URL;
   readonly #organizationId: string;
   readonly #organizationLabel: string;
-  readonly #token: string;
   readonly #headers: Record<string, string>;
   readonly #retry: RetryPolicy;
-  readonly #http: HttpClient;
+  readonly #transport: HttpTransport;
   readonly #maxPages: number;
   readonly #onAttempt: (attempt: AttemptReport) => void;
   readonly #clock: () => number;
@@ -85,23 +93,23 @@ export class AdminApiClient {
     this.#baseUrl = new URL(options.baseUrl.replace(/\/+$/, ''));
     this.#organizationId = options.organizationId;
     this.#organizationLabel = options.organizationName ?? options.organizationId;
-    this.#token = options.token;
     this.#headers = {
       authorization: `Bearer ${options.token}`,
       'x-service-organization': options.organizationId,
       accept: 'application/json',
-      'user-agent': USER_AGENT,
     };
     this.#clock = options.clock ?? Date.now;
-    this.#sleep = options.sleep ?? defaultSleep;
+    this.#sleep = options.sleep ?? sleep;
     this.#random = options.random ?? Math.random;
     this.budget =
       options.budget ?? new RequestBudget({ token: options.token, clock: this.#clock, sleep: this.#sleep });
     this.#retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
-    this.#http = (options.httpClient ?? createFetchHttpClient)({
-      ...DEFAULT_TIMEOUTS,
-      ...options.timeouts,
+    this.#transport = new HttpTransport({
+      timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts },
       maxConnections: API_CONNECTIONS,
+      ...(options.httpClient === undefined ? {} : { httpClient: options.httpClient }),
+      // A server may echo the request, and so the token, in its error body.
+      secrets: [{ value: options.token, mask: '[redacted]' }],
     });
     this.#maxPages = options.maxPages ?? 400;
     this.#onAttempt = options.onAttempt ?? (() => {});
@@ -132,7 +140,7 @@ export class AdminApiClient {
 
   /** Closes the connections its HTTP client holds. */
   async close(): Promise<void> {
-    await this.#http.close();
+    await this.#transport.close();
   }
 
   #list<T>(
@@ -181,7 +189,7 @@ export class AdminApiClient {
         return result;
       } catch (error) {
         const apiError = error as AdminApiError;
-        const delay = nextRetryDelay(apiError, attempt, this.#since(started), this.#retry, this.#random);
+        const delay = apiRetryDelay(apiError, attempt, this.#since(started), this.#retry, this.#random);
         this.#onAttempt({
           endpoint: context.endpoint,
           attempt,
@@ -202,7 +210,12 @@ export class AdminApiClient {
 
   async #attempt(url: URL, context: RequestContext): Promise<{ status: number; body: unknown }> {
     this.#requests += 1;
-    const response = await httpGet(this.#http, url, this.#headers, context);
+    let response: TransportResponse;
+    try {
+      response = await this.#transport.send(url, { method: 'GET', headers: this.#headers });
+    } catch (error) {
+      throw errorFromTransportFailure(context, error);
+    }
     const body = parseJson(response.text);
     if (response.status >= 200 && response.status < 300) {
       if (body === undefined) throw new MalformedResponseError(context, response.status, 'body is not JSON');
@@ -216,7 +229,7 @@ export class AdminApiClient {
 
   /** A server may echo the request (and so the token) in its error body; none of it reaches our messages. */
   #redacted(body: ErrorBody): ErrorBody {
-    const clean = (text: string) => (this.#token ? text.replaceAll(this.#token, '[redacted]') : text);
+    const clean = (text: string) => this.#transport.redact(text);
     return {
       ...body,
       ...(body.message === undefined ? {} : { message: clean(body.message) }),

@@ -1,6 +1,8 @@
-// Typed Admin API errors, one class per failure category, and the factory from HTTP status to class.
-// Every message names the organization, endpoint and status; none ever carries the token.
+// Typed Admin API errors, one class per failure category, and the factories to them from an HTTP status
+// and from a transport failure. Every message names the organization, endpoint and status; none ever
+// carries the token.
 import { EXIT_FAILURE, type ExitCode, NotifierError } from '../errors/notifierError.js';
+import { HttpTimeoutError, HttpTransportError, type TimeoutPhase } from '../http/httpErrors.js';
 import type { ErrorBody } from './envelope.js';
 
 /** Where a failure happened: who we asked for, and what we asked. */
@@ -117,10 +119,17 @@ export class NetworkError extends AdminApiError {
 }
 
 export class TimeoutError extends NetworkError {
-  constructor(context: RequestContext, cause: unknown, phase: 'connect' | 'headers' | 'body') {
-    super(context, cause, `timed out waiting for the ${phase === 'connect' ? 'connection' : phase}`);
+  constructor(context: RequestContext, cause: unknown, phase: TimeoutPhase) {
+    super(context, cause, `timed out waiting for the ${TIMEOUT_WAITED_FOR[phase]}`);
   }
 }
+
+const TIMEOUT_WAITED_FOR: Record<TimeoutPhase, string> = {
+  connect: 'connection',
+  headers: 'headers',
+  body: 'body',
+  attempt: 'response',
+};
 
 export class MalformedResponseError extends AdminApiError {
   constructor(context: RequestContext, status: number, problem: string, cause?: unknown) {
@@ -164,11 +173,19 @@ export function errorFromResponse(
   return new UnexpectedStatusError(context, status, message);
 }
 
+/** Maps a request that got no answer (an HttpTransportError, or anything thrown on the way) to its class. */
+export function errorFromTransportFailure(context: RequestContext, failure: unknown): NetworkError {
+  if (failure instanceof HttpTimeoutError) return new TimeoutError(context, failure, failure.phase);
+  return new NetworkError(context, failure);
+}
+
 function suffix(text: string | undefined): string {
   return text ? `: ${text}` : '';
 }
 
 function causeText(cause: unknown): string | undefined {
+  // Already redacted, and a code when there was one.
+  if (cause instanceof HttpTransportError) return cause.detail;
   if (!(cause instanceof Error)) return undefined;
   const code = (cause as { code?: unknown }).code;
   return typeof code === 'string' ? code : cause.message;

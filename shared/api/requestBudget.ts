@@ -2,6 +2,7 @@
 // limit counts per token, organization or address, so we count per token: the strictest plausible scope.
 // A poll cycle reserves its requests in one store write; requests outside a reservation take one each.
 import { createHash } from 'node:crypto';
+import { sleep } from '../time/sleep.js';
 import { type BudgetCounterStore, InMemoryBudgetCounterStore } from './budgetCounterStore.js';
 import { RequestBudgetExhaustedError, type RequestContext } from './errors.js';
 
@@ -55,7 +56,7 @@ export class RequestBudget {
     this.#store = options.store ?? new InMemoryBudgetCounterStore();
     this.maxWaitMs = options.maxWaitMs ?? 65_000;
     this.#clock = options.clock ?? Date.now;
-    this.#sleep = options.sleep ?? defaultSleep;
+    this.#sleep = options.sleep ?? sleep;
   }
 
   /** Takes one request, from the cycle's reservation when there is one, else from the store (waiting if need be). */
@@ -150,8 +151,4 @@ export class RequestBudget {
 /** What the budget allows itself of a limit: the limit less the safety margin. */
 export function usablePerMinute(requestsPerMinute: number): number {
   return Math.max(1, requestsPerMinute - Math.floor(requestsPerMinute * SAFETY_MARGIN));
-}
-
-export function defaultSleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

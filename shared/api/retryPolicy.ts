@@ -20,12 +20,13 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 };
 
 /**
- * The wait before the next attempt, or undefined to give up.
+ * The wait before the next attempt of one Admin API request (seconds, within one poll cycle), or
+ * undefined to give up.
  * @param attempts attempts made so far (1 after the first failure)
  * @param elapsedMs time since the first attempt started
  * @param random a number in [0, 1), injected so tests can pin the jitter
  */
-export function nextRetryDelay(
+export function apiRetryDelay(
   error: AdminApiError,
   attempts: number,
   elapsedMs: number,

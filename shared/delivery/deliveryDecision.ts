@@ -1,7 +1,7 @@
 // What to do after a delivery attempt, decided once for both runtimes: the SQLite outbox records it, the
 // SQS handlers turn it into a message's visibility or a dead letter.
 import type { DeliveryOutcome } from './deliveryOutcome.js';
-import { nextRetryDelay } from './retrySchedule.js';
+import { deliveryRetryDelay } from './retrySchedule.js';
 
 export type DeliveryDecision =
   | { kind: 'delivered' }
@@ -29,7 +29,7 @@ export function decideDelivery(
     case 'dead':
       return { kind: 'dead', reason: outcome.reason, exhausted: false };
     case 'retry': {
-      const delayMs = nextRetryDelay(attemptsMade, outcome.retryAfterMs, random);
+      const delayMs = deliveryRetryDelay(attemptsMade, outcome.retryAfterMs, random);
       if (delayMs === undefined) {
         return {
           kind: 'dead',

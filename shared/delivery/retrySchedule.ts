@@ -15,12 +15,12 @@ export const RETRY_SCHEDULE_MS = [
 const JITTER = 0.2;
 
 /**
- * The wait before the next attempt, or undefined once the schedule is spent (the event goes to the dead
- * letters).
+ * The wait before the next attempt to deliver an event to a subscriber (seconds to hours), or undefined
+ * once the schedule is spent (the event goes to the dead letters).
  * @param attemptsMade attempts so far, the failed one included (1 after the first failure)
  * @param random a number in [0, 1), injected so tests can pin the jitter
  */
-export function nextRetryDelay(
+export function deliveryRetryDelay(
   attemptsMade: number,
   retryAfterMs: number | undefined,
   random: () => number = Math.random,

@@ -1,9 +1,8 @@
-// The HTTP port the Admin API client and the webhook and Slack senders send through: one request and its
-// status, headers and body, bounded by connect, headers and body timeouts, failing with one set of codes.
+// The HTTP port under the transport (transport.ts) that the Admin API client and the webhook and Slack
+// senders send through: one request and its status, headers and body, bounded by connect, headers and body
+// timeouts, failing with one set of codes (turned into typed errors by transportFailure.ts).
 // Two adapters: Node's own fetch (fetchHttpClient.ts, the default, which puts no HTTP library in a Lambda
 // bundle) and an undici Agent (undiciHttpClient.ts, which the CLI injects for its pool settings).
-import type { ResponseHeaders } from '../api/retryAfter.js';
-
 export interface HttpTimeouts {
   /** Longest wait for the connection. */
   connectMs: number;
@@ -28,6 +27,9 @@ export interface HttpRequest {
   /** Aborts the request, or the body being read; the request then rejects with the signal's reason. */
   signal?: AbortSignal;
 }
+
+/** Header values by lower-case name; a repeated header gives an array. */
+export type ResponseHeaders = Record<string, string | string[] | undefined>;
 
 export interface HttpResponse {
   status: number;

@@ -5,6 +5,9 @@ import nodemailer, { type NodemailerError, type SendMailOptions, type SentMessag
 import type { DigestEvent } from '../../events/digestEvent.js';
 import type { NotifierEvent } from '../../events/notifierEvent.js';
 import { eventForSubscriber } from '../../events/orderSummary.js';
+import { credentialUrlForms } from '../../http/redactUrl.js';
+import { excerpt } from '../../text/excerpt.js';
+import { SecretRedactor } from '../../text/redactSecrets.js';
 import type { DeliveryOutcome, EventSender } from '../deliveryOutcome.js';
 import { SmtpConfigError } from '../errors.js';
 import { formatDigestEmail } from './digestEmail.js';
@@ -46,8 +49,8 @@ export class SmtpEmailSender implements EventSender {
   readonly #includeContactDetails: boolean;
   /** How reasons name the server: scheme, host and port, no credentials. */
   readonly #endpoint: string;
-  /** Forms of the credentials that must never reach a reason. */
-  readonly #secrets: readonly string[];
+  /** Cuts every form of the SMTP URL's credentials out of a reason. */
+  readonly #redactor: SecretRedactor;
   readonly #messageIdDomain: string;
   readonly #transport: MailTransport;
   readonly #ownsTransport: boolean;
@@ -62,7 +65,7 @@ export class SmtpEmailSender implements EventSender {
     this.#from = options.from;
     this.#includeContactDetails = options.includeContactDetails;
     this.#endpoint = `${url.protocol}//${url.host}`;
-    this.#secrets = secretForms(options.smtpUrl, url);
+    this.#redactor = new SecretRedactor(credentialUrlForms(options.smtpUrl, url));
     this.#messageIdDomain = domainOf(options.from);
     const timeoutMs = options.timeoutMs ?? SMTP_TIMEOUT_MS;
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
@@ -174,10 +177,7 @@ export class SmtpEmailSender implements EventSender {
 
   /** One line, shortened, with nothing of the SMTP URL's credentials in it. */
   #excerpt(text: string): string {
-    let redacted = text;
-    for (const secret of this.#secrets) redacted = redacted.replaceAll(secret, '…');
-    const line = redacted.replace(/\s+/g, ' ').trim();
-    return line.length > EXCERPT_CHARS ? `${line.slice(0, EXCERPT_CHARS)}…` : line;
+    return excerpt(this.#redactor.redact(text), EXCERPT_CHARS);
   }
 }
 
@@ -204,20 +204,6 @@ function parseSmtpUrl(subscriberId: string, text: string): URL {
  * message echoes is found. A password under 4 characters is not searched for, since replacing every
  * occurrence of so short a string would garble the reason without hiding much.
  */
-function secretForms(text: string, url: URL): string[] {
-  const forms = new Set([text, url.href]);
-  if (url.password.length >= 4) {
-    forms.add(url.password);
-    try {
-      forms.add(decodeURIComponent(url.password));
-    } catch {
-      // A malformed escape stays as written, and the encoded form is already covered.
-    }
-  }
-  // Longest first, so a password inside the URL does not leave the rest of the URL behind.
-  return [...forms].sort((a, b) => b.length - a.length);
-}
-
 /**
  * `<event id.subscriber id@sender's domain>`: the same on every attempt, so clients drop a duplicate of
  * a retried send, yet distinct per subscriber, whose messages differ (contact details, recipients) and

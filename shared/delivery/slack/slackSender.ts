@@ -1,13 +1,14 @@
 // Delivers events to one Slack subscriber through its incoming webhook: formats the message, waits for
-// the webhook's pacing slot, POSTs the JSON through the HTTP port and turns the answer into a DeliveryOutcome.
-// The webhook URL is the credential, so no reason ever carries it.
-import { defaultSleep } from '../../api/requestBudget.js';
-import { retryAfterMs } from '../../api/retryAfter.js';
+// the webhook's pacing slot, POSTs the JSON through the HTTP transport and turns the answer into a
+// DeliveryOutcome. The webhook URL is the credential, so no reason ever carries it.
 import type { NotifierEvent } from '../../events/notifierEvent.js';
 import { eventForSubscriber } from '../../events/orderSummary.js';
-import { createFetchHttpClient } from '../../http/fetchHttpClient.js';
-import { type HttpClient, type HttpClientFactory, TIMEOUT_CODES } from '../../http/httpClient.js';
-import { USER_AGENT } from '../../version.js';
+import type { HttpClientFactory } from '../../http/httpClient.js';
+import { HttpTimeoutError, type HttpTransportError } from '../../http/httpErrors.js';
+import { credentialUrlForms } from '../../http/redactUrl.js';
+import { retryAfterMs } from '../../http/retryAfter.js';
+import { HttpTransport } from '../../http/transport.js';
+import { sleep } from '../../time/sleep.js';
 import type { DeliveryOutcome, EventSender } from '../deliveryOutcome.js';
 import { SlackWebhookUrlError } from '../errors.js';
 import { formatSlackMessage } from './slackMessage.js';
@@ -47,13 +48,12 @@ export class SlackSender implements EventSender {
   readonly subscriberId: string;
   readonly #url: URL;
   readonly #includeContactDetails: boolean;
-  readonly #http: HttpClient;
+  readonly #transport: HttpTransport;
   readonly #clock: () => number;
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #timeoutMs: number;
   readonly #pacer: SlackPacer;
   readonly #maxPaceWaitMs: number;
-  readonly #secrets: string[];
 
   constructor(options: SlackSenderOptions) {
     this.subscriberId = options.subscriberId;
@@ -63,20 +63,17 @@ export class SlackSender implements EventSender {
     this.#url = url;
     this.#includeContactDetails = options.includeContactDetails;
     this.#clock = options.clock ?? Date.now;
-    this.#sleep = options.sleep ?? defaultSleep;
+    this.#sleep = options.sleep ?? sleep;
     this.#timeoutMs = options.timeoutMs ?? 15_000;
     this.#pacer = options.pacer ?? sharedSlackPacer;
     this.#maxPaceWaitMs = options.maxPaceWaitMs ?? 10_000;
-    this.#http = (options.httpClient ?? createFetchHttpClient)({
-      connectMs: this.#timeoutMs,
-      headersMs: this.#timeoutMs,
-      bodyMs: this.#timeoutMs,
+    this.#transport = new HttpTransport({
+      timeouts: { connectMs: this.#timeoutMs, headersMs: this.#timeoutMs, bodyMs: this.#timeoutMs },
+      attemptTimeoutMs: this.#timeoutMs,
+      ...(options.httpClient === undefined ? {} : { httpClient: options.httpClient }),
+      // The URL is the credential, its path the token of a hooks.slack.com URL.
+      secrets: credentialUrlForms(options.webhookUrl, this.#url, '[webhook URL]'),
     });
-    // Every form the secret could take in a message: the URL as given, as parsed, and its path (which
-    // holds the token of a hooks.slack.com URL).
-    this.#secrets = [options.webhookUrl, this.#url.href, this.#url.pathname + this.#url.search]
-      .filter((secret): secret is string => secret !== undefined && secret.length > 1)
-      .sort((a, b) => b.length - a.length);
   }
 
   async send(event: NotifierEvent): Promise<DeliveryOutcome> {
@@ -86,7 +83,7 @@ export class SlackSender implements EventSender {
 
   /** Closes the connections its HTTP client holds. */
   async close(): Promise<void> {
-    await this.#http.close();
+    await this.#transport.close();
   }
 
   async #send(event: NotifierEvent): Promise<DeliveryOutcome> {
@@ -113,44 +110,29 @@ export class SlackSender implements EventSender {
   }
 
   async #post(url: URL, body: string): Promise<DeliveryOutcome> {
-    const signal = AbortSignal.timeout(this.#timeoutMs);
     try {
       // Redirects are not followed: the URL is the credential, and Slack's webhooks never redirect.
-      const response = await this.#http.request(url, {
+      const response = await this.#transport.send(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': USER_AGENT },
+        headers: { 'content-type': 'application/json; charset=utf-8' },
         body,
-        signal,
       });
-      const text = (await response.body.text()).slice(0, MAX_BODY_CHARS);
+      const text = response.text.slice(0, MAX_BODY_CHARS);
       return classifySlackResponse(response.status, text, retryAfterMs(response.headers, this.#clock()));
     } catch (error) {
-      if (signal.aborted || isTimeout(error)) {
+      // `transport.send` throws nothing but HttpTransportError; its code, never its message, is quoted.
+      const failure = error as HttpTransportError;
+      if (failure instanceof HttpTimeoutError) {
         return { kind: 'retry', reason: `Slack did not answer within ${formatSeconds(this.#timeoutMs)}` };
       }
-      return { kind: 'retry', reason: `could not reach Slack (${errorCode(error) ?? 'network failure'})` };
+      return { kind: 'retry', reason: `could not reach Slack (${failure.code ?? 'network failure'})` };
     }
   }
 
   /** A last guard: whatever a reason was built from, the webhook URL does not leave in it. */
   #redact(reason: string): string {
-    let safe = reason;
-    for (const secret of this.#secrets) safe = safe.split(secret).join('[webhook URL]');
-    return safe.replace(/\s+/g, ' ').trim();
+    return this.#transport.redact(reason).replace(/\s+/g, ' ').trim();
   }
-}
-
-const TIMEOUT_CODE_SET = new Set<string>(Object.values(TIMEOUT_CODES));
-
-function isTimeout(error: unknown): boolean {
-  const code = errorCode(error);
-  return code !== undefined && TIMEOUT_CODE_SET.has(code);
-}
-
-/** The error's code (ECONNREFUSED, UND_ERR_SOCKET, …), never its message: messages can name the URL. */
-function errorCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^[A-Z][A-Z0-9_]{0,63}$/.test(code) ? code : undefined;
 }
 
 function formatSeconds(ms: number): string {

@@ -1,7 +1,8 @@
 // What a webhook receiver's answer means for delivery, per Standard Webhooks: a 2xx is done, a 410 asks
 // us to stop for good, a 429 or 5xx is worth another try (not before Retry-After), and anything else —
 // another 4xx, or a redirect, which we never follow — will not get better by repeating the same request.
-import { type ResponseHeaders, retryAfterMs } from '../../api/retryAfter.js';
+import type { ResponseHeaders } from '../../http/httpClient.js';
+import { retryAfterMs } from '../../http/retryAfter.js';
 import type { DeliveryOutcome } from '../deliveryOutcome.js';
 
 export interface WebhookResponse {

@@ -3,15 +3,11 @@
 // Retrying is not done here: the outcome tells the outbox or the queue when and whether to try again.
 import type { NotifierEvent } from '../../events/notifierEvent.js';
 import { eventForSubscriber } from '../../events/orderSummary.js';
-import { createFetchHttpClient } from '../../http/fetchHttpClient.js';
-import {
-  type HttpClient,
-  type HttpClientFactory,
-  type HttpResponse,
-  type HttpResponseBody,
-  TIMEOUT_CODES,
-} from '../../http/httpClient.js';
-import { USER_AGENT } from '../../version.js';
+import type { HttpClientFactory } from '../../http/httpClient.js';
+import { HttpTimeoutError, type HttpTransportError } from '../../http/httpErrors.js';
+import { queryForms } from '../../http/redactUrl.js';
+import { HttpTransport, type TransportResponse } from '../../http/transport.js';
+import { excerpt } from '../../text/excerpt.js';
 import type { DeliveryOutcome, EventSender } from '../deliveryOutcome.js';
 import { WebhookUrlError } from '../errors.js';
 import { classifyWebhookResponse } from './classifyWebhookResponse.js';
@@ -47,7 +43,7 @@ export class WebhookSender implements EventSender {
   readonly #endpoint: string;
   readonly #secrets: readonly string[];
   readonly #includeContactDetails: boolean;
-  readonly #http: HttpClient;
+  readonly #transport: HttpTransport;
   readonly #clock: () => number;
   readonly #timeoutMs: number;
 
@@ -66,10 +62,21 @@ export class WebhookSender implements EventSender {
         `webhook subscriber "${options.subscriberId}": timeoutMs must be a positive number`,
       );
     }
-    this.#http = (options.httpClient ?? createFetchHttpClient)({
-      connectMs: Math.min(CONNECT_TIMEOUT_MS, this.#timeoutMs),
-      headersMs: this.#timeoutMs,
-      bodyMs: this.#timeoutMs,
+    this.#transport = new HttpTransport({
+      // Each phase's timeout bounds a silence; the attempt's bounds the whole exchange.
+      timeouts: {
+        connectMs: Math.min(CONNECT_TIMEOUT_MS, this.#timeoutMs),
+        headersMs: this.#timeoutMs,
+        bodyMs: this.#timeoutMs,
+      },
+      attemptTimeoutMs: this.#timeoutMs,
+      ...(options.httpClient === undefined ? {} : { httpClient: options.httpClient }),
+      // Receivers sometimes echo the request URL, or even a secret they were set up with; neither the
+      // query (often a token) nor a secret may reach a reason, which ends up in logs and `deliveries`.
+      secrets: [
+        ...queryForms(this.#url),
+        ...this.#secrets.map((secret) => ({ value: secret.slice('whsec_'.length), mask: '…' })),
+      ],
     });
   }
 
@@ -82,7 +89,7 @@ export class WebhookSender implements EventSender {
     try {
       signature = signWebhook({ id: event.id, timestamp, body, secrets: this.#secrets });
     } catch (error) {
-      return { kind: 'dead', reason: `cannot sign event: ${oneLine(messageOf(error))}` };
+      return { kind: 'dead', reason: `cannot sign event: ${excerpt(messageOf(error), EXCERPT_CHARS)}` };
     }
     const headers = {
       // Not `application/cloudevents+json` (the CloudEvents structured mode): receivers' JSON body parsers
@@ -92,74 +99,54 @@ export class WebhookSender implements EventSender {
       'webhook-id': event.id,
       'webhook-timestamp': String(timestamp),
       'webhook-signature': signature,
-      'user-agent': USER_AGENT,
     };
 
-    // The HTTP client's headers and body timeouts bound each silence; the abort bounds the attempt as a whole.
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.#timeoutMs);
+    let response: TransportResponse;
     try {
-      const response = await this.#http.request(this.#url, {
+      response = await this.#transport.send(this.#url, {
         method: 'POST',
         headers,
         body,
-        signal: controller.signal,
+        // A success is drained so its connection is reused; what it says does not matter.
+        read: (status) =>
+          status >= 200 && status < 300 ? 'discard' : { excerptBytes: MAX_ERROR_BODY_BYTES },
       });
-      const delivered = response.status >= 200 && response.status < 300;
-      const excerpt = delivered ? await discard(response.body) : await this.#excerpt(response);
-      return classifyWebhookResponse(
-        { status: response.status, headers: response.headers, excerpt },
-        this.#endpoint,
-        this.#clock(),
-      );
     } catch (error) {
-      return { kind: 'retry', reason: this.#failureReason(error, controller.signal.aborted) };
-    } finally {
-      clearTimeout(timer);
+      return { kind: 'retry', reason: this.#failureReason(error as HttpTransportError) };
     }
+    return classifyWebhookResponse(
+      { status: response.status, headers: response.headers, excerpt: this.#excerpt(response) },
+      this.#endpoint,
+      this.#clock(),
+    );
   }
 
   /** Closes the connections its HTTP client holds. */
   async close(): Promise<void> {
-    await this.#http.close();
+    await this.#transport.close();
   }
 
-  /** The start of a textual error body on one line, without anything of the URL's query. */
-  async #excerpt(response: HttpResponse): Promise<string> {
-    const text = await readPrefix(response.body, MAX_ERROR_BODY_BYTES);
+  /** The start of a textual error body (already redacted by the transport) on one line. */
+  #excerpt(response: TransportResponse): string {
     const type = String(response.headers['content-type'] ?? 'text/plain');
-    if (!/^text\/|json|xml/i.test(type)) return '';
-    const line = oneLine(this.#redact(text));
-    return line.length > EXCERPT_CHARS ? `${line.slice(0, EXCERPT_CHARS)}…` : line;
+    if (!response.text || !/^text\/|json|xml/i.test(type)) return '';
+    return excerpt(response.text, EXCERPT_CHARS);
   }
 
-  #failureReason(error: unknown, abortedByUs: boolean): string {
-    const code = (error as { code?: unknown } | null)?.code;
+  /** `transport.send` throws nothing but HttpTransportError. */
+  #failureReason(failure: HttpTransportError): string {
+    if (!(failure instanceof HttpTimeoutError)) {
+      return `network error reaching ${this.#endpoint}: ${failure.detail}`;
+    }
     const seconds = `${this.#timeoutMs / 1000} s`;
-    if (abortedByUs) return `${this.#endpoint} gave no complete answer within ${seconds} (timeout)`;
-    if (code === TIMEOUT_CODES.connect)
-      return `${this.#endpoint} did not accept a connection in time (timeout)`;
-    if (code === TIMEOUT_CODES.headers || code === TIMEOUT_CODES.body) {
-      return `${this.#endpoint} went silent for ${seconds} (timeout)`;
+    switch (failure.phase) {
+      case 'attempt':
+        return `${this.#endpoint} gave no complete answer within ${seconds} (timeout)`;
+      case 'connect':
+        return `${this.#endpoint} did not accept a connection in time (timeout)`;
+      default:
+        return `${this.#endpoint} went silent for ${seconds} (timeout)`;
     }
-    const detail =
-      typeof code === 'string' ? code : oneLine(this.#redact(messageOf(error))).slice(0, EXCERPT_CHARS);
-    return `network error reaching ${this.#endpoint}: ${detail}`;
-  }
-
-  /**
-   * Receivers sometimes echo the request URL, or even a secret they were set up with; neither the query
-   * (often a token) nor a secret may reach a reason, which ends up in logs and `deliveries` listings.
-   */
-  #redact(text: string): string {
-    let redacted = text;
-    for (const secret of this.#secrets) redacted = redacted.replaceAll(secret.slice('whsec_'.length), '…');
-    redacted = redacted.replaceAll(this.#url.href, this.#endpoint);
-    if (this.#url.search) redacted = redacted.replaceAll(this.#url.search, '?…');
-    for (const value of this.#url.searchParams.values()) {
-      if (value.length >= 4) redacted = redacted.replaceAll(value, '…');
-    }
-    return redacted;
   }
 }
 
@@ -184,36 +171,6 @@ function parseWebhookUrl(subscriberId: string, text: string): URL {
   }
   url.hash = '';
   return url;
-}
-
-/** Drains a success response so its connection is reused; what it says does not matter. */
-async function discard(body: HttpResponseBody): Promise<string> {
-  try {
-    await body.dump();
-  } catch {
-    // The 2xx already arrived; a body cut short does not undo the delivery.
-  }
-  return '';
-}
-
-/** Up to `limit` bytes of the body as text; the rest is dropped (and the connection with it). */
-async function readPrefix(body: HttpResponseBody, limit: number): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size >= limit) break;
-    }
-  } catch {
-    // The status already decided the outcome; the text is only a courtesy in the reason.
-  }
-  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
-}
-
-function oneLine(text: string): string {
-  return text.replace(/[\s\p{Cc}]+/gu, ' ').trim();
 }
 
 function messageOf(error: unknown): string {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { retryAfterMs } from '../../../shared/api/retryAfter.js';
+import { retryAfterMs } from '../../../shared/http/retryAfter.js';
 import {
   type RunningSimulator,
   type SimulatorOptions,

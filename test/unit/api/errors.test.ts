@@ -3,6 +3,7 @@ import {
   AdminApiError,
   BadRequestError,
   errorFromResponse,
+  errorFromTransportFailure,
   ForbiddenError,
   ForeignLinkError,
   MalformedResponseError,
@@ -18,6 +19,7 @@ import {
   UnexpectedStatusError,
   ValidationError,
 } from '../../../shared/api/errors.js';
+import { HttpNetworkError, HttpTimeoutError, type TimeoutPhase } from '../../../shared/http/httpErrors.js';
 
 const context: RequestContext = { organization: 'Escola Norte', endpoint: 'GET /orders?status=pending' };
 
@@ -111,16 +113,48 @@ describe('network errors', () => {
     expect(new NetworkError(context, new Error('socket hang up')).message).toContain('socket hang up');
   });
 
-  it.each<['connect' | 'headers' | 'body', string]>([
+  it.each<[TimeoutPhase, string]>([
     ['connect', 'timed out waiting for the connection'],
     ['headers', 'timed out waiting for the headers'],
     ['body', 'timed out waiting for the body'],
+    ['attempt', 'timed out waiting for the response'],
   ])('a %s timeout is a retryable NetworkError saying what it waited for', (phase, text) => {
     const error = new TimeoutError(context, new Error('timeout'), phase);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.name).toBe('TimeoutError');
     expect(error.retryable).toBe(true);
     expect(error.message).toContain(text);
+  });
+});
+
+describe('errorFromTransportFailure', () => {
+  const origin = 'https://api.example';
+
+  it('maps a transport timeout to TimeoutError of the same phase, quoting its code', () => {
+    const failure = new HttpTimeoutError('headers', 15_000, {
+      origin,
+      code: 'UND_ERR_HEADERS_TIMEOUT',
+      detail: 'UND_ERR_HEADERS_TIMEOUT',
+      cause: new Error('timeout'),
+    });
+    const error = errorFromTransportFailure(context, failure);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error.message).toBe(
+      'Escola Norte: timed out waiting for the headers: UND_ERR_HEADERS_TIMEOUT on GET /orders?status=pending',
+    );
+    expect(error.cause).toBe(failure);
+  });
+
+  it("maps a network failure to NetworkError quoting the transport's detail, which is already redacted", () => {
+    const failure = new HttpNetworkError({ origin, detail: 'socket hang up', cause: new Error('raw') });
+    const error = errorFromTransportFailure(context, failure);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).not.toBeInstanceOf(TimeoutError);
+    expect(error.message).toBe('Escola Norte: network failure: socket hang up on GET /orders?status=pending');
+  });
+
+  it('maps anything else thrown on the way to NetworkError too', () => {
+    expect(errorFromTransportFailure(context, new TypeError('boom'))).toBeInstanceOf(NetworkError);
   });
 });
 

@@ -1,8 +1,7 @@
 // Reads how long the server wants us to wait: `Retry-After` (seconds or HTTP date), else the reset time
-// in `X-RateLimit-Reset` when `X-RateLimit-Remaining` says nothing is left.
-
-type HeaderValue = string | string[] | undefined;
-export type ResponseHeaders = Record<string, HeaderValue>;
+// in `X-RateLimit-Reset` when `X-RateLimit-Remaining` says nothing is left. The Admin API client and both
+// senders read it the same way.
+import type { ResponseHeaders } from './httpClient.js';
 
 /** Milliseconds to wait, or undefined when the headers do not say. */
 export function retryAfterMs(headers: ResponseHeaders, nowMs: number): number | undefined {
@@ -22,7 +21,7 @@ export function retryAfterMs(headers: ResponseHeaders, nowMs: number): number | 
   return undefined;
 }
 
-function single(value: HeaderValue): string | undefined {
+function single(value: ResponseHeaders[string]): string | undefined {
   const text = Array.isArray(value) ? value[0] : value;
   return text?.trim() || undefined;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { retryAfterMs } from '../../../shared/api/retryAfter.js';
+import { retryAfterMs } from '../../../shared/http/retryAfter.js';
 
 const NOW = Date.UTC(2026, 2, 5, 12, 0, 0);
 
