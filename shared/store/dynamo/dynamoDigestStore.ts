@@ -7,9 +7,9 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DigestStore } from '../../delivery/digest/queueDueDigests.js';
 import type { DigestEvent } from '../../events/digestEvent.js';
-import type { StoredEvent } from '../stateStore.js';
+import { DEFAULT_EVENT_RETENTION_MS, type StoredEvent } from '../stateStore.js';
 import { isConditionalCheckFailure, toStoreError } from './dynamoErrors.js';
-import { DEFAULT_EVENT_RETENTION_MS, DynamoStateStore } from './dynamoStateStore.js';
+import { DynamoStateStore } from './dynamoStateStore.js';
 import { digestKey, ItemKind, ttlSeconds } from './stateTableKeys.js';
 
 /** Longer than the digest function's timeout, so a claim is only taken again from a run that is gone. */
@@ -21,7 +21,7 @@ export interface DynamoDigestStoreOptions {
   tableName: string;
   /** How long a claim that was never marked sent holds. @default DEFAULT_DIGEST_CLAIM_TIMEOUT_MS */
   claimTimeoutMs?: number;
-  /** How long a digest's claim is kept (its TTL). @default 14 days, as events */
+  /** How long a digest's claim is kept (its TTL). @default DEFAULT_EVENT_RETENTION_MS, as events */
   retentionMs?: number;
   /** @default Date.now */
   clock?: () => number;

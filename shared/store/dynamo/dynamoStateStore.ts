@@ -21,6 +21,7 @@ import { parseStored } from '../parseStored.js';
 import {
   type AcquireLeaseOptions,
   type CommitResult,
+  DEFAULT_EVENT_RETENTION_MS,
   type Lease,
   type PollState,
   PollStateSchema,
@@ -44,13 +45,11 @@ import {
   ttlSeconds,
 } from './stateTableKeys.js';
 
-export const DEFAULT_EVENT_RETENTION_MS = 14 * 86_400_000;
-
 export interface DynamoStateStoreOptions {
   /** Build it once at module scope and share it: the store never creates or destroys clients. */
   client: DynamoDBDocumentClient | DynamoDBClient;
   tableName: string;
-  /** How long events stay in the log (their TTL). @default 14 days */
+  /** How long events stay in the log (their TTL). @default DEFAULT_EVENT_RETENTION_MS (14 days) */
   eventRetentionMs?: number;
   /**
    * Strongly consistent snapshot loads. Off by default: they cost twice the read units, and a stale

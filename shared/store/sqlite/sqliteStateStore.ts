@@ -12,6 +12,7 @@ import { parseStored } from '../parseStored.js';
 import {
   type AcquireLeaseOptions,
   type CommitResult,
+  DEFAULT_EVENT_RETENTION_MS,
   type Lease,
   type PollState,
   PollStateSchema,
@@ -27,14 +28,12 @@ import { type EventRouter, SqliteOutbox } from './sqliteOutbox.js';
 import { openStateDatabase } from './sqliteSchema.js';
 import { stateFileError } from './stateFileError.js';
 
-export const DEFAULT_EVENT_RETENTION_MS = 14 * 86_400_000;
-
 export interface SqliteStateStoreOptions {
   /** The state file (its directory is created), or `:memory:`. */
   path: string;
   /** The subscribers each new event is queued for. @default none: events are logged, not queued */
   routeEvent?: EventRouter;
-  /** How long events stay in the log before prune() removes them. @default 14 days */
+  /** How long events stay in the log before prune() removes them. @default DEFAULT_EVENT_RETENTION_MS (14 days) */
   eventRetentionMs?: number;
   /** @default 5000 */
   busyTimeoutMs?: number;
