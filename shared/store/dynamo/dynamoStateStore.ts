@@ -49,7 +49,7 @@ export interface DynamoStateStoreOptions {
   /** Build it once at module scope and share it: the store never creates or destroys clients. */
   client: DynamoDBDocumentClient | DynamoDBClient;
   tableName: string;
-  /** How long events stay in the log (their TTL). @default DEFAULT_EVENT_RETENTION_MS (14 days) */
+  /** How long events stay in the log (their TTL). @default DEFAULT_EVENT_RETENTION_MS */
   eventRetentionMs?: number;
   /**
    * Strongly consistent snapshot loads. Off by default: they cost twice the read units, and a stale

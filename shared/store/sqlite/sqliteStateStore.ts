@@ -33,7 +33,7 @@ export interface SqliteStateStoreOptions {
   path: string;
   /** The subscribers each new event is queued for. @default none: events are logged, not queued */
   routeEvent?: EventRouter;
-  /** How long events stay in the log before prune() removes them. @default DEFAULT_EVENT_RETENTION_MS (14 days) */
+  /** How long events stay in the log before prune() removes them. @default DEFAULT_EVENT_RETENTION_MS */
   eventRetentionMs?: number;
   /** @default 5000 */
   busyTimeoutMs?: number;
