@@ -20,7 +20,8 @@ import {
   type ReservationRequest,
   ReservingBudgetStore,
 } from '../../api/budgetCounterStore.js';
-import { StateStoreError, StoreContentionError } from '../errors.js';
+import { StoreContentionError } from '../errors.js';
+import { parseStored } from '../parseStored.js';
 import { isConditionalCheckFailure, toStoreError } from './dynamoErrors.js';
 import type { DynamoMetrics } from './dynamoMetrics.js';
 import { budgetKey, ItemKind, ttlSeconds } from './stateTableKeys.js';
@@ -152,11 +153,7 @@ export class DynamoBudgetCounterStore extends ReservingBudgetStore {
     } catch (error) {
       throw toStoreError(error, 'budget', undefined);
     }
-    const parsed = BudgetItemSchema.safeParse(item ?? {});
-    if (!parsed.success) {
-      throw new StateStoreError('budget', undefined, `malformed budget item: ${parsed.error.message}`);
-    }
-    return parsed.data;
+    return parseStored(BudgetItemSchema, item ?? {}, 'budget', undefined, `budget item ${key}`);
   }
 
   /** Writes the log if nobody else did since we read revision `revision`; false when someone did. */

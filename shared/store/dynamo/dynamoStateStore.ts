@@ -14,23 +14,29 @@ import {
 import * as z from 'zod';
 import type { BudgetCounterStore } from '../../api/budgetCounterStore.js';
 import { type Snapshot, SnapshotSchema } from '../../detect/snapshot.js';
-import { type NotifierEvent, NotifierEventSchema } from '../../events/notifierEvent.js';
-import { StateStoreError } from '../errors.js';
+import type { NotifierEvent } from '../../events/notifierEvent.js';
 import { type EventQuery, EventQuerySchema, matchesEventQuery } from '../eventQuery.js';
-import { parseStored } from '../parseStored.js';
+import { parseInput, parseStored } from '../parseStored.js';
 import {
   type AcquireLeaseOptions,
   type CommitResult,
   DEFAULT_EVENT_RETENTION_MS,
   type Lease,
   type PollState,
-  PollStateSchema,
   type RecordResult,
   type SavePollStateOptions,
   type SnapshotChange,
   type StateStore,
   type StoredEvent,
 } from '../stateStore.js';
+import {
+  eventsToWrite,
+  pollStateToWrite,
+  readPollState,
+  readSnapshot,
+  readStoredEvent,
+  snapshotToWrite,
+} from '../storedRecords.js';
 import { DynamoBudgetCounterStore } from './dynamoBudgetCounterStore.js';
 import { cancellationReasons, isConditionalCheckFailure, toStoreError } from './dynamoErrors.js';
 import { DynamoMetrics, type DynamoMetricsSnapshot, type StoreOperation } from './dynamoMetrics.js';
@@ -63,11 +69,8 @@ export interface DynamoStateStoreOptions {
 
 const SNAPSHOT_FIELDS = SnapshotSchema.keyof().options;
 
-const EventItemSchema = z.object({
-  payload: z.string(),
-  recordedAt: z.number(),
-  position: z.number().int().default(0),
-});
+/** An event's order within its commit (absent on items written before it was kept). */
+const PositionSchema = z.number().int().default(0);
 
 /** The lease attributes of the poll state item (see stateTableKeys.ts). */
 const LEASE_NAMES = { '#owner': 'leaseOwner', '#until': 'leaseUntil' };
@@ -76,6 +79,9 @@ const LEASE_CONDITION = 'attribute_not_exists(#until) OR #until <= :now OR #owne
 /** Or held by an owner known to be gone. */
 const TAKE_OVER_CONDITION = `${LEASE_CONDITION} OR #owner = :gone`;
 const LeaseItemSchema = z.object({ leaseOwner: z.string(), leaseUntil: z.number() });
+/** A sort key's part after its prefix: the order uuid of SNAP#…, the event id of EVENT#…. */
+const keyAfter = (prefix: string, sk: unknown) =>
+  typeof sk === 'string' && sk.startsWith(prefix) ? sk.slice(prefix.length) : undefined;
 
 export class DynamoStateStore implements StateStore {
   readonly budgetCounters: BudgetCounterStore;
@@ -109,24 +115,23 @@ export class DynamoStateStore implements StateStore {
     const items = await this.#query('loadSnapshots', organizationId, {
       TableName: this.#tableName,
       KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-      ProjectionExpression: SNAPSHOT_FIELDS.map((_, index) => `#f${index}`).join(', '),
+      ProjectionExpression: ['#sk', ...SNAPSHOT_FIELDS.map((_, index) => `#f${index}`)].join(', '),
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: { ':pk': organizationPk(organizationId), ':prefix': SNAPSHOT_PREFIX },
       ConsistentRead: this.#consistentSnapshotReads,
     });
     const snapshots = new Map<string, Snapshot>();
     for (const item of items) {
-      const snapshot = parseStored(SnapshotSchema, item, 'loadSnapshots', organizationId, 'snapshot');
+      const orderUuid = keyAfter(SNAPSHOT_PREFIX, item.sk);
+      const snapshot = readSnapshot(item, 'loadSnapshots', organizationId, orderUuid);
       snapshots.set(snapshot.orderUuid, snapshot);
     }
     return snapshots;
   }
 
   async commitChange(organizationId: string, change: SnapshotChange): Promise<CommitResult> {
-    const snapshot = parseStored(SnapshotSchema, change.snapshot, 'commitChange', organizationId, 'snapshot');
-    if (snapshot.version < 1) {
-      throw new StateStoreError('commitChange', organizationId, `snapshot version ${snapshot.version} < 1`);
-    }
+    const snapshot = snapshotToWrite(organizationId, change.snapshot);
+    eventsToWrite('commitChange', organizationId, change.events);
     const recordedAt = this.#clock();
     const duplicateEventIds: string[] = [];
     // Two copies of one event in a change are one event; the log keeps the first.
@@ -168,9 +173,7 @@ export class DynamoStateStore implements StateStore {
 
   /** One TransactWriteItems of conditional puts (at most 100 events), retried without those already logged. */
   async recordEvents(organizationId: string, events: readonly NotifierEvent[]): Promise<RecordResult> {
-    const parsed = events.map((event) =>
-      parseStored(NotifierEventSchema, event, 'recordEvents', organizationId, 'event'),
-    );
+    const parsed = eventsToWrite('recordEvents', organizationId, events);
     const recordedAt = this.#clock();
     const duplicateEventIds: string[] = [];
     let pending = parsed.filter((event, index, all) => {
@@ -217,7 +220,7 @@ export class DynamoStateStore implements StateStore {
    * is matched, newest first, and cut to the limit here. Events are few and kept 14 days.
    */
   async findEvents(organizationId: string, query: EventQuery): Promise<StoredEvent[]> {
-    const parsed = EventQuerySchema.parse(query);
+    const parsed = parseInput(EventQuerySchema, query, 'findEvents', organizationId, 'event query');
     const stored = (await this.#queryEvents('listEvents', organizationId, parsed)).filter(({ stored }) =>
       matchesEventQuery(stored, parsed),
     );
@@ -250,7 +253,7 @@ export class DynamoStateStore implements StateStore {
       TableName: this.#tableName,
       KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
       ...(filters.length === 0 ? {} : { FilterExpression: filters.join(' AND ') }),
-      ProjectionExpression: '#payload, #recordedAt, #position',
+      ProjectionExpression: '#sk, #payload, #recordedAt, #position',
       ExpressionAttributeNames: {
         '#pk': 'pk',
         '#sk': 'sk',
@@ -263,15 +266,16 @@ export class DynamoStateStore implements StateStore {
       ConsistentRead: true,
     });
     return items.map((item) => {
-      const { payload, recordedAt, position } = parseStored(
-        EventItemSchema,
-        item,
+      const eventId = keyAfter(EVENT_PREFIX, item.sk);
+      const stored = readStoredEvent(item, operation, organizationId, eventId);
+      const position = parseStored(
+        PositionSchema,
+        item.position,
         operation,
         organizationId,
-        'event',
+        `event ${eventId}`,
       );
-      const event = parseStored(NotifierEventSchema, payload, operation, organizationId, 'event');
-      return { stored: { event, organizationId, recordedAt }, position };
+      return { stored, position };
     });
   }
 
@@ -293,15 +297,7 @@ export class DynamoStateStore implements StateStore {
       ),
     );
     if (result.Item === undefined) return undefined;
-    const { payload, recordedAt } = parseStored(
-      EventItemSchema,
-      result.Item,
-      'getEvent',
-      organizationId,
-      'event',
-    );
-    const event = parseStored(NotifierEventSchema, payload, 'getEvent', organizationId, 'event');
-    return { event, organizationId, recordedAt };
+    return readStoredEvent(result.Item, 'getEvent', organizationId, eventId);
   }
 
   async loadPollState(organizationId: string): Promise<PollState | undefined> {
@@ -320,11 +316,11 @@ export class DynamoStateStore implements StateStore {
     // A lease taken before the first save makes the item exist without a state.
     const stored = result.Item?.state;
     if (stored === undefined) return undefined;
-    return parseStored(PollStateSchema, stored, 'loadPollState', organizationId, 'poll state');
+    return readPollState(stored, 'loadPollState', organizationId);
   }
 
   async savePollState(state: PollState, options: SavePollStateOptions = {}): Promise<void> {
-    const parsed = PollStateSchema.parse(state);
+    const parsed = pollStateToWrite(state);
     const organizationId = parsed.organizationId;
     // An update, not a put: a put would erase the lease attributes that share the item.
     const save: UpdateCommandInput = {
@@ -411,8 +407,10 @@ export class DynamoStateStore implements StateStore {
         }),
       ),
     );
-    const parsed = LeaseItemSchema.safeParse(result.Item);
-    return parsed.success ? { owner: parsed.data.leaseOwner, until: parsed.data.leaseUntil } : undefined;
+    // Nobody holds it: no item, or the state item without the lease attributes.
+    if (result.Item?.leaseOwner === undefined && result.Item?.leaseUntil === undefined) return undefined;
+    const lease = parseStored(LeaseItemSchema, result.Item, 'leaseHolder', organizationId, 'lease');
+    return { owner: lease.leaseOwner, until: lease.leaseUntil };
   }
 
   async releaseLease(organizationId: string, owner: string): Promise<void> {

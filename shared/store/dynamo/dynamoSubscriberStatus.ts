@@ -17,7 +17,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import type { DisabledSubscriber, SubscriberStatus } from '../../delivery/subscriberStatus.js';
-import { StateStoreError } from '../errors.js';
+import { parseStored } from '../parseStored.js';
 import { isConditionalCheckFailure, toStoreError } from './dynamoErrors.js';
 import type { ItemKey } from './stateTableKeys.js';
 
@@ -151,14 +151,14 @@ export class DynamoSubscriberStatus implements SubscriberStatus {
       throw toStoreError(error, 'subscriberStatus', undefined);
     }
     if (item === undefined) return undefined;
-    const parsed = DisabledItemSchema.safeParse(item);
-    if (!parsed.success) {
-      throw new StateStoreError(
-        'subscriberStatus',
-        undefined,
-        `malformed disabled-subscriber item for ${subscriberId}: ${parsed.error.message}`,
-      );
-    }
-    return { subscriberId, reason: parsed.data.reason, disabledAt: Date.parse(parsed.data.disabledAt) };
+    const record = `disabled-subscriber item of ${subscriberId}`;
+    const { reason, disabledAt } = parseStored(
+      DisabledItemSchema,
+      item,
+      'subscriberStatus',
+      undefined,
+      record,
+    );
+    return { subscriberId, reason, disabledAt: Date.parse(disabledAt) };
   }
 }

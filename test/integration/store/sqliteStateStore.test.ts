@@ -25,12 +25,41 @@ import {
 
 describeStateStoreConformance('SqliteStateStore', async ({ clock }) => {
   const dir = mkdtempSync(join(tmpdir(), 'state-store-'));
-  const store = new SqliteStateStore({ path: join(dir, 'state.db'), clock });
+  const path = join(dir, 'state.db');
+  const store = new SqliteStateStore({ path, clock });
+  /** Runs one statement on the file through a connection of its own, as another program would. */
+  const exec = async (sql: string, ...parameters: string[]) => {
+    const raw = new Database(path);
+    try {
+      raw.prepare(sql).run(...parameters);
+    } finally {
+      raw.close();
+    }
+  };
   return {
     store,
     cleanup: async () => {
       store.close();
       rmSync(dir, { recursive: true, force: true });
+    },
+    corrupt: {
+      snapshotStatus: (organizationId, orderUuid) =>
+        exec(
+          `UPDATE snapshots SET data = json_set(data, '$.status', 7) WHERE organization_id = ? AND order_uuid = ?`,
+          organizationId,
+          orderUuid,
+        ),
+      eventPayload: (organizationId, eventId) =>
+        exec(
+          `UPDATE events SET payload = '{not json' WHERE organization_id = ? AND id = ?`,
+          organizationId,
+          eventId,
+        ),
+      pollStateFailures: (organizationId) =>
+        exec(
+          `UPDATE poll_states SET data = json_set(data, '$.consecutiveFailures', -1) WHERE organization_id = ?`,
+          organizationId,
+        ),
     },
   };
 });
