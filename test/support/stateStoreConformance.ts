@@ -56,7 +56,7 @@ export function makeSnapshot(orderUuid: string, overrides: Partial<Snapshot> = {
     updatedAt: '2026-03-05T09:15:00.000000Z',
     missingSince: null,
     version: 1,
-    expiresAt: Math.floor(T0 / 1000) + 86_400 * 30,
+    expiresAt: T0 + 30 * 86_400_000,
     ...overrides,
   };
 }

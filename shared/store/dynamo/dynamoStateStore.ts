@@ -79,6 +79,9 @@ const LEASE_CONDITION = 'attribute_not_exists(#until) OR #until <= :now OR #owne
 /** Or held by an owner known to be gone. */
 const TAKE_OVER_CONDITION = `${LEASE_CONDITION} OR #owner = :gone`;
 const LeaseItemSchema = z.object({ leaseOwner: z.string(), leaseUntil: z.number() });
+/** A snapshot item's attributes with its TTL (epoch s) back as the Snapshot's expiresAt (epoch ms). */
+const fromTtl = (item: Record<string, unknown>) =>
+  typeof item.expiresAt === 'number' ? { ...item, expiresAt: item.expiresAt * 1000 } : item;
 /** A sort key's part after its prefix: the order uuid of SNAP#…, the event id of EVENT#…. */
 const keyAfter = (prefix: string, sk: unknown) =>
   typeof sk === 'string' && sk.startsWith(prefix) ? sk.slice(prefix.length) : undefined;
@@ -123,7 +126,7 @@ export class DynamoStateStore implements StateStore {
     const snapshots = new Map<string, Snapshot>();
     for (const item of items) {
       const orderUuid = keyAfter(SNAPSHOT_PREFIX, item.sk);
-      const snapshot = readSnapshot(item, 'loadSnapshots', organizationId, orderUuid);
+      const snapshot = readSnapshot(fromTtl(item), 'loadSnapshots', organizationId, orderUuid);
       snapshots.set(snapshot.orderUuid, snapshot);
     }
     return snapshots;
@@ -440,7 +443,12 @@ export class DynamoStateStore implements StateStore {
     return {
       Put: {
         TableName: this.#tableName,
-        Item: { ...snapshotKey(organizationId, snapshot.orderUuid), kind: ItemKind.snapshot, ...snapshot },
+        Item: {
+          ...snapshotKey(organizationId, snapshot.orderUuid),
+          kind: ItemKind.snapshot,
+          ...snapshot,
+          expiresAt: ttlSeconds(snapshot.expiresAt),
+        },
         ConditionExpression: first ? 'attribute_not_exists(pk)' : '#version = :previous',
         ...(first
           ? {}

@@ -133,7 +133,7 @@ export class SqliteStateStore implements StateStore {
         'SELECT owner, lease_until FROM leases WHERE organization_id = ?',
       ),
       releaseLease: db.prepare('DELETE FROM leases WHERE organization_id = ? AND owner = ?'),
-      pruneSnapshots: db.prepare('DELETE FROM snapshots WHERE expires_at * 1000 <= ?'),
+      pruneSnapshots: db.prepare('DELETE FROM snapshots WHERE expires_at <= ?'),
       pruneEvents: db.prepare('DELETE FROM events WHERE expires_at <= ?'),
     };
     const statements = this.#statements;

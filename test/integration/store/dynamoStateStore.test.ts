@@ -122,7 +122,12 @@ describe('DynamoStateStore on DynamoDB Local', () => {
         Key: { pk: `ORG#${organizationId}`, sk: `SNAP#${snapshot.orderUuid}` },
       }),
     );
-    expect(snapshotItem).toMatchObject({ kind: 'snapshot', expiresAt: snapshot.expiresAt, version: 1 });
+    // The TTL is the table's one time in epoch seconds; the snapshot's own expiresAt is in ms.
+    expect(snapshotItem).toMatchObject({
+      kind: 'snapshot',
+      expiresAt: snapshot.expiresAt / 1000,
+      version: 1,
+    });
   });
 
   it('keeps the lease on the poll state item, and gives it back with the state in one write', async () => {

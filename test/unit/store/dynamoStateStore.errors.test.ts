@@ -61,11 +61,13 @@ function firstChange() {
 describe('DynamoStateStore when DynamoDB refuses', () => {
   it('loads the snapshots of every page, continuing where the last page ended', async () => {
     const [a, b] = [makeSnapshot(newOrderUuid()), makeSnapshot(newOrderUuid())];
+    /** As the table holds it: the TTL in epoch seconds. */
+    const item = (snapshot: typeof a) => ({ ...snapshot, expiresAt: snapshot.expiresAt / 1000 });
     const pageEnd = { pk: `ORG#${ORG}`, sk: `SNAP#${a.orderUuid}` };
     ddb
       .on(QueryCommand)
-      .resolvesOnce({ Items: [a], LastEvaluatedKey: pageEnd })
-      .resolvesOnce({ Items: [b] });
+      .resolvesOnce({ Items: [item(a)], LastEvaluatedKey: pageEnd })
+      .resolvesOnce({ Items: [item(b)] });
     const store = newStore();
 
     const loaded = await store.loadSnapshots(ORG);
