@@ -1,9 +1,9 @@
 // The state store on one DynamoDB table (layout in stateTableDefinition.ts): one Query loads an
 // organization's snapshots, one TransactWriteItems commits each changed order with its events; the lease
 // lives on the poll state item, so the end of a cycle can save the state and give the lease back at once.
-import { type ConsumedCapacity, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
-  DynamoDBDocumentClient,
+  type DynamoDBDocumentClient,
   GetCommand,
   QueryCommand,
   type QueryCommandInput,
@@ -38,8 +38,8 @@ import {
   snapshotToWrite,
 } from '../storedRecords.js';
 import { DynamoBudgetCounterStore } from './dynamoBudgetCounterStore.js';
-import { cancellationReasons, isConditionalCheckFailure, toStoreError } from './dynamoErrors.js';
-import { DynamoMetrics, type DynamoMetricsSnapshot, type StoreOperation } from './dynamoMetrics.js';
+import { DynamoMetrics, type DynamoMetricsSnapshot } from './dynamoMetrics.js';
+import { StateTable } from './stateTable.js';
 import {
   EVENT_PREFIX,
   eventKey,
@@ -88,23 +88,22 @@ const keyAfter = (prefix: string, sk: unknown) =>
 
 export class DynamoStateStore implements StateStore {
   readonly budgetCounters: BudgetCounterStore;
-  readonly #client: DynamoDBDocumentClient;
-  readonly #tableName: string;
+  readonly #table: StateTable;
   readonly #eventRetentionMs: number;
   readonly #consistentSnapshotReads: boolean;
   readonly #clock: () => number;
   readonly #metrics = new DynamoMetrics();
 
   constructor(options: DynamoStateStoreOptions) {
-    this.#client =
-      options.client instanceof DynamoDBClient
-        ? DynamoDBDocumentClient.from(options.client, { marshallOptions: { removeUndefinedValues: true } })
-        : options.client;
-    this.#tableName = options.tableName;
+    this.#table = new StateTable({
+      client: options.client,
+      tableName: options.tableName,
+      metrics: this.#metrics,
+    });
     this.#eventRetentionMs = options.eventRetentionMs ?? DEFAULT_EVENT_RETENTION_MS;
     this.#consistentSnapshotReads = options.consistentSnapshotReads ?? false;
     this.#clock = options.clock ?? Date.now;
-    this.budgetCounters = new DynamoBudgetCounterStore(this.#client, this.#tableName, this.#metrics);
+    this.budgetCounters = new DynamoBudgetCounterStore(this.#table);
   }
 
   /** Requests and consumed capacity so far, per operation (a copy). */
@@ -116,7 +115,7 @@ export class DynamoStateStore implements StateStore {
     const names: Record<string, string> = { '#pk': 'pk', '#sk': 'sk' };
     for (const [index, field] of SNAPSHOT_FIELDS.entries()) names[`#f${index}`] = field;
     const items = await this.#query('loadSnapshots', organizationId, {
-      TableName: this.#tableName,
+      TableName: this.#table.name,
       KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
       ProjectionExpression: ['#sk', ...SNAPSHOT_FIELDS.map((_, index) => `#f${index}`)].join(', '),
       ExpressionAttributeNames: names,
@@ -135,80 +134,66 @@ export class DynamoStateStore implements StateStore {
   async commitChange(organizationId: string, change: SnapshotChange): Promise<CommitResult> {
     const snapshot = snapshotToWrite(organizationId, change.snapshot);
     eventsToWrite('commitChange', organizationId, change.events);
-    const recordedAt = this.#clock();
-    const duplicateEventIds: string[] = [];
-    // Two copies of one event in a change are one event; the log keeps the first.
-    let pending = change.events.filter((event, index, all) => {
-      const first = all.findIndex((other) => other.id === event.id) === index;
-      if (!first) duplicateEventIds.push(event.id);
-      return first;
-    });
-    // Each pass either commits, or learns that some events are already logged and drops them; so it ends.
-    for (;;) {
-      try {
-        await this.#metrics.measure('commitChange', 'write', () =>
-          this.#client.send(
-            new TransactWriteCommand({
-              TransactItems: [
-                this.#snapshotPut(organizationId, snapshot),
-                ...pending.map((event, position) =>
-                  this.#eventPut(organizationId, event, recordedAt, position),
-                ),
-              ],
-              ReturnConsumedCapacity: 'TOTAL',
-            }),
-          ),
-        );
-        return { outcome: 'committed', duplicateEventIds };
-      } catch (error) {
-        const reasons = cancellationReasons(error);
-        if (!reasons) throw toStoreError(error, 'commitChange', organizationId);
-        const codes = reasons.map((reason) => reason.Code ?? 'None');
-        if (codes[0] === 'ConditionalCheckFailed') return { outcome: 'version_conflict' };
-        const logged = pending.filter((_, index) => codes[index + 1] === 'ConditionalCheckFailed');
-        const otherFailure = codes.some((code) => code !== 'None' && code !== 'ConditionalCheckFailed');
-        if (logged.length === 0 || otherFailure) throw toStoreError(error, 'commitChange', organizationId);
-        duplicateEventIds.push(...logged.map((event) => event.id));
-        pending = pending.filter((event) => !logged.includes(event));
-      }
-    }
+    const logged = await this.#logEvents('commitChange', organizationId, change.events, snapshot);
+    return logged === 'version_conflict'
+      ? { outcome: 'version_conflict' }
+      : { outcome: 'committed', duplicateEventIds: logged };
   }
 
   /** One TransactWriteItems of conditional puts (at most 100 events), retried without those already logged. */
   async recordEvents(organizationId: string, events: readonly NotifierEvent[]): Promise<RecordResult> {
     const parsed = eventsToWrite('recordEvents', organizationId, events);
+    const logged = await this.#logEvents('recordEvents', organizationId, parsed);
+    return { duplicateEventIds: logged === 'version_conflict' ? [] : logged };
+  }
+
+  /**
+   * Logs the events, each only if new, with the snapshot (under its version check) when given, in one
+   * transaction: again without the events the log already holds, until it commits. The ids of those
+   * events, or `version_conflict` when the snapshot's check failed (nothing is written then).
+   */
+  async #logEvents(
+    operation: 'commitChange' | 'recordEvents',
+    organizationId: string,
+    events: readonly NotifierEvent[],
+    snapshot?: Snapshot,
+  ): Promise<string[] | 'version_conflict'> {
     const recordedAt = this.#clock();
     const duplicateEventIds: string[] = [];
-    let pending = parsed.filter((event, index, all) => {
+    // Two copies of one event are one event; the log keeps the first.
+    let pending = events.filter((event, index, all) => {
       const first = all.findIndex((other) => other.id === event.id) === index;
       if (!first) duplicateEventIds.push(event.id);
       return first;
     });
-    while (pending.length > 0) {
-      try {
-        await this.#metrics.measure('recordEvents', 'write', () =>
-          this.#client.send(
-            new TransactWriteCommand({
-              TransactItems: pending.map((event, position) =>
-                this.#eventPut(organizationId, event, recordedAt, position),
-              ),
-              ReturnConsumedCapacity: 'TOTAL',
-            }),
-          ),
-        );
-        break;
-      } catch (error) {
-        const reasons = cancellationReasons(error);
-        if (!reasons) throw toStoreError(error, 'recordEvents', organizationId);
-        const codes = reasons.map((reason) => reason.Code ?? 'None');
-        const logged = pending.filter((_, index) => codes[index] === 'ConditionalCheckFailed');
-        const otherFailure = codes.some((code) => code !== 'None' && code !== 'ConditionalCheckFailed');
-        if (logged.length === 0 || otherFailure) throw toStoreError(error, 'recordEvents', organizationId);
-        duplicateEventIds.push(...logged.map((event) => event.id));
-        pending = pending.filter((event) => !logged.includes(event));
-      }
+    const firstEvent = snapshot ? 1 : 0;
+    // Each pass either commits, or learns that some events are already logged and drops them; so it ends.
+    while (snapshot || pending.length > 0) {
+      const refused = await this.#table.send(
+        operation,
+        organizationId,
+        new TransactWriteCommand({
+          TransactItems: [
+            ...(snapshot ? [this.#snapshotPut(organizationId, snapshot)] : []),
+            ...pending.map((event, position) => this.#eventPut(organizationId, event, recordedAt, position)),
+          ],
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+        {
+          onConditionFailed: ({ items, otherFailure, error }) => {
+            if (snapshot && items.includes(0)) return 'version_conflict' as const;
+            if (otherFailure) throw error;
+            return items.map((item) => item - firstEvent);
+          },
+        },
+      );
+      if (refused === 'version_conflict') return refused;
+      if (!Array.isArray(refused)) break;
+      const logged = pending.filter((_, position) => refused.includes(position));
+      duplicateEventIds.push(...logged.map((event) => event.id));
+      pending = pending.filter((event) => !logged.includes(event));
     }
-    return { duplicateEventIds };
+    return duplicateEventIds;
   }
 
   async listEvents(organizationId: string, sinceMs?: number): Promise<StoredEvent[]> {
@@ -224,7 +209,7 @@ export class DynamoStateStore implements StateStore {
    */
   async findEvents(organizationId: string, query: EventQuery): Promise<StoredEvent[]> {
     const parsed = parseInput(EventQuerySchema, query, 'findEvents', organizationId, 'event query');
-    const stored = (await this.#queryEvents('listEvents', organizationId, parsed)).filter(({ stored }) =>
+    const stored = (await this.#queryEvents('findEvents', organizationId, parsed)).filter(({ stored }) =>
       matchesEventQuery(stored, parsed),
     );
     stored.sort((a, b) => b.stored.recordedAt - a.stored.recordedAt || b.position - a.position);
@@ -232,7 +217,7 @@ export class DynamoStateStore implements StateStore {
   }
 
   async #queryEvents(
-    operation: StoreOperation,
+    operation: 'listEvents' | 'findEvents',
     organizationId: string,
     { sinceMs, types }: Pick<EventQuery, 'sinceMs' | 'types'>,
   ): Promise<{ stored: StoredEvent; position: number }[]> {
@@ -253,7 +238,7 @@ export class DynamoStateStore implements StateStore {
       filters.push(`#eventType IN (${names.join(', ')})`);
     }
     const items = await this.#query(operation, organizationId, {
-      TableName: this.#tableName,
+      TableName: this.#table.name,
       KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
       ...(filters.length === 0 ? {} : { FilterExpression: filters.join(' AND ') }),
       ProjectionExpression: '#sk, #payload, #recordedAt, #position',
@@ -287,34 +272,34 @@ export class DynamoStateStore implements StateStore {
    * kept 14 days). For the operator commands; counted as the event log's reads (`listEvents`).
    */
   async getEvent(organizationId: string, eventId: string): Promise<StoredEvent | undefined> {
-    const result = await this.#send('listEvents', 'read', organizationId, () =>
-      this.#client.send(
-        new GetCommand({
-          TableName: this.#tableName,
-          Key: eventKey(organizationId, eventId),
-          ConsistentRead: true,
-          ProjectionExpression: '#payload, #recordedAt',
-          ExpressionAttributeNames: { '#payload': 'payload', '#recordedAt': 'recordedAt' },
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      ),
+    const result = await this.#table.send(
+      'getEvent',
+      organizationId,
+      new GetCommand({
+        TableName: this.#table.name,
+        Key: eventKey(organizationId, eventId),
+        ConsistentRead: true,
+        ProjectionExpression: '#payload, #recordedAt',
+        ExpressionAttributeNames: { '#payload': 'payload', '#recordedAt': 'recordedAt' },
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
     );
     if (result.Item === undefined) return undefined;
     return readStoredEvent(result.Item, 'getEvent', organizationId, eventId);
   }
 
   async loadPollState(organizationId: string): Promise<PollState | undefined> {
-    const result = await this.#send('loadPollState', 'read', organizationId, () =>
-      this.#client.send(
-        new GetCommand({
-          TableName: this.#tableName,
-          Key: pollStateKey(organizationId),
-          ConsistentRead: true,
-          ProjectionExpression: '#state',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      ),
+    const result = await this.#table.send(
+      'loadPollState',
+      organizationId,
+      new GetCommand({
+        TableName: this.#table.name,
+        Key: pollStateKey(organizationId),
+        ConsistentRead: true,
+        ProjectionExpression: '#state',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
     );
     // A lease taken before the first save makes the item exist without a state.
     const stored = result.Item?.state;
@@ -327,7 +312,7 @@ export class DynamoStateStore implements StateStore {
     const organizationId = parsed.organizationId;
     // An update, not a put: a put would erase the lease attributes that share the item.
     const save: UpdateCommandInput = {
-      TableName: this.#tableName,
+      TableName: this.#table.name,
       Key: pollStateKey(organizationId),
       UpdateExpression: 'SET #kind = :kind, #state = :state',
       ExpressionAttributeNames: { '#kind': 'kind', '#state': 'state' },
@@ -336,28 +321,23 @@ export class DynamoStateStore implements StateStore {
     };
     const owner = options.releaseLeaseOf;
     if (owner !== undefined) {
-      try {
-        await this.#metrics.measure('savePollState', 'write', () =>
-          this.#client.send(
-            new UpdateCommand({
-              ...save,
-              UpdateExpression: `${save.UpdateExpression} REMOVE #owner, #until`,
-              ConditionExpression: '#owner = :owner',
-              ExpressionAttributeNames: { ...save.ExpressionAttributeNames, ...LEASE_NAMES },
-              ExpressionAttributeValues: { ...save.ExpressionAttributeValues, ':owner': owner },
-            }),
-          ),
-        );
-        return;
-      } catch (error) {
-        if (!isConditionalCheckFailure(error)) throw toStoreError(error, 'savePollState', organizationId);
+      const released = await this.#table.send(
+        'savePollState',
+        organizationId,
+        new UpdateCommand({
+          ...save,
+          UpdateExpression: `${save.UpdateExpression} REMOVE #owner, #until`,
+          ConditionExpression: '#owner = :owner',
+          ExpressionAttributeNames: { ...save.ExpressionAttributeNames, ...LEASE_NAMES },
+          ExpressionAttributeValues: { ...save.ExpressionAttributeValues, ':owner': owner },
+        }),
         // The lease is no longer ours (it ran out and was taken, or was given back): nothing was written,
         // so save the state alone, leaving whoever holds the lease now alone. Rare, hence a second write.
-      }
+        { onConditionFailed: () => false as const },
+      );
+      if (released !== false) return;
     }
-    await this.#send('savePollState', 'write', organizationId, () =>
-      this.#client.send(new UpdateCommand(save)),
-    );
+    await this.#table.send('savePollState', organizationId, new UpdateCommand(save));
   }
 
   async acquireLease(
@@ -368,47 +348,43 @@ export class DynamoStateStore implements StateStore {
     options: AcquireLeaseOptions = {},
   ): Promise<boolean> {
     const gone = options.takeOverFrom;
-    try {
-      // Only the lease attributes (and the item's kind, for an item the lease creates): the poll state
-      // on the same item stays as it is.
-      await this.#metrics.measure('lease', 'write', () =>
-        this.#client.send(
-          new UpdateCommand({
-            TableName: this.#tableName,
-            Key: pollStateKey(organizationId),
-            UpdateExpression: 'SET #kind = :kind, #owner = :owner, #until = :until',
-            ConditionExpression: gone === undefined ? LEASE_CONDITION : TAKE_OVER_CONDITION,
-            ExpressionAttributeNames: { '#kind': 'kind', ...LEASE_NAMES },
-            ExpressionAttributeValues: {
-              ':kind': ItemKind.pollState,
-              ':owner': owner,
-              ':until': nowMs + ttlMs,
-              ':now': nowMs,
-              ...(gone === undefined ? {} : { ':gone': gone }),
-            },
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-        ),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionalCheckFailure(error)) return false;
-      throw toStoreError(error, 'acquireLease', organizationId);
-    }
+    // Only the lease attributes (and the item's kind, for an item the lease creates): the poll state on the
+    // same item stays as it is.
+    const taken = await this.#table.send(
+      'acquireLease',
+      organizationId,
+      new UpdateCommand({
+        TableName: this.#table.name,
+        Key: pollStateKey(organizationId),
+        UpdateExpression: 'SET #kind = :kind, #owner = :owner, #until = :until',
+        ConditionExpression: gone === undefined ? LEASE_CONDITION : TAKE_OVER_CONDITION,
+        ExpressionAttributeNames: { '#kind': 'kind', ...LEASE_NAMES },
+        ExpressionAttributeValues: {
+          ':kind': ItemKind.pollState,
+          ':owner': owner,
+          ':until': nowMs + ttlMs,
+          ':now': nowMs,
+          ...(gone === undefined ? {} : { ':gone': gone }),
+        },
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+      { onConditionFailed: () => false as const },
+    );
+    return taken !== false;
   }
 
   async leaseHolder(organizationId: string): Promise<Lease | undefined> {
-    const result = await this.#send('lease', 'read', organizationId, () =>
-      this.#client.send(
-        new GetCommand({
-          TableName: this.#tableName,
-          Key: pollStateKey(organizationId),
-          ConsistentRead: true,
-          ProjectionExpression: '#owner, #until',
-          ExpressionAttributeNames: LEASE_NAMES,
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      ),
+    const result = await this.#table.send(
+      'leaseHolder',
+      organizationId,
+      new GetCommand({
+        TableName: this.#table.name,
+        Key: pollStateKey(organizationId),
+        ConsistentRead: true,
+        ProjectionExpression: '#owner, #until',
+        ExpressionAttributeNames: LEASE_NAMES,
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
     );
     // Nobody holds it: no item, or the state item without the lease attributes.
     if (result.Item?.leaseOwner === undefined && result.Item?.leaseUntil === undefined) return undefined;
@@ -417,32 +393,28 @@ export class DynamoStateStore implements StateStore {
   }
 
   async releaseLease(organizationId: string, owner: string): Promise<void> {
-    try {
-      await this.#metrics.measure('lease', 'write', () =>
-        this.#client.send(
-          new UpdateCommand({
-            TableName: this.#tableName,
-            Key: pollStateKey(organizationId),
-            UpdateExpression: 'REMOVE #owner, #until',
-            ConditionExpression: '#owner = :owner',
-            ExpressionAttributeNames: LEASE_NAMES,
-            ExpressionAttributeValues: { ':owner': owner },
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-        ),
-      );
-    } catch (error) {
+    await this.#table.send(
+      'releaseLease',
+      organizationId,
+      new UpdateCommand({
+        TableName: this.#table.name,
+        Key: pollStateKey(organizationId),
+        UpdateExpression: 'REMOVE #owner, #until',
+        ConditionExpression: '#owner = :owner',
+        ExpressionAttributeNames: LEASE_NAMES,
+        ExpressionAttributeValues: { ':owner': owner },
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
       // Someone else holds it now (ours ran out and was taken), or nobody does: nothing of ours to give back.
-      if (isConditionalCheckFailure(error)) return;
-      throw toStoreError(error, 'releaseLease', organizationId);
-    }
+      { onConditionFailed: () => undefined },
+    );
   }
 
   #snapshotPut(organizationId: string, snapshot: Snapshot) {
     const first = snapshot.version === 1;
     return {
       Put: {
-        TableName: this.#tableName,
+        TableName: this.#table.name,
         Item: {
           ...snapshotKey(organizationId, snapshot.orderUuid),
           kind: ItemKind.snapshot,
@@ -463,7 +435,7 @@ export class DynamoStateStore implements StateStore {
   #eventPut(organizationId: string, event: NotifierEvent, recordedAt: number, position: number) {
     return {
       Put: {
-        TableName: this.#tableName,
+        TableName: this.#table.name,
         Item: {
           ...eventKey(organizationId, event.id),
           kind: ItemKind.event,
@@ -485,35 +457,21 @@ export class DynamoStateStore implements StateStore {
 
   /** One logical Query: every page, in order. */
   async #query(
-    operation: StoreOperation,
+    operation: 'loadSnapshots' | 'listEvents' | 'findEvents',
     organizationId: string,
     input: QueryCommandInput,
   ): Promise<Record<string, unknown>[]> {
     const items: Record<string, unknown>[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
-      const page = await this.#send(operation, 'read', organizationId, () =>
-        this.#client.send(
-          new QueryCommand({ ...input, ExclusiveStartKey: startKey, ReturnConsumedCapacity: 'TOTAL' }),
-        ),
+      const page = await this.#table.send(
+        operation,
+        organizationId,
+        new QueryCommand({ ...input, ExclusiveStartKey: startKey, ReturnConsumedCapacity: 'TOTAL' }),
       );
       items.push(...(page.Items ?? []));
       startKey = page.LastEvaluatedKey;
     } while (startKey);
     return items;
-  }
-
-  /** Sends, counts and types errors for requests whose failures are all errors. */
-  async #send<T extends { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] | undefined }>(
-    operation: StoreOperation,
-    access: 'read' | 'write',
-    organizationId: string,
-    send: () => Promise<T>,
-  ): Promise<T> {
-    try {
-      return await this.#metrics.measure(operation, access, send);
-    } catch (error) {
-      throw toStoreError(error, operation, organizationId);
-    }
   }
 }

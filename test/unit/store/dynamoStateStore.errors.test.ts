@@ -87,6 +87,42 @@ describe('DynamoStateStore when DynamoDB refuses', () => {
     expect(ddb).toHaveReceivedCommandTimes(TransactWriteCommand, 1);
   });
 
+  it('takes a commit canceled by its snapshot’s version check as a version conflict, whatever else failed', async () => {
+    ddb.on(TransactWriteCommand).rejects(canceled(['ConditionalCheckFailed', 'ThrottlingError']));
+
+    expect(await newStore().commitChange(ORG, firstChange())).toEqual({ outcome: 'version_conflict' });
+    expect(ddb).toHaveReceivedCommandTimes(TransactWriteCommand, 1);
+  });
+
+  it('commits again without an event the log already holds, reporting it as a duplicate', async () => {
+    const change = firstChange();
+    ddb
+      .on(TransactWriteCommand)
+      .rejectsOnce(canceled(['None', 'ConditionalCheckFailed']))
+      .resolves({});
+
+    expect(await newStore().commitChange(ORG, change)).toEqual({
+      outcome: 'committed',
+      duplicateEventIds: [change.events[0]?.id],
+    });
+    const second = ddb.commandCalls(TransactWriteCommand)[1]?.args[0].input.TransactItems ?? [];
+    expect(second.map((item) => item.Put?.Item?.kind)).toEqual(['snapshot']);
+  });
+
+  it('does not take an event as logged when another item of the commit was throttled', async () => {
+    const snapshot = makeSnapshot(newOrderUuid());
+    const events = [
+      makeEvent(ORG, snapshot.orderUuid, 'order.created'),
+      makeEvent(ORG, snapshot.orderUuid, 'order.canceled'),
+    ];
+    ddb.on(TransactWriteCommand).rejects(canceled(['None', 'ConditionalCheckFailed', 'ThrottlingError']));
+
+    const error = await rejectionOf(newStore().commitChange(ORG, { snapshot, events }));
+
+    expect(error).toBeInstanceOf(StoreThrottledError);
+    expect(ddb).toHaveReceivedCommandTimes(TransactWriteCommand, 1);
+  });
+
   it('turns a transaction conflict into a retryable StoreContentionError', async () => {
     ddb.on(TransactWriteCommand).rejects(canceled(['TransactionConflict', 'None']));
 
