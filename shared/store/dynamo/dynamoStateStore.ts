@@ -182,8 +182,10 @@ export class DynamoStateStore implements StateStore {
         {
           onConditionFailed: ({ items, otherFailure, error }) => {
             if (snapshot && items.includes(0)) return 'version_conflict' as const;
-            if (otherFailure) throw error;
-            return items.map((item) => item - firstEvent);
+            const logged = items.map((item) => item - firstEvent).filter((position) => position >= 0);
+            // Logged events are dropped only from a transaction refused for that alone.
+            if (logged.length === 0 || otherFailure) throw error;
+            return logged;
           },
         },
       );
