@@ -36,7 +36,7 @@ export interface ConditionFailure {
   items: number[];
   /** Whether other items of the transaction failed too, for another reason (throttling, a conflict). */
   otherFailure: boolean;
-  /** The typed error the request is otherwise: to throw when the caller cannot take the failure as an outcome. */
+  /** The typed error the request is otherwise: to throw when the caller cannot take it as an outcome. */
   error: StateStoreError;
 }
 
@@ -56,8 +56,6 @@ export interface StateTableOptions {
   metrics?: DynamoMetrics;
 }
 
-const READS: readonly unknown[] = [GetCommand, QueryCommand];
-
 export class StateTable {
   readonly name: string;
   readonly client: DynamoDBDocumentClient;
@@ -73,8 +71,8 @@ export class StateTable {
   }
 
   /**
-   * Sends one request for the store method `operation` (named in errors; counted under its tally), for
-   * the organization (undefined for store-wide work).
+   * Sends one request for the store method `operation` (named in errors; counted under its `tallyOf`, as
+   * a read for a Get or Query, else a write), for the organization (undefined for store-wide work).
    */
   async send<Input extends ServiceInputTypes, Output extends TableOutput, Fallback = never>(
     operation: string,
@@ -85,7 +83,7 @@ export class StateTable {
     const tally = tallyOf(operation);
     try {
       if (this.#metrics === undefined || tally === undefined) return await this.client.send(command);
-      const access = READS.some((type) => command instanceof (type as typeof GetCommand)) ? 'read' : 'write';
+      const access = command instanceof GetCommand || command instanceof QueryCommand ? 'read' : 'write';
       return await this.#metrics.measure(tally, access, () => this.client.send(command));
     } catch (error) {
       const items = options.onConditionFailed && conditionFailedItems(error);
