@@ -39,7 +39,7 @@ export async function benchDiff(): Promise<Record<string, number>> {
   const orders: Order[] = raw.map((order) => OrderSchema.parse(order));
   raw.length = 0;
 
-  const expiresAt = Math.floor(T0 / 1000) + 10 * 86_400;
+  const expiresAt = T0 + 10 * 86_400_000;
   const snapshots = new Map<string, Snapshot>();
   let expectedWrites = 0;
   let expectedEvents = 0;

@@ -76,6 +76,6 @@ function snapshotAt(index: number): Snapshot {
     updatedAt: stamp,
     missingSince: null,
     version: 1,
-    expiresAt: Math.floor(Date.UTC(2026, 2, day + 3) / 1000),
+    expiresAt: Date.UTC(2026, 2, day + 3),
   };
 }

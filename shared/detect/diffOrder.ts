@@ -14,7 +14,7 @@ export interface DiffContext {
   detectedAt: string;
   /** The listing this order came from is being seen for the first time: record, don't announce. */
   baseline: boolean;
-  /** TTL of the snapshot to write, epoch seconds. */
+  /** When the store may forget the snapshot to write, epoch ms. */
   expiresAt: number;
   /**
    * Whether the prep summary of this establishment and pickup date was already recorded: every event about

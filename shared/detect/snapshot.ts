@@ -15,7 +15,7 @@ export const SnapshotSchema = z.object({
   missingSince: z.string().nullable(),
   /** Optimistic concurrency: a write must name the version it replaces (0 for a new order). */
   version: z.number().int().nonnegative(),
-  /** Epoch seconds after which the store may forget the order (DynamoDB TTL). */
+  /** When the store may forget the order (epoch ms; DynamoDB's TTL keeps it to the second, rounded up). */
   expiresAt: z.number().int(),
 });
 export type Snapshot = z.infer<typeof SnapshotSchema>;

@@ -926,5 +926,5 @@ function failsEveryListing(error: unknown): boolean {
 }
 
 function expiryOf(pickupDate: string, graceDays: number): number {
-  return Math.floor(Date.parse(`${addDays(pickupDate, graceDays + 1)}T00:00:00Z`) / 1000);
+  return Date.parse(`${addDays(pickupDate, graceDays + 1)}T00:00:00Z`);
 }

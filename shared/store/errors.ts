@@ -1,5 +1,7 @@
 // Typed state store failures: which organization, which operation, and the storage error behind it.
 // Callers branch on the class (retryable or not), never on a storage engine's error names.
+
+import type * as z from 'zod';
 import { EXIT_FAILURE, EXIT_USAGE, type ExitCode, NotifierError } from '../errors/notifierError.js';
 
 export class StateStoreError extends NotifierError {
@@ -51,6 +53,61 @@ export class StateFileError extends StateStoreError {
   override get exitCode(): ExitCode {
     return this.retryable ? EXIT_FAILURE : EXIT_USAGE;
   }
+}
+
+/**
+ * What the store was handed to write (or a query) does not fit its schema: refused before anything is
+ * written. Not retryable: the caller built a wrong value. `cause` is the ZodError.
+ */
+export class StoreInputError extends StateStoreError {
+  /** The first field at fault, as a path (`listingSizes.pending`); empty when the value itself is. */
+  readonly field: string;
+
+  constructor(operation: string, organization: string | undefined, what: string, error: z.ZodError) {
+    const field = fieldOf(error);
+    super(operation, organization, `invalid ${what}: ${issueLine(error, field)}`, { cause: error });
+    this.field = field;
+  }
+
+  // The notifier built the value: a bug to report, not something the operator can fix.
+  override get userFacing(): boolean {
+    return false;
+  }
+}
+
+/**
+ * A stored row or item no longer reads as the schema it was written from: refused rather than misread.
+ * Not retryable: reading it again gives the same. `cause` is the ZodError (or the JSON syntax error).
+ */
+export class MalformedRecordError extends StateStoreError {
+  /** The record at fault, e.g. `snapshot of order <uuid>`, `poll state`, `event <id>`. */
+  readonly record: string;
+  /** The first field at fault, as a path; undefined when the record is not even JSON. */
+  readonly field: string | undefined;
+
+  constructor(
+    operation: string,
+    organization: string | undefined,
+    record: string,
+    error: z.ZodError | SyntaxError,
+  ) {
+    const field = error instanceof SyntaxError ? undefined : fieldOf(error);
+    const detail = field === undefined ? 'not JSON' : issueLine(error as z.ZodError, field);
+    super(operation, organization, `malformed ${record}: ${detail}`, { cause: error });
+    this.record = record;
+    this.field = field;
+  }
+}
+
+function fieldOf(error: z.ZodError): string {
+  return (error.issues[0]?.path ?? []).map(String).join('.');
+}
+
+/** The first issue on one line, the field first, and how many more there are. */
+function issueLine(error: z.ZodError, field: string): string {
+  const first = error.issues[0]?.message ?? 'does not fit its schema';
+  const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more)` : '';
+  return `${field === '' ? '' : `field ${field}: `}${first}${more}`;
 }
 
 /** The database refused for capacity reasons even after the client's own retries. */

@@ -9,6 +9,12 @@ import { type NotifierEvent, NotifierEventSchema } from '../events/notifierEvent
 import type { OrderEvent } from '../events/orderEvent.js';
 import type { EventQuery } from './eventQuery.js';
 
+/**
+ * How long the event log keeps an event (and a digest its claim) unless configured otherwise, in both
+ * adapters: long enough for an operator to look back over two weeks and replay.
+ */
+export const DEFAULT_EVENT_RETENTION_MS = 14 * 86_400_000;
+
 export const PollStateSchema = z.object({
   organizationId: z.string(),
   /** Orders each listing held when last seen (`meta.total` of its first page, even of a walk cut short), by key. */

@@ -8,7 +8,7 @@ import { makeOrder } from './orderFactory.js';
 export const ORGANIZATION = { id: '0e9a0000-0000-4000-8000-00000000000a', name: 'North School' } as const;
 export const SOURCE = `https://example.test/api/v1/admin/organizations/${ORGANIZATION.id}`;
 export const DETECTED_AT = '2026-03-05T10:00:00.000Z';
-export const EXPIRES_AT = 1_773_000_000;
+export const EXPIRES_AT = 1_773_000_000_000;
 
 const LABELS: Record<string, string> = {
   pending: 'Pending',

@@ -1,20 +1,32 @@
 // The behaviour every StateStore adapter must show, as one suite each adapter's test file runs: snapshots
 // and optimistic versions, the idempotent event log, poll state, the lease (alone and given back with the
-// poll state) and the request budget.
+// poll state), the request budget, and the typed errors for a bad value handed in or a bad record read back.
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ZodError } from 'zod';
 import type { Snapshot } from '../../shared/detect/snapshot.js';
 import { buildPrepSummary } from '../../shared/events/buildPrepSummary.js';
 import { eventId } from '../../shared/events/eventId.js';
 import type { OrderEvent, OrderEventType } from '../../shared/events/orderEvent.js';
 import type { PrepSummaryEvent } from '../../shared/events/prepSummaryEvent.js';
-import { StateStoreError } from '../../shared/store/errors.js';
+import { MalformedRecordError, StateStoreError, StoreInputError } from '../../shared/store/errors.js';
 import type { EventQuery } from '../../shared/store/eventQuery.js';
 import { initialPollState, type PollState, type StateStore } from '../../shared/store/stateStore.js';
 
 export interface StoreHarness {
   store: StateStore;
   cleanup(): Promise<void>;
+  /** Spoils stored records behind the store's back, as a bad edit or a bug in another version might. */
+  corrupt: RecordCorrupter;
+}
+
+export interface RecordCorrupter {
+  /** Makes the stored snapshot's `status` a number. */
+  snapshotStatus(organizationId: string, orderUuid: string): Promise<void>;
+  /** Makes the stored event's payload something that is not JSON. */
+  eventPayload(organizationId: string, eventId: string): Promise<void>;
+  /** Makes the stored poll state's `consecutiveFailures` negative. */
+  pollStateFailures(organizationId: string): Promise<void>;
 }
 
 export interface StoreHarnessOptions {
@@ -44,7 +56,7 @@ export function makeSnapshot(orderUuid: string, overrides: Partial<Snapshot> = {
     updatedAt: '2026-03-05T09:15:00.000000Z',
     missingSince: null,
     version: 1,
-    expiresAt: Math.floor(T0 / 1000) + 86_400 * 30,
+    expiresAt: T0 + 30 * 86_400_000,
     ...overrides,
   };
 }
@@ -120,6 +132,7 @@ export function describeStateStoreConformance(
       cleanups.push(harness.cleanup);
       return {
         store: harness.store,
+        corrupt: harness.corrupt,
         organizationId: randomUUID(),
         setNow: (ms: number) => {
           now = ms;
@@ -610,6 +623,143 @@ export function describeStateStoreConformance(
 
         expect(await store.loadPollState(organizationId)).toEqual(stateOf(organizationId, T0));
         expect(await store.acquireLease(organizationId, 'run-b', T0 + 1, 60_000)).toBe(true);
+      });
+    });
+
+    describe('typed errors', () => {
+      async function rejectionOf(promise: Promise<unknown>): Promise<StateStoreError> {
+        const caught = await promise.then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(caught).toBeInstanceOf(StateStoreError);
+        return caught as StateStoreError;
+      }
+
+      it('refuses a poll state that does not fit, naming the organization and the field, writing nothing', async () => {
+        const { store, organizationId } = await open();
+        await store.acquireLease(organizationId, 'run-a', T0, 60_000);
+        const bad = { ...initialPollState(organizationId), consecutiveFailures: -1 };
+
+        const error = await rejectionOf(store.savePollState(bad, { releaseLeaseOf: 'run-a' }));
+
+        expect(error).toBeInstanceOf(StoreInputError);
+        expect(error).toMatchObject({
+          operation: 'savePollState',
+          organization: organizationId,
+          field: 'consecutiveFailures',
+          retryable: false,
+        });
+        expect(error.cause).toBeInstanceOf(ZodError);
+        expect(error.message).toContain(organizationId);
+        expect(error.message).toContain('invalid poll state: field consecutiveFailures:');
+        expect(error.message).not.toContain('\n');
+        expect(await store.loadPollState(organizationId)).toBeUndefined();
+        expect(await store.leaseHolder(organizationId)).toEqual({ owner: 'run-a', until: T0 + 60_000 });
+      });
+
+      it('refuses a snapshot that does not fit, naming the order and the field, writing nothing', async () => {
+        const { store, organizationId } = await open();
+        const order = newOrderUuid();
+        const bad = { ...makeSnapshot(order), status: 7 } as unknown as Snapshot;
+        const event = makeEvent(organizationId, order, 'order.created');
+
+        const error = await rejectionOf(
+          store.commitChange(organizationId, { snapshot: bad, events: [event] }),
+        );
+
+        expect(error).toBeInstanceOf(StoreInputError);
+        expect(error).toMatchObject({
+          operation: 'commitChange',
+          organization: organizationId,
+          field: 'status',
+        });
+        expect(error.cause).toBeInstanceOf(ZodError);
+        expect(error.message).toContain(`invalid snapshot of order ${order}: field status:`);
+        expect(await store.loadSnapshots(organizationId)).toEqual(new Map());
+        expect(await store.listEvents(organizationId)).toEqual([]);
+      });
+
+      it('refuses an event of a commit that is not one, naming it, writing nothing', async () => {
+        const { store, organizationId } = await open();
+        const order = newOrderUuid();
+        const event = makeEvent(organizationId, order, 'order.created');
+        const broken = { ...event, time: 42 } as unknown as OrderEvent;
+
+        const error = await rejectionOf(
+          store.commitChange(organizationId, { snapshot: makeSnapshot(order), events: [broken] }),
+        );
+
+        expect(error).toBeInstanceOf(StoreInputError);
+        expect(error).toMatchObject({ organization: organizationId, field: 'time' });
+        expect(error.message).toContain(`invalid event ${event.id}: field time:`);
+        expect(await store.loadSnapshots(organizationId)).toEqual(new Map());
+      });
+
+      it('refuses an event query that does not fit, naming the field', async () => {
+        const { store, organizationId } = await open();
+        const error = await rejectionOf(store.findEvents(organizationId, { limit: 0 }));
+        expect(error).toBeInstanceOf(StoreInputError);
+        expect(error).toMatchObject({
+          operation: 'findEvents',
+          organization: organizationId,
+          field: 'limit',
+        });
+        expect(error.cause).toBeInstanceOf(ZodError);
+      });
+
+      it('reads a spoiled snapshot back as a MalformedRecordError naming the organization, order and field', async () => {
+        const { store, corrupt, organizationId } = await open();
+        const snapshot = makeSnapshot(newOrderUuid());
+        await store.commitChange(organizationId, { snapshot, events: [] });
+        await corrupt.snapshotStatus(organizationId, snapshot.orderUuid);
+
+        const error = await rejectionOf(store.loadSnapshots(organizationId));
+
+        expect(error).toBeInstanceOf(MalformedRecordError);
+        expect(error).toMatchObject({
+          operation: 'loadSnapshots',
+          organization: organizationId,
+          record: `snapshot of order ${snapshot.orderUuid}`,
+          field: 'status',
+          retryable: false,
+        });
+        expect(error.cause).toBeInstanceOf(ZodError);
+      });
+
+      it('reads a spoiled event back as a MalformedRecordError naming the organization and the event', async () => {
+        const { store, corrupt, organizationId } = await open();
+        const snapshot = makeSnapshot(newOrderUuid());
+        const event = makeEvent(organizationId, snapshot.orderUuid, 'order.created');
+        await store.commitChange(organizationId, { snapshot, events: [event] });
+        await corrupt.eventPayload(organizationId, event.id);
+
+        for (const read of [
+          store.listEvents(organizationId),
+          store.findEvents(organizationId, { limit: 5 }),
+        ]) {
+          const error = await rejectionOf(read);
+          expect(error).toBeInstanceOf(MalformedRecordError);
+          expect(error).toMatchObject({ organization: organizationId, record: `event ${event.id}` });
+          expect(error.message).toContain(`malformed event ${event.id}: not JSON`);
+        }
+      });
+
+      it('reads a spoiled poll state back as a MalformedRecordError naming the organization and the field', async () => {
+        const { store, corrupt, organizationId } = await open();
+        await store.savePollState(initialPollState(organizationId));
+        await corrupt.pollStateFailures(organizationId);
+
+        const error = await rejectionOf(store.loadPollState(organizationId));
+
+        expect(error).toBeInstanceOf(MalformedRecordError);
+        expect(error).toMatchObject({
+          operation: 'loadPollState',
+          organization: organizationId,
+          record: 'poll state',
+          field: 'consecutiveFailures',
+        });
+        expect(error.message).toContain(organizationId);
       });
     });
 

@@ -12,7 +12,7 @@
 // exceed the limit within 60 s, which is exactly what the API counts. This costs one read and one write
 // per take or per reservation (however many requests it holds) and never exceeds. Refusals, and releases
 // with nothing to give back, write nothing.
-import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import {
   decideReservation,
@@ -20,9 +20,9 @@ import {
   type ReservationRequest,
   ReservingBudgetStore,
 } from '../../api/budgetCounterStore.js';
-import { StateStoreError, StoreContentionError } from '../errors.js';
-import { isConditionalCheckFailure, toStoreError } from './dynamoErrors.js';
-import type { DynamoMetrics } from './dynamoMetrics.js';
+import { StoreContentionError } from '../errors.js';
+import { parseStored } from '../parseStored.js';
+import type { StateTable } from './stateTable.js';
 import { budgetKey, ItemKind, ttlSeconds } from './stateTableKeys.js';
 
 /** Enough for dozens of simultaneous takers of one token; beyond that something is wrong. */
@@ -38,15 +38,12 @@ const BudgetItemSchema = z.object({
 type BudgetItem = z.infer<typeof BudgetItemSchema>;
 
 export class DynamoBudgetCounterStore extends ReservingBudgetStore {
-  readonly #client: DynamoDBDocumentClient;
-  readonly #tableName: string;
-  readonly #metrics: DynamoMetrics;
+  readonly #table: StateTable;
 
-  constructor(client: DynamoDBDocumentClient, tableName: string, metrics: DynamoMetrics) {
+  /** On the state table, counted under `budget` in its metrics. */
+  constructor(table: StateTable) {
     super();
-    this.#client = client;
-    this.#tableName = tableName;
-    this.#metrics = metrics;
+    this.#table = table;
   }
 
   async release(key: string, countAtMs: number, count: number): Promise<void> {
@@ -69,36 +66,32 @@ export class DynamoBudgetCounterStore extends ReservingBudgetStore {
   }
 
   async pauseUntil(key: string, untilMs: number): Promise<void> {
-    try {
-      // Bumping the revision makes a take that read the log before the pause retry and see it.
-      await this.#metrics.measure('budget', 'write', () =>
-        this.#client.send(
-          new UpdateCommand({
-            TableName: this.#tableName,
-            Key: budgetKey(key),
-            UpdateExpression: 'SET #kind = :kind, #paused = :until, #ttl = :ttl ADD #revision :one',
-            ConditionExpression: 'attribute_not_exists(#paused) OR #paused < :until',
-            ExpressionAttributeNames: {
-              '#kind': 'kind',
-              '#paused': 'pausedUntil',
-              '#ttl': 'expiresAt',
-              '#revision': 'revision',
-            },
-            ExpressionAttributeValues: {
-              ':kind': ItemKind.budget,
-              ':until': untilMs,
-              ':ttl': ttlSeconds(untilMs + IDLE_TTL_MS),
-              ':one': 1,
-            },
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-        ),
-      );
-    } catch (error) {
+    // Bumping the revision makes a take that read the log before the pause retry and see it.
+    await this.#table.send(
+      'budget',
+      undefined,
+      new UpdateCommand({
+        TableName: this.#table.name,
+        Key: budgetKey(key),
+        UpdateExpression: 'SET #kind = :kind, #paused = :until, #ttl = :ttl ADD #revision :one',
+        ConditionExpression: 'attribute_not_exists(#paused) OR #paused < :until',
+        ExpressionAttributeNames: {
+          '#kind': 'kind',
+          '#paused': 'pausedUntil',
+          '#ttl': 'expiresAt',
+          '#revision': 'revision',
+        },
+        ExpressionAttributeValues: {
+          ':kind': ItemKind.budget,
+          ':until': untilMs,
+          ':ttl': ttlSeconds(untilMs + IDLE_TTL_MS),
+          ':one': 1,
+        },
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
       // A pause at least as long is already in place: never shorten it.
-      if (isConditionalCheckFailure(error)) return;
-      throw toStoreError(error, 'budget', undefined);
-    }
+      { onConditionFailed: () => undefined },
+    );
   }
 
   /** One read, the shared decision, and one conditional write of the new log; again if we lost a race. */
@@ -130,67 +123,49 @@ export class DynamoBudgetCounterStore extends ReservingBudgetStore {
   }
 
   async #read(key: string): Promise<BudgetItem> {
-    let item: Record<string, unknown> | undefined;
-    try {
-      const result = await this.#metrics.measure('budget', 'read', () =>
-        this.#client.send(
-          new GetCommand({
-            TableName: this.#tableName,
-            Key: budgetKey(key),
-            ConsistentRead: true,
-            ProjectionExpression: '#times, #paused, #revision',
-            ExpressionAttributeNames: {
-              '#times': 'times',
-              '#paused': 'pausedUntil',
-              '#revision': 'revision',
-            },
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-        ),
-      );
-      item = result.Item;
-    } catch (error) {
-      throw toStoreError(error, 'budget', undefined);
-    }
-    const parsed = BudgetItemSchema.safeParse(item ?? {});
-    if (!parsed.success) {
-      throw new StateStoreError('budget', undefined, `malformed budget item: ${parsed.error.message}`);
-    }
-    return parsed.data;
+    const { Item: item } = await this.#table.send(
+      'budget',
+      undefined,
+      new GetCommand({
+        TableName: this.#table.name,
+        Key: budgetKey(key),
+        ConsistentRead: true,
+        ProjectionExpression: '#times, #paused, #revision',
+        ExpressionAttributeNames: { '#times': 'times', '#paused': 'pausedUntil', '#revision': 'revision' },
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    return parseStored(BudgetItemSchema, item ?? {}, 'budget', undefined, `budget item ${key}`);
   }
 
   /** Writes the log if nobody else did since we read revision `revision`; false when someone did. */
   async #writeLog(key: string, revision: number, times: number[], keepUntilMs: number): Promise<boolean> {
-    try {
-      await this.#metrics.measure('budget', 'write', () =>
-        this.#client.send(
-          new UpdateCommand({
-            TableName: this.#tableName,
-            Key: budgetKey(key),
-            UpdateExpression: 'SET #kind = :kind, #times = :times, #revision = :next, #ttl = :ttl',
-            ConditionExpression: revision === 0 ? 'attribute_not_exists(#revision)' : '#revision = :read',
-            ExpressionAttributeNames: {
-              '#kind': 'kind',
-              '#times': 'times',
-              '#revision': 'revision',
-              '#ttl': 'expiresAt',
-            },
-            ExpressionAttributeValues: {
-              ':kind': ItemKind.budget,
-              ':times': times,
-              ':next': revision + 1,
-              ':ttl': ttlSeconds(keepUntilMs + IDLE_TTL_MS),
-              ...(revision === 0 ? {} : { ':read': revision }),
-            },
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-        ),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionalCheckFailure(error)) return false;
-      throw toStoreError(error, 'budget', undefined);
-    }
+    const written = await this.#table.send(
+      'budget',
+      undefined,
+      new UpdateCommand({
+        TableName: this.#table.name,
+        Key: budgetKey(key),
+        UpdateExpression: 'SET #kind = :kind, #times = :times, #revision = :next, #ttl = :ttl',
+        ConditionExpression: revision === 0 ? 'attribute_not_exists(#revision)' : '#revision = :read',
+        ExpressionAttributeNames: {
+          '#kind': 'kind',
+          '#times': 'times',
+          '#revision': 'revision',
+          '#ttl': 'expiresAt',
+        },
+        ExpressionAttributeValues: {
+          ':kind': ItemKind.budget,
+          ':times': times,
+          ':next': revision + 1,
+          ':ttl': ttlSeconds(keepUntilMs + IDLE_TTL_MS),
+          ...(revision === 0 ? {} : { ':read': revision }),
+        },
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+      { onConditionFailed: () => false as const },
+    );
+    return written !== false;
   }
 }
 

@@ -3,13 +3,13 @@
 // marked sent. A re-run of the schedule for the same period finds the claim and sends nothing; a claim
 // whose publish never got marked (the function died between the two) is taken again once it is stale, so
 // a digest is sent at least once and, outside that crash window, exactly once.
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DigestStore } from '../../delivery/digest/queueDueDigests.js';
 import type { DigestEvent } from '../../events/digestEvent.js';
-import type { StoredEvent } from '../stateStore.js';
-import { isConditionalCheckFailure, toStoreError } from './dynamoErrors.js';
-import { DEFAULT_EVENT_RETENTION_MS, DynamoStateStore } from './dynamoStateStore.js';
+import { DEFAULT_EVENT_RETENTION_MS, type StoredEvent } from '../stateStore.js';
+import { DynamoStateStore } from './dynamoStateStore.js';
+import { StateTable } from './stateTable.js';
 import { digestKey, ItemKind, ttlSeconds } from './stateTableKeys.js';
 
 /** Longer than the digest function's timeout, so a claim is only taken again from a run that is gone. */
@@ -21,27 +21,22 @@ export interface DynamoDigestStoreOptions {
   tableName: string;
   /** How long a claim that was never marked sent holds. @default DEFAULT_DIGEST_CLAIM_TIMEOUT_MS */
   claimTimeoutMs?: number;
-  /** How long a digest's claim is kept (its TTL). @default 14 days, as events */
+  /** How long a digest's claim is kept (its TTL). @default DEFAULT_EVENT_RETENTION_MS, as events */
   retentionMs?: number;
   /** @default Date.now */
   clock?: () => number;
 }
 
 export class DynamoDigestStore implements DigestStore {
-  readonly #client: DynamoDBDocumentClient;
-  readonly #tableName: string;
+  readonly #table: StateTable;
   readonly #events: DynamoStateStore;
   readonly #claimTimeoutMs: number;
   readonly #retentionMs: number;
   readonly #clock: () => number;
 
   constructor(options: DynamoDigestStoreOptions) {
-    this.#client =
-      options.client instanceof DynamoDBClient
-        ? DynamoDBDocumentClient.from(options.client, { marshallOptions: { removeUndefinedValues: true } })
-        : options.client;
-    this.#tableName = options.tableName;
-    this.#events = new DynamoStateStore({ client: this.#client, tableName: options.tableName });
+    this.#table = new StateTable({ client: options.client, tableName: options.tableName });
+    this.#events = new DynamoStateStore({ client: this.#table.client, tableName: options.tableName });
     this.#claimTimeoutMs = options.claimTimeoutMs ?? DEFAULT_DIGEST_CLAIM_TIMEOUT_MS;
     this.#retentionMs = options.retentionMs ?? DEFAULT_EVENT_RETENTION_MS;
     this.#clock = options.clock ?? (() => Date.now());
@@ -57,46 +52,42 @@ export class DynamoDigestStore implements DigestStore {
    */
   async recordDigest(organizationId: string, digest: DigestEvent): Promise<boolean> {
     const now = this.#clock();
-    try {
-      await this.#client.send(
-        new PutCommand({
-          TableName: this.#tableName,
-          Item: {
-            ...digestKey(organizationId, digest.id),
-            kind: ItemKind.digest,
-            subscriberId: digest.data.subscriber_id,
-            claimedAt: now,
-            expiresAt: ttlSeconds(now + this.#retentionMs),
-            payload: JSON.stringify(digest),
-          },
-          ConditionExpression:
-            'attribute_not_exists(#pk) OR (attribute_not_exists(#sentAt) AND #claimedAt < :stale)',
-          ExpressionAttributeNames: { '#pk': 'pk', '#sentAt': 'sentAt', '#claimedAt': 'claimedAt' },
-          ExpressionAttributeValues: { ':stale': now - this.#claimTimeoutMs },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionalCheckFailure(error)) return false;
-      throw toStoreError(error, 'recordDigest', organizationId);
-    }
+    const claimed = await this.#table.send(
+      'recordDigest',
+      organizationId,
+      new PutCommand({
+        TableName: this.#table.name,
+        Item: {
+          ...digestKey(organizationId, digest.id),
+          kind: ItemKind.digest,
+          subscriberId: digest.data.subscriber_id,
+          claimedAt: now,
+          expiresAt: ttlSeconds(now + this.#retentionMs),
+          payload: JSON.stringify(digest),
+        },
+        ConditionExpression:
+          'attribute_not_exists(#pk) OR (attribute_not_exists(#sentAt) AND #claimedAt < :stale)',
+        ExpressionAttributeNames: { '#pk': 'pk', '#sentAt': 'sentAt', '#claimedAt': 'claimedAt' },
+        ExpressionAttributeValues: { ':stale': now - this.#claimTimeoutMs },
+      }),
+      { onConditionFailed: () => false as const },
+    );
+    return claimed !== false;
   }
 
   /** Marks a claimed digest published, so no later run sends it again. */
   async markDigestSent(organizationId: string, digestId: string): Promise<void> {
-    try {
-      await this.#client.send(
-        new UpdateCommand({
-          TableName: this.#tableName,
-          Key: digestKey(organizationId, digestId),
-          UpdateExpression: 'SET #sentAt = :now',
-          ConditionExpression: 'attribute_exists(#pk)',
-          ExpressionAttributeNames: { '#pk': 'pk', '#sentAt': 'sentAt' },
-          ExpressionAttributeValues: { ':now': this.#clock() },
-        }),
-      );
-    } catch (error) {
-      throw toStoreError(error, 'markDigestSent', organizationId);
-    }
+    await this.#table.send(
+      'markDigestSent',
+      organizationId,
+      new UpdateCommand({
+        TableName: this.#table.name,
+        Key: digestKey(organizationId, digestId),
+        UpdateExpression: 'SET #sentAt = :now',
+        ConditionExpression: 'attribute_exists(#pk)',
+        ExpressionAttributeNames: { '#pk': 'pk', '#sentAt': 'sentAt' },
+        ExpressionAttributeValues: { ':now': this.#clock() },
+      }),
+    );
   }
 }

@@ -35,6 +35,26 @@ const OPERATIONS: StoreOperation[] = [
   'budget',
 ];
 
+/** The tally each store method's requests are counted under; methods not listed are not counted. */
+const TALLIES: Readonly<Record<string, StoreOperation>> = {
+  loadSnapshots: 'loadSnapshots',
+  commitChange: 'commitChange',
+  recordEvents: 'recordEvents',
+  listEvents: 'listEvents',
+  findEvents: 'listEvents',
+  getEvent: 'listEvents',
+  loadPollState: 'loadPollState',
+  savePollState: 'savePollState',
+  acquireLease: 'lease',
+  leaseHolder: 'lease',
+  releaseLease: 'lease',
+  budget: 'budget',
+};
+
+export function tallyOf(method: string): StoreOperation | undefined {
+  return Object.hasOwn(TALLIES, method) ? TALLIES[method] : undefined;
+}
+
 function emptyTally(): CapacityTally {
   return { readRequests: 0, writeRequests: 0, readCapacityUnits: 0, writeCapacityUnits: 0 };
 }

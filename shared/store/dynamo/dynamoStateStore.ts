@@ -1,9 +1,9 @@
 // The state store on one DynamoDB table (layout in stateTableDefinition.ts): one Query loads an
 // organization's snapshots, one TransactWriteItems commits each changed order with its events; the lease
 // lives on the poll state item, so the end of a cycle can save the state and give the lease back at once.
-import { type ConsumedCapacity, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
-  DynamoDBDocumentClient,
+  type DynamoDBDocumentClient,
   GetCommand,
   QueryCommand,
   type QueryCommandInput,
@@ -14,25 +14,32 @@ import {
 import * as z from 'zod';
 import type { BudgetCounterStore } from '../../api/budgetCounterStore.js';
 import { type Snapshot, SnapshotSchema } from '../../detect/snapshot.js';
-import { type NotifierEvent, NotifierEventSchema } from '../../events/notifierEvent.js';
-import { StateStoreError } from '../errors.js';
+import type { NotifierEvent } from '../../events/notifierEvent.js';
 import { type EventQuery, EventQuerySchema, matchesEventQuery } from '../eventQuery.js';
-import { parseStored } from '../parseStored.js';
+import { parseInput, parseStored } from '../parseStored.js';
 import {
   type AcquireLeaseOptions,
   type CommitResult,
+  DEFAULT_EVENT_RETENTION_MS,
   type Lease,
   type PollState,
-  PollStateSchema,
   type RecordResult,
   type SavePollStateOptions,
   type SnapshotChange,
   type StateStore,
   type StoredEvent,
 } from '../stateStore.js';
+import {
+  eventsToWrite,
+  pollStateToWrite,
+  readPollState,
+  readSnapshot,
+  readStoredEvent,
+  snapshotToWrite,
+} from '../storedRecords.js';
 import { DynamoBudgetCounterStore } from './dynamoBudgetCounterStore.js';
-import { cancellationReasons, isConditionalCheckFailure, toStoreError } from './dynamoErrors.js';
-import { DynamoMetrics, type DynamoMetricsSnapshot, type StoreOperation } from './dynamoMetrics.js';
+import { DynamoMetrics, type DynamoMetricsSnapshot } from './dynamoMetrics.js';
+import { StateTable } from './stateTable.js';
 import {
   EVENT_PREFIX,
   eventKey,
@@ -44,13 +51,11 @@ import {
   ttlSeconds,
 } from './stateTableKeys.js';
 
-export const DEFAULT_EVENT_RETENTION_MS = 14 * 86_400_000;
-
 export interface DynamoStateStoreOptions {
   /** Build it once at module scope and share it: the store never creates or destroys clients. */
   client: DynamoDBDocumentClient | DynamoDBClient;
   tableName: string;
-  /** How long events stay in the log (their TTL). @default 14 days */
+  /** How long events stay in the log (their TTL). @default DEFAULT_EVENT_RETENTION_MS */
   eventRetentionMs?: number;
   /**
    * Strongly consistent snapshot loads. Off by default: they cost twice the read units, and a stale
@@ -64,11 +69,8 @@ export interface DynamoStateStoreOptions {
 
 const SNAPSHOT_FIELDS = SnapshotSchema.keyof().options;
 
-const EventItemSchema = z.object({
-  payload: z.string(),
-  recordedAt: z.number(),
-  position: z.number().int().default(0),
-});
+/** An event's order within its commit (absent on items written before it was kept). */
+const PositionSchema = z.number().int().default(0);
 
 /** The lease attributes of the poll state item (see stateTableKeys.ts). */
 const LEASE_NAMES = { '#owner': 'leaseOwner', '#until': 'leaseUntil' };
@@ -77,26 +79,31 @@ const LEASE_CONDITION = 'attribute_not_exists(#until) OR #until <= :now OR #owne
 /** Or held by an owner known to be gone. */
 const TAKE_OVER_CONDITION = `${LEASE_CONDITION} OR #owner = :gone`;
 const LeaseItemSchema = z.object({ leaseOwner: z.string(), leaseUntil: z.number() });
+/** A snapshot item's attributes with its TTL (epoch s) back as the Snapshot's expiresAt (epoch ms). */
+const fromTtl = (item: Record<string, unknown>) =>
+  typeof item.expiresAt === 'number' ? { ...item, expiresAt: item.expiresAt * 1000 } : item;
+/** A sort key's part after its prefix: the order uuid of SNAP#…, the event id of EVENT#…. */
+const keyAfter = (prefix: string, sk: unknown) =>
+  typeof sk === 'string' && sk.startsWith(prefix) ? sk.slice(prefix.length) : undefined;
 
 export class DynamoStateStore implements StateStore {
   readonly budgetCounters: BudgetCounterStore;
-  readonly #client: DynamoDBDocumentClient;
-  readonly #tableName: string;
+  readonly #table: StateTable;
   readonly #eventRetentionMs: number;
   readonly #consistentSnapshotReads: boolean;
   readonly #clock: () => number;
   readonly #metrics = new DynamoMetrics();
 
   constructor(options: DynamoStateStoreOptions) {
-    this.#client =
-      options.client instanceof DynamoDBClient
-        ? DynamoDBDocumentClient.from(options.client, { marshallOptions: { removeUndefinedValues: true } })
-        : options.client;
-    this.#tableName = options.tableName;
+    this.#table = new StateTable({
+      client: options.client,
+      tableName: options.tableName,
+      metrics: this.#metrics,
+    });
     this.#eventRetentionMs = options.eventRetentionMs ?? DEFAULT_EVENT_RETENTION_MS;
     this.#consistentSnapshotReads = options.consistentSnapshotReads ?? false;
     this.#clock = options.clock ?? Date.now;
-    this.budgetCounters = new DynamoBudgetCounterStore(this.#client, this.#tableName, this.#metrics);
+    this.budgetCounters = new DynamoBudgetCounterStore(this.#table);
   }
 
   /** Requests and consumed capacity so far, per operation (a copy). */
@@ -108,102 +115,87 @@ export class DynamoStateStore implements StateStore {
     const names: Record<string, string> = { '#pk': 'pk', '#sk': 'sk' };
     for (const [index, field] of SNAPSHOT_FIELDS.entries()) names[`#f${index}`] = field;
     const items = await this.#query('loadSnapshots', organizationId, {
-      TableName: this.#tableName,
+      TableName: this.#table.name,
       KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-      ProjectionExpression: SNAPSHOT_FIELDS.map((_, index) => `#f${index}`).join(', '),
+      ProjectionExpression: ['#sk', ...SNAPSHOT_FIELDS.map((_, index) => `#f${index}`)].join(', '),
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: { ':pk': organizationPk(organizationId), ':prefix': SNAPSHOT_PREFIX },
       ConsistentRead: this.#consistentSnapshotReads,
     });
     const snapshots = new Map<string, Snapshot>();
     for (const item of items) {
-      const snapshot = parseStored(SnapshotSchema, item, 'loadSnapshots', organizationId, 'snapshot');
+      const orderUuid = keyAfter(SNAPSHOT_PREFIX, item.sk);
+      const snapshot = readSnapshot(fromTtl(item), 'loadSnapshots', organizationId, orderUuid);
       snapshots.set(snapshot.orderUuid, snapshot);
     }
     return snapshots;
   }
 
   async commitChange(organizationId: string, change: SnapshotChange): Promise<CommitResult> {
-    const snapshot = parseStored(SnapshotSchema, change.snapshot, 'commitChange', organizationId, 'snapshot');
-    if (snapshot.version < 1) {
-      throw new StateStoreError('commitChange', organizationId, `snapshot version ${snapshot.version} < 1`);
-    }
-    const recordedAt = this.#clock();
-    const duplicateEventIds: string[] = [];
-    // Two copies of one event in a change are one event; the log keeps the first.
-    let pending = change.events.filter((event, index, all) => {
-      const first = all.findIndex((other) => other.id === event.id) === index;
-      if (!first) duplicateEventIds.push(event.id);
-      return first;
-    });
-    // Each pass either commits, or learns that some events are already logged and drops them; so it ends.
-    for (;;) {
-      try {
-        await this.#metrics.measure('commitChange', 'write', () =>
-          this.#client.send(
-            new TransactWriteCommand({
-              TransactItems: [
-                this.#snapshotPut(organizationId, snapshot),
-                ...pending.map((event, position) =>
-                  this.#eventPut(organizationId, event, recordedAt, position),
-                ),
-              ],
-              ReturnConsumedCapacity: 'TOTAL',
-            }),
-          ),
-        );
-        return { outcome: 'committed', duplicateEventIds };
-      } catch (error) {
-        const reasons = cancellationReasons(error);
-        if (!reasons) throw toStoreError(error, 'commitChange', organizationId);
-        const codes = reasons.map((reason) => reason.Code ?? 'None');
-        if (codes[0] === 'ConditionalCheckFailed') return { outcome: 'version_conflict' };
-        const logged = pending.filter((_, index) => codes[index + 1] === 'ConditionalCheckFailed');
-        const otherFailure = codes.some((code) => code !== 'None' && code !== 'ConditionalCheckFailed');
-        if (logged.length === 0 || otherFailure) throw toStoreError(error, 'commitChange', organizationId);
-        duplicateEventIds.push(...logged.map((event) => event.id));
-        pending = pending.filter((event) => !logged.includes(event));
-      }
-    }
+    const snapshot = snapshotToWrite(organizationId, change.snapshot);
+    eventsToWrite('commitChange', organizationId, change.events);
+    const logged = await this.#logEvents('commitChange', organizationId, change.events, snapshot);
+    return logged === 'version_conflict'
+      ? { outcome: 'version_conflict' }
+      : { outcome: 'committed', duplicateEventIds: logged };
   }
 
   /** One TransactWriteItems of conditional puts (at most 100 events), retried without those already logged. */
   async recordEvents(organizationId: string, events: readonly NotifierEvent[]): Promise<RecordResult> {
-    const parsed = events.map((event) =>
-      parseStored(NotifierEventSchema, event, 'recordEvents', organizationId, 'event'),
-    );
+    const parsed = eventsToWrite('recordEvents', organizationId, events);
+    const logged = await this.#logEvents('recordEvents', organizationId, parsed);
+    return { duplicateEventIds: logged === 'version_conflict' ? [] : logged };
+  }
+
+  /**
+   * Logs the events, each only if new, with the snapshot (under its version check) when given, in one
+   * transaction: again without the events the log already holds, until it commits. The ids of those
+   * events, or `version_conflict` when the snapshot's check failed (nothing is written then).
+   */
+  async #logEvents(
+    operation: 'commitChange' | 'recordEvents',
+    organizationId: string,
+    events: readonly NotifierEvent[],
+    snapshot?: Snapshot,
+  ): Promise<string[] | 'version_conflict'> {
     const recordedAt = this.#clock();
     const duplicateEventIds: string[] = [];
-    let pending = parsed.filter((event, index, all) => {
+    // Two copies of one event are one event; the log keeps the first.
+    let pending = events.filter((event, index, all) => {
       const first = all.findIndex((other) => other.id === event.id) === index;
       if (!first) duplicateEventIds.push(event.id);
       return first;
     });
-    while (pending.length > 0) {
-      try {
-        await this.#metrics.measure('recordEvents', 'write', () =>
-          this.#client.send(
-            new TransactWriteCommand({
-              TransactItems: pending.map((event, position) =>
-                this.#eventPut(organizationId, event, recordedAt, position),
-              ),
-              ReturnConsumedCapacity: 'TOTAL',
-            }),
-          ),
-        );
-        break;
-      } catch (error) {
-        const reasons = cancellationReasons(error);
-        if (!reasons) throw toStoreError(error, 'recordEvents', organizationId);
-        const codes = reasons.map((reason) => reason.Code ?? 'None');
-        const logged = pending.filter((_, index) => codes[index] === 'ConditionalCheckFailed');
-        const otherFailure = codes.some((code) => code !== 'None' && code !== 'ConditionalCheckFailed');
-        if (logged.length === 0 || otherFailure) throw toStoreError(error, 'recordEvents', organizationId);
-        duplicateEventIds.push(...logged.map((event) => event.id));
-        pending = pending.filter((event) => !logged.includes(event));
-      }
+    const firstEvent = snapshot ? 1 : 0;
+    // Each pass either commits, or learns that some events are already logged and drops them; so it ends.
+    while (snapshot || pending.length > 0) {
+      const refused = await this.#table.send(
+        operation,
+        organizationId,
+        new TransactWriteCommand({
+          TransactItems: [
+            ...(snapshot ? [this.#snapshotPut(organizationId, snapshot)] : []),
+            ...pending.map((event, position) => this.#eventPut(organizationId, event, recordedAt, position)),
+          ],
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+        {
+          onConditionFailed: ({ items, otherFailure, error }) => {
+            if (snapshot && items.includes(0)) return 'version_conflict' as const;
+            const logged = items.map((item) => item - firstEvent).filter((position) => position >= 0);
+            // Logged events are dropped only from a transaction refused for that alone.
+            if (logged.length === 0 || otherFailure) throw error;
+            return logged;
+          },
+        },
+      );
+      if (refused === 'version_conflict') return refused;
+      if (!Array.isArray(refused)) break;
+      const logged = pending.filter((_, position) => refused.includes(position));
+      duplicateEventIds.push(...logged.map((event) => event.id));
+      pending = pending.filter((event) => !logged.includes(event));
     }
-    return { duplicateEventIds };
+    return duplicateEventIds;
   }
 
   async listEvents(organizationId: string, sinceMs?: number): Promise<StoredEvent[]> {
@@ -218,8 +210,8 @@ export class DynamoStateStore implements StateStore {
    * is matched, newest first, and cut to the limit here. Events are few and kept 14 days.
    */
   async findEvents(organizationId: string, query: EventQuery): Promise<StoredEvent[]> {
-    const parsed = EventQuerySchema.parse(query);
-    const stored = (await this.#queryEvents('listEvents', organizationId, parsed)).filter(({ stored }) =>
+    const parsed = parseInput(EventQuerySchema, query, 'findEvents', organizationId, 'event query');
+    const stored = (await this.#queryEvents('findEvents', organizationId, parsed)).filter(({ stored }) =>
       matchesEventQuery(stored, parsed),
     );
     stored.sort((a, b) => b.stored.recordedAt - a.stored.recordedAt || b.position - a.position);
@@ -227,7 +219,7 @@ export class DynamoStateStore implements StateStore {
   }
 
   async #queryEvents(
-    operation: StoreOperation,
+    operation: 'listEvents' | 'findEvents',
     organizationId: string,
     { sinceMs, types }: Pick<EventQuery, 'sinceMs' | 'types'>,
   ): Promise<{ stored: StoredEvent; position: number }[]> {
@@ -248,10 +240,10 @@ export class DynamoStateStore implements StateStore {
       filters.push(`#eventType IN (${names.join(', ')})`);
     }
     const items = await this.#query(operation, organizationId, {
-      TableName: this.#tableName,
+      TableName: this.#table.name,
       KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
       ...(filters.length === 0 ? {} : { FilterExpression: filters.join(' AND ') }),
-      ProjectionExpression: '#payload, #recordedAt, #position',
+      ProjectionExpression: '#sk, #payload, #recordedAt, #position',
       ExpressionAttributeNames: {
         '#pk': 'pk',
         '#sk': 'sk',
@@ -264,15 +256,16 @@ export class DynamoStateStore implements StateStore {
       ConsistentRead: true,
     });
     return items.map((item) => {
-      const { payload, recordedAt, position } = parseStored(
-        EventItemSchema,
-        item,
+      const eventId = keyAfter(EVENT_PREFIX, item.sk);
+      const stored = readStoredEvent(item, operation, organizationId, eventId);
+      const position = parseStored(
+        PositionSchema,
+        item.position,
         operation,
         organizationId,
-        'event',
+        `event ${eventId}`,
       );
-      const event = parseStored(NotifierEventSchema, payload, operation, organizationId, 'event');
-      return { stored: { event, organizationId, recordedAt }, position };
+      return { stored, position };
     });
   }
 
@@ -281,55 +274,47 @@ export class DynamoStateStore implements StateStore {
    * kept 14 days). For the operator commands; counted as the event log's reads (`listEvents`).
    */
   async getEvent(organizationId: string, eventId: string): Promise<StoredEvent | undefined> {
-    const result = await this.#send('listEvents', 'read', organizationId, () =>
-      this.#client.send(
-        new GetCommand({
-          TableName: this.#tableName,
-          Key: eventKey(organizationId, eventId),
-          ConsistentRead: true,
-          ProjectionExpression: '#payload, #recordedAt',
-          ExpressionAttributeNames: { '#payload': 'payload', '#recordedAt': 'recordedAt' },
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      ),
-    );
-    if (result.Item === undefined) return undefined;
-    const { payload, recordedAt } = parseStored(
-      EventItemSchema,
-      result.Item,
+    const result = await this.#table.send(
       'getEvent',
       organizationId,
-      'event',
+      new GetCommand({
+        TableName: this.#table.name,
+        Key: eventKey(organizationId, eventId),
+        ConsistentRead: true,
+        ProjectionExpression: '#payload, #recordedAt',
+        ExpressionAttributeNames: { '#payload': 'payload', '#recordedAt': 'recordedAt' },
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
     );
-    const event = parseStored(NotifierEventSchema, payload, 'getEvent', organizationId, 'event');
-    return { event, organizationId, recordedAt };
+    if (result.Item === undefined) return undefined;
+    return readStoredEvent(result.Item, 'getEvent', organizationId, eventId);
   }
 
   async loadPollState(organizationId: string): Promise<PollState | undefined> {
-    const result = await this.#send('loadPollState', 'read', organizationId, () =>
-      this.#client.send(
-        new GetCommand({
-          TableName: this.#tableName,
-          Key: pollStateKey(organizationId),
-          ConsistentRead: true,
-          ProjectionExpression: '#state',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      ),
+    const result = await this.#table.send(
+      'loadPollState',
+      organizationId,
+      new GetCommand({
+        TableName: this.#table.name,
+        Key: pollStateKey(organizationId),
+        ConsistentRead: true,
+        ProjectionExpression: '#state',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
     );
     // A lease taken before the first save makes the item exist without a state.
     const stored = result.Item?.state;
     if (stored === undefined) return undefined;
-    return parseStored(PollStateSchema, stored, 'loadPollState', organizationId, 'poll state');
+    return readPollState(stored, 'loadPollState', organizationId);
   }
 
   async savePollState(state: PollState, options: SavePollStateOptions = {}): Promise<void> {
-    const parsed = PollStateSchema.parse(state);
+    const parsed = pollStateToWrite(state);
     const organizationId = parsed.organizationId;
     // An update, not a put: a put would erase the lease attributes that share the item.
     const save: UpdateCommandInput = {
-      TableName: this.#tableName,
+      TableName: this.#table.name,
       Key: pollStateKey(organizationId),
       UpdateExpression: 'SET #kind = :kind, #state = :state',
       ExpressionAttributeNames: { '#kind': 'kind', '#state': 'state' },
@@ -338,28 +323,23 @@ export class DynamoStateStore implements StateStore {
     };
     const owner = options.releaseLeaseOf;
     if (owner !== undefined) {
-      try {
-        await this.#metrics.measure('savePollState', 'write', () =>
-          this.#client.send(
-            new UpdateCommand({
-              ...save,
-              UpdateExpression: `${save.UpdateExpression} REMOVE #owner, #until`,
-              ConditionExpression: '#owner = :owner',
-              ExpressionAttributeNames: { ...save.ExpressionAttributeNames, ...LEASE_NAMES },
-              ExpressionAttributeValues: { ...save.ExpressionAttributeValues, ':owner': owner },
-            }),
-          ),
-        );
-        return;
-      } catch (error) {
-        if (!isConditionalCheckFailure(error)) throw toStoreError(error, 'savePollState', organizationId);
+      const released = await this.#table.send(
+        'savePollState',
+        organizationId,
+        new UpdateCommand({
+          ...save,
+          UpdateExpression: `${save.UpdateExpression} REMOVE #owner, #until`,
+          ConditionExpression: '#owner = :owner',
+          ExpressionAttributeNames: { ...save.ExpressionAttributeNames, ...LEASE_NAMES },
+          ExpressionAttributeValues: { ...save.ExpressionAttributeValues, ':owner': owner },
+        }),
         // The lease is no longer ours (it ran out and was taken, or was given back): nothing was written,
         // so save the state alone, leaving whoever holds the lease now alone. Rare, hence a second write.
-      }
+        { onConditionFailed: () => false as const },
+      );
+      if (released !== false) return;
     }
-    await this.#send('savePollState', 'write', organizationId, () =>
-      this.#client.send(new UpdateCommand(save)),
-    );
+    await this.#table.send('savePollState', organizationId, new UpdateCommand(save));
   }
 
   async acquireLease(
@@ -370,80 +350,79 @@ export class DynamoStateStore implements StateStore {
     options: AcquireLeaseOptions = {},
   ): Promise<boolean> {
     const gone = options.takeOverFrom;
-    try {
-      // Only the lease attributes (and the item's kind, for an item the lease creates): the poll state
-      // on the same item stays as it is.
-      await this.#metrics.measure('lease', 'write', () =>
-        this.#client.send(
-          new UpdateCommand({
-            TableName: this.#tableName,
-            Key: pollStateKey(organizationId),
-            UpdateExpression: 'SET #kind = :kind, #owner = :owner, #until = :until',
-            ConditionExpression: gone === undefined ? LEASE_CONDITION : TAKE_OVER_CONDITION,
-            ExpressionAttributeNames: { '#kind': 'kind', ...LEASE_NAMES },
-            ExpressionAttributeValues: {
-              ':kind': ItemKind.pollState,
-              ':owner': owner,
-              ':until': nowMs + ttlMs,
-              ':now': nowMs,
-              ...(gone === undefined ? {} : { ':gone': gone }),
-            },
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-        ),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionalCheckFailure(error)) return false;
-      throw toStoreError(error, 'acquireLease', organizationId);
-    }
+    // Only the lease attributes (and the item's kind, for an item the lease creates): the poll state on the
+    // same item stays as it is.
+    const taken = await this.#table.send(
+      'acquireLease',
+      organizationId,
+      new UpdateCommand({
+        TableName: this.#table.name,
+        Key: pollStateKey(organizationId),
+        UpdateExpression: 'SET #kind = :kind, #owner = :owner, #until = :until',
+        ConditionExpression: gone === undefined ? LEASE_CONDITION : TAKE_OVER_CONDITION,
+        ExpressionAttributeNames: { '#kind': 'kind', ...LEASE_NAMES },
+        ExpressionAttributeValues: {
+          ':kind': ItemKind.pollState,
+          ':owner': owner,
+          ':until': nowMs + ttlMs,
+          ':now': nowMs,
+          ...(gone === undefined ? {} : { ':gone': gone }),
+        },
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+      { onConditionFailed: () => false as const },
+    );
+    return taken !== false;
   }
 
   async leaseHolder(organizationId: string): Promise<Lease | undefined> {
-    const result = await this.#send('lease', 'read', organizationId, () =>
-      this.#client.send(
-        new GetCommand({
-          TableName: this.#tableName,
-          Key: pollStateKey(organizationId),
-          ConsistentRead: true,
-          ProjectionExpression: '#owner, #until',
-          ExpressionAttributeNames: LEASE_NAMES,
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      ),
+    const result = await this.#table.send(
+      'leaseHolder',
+      organizationId,
+      new GetCommand({
+        TableName: this.#table.name,
+        Key: pollStateKey(organizationId),
+        ConsistentRead: true,
+        ProjectionExpression: '#owner, #until',
+        ExpressionAttributeNames: LEASE_NAMES,
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
     );
-    const parsed = LeaseItemSchema.safeParse(result.Item);
-    return parsed.success ? { owner: parsed.data.leaseOwner, until: parsed.data.leaseUntil } : undefined;
+    // Nobody holds it: no item, or the state item without the lease attributes.
+    if (result.Item?.leaseOwner === undefined && result.Item?.leaseUntil === undefined) return undefined;
+    const lease = parseStored(LeaseItemSchema, result.Item, 'leaseHolder', organizationId, 'lease');
+    return { owner: lease.leaseOwner, until: lease.leaseUntil };
   }
 
   async releaseLease(organizationId: string, owner: string): Promise<void> {
-    try {
-      await this.#metrics.measure('lease', 'write', () =>
-        this.#client.send(
-          new UpdateCommand({
-            TableName: this.#tableName,
-            Key: pollStateKey(organizationId),
-            UpdateExpression: 'REMOVE #owner, #until',
-            ConditionExpression: '#owner = :owner',
-            ExpressionAttributeNames: LEASE_NAMES,
-            ExpressionAttributeValues: { ':owner': owner },
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-        ),
-      );
-    } catch (error) {
+    await this.#table.send(
+      'releaseLease',
+      organizationId,
+      new UpdateCommand({
+        TableName: this.#table.name,
+        Key: pollStateKey(organizationId),
+        UpdateExpression: 'REMOVE #owner, #until',
+        ConditionExpression: '#owner = :owner',
+        ExpressionAttributeNames: LEASE_NAMES,
+        ExpressionAttributeValues: { ':owner': owner },
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
       // Someone else holds it now (ours ran out and was taken), or nobody does: nothing of ours to give back.
-      if (isConditionalCheckFailure(error)) return;
-      throw toStoreError(error, 'releaseLease', organizationId);
-    }
+      { onConditionFailed: () => undefined },
+    );
   }
 
   #snapshotPut(organizationId: string, snapshot: Snapshot) {
     const first = snapshot.version === 1;
     return {
       Put: {
-        TableName: this.#tableName,
-        Item: { ...snapshotKey(organizationId, snapshot.orderUuid), kind: ItemKind.snapshot, ...snapshot },
+        TableName: this.#table.name,
+        Item: {
+          ...snapshotKey(organizationId, snapshot.orderUuid),
+          kind: ItemKind.snapshot,
+          ...snapshot,
+          expiresAt: ttlSeconds(snapshot.expiresAt),
+        },
         ConditionExpression: first ? 'attribute_not_exists(pk)' : '#version = :previous',
         ...(first
           ? {}
@@ -458,7 +437,7 @@ export class DynamoStateStore implements StateStore {
   #eventPut(organizationId: string, event: NotifierEvent, recordedAt: number, position: number) {
     return {
       Put: {
-        TableName: this.#tableName,
+        TableName: this.#table.name,
         Item: {
           ...eventKey(organizationId, event.id),
           kind: ItemKind.event,
@@ -480,35 +459,21 @@ export class DynamoStateStore implements StateStore {
 
   /** One logical Query: every page, in order. */
   async #query(
-    operation: StoreOperation,
+    operation: 'loadSnapshots' | 'listEvents' | 'findEvents',
     organizationId: string,
     input: QueryCommandInput,
   ): Promise<Record<string, unknown>[]> {
     const items: Record<string, unknown>[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
-      const page = await this.#send(operation, 'read', organizationId, () =>
-        this.#client.send(
-          new QueryCommand({ ...input, ExclusiveStartKey: startKey, ReturnConsumedCapacity: 'TOTAL' }),
-        ),
+      const page = await this.#table.send(
+        operation,
+        organizationId,
+        new QueryCommand({ ...input, ExclusiveStartKey: startKey, ReturnConsumedCapacity: 'TOTAL' }),
       );
       items.push(...(page.Items ?? []));
       startKey = page.LastEvaluatedKey;
     } while (startKey);
     return items;
-  }
-
-  /** Sends, counts and types errors for requests whose failures are all errors. */
-  async #send<T extends { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] | undefined }>(
-    operation: StoreOperation,
-    access: 'read' | 'write',
-    organizationId: string,
-    send: () => Promise<T>,
-  ): Promise<T> {
-    try {
-      return await this.#metrics.measure(operation, access, send);
-    } catch (error) {
-      throw toStoreError(error, operation, organizationId);
-    }
   }
 }

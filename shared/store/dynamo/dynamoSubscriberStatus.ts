@@ -13,12 +13,12 @@
 //
 // Lookups are cached per container for a minute: every message would otherwise cost a read, and a
 // subscriber disabled elsewhere only costs a few more doomed requests in the meantime.
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import type { DisabledSubscriber, SubscriberStatus } from '../../delivery/subscriberStatus.js';
-import { StateStoreError } from '../errors.js';
-import { isConditionalCheckFailure, toStoreError } from './dynamoErrors.js';
+import { parseStored } from '../parseStored.js';
+import { StateTable } from './stateTable.js';
 import type { ItemKey } from './stateTableKeys.js';
 
 export const SUBSCRIBER_DISABLED_KIND = 'subscriberDisabled';
@@ -43,16 +43,13 @@ export function subscriberDisabledKey(subscriberId: string): ItemKey {
 const DisabledItemSchema = z.object({ reason: z.string(), disabledAt: z.iso.datetime() });
 
 export class DynamoSubscriberStatus implements SubscriberStatus {
-  readonly #client: DynamoDBDocumentClient;
-  readonly #tableName: string;
+  readonly #table: StateTable;
   readonly #clock: () => number;
   readonly #cacheMs: number;
   readonly #cache = new Map<string, { status: DisabledSubscriber | undefined; readAt: number }>();
 
   constructor(options: DynamoSubscriberStatusOptions) {
-    this.#client =
-      options.client instanceof DynamoDBClient ? DynamoDBDocumentClient.from(options.client) : options.client;
-    this.#tableName = options.tableName;
+    this.#table = new StateTable({ client: options.client, tableName: options.tableName });
     this.#clock = options.clock ?? Date.now;
     this.#cacheMs = options.cacheMs ?? SUBSCRIBER_STATUS_CACHE_MS;
   }
@@ -89,26 +86,24 @@ export class DynamoSubscriberStatus implements SubscriberStatus {
       reason: reason.length > MAX_REASON_CHARS ? `${reason.slice(0, MAX_REASON_CHARS - 1)}…` : reason,
       disabledAt: atMs,
     };
-    let stored = status;
-    try {
-      await this.#client.send(
-        new PutCommand({
-          TableName: this.#tableName,
-          Item: {
-            ...subscriberDisabledKey(subscriberId),
-            kind: SUBSCRIBER_DISABLED_KIND,
-            subscriberId,
-            reason: status.reason,
-            // Stored as RFC 3339 so an operator reading the table sees a time, not a number.
-            disabledAt: new Date(status.disabledAt).toISOString(),
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-    } catch (error) {
-      if (!isConditionalCheckFailure(error)) throw toStoreError(error, 'disableSubscriber', undefined);
-      stored = (await this.#read(subscriberId, true)) ?? status;
-    }
+    const written = await this.#table.send(
+      'disableSubscriber',
+      undefined,
+      new PutCommand({
+        TableName: this.#table.name,
+        Item: {
+          ...subscriberDisabledKey(subscriberId),
+          kind: SUBSCRIBER_DISABLED_KIND,
+          subscriberId,
+          reason: status.reason,
+          // Stored as RFC 3339 so an operator reading the table sees a time, not a number.
+          disabledAt: new Date(status.disabledAt).toISOString(),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+      { onConditionFailed: () => false as const },
+    );
+    const stored = written === false ? ((await this.#read(subscriberId, true)) ?? status) : status;
     this.#cache.set(subscriberId, { status: stored, readAt: this.#clock() });
     return stored;
   }
@@ -118,47 +113,40 @@ export class DynamoSubscriberStatus implements SubscriberStatus {
    * keep their cached answer for up to the cache time, so they notice within a minute.
    */
   async enableSubscriber(subscriberId: string): Promise<boolean> {
-    let result: { Attributes?: Record<string, unknown> };
-    try {
-      result = await this.#client.send(
-        new DeleteCommand({
-          TableName: this.#tableName,
-          Key: subscriberDisabledKey(subscriberId),
-          ReturnValues: 'ALL_OLD',
-        }),
-      );
-    } catch (error) {
-      throw toStoreError(error, 'enableSubscriber', undefined);
-    }
+    const result = await this.#table.send(
+      'enableSubscriber',
+      undefined,
+      new DeleteCommand({
+        TableName: this.#table.name,
+        Key: subscriberDisabledKey(subscriberId),
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
     this.#cache.set(subscriberId, { status: undefined, readAt: this.#clock() });
     return result.Attributes !== undefined;
   }
 
   async #read(subscriberId: string, consistent: boolean): Promise<DisabledSubscriber | undefined> {
-    let item: Record<string, unknown> | undefined;
-    try {
-      const result = await this.#client.send(
-        new GetCommand({
-          TableName: this.#tableName,
-          Key: subscriberDisabledKey(subscriberId),
-          ConsistentRead: consistent,
-          ProjectionExpression: '#reason, #disabledAt',
-          ExpressionAttributeNames: { '#reason': 'reason', '#disabledAt': 'disabledAt' },
-        }),
-      );
-      item = result.Item;
-    } catch (error) {
-      throw toStoreError(error, 'subscriberStatus', undefined);
-    }
+    const { Item: item } = await this.#table.send(
+      'subscriberStatus',
+      undefined,
+      new GetCommand({
+        TableName: this.#table.name,
+        Key: subscriberDisabledKey(subscriberId),
+        ConsistentRead: consistent,
+        ProjectionExpression: '#reason, #disabledAt',
+        ExpressionAttributeNames: { '#reason': 'reason', '#disabledAt': 'disabledAt' },
+      }),
+    );
     if (item === undefined) return undefined;
-    const parsed = DisabledItemSchema.safeParse(item);
-    if (!parsed.success) {
-      throw new StateStoreError(
-        'subscriberStatus',
-        undefined,
-        `malformed disabled-subscriber item for ${subscriberId}: ${parsed.error.message}`,
-      );
-    }
-    return { subscriberId, reason: parsed.data.reason, disabledAt: Date.parse(parsed.data.disabledAt) };
+    const record = `disabled-subscriber item of ${subscriberId}`;
+    const { reason, disabledAt } = parseStored(
+      DisabledItemSchema,
+      item,
+      'subscriberStatus',
+      undefined,
+      record,
+    );
+    return { subscriberId, reason, disabledAt: Date.parse(disabledAt) };
   }
 }

@@ -6,7 +6,7 @@
 //
 // | item        | pk                  | sk                   | kind        | TTL (`expiresAt`, epoch s)          |
 // |-------------|---------------------|----------------------|-------------|-------------------------------------|
-// | snapshot    | ORG#<organization>  | SNAP#<order uuid>    | snapshot    | the snapshot's own expiresAt        |
+// | snapshot    | ORG#<organization>  | SNAP#<order uuid>    | snapshot    | the snapshot's expiresAt            |
 // | event       | ORG#<organization>  | EVENT#<event id>     | event       | recordedAt + retention (14 d)       |
 // | poll state  | ORG#<organization>  | STATE                | pollState   | none (it also holds the lease)      |
 // | budget log  | BUDGET#<token key>  | LOG                  | budget      | last use + 1 d                      |
@@ -38,7 +38,7 @@ export const stateTableDefinition = {
     { AttributeName: 'pk', AttributeType: 'S' },
     { AttributeName: 'sk', AttributeType: 'S' },
   ],
-  /** Epoch seconds; DynamoDB deletes items some time after this passes. */
+  /** Epoch seconds (ttlSeconds, the one time in seconds); DynamoDB deletes items some time after it. */
   timeToLiveAttribute: 'expiresAt',
   /** The publisher needs only what was written. */
   streamViewType: 'NEW_IMAGE',

@@ -49,7 +49,11 @@ export function budgetKey(key: string): ItemKey {
   return { pk: `BUDGET#${key}`, sk: 'LOG' };
 }
 
-/** DynamoDB TTL attributes are epoch seconds. */
+/**
+ * The TTL attribute (`expiresAt`) of an item that expires at `epochMs`: the one time in the table in epoch
+ * SECONDS, because DynamoDB's TTL reads only that; every other time attribute is epoch ms. Rounded up, so
+ * an item is never removed before its time. Every TTL the adapters write is computed here.
+ */
 export function ttlSeconds(epochMs: number): number {
   return Math.ceil(epochMs / 1000);
 }

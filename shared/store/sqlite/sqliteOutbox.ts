@@ -151,7 +151,7 @@ export class SqliteOutbox implements DeliveryOutbox {
           row.payload,
           'dueDeliveries',
           row.organization_id,
-          'event',
+          `event ${row.event_id}`,
         );
         return { ...toDelivery(row), organizationId: row.organization_id, event };
       }),

@@ -5,7 +5,10 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { StateFileTooNewError } from '../errors.js';
 
-/** Migration n (1-based) brings a file from user_version n - 1 to n. Append only; never edit one. */
+/**
+ * Migration n (1-based) brings a file from user_version n - 1 to n. Append only; never edit one. Every
+ * time column is epoch ms (snapshots' `expires_at` since migration 4; the first one's comment predates it).
+ */
 const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE snapshots (
@@ -77,6 +80,12 @@ const MIGRATIONS: readonly string[] = [
   `
   -- Each subscriber's queue is drained on its own, so its due rows are looked up by subscriber.
   CREATE INDEX deliveries_due_by_subscriber ON deliveries (subscriber_id, status, next_attempt_at);
+  `,
+  `
+  -- Every time in the file is epoch ms: snapshots' expiry, in the column and in the Snapshot's JSON, was
+  -- in seconds until now. Each row keeps the same instant.
+  UPDATE snapshots
+  SET expires_at = expires_at * 1000, data = json_set(data, '$.expiresAt', expires_at * 1000);
   `,
 ];
 

@@ -1,40 +1,44 @@
 // The state store in one local SQLite file (better-sqlite3, WAL) for the CLI runner: the same semantics as
 // the DynamoDB adapter, each commit one transaction, plus the per-subscriber delivery outbox.
 import type Database from 'better-sqlite3';
-import * as z from 'zod';
 import type { BudgetCounterStore } from '../../api/budgetCounterStore.js';
-import { type Snapshot, SnapshotSchema } from '../../detect/snapshot.js';
+import type { Snapshot } from '../../detect/snapshot.js';
 import { DIGEST_EVENT_TYPE, type DigestEvent } from '../../events/digestEvent.js';
-import { type NotifierEvent, NotifierEventSchema } from '../../events/notifierEvent.js';
-import { StateStoreError } from '../errors.js';
+import type { NotifierEvent } from '../../events/notifierEvent.js';
 import { type EventQuery, EventQuerySchema } from '../eventQuery.js';
-import { parseStored } from '../parseStored.js';
+import { parseInput } from '../parseStored.js';
 import {
   type AcquireLeaseOptions,
   type CommitResult,
+  DEFAULT_EVENT_RETENTION_MS,
   type Lease,
   type PollState,
-  PollStateSchema,
   type RecordResult,
   type SavePollStateOptions,
   type SnapshotChange,
   type StateStore,
   type StoredEvent,
 } from '../stateStore.js';
+import {
+  eventsToWrite,
+  pollStateToWrite,
+  readPollState,
+  readSnapshot,
+  readStoredEvent,
+  snapshotToWrite,
+} from '../storedRecords.js';
 import { SqliteBudgetCounterStore } from './sqliteBudgetCounterStore.js';
 import { guarded } from './sqliteErrors.js';
 import { type EventRouter, SqliteOutbox } from './sqliteOutbox.js';
 import { openStateDatabase } from './sqliteSchema.js';
 import { stateFileError } from './stateFileError.js';
 
-export const DEFAULT_EVENT_RETENTION_MS = 14 * 86_400_000;
-
 export interface SqliteStateStoreOptions {
   /** The state file (its directory is created), or `:memory:`. */
   path: string;
   /** The subscribers each new event is queued for. @default none: events are logged, not queued */
   routeEvent?: EventRouter;
-  /** How long events stay in the log before prune() removes them. @default 14 days */
+  /** How long events stay in the log before prune() removes them. @default DEFAULT_EVENT_RETENTION_MS */
   eventRetentionMs?: number;
   /** @default 5000 */
   busyTimeoutMs?: number;
@@ -42,11 +46,13 @@ export interface SqliteStateStoreOptions {
   clock?: () => number;
 }
 
-const EventRowSchema = z.object({
-  organization_id: z.string(),
-  recorded_at: z.number(),
-  payload: z.string(),
-});
+/** An event row as the queries select it; readStoredEvent checks what it holds. */
+interface EventRow {
+  id: string;
+  organization_id: string;
+  recorded_at: unknown;
+  payload: unknown;
+}
 
 export class SqliteStateStore implements StateStore {
   readonly budgetCounters: BudgetCounterStore;
@@ -74,8 +80,8 @@ export class SqliteStateStore implements StateStore {
     this.budgetCounters = new SqliteBudgetCounterStore(this.#db);
     const db = this.#db;
     this.#statements = {
-      snapshots: db.prepare<[string], { data: string }>(
-        'SELECT data FROM snapshots WHERE organization_id = ?',
+      snapshots: db.prepare<[string], { order_uuid: string; data: string }>(
+        'SELECT order_uuid, data FROM snapshots WHERE organization_id = ?',
       ),
       snapshotVersion: db.prepare<[string, string], { version: number }>(
         'SELECT version FROM snapshots WHERE organization_id = ? AND order_uuid = ?',
@@ -89,15 +95,15 @@ export class SqliteStateStore implements StateStore {
         `INSERT OR IGNORE INTO events (id, organization_id, event_type, order_uuid, recorded_at, expires_at, payload)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
       ),
-      eventsSince: db.prepare(
-        `SELECT organization_id, recorded_at, payload FROM events
+      eventsSince: db.prepare<[string, number], EventRow>(
+        `SELECT id, organization_id, recorded_at, payload FROM events
          WHERE organization_id = ? AND recorded_at >= ? AND event_type <> '${DIGEST_EVENT_TYPE}'
          ORDER BY recorded_at, seq`,
       ),
       // NULL parameters leave a criterion out. The order is matched by its uuid or its reference, any case;
       // the types are one JSON array, so one statement serves any number of them.
-      findEvents: db.prepare(
-        `SELECT organization_id, recorded_at, payload FROM events
+      findEvents: db.prepare<[FindEventsParameters], EventRow>(
+        `SELECT id, organization_id, recorded_at, payload FROM events
          WHERE organization_id = @organizationId AND recorded_at >= @sinceMs
            AND event_type <> '${DIGEST_EVENT_TYPE}'
            AND (@types IS NULL OR event_type IN (SELECT value FROM json_each(@types)))
@@ -107,8 +113,8 @@ export class SqliteStateStore implements StateStore {
          LIMIT @limit`,
       ),
       // Digests are in the log only to ride the outbox; they are never listed or replayed as events.
-      eventById: db.prepare(
-        `SELECT organization_id, recorded_at, payload FROM events WHERE id = ? AND event_type <> '${DIGEST_EVENT_TYPE}'`,
+      eventById: db.prepare<[string], EventRow>(
+        `SELECT id, organization_id, recorded_at, payload FROM events WHERE id = ? AND event_type <> '${DIGEST_EVENT_TYPE}'`,
       ),
       pollState: db.prepare<[string], { data: string }>(
         'SELECT data FROM poll_states WHERE organization_id = ?',
@@ -127,7 +133,7 @@ export class SqliteStateStore implements StateStore {
         'SELECT owner, lease_until FROM leases WHERE organization_id = ?',
       ),
       releaseLease: db.prepare('DELETE FROM leases WHERE organization_id = ? AND owner = ?'),
-      pruneSnapshots: db.prepare('DELETE FROM snapshots WHERE expires_at * 1000 <= ?'),
+      pruneSnapshots: db.prepare('DELETE FROM snapshots WHERE expires_at <= ?'),
       pruneEvents: db.prepare('DELETE FROM events WHERE expires_at <= ?'),
     };
     const statements = this.#statements;
@@ -206,7 +212,7 @@ export class SqliteStateStore implements StateStore {
     return guarded('loadSnapshots', organizationId, () => {
       const snapshots = new Map<string, Snapshot>();
       for (const row of this.#statements.snapshots.all(organizationId)) {
-        const snapshot = parseStored(SnapshotSchema, row.data, 'loadSnapshots', organizationId, 'snapshot');
+        const snapshot = readSnapshot(row.data, 'loadSnapshots', organizationId, row.order_uuid);
         snapshots.set(snapshot.orderUuid, snapshot);
       }
       return snapshots;
@@ -214,24 +220,15 @@ export class SqliteStateStore implements StateStore {
   }
 
   async commitChange(organizationId: string, change: SnapshotChange): Promise<CommitResult> {
-    const snapshot = SnapshotSchema.safeParse(change.snapshot);
-    if (!snapshot.success || snapshot.data.version < 1) {
-      const detail = snapshot.success
-        ? `snapshot version ${snapshot.data.version} < 1`
-        : snapshot.error.message;
-      throw new StateStoreError('commitChange', organizationId, detail);
-    }
+    const snapshot = snapshotToWrite(organizationId, change.snapshot);
+    eventsToWrite('commitChange', organizationId, change.events);
     return guarded('commitChange', organizationId, () =>
-      this.#commit(organizationId, snapshot.data, change.events),
+      this.#commit(organizationId, snapshot, change.events),
     );
   }
 
   async recordEvents(organizationId: string, events: readonly NotifierEvent[]): Promise<RecordResult> {
-    const parsed = events.map((event) => {
-      const result = NotifierEventSchema.safeParse(event);
-      if (!result.success) throw new StateStoreError('recordEvents', organizationId, result.error.message);
-      return result.data;
-    });
+    const parsed = eventsToWrite('recordEvents', organizationId, events);
     return guarded('recordEvents', organizationId, () => this.#recordEvents(organizationId, parsed));
   }
 
@@ -239,7 +236,7 @@ export class SqliteStateStore implements StateStore {
     return guarded('listEvents', organizationId, () =>
       this.#statements.eventsSince
         .all(organizationId, sinceMs ?? Number.MIN_SAFE_INTEGER)
-        .map((row) => toStoredEvent(row, 'listEvents', organizationId)),
+        .map((row) => toStoredEvent(row, 'listEvents')),
     );
   }
 
@@ -252,7 +249,13 @@ export class SqliteStateStore implements StateStore {
   }
 
   async findEvents(organizationId: string, query: EventQuery): Promise<StoredEvent[]> {
-    const { sinceMs, types, order, limit } = EventQuerySchema.parse(query);
+    const { sinceMs, types, order, limit } = parseInput(
+      EventQuerySchema,
+      query,
+      'findEvents',
+      organizationId,
+      'event query',
+    );
     return guarded('findEvents', organizationId, () =>
       this.#statements.findEvents
         .all({
@@ -262,19 +265,19 @@ export class SqliteStateStore implements StateStore {
           order: order ?? null,
           limit,
         })
-        .map((row) => toStoredEvent(row, 'findEvents', organizationId)),
+        .map((row) => toStoredEvent(row, 'findEvents')),
     );
   }
 
   async loadPollState(organizationId: string): Promise<PollState | undefined> {
     return guarded('loadPollState', organizationId, () => {
       const row = this.#statements.pollState.get(organizationId);
-      return row && parseStored(PollStateSchema, row.data, 'loadPollState', organizationId, 'poll state');
+      return row && readPollState(row.data, 'loadPollState', organizationId);
     });
   }
 
   async savePollState(state: PollState, options: SavePollStateOptions = {}): Promise<void> {
-    const parsed = PollStateSchema.parse(state);
+    const parsed = pollStateToWrite(state);
     guarded('savePollState', parsed.organizationId, () =>
       this.#savePollState(parsed, options.releaseLeaseOf),
     );
@@ -314,7 +317,7 @@ export class SqliteStateStore implements StateStore {
   async getEvent(eventId: string): Promise<StoredEvent | undefined> {
     return guarded('getEvent', undefined, () => {
       const row = this.#statements.eventById.get(eventId);
-      return row === undefined ? undefined : toStoredEvent(row, 'getEvent', undefined);
+      return row === undefined ? undefined : toStoredEvent(row, 'getEvent');
     });
   }
 
@@ -331,8 +334,15 @@ export class SqliteStateStore implements StateStore {
   }
 }
 
-function toStoredEvent(raw: unknown, operation: string, organizationId: string | undefined): StoredEvent {
-  const row = parseStored(EventRowSchema, raw, operation, organizationId, 'event row');
-  const event = parseStored(NotifierEventSchema, row.payload, operation, organizationId, 'event');
-  return { event, organizationId: row.organization_id, recordedAt: row.recorded_at };
+interface FindEventsParameters {
+  organizationId: string;
+  sinceMs: number;
+  types: string | null;
+  order: string | null;
+  limit: number;
+}
+
+function toStoredEvent(row: EventRow, operation: string): StoredEvent {
+  const fields = { payload: row.payload, recordedAt: row.recorded_at };
+  return readStoredEvent(fields, operation, row.organization_id, row.id);
 }

@@ -1,7 +1,7 @@
 // The DynamoDB adapter against DynamoDB Local: the shared conformance suite (a fresh table per test), then
 // what only it shows, such as the cost of a cycle in requests and capacity units and where the lease lives.
 import { randomUUID } from 'node:crypto';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DynamoStateStore } from '../../../shared/store/dynamo/dynamoStateStore.js';
 import { initialPollState } from '../../../shared/store/stateStore.js';
@@ -16,9 +16,30 @@ import {
 
 describeStateStoreConformance('DynamoStateStore', async ({ clock }) => {
   const table = await createLocalStateTable();
+  const documents = DynamoDBDocumentClient.from(table.client);
+  /** Sets one attribute (a path of names) of an item, as another program would. */
+  const set = async (key: { pk: string; sk: string }, path: string[], value: unknown) => {
+    await documents.send(
+      new UpdateCommand({
+        TableName: table.tableName,
+        Key: key,
+        UpdateExpression: `SET ${path.map((_, index) => `#n${index}`).join('.')} = :value`,
+        ExpressionAttributeNames: Object.fromEntries(path.map((name, index) => [`#n${index}`, name])),
+        ExpressionAttributeValues: { ':value': value },
+      }),
+    );
+  };
   return {
     store: new DynamoStateStore({ client: table.client, tableName: table.tableName, clock }),
     cleanup: table.drop,
+    corrupt: {
+      snapshotStatus: (organizationId, orderUuid) =>
+        set({ pk: `ORG#${organizationId}`, sk: `SNAP#${orderUuid}` }, ['status'], 7),
+      eventPayload: (organizationId, eventId) =>
+        set({ pk: `ORG#${organizationId}`, sk: `EVENT#${eventId}` }, ['payload'], '{not json'),
+      pollStateFailures: (organizationId) =>
+        set({ pk: `ORG#${organizationId}`, sk: 'STATE' }, ['state', 'consecutiveFailures'], -1),
+    },
   };
 });
 
@@ -101,7 +122,12 @@ describe('DynamoStateStore on DynamoDB Local', () => {
         Key: { pk: `ORG#${organizationId}`, sk: `SNAP#${snapshot.orderUuid}` },
       }),
     );
-    expect(snapshotItem).toMatchObject({ kind: 'snapshot', expiresAt: snapshot.expiresAt, version: 1 });
+    // The TTL is the table's one time in epoch seconds; the snapshot's own expiresAt is in ms.
+    expect(snapshotItem).toMatchObject({
+      kind: 'snapshot',
+      expiresAt: snapshot.expiresAt / 1000,
+      version: 1,
+    });
   });
 
   it('keeps the lease on the poll state item, and gives it back with the state in one write', async () => {

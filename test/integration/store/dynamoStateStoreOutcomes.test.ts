@@ -46,6 +46,7 @@ describe('DynamoStateStore writes on DynamoDB Local', () => {
       sk: `SNAP#${snapshot.orderUuid}`,
       kind: 'snapshot',
       ...snapshot,
+      expiresAt: snapshot.expiresAt / 1000,
     });
     const eventItem = await readItem(`EVENT#${event.id}`);
     expect(eventItem).toMatchObject({ kind: 'event', eventType: 'order.created', recordedAt: T0 });

@@ -25,12 +25,41 @@ import {
 
 describeStateStoreConformance('SqliteStateStore', async ({ clock }) => {
   const dir = mkdtempSync(join(tmpdir(), 'state-store-'));
-  const store = new SqliteStateStore({ path: join(dir, 'state.db'), clock });
+  const path = join(dir, 'state.db');
+  const store = new SqliteStateStore({ path, clock });
+  /** Runs one statement on the file through a connection of its own, as another program would. */
+  const exec = async (sql: string, ...parameters: string[]) => {
+    const raw = new Database(path);
+    try {
+      raw.prepare(sql).run(...parameters);
+    } finally {
+      raw.close();
+    }
+  };
   return {
     store,
     cleanup: async () => {
       store.close();
       rmSync(dir, { recursive: true, force: true });
+    },
+    corrupt: {
+      snapshotStatus: (organizationId, orderUuid) =>
+        exec(
+          `UPDATE snapshots SET data = json_set(data, '$.status', 7) WHERE organization_id = ? AND order_uuid = ?`,
+          organizationId,
+          orderUuid,
+        ),
+      eventPayload: (organizationId, eventId) =>
+        exec(
+          `UPDATE events SET payload = '{not json' WHERE organization_id = ? AND id = ?`,
+          organizationId,
+          eventId,
+        ),
+      pollStateFailures: (organizationId) =>
+        exec(
+          `UPDATE poll_states SET data = json_set(data, '$.consecutiveFailures', -1) WHERE organization_id = ?`,
+          organizationId,
+        ),
     },
   };
 });
@@ -129,9 +158,11 @@ describe('SqliteStateStore on a state file', () => {
     await first.commitChange(ORG, { snapshot, events: [event] });
     first.close();
     stores.splice(0);
-    // The file as schema 1 left it: migrations 2 and 3 added the disabled subscribers and an index.
+    // The file as schema 1 left it: migrations 2 and 3 added the disabled subscribers and an index, and 4
+    // turned snapshots' expiry from epoch seconds into ms.
     const raw = new Database(path);
     raw.exec('DROP TABLE disabled_subscribers; DROP INDEX deliveries_due_by_subscriber;');
+    raw.exec(SNAPSHOTS_BACK_TO_SECONDS);
     raw.pragma('user_version = 1');
     raw.close();
 
@@ -148,6 +179,49 @@ describe('SqliteStateStore on a state file', () => {
         )
         .get();
       expect(index).toEqual({ name: 'deliveries_due_by_subscriber' });
+    } finally {
+      check.close();
+    }
+  });
+
+  it('migrates a state file whose snapshots expire in epoch seconds to ms, each expiring at the same instant', async () => {
+    const path = join(dir, 'nested', 'state.db');
+    // Expiries a whole day apart, as the poller sets them (a pickup date plus grace days, at midnight UTC),
+    // and an event (whose expiry was always in ms) kept until the first of them.
+    const expiring = makeSnapshot(newOrderUuid(), { expiresAt: Date.UTC(2026, 2, 8) });
+    const lasting = makeSnapshot(newOrderUuid(), { expiresAt: Date.UTC(2026, 2, 9) });
+    const first = open({ eventRetentionMs: expiring.expiresAt - T0 });
+    const event = makeEvent(ORG, expiring.orderUuid, 'order.created');
+    await first.commitChange(ORG, { snapshot: expiring, events: [event] });
+    await first.commitChange(ORG, { snapshot: lasting, events: [] });
+    first.close();
+    stores.splice(0);
+    // The file as schema 3 wrote it: a snapshot's expiry in epoch seconds, in its column and in its JSON.
+    const raw = new Database(path);
+    raw.exec(SNAPSHOTS_BACK_TO_SECONDS);
+    expect(raw.prepare('SELECT expires_at FROM snapshots ORDER BY expires_at').pluck().all()).toEqual([
+      expiring.expiresAt / 1000,
+      lasting.expiresAt / 1000,
+    ]);
+    raw.pragma('user_version = 3');
+    raw.close();
+
+    const upgraded = open();
+    expect(await upgraded.loadSnapshots(ORG)).toEqual(
+      new Map([
+        [expiring.orderUuid, expiring],
+        [lasting.orderUuid, lasting],
+      ]),
+    );
+    // Schema 3 pruned a snapshot once `expires_at * 1000 <= now`: the same instants, now in ms.
+    expect(await upgraded.prune(expiring.expiresAt - 1)).toEqual({ snapshots: 0, events: 0 });
+    expect(await upgraded.prune(expiring.expiresAt)).toEqual({ snapshots: 1, events: 1 });
+    expect([...(await upgraded.loadSnapshots(ORG)).keys()]).toEqual([lasting.orderUuid]);
+    expect(await upgraded.prune(lasting.expiresAt - 1)).toEqual({ snapshots: 0, events: 0 });
+    expect(await upgraded.prune(lasting.expiresAt)).toEqual({ snapshots: 1, events: 0 });
+    const check = new Database(path, { readonly: true });
+    try {
+      expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     } finally {
       check.close();
     }
@@ -447,8 +521,8 @@ describe('SqliteStateStore on a state file', () => {
 
   it('prunes expired snapshots, and events past retention with their deliveries', async () => {
     const store = open({ routeEvent: route, eventRetentionMs: 10_000 });
-    const expiring = makeSnapshot(newOrderUuid(), { expiresAt: Math.floor(T0 / 1000) + 5 });
-    const lasting = makeSnapshot(newOrderUuid(), { expiresAt: Math.floor(T0 / 1000) + 50 });
+    const expiring = makeSnapshot(newOrderUuid(), { expiresAt: T0 + 5_000 });
+    const lasting = makeSnapshot(newOrderUuid(), { expiresAt: T0 + 50_000 });
     const event = makeEvent(ORG, expiring.orderUuid, 'order.created');
     await store.commitChange(ORG, { snapshot: expiring, events: [event] });
     await store.commitChange(ORG, { snapshot: lasting, events: [] });
@@ -461,6 +535,12 @@ describe('SqliteStateStore on a state file', () => {
     expect(await store.outbox.listDeliveries()).toEqual([]);
   });
 });
+
+/** Turns a file's snapshots back into what schema 3 and earlier wrote: their expiry in epoch seconds. */
+const SNAPSHOTS_BACK_TO_SECONDS = `
+  UPDATE snapshots
+  SET expires_at = expires_at / 1000, data = json_set(data, '$.expiresAt', expires_at / 1000)
+`;
 
 function queued(subscriberId: string, eventId: string): Delivery {
   return {

@@ -11,6 +11,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DynamoBudgetCounterStore } from '../../../shared/store/dynamo/dynamoBudgetCounterStore.js';
 import { DynamoMetrics } from '../../../shared/store/dynamo/dynamoMetrics.js';
+import { StateTable } from '../../../shared/store/dynamo/stateTable.js';
 import { ttlSeconds } from '../../../shared/store/dynamo/stateTableKeys.js';
 import { StoreContentionError, StoreThrottledError } from '../../../shared/store/errors.js';
 
@@ -31,7 +32,7 @@ function newCounters(metrics = new DynamoMetrics()): DynamoBudgetCounterStore {
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     }),
   );
-  return new DynamoBudgetCounterStore(client, TABLE, metrics);
+  return new DynamoBudgetCounterStore(new StateTable({ client, tableName: TABLE, metrics }));
 }
 
 const conditionFailed = () => new ConditionalCheckFailedException({ message: 'changed', $metadata: {} });

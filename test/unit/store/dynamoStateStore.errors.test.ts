@@ -61,11 +61,13 @@ function firstChange() {
 describe('DynamoStateStore when DynamoDB refuses', () => {
   it('loads the snapshots of every page, continuing where the last page ended', async () => {
     const [a, b] = [makeSnapshot(newOrderUuid()), makeSnapshot(newOrderUuid())];
+    /** As the table holds it: the TTL in epoch seconds. */
+    const item = (snapshot: typeof a) => ({ ...snapshot, expiresAt: snapshot.expiresAt / 1000 });
     const pageEnd = { pk: `ORG#${ORG}`, sk: `SNAP#${a.orderUuid}` };
     ddb
       .on(QueryCommand)
-      .resolvesOnce({ Items: [a], LastEvaluatedKey: pageEnd })
-      .resolvesOnce({ Items: [b] });
+      .resolvesOnce({ Items: [item(a)], LastEvaluatedKey: pageEnd })
+      .resolvesOnce({ Items: [item(b)] });
     const store = newStore();
 
     const loaded = await store.loadSnapshots(ORG);
@@ -82,6 +84,42 @@ describe('DynamoStateStore when DynamoDB refuses', () => {
 
     expect(error).toBeInstanceOf(StoreThrottledError);
     expect(error).toMatchObject({ organization: ORG, operation: 'commitChange', retryable: true });
+    expect(ddb).toHaveReceivedCommandTimes(TransactWriteCommand, 1);
+  });
+
+  it('takes a commit canceled by its snapshot’s version check as a version conflict, whatever else failed', async () => {
+    ddb.on(TransactWriteCommand).rejects(canceled(['ConditionalCheckFailed', 'ThrottlingError']));
+
+    expect(await newStore().commitChange(ORG, firstChange())).toEqual({ outcome: 'version_conflict' });
+    expect(ddb).toHaveReceivedCommandTimes(TransactWriteCommand, 1);
+  });
+
+  it('commits again without an event the log already holds, reporting it as a duplicate', async () => {
+    const change = firstChange();
+    ddb
+      .on(TransactWriteCommand)
+      .rejectsOnce(canceled(['None', 'ConditionalCheckFailed']))
+      .resolves({});
+
+    expect(await newStore().commitChange(ORG, change)).toEqual({
+      outcome: 'committed',
+      duplicateEventIds: [change.events[0]?.id],
+    });
+    const second = ddb.commandCalls(TransactWriteCommand)[1]?.args[0].input.TransactItems ?? [];
+    expect(second.map((item) => item.Put?.Item?.kind)).toEqual(['snapshot']);
+  });
+
+  it('does not take an event as logged when another item of the commit was throttled', async () => {
+    const snapshot = makeSnapshot(newOrderUuid());
+    const events = [
+      makeEvent(ORG, snapshot.orderUuid, 'order.created'),
+      makeEvent(ORG, snapshot.orderUuid, 'order.canceled'),
+    ];
+    ddb.on(TransactWriteCommand).rejects(canceled(['None', 'ConditionalCheckFailed', 'ThrottlingError']));
+
+    const error = await rejectionOf(newStore().commitChange(ORG, { snapshot, events }));
+
+    expect(error).toBeInstanceOf(StoreThrottledError);
     expect(ddb).toHaveReceivedCommandTimes(TransactWriteCommand, 1);
   });
 
