@@ -8,11 +8,11 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { subscriberSecrets } from '../shared/config/secretReferences.js';
 import {
   DELIVERY_BATCH_SIZE,
   DELIVERY_FUNCTION_TIMEOUT_SECONDS,
-} from '../functions/shared/deliveryQueueContract.js';
-import { subscriberSecrets } from '../shared/config/secretReferences.js';
+} from '../shared/contracts/deliveryQueueContract.js';
 import {
   generatedNameLength,
   queueArnStandIn,

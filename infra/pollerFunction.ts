@@ -7,7 +7,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { AWS_POLLER_TIMEOUT_SECONDS } from '../shared/poll/awsPollSettings.js';
+import { AWS_POLLER_TIMEOUT_SECONDS } from '../shared/contracts/awsPollSettings.js';
 import { generatedNameLength, queueUrlStandIn, SQS_QUEUE_NAME_MAXIMUM } from './lambdaEnvironmentSize.js';
 import type { NotifierConfig } from './notifierConfig.js';
 import { NotifierFunction } from './notifierFunction.js';

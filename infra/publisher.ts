@@ -10,7 +10,7 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { CfnTopic, Topic } from 'aws-cdk-lib/aws-sns';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { PUBLISHER_STREAM_FILTER_PATTERN } from '../functions/publisher/streamContract.js';
+import { PUBLISHER_STREAM_FILTER_PATTERN } from '../shared/contracts/streamContract.js';
 import { generatedNameLength, topicArnStandIn } from './lambdaEnvironmentSize.js';
 import { NotifierFunction } from './notifierFunction.js';
 import { SERVICE_NAMES } from './notifierMetrics.js';

@@ -19,7 +19,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { chunkForPublishBatch, publishEntry } from '../../functions/publisher/publishEntries.js';
-import { DEAD_LETTER_ATTRIBUTES } from '../../functions/shared/deliveryQueueContract.js';
+import { DEAD_LETTER_ATTRIBUTES } from '../../shared/contracts/deliveryQueueContract.js';
 import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
 import type {
   DeadLetterMessage,

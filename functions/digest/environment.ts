@@ -3,7 +3,7 @@
 // subscribers with a digest) comes from the bundle (bundledConfig.ts) unless NOTIFIER_CONFIG is set.
 import * as z from 'zod';
 import type { Config } from '../../shared/config/configSchema.js';
-import { functionConfig, withBundledConfig } from '../shared/bundledConfig.js';
+import { functionConfig, withBundledConfig } from '../../shared/contracts/bundledConfig.js';
 import { parseLambdaEnvironment } from '../shared/lambdaEnvironment.js';
 
 const SNS_TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_.-]{1,256}$/;

@@ -2,7 +2,7 @@
 // unless NOTIFIER_CONFIG is set.
 import * as z from 'zod';
 import type { Config } from '../../shared/config/configSchema.js';
-import { functionConfig, withBundledConfig } from '../shared/bundledConfig.js';
+import { functionConfig, withBundledConfig } from '../../shared/contracts/bundledConfig.js';
 import { parseLambdaEnvironment } from '../shared/lambdaEnvironment.js';
 
 const PollerEnvironmentSchema = z.object({

@@ -2,12 +2,10 @@
 // deliveryQueueContract.ts), parsed and cross-checked against the config at import, so a miswired stack
 // fails on its first cold start naming the variable, not on some later message.
 import * as z from 'zod';
-import type { Config, SlackSubscriber, WebhookSubscriber } from '../../shared/config/configSchema.js';
-import { functionConfig, withBundledConfig } from './bundledConfig.js';
+import type { Config } from '../../shared/config/configSchema.js';
+import { functionConfig, withBundledConfig } from '../../shared/contracts/bundledConfig.js';
+import type { DeliverySubscriber } from '../../shared/contracts/deliveryQueueContract.js';
 import { LambdaEnvironmentError, parseLambdaEnvironment } from './lambdaEnvironment.js';
-
-/** The subscribers delivered through an SQS queue; e-mail goes through SNS e-mail subscriptions. */
-export type DeliverySubscriber = WebhookSubscriber | SlackSubscriber;
 
 export interface DeliveryEnvironment<S extends DeliverySubscriber> {
   tableName: string;

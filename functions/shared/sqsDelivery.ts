@@ -10,6 +10,8 @@
 // Throwing is how a record lands in batchItemFailures; everything else deletes it.
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { SQSRecord } from 'aws-lambda';
+import type { DeliverySubscriber } from '../../shared/contracts/deliveryQueueContract.js';
+import { ATTEMPT_TIME_RESERVE_MS } from '../../shared/contracts/deliveryQueueContract.js';
 import { attemptDelivery } from '../../shared/delivery/attemptDelivery.js';
 import { type DeliveryDecision, decideDelivery } from '../../shared/delivery/deliveryDecision.js';
 import type { DeliveryOutcome } from '../../shared/delivery/deliveryOutcome.js';
@@ -17,10 +19,8 @@ import type { SenderSource } from '../../shared/delivery/outboxDelivery.js';
 import type { SubscriberStatus } from '../../shared/delivery/subscriberStatus.js';
 import { type NotifierEvent, NotifierEventSchema } from '../../shared/events/notifierEvent.js';
 import type { DeadLetter } from './deadLetters.js';
-import type { DeliverySubscriber } from './deliveryEnvironment.js';
 import { DeliveryDeferredError, UnknownQueueError } from './deliveryErrors.js';
 import type { DeliveryTally } from './deliveryMetrics.js';
-import { ATTEMPT_TIME_RESERVE_MS } from './deliveryQueueContract.js';
 import { visibilitySeconds } from './retryVisibility.js';
 
 export interface QueueActions {

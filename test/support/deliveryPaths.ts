@@ -6,11 +6,11 @@
 // costs nothing.
 
 import type { DeadLetter } from '../../functions/shared/deadLetters.js';
-import type { DeliverySubscriber } from '../../functions/shared/deliveryEnvironment.js';
 import { DeliveryTally } from '../../functions/shared/deliveryMetrics.js';
 import { deliverSqsRecord, type SqsDeliveryDependencies } from '../../functions/shared/sqsDelivery.js';
 import type { SubscriberConfig } from '../../shared/config/configSchema.js';
 import { EnvSecretResolver } from '../../shared/config/secretResolver.js';
+import type { DeliverySubscriber } from '../../shared/contracts/deliveryQueueContract.js';
 import { buildSender } from '../../shared/delivery/buildSender.js';
 import type { EventSender } from '../../shared/delivery/deliveryOutcome.js';
 import { OutboxDelivery, type SenderSource } from '../../shared/delivery/outboxDelivery.js';

@@ -12,7 +12,7 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { deadLetterAttributes } from '../../../functions/shared/deadLetters.js';
-import { eventMessageAttributes } from '../../../shared/delivery/messageAttributes.js';
+import { eventMessageAttributes } from '../../../shared/contracts/messageAttributes.js';
 import { NORTH_SCHOOL_ID } from '../../support/configFixtures.js';
 import {
   type DeployedStackFixture,

@@ -1,11 +1,11 @@
 // How long a transiently failed message stays hidden: the shared engine's delay in whole seconds, counted
 // in SQS receives, and never longer than SQS accepts.
 import { describe, expect, it } from 'vitest';
+import { visibilitySeconds } from '../../../functions/shared/retryVisibility.js';
 import {
   MAX_RECEIVE_COUNT,
   MAX_RETRY_VISIBILITY_SECONDS,
-} from '../../../functions/shared/deliveryQueueContract.js';
-import { visibilitySeconds } from '../../../functions/shared/retryVisibility.js';
+} from '../../../shared/contracts/deliveryQueueContract.js';
 import { decideDelivery } from '../../../shared/delivery/deliveryDecision.js';
 import { RETRY_SCHEDULE_MS } from '../../../shared/delivery/retrySchedule.js';
 
