@@ -3,7 +3,7 @@
 // and DeliveryLatencyMs (event time → delivered, one value per delivery). Tallied during a batch and
 // published once at its end, one EMF blob per subscriber.
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { DELIVERY_COUNTERS, type DeliveryCounter } from '../../shared/contracts/customMetrics.js';
+import { DELIVERY_COUNTERS, type DeliveryCounter } from '../../contracts/customMetrics.js';
 
 /** Powertools flushes a metric on its 100th value, dropping the dimensions; blobs stay below that. */
 const MAX_VALUES_PER_BLOB = 99;

@@ -1,13 +1,13 @@
 // How long a transiently failed message stays hidden: the shared engine's delay in whole seconds, counted
 // in SQS receives, and never longer than SQS accepts.
 import { describe, expect, it } from 'vitest';
-import { visibilitySeconds } from '../../../functions/shared/retryVisibility.js';
 import {
   MAX_RECEIVE_COUNT,
   MAX_RETRY_VISIBILITY_SECONDS,
-} from '../../../shared/contracts/deliveryQueueContract.js';
-import { decideDelivery } from '../../../shared/delivery/deliveryDecision.js';
-import { RETRY_SCHEDULE_MS } from '../../../shared/delivery/retrySchedule.js';
+} from '../../../../shared/contracts/deliveryQueueContract.js';
+import { decideDelivery } from '../../../../shared/delivery/deliveryDecision.js';
+import { RETRY_SCHEDULE_MS } from '../../../../shared/delivery/retrySchedule.js';
+import { visibilitySeconds } from '../../../../shared/delivery/sqs/retryVisibility.js';
 
 const MIDDLE = () => 0.5;
 const RETRY = { kind: 'retry', reason: 'server error (500)' } as const;
