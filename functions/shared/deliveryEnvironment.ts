@@ -5,7 +5,12 @@ import * as z from 'zod';
 import type { Config } from '../../shared/config/configSchema.js';
 import { functionConfig, withBundledConfig } from '../../shared/contracts/bundledConfig.js';
 import type { DeliverySubscriber } from '../../shared/contracts/deliveryQueueContract.js';
-import { LambdaEnvironmentError, parseLambdaEnvironment } from './lambdaEnvironment.js';
+import type { DeliveryVariables } from '../../shared/contracts/functionEnvironments.js';
+import {
+  type EnvironmentShape,
+  LambdaEnvironmentError,
+  parseLambdaEnvironment,
+} from './lambdaEnvironment.js';
 
 export interface DeliveryEnvironment<S extends DeliverySubscriber> {
   tableName: string;
@@ -77,7 +82,7 @@ const DeliveryEnvironmentSchema = z.object({
     (value) => SUBSCRIBER_ID.test(value),
   ),
   DLQ_URLS: jsonStringMap('a subscriber id', (key) => SUBSCRIBER_ID.test(key), 'an SQS queue URL', isHttpUrl),
-});
+} satisfies EnvironmentShape<DeliveryVariables, 'NOTIFIER_CONFIG'>);
 
 /**
  * @param functionName names the function in error messages, e.g. `webhook-delivery`

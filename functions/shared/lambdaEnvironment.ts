@@ -2,6 +2,15 @@
 // start with a message naming every missing or bad variable, not on some later request.
 import type * as z from 'zod';
 
+/**
+ * A function's environment schema shape: a key for each variable the stack sets
+ * (shared/contracts/functionEnvironments.ts), and for `Extra`, which it may (NOTIFIER_CONFIG).
+ */
+export type EnvironmentShape<Variables, Extra extends string = never> = Record<
+  keyof Variables | Extra,
+  z.ZodType
+>;
+
 export class LambdaEnvironmentError extends Error {
   constructor(functionName: string, problems: string[]) {
     super(`${functionName} environment: ${problems.join('; ')}`);
