@@ -8,9 +8,13 @@ import { runPollScheduler } from '../cli/runtime/pollScheduler.js';
 import { AdminApiClient } from '../shared/api/adminApiClient.js';
 import { RequestBudget } from '../shared/api/requestBudget.js';
 import type { Order } from '../shared/api/schemas.js';
+import {
+  AWS_BUDGET_WAIT_MS,
+  AWS_DEFAULT_POLL_INTERVAL_SECONDS,
+} from '../shared/contracts/awsPollSettings.js';
+import { createStateTableInput } from '../shared/contracts/stateTableDefinition.js';
 import { pagesFor } from '../shared/detect/listingSpec.js';
 import { createUndiciHttpClient } from '../shared/http/undiciHttpClient.js';
-import { AWS_BUDGET_WAIT_MS, AWS_DEFAULT_POLL_INTERVAL_SECONDS } from '../shared/poll/awsPollSettings.js';
 import {
   type PolledOrganization,
   type PollReport,
@@ -18,7 +22,6 @@ import {
 } from '../shared/poll/pollOrganization.js';
 import { pollWhenDue, tickDelaySeconds } from '../shared/poll/pollWhenDue.js';
 import { DynamoStateStore } from '../shared/store/dynamo/dynamoStateStore.js';
-import { createStateTableInput } from '../shared/store/dynamo/stateTableDefinition.js';
 import { SqliteStateStore } from '../shared/store/sqlite/sqliteStateStore.js';
 import type { StateStore } from '../shared/store/stateStore.js';
 import { startSimulator } from '../simulator/startSimulator.js';

@@ -8,8 +8,11 @@ import { runPollScheduler } from '../cli/runtime/pollScheduler.js';
 import { AdminApiClient } from '../shared/api/adminApiClient.js';
 import { RequestBudget } from '../shared/api/requestBudget.js';
 import type { Establishment, OrderStatus } from '../shared/api/schemas.js';
+import {
+  AWS_BUDGET_WAIT_MS,
+  AWS_DEFAULT_POLL_INTERVAL_SECONDS,
+} from '../shared/contracts/awsPollSettings.js';
 import type { HttpClient, HttpResponse } from '../shared/http/httpClient.js';
-import { AWS_BUDGET_WAIT_MS, AWS_DEFAULT_POLL_INTERVAL_SECONDS } from '../shared/poll/awsPollSettings.js';
 import {
   type PolledOrganization,
   type PollReport,

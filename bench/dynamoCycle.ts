@@ -33,6 +33,7 @@ import {
   PutItemCommand,
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
+import { createStateTableInput } from '../shared/contracts/stateTableDefinition.js';
 import type { PollReport } from '../shared/poll/pollOrganization.js';
 import type {
   CapacityTally,
@@ -40,7 +41,6 @@ import type {
   StoreOperation,
 } from '../shared/store/dynamo/dynamoMetrics.js';
 import { DynamoStateStore } from '../shared/store/dynamo/dynamoStateStore.js';
-import { createStateTableInput } from '../shared/store/dynamo/stateTableDefinition.js';
 import { dynamoLocalClient, startDynamoLocal } from './support/dynamoLocal.js';
 import { assertSoundCycle, FixedClock, openPollFixture, sweptOnce } from './support/pollFixture.js';
 

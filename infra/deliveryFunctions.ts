@@ -8,11 +8,12 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { subscriberSecrets } from '../shared/config/secretReferences.js';
 import {
   DELIVERY_BATCH_SIZE,
   DELIVERY_FUNCTION_TIMEOUT_SECONDS,
-} from '../functions/shared/deliveryQueueContract.js';
-import { subscriberSecrets } from '../shared/config/secretReferences.js';
+} from '../shared/contracts/deliveryQueueContract.js';
+import type { DeliveryVariables } from '../shared/contracts/functionEnvironments.js';
 import {
   generatedNameLength,
   queueArnStandIn,
@@ -94,7 +95,7 @@ export class DeliveryFunctions extends Construct {
               queues.map(({ deadLetterQueue, subscriber }) => [subscriber.id, deadLetterQueue.queueUrl]),
             ),
           ),
-        },
+        } satisfies DeliveryVariables,
         environmentStandIns: {
           STATE_TABLE_NAME: 'n'.repeat(tableNameLength),
           QUEUE_SUBSCRIBERS: jsonObjectText(
@@ -106,7 +107,7 @@ export class DeliveryFunctions extends Construct {
               queueUrlStandIn(nameLength(deadLetterQueue)),
             ]),
           ),
-        },
+        } satisfies Partial<DeliveryVariables>,
       });
 
       for (const { queue, deadLetterQueue } of queues) {

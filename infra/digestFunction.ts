@@ -6,6 +6,7 @@ import type { CfnTable, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { CfnTopic, Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
+import type { DigestVariables } from '../shared/contracts/functionEnvironments.js';
 import { generatedNameLength, topicArnStandIn } from './lambdaEnvironmentSize.js';
 import type { NotifierConfig } from './notifierConfig.js';
 import { NotifierFunction } from './notifierFunction.js';
@@ -47,11 +48,14 @@ export class DigestFunction extends NotifierFunction {
       ...(props.logRetention === undefined ? {} : { logRetention: props.logRetention }),
       ...(props.logRemovalPolicy === undefined ? {} : { logRemovalPolicy: props.logRemovalPolicy }),
       config: props.config.digestConfig(),
-      environment: { STATE_TABLE_NAME: props.table.tableName, TOPIC_ARN: props.topic.topicArn },
+      environment: {
+        STATE_TABLE_NAME: props.table.tableName,
+        TOPIC_ARN: props.topic.topicArn,
+      } satisfies DigestVariables,
       environmentStandIns: {
         STATE_TABLE_NAME: 'n'.repeat(generatedNameLength(cfnTable, TABLE_NAME_MAXIMUM)),
         TOPIC_ARN: topicArnStandIn(generatedNameLength(cfnTopic, TOPIC_NAME_MAXIMUM)),
-      },
+      } satisfies Partial<DigestVariables>,
     });
     // A failed run is not retried by Lambda: its claims hold for a while, and the next hourly run retries.
     this.function.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.minutes(5) });

@@ -8,7 +8,7 @@ import { Annotations } from 'aws-cdk-lib';
 import { type ITopic, Subscription, SubscriptionProtocol } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import type { EmailSubscriber } from '../shared/config/configSchema.js';
-import { digestFilterPolicy, takesEventsAtOnce } from '../shared/delivery/snsFilterPolicy.js';
+import { digestFilterPolicy, takesEventsAtOnce } from '../shared/contracts/snsFilterPolicy.js';
 import { renderedPolicy, subscriptionFilterPolicy } from './subscriptionFilterPolicy.js';
 
 export interface EmailSubscriptionsProps {

@@ -11,9 +11,9 @@
 // with secrets in Secrets Manager, alarms to an alarm topic and a CloudWatch dashboard.
 import { RemovalPolicy, Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import type { DeliverySubscriber } from '../functions/shared/deliveryEnvironment.js';
 import type { EmailSubscriber } from '../shared/config/configSchema.js';
-import { digestSubscribers } from '../shared/delivery/digest/planDigests.js';
+import { digestSubscribers } from '../shared/config/digestSubscribers.js';
+import type { DeliverySubscriber } from '../shared/contracts/deliveryQueueContract.js';
 import { NotifierAlarms } from './alarms.js';
 import { NotifierDashboard } from './dashboard.js';
 import { DeliveryFunctions } from './deliveryFunctions.js';

@@ -2,12 +2,12 @@
 // config each function reads: the file as written, cut to the parts that function reads, so a function
 // sees no more of the config than it needs. Each cut is parsed here by the functions' own parser, which
 // fills the defaults exactly as the local runner would; what it returns is what the stack compiles into
-// the bundle, checked (functions/shared/bundledConfig.ts). One default differs on AWS: an organization
+// the bundle, checked (shared/contracts/bundledConfig.ts). One default differs on AWS: an organization
 // without `pollIntervalSeconds` is polled every AWS_DEFAULT_POLL_INTERVAL_SECONDS, written into the
 // poller's config so that the poller, its schedules and its alarms all read the same interval.
 import type { Config, SubscriberType } from '../shared/config/configSchema.js';
 import { parseConfig } from '../shared/config/loadConfig.js';
-import { AWS_DEFAULT_POLL_INTERVAL_SECONDS } from '../shared/poll/awsPollSettings.js';
+import { AWS_DEFAULT_POLL_INTERVAL_SECONDS } from '../shared/contracts/awsPollSettings.js';
 
 /** The subscriber types delivered through an SQS queue and a delivery function. */
 export type QueueSubscriberType = Exclude<SubscriberType, 'email'>;

@@ -10,8 +10,8 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { BUNDLED_CONFIG_GLOBAL, checkedConfigText } from '../functions/shared/bundledConfig.js';
 import type { Config } from '../shared/config/configSchema.js';
+import { BUNDLED_CONFIG_GLOBAL, checkedConfigText } from '../shared/contracts/bundledConfig.js';
 import { assertEnvironmentFits } from './lambdaEnvironmentSize.js';
 import { METRICS_NAMESPACE } from './notifierMetrics.js';
 
@@ -48,7 +48,7 @@ export interface NotifierFunctionProps {
   readonly logRemovalPolicy?: RemovalPolicy;
   /**
    * The function's config as the config parser returned it, compiled into the bundle with its digest
-   * (functions/shared/bundledConfig.ts) rather than set in the environment, whose 4 KB would cap the number
+   * (shared/contracts/bundledConfig.ts) rather than set in the environment, whose 4 KB would cap the number
    * of organizations and subscribers.
    * @default none; the function reads no config
    */

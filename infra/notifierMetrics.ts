@@ -6,8 +6,11 @@
 // one (PollSucceeded), and its other figures are fields of the poller's log lines.
 import { Duration } from 'aws-cdk-lib';
 import { Metric, type MetricOptions } from 'aws-cdk-lib/aws-cloudwatch';
-import { LISTING_PROBLEMS_METRIC, POLL_SUCCEEDED_METRIC } from '../functions/poller/pollSummary.js';
-import type { DeliveryCounter } from '../functions/shared/deliveryMetrics.js';
+import {
+  type DeliveryMetricName,
+  LISTING_PROBLEMS_METRIC,
+  POLL_SUCCEEDED_METRIC,
+} from '../shared/contracts/customMetrics.js';
 
 export const METRICS_NAMESPACE = 'MealOrderNotifier';
 
@@ -30,9 +33,6 @@ export function listingProblemsMetric(options: MetricOptions = {}): Metric {
     ...options,
   });
 }
-
-/** What functions/shared/deliveryMetrics.ts publishes per batch, under the `Subscriber` dimension. */
-export type DeliveryMetricName = DeliveryCounter | 'DeliveryLatencyMs';
 
 /**
  * PollSucceeded, the one metric functions/poller/pollSummary.ts publishes per organization: 1 for each

@@ -13,7 +13,7 @@ import { type CfnSecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { Config } from '../shared/config/configSchema.js';
 import type { SecretRef } from '../shared/config/secretRef.js';
-import { ORGANIZATION_TOKENS_SECRET } from '../shared/config/secretsManagerJsonSecretResolver.js';
+import { ORGANIZATION_TOKENS_SECRET } from '../shared/contracts/organizationTokensSecret.js';
 import { DeploymentError } from './deploymentError.js';
 
 export type SecretPurpose = 'organization-token' | 'webhook-signing-secret' | 'slack-webhook-url';

@@ -3,8 +3,11 @@
 import { Duration, Validations } from 'aws-cdk-lib';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { POLLER_TIMEOUT } from './pollerFunction.js';
+import { AWS_POLLER_TIMEOUT_SECONDS } from '../shared/contracts/awsPollSettings.js';
 import { secureQueue } from './secureQueue.js';
+
+/** The poller's timeout, from the contract pollerFunction.ts sets it from (which takes this construct). */
+const POLLER_TIMEOUT = Duration.seconds(AWS_POLLER_TIMEOUT_SECONDS);
 
 /** The longest delay SQS gives a message: a tick due later than this arrives early and is not due. */
 const MAX_TICK_DELAY = Duration.minutes(15);

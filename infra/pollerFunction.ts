@@ -7,7 +7,8 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { AWS_POLLER_TIMEOUT_SECONDS } from '../shared/poll/awsPollSettings.js';
+import { AWS_POLLER_TIMEOUT_SECONDS } from '../shared/contracts/awsPollSettings.js';
+import type { PollerVariables } from '../shared/contracts/functionEnvironments.js';
 import { generatedNameLength, queueUrlStandIn, SQS_QUEUE_NAME_MAXIMUM } from './lambdaEnvironmentSize.js';
 import type { NotifierConfig } from './notifierConfig.js';
 import { NotifierFunction } from './notifierFunction.js';
@@ -92,13 +93,13 @@ export class PollerFunction extends NotifierFunction {
         STATE_TABLE_NAME: props.table.tableName,
         SECRETS_PREFIX: props.secrets.prefix,
         TICK_QUEUE_URL: tickQueue.queueUrl,
-      },
+      } satisfies PollerVariables,
       environmentStandIns: {
         STATE_TABLE_NAME: 'n'.repeat(generatedNameLength(cfnTable, TABLE_NAME_MAXIMUM)),
         TICK_QUEUE_URL: queueUrlStandIn(
           generatedNameLength(tickQueue.node.defaultChild as CfnQueue, SQS_QUEUE_NAME_MAXIMUM),
         ),
-      },
+      } satisfies Partial<PollerVariables>,
     });
     this.function.configureAsyncInvoke({
       retryAttempts: 0,

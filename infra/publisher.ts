@@ -10,7 +10,8 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { CfnTopic, Topic } from 'aws-cdk-lib/aws-sns';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { PUBLISHER_STREAM_FILTER_PATTERN } from '../functions/publisher/streamContract.js';
+import type { PublisherVariables } from '../shared/contracts/functionEnvironments.js';
+import { PUBLISHER_STREAM_FILTER_PATTERN } from '../shared/contracts/streamContract.js';
 import { generatedNameLength, topicArnStandIn } from './lambdaEnvironmentSize.js';
 import { NotifierFunction } from './notifierFunction.js';
 import { SERVICE_NAMES } from './notifierMetrics.js';
@@ -63,8 +64,10 @@ export class Publisher extends Construct {
       timeout: Duration.minutes(1),
       ...(props.logRetention === undefined ? {} : { logRetention: props.logRetention }),
       ...(props.logRemovalPolicy === undefined ? {} : { logRemovalPolicy: props.logRemovalPolicy }),
-      environment: { TOPIC_ARN: props.topic.topicArn },
-      environmentStandIns: { TOPIC_ARN: topicArnStandIn(generatedNameLength(cfnTopic, TOPIC_NAME_MAXIMUM)) },
+      environment: { TOPIC_ARN: props.topic.topicArn } satisfies PublisherVariables,
+      environmentStandIns: {
+        TOPIC_ARN: topicArnStandIn(generatedNameLength(cfnTopic, TOPIC_NAME_MAXIMUM)),
+      } satisfies Partial<PublisherVariables>,
     });
     // Also grants kms:GenerateDataKey* and kms:Decrypt on the topic's key.
     props.topic.grantPublish(this.function);

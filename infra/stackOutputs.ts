@@ -9,7 +9,7 @@ import {
   outputKeyPart,
   STACK_OUTPUT_KEYS,
   subscriberOutputKeys,
-} from '../shared/operations/stackOutputKeys.js';
+} from '../shared/contracts/stackOutputKeys.js';
 import type { NotifierSecret } from './notifierSecrets.js';
 import type { SubscriberQueue } from './subscriberQueues.js';
 

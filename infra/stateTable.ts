@@ -4,7 +4,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { stateTableDefinition } from '../shared/store/dynamo/stateTableDefinition.js';
+import { stateTableDefinition } from '../shared/contracts/stateTableDefinition.js';
 
 const ATTRIBUTE_TYPES = { S: AttributeType.STRING } as const;
 const STREAM_VIEW_TYPES = { NEW_IMAGE: StreamViewType.NEW_IMAGE } as const;

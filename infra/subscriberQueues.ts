@@ -8,11 +8,11 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { SqsSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { DeliverySubscriber } from '../functions/shared/deliveryEnvironment.js';
+import type { DeliverySubscriber } from '../shared/contracts/deliveryQueueContract.js';
 import {
   DELIVERY_FUNCTION_TIMEOUT_SECONDS,
   MAX_RECEIVE_COUNT,
-} from '../functions/shared/deliveryQueueContract.js';
+} from '../shared/contracts/deliveryQueueContract.js';
 import { secureQueue } from './secureQueue.js';
 import { subscriptionFilterPolicy } from './subscriptionFilterPolicy.js';
 

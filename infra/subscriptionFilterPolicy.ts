@@ -4,7 +4,7 @@
 // strings, or one `anything-but`) as SNS reads them.
 import { SubscriptionFilter } from 'aws-cdk-lib/aws-sns';
 import type { SubscriberFilter } from '../shared/config/configSchema.js';
-import { compileFilterPolicy, type SnsFilterPolicy } from '../shared/delivery/snsFilterPolicy.js';
+import { compileFilterPolicy, type SnsFilterPolicy } from '../shared/contracts/snsFilterPolicy.js';
 
 /** The `filterPolicy` of a subscription to the events `filter` lets through at once. */
 export function subscriptionFilterPolicy(

@@ -8,11 +8,11 @@ import {
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { readStreamRecord } from '../../functions/publisher/streamEvents.js';
 import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
 import { StreamRecordsGoneError } from '../../shared/operations/errors.js';
 import type { StreamBatchReader } from '../../shared/operations/republishFailedBatches.js';
 import type { StreamBatchPosition } from '../../shared/operations/streamFailureRecord.js';
+import { readStreamRecord } from '../../shared/publish/streamEvents.js';
 import { stackAccessError } from './stackAccessError.js';
 
 /** Past the stream's trim horizon, or the stream itself is gone (streams were turned off and on). */

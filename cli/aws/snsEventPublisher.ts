@@ -2,9 +2,9 @@
 // the body per protocol, subject and filter attributes of a published one, in PublishBatch requests of
 // the same limits.
 import type { SNSClient } from '@aws-sdk/client-sns';
-import { publishEvents } from '../../functions/publisher/publishEvents.js';
 import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
 import type { EventPublisher } from '../../shared/operations/republishFailedBatches.js';
+import { publishEvents } from '../../shared/publish/publishEvents.js';
 
 export class SnsEventPublisher implements EventPublisher {
   readonly #sns: SNSClient;

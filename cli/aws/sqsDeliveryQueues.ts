@@ -18,8 +18,7 @@ import {
   type SendMessageBatchRequestEntry,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { chunkForPublishBatch, publishEntry } from '../../functions/publisher/publishEntries.js';
-import { DEAD_LETTER_ATTRIBUTES } from '../../functions/shared/deliveryQueueContract.js';
+import { DEAD_LETTER_ATTRIBUTES } from '../../shared/contracts/deliveryQueueContract.js';
 import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
 import type {
   DeadLetterMessage,
@@ -29,6 +28,7 @@ import type {
 } from '../../shared/operations/deliveryQueues.js';
 import { StackAccessError } from '../../shared/operations/errors.js';
 import type { SubscriberQueueUrls } from '../../shared/operations/stackResources.js';
+import { chunkForPublishBatch, publishEntry } from '../../shared/publish/publishEntries.js';
 import { counted } from '../../shared/text/counted.js';
 import { stackAccessError } from './stackAccessError.js';
 

@@ -2,9 +2,9 @@
 // `--stack NAME`, what a deployed stack's dead-letter queues hold, with why, read without taking anything
 // off them, and how many deliveries wait on each subscriber's queue.
 import { Command } from 'commander';
-import { MAX_RECEIVE_COUNT } from '../../functions/shared/deliveryQueueContract.js';
 import type { Config } from '../../shared/config/configSchema.js';
 import { loadConfigFile } from '../../shared/config/loadConfig.js';
+import { MAX_RECEIVE_COUNT } from '../../shared/contracts/deliveryQueueContract.js';
 import { eventReference } from '../../shared/events/notifierEvent.js';
 import { type DeadLetterEntry, listDeadLetters } from '../../shared/operations/listDeadLetters.js';
 import { counted } from '../../shared/text/counted.js';

@@ -6,7 +6,7 @@ import { Command, Option } from 'commander';
 import { usablePerMinute } from '../../shared/api/requestBudget.js';
 import { CliUsageError } from '../errors.js';
 import { integerFlag, withConfigOption } from '../flags.js';
-import { createLogger, parseLogFormat } from '../logging/logFormat.js';
+import { createLogger, parseLogFormat } from '../logging/logFormatOption.js';
 import type { Logger } from '../logging/logger.js';
 import { QuietLogger } from '../logging/quietLogger.js';
 import { DEFAULT_METRICS_HOST, type MetricsEndpoint, startMetricsServer } from '../metrics/metricsServer.js';

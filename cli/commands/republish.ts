@@ -3,9 +3,9 @@
 // once all its events are out. Only on AWS: the local runner has no publisher.
 import { Command } from 'commander';
 import { loadConfigFile } from '../../shared/config/loadConfig.js';
+import { STACK_OUTPUT_KEYS } from '../../shared/contracts/stackOutputKeys.js';
 import { StackOutputsError } from '../../shared/operations/errors.js';
 import { republishFailedBatches } from '../../shared/operations/republishFailedBatches.js';
-import { STACK_OUTPUT_KEYS } from '../../shared/operations/stackOutputKeys.js';
 import { counted } from '../../shared/text/counted.js';
 import {
   explainStackFailure,

@@ -1,22 +1,5 @@
-// The --log-format option: which logger the runner writes its records with.
-import { CliUsageError } from '../errors.js';
-import { HumanLogger } from './humanLogger.js';
-import { JsonLogger } from './jsonLogger.js';
-import type { Logger } from './logger.js';
+// The log formats the runner writes its records in (`--log-format`); logFormatOption.ts parses the option
+// and builds the logger.
 
 export const LOG_FORMATS = ['human', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
-
-export function parseLogFormat(text: string): LogFormat {
-  const format = LOG_FORMATS.find((candidate) => candidate === text);
-  if (!format) throw new CliUsageError(`--log-format "${text}" must be one of ${LOG_FORMATS.join(', ')}`);
-  return format;
-}
-
-export function createLogger(
-  format: LogFormat,
-  stream: NodeJS.WritableStream,
-  clock: () => number = Date.now,
-): Logger {
-  return format === 'json' ? new JsonLogger(stream, clock) : new HumanLogger(stream);
-}

@@ -1,8 +1,9 @@
 // Queues the e-mail digests whose period has ended, while this runner delivers the outbox: a look every
 // few seconds, so a digest goes out within seconds of its period's end. Each period is built once per
 // process; a restart builds it again, and the store refuses the copy by its id.
+
+import { digestSubscribers } from '../../shared/config/digestSubscribers.js';
 import type { DeliveryOutbox } from '../../shared/delivery/deliveryOutbox.js';
-import { digestSubscribers } from '../../shared/delivery/digest/planDigests.js';
 import { queueDueDigests } from '../../shared/delivery/digest/queueDueDigests.js';
 import type { DigestEvent } from '../../shared/events/digestEvent.js';
 import type { LocalRuntime } from './localRuntime.js';

@@ -3,8 +3,9 @@
 // subscribers with a digest) comes from the bundle (bundledConfig.ts) unless NOTIFIER_CONFIG is set.
 import * as z from 'zod';
 import type { Config } from '../../shared/config/configSchema.js';
-import { functionConfig, withBundledConfig } from '../shared/bundledConfig.js';
-import { parseLambdaEnvironment } from '../shared/lambdaEnvironment.js';
+import { functionConfig, withBundledConfig } from '../../shared/contracts/bundledConfig.js';
+import type { DigestVariables } from '../../shared/contracts/functionEnvironments.js';
+import { type EnvironmentShape, parseLambdaEnvironment } from '../shared/lambdaEnvironment.js';
 
 const SNS_TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_.-]{1,256}$/;
 
@@ -14,7 +15,7 @@ const DigestEnvironmentSchema = z.object({
     error: 'must be an SNS topic ARN, arn:aws:sns:<region>:<account>:<topic>',
   }),
   NOTIFIER_CONFIG: z.string().min(1),
-});
+} satisfies EnvironmentShape<DigestVariables, 'NOTIFIER_CONFIG'>);
 
 export interface DigestEnvironment {
   tableName: string;

@@ -4,9 +4,9 @@
 // whose publish fails stays claimed but unsent, and a later run takes it again once the claim is stale.
 import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
 import type { Config } from '../../shared/config/configSchema.js';
+import { digestMessageAttributes } from '../../shared/contracts/messageAttributes.js';
 import { queueDueDigests } from '../../shared/delivery/digest/queueDueDigests.js';
 import { snsDigestMessageBody, snsSubject } from '../../shared/delivery/email/snsEmailMessage.js';
-import { digestMessageAttributes } from '../../shared/delivery/messageAttributes.js';
 import type { DigestEvent } from '../../shared/events/digestEvent.js';
 import type { DynamoDigestStore } from '../../shared/store/dynamo/dynamoDigestStore.js';
 

@@ -2,8 +2,9 @@
 // unless NOTIFIER_CONFIG is set.
 import * as z from 'zod';
 import type { Config } from '../../shared/config/configSchema.js';
-import { functionConfig, withBundledConfig } from '../shared/bundledConfig.js';
-import { parseLambdaEnvironment } from '../shared/lambdaEnvironment.js';
+import { functionConfig, withBundledConfig } from '../../shared/contracts/bundledConfig.js';
+import type { PollerVariables } from '../../shared/contracts/functionEnvironments.js';
+import { type EnvironmentShape, parseLambdaEnvironment } from '../shared/lambdaEnvironment.js';
 
 const PollerEnvironmentSchema = z.object({
   STATE_TABLE_NAME: z.string().min(1),
@@ -13,7 +14,7 @@ const PollerEnvironmentSchema = z.object({
   SECRETS_PREFIX: z.string().min(1),
   /** Where each cycle sends the tick of the organization's next one. */
   TICK_QUEUE_URL: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),
-});
+} satisfies EnvironmentShape<PollerVariables, 'NOTIFIER_CONFIG'>);
 
 export interface PollerEnvironment {
   tableName: string;

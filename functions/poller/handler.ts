@@ -6,10 +6,8 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse } from 'aws-lambda';
-import {
-  ORGANIZATION_TOKENS_SECRET,
-  SecretsManagerJsonSecretResolver,
-} from '../../shared/config/secretsManagerJsonSecretResolver.js';
+import { SecretsManagerJsonSecretResolver } from '../../shared/config/secretsManagerJsonSecretResolver.js';
+import { ORGANIZATION_TOKENS_SECRET } from '../../shared/contracts/organizationTokensSecret.js';
 import { DynamoStateStore } from '../../shared/store/dynamo/dynamoStateStore.js';
 import { parsePollerEnvironment } from './environment.js';
 import { UnknownOrganizationError } from './errors.js';

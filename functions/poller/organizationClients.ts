@@ -5,7 +5,7 @@ import type { BudgetCounterStore } from '../../shared/api/budgetCounterStore.js'
 import { RequestBudget } from '../../shared/api/requestBudget.js';
 import type { ApiConfig, OrganizationConfig } from '../../shared/config/configSchema.js';
 import type { SecretResolver } from '../../shared/config/secretResolver.js';
-import { AWS_BUDGET_WAIT_MS } from '../../shared/poll/awsPollSettings.js';
+import { AWS_BUDGET_WAIT_MS } from '../../shared/contracts/awsPollSettings.js';
 
 export class OrganizationClients {
   readonly #clients = new Map<string, { token: string; client: AdminApiClient }>();

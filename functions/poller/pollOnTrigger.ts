@@ -7,7 +7,7 @@ import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Config, OrganizationConfig } from '../../shared/config/configSchema.js';
 import { SecretNotSetError } from '../../shared/config/errors.js';
 import { secretRefKey } from '../../shared/config/secretRef.js';
-import { AWS_LEASE_TERMS } from '../../shared/poll/awsPollSettings.js';
+import { AWS_LEASE_TERMS } from '../../shared/contracts/awsPollSettings.js';
 import type { OrdersSource } from '../../shared/poll/pollOrganization.js';
 import { pollWhenDue } from '../../shared/poll/pollWhenDue.js';
 import type { StateStore } from '../../shared/store/stateStore.js';

@@ -3,6 +3,7 @@
 // whole deployment. A cycle's other figures (requests, budget left, orders seen, events) are fields of its
 // log line, which the dashboard queries: as metrics they would cost $0.30 a month each per organization.
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { LISTING_PROBLEMS_METRIC, POLL_SUCCEEDED_METRIC } from '../../shared/contracts/customMetrics.js';
 import type { PollReport } from '../../shared/poll/pollOrganization.js';
 
 interface SummaryBase {
@@ -39,11 +40,6 @@ export interface CycleSummary extends SummaryBase {
 }
 
 export type PollSummary = SkippedSummary | CycleSummary;
-
-/** Published under the `service` dimension alone; infra/notifierMetrics.ts names it for the alarm. */
-export const LISTING_PROBLEMS_METRIC = 'ListingProblems';
-/** Published under `service` and `Organization`; infra/notifierMetrics.ts names it for the alarm. */
-export const POLL_SUCCEEDED_METRIC = 'PollSucceeded';
 
 /** Only a cycle that polled, and whose every walk succeeded, is a success; a skip or a deferral is not. */
 export function pollSucceeded(report: PollReport): boolean {

@@ -1,7 +1,8 @@
 // The publisher's environment, set by the CDK stack: `TOPIC_ARN`, the SNS topic every event is published
 // to. Nothing else: the stream record carries the whole event, so the publisher needs no config or secrets.
 import * as z from 'zod';
-import { parseLambdaEnvironment } from '../shared/lambdaEnvironment.js';
+import type { PublisherVariables } from '../../shared/contracts/functionEnvironments.js';
+import { type EnvironmentShape, parseLambdaEnvironment } from '../shared/lambdaEnvironment.js';
 
 const SNS_TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_.-]{1,256}$/;
 
@@ -9,7 +10,7 @@ const PublisherEnvironmentSchema = z.object({
   TOPIC_ARN: z.string().regex(SNS_TOPIC_ARN, {
     error: 'must be an SNS topic ARN, arn:aws:sns:<region>:<account>:<topic>',
   }),
-});
+} satisfies EnvironmentShape<PublisherVariables>);
 
 export interface PublisherEnvironment {
   topicArn: string;

@@ -7,9 +7,9 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { SNSClient } from '@aws-sdk/client-sns';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { publishEvents } from '../../shared/publish/publishEvents.js';
+import { readStreamBatch } from '../../shared/publish/streamEvents.js';
 import { parsePublisherEnvironment } from './environment.js';
-import { publishEvents } from './publishEvents.js';
-import { readStreamBatch } from './streamEvents.js';
 
 const environment = parsePublisherEnvironment(process.env);
 const logger = new Logger({ serviceName: 'meal-order-notifier-publisher' });

@@ -2,12 +2,15 @@
 // deliveryQueueContract.ts), parsed and cross-checked against the config at import, so a miswired stack
 // fails on its first cold start naming the variable, not on some later message.
 import * as z from 'zod';
-import type { Config, SlackSubscriber, WebhookSubscriber } from '../../shared/config/configSchema.js';
-import { functionConfig, withBundledConfig } from './bundledConfig.js';
-import { LambdaEnvironmentError, parseLambdaEnvironment } from './lambdaEnvironment.js';
-
-/** The subscribers delivered through an SQS queue; e-mail goes through SNS e-mail subscriptions. */
-export type DeliverySubscriber = WebhookSubscriber | SlackSubscriber;
+import type { Config } from '../../shared/config/configSchema.js';
+import { functionConfig, withBundledConfig } from '../../shared/contracts/bundledConfig.js';
+import type { DeliverySubscriber } from '../../shared/contracts/deliveryQueueContract.js';
+import type { DeliveryVariables } from '../../shared/contracts/functionEnvironments.js';
+import {
+  type EnvironmentShape,
+  LambdaEnvironmentError,
+  parseLambdaEnvironment,
+} from './lambdaEnvironment.js';
 
 export interface DeliveryEnvironment<S extends DeliverySubscriber> {
   tableName: string;
@@ -79,7 +82,7 @@ const DeliveryEnvironmentSchema = z.object({
     (value) => SUBSCRIBER_ID.test(value),
   ),
   DLQ_URLS: jsonStringMap('a subscriber id', (key) => SUBSCRIBER_ID.test(key), 'an SQS queue URL', isHttpUrl),
-});
+} satisfies EnvironmentShape<DeliveryVariables, 'NOTIFIER_CONFIG'>);
 
 /**
  * @param functionName names the function in error messages, e.g. `webhook-delivery`

@@ -3,6 +3,15 @@
 import type * as z from 'zod';
 import { EXIT_USAGE, type ExitCode, NotifierError } from '../../shared/errors/notifierError.js';
 
+/**
+ * A function's environment schema shape: a key for each variable the stack sets
+ * (shared/contracts/functionEnvironments.ts), and for `Extra`, which it may (NOTIFIER_CONFIG).
+ */
+export type EnvironmentShape<Variables, Extra extends string = never> = Record<
+  keyof Variables | Extra,
+  z.ZodType
+>;
+
 export class LambdaEnvironmentError extends NotifierError {
   constructor(functionName: string, problems: string[]) {
     super(`${functionName} environment: ${problems.join('; ')}`);

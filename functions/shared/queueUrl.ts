@@ -1,5 +1,5 @@
 // SQS calls name a queue by URL, while Lambda's SQS records name their queue by ARN (`eventSourceARN`).
-import { InvalidQueueArnError } from './deliveryErrors.js';
+import { InvalidQueueArnError } from '../../shared/delivery/sqs/errors.js';
 
 /** `arn:aws:sqs:eu-west-1:123456789012:q` → `https://sqs.eu-west-1.amazonaws.com/123456789012/q`. */
 export function queueUrlFromArn(arn: string): string {

@@ -13,16 +13,21 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { SecretsManagerSecretResolver } from '../../shared/config/secretsManagerSecretResolver.js';
+import type { DeliverySubscriber } from '../../shared/contracts/deliveryQueueContract.js';
 import type { ClosableSender } from '../../shared/delivery/deliveryOutcome.js';
 import type { SenderTuning } from '../../shared/delivery/senderTuning.js';
+import { sendToDeadLetterQueue } from '../../shared/delivery/sqs/deadLetters.js';
+import { DeliveryTally } from '../../shared/delivery/sqs/deliveryMetrics.js';
+import { DeliveryDeferredError } from '../../shared/delivery/sqs/errors.js';
+import {
+  deliverSqsRecord,
+  type QueueActions,
+  type SqsDeliveryDependencies,
+} from '../../shared/delivery/sqs/sqsDelivery.js';
 import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
 import { DynamoSubscriberStatus } from '../../shared/store/dynamo/dynamoSubscriberStatus.js';
-import { sendToDeadLetterQueue } from './deadLetters.js';
-import { type DeliverySubscriber, parseDeliveryEnvironment } from './deliveryEnvironment.js';
-import { DeliveryDeferredError } from './deliveryErrors.js';
-import { DeliveryTally } from './deliveryMetrics.js';
+import { parseDeliveryEnvironment } from './deliveryEnvironment.js';
 import { queueUrlFromArn } from './queueUrl.js';
-import { deliverSqsRecord, type QueueActions, type SqsDeliveryDependencies } from './sqsDelivery.js';
 
 export type SqsDeliveryHandler = (
   event: SQSEvent,

@@ -2,7 +2,7 @@
 // cross-field rules, and the types every other module reads the config through.
 import * as z from 'zod';
 import { ORDER_STATUSES, PAYMENT_METHODS } from '../api/schemas.js';
-import { checkFilterExpressible } from '../delivery/snsFilterPolicy.js';
+import { checkFilterExpressible } from '../contracts/snsFilterPolicy.js';
 import { EVENT_TYPES } from '../events/notifierEvent.js';
 import { isValidTimeZone } from '../time/calendarDate.js';
 import { closestMatch } from './closestMatch.js';

@@ -1,17 +1,12 @@
 // Resolves secret references from one Secrets Manager secret holding a JSON object, each reference's `env`
-// name a key: on AWS, every organization's API token lives in the one secret ORGANIZATION_TOKENS_SECRET,
-// since a secret costs $0.40 a month and a token per organization would cost that per organization.
+// name a key: on AWS, every organization's API token lives in the one secret ORGANIZATION_TOKENS_SECRET
+// (shared/contracts/), since a secret costs $0.40 a month and a token per organization would cost that per
+// organization.
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SecretLookupError, SecretNotSetError } from './errors.js';
 import type { SecretRef } from './secretRef.js';
 import type { SecretResolver } from './secretResolver.js';
-
-/**
- * The secret holding the organizations' tokens, after the deployment's secrets prefix. No reference's own
- * secret can take this name: a reference names an environment variable, which has no "-".
- */
-export const ORGANIZATION_TOKENS_SECRET = 'organization-tokens';
 
 export interface SecretsManagerJsonSecretResolverOptions {
   /** The secret's full name, e.g. `meal-order-notifier/organization-tokens`. */

@@ -4,10 +4,10 @@
 // gave up on from the depth of its failure queue. A queue that does not answer leaves a gap and a problem
 // line, not a failed command: the table's part is still worth seeing.
 import type { Config } from '../config/configSchema.js';
+import { STACK_OUTPUT_KEYS } from '../contracts/stackOutputKeys.js';
 import type { SubscriberStatus as SubscriberStatusPort } from '../delivery/subscriberStatus.js';
 import type { DeliveryQueues } from './deliveryQueues.js';
 import type { PublisherFailureQueue } from './publisherFailureQueue.js';
-import { STACK_OUTPUT_KEYS } from './stackOutputKeys.js';
 import {
   type OrganizationStatus,
   organizationStatus,

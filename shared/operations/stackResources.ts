@@ -1,7 +1,8 @@
 // The resources of a deployed stack the operator commands work on, read from its outputs (a key → value
 // map, from CloudFormation or from the file `cdk deploy --outputs-file` writes).
+
+import { STACK_OUTPUT_KEYS, subscriberOutputKeys } from '../contracts/stackOutputKeys.js';
 import { StackOutputsError } from './errors.js';
-import { STACK_OUTPUT_KEYS, subscriberOutputKeys } from './stackOutputKeys.js';
 
 export interface SubscriberQueueUrls {
   queueUrl: string;

@@ -3,8 +3,7 @@
 // adapters answer it (StateStore.findEvents); `matchesEventQuery` is its meaning, which an adapter that
 // cannot filter on everything server-side applies itself.
 import * as z from 'zod';
-import { EventTypeSchema, eventReference } from '../events/notifierEvent.js';
-import type { StoredEvent } from './stateStore.js';
+import { EventTypeSchema, eventReference, type NotifierEvent } from '../events/notifierEvent.js';
 
 export const EventQuerySchema = z.object({
   /** Recorded at or after this instant (epoch ms); every event the log keeps when absent. */
@@ -18,8 +17,14 @@ export const EventQuerySchema = z.object({
 });
 export type EventQuery = z.infer<typeof EventQuerySchema>;
 
+/** What a query reads of a stored event (StateStore's StoredEvent, which names EventQuery in turn). */
+interface QueriedEvent {
+  event: NotifierEvent;
+  recordedAt: number;
+}
+
 /** Whether the stored event answers the query (its limit aside). */
-export function matchesEventQuery(stored: StoredEvent, query: EventQuery): boolean {
+export function matchesEventQuery(stored: QueriedEvent, query: EventQuery): boolean {
   if (query.sinceMs !== undefined && stored.recordedAt < query.sinceMs) return false;
   if (query.types && query.types.length > 0 && !query.types.includes(stored.event.type)) return false;
   if (query.order !== undefined) {

@@ -3,7 +3,7 @@
 // stack's outputs from a file and no SQS to answer. The table's part (poll state, recent events, a disabled
 // subscriber) is shown; the queues' counts are marked unknown, each with the queue and what to check.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STACK_OUTPUT_KEYS } from '../../shared/operations/stackOutputKeys.js';
+import { STACK_OUTPUT_KEYS } from '../../shared/contracts/stackOutputKeys.js';
 import { initialPollState } from '../../shared/store/stateStore.js';
 import { NORTH_SCHOOL_ID } from '../support/configFixtures.js';
 import {

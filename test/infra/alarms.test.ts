@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { publishPollMetrics, publishPollSucceeded } from '../../functions/poller/pollSummary.js';
-import { DeliveryTally } from '../../functions/shared/deliveryMetrics.js';
 import { LISTING_PROBLEM_PERIODS, notPolledWindowMinutes } from '../../infra/alarms.js';
 import { METRICS_NAMESPACE, SERVICE_NAMES } from '../../infra/notifierMetrics.js';
+import { DeliveryTally } from '../../shared/delivery/sqs/deliveryMetrics.js';
 import type { PollReport } from '../../shared/poll/pollOrganization.js';
 import { captureOutput } from '../support/captureOutput.js';
 import {

@@ -4,7 +4,7 @@
 // and its immediate subscriptions leave the digest's types out.
 import { describe, expect, it } from 'vitest';
 import { parseDigestEnvironment } from '../../functions/digest/environment.js';
-import { compileFilterPolicy, digestFilterPolicy } from '../../shared/delivery/snsFilterPolicy.js';
+import { compileFilterPolicy, digestFilterPolicy } from '../../shared/contracts/snsFilterPolicy.js';
 import {
   exampleConfig,
   functionEnvironment,

@@ -3,14 +3,14 @@
 // queues and redrive, and the delivery functions' SQS mappings.
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { PUBLISHER_STREAM_FILTER_PATTERN } from '../../functions/publisher/streamContract.js';
+import { parseConfig } from '../../shared/config/loadConfig.js';
 import {
   DELIVERY_BATCH_SIZE,
   DELIVERY_FUNCTION_TIMEOUT_SECONDS,
   MAX_RECEIVE_COUNT,
-} from '../../functions/shared/deliveryQueueContract.js';
-import { parseConfig } from '../../shared/config/loadConfig.js';
-import { compileFilterPolicy } from '../../shared/delivery/snsFilterPolicy.js';
+} from '../../shared/contracts/deliveryQueueContract.js';
+import { compileFilterPolicy } from '../../shared/contracts/snsFilterPolicy.js';
+import { PUBLISHER_STREAM_FILTER_PATTERN } from '../../shared/contracts/streamContract.js';
 import {
   type CfnResource,
   exampleConfig,

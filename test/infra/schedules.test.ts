@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { NotifierConfig } from '../../infra/notifierConfig.js';
 import { scheduleRateMinutes } from '../../infra/pollSchedules.js';
-import { AWS_DEFAULT_POLL_INTERVAL_SECONDS } from '../../shared/poll/awsPollSettings.js';
+import { AWS_DEFAULT_POLL_INTERVAL_SECONDS } from '../../shared/contracts/awsPollSettings.js';
 import { exampleConfig, notifierApp, property, resourcesOfType } from './support/notifierApp.js';
 
 const EAST = '0d7c9a2e-1f3b-4c5d-8e6f-7a8b9c0d1e2f';

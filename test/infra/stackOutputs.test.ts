@@ -3,7 +3,7 @@
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config/loadConfig.js';
-import { STACK_OUTPUT_KEYS } from '../../shared/operations/stackOutputKeys.js';
+import { STACK_OUTPUT_KEYS } from '../../shared/contracts/stackOutputKeys.js';
 import { stackResourcesFromOutputs } from '../../shared/operations/stackResources.js';
 import { exampleConfig, type NotifierApp, notifierApp } from './support/notifierApp.js';
 

@@ -4,10 +4,10 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { DELIVERY_FUNCTION_TIMEOUT_SECONDS } from '../../functions/shared/deliveryQueueContract.js';
 import { POLLER_MEMORY_MB, POLLER_TIMEOUT } from '../../infra/pollerFunction.js';
-import { AWS_LEASE_TERMS } from '../../shared/poll/awsPollSettings.js';
-import { stateTableDefinition } from '../../shared/store/dynamo/stateTableDefinition.js';
+import { AWS_LEASE_TERMS } from '../../shared/contracts/awsPollSettings.js';
+import { DELIVERY_FUNCTION_TIMEOUT_SECONDS } from '../../shared/contracts/deliveryQueueContract.js';
+import { stateTableDefinition } from '../../shared/contracts/stateTableDefinition.js';
 import { exampleConfig, notifierApp, property, resourcesOfType } from './support/notifierApp.js';
 
 const { template } = notifierApp();

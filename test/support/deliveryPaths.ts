@@ -5,16 +5,16 @@
 // its runtime's HTTP client (undici locally, Node's fetch on AWS); time is virtual, so a 5-minute retry
 // costs nothing.
 
-import type { DeadLetter } from '../../functions/shared/deadLetters.js';
-import type { DeliverySubscriber } from '../../functions/shared/deliveryEnvironment.js';
-import { DeliveryTally } from '../../functions/shared/deliveryMetrics.js';
-import { deliverSqsRecord, type SqsDeliveryDependencies } from '../../functions/shared/sqsDelivery.js';
 import type { SubscriberConfig } from '../../shared/config/configSchema.js';
 import { EnvSecretResolver } from '../../shared/config/secretResolver.js';
+import type { DeliverySubscriber } from '../../shared/contracts/deliveryQueueContract.js';
 import { buildSender } from '../../shared/delivery/buildSender.js';
 import type { EventSender } from '../../shared/delivery/deliveryOutcome.js';
 import { OutboxDelivery, type SenderSource } from '../../shared/delivery/outboxDelivery.js';
 import { SlackPacer } from '../../shared/delivery/slack/slackPacer.js';
+import type { DeadLetter } from '../../shared/delivery/sqs/deadLetters.js';
+import { DeliveryTally } from '../../shared/delivery/sqs/deliveryMetrics.js';
+import { deliverSqsRecord, type SqsDeliveryDependencies } from '../../shared/delivery/sqs/sqsDelivery.js';
 import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
 import type { OrderEvent } from '../../shared/events/orderEvent.js';
 import type { HttpClientFactory } from '../../shared/http/httpClient.js';

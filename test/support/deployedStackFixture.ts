@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject, vi } from 'vitest';
-import { STACK_OUTPUT_KEYS } from '../../shared/operations/stackOutputKeys.js';
+import { STACK_OUTPUT_KEYS } from '../../shared/contracts/stackOutputKeys.js';
 import { DynamoStateStore } from '../../shared/store/dynamo/dynamoStateStore.js';
 import { DynamoSubscriberStatus } from '../../shared/store/dynamo/dynamoSubscriberStatus.js';
 import { exampleConfig } from './configFixtures.js';

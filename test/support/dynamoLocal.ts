@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { CreateTableCommand, DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
-import { createStateTableInput } from '../../shared/store/dynamo/stateTableDefinition.js';
+import { createStateTableInput } from '../../shared/contracts/stateTableDefinition.js';
 
 export interface LocalTable {
   client: DynamoDBClient;

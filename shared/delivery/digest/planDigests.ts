@@ -3,6 +3,7 @@
 // id, so that building one twice (two ticks, a restart after the period's end) is refused as a copy.
 // A digest is per organization: each organization's periods follow its own time zone.
 import type { DigestConfig, SubscriberConfig } from '../../config/configSchema.js';
+import { digestSubscribers } from '../../config/digestSubscribers.js';
 import { digestEventId } from '../../events/eventId.js';
 import type { NotifierEvent } from '../../events/notifierEvent.js';
 import { type DigestPeriod, periodsEndedBetween } from './digestPeriods.js';
@@ -32,17 +33,6 @@ export function isDigested(subscriber: SubscriberConfig, event: Pick<NotifierEve
     subscriber.type === 'email' &&
     subscriber.digest !== undefined &&
     subscriber.digest.types.some((type) => type === event.type)
-  );
-}
-
-/** The enabled e-mail subscribers that have a digest, with it. */
-export function digestSubscribers(
-  subscribers: readonly SubscriberConfig[],
-): { subscriber: SubscriberConfig; digest: DigestConfig }[] {
-  return subscribers.flatMap((subscriber) =>
-    subscriber.type === 'email' && subscriber.enabled && subscriber.digest !== undefined
-      ? [{ subscriber, digest: subscriber.digest }]
-      : [],
   );
 }
 

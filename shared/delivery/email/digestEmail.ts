@@ -4,7 +4,7 @@
 import type { DigestEvent } from '../../events/digestEvent.js';
 import { counted } from '../../text/counted.js';
 import { dayLabel } from '../../time/dayLabel.js';
-import type { EmailMessage } from './emailMessage.js';
+import type { EmailMessage } from './emailText.js';
 import { escapeHtml, eventFooter, HTML_STYLES, htmlDocument, singleLine } from './emailText.js';
 import { htmlTable, textTable } from './prepSummaryEmail.js';
 

@@ -8,6 +8,7 @@ import { isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js
 import type { Change, OrderEvent, OrderEventType } from '../../events/orderEvent.js';
 import { isSampleEvent } from '../../events/sampleEvent.js';
 import {
+  type EmailMessage,
   escapeHtml,
   eventFooter,
   HTML_STYLES,
@@ -16,13 +17,6 @@ import {
   singleLine,
 } from './emailText.js';
 import { formatPrepSummaryEmail, prepSummarySubject } from './prepSummaryEmail.js';
-
-export interface EmailMessage {
-  /** One line, without CR/LF, so it can never smuggle another header in. */
-  subject: string;
-  text: string;
-  html: string;
-}
 
 type Field = readonly [label: string, value: string];
 

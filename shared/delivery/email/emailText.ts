@@ -4,6 +4,14 @@
 import { type DigestEvent, isDigest } from '../../events/digestEvent.js';
 import { isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js';
 
+/** An e-mail as every formatter makes it, for the SMTP sender and the SNS e-mail body alike. */
+export interface EmailMessage {
+  /** One line, without CR/LF, so it can never smuggle another header in. */
+  subject: string;
+  text: string;
+  html: string;
+}
+
 /**
  * Control characters (CR and LF above all) become spaces and runs of white space one space: the values
  * come from the API, and a line break in a subject would start a new mail header.

@@ -5,8 +5,8 @@ import type { PrepSummaryEvent } from '../../events/prepSummaryEvent.js';
 import { isSampleEvent } from '../../events/sampleEvent.js';
 import { counted } from '../../text/counted.js';
 import { dayLabel } from '../../time/dayLabel.js';
-import type { EmailMessage } from './emailMessage.js';
 import {
+  type EmailMessage,
   escapeHtml,
   eventFooter,
   HTML_STYLES,

@@ -11,7 +11,8 @@ import { SecretRedactor } from '../../text/redactSecrets.js';
 import type { DeliveryOutcome, EventSender } from '../deliveryOutcome.js';
 import { SmtpConfigError } from '../errors.js';
 import { formatDigestEmail } from './digestEmail.js';
-import { type EmailMessage, formatEmail } from './emailMessage.js';
+import { formatEmail } from './emailMessage.js';
+import type { EmailMessage } from './emailText.js';
 
 /** Connecting, the greeting and every silence afterwards; nodemailer's own defaults run to minutes. */
 export const SMTP_TIMEOUT_MS = 15_000;

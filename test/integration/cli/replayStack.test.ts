@@ -11,8 +11,8 @@ import {
 } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { deadLetterAttributes } from '../../../functions/shared/deadLetters.js';
-import { eventMessageAttributes } from '../../../shared/delivery/messageAttributes.js';
+import { eventMessageAttributes } from '../../../shared/contracts/messageAttributes.js';
+import { deadLetterAttributes } from '../../../shared/delivery/sqs/deadLetters.js';
 import { NORTH_SCHOOL_ID } from '../../support/configFixtures.js';
 import {
   type DeployedStackFixture,

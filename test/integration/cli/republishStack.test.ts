@@ -13,8 +13,8 @@ import { PublishBatchCommand, type PublishBatchCommandInput, SNSClient } from '@
 import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { eventMessageAttributes } from '../../../shared/contracts/messageAttributes.js';
 import { snsMessageBody } from '../../../shared/delivery/email/snsEmailMessage.js';
-import { eventMessageAttributes } from '../../../shared/delivery/messageAttributes.js';
 import type { OrderEvent } from '../../../shared/events/orderEvent.js';
 import { NORTH_SCHOOL_ID } from '../../support/configFixtures.js';
 import {

@@ -9,7 +9,7 @@ import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-clo
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { STACK_OUTPUT_KEYS } from '../../../shared/operations/stackOutputKeys.js';
+import { STACK_OUTPUT_KEYS } from '../../../shared/contracts/stackOutputKeys.js';
 import { initialPollState } from '../../../shared/store/stateStore.js';
 import { exampleConfig, NORTH_SCHOOL_ID } from '../../support/configFixtures.js';
 import {

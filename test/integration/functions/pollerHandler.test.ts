@@ -12,7 +12,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { RequestBudget } from '../../../shared/api/requestBudget.js';
 import type { Establishment } from '../../../shared/api/schemas.js';
-import { AWS_LEASE_TERMS, AWS_POLLER_TIMEOUT_SECONDS } from '../../../shared/poll/awsPollSettings.js';
+import { AWS_LEASE_TERMS, AWS_POLLER_TIMEOUT_SECONDS } from '../../../shared/contracts/awsPollSettings.js';
 import { tickDelaySeconds } from '../../../shared/poll/pollWhenDue.js';
 import { DynamoStateStore } from '../../../shared/store/dynamo/dynamoStateStore.js';
 import { addDays, calendarDateIn } from '../../../shared/time/calendarDate.js';

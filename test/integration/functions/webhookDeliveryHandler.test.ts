@@ -6,11 +6,11 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ConfigInput } from '../../../shared/config/configSchema.js';
 import {
   MAX_RECEIVE_COUNT,
   MAX_RETRY_VISIBILITY_SECONDS,
-} from '../../../functions/shared/deliveryQueueContract.js';
-import type { ConfigInput } from '../../../shared/config/configSchema.js';
+} from '../../../shared/contracts/deliveryQueueContract.js';
 import { RETRY_SCHEDULE_MS } from '../../../shared/delivery/retrySchedule.js';
 import type { OrderEvent } from '../../../shared/events/orderEvent.js';
 import { eventForSubscriber } from '../../../shared/events/orderSummary.js';

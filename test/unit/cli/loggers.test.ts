@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { CliUsageError } from '../../../cli/errors.js';
-import { createLogger, parseLogFormat } from '../../../cli/logging/logFormat.js';
+import { createLogger, parseLogFormat } from '../../../cli/logging/logFormatOption.js';
 import { QuietLogger } from '../../../cli/logging/quietLogger.js';
 
 function capture(): { stream: Writable; text: () => string } {

@@ -5,10 +5,8 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SecretLookupError, SecretNotSetError } from '../../../shared/config/errors.js';
-import {
-  ORGANIZATION_TOKENS_SECRET,
-  SecretsManagerJsonSecretResolver,
-} from '../../../shared/config/secretsManagerJsonSecretResolver.js';
+import { SecretsManagerJsonSecretResolver } from '../../../shared/config/secretsManagerJsonSecretResolver.js';
+import { ORGANIZATION_TOKENS_SECRET } from '../../../shared/contracts/organizationTokensSecret.js';
 
 const secretsManager = mockClient(SecretsManagerClient);
 const NAME = `notifier/${ORGANIZATION_TOKENS_SECRET}`;

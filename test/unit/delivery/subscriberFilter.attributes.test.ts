@@ -3,7 +3,7 @@ import {
   eventMessageAttributes,
   MESSAGE_ATTRIBUTE_NAMES,
   NOT_AN_ORDER,
-} from '../../../shared/delivery/messageAttributes.js';
+} from '../../../shared/contracts/messageAttributes.js';
 import {
   CANTEEN_1,
   CANTEEN_2,

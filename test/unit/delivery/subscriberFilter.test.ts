@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { SubscriberFilter } from '../../../shared/config/configSchema.js';
-import { isDigested } from '../../../shared/delivery/digest/planDigests.js';
 import {
   digestMessageAttributes,
   eventMessageAttributes,
-} from '../../../shared/delivery/messageAttributes.js';
+} from '../../../shared/contracts/messageAttributes.js';
 import {
   compileFilterPolicy,
   digestFilterPolicy,
   takesEventsAtOnce,
-} from '../../../shared/delivery/snsFilterPolicy.js';
+} from '../../../shared/contracts/snsFilterPolicy.js';
+import { isDigested } from '../../../shared/delivery/digest/planDigests.js';
 import { matchesFilter } from '../../../shared/delivery/subscriberFilter.js';
 import { DIGEST_EVENT_TYPE, type DigestEvent } from '../../../shared/events/digestEvent.js';
 import { EVENT_TYPES, type NotifierEvent } from '../../../shared/events/notifierEvent.js';

@@ -1,8 +1,8 @@
 // What a dead-lettered message carries beside its original body, and how a queue ARN becomes the URL SQS
 // calls need.
 import { describe, expect, it } from 'vitest';
-import { deadLetterAttributes } from '../../../functions/shared/deadLetters.js';
 import { queueUrlFromArn } from '../../../functions/shared/queueUrl.js';
+import { deadLetterAttributes } from '../../../shared/delivery/sqs/deadLetters.js';
 
 describe('deadLetterAttributes', () => {
   it('names the kind, reason, subscriber, event, status, attempts and time', () => {

@@ -1,8 +1,8 @@
 // The Slack and webhook delivery functions check their environment at import, against the config they
 // deliver: a miswired stack fails on the first cold start, naming the variable and what is wrong.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BUNDLED_CONFIG_GLOBAL } from '../../../functions/shared/bundledConfig.js';
 import { parseDeliveryEnvironment } from '../../../functions/shared/deliveryEnvironment.js';
+import { BUNDLED_CONFIG_GLOBAL } from '../../../shared/contracts/bundledConfig.js';
 import { queueArn, queueUrl } from '../../support/lambdaRecords.js';
 
 const CONFIG = JSON.stringify({

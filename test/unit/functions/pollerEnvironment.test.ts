@@ -2,7 +2,7 @@
 // naming what is wrong.
 import { afterEach, describe, expect, it } from 'vitest';
 import { parsePollerEnvironment } from '../../../functions/poller/environment.js';
-import { BUNDLED_CONFIG_GLOBAL } from '../../../functions/shared/bundledConfig.js';
+import { BUNDLED_CONFIG_GLOBAL } from '../../../shared/contracts/bundledConfig.js';
 
 const CONFIG = JSON.stringify({
   api: { baseUrl: 'https://example.test/api/v1/admin' },

@@ -11,8 +11,8 @@ import {
 import type { DynamoDBRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { eventMessageAttributes } from '../../../shared/contracts/messageAttributes.js';
 import { snsSubject } from '../../../shared/delivery/email/snsEmailMessage.js';
-import { eventMessageAttributes } from '../../../shared/delivery/messageAttributes.js';
 import type { OrderEvent } from '../../../shared/events/orderEvent.js';
 import { type CapturedOutput, captureOutput } from '../../support/captureOutput.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';

@@ -3,9 +3,7 @@
 // and DeliveryLatencyMs (event time → delivered, one value per delivery). Tallied during a batch and
 // published once at its end, one EMF blob per subscriber.
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-
-const COUNTERS = ['Delivered', 'DeliveryRetried', 'DeadLettered', 'SubscriberDisabled'] as const;
-export type DeliveryCounter = (typeof COUNTERS)[number];
+import { DELIVERY_COUNTERS, type DeliveryCounter } from '../../contracts/customMetrics.js';
 
 /** Powertools flushes a metric on its 100th value, dropping the dimensions; blobs stay below that. */
 const MAX_VALUES_PER_BLOB = 99;
@@ -30,7 +28,8 @@ export class DeliveryTally {
   publish(metrics: Metrics): void {
     for (const [subscriberId, tally] of this.#bySubscriber) {
       metrics.addDimension('Subscriber', subscriberId);
-      for (const counter of COUNTERS) metrics.addMetric(counter, MetricUnit.Count, tally.counts[counter]);
+      for (const counter of DELIVERY_COUNTERS)
+        metrics.addMetric(counter, MetricUnit.Count, tally.counts[counter]);
       for (let start = 0; start < tally.latenciesMs.length; start += MAX_VALUES_PER_BLOB) {
         if (start > 0) metrics.addDimension('Subscriber', subscriberId);
         for (const ms of tally.latenciesMs.slice(start, start + MAX_VALUES_PER_BLOB)) {

@@ -2,11 +2,22 @@
 // through exactly what matchesFilter lets through, or says why SNS cannot express it. Every policy names
 // `type`, so that no subscription takes a digest (published to the same topic for one subscriber alone),
 // nor, for an e-mail subscriber with a digest, the types its digest holds back.
-import type { SubscriberFilter } from '../config/configSchema.js';
+
+import { FilterPolicyError } from '../delivery/errors.js';
 import { DIGEST_EVENT_TYPE } from '../events/digestEvent.js';
 import { PREP_SUMMARY_EVENT_TYPE } from '../events/prepSummaryEvent.js';
-import { FilterPolicyError } from './errors.js';
 import { type MessageAttributeName, NOT_AN_ORDER } from './messageAttributes.js';
+
+/**
+ * A subscriber filter as a policy is compiled from it: the config's SubscriberFilter, read by its shape,
+ * since the config schema refuses, with checkFilterExpressible, a filter SNS cannot express.
+ */
+export interface PolicyFilter {
+  readonly types?: readonly string[];
+  readonly establishments?: readonly string[];
+  readonly statuses?: readonly string[];
+  readonly paymentMethods?: readonly string[];
+}
 
 /** SNS's documented limits for one filter policy. */
 export const SNS_MAX_POLICY_KEYS = 5;
@@ -33,7 +44,7 @@ interface PolicyKey {
 }
 
 function policyKeys(
-  filter: SubscriberFilter | undefined,
+  filter: PolicyFilter | undefined,
   organizationIds: readonly string[] | undefined,
   heldTypes: readonly string[],
 ): PolicyKey[] {
@@ -60,7 +71,7 @@ function policyKeys(
 type Compiled = { policy: SnsFilterPolicy } | { refusal: string };
 
 function compile(
-  filter: SubscriberFilter | undefined,
+  filter: PolicyFilter | undefined,
   organizationIds: readonly string[] | undefined,
   heldTypes: readonly string[] = [],
 ): Compiled {
@@ -123,7 +134,7 @@ function compile(
  * @throws FilterPolicyError when SNS cannot express the filter
  */
 export function compileFilterPolicy(
-  filter: SubscriberFilter | undefined,
+  filter: PolicyFilter | undefined,
   organizationIds?: readonly string[],
   heldTypes?: readonly string[],
 ): SnsFilterPolicy {
@@ -133,10 +144,7 @@ export function compileFilterPolicy(
 }
 
 /** Whether any type the filter lets through is left to be sent at once, the digest's types aside. */
-export function takesEventsAtOnce(
-  filter: SubscriberFilter | undefined,
-  heldTypes: readonly string[],
-): boolean {
+export function takesEventsAtOnce(filter: PolicyFilter | undefined, heldTypes: readonly string[]): boolean {
   return filter?.types === undefined || filter.types.some((type) => !heldTypes.includes(type));
 }
 
@@ -147,7 +155,7 @@ export function digestFilterPolicy(subscriberId: string): SnsFilterPolicy {
 
 /** Why SNS cannot express `filter` (with the organization restriction, if any), or undefined if it can. */
 export function checkFilterExpressible(
-  filter: SubscriberFilter | undefined,
+  filter: PolicyFilter | undefined,
   organizationIds?: readonly string[],
 ): string | undefined {
   const compiled = compile(filter, organizationIds);

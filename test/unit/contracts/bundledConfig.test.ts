@@ -2,14 +2,14 @@
 // takes it as it is when the digest matches, so a cold start builds no config schema; NOTIFIER_CONFIG set
 // in the environment, or compiled text that is not the checked form, is parsed in full as before.
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Config } from '../../../shared/config/configSchema.js';
+import { ConfigError } from '../../../shared/config/errors.js';
+import { parseConfig } from '../../../shared/config/loadConfig.js';
 import {
   BUNDLED_CONFIG_GLOBAL,
   checkedConfigText,
   functionConfig,
-} from '../../../functions/shared/bundledConfig.js';
-import type { Config } from '../../../shared/config/configSchema.js';
-import { ConfigError } from '../../../shared/config/errors.js';
-import { parseConfig } from '../../../shared/config/loadConfig.js';
+} from '../../../shared/contracts/bundledConfig.js';
 
 const WRITTEN = {
   api: { baseUrl: 'https://example.test/api/v1/admin' },

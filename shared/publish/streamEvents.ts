@@ -2,8 +2,8 @@
 // one CloudEvent to publish; every other record (snapshots, poll state, leases, budgets, disabled
 // subscribers, TTL removals, updates) is none of the publisher's business.
 import type { DynamoDBRecord } from 'aws-lambda';
-import { type NotifierEvent, NotifierEventSchema } from '../../shared/events/notifierEvent.js';
-import { ItemKind } from '../../shared/store/dynamo/stateTableKeys.js';
+import { type NotifierEvent, NotifierEventSchema } from '../events/notifierEvent.js';
+import { ItemKind } from '../store/dynamo/stateTableKeys.js';
 import { StreamRecordError } from './errors.js';
 
 export type StreamEntry =

@@ -2,7 +2,7 @@
 // an SQS redrive back to the source queue replays it as it was, and the reason in message attributes, so
 // an operator reading the DLQ knows why without digging through logs.
 import { type MessageAttributeValue, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { DEAD_LETTER_ATTRIBUTES } from './deliveryQueueContract.js';
+import { DEAD_LETTER_ATTRIBUTES } from '../../contracts/deliveryQueueContract.js';
 
 export type DeadLetterKind = 'dead' | 'gone' | 'retries_exhausted' | 'malformed' | 'subscriber_disabled';
 

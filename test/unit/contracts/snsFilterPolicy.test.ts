@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FilterPolicyError } from '../../../shared/delivery/errors.js';
-import { MESSAGE_ATTRIBUTE_NAMES, NOT_AN_ORDER } from '../../../shared/delivery/messageAttributes.js';
+import { MESSAGE_ATTRIBUTE_NAMES, NOT_AN_ORDER } from '../../../shared/contracts/messageAttributes.js';
 import {
   checkFilterExpressible,
   compileFilterPolicy,
@@ -8,10 +7,17 @@ import {
   SNS_MAX_POLICY_KEYS,
   SNS_MAX_VALUE_COMBINATIONS,
   takesEventsAtOnce,
-} from '../../../shared/delivery/snsFilterPolicy.js';
+} from '../../../shared/contracts/snsFilterPolicy.js';
+import { FilterPolicyError } from '../../../shared/delivery/errors.js';
 import type { EventType } from '../../../shared/events/notifierEvent.js';
 import { ORDER_EVENT_TYPES } from '../../../shared/events/orderEvent.js';
-import { CANTEEN_1, CANTEEN_2, establishmentIds, NORTH, SOUTH } from './subscriberFilterFixtures.js';
+import {
+  CANTEEN_1,
+  CANTEEN_2,
+  establishmentIds,
+  NORTH,
+  SOUTH,
+} from '../delivery/subscriberFilterFixtures.js';
 
 /** Five types, prep summaries among them: their policies carry the marker on statuses and payment methods. */
 const FIVE_TYPES: EventType[] = [

@@ -7,8 +7,8 @@
 // precedence and is parsed in full, as is a compiled config whose digest does not match; an unbundled
 // module (tests, tsx) has no compiled config.
 import { createHash } from 'node:crypto';
-import type { Config } from '../../shared/config/configSchema.js';
-import { parseConfigText } from '../../shared/config/loadConfig.js';
+import type { Config } from '../config/configSchema.js';
+import { parseConfigText } from '../config/loadConfig.js';
 
 /** The identifier esbuild replaces with the compiled config's text; import-safe for infra/. */
 export const BUNDLED_CONFIG_GLOBAL = 'NOTIFIER_BUNDLED_CONFIG';

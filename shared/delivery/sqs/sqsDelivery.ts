@@ -10,17 +10,17 @@
 // Throwing is how a record lands in batchItemFailures; everything else deletes it.
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { SQSRecord } from 'aws-lambda';
-import { attemptDelivery } from '../../shared/delivery/attemptDelivery.js';
-import { type DeliveryDecision, decideDelivery } from '../../shared/delivery/deliveryDecision.js';
-import type { DeliveryOutcome } from '../../shared/delivery/deliveryOutcome.js';
-import type { SenderSource } from '../../shared/delivery/outboxDelivery.js';
-import type { SubscriberStatus } from '../../shared/delivery/subscriberStatus.js';
-import { type NotifierEvent, NotifierEventSchema } from '../../shared/events/notifierEvent.js';
+import type { DeliverySubscriber } from '../../contracts/deliveryQueueContract.js';
+import { ATTEMPT_TIME_RESERVE_MS } from '../../contracts/deliveryQueueContract.js';
+import { type NotifierEvent, NotifierEventSchema } from '../../events/notifierEvent.js';
+import { attemptDelivery } from '../attemptDelivery.js';
+import { type DeliveryDecision, decideDelivery } from '../deliveryDecision.js';
+import type { DeliveryOutcome } from '../deliveryOutcome.js';
+import type { SenderSource } from '../outboxDelivery.js';
+import type { SubscriberStatus } from '../subscriberStatus.js';
 import type { DeadLetter } from './deadLetters.js';
-import type { DeliverySubscriber } from './deliveryEnvironment.js';
-import { DeliveryDeferredError, UnknownQueueError } from './deliveryErrors.js';
 import type { DeliveryTally } from './deliveryMetrics.js';
-import { ATTEMPT_TIME_RESERVE_MS } from './deliveryQueueContract.js';
+import { DeliveryDeferredError, UnknownQueueError } from './errors.js';
 import { visibilitySeconds } from './retryVisibility.js';
 
 export interface QueueActions {

@@ -8,7 +8,7 @@
 // Once something fails, later chunks are not sent: the stream redelivers every record from the lowest
 // failed sequence number on, so publishing them now would only publish them twice.
 import { PublishBatchCommand, type PublishBatchCommandOutput, type SNSClient } from '@aws-sdk/client-sns';
-import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
+import type { NotifierEvent } from '../events/notifierEvent.js';
 import { chunkForPublishBatch, entryBytes, type PublishEntryBody, publishEntry } from './publishEntries.js';
 
 export interface PendingEvent {

@@ -6,7 +6,7 @@ import {
   entryBytes,
   publishEntry,
   SNS_BATCH_MAX_BYTES,
-} from '../../../functions/publisher/publishEntries.js';
+} from '../../../shared/publish/publishEntries.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
 
 describe('chunkForPublishBatch', () => {

@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import {
   MAX_RECEIVE_COUNT,
   MAX_RETRY_VISIBILITY_SECONDS,
-} from '../../../functions/shared/deliveryQueueContract.js';
-import { visibilitySeconds } from '../../../functions/shared/retryVisibility.js';
-import { decideDelivery } from '../../../shared/delivery/deliveryDecision.js';
-import { RETRY_SCHEDULE_MS } from '../../../shared/delivery/retrySchedule.js';
+} from '../../../../shared/contracts/deliveryQueueContract.js';
+import { decideDelivery } from '../../../../shared/delivery/deliveryDecision.js';
+import { RETRY_SCHEDULE_MS } from '../../../../shared/delivery/retrySchedule.js';
+import { visibilitySeconds } from '../../../../shared/delivery/sqs/retryVisibility.js';
 
 const MIDDLE = () => 0.5;
 const RETRY = { kind: 'retry', reason: 'server error (500)' } as const;

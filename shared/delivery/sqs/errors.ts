@@ -1,6 +1,6 @@
 // Why a delivery function leaves an SQS record on its queue: these errors make Powertools' BatchProcessor
 // report the record in batchItemFailures, and their messages are what the log says about it.
-import { EXIT_FAILURE, EXIT_USAGE, type ExitCode, NotifierError } from '../../shared/errors/notifierError.js';
+import { EXIT_FAILURE, EXIT_USAGE, type ExitCode, NotifierError } from '../../errors/notifierError.js';
 
 /** The record came from a queue that QUEUE_SUBSCRIBERS does not name: the stack and the function disagree. */
 export class UnknownQueueError extends NotifierError {

@@ -1,9 +1,9 @@
 // One SNS PublishBatch entry per event, and the grouping of entries into requests SNS accepts: at most 10
 // entries and 256 KiB of messages in all per PublishBatch.
 import type { PublishBatchRequestEntry } from '@aws-sdk/client-sns';
-import { snsMessageBody, snsSubject } from '../../shared/delivery/email/snsEmailMessage.js';
-import { eventMessageAttributes } from '../../shared/delivery/messageAttributes.js';
-import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
+import { eventMessageAttributes } from '../contracts/messageAttributes.js';
+import { snsMessageBody, snsSubject } from '../delivery/email/snsEmailMessage.js';
+import type { NotifierEvent } from '../events/notifierEvent.js';
 
 export const SNS_BATCH_MAX_ENTRIES = 10;
 /** SNS caps the aggregate size of one PublishBatch's messages (bodies and attributes) at 262,144 bytes. */

@@ -2,8 +2,8 @@
 // with zeros, and every latency value kept under its dimension however many there are.
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DeliveryTally } from '../../../functions/shared/deliveryMetrics.js';
-import { captureOutput } from '../../support/captureOutput.js';
+import { DeliveryTally } from '../../../../shared/delivery/sqs/deliveryMetrics.js';
+import { captureOutput } from '../../../support/captureOutput.js';
 
 afterEach(() => {
   vi.restoreAllMocks();

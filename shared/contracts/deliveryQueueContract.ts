@@ -3,7 +3,7 @@
 //
 // Per Slack or webhook subscriber the stack creates an SQS queue (subscribed to the topic with raw message
 // delivery and the subscriber's filter policy) and a dead-letter queue, and sets on the function that
-// consumes it (environment variables, all required):
+// consumes it (environment variables, all required; DeliveryVariables in functionEnvironments.ts):
 //
 // | variable          | value                                                                        |
 // |-------------------|------------------------------------------------------------------------------|
@@ -27,7 +27,11 @@
 // Permissions: consume the queue (including sqs:ChangeMessageVisibility), sqs:SendMessage on the DLQ,
 // dynamodb:GetItem and dynamodb:PutItem on the table, secretsmanager:GetSecretValue on the subscriber's
 // secrets. The event source mapping must enable ReportBatchItemFailures.
-import { RETRY_SCHEDULE_MS } from '../../shared/delivery/retrySchedule.js';
+import type { SlackSubscriber, WebhookSubscriber } from '../config/configSchema.js';
+import { RETRY_SCHEDULE_MS } from '../delivery/retrySchedule.js';
+
+/** The subscribers delivered through an SQS queue; e-mail goes through SNS e-mail subscriptions. */
+export type DeliverySubscriber = WebhookSubscriber | SlackSubscriber;
 
 /** Receives before SQS moves a message to the DLQ: one per attempt of the retry schedule (8). */
 export const MAX_RECEIVE_COUNT = RETRY_SCHEDULE_MS.length;

@@ -1,6 +1,6 @@
 // How the AWS poller spends the budget, holds its leases and how often it polls, shared by its handler,
 // the stack and the bench that measures them.
-import type { LeaseTerms } from './organizationLease.js';
+import type { LeaseTerms } from '../poll/organizationLease.js';
 
 /**
  * How long a Lambda cycle may wait for the token's budget before deferring: a few seconds let a cycle due

@@ -1,0 +1,31 @@
+// The environment variables the stack sets on each function: infra/ checks each function's `environment`
+// against these (`satisfies`), and each function's environment schema (functions/*/environment.ts,
+// functions/shared/deliveryEnvironment.ts) has exactly these keys, so a variable renamed, added or dropped
+// on one side no longer compiles on the other. NOTIFIER_CONFIG is not among them: the stack compiles the
+// config into the bundle (bundledConfig.ts), and the variable, set by hand, takes precedence over it.
+
+/** The poller: the state table, the prefix of the tokens' secret, and the queue of its ticks. */
+export interface PollerVariables {
+  STATE_TABLE_NAME: string;
+  SECRETS_PREFIX: string;
+  TICK_QUEUE_URL: string;
+}
+
+/** The publisher: the topic every event goes to (streamContract.ts has the rest of its contract). */
+export interface PublisherVariables {
+  TOPIC_ARN: string;
+}
+
+/** The digest function: the state table (events and the digests' claims) and the topic. */
+export interface DigestVariables {
+  STATE_TABLE_NAME: string;
+  TOPIC_ARN: string;
+}
+
+/** The Slack and webhook delivery functions; deliveryQueueContract.ts says what each holds. */
+export interface DeliveryVariables {
+  STATE_TABLE_NAME: string;
+  SECRETS_PREFIX: string;
+  QUEUE_SUBSCRIBERS: string;
+  DLQ_URLS: string;
+}
