@@ -28,7 +28,7 @@ import {
   ProductSchema,
 } from './schemas.js';
 
-export const DEFAULT_TIMEOUTS: HttpTimeouts = { connectMs: 5_000, headersMs: 15_000, bodyMs: 15_000 };
+const DEFAULT_TIMEOUTS: HttpTimeouts = { connectMs: 5_000, headersMs: 15_000, bodyMs: 15_000 };
 
 /**
  * Pages are fetched one after another, so one socket per origin suffices; with more, undici's pool

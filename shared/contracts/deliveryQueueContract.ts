@@ -3,7 +3,8 @@
 //
 // Per Slack or webhook subscriber the stack creates an SQS queue (subscribed to the topic with raw message
 // delivery and the subscriber's filter policy) and a dead-letter queue, and sets on the function that
-// consumes it (environment variables, all required; DeliveryVariables in functionEnvironments.ts):
+// consumes it (environment variables, all required but NOTIFIER_CONFIG, which the bundle carries;
+// DeliveryVariables in functionEnvironments.ts):
 //
 // | variable          | value                                                                        |
 // |-------------------|------------------------------------------------------------------------------|

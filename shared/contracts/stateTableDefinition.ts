@@ -6,7 +6,7 @@
 //
 // | item        | pk                  | sk                   | kind        | TTL (`expiresAt`, epoch s)          |
 // |-------------|---------------------|----------------------|-------------|-------------------------------------|
-// | snapshot    | ORG#<organization>  | SNAP#<order uuid>    | snapshot    | the snapshot's expiresAt            |
+// | snapshot    | ORG#<organization>  | SNAP#<order uuid>    | snapshot    | ttlSeconds(snapshot.expiresAt)      |
 // | event       | ORG#<organization>  | EVENT#<event id>     | event       | recordedAt + retention (14 d)       |
 // | poll state  | ORG#<organization>  | STATE                | pollState   | none (it also holds the lease)      |
 // | budget log  | BUDGET#<token key>  | LOG                  | budget      | last use + 1 d                      |

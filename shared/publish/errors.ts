@@ -1,5 +1,5 @@
 // What the publisher refuses outright: a stream record it could not report back as a partial failure.
-import { EXIT_FAILURE, type ExitCode, NotifierError } from '../../shared/errors/notifierError.js';
+import { EXIT_FAILURE, type ExitCode, NotifierError } from '../errors/notifierError.js';
 
 export class StreamRecordError extends NotifierError {
   readonly eventId: string | undefined;

@@ -13,7 +13,7 @@ const SnapshotToWriteSchema = SnapshotSchema.extend({ version: z.number().int().
 /** What the log keeps of an event besides its key: the CloudEvent as JSON, and when it was committed. */
 const StoredEventFieldsSchema = z.object({ payload: z.string(), recordedAt: z.number() });
 
-export function snapshotRecord(orderUuid: unknown): string {
+function snapshotRecord(orderUuid: unknown): string {
   return typeof orderUuid === 'string' ? `snapshot of order ${orderUuid}` : 'snapshot';
 }
 

@@ -31,6 +31,3 @@ export class SecretRedactor {
     return redacted;
   }
 }
-
-/** Redacts nothing: for a client that holds no secret. */
-export const NO_SECRETS = new SecretRedactor([]);

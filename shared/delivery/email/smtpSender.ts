@@ -201,11 +201,6 @@ function parseSmtpUrl(subscriberId: string, text: string): URL {
 }
 
 /**
- * The URL as written and as parsed, and its password encoded and decoded: whichever form an error
- * message echoes is found. A password under 4 characters is not searched for, since replacing every
- * occurrence of so short a string would garble the reason without hiding much.
- */
-/**
  * `<event id.subscriber id@sender's domain>`: the same on every attempt, so clients drop a duplicate of
  * a retried send, yet distinct per subscriber, whose messages differ (contact details, recipients) and
  * must not be taken for one another.
