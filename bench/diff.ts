@@ -55,9 +55,10 @@ export async function benchDiff(): Promise<Record<string, number>> {
       expectedWrites += 1;
       expectedEvents += 1 + statusEvents(undefined, order);
     } else if (order.status.value === 'pending') {
-      // A pending order whose pickup date moved: a write, no event.
+      // A pending order whose pickup date moved: a write and an order.rescheduled.
       snapshots.set(order.uuid, { ...base, pickupDate: addDays(order.pickup_at, -1) });
       expectedWrites += 1;
+      expectedEvents += 1;
     } else {
       // An order that was pending last cycle and has moved on since.
       snapshots.set(order.uuid, { ...base, status: 'pending', completedAt: null, canceledAt: null });
