@@ -130,6 +130,9 @@ export async function openPollFixture(
     emitExisting: false,
     pollIntervalSeconds: 60,
     sweepIntervalSeconds: 300,
+    // The fixture steps its clock a minute a cycle: under `auto`, 11:00 is within the simulator's hot
+    // window, whose shorter planned gap gives each cycle a sixth of the sweep while a minute passes.
+    cadence: 'fixed',
   };
 
   const windowCounts = (): Record<OrderStatus, number> => {
@@ -186,8 +189,8 @@ export async function openPollFixture(
         addDays(moved.pickup_at, moved.pickup_at < window.endDate ? 1 : -1),
       );
       sim.world.addOrder({ pickupDate: addDays(window.startDate, 2) });
-      // 4 completed + 2 canceled + 2 archived + 1 created; the pickup move is a write without an event.
-      return { events: 9, changedOrders: 10, leftPendingListings: leftPending.size };
+      // 4 completed + 2 canceled + 2 archived + 1 created + the pickup move, an order.rescheduled.
+      return { events: 10, changedOrders: 10, leftPendingListings: leftPending.size };
     },
     close: async () => {
       await client.close();
