@@ -1,14 +1,14 @@
 // The digest Lambda, invoked by its hourly schedule: builds each e-mail subscriber's digest of every period
 // that has ended from the event log and publishes it to the event topic for that subscriber alone
-// (sendDigests.ts). A digest that could not be published fails the invocation (the function's error
-// alarm); the next run sends it.
+// (shared/publish/sendDigests.ts). A digest that could not be published fails the invocation (the
+// function's error alarm); the next run sends it.
 import { Logger } from '@aws-lambda-powertools/logger';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SNSClient } from '@aws-sdk/client-sns';
+import { type DigestRunReport, sendDigests } from '../../shared/publish/sendDigests.js';
 import { DynamoDigestStore } from '../../shared/store/dynamo/dynamoDigestStore.js';
 import { parseDigestEnvironment } from './environment.js';
 import { DigestPublishError } from './errors.js';
-import { type DigestRunReport, sendDigests } from './sendDigests.js';
 
 const environment = parseDigestEnvironment(process.env);
 const logger = new Logger({ serviceName: 'meal-order-notifier-digest' });

@@ -3,12 +3,12 @@
 // for its one subscriber (the `digest` attribute its subscriptions filter on) and marked sent. A digest
 // whose publish fails stays claimed but unsent, and a later run takes it again once the claim is stale.
 import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
-import type { Config } from '../../shared/config/configSchema.js';
-import { digestMessageAttributes } from '../../shared/contracts/messageAttributes.js';
-import { queueDueDigests } from '../../shared/delivery/digest/queueDueDigests.js';
-import { snsDigestMessageBody, snsSubject } from '../../shared/delivery/email/snsEmailMessage.js';
-import type { DigestEvent } from '../../shared/events/digestEvent.js';
-import type { DynamoDigestStore } from '../../shared/store/dynamo/dynamoDigestStore.js';
+import type { Config } from '../config/configSchema.js';
+import { digestMessageAttributes } from '../contracts/messageAttributes.js';
+import { queueDueDigests } from '../delivery/digest/queueDueDigests.js';
+import { snsDigestMessageBody, snsSubject } from '../delivery/email/snsEmailMessage.js';
+import type { DigestEvent } from '../events/digestEvent.js';
+import type { DynamoDigestStore } from '../store/dynamo/dynamoDigestStore.js';
 
 export interface DigestRunDependencies {
   config: Config;
