@@ -28,6 +28,8 @@ import { startSimulator } from '../simulator/startSimulator.js';
 import type { WorldChange } from '../simulator/worldChange.js';
 import { type WorldName, worldPreset } from '../simulator/worldPresets.js';
 import { dynamoLocalClient, startDynamoLocal } from './support/dynamoLocal.js';
+import { percentile, round } from './support/figures.js';
+import { VirtualTime } from './support/virtualTime.js';
 
 /** A Tuesday afternoon in Lisbon: working hours, orders moving. */
 const T0 = Date.UTC(2026, 2, 10, 14, 0, 0);
@@ -61,15 +63,6 @@ export interface WorldFigures {
   maxSweepGapS: number;
   rateLimited: number;
   writesPerRequest: number | undefined;
-}
-
-/** Virtual time: waits and latency move the clock instead of passing. */
-class VirtualTime {
-  now = T0;
-  readonly clock = (): number => this.now;
-  readonly sleep = async (ms: number): Promise<void> => {
-    this.now += Math.max(0, ms);
-  };
 }
 
 interface Detection {
@@ -150,7 +143,7 @@ export async function benchBudgetWorlds(): Promise<Record<string, number>> {
 }
 
 async function runWorld(world: WorldName, runtime: Runtime, dynamo: DynamoDBClient): Promise<WorldFigures> {
-  const time = new VirtualTime();
+  const time = new VirtualTime(T0);
   const preset = worldPreset(world);
   const sim = await startSimulator({
     world,
@@ -428,17 +421,6 @@ function measure(
     rateLimited,
     writesPerRequest: undefined,
   };
-}
-
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? 0;
-}
-
-function round(value: number, digits: number): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
 }
 
 function defined<T>(value: T | undefined): value is T {

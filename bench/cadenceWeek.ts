@@ -30,6 +30,8 @@ import { listOrders } from '../simulator/routes/orders.js';
 import { SeededRandom } from '../simulator/seededRandom.js';
 import { World } from '../simulator/world.js';
 import type { WorldChange } from '../simulator/worldChange.js';
+import { percentile, round } from './support/figures.js';
+import { VirtualTime } from './support/virtualTime.js';
 
 const TIME_ZONE = 'Europe/Lisbon';
 /** Monday 9 March 2026, 00:00 in Lisbon (UTC+0 until the end of March). */
@@ -93,15 +95,6 @@ interface WeekFigures {
   hotDetectionP95: number;
   detectionP95: number;
   rateLimited: number;
-}
-
-/** Virtual time: waits and latency move the clock instead of passing. */
-class VirtualTime {
-  constructor(public now: number) {}
-  readonly clock = (): number => this.now;
-  readonly sleep = async (ms: number): Promise<void> => {
-    this.now += Math.max(0, ms);
-  };
 }
 
 export async function benchCadenceWeek(): Promise<Record<string, number>> {
@@ -407,15 +400,4 @@ function measure(
     detectionP95: percentile(delays, 0.95),
     rateLimited: served.rateLimited,
   };
-}
-
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? 0;
-}
-
-function round(value: number, digits: number): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
 }

@@ -32,6 +32,7 @@ import { createStateTableInput } from '../shared/contracts/stateTableDefinition.
 import { DynamoStateStore } from '../shared/store/dynamo/dynamoStateStore.js';
 import { type AwsStandIn, startAwsStandIn } from './support/awsStandIn.js';
 import { dynamoLocalClient, startDynamoLocal } from './support/dynamoLocal.js';
+import { round } from './support/figures.js';
 import { bundlePoller } from './support/pollerBundle.js';
 import { FixedClock, openPollFixture, sweptOnce } from './support/pollFixture.js';
 
@@ -300,9 +301,4 @@ function organizationMetrics(output: string): Set<string> {
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}
-
-function round(value: number, digits: number): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
 }

@@ -10,8 +10,11 @@ import { PREP_SUMMARY_EVENT_TYPE, type PrepSummaryEvent } from './prepSummaryEve
 export const SAMPLE_EVENT_ID_PREFIX = 'test-';
 export const SAMPLE_REFERENCE_PREFIX = 'TEST-';
 
-/** A well-formed uuid that no API hands out, for the sample's establishment when none is given. */
-const SAMPLE_ESTABLISHMENT_UUID = '00000000-0000-4000-8000-000000000000';
+/** The sample's establishment when none is given: a well-formed uuid that no API hands out. */
+const SAMPLE_ESTABLISHMENT = {
+  uuid: '00000000-0000-4000-8000-000000000000',
+  name: 'Sample establishment',
+} as const;
 
 export interface SampleEventInput {
   type: EventType;
@@ -45,10 +48,7 @@ const TRANSITIONS: Record<EventType, { from: string | null; to: string; stamp?: 
 export function sampleEvent(input: SampleEventInput): OrderEvent {
   const { type, nonce } = input;
   const transition = TRANSITIONS[type];
-  const establishment = input.establishment ?? {
-    uuid: SAMPLE_ESTABLISHMENT_UUID,
-    name: 'Sample establishment',
-  };
+  const establishment = input.establishment ?? { ...SAMPLE_ESTABLISHMENT };
   const time = new Date(input.now).toISOString();
   return {
     specversion: '1.0',
@@ -92,10 +92,7 @@ export type SamplePrepSummaryInput = Omit<SampleEventInput, 'type' | 'paymentMet
  * (a real summary's id is deterministic, and a sample must never take it) and `data.test: true`.
  */
 export function samplePrepSummary(input: SamplePrepSummaryInput): PrepSummaryEvent {
-  const establishment = input.establishment ?? {
-    uuid: SAMPLE_ESTABLISHMENT_UUID,
-    name: 'Sample establishment',
-  };
+  const establishment = input.establishment ?? { ...SAMPLE_ESTABLISHMENT };
   const time = new Date(input.now).toISOString();
   return {
     specversion: '1.0',
