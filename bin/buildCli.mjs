@@ -1,15 +1,19 @@
 #!/usr/bin/env node
-// Compiles the TypeScript CLI (cli/main.ts and what it imports from shared/ and simulator/) into one
-// ES module, dist/cli.js, with the local esbuild, so the CLI starts from plain JavaScript (no tsx).
+// Compiles the TypeScript CLI (cli/main.ts and what it imports from shared/ and simulator/) into ES
+// modules, dist/cli.js and its chunks in dist/chunks/, with the local esbuild, so the CLI starts from plain
+// JavaScript (no tsx). What a command imports with `import()` (the AWS SDK clients for --stack, prom-client
+// for --metrics-port, nodemailer for --ping, the SMTP server for --receivers) becomes a chunk that only
+// that command loads, so the rest start without those packages.
 // Runs from `prepare` (npm install, npm ci), from `npm start`, and once before the e2e tests.
 // Packages stay imports (they are installed runtime dependencies); a package the CLI imports that is not
 // a runtime dependency fails the build, since a production install would not have it.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const OUTFILE = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const OUTDIR = fileURLToPath(new URL('../dist', import.meta.url));
+const OUTFILE = `${OUTDIR}/cli.js`;
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const runtimeDependencies = new Set(Object.keys(packageJson.dependencies ?? {}));
@@ -28,10 +32,14 @@ try {
   process.exit(1);
 }
 
+// Chunks are named by their content's hash: the ones of an older build would pile up.
+rmSync(`${OUTDIR}/chunks`, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: ROOT,
-  entryPoints: ['cli/main.ts'],
-  outfile: OUTFILE,
+  entryPoints: { cli: 'cli/main.ts' },
+  outdir: OUTDIR,
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
   bundle: true,
   platform: 'node',
   format: 'esm',

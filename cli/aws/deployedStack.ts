@@ -1,5 +1,5 @@
-// `--stack NAME`: the options that point an operator command at a deployed stack instead of the local state
-// file, and the adapters built from them. Resources come from the stack's outputs (CloudFormation, or
+// `--stack NAME`: the adapters of a deployed stack, for an operator command pointed at it instead of the
+// local state file (its options are in stackOptions.ts, which loads this module on first use). Resources come from the stack's outputs (CloudFormation, or
 // `--stack-outputs FILE`); credentials and region from the AWS SDK's usual chain (AWS_PROFILE, SSO,
 // AWS_ACCESS_KEY_ID…, AWS_REGION), `--region` first. Each service's endpoint can be overridden the SDK's
 // way, e.g. AWS_ENDPOINT_URL_DYNAMODB=http://127.0.0.1:8000 for DynamoDB Local.
@@ -8,41 +8,16 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import type { Command } from 'commander';
 import type { Config } from '../../shared/config/configSchema.js';
 import { type StackResources, stackResourcesFromOutputs } from '../../shared/operations/stackResources.js';
 import { DynamoStateStore } from '../../shared/store/dynamo/dynamoStateStore.js';
 import { DynamoSubscriberStatus } from '../../shared/store/dynamo/dynamoSubscriberStatus.js';
 import { StateStoreError } from '../../shared/store/errors.js';
-import { CliUsageError } from '../errors.js';
 import { stackOutputsFromCloudFormation, stackOutputsFromFile } from './readStackOutputs.js';
 import { SqsDeliveryQueues } from './sqsDeliveryQueues.js';
 import { SqsPublisherFailureQueue } from './sqsPublisherFailureQueue.js';
 import { stackAccessError } from './stackAccessError.js';
-
-export interface StackOptions {
-  stack?: string;
-  region?: string;
-  stackOutputs?: string;
-}
-
-/** Adds `--stack`, `--region` and `--stack-outputs` to an operator command. */
-export function withStackOptions(command: Command): Command {
-  return command
-    .option('--stack <name>', 'work on this deployed stack (its table and queues), not the local state file')
-    .option('--region <region>', "the stack's AWS region (default: AWS_REGION, or your profile's)")
-    .option(
-      '--stack-outputs <file>',
-      "the stack's outputs from this file (as cdk deploy --outputs-file writes it) instead of CloudFormation",
-    );
-}
-
-/** Refuses the AWS-only options without `--stack`, rather than ignoring them. */
-export function requireStackFor(options: StackOptions): void {
-  if (options.stack === undefined && (options.region !== undefined || options.stackOutputs !== undefined)) {
-    throw new CliUsageError('--region and --stack-outputs need --stack NAME');
-  }
-}
+import type { StackOptions } from './stackOptions.js';
 
 export interface DeployedStack {
   resources: StackResources;
@@ -56,7 +31,7 @@ export interface DeployedStack {
 }
 
 /** Reads the stack's outputs and builds its adapters; `config` is the file the stack was deployed with. */
-export async function openDeployedStack(
+async function openDeployedStack(
   options: StackOptions & { stack: string },
   config: Config,
 ): Promise<DeployedStack> {
@@ -100,11 +75,27 @@ export async function openDeployedStack(
   }
 }
 
+/** Opens the stack, runs `use` on it and closes it; a state store failure is named as the stack's table. */
+export async function withDeployedStack<T>(
+  options: StackOptions & { stack: string },
+  config: Config,
+  use: (stack: DeployedStack) => Promise<T>,
+): Promise<T> {
+  const stack = await openDeployedStack(options, config);
+  try {
+    return await use(stack);
+  } catch (error) {
+    throw explainStackFailure(error, stack);
+  } finally {
+    stack.close();
+  }
+}
+
 /**
  * A state store failure named as the stack's table, with what to check (credentials, region, endpoint);
  * any other error as it is.
  */
-export function explainStackFailure(error: unknown, stack: DeployedStack): unknown {
+function explainStackFailure(error: unknown, stack: DeployedStack): unknown {
   if (!(error instanceof StateStoreError)) return error;
   const what = `the state table ${stack.resources.tableName} of stack ${stack.resources.stackName}`;
   return stackAccessError(what, error.cause ?? error, 'AWS_ENDPOINT_URL_DYNAMODB');

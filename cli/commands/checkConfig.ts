@@ -12,7 +12,7 @@ import { findSetupProblems } from '../checkConfig/findSetupProblems.js';
 import { findStatePathProblem } from '../checkConfig/findStatePathProblem.js';
 import { findUnsetSecretsInDraft } from '../checkConfig/findUnsetSecretsInDraft.js';
 import { pingOrganizations } from '../checkConfig/pingOrganizations.js';
-import { pingSmtp, type SmtpPingResult } from '../checkConfig/pingSmtp.js';
+import type { SmtpPingResult } from '../checkConfig/pingSmtp.js';
 import { CliUsageError, EXIT_FAILURE } from '../errors.js';
 import { configFileOf, configGivenAsFlag, withConfigOption } from '../flags.js';
 import { resolveStatePath } from '../runtime/statePath.js';
@@ -66,7 +66,7 @@ Examples:
       if (options.ping) {
         const [results, smtp] = await Promise.all([
           pingOrganizations(config, process.env),
-          config.smtp ? pingSmtp(config.smtp, process.env) : undefined,
+          config.smtp ? pingConfiguredSmtp(config.smtp) : undefined,
         ]);
         for (const result of results) {
           process.stdout.write(
@@ -148,4 +148,10 @@ function checkedFile(positional: string | undefined, command: Command): string {
     throw new CliUsageError(`two config files given, ${positional} and --config ${flag}: give one`);
   }
   return positional;
+}
+
+/** nodemailer is loaded only to ping, as the rest of check-config has no use for it. */
+async function pingConfiguredSmtp(smtp: NonNullable<Config['smtp']>): Promise<SmtpPingResult> {
+  const { pingSmtp } = await import('../checkConfig/pingSmtp.js');
+  return pingSmtp(smtp, process.env);
 }

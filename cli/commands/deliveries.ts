@@ -9,12 +9,11 @@ import { eventReference } from '../../shared/events/notifierEvent.js';
 import { type DeadLetterEntry, listDeadLetters } from '../../shared/operations/listDeadLetters.js';
 import { counted } from '../../shared/text/counted.js';
 import {
-  explainStackFailure,
-  openDeployedStack,
+  onDeployedStack,
   requireStackFor,
   type StackOptions,
   withStackOptions,
-} from '../aws/deployedStack.js';
+} from '../aws/stackOptions.js';
 import { EXIT_FAILURE } from '../errors.js';
 import { integerFlag, STACK_CONFIG, withConfigOption } from '../flags.js';
 import { type DeliveryJson, deliveryJson } from '../output/deliveriesJson.js';
@@ -109,8 +108,7 @@ async function stackDeliveries(
   options: DeliveriesOptions & { stack: string },
   limit: number,
 ): Promise<void> {
-  const stack = await openDeployedStack(options, config);
-  try {
+  await onDeployedStack(options, config, async (stack) => {
     const listing = await listDeadLetters(config, stack.queues, {
       limitPerQueue: limit,
       withQueued: !options.failed,
@@ -158,11 +156,7 @@ async function stackDeliveries(
       );
     }
     for (const problem of listing.problems) process.stdout.write(`not known: ${problem}\n`);
-  } catch (error) {
-    throw explainStackFailure(error, stack);
-  } finally {
-    stack.close();
-  }
+  });
 }
 
 /** A dead letter in the local table's terms: its reason as the last error, its time as the last attempt. */

@@ -16,12 +16,11 @@ import {
 import type { EventQuery } from '../../shared/store/eventQuery.js';
 import { humanDuration } from '../../shared/time/humanDuration.js';
 import {
-  explainStackFailure,
-  openDeployedStack,
+  onDeployedStack,
   requireStackFor,
   type StackOptions,
   withStackOptions,
-} from '../aws/deployedStack.js';
+} from '../aws/stackOptions.js';
 import { CliUsageError } from '../errors.js';
 import { eventTypesFlag } from '../eventTypesFlag.js';
 import { integerFlag, STACK_CONFIG, withConfigOption } from '../flags.js';
@@ -161,19 +160,14 @@ async function stackEvents(
   options: StackOptions & { stack: string },
   query: EventQuery,
 ): Promise<Listing> {
-  const stack = await openDeployedStack(options, config);
-  try {
+  return onDeployedStack(options, config, async (stack) => {
     const organizationIds = config.organizations.map(({ id }) => id);
     const found = await findRecentEvents(stack.store, organizationIds, query);
     return {
       events: found.events.map((stored) => listedEvent(stored, routedDeliveries(config.subscribers, stored))),
       more: found.more,
     };
-  } catch (error) {
-    throw explainStackFailure(error, stack);
-  } finally {
-    stack.close();
-  }
+  });
 }
 
 /** How many were listed and of what; when the limit left some out, how to see them. */

@@ -12,12 +12,11 @@ import { replayOnStack, type StackReplayRequest } from '../../shared/operations/
 import { counted } from '../../shared/text/counted.js';
 import { sleep } from '../../shared/time/sleep.js';
 import {
-  explainStackFailure,
-  openDeployedStack,
+  onDeployedStack,
   requireStackFor,
   type StackOptions,
   withStackOptions,
-} from '../aws/deployedStack.js';
+} from '../aws/stackOptions.js';
 import { CliUsageError, EXIT_FAILURE } from '../errors.js';
 import { STACK_CONFIG, withConfigOption } from '../flags.js';
 import { formatDeliveryReportLine } from '../output/deliveryReportLine.js';
@@ -172,8 +171,7 @@ async function replayToStack(
   options: ReplayOptions & { stack: string },
   request: StackReplayRequest,
 ): Promise<void> {
-  const stack = await openDeployedStack(options, config);
-  try {
+  await onDeployedStack(options, config, async (stack) => {
     const result = await replayOnStack(config, options.subscriber, request, {
       store: stack.store,
       subscriberStatus: stack.subscriberStatus,
@@ -190,9 +188,5 @@ async function replayToStack(
     process.stderr.write(
       `${what} to ${result.subscriberId}${when}: see meal-notifier status --stack ${options.stack}\n`,
     );
-  } catch (error) {
-    throw explainStackFailure(error, stack);
-  } finally {
-    stack.close();
-  }
+  });
 }

@@ -7,14 +7,7 @@ import { STACK_OUTPUT_KEYS } from '../../shared/contracts/stackOutputKeys.js';
 import { StackOutputsError } from '../../shared/operations/errors.js';
 import { republishFailedBatches } from '../../shared/operations/republishFailedBatches.js';
 import { counted } from '../../shared/text/counted.js';
-import {
-  explainStackFailure,
-  openDeployedStack,
-  type StackOptions,
-  withStackOptions,
-} from '../aws/deployedStack.js';
-import { DynamoStreamBatchReader } from '../aws/dynamoStreamBatchReader.js';
-import { SnsEventPublisher } from '../aws/snsEventPublisher.js';
+import { onDeployedStack, type StackOptions, withStackOptions } from '../aws/stackOptions.js';
 import { CliUsageError, EXIT_FAILURE } from '../errors.js';
 import { withConfigOption } from '../flags.js';
 
@@ -54,14 +47,17 @@ Examples:
         throw new CliUsageError('republish works on a deployed stack: give --stack NAME');
       }
       const config = await loadConfigFile(options.config);
-      const stack = await openDeployedStack({ ...options, stack: options.stack }, config);
-      try {
+      await onDeployedStack({ ...options, stack: options.stack }, config, async (stack) => {
         const { eventTopicArn } = stack.resources;
         if (!stack.failureQueue || eventTopicArn === undefined) {
           throw new StackOutputsError(
             `stack ${options.stack} has no outputs ${STACK_OUTPUT_KEYS.publisherFailureQueue} and ${STACK_OUTPUT_KEYS.eventTopic}, which republish needs`,
           );
         }
+        const [{ DynamoStreamBatchReader }, { SnsEventPublisher }] = await Promise.all([
+          import('../aws/dynamoStreamBatchReader.js'),
+          import('../aws/snsEventPublisher.js'),
+        ]);
         const outcomes = await republishFailedBatches(
           {
             failureQueue: stack.failureQueue,
@@ -92,10 +88,6 @@ Examples:
             : `${counted(published, 'event')} republished from ${counted(outcomes.length - left, 'batch', 'batches')}; ${counted(left, 'batch', 'batches')} left\n`,
         );
         if (left > 0) process.exitCode = EXIT_FAILURE;
-      } catch (error) {
-        throw explainStackFailure(error, stack);
-      } finally {
-        stack.close();
-      }
+      });
     });
 }

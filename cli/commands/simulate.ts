@@ -1,7 +1,7 @@
 // `meal-notifier simulate`: runs the Admin API simulator, one of its named worlds with a lively scenario,
 // until interrupted, and prints the connection settings to paste into another terminal.
 import { Command } from 'commander';
-import { type MailInbox, startMailInbox } from '../../simulator/inbox/mailInbox.js';
+import type { MailInbox } from '../../simulator/inbox/mailInbox.js';
 import { type SlackInbox, startSlackInbox } from '../../simulator/inbox/slackInbox.js';
 import { notifierConfigFor, organizationConnections } from '../../simulator/notifierConfig.js';
 import { PICKUP_FORMATS } from '../../simulator/pickupFormat.js';
@@ -164,11 +164,15 @@ Examples:
     });
 }
 
-/** Local stand-ins for Slack and a mail server, so delivery can be tried with no account anywhere. */
+/**
+ * Local stand-ins for Slack and a mail server, so delivery can be tried with no account anywhere. The SMTP
+ * server's library loads only here, as a simulator without receivers has no use for it.
+ */
 async function startInboxes(
   write: (text: string) => void,
   show: Show,
 ): Promise<{ slack: SlackInbox; mail: MailInbox }> {
+  const { startMailInbox } = await import('../../simulator/inbox/mailInbox.js');
   const slack = await startSlackInbox((message) => write(formatReceivedSlackMessage(message, show)));
   const mail = await startMailInbox((received) => write(formatReceivedMail(received, show)));
   return { slack, mail };

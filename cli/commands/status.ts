@@ -9,12 +9,11 @@ import { collectStackStatus } from '../../shared/operations/collectStackStatus.j
 import { assessHealth } from '../../shared/operations/healthVerdict.js';
 import type { StatusReport } from '../../shared/operations/statusReport.js';
 import {
-  explainStackFailure,
-  openDeployedStack,
+  onDeployedStack,
   requireStackFor,
   type StackOptions,
   withStackOptions,
-} from '../aws/deployedStack.js';
+} from '../aws/stackOptions.js';
 import { EXIT_FAILURE } from '../errors.js';
 import { STACK_CONFIG, withConfigOption } from '../flags.js';
 import { outputWidth } from '../output/outputWidth.js';
@@ -91,9 +90,8 @@ async function stackStatus(
   options: StackOptions & { stack: string },
   now: number,
 ): Promise<StatusReport> {
-  const stack = await openDeployedStack(options, config);
-  try {
-    return await collectStackStatus(
+  return onDeployedStack(options, config, (stack) =>
+    collectStackStatus(
       config,
       {
         stackName: stack.resources.stackName,
@@ -105,10 +103,6 @@ async function stackStatus(
         publisherFailures: stack.failureQueue,
       },
       now,
-    );
-  } catch (error) {
-    throw explainStackFailure(error, stack);
-  } finally {
-    stack.close();
-  }
+    ),
+  );
 }

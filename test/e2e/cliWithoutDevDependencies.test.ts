@@ -6,7 +6,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } fro
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -24,20 +24,22 @@ function runtimePackages(): string[] {
 
 describe('the CLI without development dependencies', () => {
   const copy = mkdtempSync(join(tmpdir(), 'meal-notifier-prod-'));
-  afterAll(() => rmSync(copy, { recursive: true, force: true }));
-
-  it('starts from the compiled bundle with only runtime packages installed', () => {
-    const packages = runtimePackages();
-    expect(packages).not.toContain('tsx');
-    expect(packages).toContain('commander');
-    for (const file of ['bin/meal-notifier.js', 'dist/cli.js', 'package.json']) {
+  const packages = runtimePackages();
+  beforeAll(() => {
+    for (const file of ['bin/meal-notifier.js', 'dist', 'package.json']) {
       mkdirSync(dirname(join(copy, file)), { recursive: true });
-      cpSync(join(ROOT, file), join(copy, file));
+      cpSync(join(ROOT, file), join(copy, file), { recursive: true });
     }
     for (const name of packages) {
       mkdirSync(dirname(join(copy, 'node_modules', name)), { recursive: true });
       symlinkSync(join(ROOT, 'node_modules', name), join(copy, 'node_modules', name));
     }
+  });
+  afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+  it('starts from the compiled bundle with only runtime packages installed', () => {
+    expect(packages).not.toContain('tsx');
+    expect(packages).toContain('commander');
 
     const result = spawnSync(process.execPath, [join(copy, 'bin/meal-notifier.js'), '--version'], {
       encoding: 'utf8',
@@ -47,6 +49,30 @@ describe('the CLI without development dependencies', () => {
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
     expect(result.status).toBe(0);
     expect(readFileSync(join(copy, 'dist/cli.js'), 'utf8')).not.toMatch(/from ["']tsx/);
+  });
+
+  it("loads a command's lazily imported part, the AWS SDK behind --stack, from the copied chunks", () => {
+    const result = spawnSync(
+      process.execPath,
+      [
+        join(copy, 'bin/meal-notifier.js'),
+        'status',
+        '--config',
+        join(ROOT, 'infra/example.config.json'),
+        '--stack',
+        'MealOrderNotifier',
+        '--stack-outputs',
+        join(copy, 'missing-outputs.json'),
+      ],
+      { encoding: 'utf8' },
+    );
+
+    // Reaching the outputs file means the stack's module and its SDK clients loaded.
+    expect(result.stderr).toContain(
+      `meal-notifier: cannot read --stack-outputs ${join(copy, 'missing-outputs.json')}`,
+    );
+    expect(result.stderr).not.toMatch(/ERR_MODULE_NOT_FOUND|Cannot find/);
+    expect(result.status).toBe(1);
   });
 
   it('says in one line how to build it when the bundle is missing', () => {
