@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// Compiles the TypeScript CLI (cli/main.ts and what it imports from shared/ and simulator/) into ES
-// modules, dist/cli.js and its chunks in dist/chunks/, with the local esbuild, so the CLI starts from plain
-// JavaScript (no tsx). What a command imports with `import()` (the AWS SDK clients for --stack, prom-client
-// for --metrics-port, nodemailer for --ping, the SMTP server for --receivers) becomes a chunk that only
-// that command loads, so the rest start without those packages.
+// Compiles the TypeScript CLI (cli/main.ts and what it imports from shared/ and simulator/, with the
+// packages it uses) into ES modules, dist/cli.js and its chunks in dist/chunks/, with the local esbuild,
+// so the CLI starts from plain JavaScript (no tsx). Bundling the packages halves a command's start-up
+// (about 0.3 s of CPU instead of 0.5 s): Node resolves and reads a few files instead of some thousand.
+// What a command imports with `import()` (the AWS SDK clients for --stack, prom-client for
+// --metrics-port, nodemailer's ping, the SMTP server for --receivers) becomes a chunk that only that
+// command loads. better-sqlite3 stays an import: its native addon is built for the machine at install.
 // Runs from `prepare` (npm install, npm ci), from `npm start`, and once before the e2e tests.
-// Packages stay imports (they are installed runtime dependencies); a package the CLI imports that is not
-// a runtime dependency fails the build, since a production install would not have it.
+// A package the CLI's own code imports that is not a runtime dependency fails the build, since a
+// production install would not have it to build from.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -44,7 +46,13 @@ const result = await build({
   platform: 'node',
   format: 'esm',
   target: 'node20.18',
-  packages: 'external',
+  external: ['better-sqlite3'],
+  // Packages' ES module builds where they have one (jsonc-parser's UMD build requires files at run time).
+  mainFields: ['module', 'main'],
+  // CommonJS packages inside an ES module still call require() for Node's built-ins.
+  banner: {
+    js: "import { createRequire as cliCreateRequire } from 'node:module'; const require = cliCreateRequire(import.meta.url);",
+  },
   // Error classes name themselves with `new.target.name`; bundling may rename clashing identifiers.
   keepNames: true,
   sourcemap: 'linked',
@@ -54,10 +62,12 @@ const result = await build({
 });
 
 const notRuntime = new Set();
-for (const input of Object.values(result.metafile.inputs)) {
-  for (const { path, external } of input.imports) {
-    if (!external || path.startsWith('<') || path.startsWith('node:') || builtins.has(path)) continue;
-    const name = path.startsWith('@') ? path.split('/').slice(0, 2).join('/') : path.split('/')[0];
+for (const [file, input] of Object.entries(result.metafile.inputs)) {
+  if (file.includes('node_modules/')) continue;
+  for (const { path, original } of input.imports) {
+    const specifier = original ?? path;
+    if (/^[./<]/.test(specifier) || specifier.startsWith('node:') || builtins.has(specifier)) continue;
+    const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0];
     if (!runtimeDependencies.has(name)) notRuntime.add(name);
   }
 }
