@@ -17,7 +17,13 @@ import { stackOutputsFromCloudFormation, stackOutputsFromFile } from './readStac
 import { SqsDeliveryQueues } from './sqsDeliveryQueues.js';
 import { SqsPublisherFailureQueue } from './sqsPublisherFailureQueue.js';
 import { stackAccessError } from './stackAccessError.js';
-import type { StackOptions } from './stackOptions.js';
+
+/** Which deployed stack, and where from: a command's `--stack`, `--region` and `--stack-outputs`. */
+export interface StackTarget {
+  stack: string;
+  region?: string;
+  stackOutputs?: string;
+}
 
 export interface DeployedStack {
   resources: StackResources;
@@ -32,7 +38,7 @@ export interface DeployedStack {
 
 /** Reads the stack's outputs and builds its adapters; `config` is the file the stack was deployed with. */
 async function openDeployedStack(
-  options: StackOptions & { stack: string },
+  options: StackTarget,
   config: Config,
 ): Promise<DeployedStack> {
   const clientConfig = options.region === undefined ? {} : { region: options.region };
@@ -77,7 +83,7 @@ async function openDeployedStack(
 
 /** Opens the stack, runs `use` on it and closes it; a state store failure is named as the stack's table. */
 export async function withDeployedStack<T>(
-  options: StackOptions & { stack: string },
+  options: StackTarget,
   config: Config,
   use: (stack: DeployedStack) => Promise<T>,
 ): Promise<T> {

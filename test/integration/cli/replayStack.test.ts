@@ -24,6 +24,10 @@ import { runCliInProcess } from '../../support/runCliInProcess.js';
 import { makeEvent, makeSnapshot, newOrderUuid } from '../../support/stateStoreConformance.js';
 
 const sqs = mockClient(SQSClient);
+// Test files share a worker (isolate: false): the clients' real send() goes back for the next file.
+afterAll(() => {
+  sqs.restore();
+});
 let stack: DeployedStackFixture;
 const { queueUrl, deadLetterQueueUrl } = QUEUE_URLS.automation;
 

@@ -29,6 +29,11 @@ import { makeEvent, makeSnapshot, newOrderUuid } from '../../support/stateStoreC
 
 const sqs = mockClient(SQSClient);
 const sns = mockClient(SNSClient);
+// Test files share a worker (isolate: false): the clients' real send() goes back for the next file.
+afterAll(() => {
+  sqs.restore();
+  sns.restore();
+});
 let stack: DeployedStackFixture;
 let streamArn: string;
 let shardId: string;

@@ -25,6 +25,11 @@ import { makeEvent, makeSnapshot, newOrderUuid } from '../../support/stateStoreC
 
 const sqs = mockClient(SQSClient);
 const cloudFormation = mockClient(CloudFormationClient);
+// Test files share a worker (isolate: false): the clients' real send() goes back for the next file.
+afterAll(() => {
+  sqs.restore();
+  cloudFormation.restore();
+});
 let stack: DeployedStackFixture;
 
 /** Messages per queue URL: [visible, in flight]. */

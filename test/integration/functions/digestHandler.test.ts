@@ -16,6 +16,10 @@ const TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:meal-order-notifier-events
 const PERIOD_START = Date.parse('2026-11-24T11:00:00Z');
 const PERIOD_END = PERIOD_START + 3_600_000;
 const sns = mockClient(SNSClient);
+// Test files share a worker (isolate: false): the clients' real send() goes back for the next file.
+afterAll(() => {
+  sns.restore();
+});
 let table: LocalTable;
 let handlerModule: typeof import('../../../functions/digest/handler.js');
 let output: CapturedOutput;

@@ -37,6 +37,11 @@ const EAST_TOKEN_VALUE = 'sim_east_token';
 
 const secretsManager = mockClient(SecretsManagerClient);
 const sqs = mockClient(SQSClient);
+// Test files share a worker (isolate: false): the clients' real send() goes back for the next file.
+afterAll(() => {
+  secretsManager.restore();
+  sqs.restore();
+});
 let sim: RunningSimulator;
 /** Passes the simulator's answers through, unless a test breaks the pending listing. */
 let proxy: RewritingProxy;

@@ -25,6 +25,11 @@ import { SLACK_ANSWERS, type SlackReceiver, startSlackReceiver } from '../../sup
 const KITCHENS = ['kitchen-ok', 'kitchen-busy', 'kitchen-archived', 'kitchen-typo'] as const;
 const sqs = mockClient(SQSClient);
 const secretsManager = mockClient(SecretsManagerClient);
+// Test files share a worker (isolate: false): the clients' real send() goes back for the next file.
+afterAll(() => {
+  sqs.restore();
+  secretsManager.restore();
+});
 let slack: SlackReceiver;
 let table: LocalTable;
 let handlerModule: typeof import('../../../functions/slack-delivery/handler.js');

@@ -36,6 +36,11 @@ import {
 const SECRET = makeWebhookSecret();
 const sqs = mockClient(SQSClient);
 const secretsManager = mockClient(SecretsManagerClient);
+// Test files share a worker (isolate: false): the clients' real send() goes back for the next file.
+afterAll(() => {
+  sqs.restore();
+  secretsManager.restore();
+});
 let receiver: WebhookReceiver;
 let table: LocalTable;
 let handlerModule: typeof import('../../../functions/webhook-delivery/handler.js');
