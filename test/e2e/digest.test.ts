@@ -81,7 +81,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const r of runners) console.error('DEBUG', r.output.stderr.slice(0, 6000));
   await Promise.all(runners.map((runner) => runner.stop('SIGKILL')));
   await Promise.all([smtp?.close(), sim?.close()]);
   if (dir) await rm(dir, { recursive: true, force: true });
