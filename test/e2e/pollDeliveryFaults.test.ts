@@ -48,6 +48,8 @@ async function writeConfig(subscribers: unknown[]): Promise<string> {
         name: 'North School',
         token: { env: 'NORTH_TOKEN' },
         timeZone: sim.world.timeZone,
+        // The fastest the config allows: each case waits for a cycle or two to see its orders.
+        pollIntervalSeconds: 2,
       },
     ],
     subscribers,
@@ -70,9 +72,19 @@ describe('meal-notifier poll, when a subscriber misbehaves', () => {
   it('delivers to Slack and e-mail while a webhook’s attempt hangs', async () => {
     const held: ServerResponse[] = [];
     let heldClosed = false;
+    let holding = true;
+    let attemptArrived = () => {};
+    const firstAttempt = new Promise<void>((resolve) => {
+      attemptArrived = resolve;
+    });
     const stuck = await startWebhookReceiver({
       secrets,
       respond: (_request, res) => {
+        attemptArrived();
+        if (!holding) {
+          res.writeHead(204).end();
+          return;
+        }
         // Never answered while the test runs: the runner's own timeout is all that could end it.
         held.push(res);
         res.on('close', () => {
@@ -87,11 +99,12 @@ describe('meal-notifier poll, when a subscriber misbehaves', () => {
       { id: 'office', type: 'email', to: ['office@example.org'] },
     ]);
     expect((await runCli(['poll', '--config', config, '--once'], env())).code).toBe(0);
-
     const runner = startCli(['poll', '--config', config], env());
     try {
       const first = sim.world.addOrder({ pickupDate: sim.world.today() });
       await runner.waitForStderr(new RegExp(`delivered  created +${first.reference} +to kitchen  `));
+      // Sent beside the Slack message, not before it: it may reach the receiver a moment later.
+      await firstAttempt;
       expect(stuck.received).toHaveLength(1);
 
       const second = sim.world.addOrder({ pickupDate: sim.world.today() });
@@ -101,6 +114,8 @@ describe('meal-notifier poll, when a subscriber misbehaves', () => {
       expect(heldClosed).toBe(false);
       expect(stuck.received).toHaveLength(1);
     } finally {
+      // Answered now, and any attempt after them at once, so that stopping has nothing to wait for.
+      holding = false;
       for (const res of held) res.writeHead(204).end();
       expect(await runner.stop('SIGTERM')).toBe(0);
     }
