@@ -67,7 +67,9 @@ for (const [file, input] of Object.entries(result.metafile.inputs)) {
   for (const { path, original } of input.imports) {
     const specifier = original ?? path;
     if (/^[./<]/.test(specifier) || specifier.startsWith('node:') || builtins.has(specifier)) continue;
-    const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0];
+    const name = specifier.startsWith('@')
+      ? specifier.split('/').slice(0, 2).join('/')
+      : specifier.split('/')[0];
     if (!runtimeDependencies.has(name)) notRuntime.add(name);
   }
 }

@@ -37,10 +37,7 @@ export interface DeployedStack {
 }
 
 /** Reads the stack's outputs and builds its adapters; `config` is the file the stack was deployed with. */
-async function openDeployedStack(
-  options: StackTarget,
-  config: Config,
-): Promise<DeployedStack> {
+async function openDeployedStack(options: StackTarget, config: Config): Promise<DeployedStack> {
   const clientConfig = options.region === undefined ? {} : { region: options.region };
   const dynamo = new DynamoDBClient(clientConfig);
   const sqs = new SQSClient(clientConfig);
