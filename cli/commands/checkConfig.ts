@@ -10,7 +10,6 @@ import { findUnsetRotationSecrets } from '../../shared/config/secretResolver.js'
 import { counted } from '../../shared/text/counted.js';
 import { findSetupProblems } from '../checkConfig/findSetupProblems.js';
 import { findStatePathProblem } from '../checkConfig/findStatePathProblem.js';
-import { findUnsetSecretsInDraft } from '../checkConfig/findUnsetSecretsInDraft.js';
 import { pingOrganizations } from '../checkConfig/pingOrganizations.js';
 import type { SmtpPingResult } from '../checkConfig/pingSmtp.js';
 import { CliUsageError, EXIT_FAILURE } from '../errors.js';
@@ -102,14 +101,11 @@ async function checkedConfig(file: string, env: NodeJS.ProcessEnv): Promise<Conf
   const json = await readConfigJson(file);
   let config: Config;
   try {
-    config = parseConfig(json, file);
+    config = parseConfig(json, file, { env });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     const state = draftStatePath(json);
-    const more = [
-      ...findUnsetSecretsInDraft(json, env),
-      ...(state === undefined ? [] : await statePathProblems(state, file)),
-    ];
+    const more = state === undefined ? [] : await statePathProblems(state, file);
     throw new ConfigError(file, inDocumentOrder([...error.problems, ...more], json));
   }
   const problems = [

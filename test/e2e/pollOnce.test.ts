@@ -150,13 +150,44 @@ describe('meal-notifier poll --once', () => {
     expect(result.stderr).not.toContain('not-the-token');
   });
 
-  it('refuses a bad config before any request, naming the JSON path', async () => {
-    const config = await writeConfig('bad.json', sim.baseUrl, { timeZone: 'Europe/Lisbn' });
+  it('refuses a bad config before any request, naming every problem and unset secret in one pass', async () => {
+    const path = join(dir, 'bad.json');
+    const config = {
+      api: { baseUrl: sim.baseUrl },
+      organizations: [
+        {
+          id: sim.organization.id,
+          name: 'North School',
+          token: { env: 'NORTH_TOKEN' },
+          timeZone: 'Europe/Lisbn',
+          colour: 'blue',
+        },
+      ],
+      subscribers: [
+        {
+          id: 'automation',
+          type: 'webhook',
+          url: 'hooks.example.org/orders',
+          secret: { env: 'HOOK_SECRET' },
+        },
+      ],
+      state: { path: 'bad.db' },
+    };
+    await writeFile(path, JSON.stringify(config, null, 2));
     const before = sim.requestLog.size;
-    const result = await runCli(['poll', '--config', config, '--once'], env);
+    const result = await runCli(['poll', '--config', path, '--once'], {});
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('$.organizations[0].timeZone: "Europe/Lisbn" is not an IANA time zone');
-    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(result.stderr).toBe(
+      [
+        `meal-notifier: ${path}: 5 problems`,
+        '  $.organizations[0]: unknown key "colour"; known keys: id, name, token, timeZone, window, pollIntervalSeconds, sweepIntervalSeconds, cadence, coldSweepMinutes, emitExisting, statuses, establishments',
+        '  $.organizations[0].token: environment variable NORTH_TOKEN is not set or is empty',
+        '  $.organizations[0].timeZone: "Europe/Lisbn" is not an IANA time zone (did you mean "Europe/Lisbon"?)',
+        '  $.subscribers[0].url: must be an http:// or https:// URL',
+        '  $.subscribers[0].secret: environment variable HOOK_SECRET is not set or is empty',
+        '',
+      ].join('\n'),
+    );
     expect(sim.requestLog.size).toBe(before);
   });
 
