@@ -125,6 +125,8 @@ describe('meal-notifier send-test', () => {
       text: { text: expect.stringMatching(/^🧪 TEST · /) },
     });
     expect(JSON.stringify(message.blocks[1])).toContain('not a real order');
+    // The sample's card, as the e-mail shows it too.
+    expect(JSON.stringify(message.blocks)).toContain('"*Payment method*\\nCard"');
     expect(result.stderr).toBe('');
   });
 
@@ -139,6 +141,7 @@ describe('meal-notifier send-test', () => {
     expect(mail.text).toMatch(
       /^TEST: sent by meal-notifier send-test to try this address\. It is not a real order\./,
     );
+    expect(mail.text).toMatch(/^ *Payment method: Card$/m);
   });
 
   it('sends a sample prep summary marked TEST, under a test- id, to Slack and by e-mail', async () => {
