@@ -1,5 +1,6 @@
-// package.json against what it speaks for: the Node.js versions development works on, as the tools
-// themselves declare them, and as the README states them.
+// package.json against what it speaks for: the Node.js versions that run meal-notifier and that development
+// works on, as the tools themselves declare them and as the README states them; its licence, as LICENSE
+// grants it.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -30,5 +31,23 @@ describe('package.json', () => {
       version: `^20.19.0 || ${vitest.engines?.node}`,
     });
     expect(README).toContain('`devEngines` is 20.19+, 22.12+, 24 or 26+');
+  });
+
+  it('names the licence LICENSE grants', () => {
+    const license = read('LICENSE');
+    expect(manifest.license).toBe('MIT');
+    expect(license.split('\n')[0]).toBe(`${manifest.license} License`);
+    expect(license).toContain('Permission is hereby granted, free of charge, to any person obtaining a copy');
+  });
+
+  it('requires the Node.js the README says meal-notifier runs on, and the README never rounds it down', () => {
+    const minimum = /^>=(\d+\.\d+\.\d+)$/.exec(manifest.engines?.node ?? '')?.[1];
+    expect(minimum).toBeDefined();
+    expect(README).toContain(`\`engines\` is Node.js ${minimum} or later`);
+    const [major, minor] = (minimum ?? '').split('.');
+    // "20.18", "20.18+" or "20.18.0" would promise a release the engines refuse.
+    const mentions = [...README.matchAll(new RegExp(`\\b${major}\\.${minor}(\\.\\d+)?\\b`, 'g'))];
+    expect(mentions.length).toBeGreaterThan(1);
+    for (const [mention] of mentions) expect(mention).toBe(minimum);
   });
 });

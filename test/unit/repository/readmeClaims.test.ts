@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { SLACK_MESSAGE_INTERVAL_MS } from '../../../shared/delivery/slack/slackPacer.js';
+import { StateFileTooNewError } from '../../../shared/store/errors.js';
+import { SCHEMA_VERSION } from '../../../shared/store/sqlite/sqliteSchema.js';
 
 const README = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
 
@@ -26,5 +28,20 @@ describe('the README', () => {
     expect(SLACK_MESSAGE_INTERVAL_MS).toBe(1_000);
     expect(walkthrough).toContain('the Slack messages one a second');
     expect(walkthrough).not.toMatch(/delivers them within a second/);
+  });
+
+  it("gives, under Upgrading, this release's schema version and the refusal of a newer file word for word", () => {
+    const upgrading = section('## Upgrading');
+    expect(upgrading.replace(/\s+/g, ' ')).toContain(
+      `\`PRAGMA user_version\`; ${SCHEMA_VERSION} in this release`,
+    );
+    const refusal = new StateFileTooNewError(
+      '/var/lib/meal-notifier/state.db',
+      SCHEMA_VERSION + 1,
+      SCHEMA_VERSION,
+    );
+    expect(upgrading).toContain(`\n  meal-notifier: ${refusal.message}\n`);
+    expect(refusal.exitCode).toBe(2);
+    expect(upgrading.replace(/\s+/g, ' ')).toContain('opens nothing and exits 2');
   });
 });
