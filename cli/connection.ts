@@ -4,7 +4,7 @@ import { type Command, Option } from 'commander';
 import * as z from 'zod';
 import { jsonPath } from '../shared/config/configProblems.js';
 import type { Config } from '../shared/config/configSchema.js';
-import { loadConfigFile } from '../shared/config/loadConfig.js';
+import { type ConfigSecretsCheck, loadConfigFile } from '../shared/config/loadConfig.js';
 import { CliUsageError } from './errors.js';
 import { configFileOf, configGivenAsFlag, withConfigOption } from './flags.js';
 
@@ -65,7 +65,17 @@ export async function resolveConnection(
       throw new CliUsageError('--config and --base-url are two ways to give the connection: give one');
     }
     const file = configFileOf(command);
-    return connectionFromConfig(await loadConfigFile(file), file, env, {
+    const wanted = options.organization?.trim();
+    // A token given on the command line is the only secret read; otherwise the organization's own.
+    const secrets: ConfigSecretsCheck | undefined = fromCli('token')
+      ? undefined
+      : {
+          env,
+          needed: {
+            organization: (drafts) => pickOrganization(wanted, drafts),
+          },
+        };
+    return connectionFromConfig(await loadConfigFile(file, secrets), file, env, {
       organization: options.organization,
       organizationFlag: fromCli('organization') ? '--organization' : 'MEAL_API_ORGANIZATION',
       token: fromCli('token') ? options.token : undefined,
@@ -112,14 +122,7 @@ function connectionFromConfig(
 ): Connection {
   const known = config.organizations.map(({ name }) => `"${name}"`).join(', ');
   const wanted = selection.organization?.trim();
-  const index =
-    wanted === undefined
-      ? config.organizations.length === 1
-        ? 0
-        : -1
-      : config.organizations.findIndex(
-          ({ id, name }) => id === wanted.toLowerCase() || name.trim().toLowerCase() === wanted.toLowerCase(),
-        );
+  const index = pickOrganization(wanted, config.organizations);
   const organization = config.organizations[index];
   if (!organization) {
     throw new CliUsageError(
@@ -140,4 +143,20 @@ function connectionFromConfig(
     organizationName: organization.name,
     token,
   };
+}
+
+type DraftOrganization = { id?: unknown; name?: unknown } | undefined;
+
+/**
+ * The index of the organization `wanted` names (its uuid, or its name in any case), or of the only one
+ * when none is wanted; -1 when there is no such organization. Takes a draft config's entries too.
+ */
+function pickOrganization(wanted: string | undefined, organizations: readonly DraftOrganization[]): number {
+  if (wanted === undefined) return organizations.length === 1 ? 0 : -1;
+  const key = wanted.toLowerCase();
+  return organizations.findIndex(
+    (organization) =>
+      organization?.id === key ||
+      (typeof organization?.name === 'string' && organization.name.trim().toLowerCase() === key),
+  );
 }

@@ -1,7 +1,7 @@
 // Why the SMTP server failed check-config's ping, in plain words, with what to check in the variable
 // holding smtp.url. Nothing of the URL's password is ever quoted.
 import type { NodemailerError } from 'nodemailer';
-import { networkWords } from '../../shared/config/explainApiFailure.js';
+import { networkWords } from '../../shared/errors/networkWords.js';
 import { excerpt as oneLineExcerpt } from '../../shared/text/excerpt.js';
 import { type SecretForm, SecretRedactor } from '../../shared/text/redactSecrets.js';
 

@@ -1,16 +1,18 @@
 // `meal-notifier check-config FILE [--ping]`: everything that can be known about a config before running
 // it, every problem at once with its JSON path, in the file's order; with --ping, whether each
 // organization's token works and whether the SMTP server answers.
+import { existsSync } from 'node:fs';
 import { Command } from 'commander';
 import { inDocumentOrder } from '../../shared/config/configProblems.js';
 import { type Config, DEFAULT_STATE_PATH } from '../../shared/config/configSchema.js';
 import { ConfigError, type ConfigProblem } from '../../shared/config/errors.js';
 import { parseConfig, readConfigJson } from '../../shared/config/loadConfig.js';
 import { findUnsetRotationSecrets } from '../../shared/config/secretResolver.js';
+import { StateFileError } from '../../shared/store/errors.js';
+import { checkStateFile } from '../../shared/store/sqlite/checkStateFile.js';
 import { counted } from '../../shared/text/counted.js';
 import { findSetupProblems } from '../checkConfig/findSetupProblems.js';
 import { findStatePathProblem } from '../checkConfig/findStatePathProblem.js';
-import { findUnsetSecretsInDraft } from '../checkConfig/findUnsetSecretsInDraft.js';
 import { pingOrganizations } from '../checkConfig/pingOrganizations.js';
 import type { SmtpPingResult } from '../checkConfig/pingSmtp.js';
 import { CliUsageError, EXIT_FAILURE } from '../errors.js';
@@ -41,10 +43,12 @@ export function checkConfigCommand(): Command {
       `
 Checks the JSON, every key and value, the secret references (naming each environment variable that is
 unset, never printing a value), the subscribers' settings (webhook signing secrets, URLs, the SMTP URL)
-and that the state file can be written there by this user (run it as the user the runner runs as).
+and that the state file can be written there by this user (run it as the user the runner runs as); a
+state file already there is read, never changed, and must be one this version can open.
 Nothing is sent without --ping.
 
-Exit codes: 0 all is well, 2 the config has problems (all listed with their JSON path), 1 a ping failed.
+Exit codes: 0 all is well, 2 the config (all its problems listed with their JSON path) or the state
+file there has a problem, 1 a ping failed.
 
 Examples:
   $ meal-notifier check-config notifier.json
@@ -95,34 +99,55 @@ Examples:
 
 /**
  * The config, once nothing is wrong with it. A config the schema refuses is still searched for unset
- * variables and an unwritable state path, so that one run lists every problem the file has.
- * @throws ConfigError listing every problem, in the file's order
+ * variables and a state path the runner could not use, so that one run lists every problem the file has.
+ * @throws ConfigError listing every problem, in the file's order; StateFileError, the runner's own one
+ *   line, when the state file that is there is the only problem
  */
 async function checkedConfig(file: string, env: NodeJS.ProcessEnv): Promise<Config> {
   const json = await readConfigJson(file);
   let config: Config;
   try {
-    config = parseConfig(json, file);
+    config = parseConfig(json, file, { env });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     const state = draftStatePath(json);
-    const more = [
-      ...findUnsetSecretsInDraft(json, env),
-      ...(state === undefined ? [] : await statePathProblems(state, file)),
-    ];
+    const more = state === undefined ? [] : await statePathProblems(state, file);
     throw new ConfigError(file, inDocumentOrder([...error.problems, ...more], json));
   }
-  const problems = [
+  const problems: StatePathProblem[] = [
     ...(await findSetupProblems(config, env)),
     ...(await statePathProblems(config.state.path, file)),
   ];
-  if (problems.length > 0) throw new ConfigError(file, inDocumentOrder(problems, json));
+  const [only] = problems;
+  if (problems.length === 1 && only?.openError) throw only.openError;
+  if (problems.length > 0) {
+    const listed = problems.map(({ openError: _said, ...problem }) => problem);
+    throw new ConfigError(file, inDocumentOrder(listed, json));
+  }
   return config;
 }
 
-async function statePathProblems(path: string, file: string): Promise<ConfigProblem[]> {
-  const problem = await findStatePathProblem(resolveStatePath(path, file));
-  return problem ? [problem] : [];
+interface StatePathProblem extends ConfigProblem {
+  /** Why the file that is there cannot be opened, as the runner would say it. */
+  openError?: StateFileError;
+}
+
+/**
+ * Where the state file is, and, for one that is there, whether this version can open it: read without
+ * creating, migrating or writing it.
+ */
+async function statePathProblems(path: string, file: string): Promise<StatePathProblem[]> {
+  const statePath = resolveStatePath(path, file);
+  const problem = await findStatePathProblem(statePath);
+  if (problem) return [problem];
+  if (!existsSync(statePath)) return [];
+  try {
+    checkStateFile(statePath);
+    return [];
+  } catch (error) {
+    if (!(error instanceof StateFileError)) throw error;
+    return [{ path: '$.state.path', message: error.message, openError: error }];
+  }
 }
 
 /** state.path as written, or its default; undefined when it is malformed (the schema says how). */

@@ -52,7 +52,10 @@ Examples:
     .action(async (options: SendTestOptions) => {
       const asked =
         options.type === undefined ? undefined : suggestingChoiceFlag('--type', options.type, EVENT_TYPES);
-      const config = await loadConfigFile(options.config);
+      const config = await loadConfigFile(options.config, {
+        env: process.env,
+        needed: { subscriber: options.subscriber },
+      });
       const subscriber = findSubscriber(config, options.subscriber, options.config);
       const type = asked ?? defaultSampleType(subscriber);
       const note = (message: string) => process.stderr.write(`note: ${message}\n`);

@@ -28,11 +28,13 @@ export function formatPollReportLine(
   }
   const events = counted(report.events.length, 'event');
   const { detect, resolve, sweep, establishments = 0 } = report.requestsFor;
+  // What each count was spent on, named before it ("pending 2, look-up 1"): a label, so it never has to
+  // agree with its number.
   const spent = [
-    `${detect} pending`,
-    ...(resolve > 0 ? [`${resolve} look-up`] : []),
-    ...(sweep > 0 ? [`${sweep} sweep`] : []),
-    ...(establishments > 0 ? [`${establishments} establishments`] : []),
+    `pending ${detect}`,
+    ...(resolve > 0 ? [`look-up ${resolve}`] : []),
+    ...(sweep > 0 ? [`sweep ${sweep}`] : []),
+    ...(establishments > 0 ? [`establishments ${establishments}`] : []),
   ];
   const parts = [
     `${counted(report.requests, 'request')} (${spent.join(', ')}; ${report.budgetRemaining}/${budgetPerMinute} left this minute)`,

@@ -109,7 +109,7 @@ export async function openLocalRuntime(
 ): Promise<LocalRuntime> {
   const env = options.env ?? process.env;
   const clock = options.clock ?? Date.now;
-  const config = await loadConfigFile(configPath);
+  const config = await loadConfigFile(configPath, { env });
   const missing = findMissingSecrets(config, env);
   if (missing.length > 0) {
     throw new ConfigError(

@@ -11,15 +11,24 @@ export interface SignalStop {
 }
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+type StopSignal = (typeof SIGNALS)[number];
 /** 128 + the signal number, as shells report a process killed by it. */
-const FORCED_EXIT_CODES: Record<(typeof SIGNALS)[number], number> = { SIGINT: 130, SIGTERM: 143 };
+const FORCED_EXIT_CODES: Record<StopSignal, number> = { SIGINT: 130, SIGTERM: 143 };
+/**
+ * One Ctrl-C can arrive twice: the terminal signals the whole foreground process group, and npm (`npm
+ * start`, `npx`) forwards the signal it got to its child as well, a few milliseconds later. The same
+ * signal this soon after the first is that echo, not someone asking again.
+ */
+export const ECHO_WINDOW_MS = 500;
 
 export function stopOnSignals(onStopping: (signal: NodeJS.Signals) => void): SignalStop {
   const controller = new AbortController();
-  const onSignal = (signal: (typeof SIGNALS)[number]) => {
-    if (controller.signal.aborted) {
-      process.exit(FORCED_EXIT_CODES[signal]);
-    }
+  let first: { signal: StopSignal; at: number } | undefined;
+  const onSignal = (signal: StopSignal) => {
+    const at = performance.now();
+    if (first && signal === first.signal && at - first.at < ECHO_WINDOW_MS) return;
+    if (controller.signal.aborted) process.exit(FORCED_EXIT_CODES[signal]);
+    first = { signal, at };
     onStopping(signal);
     controller.abort();
   };

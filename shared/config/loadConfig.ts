@@ -1,14 +1,31 @@
-// Reads and validates the config file, failing with one ConfigError that lists every problem by JSON path.
+// Reads and validates the config file, failing with one ConfigError that lists every problem by JSON path:
+// for a command that reads secrets, the unset ones among them too, so one run names them all.
 import { readFile } from 'node:fs/promises';
-import { configErrorMap, problemsFromZodError } from './configProblems.js';
+import { configErrorMap, inDocumentOrder, problemsFromZodError } from './configProblems.js';
 import { type Config, ConfigSchema } from './configSchema.js';
 import { ConfigError } from './errors.js';
+import { findUnsetSecretsInDraft, type SecretsNeeded } from './findUnsetSecretsInDraft.js';
 import { findJsonSyntaxError } from './jsonSyntax.js';
 
-/** Validates an already-parsed JSON value; `file` only names the source in the error. */
-export function parseConfig(json: unknown, file?: string): Config {
+export interface ConfigSecretsCheck {
+  /** Where the command reads the secrets from. */
+  env: NodeJS.ProcessEnv;
+  /** Which of them it reads; all by default. */
+  needed?: SecretsNeeded;
+}
+
+/**
+ * Validates an already-parsed JSON value; `file` only names the source in the error. Given `secrets`, a
+ * config the schema refuses also lists the unset secrets the command needs (a valid config's are the
+ * command's to check, as it resolves them), in the file's order with the schema's problems.
+ */
+export function parseConfig(json: unknown, file?: string, secrets?: ConfigSecretsCheck): Config {
   const result = ConfigSchema.safeParse(json, { error: configErrorMap });
-  if (!result.success) throw new ConfigError(file, problemsFromZodError(result.error));
+  if (!result.success) {
+    const problems = problemsFromZodError(result.error);
+    const unset = secrets ? findUnsetSecretsInDraft(json, secrets.env, secrets.needed) : [];
+    throw new ConfigError(file, unset.length > 0 ? inDocumentOrder([...problems, ...unset], json) : problems);
+  }
   const { $schema: _editorsOnly, ...config } = result.data;
   return config;
 }
@@ -18,13 +35,13 @@ export function parseConfigText(text: string, file?: string): Config {
   return parseConfig(parseConfigJson(text, file), file);
 }
 
-export async function loadConfigFile(path: string): Promise<Config> {
-  return parseConfig(await readConfigJson(path), path);
+export async function loadConfigFile(path: string, secrets?: ConfigSecretsCheck): Promise<Config> {
+  return parseConfig(await readConfigJson(path), path, secrets);
 }
 
 /**
  * The file's JSON, not yet validated: for check-config, which looks further into a config the schema
- * refused (its secrets, its state path), so that one run lists every problem.
+ * refused (its state path), so that one run lists every problem.
  * @throws ConfigError for a file that cannot be read or is not JSON
  */
 export async function readConfigJson(path: string): Promise<unknown> {

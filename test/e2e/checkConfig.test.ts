@@ -1,12 +1,14 @@
 // `meal-notifier check-config`, run as a real process: each kind of mistake is named with its JSON path
 // (exit 2) without printing a secret, all of them in one run; --ping explains a rejected token, a
 // forbidden organization and an SMTP server that does not answer in plain words (exit 1). A good config
-// says so (exit 0).
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+// says so (exit 0); a state file there that the runner could not open fails as the runner would (exit 2).
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCHEMA_VERSION } from '../../shared/store/sqlite/sqliteSchema.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
 import { runCli } from '../support/runCli.js';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtpReceiver.js';
@@ -272,5 +274,42 @@ describe('meal-notifier check-config', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it("refuses a state file the runner could not open with the runner's own line, exit 2, leaving it as it was", async () => {
+    const env = goodEnv();
+    const notADatabase = join(dir, 'notes.db');
+    const text = 'These are notes, not the state file. '.repeat(4);
+    await writeFile(notADatabase, text);
+    const notes = await runCli(
+      ['check-config', await write({ ...goodConfig(), state: { path: 'notes.db' } })],
+      env,
+    );
+    expect(notes.code).toBe(2);
+    expect(notes.stderr).toBe(
+      `meal-notifier: cannot open state file ${notADatabase}: it is not a SQLite database (SQLITE_NOTADB); ` +
+        "set state.path to the notifier's state file or to a new one, or move this file away\n",
+    );
+    expect(notes.stdout).toBe('');
+    expect(await readFile(notADatabase, 'utf8')).toBe(text);
+
+    const newer = join(dir, 'newer.db');
+    const file = new Database(newer);
+    file.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    file.close();
+    const refused = await runCli(
+      ['check-config', await write({ ...goodConfig(), state: { path: 'newer.db' } })],
+      env,
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      `meal-notifier: cannot open state file ${newer}: a newer meal-notifier wrote it ` +
+        `(schema version ${SCHEMA_VERSION + 1}; this one reads up to ${SCHEMA_VERSION}); ` +
+        'run that version or a later one, or point state.path at another file\n',
+    );
+    const after = new Database(newer, { readonly: true });
+    expect(after.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION + 1);
+    after.close();
+    expect((await readdir(dir)).filter((name) => name.startsWith('newer.db'))).toEqual(['newer.db']);
   });
 });

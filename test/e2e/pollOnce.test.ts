@@ -74,7 +74,7 @@ describe('meal-notifier poll --once', () => {
     // Every request but the establishments' (their closing times, read once an hour) went to pending,
     // counted against the budget's usable 45 (50 less the safety margin).
     const line =
-      /^North School: (\d+) requests \((\d+) pending, 1 establishments; \d+\/45 left this minute\), \d+ orders seen, 0 events(?:, cadence \w+)?, next in \d+ s$/m.exec(
+      /^North School: (\d+) requests \(pending (\d+), establishments 1; \d+\/45 left this minute\), \d+ orders seen, 0 events(?:, cadence \w+)?, next in \d+ s$/m.exec(
         first.stderr,
       );
     expect(Number(line?.[1])).toBe(Number(line?.[2]) + 1);
@@ -108,7 +108,7 @@ describe('meal-notifier poll --once', () => {
     expect(eventsOf(second.stdout)).toHaveLength(5);
     // The three orders that left pending were found with look-ups, counted apart on the cycle line.
     expect(second.stderr).toMatch(
-      /^North School: \d+ requests \(\d+ pending, \d+ look-up(, \d+ sweep)?; \d+\/45 left this minute\), \d+ orders seen, 5 events(, cadence \w+)?, next in \d+ s$/m,
+      /^North School: \d+ requests \(pending \d+, look-up \d+(, sweep \d+)?; \d+\/45 left this minute\), \d+ orders seen, 5 events(, cadence \w+)?, next in \d+ s$/m,
     );
     expect(second.stdout).not.toContain('"email"');
 
@@ -150,13 +150,44 @@ describe('meal-notifier poll --once', () => {
     expect(result.stderr).not.toContain('not-the-token');
   });
 
-  it('refuses a bad config before any request, naming the JSON path', async () => {
-    const config = await writeConfig('bad.json', sim.baseUrl, { timeZone: 'Europe/Lisbn' });
+  it('refuses a bad config before any request, naming every problem and unset secret in one pass', async () => {
+    const path = join(dir, 'bad.json');
+    const config = {
+      api: { baseUrl: sim.baseUrl },
+      organizations: [
+        {
+          id: sim.organization.id,
+          name: 'North School',
+          token: { env: 'NORTH_TOKEN' },
+          timeZone: 'Europe/Lisbn',
+          colour: 'blue',
+        },
+      ],
+      subscribers: [
+        {
+          id: 'automation',
+          type: 'webhook',
+          url: 'hooks.example.org/orders',
+          secret: { env: 'HOOK_SECRET' },
+        },
+      ],
+      state: { path: 'bad.db' },
+    };
+    await writeFile(path, JSON.stringify(config, null, 2));
     const before = sim.requestLog.size;
-    const result = await runCli(['poll', '--config', config, '--once'], env);
+    const result = await runCli(['poll', '--config', path, '--once'], {});
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('$.organizations[0].timeZone: "Europe/Lisbn" is not an IANA time zone');
-    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(result.stderr).toBe(
+      [
+        `meal-notifier: ${path}: 5 problems`,
+        '  $.organizations[0]: unknown key "colour"; known keys: id, name, token, timeZone, window, pollIntervalSeconds, sweepIntervalSeconds, cadence, coldSweepMinutes, emitExisting, statuses, establishments',
+        '  $.organizations[0].token: environment variable NORTH_TOKEN is not set or is empty',
+        '  $.organizations[0].timeZone: "Europe/Lisbn" is not an IANA time zone (did you mean "Europe/Lisbon"?)',
+        '  $.subscribers[0].url: must be an http:// or https:// URL',
+        '  $.subscribers[0].secret: environment variable HOOK_SECRET is not set or is empty',
+        '',
+      ].join('\n'),
+    );
     expect(sim.requestLog.size).toBe(before);
   });
 

@@ -2,13 +2,14 @@
 // that verifies the signature with the official `standardwebhooks` package, a Slack-like endpoint and an
 // SMTP server. The sample is marked as a test in each channel, is recorded nowhere, and a failed delivery
 // or an unknown subscriber ends the process with one line and a non-zero exit code.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrderEventSchema } from '../../shared/events/orderEvent.js';
 import { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js';
+import { closedPort } from '../support/loopbackServer.js';
 import { runCli } from '../support/runCli.js';
 import { SLACK_ANSWERS, type SlackReceiver, startSlackReceiver } from '../support/slackReceiver.js';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtpReceiver.js';
@@ -124,6 +125,8 @@ describe('meal-notifier send-test', () => {
       text: { text: expect.stringMatching(/^🧪 TEST · /) },
     });
     expect(JSON.stringify(message.blocks[1])).toContain('not a real order');
+    // The sample's card, as the e-mail shows it too.
+    expect(JSON.stringify(message.blocks)).toContain('"*Payment method*\\nCard"');
     expect(result.stderr).toBe('');
   });
 
@@ -138,6 +141,7 @@ describe('meal-notifier send-test', () => {
     expect(mail.text).toMatch(
       /^TEST: sent by meal-notifier send-test to try this address\. It is not a real order\./,
     );
+    expect(mail.text).toMatch(/^ *Payment method: Card$/m);
   });
 
   it('sends a sample prep summary marked TEST, under a test- id, to Slack and by e-mail', async () => {
@@ -186,5 +190,22 @@ describe('meal-notifier send-test', () => {
       stdout: '',
       stderr: `meal-notifier: ${config} has no subscriber "kitchn" (did you mean "kitchen"?)\n`,
     });
+  });
+
+  it('explains a receiver nothing listens for in the words check-config --ping uses, and exits 1', async () => {
+    const port = await closedPort();
+    const unreachable = join(dir, 'unreachable.json');
+    await writeFile(
+      unreachable,
+      (await readFile(config, 'utf8')).replace(hook.url, `http://127.0.0.1:${port}/hooks/orders`),
+    );
+    const result = await runCli(['send-test', '--config', unreachable, '--subscriber', 'automation'], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^meal-notifier: automation ← test order\\.created TEST-[0-9A-F]{4}: not delivered, cannot reach http://127\\.0\\.0\\.1:${port} \\(connection refused: nothing listens at that address and port\\)`,
+      ),
+    );
+    expect(result.stderr).not.toContain('ECONNREFUSED');
   });
 });

@@ -2,7 +2,8 @@
 // poll, failures, snapshots and recent events; per subscriber its queued and dead deliveries and whether
 // it was disabled. It reads the state file only, so it runs without any secret, and it does not create a
 // state file that is not there yet. Its exit code is the health verdict: 1 with one line per problem (an
-// organization never polled, dead letters, a disabled subscriber), 0 once all is well.
+// organization never polled, dead letters, a disabled subscriber), 0 once all is well. A state file an
+// older meal-notifier wrote migrates itself as status opens it; one a newer version wrote is refused.
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '../../shared/store/sqlite/sqliteSchema.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
+import { rewriteAsSchema1 } from '../support/olderStateFiles.js';
 import { runCli } from '../support/runCli.js';
 import { makeWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
 
@@ -170,4 +172,46 @@ describe('meal-notifier status', () => {
     );
     expect(polled.code).toBe(0);
   });
+
+  it('migrates a state file an older meal-notifier wrote in place, keeping its orders, events and polls', async () => {
+    const config = await writeConfig('older');
+    const statePath = join(dir, 'older.db');
+    const env = { NORTH_TOKEN: sim.token, HOOK_SECRET: secret };
+    expect((await runCli(['poll', '--config', config, '--once'], env)).code).toBe(0);
+    const before = contentsOf(statePath);
+    expect(before.snapshots.length).toBeGreaterThan(0);
+    rewriteAsSchema1(statePath);
+
+    const upgraded = await runCli(['status', '--config', config], {});
+    expect(upgraded.stderr).toBe('');
+    expect(upgraded.stdout).toMatch(
+      /\nhealthy: every organization polled successfully within its last 3 poll intervals, nothing dead\n$/,
+    );
+    expect(upgraded.code).toBe(0);
+    const after = new Database(statePath, { readonly: true });
+    try {
+      expect(after.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      expect(
+        after.prepare("SELECT name FROM sqlite_master WHERE name = 'disabled_subscribers'").pluck().get(),
+      ).toBe('disabled_subscribers');
+    } finally {
+      after.close();
+    }
+    // Each snapshot expires at the same instant as before, in ms again; the events and polls are as they were.
+    expect(contentsOf(statePath)).toEqual(before);
+  });
 });
+
+/** What a state file holds, in a form to compare: snapshots with their expiry, events, poll states. */
+function contentsOf(path: string): { snapshots: unknown[]; events: unknown[]; polls: unknown[] } {
+  const db = new Database(path, { readonly: true });
+  try {
+    return {
+      snapshots: db.prepare('SELECT order_uuid, expires_at, data FROM snapshots ORDER BY order_uuid').all(),
+      events: db.prepare('SELECT id, payload FROM events ORDER BY seq').all(),
+      polls: db.prepare('SELECT organization_id, data FROM poll_states ORDER BY organization_id').all(),
+    };
+  } finally {
+    db.close();
+  }
+}

@@ -1,11 +1,12 @@
 // Runs `meal-notifier` as a real child process: to completion (`runCli`), long-running with a way to
 // wait for a line of output and to stop it with a signal (`startCli`), or with its stdout a pipe whose
 // reader goes away: a real `head -1` (`runCliIntoHead`), or one closed before anything is written
-// (`runCliIntoClosedPipe`).
+// (`runCliIntoClosedPipe`); or an npm script as a terminal's foreground job (`startNpmInOwnGroup`).
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/meal-notifier.js', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface CliResult {
   code: number | null;
@@ -112,7 +113,30 @@ export interface RunningCli {
 }
 
 export function startCli(args: string[], env: Record<string, string> = {}): RunningCli {
-  const child = spawnCli(args, env);
+  return watch(spawnCli(args, env), (child, signal) => child.kill(signal));
+}
+
+/**
+ * `npm <args>` in this repository as a terminal runs it: in a process group of its own (the terminal's
+ * foreground job), `stop` signalling the whole group as Ctrl-C does, so npm, the shell running its script
+ * and the CLI all get the signal. npm's own warnings (about the user's npm config) stay quiet, and it asks
+ * no registry whether it is up to date.
+ */
+export function startNpmInOwnGroup(args: string[], env: Record<string, string> = {}): RunningCli {
+  const child = spawn('npm', args, {
+    cwd: REPO,
+    env: { ...cliEnv(env), npm_config_loglevel: 'error', npm_config_update_notifier: 'false' },
+    detached: true,
+  });
+  return watch(child, ({ pid }, signal) => {
+    if (pid !== undefined) process.kill(-pid, signal);
+  });
+}
+
+function watch(
+  child: ChildProcessWithoutNullStreams,
+  signalChild: (child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals) => void,
+): RunningCli {
   child.stdin.end();
   const output = collect(child);
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -134,7 +158,7 @@ export function startCli(args: string[], env: Record<string, string> = {}): Runn
     waitForStdout: (pattern) => waitFor('stdout', pattern),
     waitForStderr: (pattern) => waitFor('stderr', pattern),
     stop: (signal = 'SIGTERM') => {
-      if (child.exitCode === null) child.kill(signal);
+      if (child.exitCode === null) signalChild(child, signal);
       return exited;
     },
   };

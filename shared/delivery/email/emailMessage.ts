@@ -7,6 +7,7 @@
 import { isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js';
 import type { Change, OrderEvent, OrderEventType } from '../../events/orderEvent.js';
 import { isSampleEvent } from '../../events/sampleEvent.js';
+import { paymentMethodLabel } from '../paymentMethodLabel.js';
 import {
   type EmailMessage,
   escapeHtml,
@@ -100,7 +101,7 @@ function orderFields(event: OrderEvent): Field[] {
   }
   fields.push(
     ['Total', order.total.formatted || `${order.total.amount} ${order.total.currency}`],
-    ['Payment method', order.payment_method],
+    ['Payment method', paymentMethodLabel(order.payment_method)],
     ['Organization', organization.name],
   );
   return fields.map(([label, value]) => [label, singleLine(value)] as const);

@@ -2,6 +2,7 @@
 // its Message-ID derived from the event id so a retried send is the same message to mail clients, and
 // the server's answer turned into a DeliveryOutcome. Retrying is not done here: the outbox does it.
 import nodemailer, { type NodemailerError, type SendMailOptions, type SentMessageInfo } from 'nodemailer';
+import { networkWords } from '../../errors/networkWords.js';
 import type { DigestEvent } from '../../events/digestEvent.js';
 import type { NotifierEvent } from '../../events/notifierEvent.js';
 import { eventForSubscriber } from '../../events/orderSummary.js';
@@ -170,7 +171,7 @@ export class SmtpEmailSender implements EventSender {
       return `${this.#endpoint} timed out${during}`;
     }
     if (code === 'ECONNECTION' || code === 'ESOCKET' || code === 'EDNS' || code === 'ETLS') {
-      return `cannot reach ${this.#endpoint}: ${cause ?? code}`;
+      return `cannot reach ${this.#endpoint} (${networkWords(cause ?? code)})`;
     }
     const detail = this.#excerpt(messageOf(error));
     return `sending through ${this.#endpoint} failed${cause ? ` (${cause})` : ''}: ${detail}`;

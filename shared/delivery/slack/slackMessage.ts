@@ -9,6 +9,7 @@ import type { Change, OrderEvent, OrderSummary } from '../../events/orderEvent.j
 import { isSampleEvent } from '../../events/sampleEvent.js';
 import { counted } from '../../text/counted.js';
 import { dayLabel } from '../../time/dayLabel.js';
+import { paymentMethodLabel } from '../paymentMethodLabel.js';
 import { formatPrepSummarySlackMessage } from './prepSummarySlackMessage.js';
 import {
   context,
@@ -22,8 +23,6 @@ import {
   section,
 } from './slackBlocks.js';
 import { fitMrkdwn, fitPlain, oneLine } from './slackText.js';
-
-const PAYMENT_LABELS: Record<string, string> = { cash: 'Cash', card: 'Card', credit: 'Credit' };
 
 /** The words that flag an order event about a day whose prep summary was already sent. */
 export const AFTER_CLOSING = '⚠️ after closing';
@@ -100,7 +99,7 @@ function orderFields(order: OrderSummary): MrkdwnText[] {
     ['Pickup date', order.pickup_date],
     ['Customer', customerText(order.customer)],
     ['Total', order.total.formatted],
-    ['Payment method', PAYMENT_LABELS[order.payment_method] ?? order.payment_method],
+    ['Payment method', paymentMethodLabel(order.payment_method)],
   ];
   return fields.slice(0, SLACK_LIMITS.fields).map(([label, value]) => {
     const prefix = `*${label}*\n`;

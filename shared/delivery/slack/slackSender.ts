@@ -1,6 +1,8 @@
 // Delivers events to one Slack subscriber through its incoming webhook: formats the message, waits for
 // the webhook's pacing slot, POSTs the JSON through the HTTP transport and turns the answer into a
 // DeliveryOutcome. The webhook URL is the credential, so no reason ever carries it.
+
+import { networkWords } from '../../errors/networkWords.js';
 import type { NotifierEvent } from '../../events/notifierEvent.js';
 import { eventForSubscriber } from '../../events/orderSummary.js';
 import type { HttpClientFactory } from '../../http/httpClient.js';
@@ -125,7 +127,8 @@ export class SlackSender implements EventSender {
       if (failure instanceof HttpTimeoutError) {
         return { kind: 'retry', reason: `Slack did not answer within ${formatSeconds(this.#timeoutMs)}` };
       }
-      return { kind: 'retry', reason: `could not reach Slack (${failure.code ?? 'network failure'})` };
+      const why = failure.code === undefined ? 'network failure' : networkWords(failure.code);
+      return { kind: 'retry', reason: `could not reach Slack (${why})` };
     }
   }
 

@@ -1,6 +1,8 @@
 // Delivers one event to one webhook subscriber, per Standard Webhooks: POST the CloudEvent JSON, signed
 // with every current secret, within 15 s, and turn the answer (or its absence) into a DeliveryOutcome.
 // Retrying is not done here: the outcome tells the outbox or the queue when and whether to try again.
+
+import { networkWords } from '../../errors/networkWords.js';
 import type { NotifierEvent } from '../../events/notifierEvent.js';
 import { eventForSubscriber } from '../../events/orderSummary.js';
 import type { HttpClientFactory } from '../../http/httpClient.js';
@@ -136,7 +138,7 @@ export class WebhookSender implements EventSender {
   /** `transport.send` throws nothing but HttpTransportError. */
   #failureReason(failure: HttpTransportError): string {
     if (!(failure instanceof HttpTimeoutError)) {
-      return `network error reaching ${this.#endpoint}: ${failure.detail}`;
+      return `cannot reach ${this.#endpoint} (${failure.code === undefined ? failure.detail : networkWords(failure.code)})`;
     }
     const seconds = `${this.#timeoutMs / 1000} s`;
     switch (failure.phase) {

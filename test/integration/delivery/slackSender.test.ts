@@ -123,7 +123,10 @@ describe('SlackSender classification', () => {
   it('retries when Slack cannot be reached', async () => {
     const url = `http://127.0.0.1:${await closedPort()}/services/T0/B0/sEcReT-closed`;
     const outcome = await slackSender({ webhookUrl: url }).send(makeOrderEvent());
-    expect(outcome).toEqual({ kind: 'retry', reason: 'could not reach Slack (ECONNREFUSED)' });
+    expect(outcome).toEqual({
+      kind: 'retry',
+      reason: 'could not reach Slack (connection refused: nothing listens at that address and port)',
+    });
   });
 
   it('refuses to be built with a webhook URL that is not an http(s) URL, without quoting it', () => {

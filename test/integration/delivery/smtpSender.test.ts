@@ -161,7 +161,10 @@ describe('SmtpEmailSender against a real SMTP server', () => {
 
     const outcome = await sender(`smtp://127.0.0.1:${port}`).send(makeOrderEvent());
 
-    expect(outcome).toEqual({ kind: 'retry', reason: `cannot reach smtp://127.0.0.1:${port}: ECONNREFUSED` });
+    expect(outcome).toEqual({
+      kind: 'retry',
+      reason: `cannot reach smtp://127.0.0.1:${port} (connection refused: nothing listens at that address and port)`,
+    });
   });
 
   it('retries when the server accepts the connection but never greets (timeout)', async () => {

@@ -14,6 +14,7 @@ import {
   type SqliteStateStoreOptions,
 } from '../../../shared/store/sqlite/sqliteStateStore.js';
 import { initialPollState } from '../../../shared/store/stateStore.js';
+import { rewriteAsSchema1, SNAPSHOTS_BACK_TO_SECONDS } from '../../support/olderStateFiles.js';
 import {
   describeStateStoreConformance,
   makeEvent,
@@ -158,13 +159,7 @@ describe('SqliteStateStore on a state file', () => {
     await first.commitChange(ORG, { snapshot, events: [event] });
     first.close();
     stores.splice(0);
-    // The file as schema 1 left it: migrations 2 and 3 added the disabled subscribers and an index, and 4
-    // turned snapshots' expiry from epoch seconds into ms.
-    const raw = new Database(path);
-    raw.exec('DROP TABLE disabled_subscribers; DROP INDEX deliveries_due_by_subscriber;');
-    raw.exec(SNAPSHOTS_BACK_TO_SECONDS);
-    raw.pragma('user_version = 1');
-    raw.close();
+    rewriteAsSchema1(path);
 
     const upgraded = open({ routeEvent: route });
     expect(await upgraded.loadSnapshots(ORG)).toEqual(new Map([[snapshot.orderUuid, snapshot]]));
@@ -535,12 +530,6 @@ describe('SqliteStateStore on a state file', () => {
     expect(await store.outbox.listDeliveries()).toEqual([]);
   });
 });
-
-/** Turns a file's snapshots back into what schema 3 and earlier wrote: their expiry in epoch seconds. */
-const SNAPSHOTS_BACK_TO_SECONDS = `
-  UPDATE snapshots
-  SET expires_at = expires_at / 1000, data = json_set(data, '$.expiresAt', expires_at / 1000)
-`;
 
 function queued(subscriberId: string, eventId: string): Delivery {
   return {

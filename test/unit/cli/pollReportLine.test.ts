@@ -50,7 +50,7 @@ describe('the status line of a cycle', () => {
       nextPollAt: NOW + 21_000,
     });
     expect(formatPollReportLine(report, 45, { queued: 0, dead: 0 })).toBe(
-      'North School: 12 requests (8 pending, 1 look-up, 3 sweep; 30/45 left this minute), 66 orders seen, ' +
+      'North School: 12 requests (pending 8, look-up 1, sweep 3; 30/45 left this minute), 66 orders seen, ' +
         '0 events, next in 21 s',
     );
   });
@@ -58,7 +58,7 @@ describe('the status line of a cycle', () => {
   it('stays one short line for a quiet, healthy cycle, naming look-ups and sweep only when there were some', () => {
     const report = pollReport({ budgetRemaining: 41, nextPollAt: NOW + 10_000 });
     expect(formatPollReportLine(report, 45, { queued: 0, dead: 0 })).toBe(
-      'North School: 4 requests (4 pending; 41/45 left this minute), 63 orders seen, 0 events, next in 10 s',
+      'North School: 4 requests (pending 4; 41/45 left this minute), 63 orders seen, 0 events, next in 10 s',
     );
   });
 
@@ -72,15 +72,25 @@ describe('the status line of a cycle', () => {
       nextPollAt: NOW + 10_000,
     });
     expect(formatPollReportLine(report, 45, { queued: 1, dead: 0 })).toBe(
-      'North School: 1 request (1 pending; 44/45 left this minute), 1 order seen, 1 event, 1 delivery queued, next in 10 s',
+      'North School: 1 request (pending 1; 44/45 left this minute), 1 order seen, 1 event, 1 delivery queued, next in 10 s',
     );
   });
 
   it('names the sweep without look-ups, and look-ups without a sweep', () => {
     const swept = pollReport({ requests: 6, requestsFor: { detect: 4, resolve: 0, sweep: 2 } });
-    expect(formatPollReportLine(swept, 45)).toMatch(/^North School: 6 requests \(4 pending, 2 sweep; /);
+    expect(formatPollReportLine(swept, 45)).toMatch(/^North School: 6 requests \(pending 4, sweep 2; /);
     const lookedUp = pollReport({ requests: 6, requestsFor: { detect: 4, resolve: 2, sweep: 0 } });
-    expect(formatPollReportLine(lookedUp, 45)).toMatch(/^North School: 6 requests \(4 pending, 2 look-up; /);
+    expect(formatPollReportLine(lookedUp, 45)).toMatch(/^North School: 6 requests \(pending 4, look-up 2; /);
+  });
+
+  it('names what each count was for before it, so no count sits before a noun it disagrees with', () => {
+    const report = pollReport({
+      requests: 3,
+      requestsFor: { detect: 2, resolve: 0, sweep: 0, establishments: 1 },
+    });
+    expect(formatPollReportLine(report, 45)).toMatch(
+      /^North School: 3 requests \(pending 2, establishments 1; /,
+    );
   });
 
   it('counts the seconds to the next cycle from now, to the nearest second', () => {
@@ -107,7 +117,7 @@ describe('the status line of a cycle', () => {
   it('names the deliveries queued and the dead letters when there are any', () => {
     const report = pollReport({ events: [makeOrderEvent()], budgetRemaining: 41, nextPollAt: NOW + 10_000 });
     expect(formatPollReportLine(report, 45, { queued: 3, dead: 1 })).toBe(
-      'North School: 4 requests (4 pending; 41/45 left this minute), 63 orders seen, 1 event, ' +
+      'North School: 4 requests (pending 4; 41/45 left this minute), 63 orders seen, 1 event, ' +
         '3 deliveries queued, 1 dead letter, next in 10 s',
     );
   });
@@ -121,7 +131,7 @@ describe('the status line of a cycle', () => {
       nextPollAt: NOW + 10_000,
     });
     expect(formatPollReportLine(report, 45, { queued: 1, dead: 0 })).toBe(
-      'North School: 4 requests (4 pending; 41/45 left this minute), 63 orders seen, 0 events, 1 delivery queued, ' +
+      'North School: 4 requests (pending 4; 41/45 left this minute), 63 orders seen, 0 events, 1 delivery queued, ' +
         'deferred for budget: archived, 1 failed, next in 10 s',
     );
   });
@@ -247,7 +257,7 @@ describe('the log records of a cycle', () => {
     expect(cycle).toMatchObject({
       level: 'warn',
       message:
-        'North School: 4 requests (4 pending; 46/45 left this minute), 63 orders seen, 0 events, 2 listing problems, next in 10 s',
+        'North School: 4 requests (pending 4; 46/45 left this minute), 63 orders seen, 0 events, 2 listing problems, next in 10 s',
       fields: { ok: true, listingProblems: 2 },
     });
     expect(problems).toEqual([

@@ -59,7 +59,7 @@ describe('formatEmail', () => {
     expect(text).toContain('Pickup date:    2026-11-23\n');
     expect(text).toContain('Customer:       Ana Silva (3B)\n');
     expect(text).toContain('Total:          €12.50\n');
-    expect(text).toContain('Payment method: credit\n');
+    expect(text).toContain('Payment method: Credit\n');
     expect(text).toContain('Organization:   North School\n');
     expect(text).toContain('Items:\n  2 × Vegetable soup\n  1 × Apple\n');
     expect(text).toContain(
@@ -79,7 +79,7 @@ describe('formatEmail', () => {
       ['Pickup date', '2026-11-23'],
       ['Customer', 'Ana Silva (3B)'],
       ['Total', '€3.50'],
-      ['Payment method', 'card'],
+      ['Payment method', 'Card'],
       ['Organization', 'North School'],
     ];
     for (const [label, value] of rows) {

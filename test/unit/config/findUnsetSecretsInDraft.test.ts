@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findUnsetSecretsInDraft } from '../../../cli/checkConfig/findUnsetSecretsInDraft.js';
+import { findUnsetSecretsInDraft } from '../../../shared/config/findUnsetSecretsInDraft.js';
 
 const unset = (variable: string) => `environment variable ${variable} is not set or is empty`;
 
@@ -40,5 +40,38 @@ describe('findUnsetSecretsInDraft', () => {
     };
     expect(findUnsetSecretsInDraft(draft, {})).toEqual([]);
     expect(findUnsetSecretsInDraft('text', {})).toEqual([]);
+  });
+
+  describe('for a command that needs some of the secrets', () => {
+    const draft = {
+      organizations: [
+        { name: 'North', token: { env: 'NORTH_TOKEN' } },
+        { name: 'South', token: { env: 'SOUTH_TOKEN' } },
+      ],
+      subscribers: [
+        { id: 'automation', type: 'webhook', secret: { env: 'HOOK_SECRET' } },
+        { id: 'office', type: 'email', to: 'x' },
+        { id: 'kitchen', type: 'slack', webhookUrl: { env: 'SLACK_URL' } },
+      ],
+      smtp: { url: { env: 'SMTP_URL' } },
+    };
+
+    it("names one subscriber's secrets only, and the SMTP URL when it sends e-mail (send-test)", () => {
+      expect(findUnsetSecretsInDraft(draft, {}, { subscriber: 'kitchen' })).toEqual([
+        { path: '$.subscribers[2].webhookUrl', message: unset('SLACK_URL') },
+      ]);
+      expect(findUnsetSecretsInDraft(draft, {}, { subscriber: 'office' })).toEqual([
+        { path: '$.smtp.url', message: unset('SMTP_URL') },
+      ]);
+    });
+
+    it('names the token of the organization picked only (orders with a config)', () => {
+      const south = (organizations: readonly (Record<string, unknown> | undefined)[]) =>
+        organizations.findIndex((organization) => organization?.name === 'South');
+      expect(findUnsetSecretsInDraft(draft, {}, { organization: south })).toEqual([
+        { path: '$.organizations[1].token', message: unset('SOUTH_TOKEN') },
+      ]);
+      expect(findUnsetSecretsInDraft(draft, {}, { organization: () => -1 })).toEqual([]);
+    });
   });
 });
