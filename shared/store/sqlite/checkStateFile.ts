@@ -55,17 +55,9 @@ function versionFromHeader(path: string): number {
   }
   // SQLite takes an empty file for a new database, which the runner fills in.
   if (length === 0) return 0;
+  // Not a database: SQLite says so itself (SQLITE_NOTADB), and creates nothing beside a file it cannot read.
   if (length < HEADER_BYTES || !header.subarray(0, FORMAT.length).equals(FORMAT)) {
-    throw new NotASqliteDatabaseError();
+    return versionFromSqlite(path);
   }
   return header.readInt32BE(USER_VERSION_OFFSET);
-}
-
-/** What SQLite says of such a file, with its code, so that stateFileError explains it the same way. */
-class NotASqliteDatabaseError extends Error {
-  readonly code = 'SQLITE_NOTADB';
-
-  constructor() {
-    super('file is not a database');
-  }
 }
