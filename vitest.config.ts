@@ -47,7 +47,7 @@ export default defineConfig({
         test: {
           name: 'system',
           include: ['test/{integration,infra,e2e}/**/*.test.ts'],
-          globalSetup: ['test/globalSetup/dynamodbLocal.ts', 'test/globalSetup/cliBuild.ts'],
+          globalSetup: ['test/globalSetup/system.ts'],
           // Files share their worker's module cache, as the unit tests do: importing the AWS SDK, aws-cdk-lib
           // and zod again for every file was 41% of the run (137 to 60 s for integration and infra). What
           // a file changes process-wide it undoes: env stubs and fake timers in afterEach, SDK mocks

@@ -1,5 +1,6 @@
-// Vitest global setup: starts the official DynamoDB Local (the jar inside amplify-dynamodb-simulator)
-// in memory on a free loopback port, provides its endpoint as `dynamoEndpoint`, and stops it afterwards.
+// For the system tests' global setup (system.ts): starts the official DynamoDB Local (the jar inside
+// amplify-dynamodb-simulator) in memory on a free loopback port, provides its endpoint as `dynamoEndpoint`,
+// and stops it afterwards.
 // The launcher lives in bench/support so the benchmarks start it the same way.
 import type { TestProject } from 'vitest/node';
 import { startDynamoLocal } from '../../bench/support/dynamoLocal.js';
@@ -11,7 +12,8 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+/** Starts it and provides its endpoint to the project's tests; resolves to what stops it. */
+export async function startDynamoLocalFor(project: TestProject): Promise<() => Promise<void>> {
   const dynamo = await startDynamoLocal();
   if (process.env.DYNAMO_LOCAL_VERBOSE) console.info(`DynamoDB Local ready in ${dynamo.startupMs} ms`);
   project.provide('dynamoEndpoint', dynamo.endpoint);
