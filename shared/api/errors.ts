@@ -1,6 +1,8 @@
 // Typed Admin API errors, one class per failure category, and the factories to them from an HTTP status
 // and from a transport failure. Every message names the organization, endpoint and status; none ever
 // carries the token.
+
+import { networkWords } from '../errors/networkWords.js';
 import { EXIT_FAILURE, type ExitCode, NotifierError } from '../errors/notifierError.js';
 import { HttpTimeoutError, HttpTransportError, type TimeoutPhase } from '../http/httpErrors.js';
 import type { ErrorBody } from './envelope.js';
@@ -184,11 +186,12 @@ function suffix(text: string | undefined): string {
 }
 
 function causeText(cause: unknown): string | undefined {
-  // Already redacted, and a code when there was one.
-  if (cause instanceof HttpTransportError) return cause.detail;
+  // Already redacted, and a code when there was one: in the words check-config --ping and the senders use.
+  if (cause instanceof HttpTransportError)
+    return cause.code === undefined ? cause.detail : networkWords(cause.code);
   if (!(cause instanceof Error)) return undefined;
   const code = (cause as { code?: unknown }).code;
-  return typeof code === 'string' ? code : cause.message;
+  return typeof code === 'string' ? networkWords(code) : cause.message;
 }
 
 /** Only the origin: a link's query could carry anything, and it is not ours to print. */

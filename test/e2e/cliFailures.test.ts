@@ -117,7 +117,9 @@ describe('meal-notifier orders explains API and network failures in one line', (
       MEAL_API_BASE_URL: `http://127.0.0.1:${port}/api/v1/admin`,
     });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/network failure: ECONNREFUSED on GET \/orders/);
+    expect(result.stderr).toMatch(
+      /network failure: connection refused: nothing listens at that address and port on GET \/orders/,
+    );
     expectOneLine(result.stderr);
   }, 30_000);
 

@@ -100,10 +100,12 @@ describe('errorFromResponse', () => {
 });
 
 describe('network errors', () => {
-  it('names the cause code and is retryable', () => {
+  it('names the cause in the words check-config --ping uses, and is retryable', () => {
     const cause = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
     const error = new NetworkError(context, cause);
-    expect(error.message).toBe('Escola Norte: network failure: ECONNREFUSED on GET /orders?status=pending');
+    expect(error.message).toBe(
+      'Escola Norte: network failure: connection refused: nothing listens at that address and port on GET /orders?status=pending',
+    );
     expect(error.retryable).toBe(true);
     expect(error.cause).toBe(cause);
     expect(error.status).toBeUndefined();
