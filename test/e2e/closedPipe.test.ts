@@ -3,12 +3,13 @@
 // --events - stops as it does on SIGTERM. Each output piped into head is well past a pipe's 64 KiB
 // buffer, so the command is still writing when head goes; the orders table, smaller, goes into a pipe
 // whose reader has gone before it is written.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OrderEventSchema } from '../../shared/events/orderEvent.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
+import { writeNorthSchoolConfig } from '../support/configFixtures.js';
 import { runCli, runCliIntoClosedPipe, runCliIntoHead } from '../support/runCli.js';
 import { runCliInProcess } from '../support/runCliInProcess.js';
 import { makeWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
@@ -20,27 +21,22 @@ let apiEnv: Record<string, string>;
 const secret = makeWebhookSecret();
 const runnerEnv = () => ({ NORTH_TOKEN: sim.token, HOOK_SECRET: secret });
 
-async function writeConfig(name: string, subscribers: unknown[]): Promise<string> {
-  const path = join(dir, `${name}.json`);
-  const config = {
-    api: { baseUrl: sim.baseUrl, requestsPerMinute: 1000 },
-    organizations: [
-      {
-        id: sim.organization.id,
-        name: 'North School',
-        token: { env: 'NORTH_TOKEN' },
-        timeZone: sim.world.timeZone,
+const writeConfig = (name: string, subscribers: unknown[]): Promise<string> =>
+  writeNorthSchoolConfig(
+    dir,
+    sim,
+    {
+      api: { requestsPerMinute: 1000 },
+      organization: {
         window: { daysBack: 0, daysAhead: 7 },
         // Every order in the window is an event of the first cycle: hundreds of them.
         emitExisting: true,
       },
-    ],
-    subscribers,
-    state: { path: `${name}.db` },
-  };
-  await writeFile(path, JSON.stringify(config));
-  return path;
-}
+      subscribers,
+      state: `${name}.db`,
+    },
+    `${name}.json`,
+  );
 
 /** Twice a pipe's buffer: head reads a little and goes, and the command is still writing. */
 const WELL_PAST_A_PIPE = 2 * 65_536;

@@ -3,7 +3,7 @@
 // SMTP server. Pins the issue's promise: a `1h` digest arrives once per period, its counts equal to the
 // events recorded in that period; the types it does not gather are still sent at once; and a restart
 // after the period's end sends no second digest for it.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,7 @@ import { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js'
 import type { StoredEvent } from '../../shared/store/stateStore.js';
 import { zonedIsoTime } from '../../shared/time/zonedTime.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
+import { writeNorthSchoolConfig } from '../support/configFixtures.js';
 import { type RunningCli, startCli } from '../support/runCli.js';
 import { type ReceivedMail, type SmtpReceiver, startSmtpReceiver } from '../support/smtpReceiver.js';
 import { type LogLine, logLines, when } from './jsonLogLines.js';
@@ -52,32 +53,19 @@ beforeAll(async () => {
   boundary = nextHourBoundary(Date.now(), sim.world.timeZone);
   smtp = await startSmtpReceiver();
   dir = await mkdtemp(join(tmpdir(), 'digest-'));
-  config = join(dir, 'notifier.json');
-  await writeFile(
-    config,
-    JSON.stringify({
-      api: { baseUrl: sim.baseUrl },
-      organizations: [
-        {
-          id: sim.organization.id,
-          name: 'North School',
-          token: { env: 'NORTH_TOKEN' },
-          timeZone: sim.world.timeZone,
-          pollIntervalSeconds: 2,
-        },
-      ],
-      subscribers: [
-        {
-          id: 'office',
-          type: 'email',
-          to: ['office@example.org'],
-          digest: { every: '1h', types: DIGEST_TYPES },
-        },
-      ],
-      smtp: { url: { env: 'SMTP_URL' }, from: 'Order alerts <alerts@example.org>' },
-      state: { path: 'state.db' },
-    }),
-  );
+  config = await writeNorthSchoolConfig(dir, sim, {
+    organization: { pollIntervalSeconds: 2 },
+    subscribers: [
+      {
+        id: 'office',
+        type: 'email',
+        to: ['office@example.org'],
+        digest: { every: '1h', types: DIGEST_TYPES },
+      },
+    ],
+    smtp: true,
+    state: 'state.db',
+  });
 });
 
 afterAll(async () => {

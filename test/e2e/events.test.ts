@@ -3,13 +3,14 @@
 // retry, dead), filtered by age, type and order, as a table that fits the terminal or as JSON with ISO
 // 8601 times. Also `deliveries --json`, whose times are ISO 8601 too.
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../../shared/api/schemas.js';
 import { type ListedEvent, ListedEventSchema } from '../../shared/operations/eventHistory.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
+import { writeNorthSchoolConfig } from '../support/configFixtures.js';
 import { runCli } from '../support/runCli.js';
 import { makeWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
 
@@ -44,28 +45,15 @@ beforeAll(async () => {
     secret: { env: 'HOOK_SECRET' },
     ...(filter ? { filter } : {}),
   });
-  config = join(dir, 'notifier.json');
-  await writeFile(
-    config,
-    JSON.stringify({
-      api: { baseUrl: sim.baseUrl },
-      organizations: [
-        {
-          id: sim.organization.id,
-          name: 'North School',
-          token: { env: 'NORTH_TOKEN' },
-          timeZone: sim.world.timeZone,
-        },
-      ],
-      subscribers: [
-        hook('automation', busy),
-        hook('legacy', gone),
-        hook('office', fine),
-        hook('cancellations', fine, { types: ['order.canceled'] }),
-      ],
-      state: { path: 'state.db' },
-    }),
-  );
+  config = await writeNorthSchoolConfig(dir, sim, {
+    subscribers: [
+      hook('automation', busy),
+      hook('legacy', gone),
+      hook('office', fine),
+      hook('cancellations', fine, { types: ['order.canceled'] }),
+    ],
+    state: 'state.db',
+  });
   const env = { NORTH_TOKEN: sim.token, HOOK_SECRET: secret };
   const toCancel = sim.world.addOrder({ pickupDate: sim.world.today() });
   expect((await runCli(['poll', '--config', config, '--once'], env)).code).toBe(0);
@@ -201,16 +189,11 @@ describe('meal-notifier events', () => {
   });
 
   it('takes an age in seconds, and reads no state file that is not there: it creates none', async () => {
-    const fresh = join(dir, 'fresh.json');
-    await writeFile(
-      fresh,
-      JSON.stringify({
-        api: { baseUrl: sim.baseUrl },
-        organizations: [
-          { id: sim.organization.id, name: 'North School', token: { env: 'NORTH_TOKEN' }, timeZone: 'UTC' },
-        ],
-        state: { path: 'fresh.db' },
-      }),
+    const fresh = await writeNorthSchoolConfig(
+      dir,
+      sim,
+      { organization: { timeZone: 'UTC' }, state: 'fresh.db' },
+      'fresh.json',
     );
     const result = await runCli(['events', '--config', fresh, '--since', '1s']);
     expect(result.code).toBe(0);

@@ -3,12 +3,13 @@
 // an empty page that links on, a total that moves mid-walk), warns after the cycle line with the listing,
 // the page and the order's uuid, in either log format, without --verbose and without quoting the record;
 // and `meal-notifier status` lists an order whose record has been unreadable for over an hour.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
+import { writeNorthSchoolConfig } from '../support/configFixtures.js';
 import { type HostileListing, hostilePendingListing } from '../support/hostileListing.js';
 import { type RewritingProxy, startRewritingProxy } from '../support/rewritingProxy.js';
 import { runCli } from '../support/runCli.js';
@@ -23,21 +24,16 @@ let dir: string;
 let env: Record<string, string>;
 
 async function writeConfig(name: string): Promise<{ path: string; statePath: string }> {
-  const path = join(dir, `${name}.json`);
-  const config = {
-    api: { baseUrl: proxy.baseUrl },
-    organizations: [
-      {
-        id: sim.organization.id,
-        name: 'North School',
-        token: { env: 'NORTH_TOKEN' },
-        timeZone: sim.world.timeZone,
-        window: { daysBack: 0, daysAhead: 7 },
-      },
-    ],
-    state: { path: `${name}.db` },
-  };
-  await writeFile(path, JSON.stringify(config, null, 2));
+  const path = await writeNorthSchoolConfig(
+    dir,
+    sim,
+    {
+      api: { baseUrl: proxy.baseUrl },
+      organization: { window: { daysBack: 0, daysAhead: 7 } },
+      state: `${name}.db`,
+    },
+    `${name}.json`,
+  );
   return { path, statePath: join(dir, `${name}.db`) };
 }
 

@@ -3,12 +3,13 @@
 // an SMTP server. Pins the promises: every event reaches exactly the subscribers whose filters
 // match, a first-attempt 500 or 429 is delivered later under the same id, a 410 disables its subscriber,
 // and nothing is lost across a restart between attempts.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Establishment } from '../../shared/api/schemas.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
+import { writeNorthSchoolConfig } from '../support/configFixtures.js';
 import { type RunningCli, runCli, startCli } from '../support/runCli.js';
 import { type SlackReceiver, startSlackReceiver } from '../support/slackReceiver.js';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtpReceiver.js';
@@ -54,25 +55,8 @@ async function webhook(respond?: Responder): Promise<WebhookReceiver> {
   return receiver;
 }
 
-async function writeConfig(subscribers: unknown[]): Promise<string> {
-  const path = join(dir, 'notifier.json');
-  const config = {
-    api: { baseUrl: sim.baseUrl },
-    organizations: [
-      {
-        id: sim.organization.id,
-        name: 'North School',
-        token: { env: 'NORTH_TOKEN' },
-        timeZone: sim.world.timeZone,
-      },
-    ],
-    subscribers,
-    smtp: { url: { env: 'SMTP_URL' }, from: 'Order alerts <alerts@example.org>' },
-    state: { path: 'state.db' },
-  };
-  await writeFile(path, JSON.stringify(config, null, 2));
-  return path;
-}
+const writeConfig = (subscribers: unknown[]): Promise<string> =>
+  writeNorthSchoolConfig(dir, sim, { subscribers, smtp: true, state: 'state.db' });
 
 const env = () => ({
   NORTH_TOKEN: sim.token,

@@ -2,12 +2,13 @@
 // simulator, with real loopback receivers. A webhook that hangs does not hold back the Slack and e-mail
 // subscribers; a Slack URL without a scheme is refused at start-up, not discovered by sending; and a
 // signing-secret rotation with one of two secrets set delivers, signed with the one that is set.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
+import { writeNorthSchoolConfig } from '../support/configFixtures.js';
 import { runCli, startCli } from '../support/runCli.js';
 import { type SlackReceiver, startSlackReceiver } from '../support/slackReceiver.js';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtpReceiver.js';
@@ -38,27 +39,14 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function writeConfig(subscribers: unknown[]): Promise<string> {
-  const path = join(dir, 'notifier.json');
-  const config = {
-    api: { baseUrl: sim.baseUrl },
-    organizations: [
-      {
-        id: sim.organization.id,
-        name: 'North School',
-        token: { env: 'NORTH_TOKEN' },
-        timeZone: sim.world.timeZone,
-        // The fastest the config allows: each case waits for a cycle or two to see its orders.
-        pollIntervalSeconds: 2,
-      },
-    ],
+const writeConfig = (subscribers: unknown[]): Promise<string> =>
+  writeNorthSchoolConfig(dir, sim, {
+    // The fastest the config allows: each case waits for a cycle or two to see its orders.
+    organization: { pollIntervalSeconds: 2 },
     subscribers,
-    smtp: { url: { env: 'SMTP_URL' }, from: 'Order alerts <alerts@example.org>' },
-    state: { path: 'state.db' },
-  };
-  await writeFile(path, JSON.stringify(config, null, 2));
-  return path;
-}
+    smtp: true,
+    state: 'state.db',
+  });
 
 const env = (): Record<string, string> => ({
   NORTH_TOKEN: sim.token,

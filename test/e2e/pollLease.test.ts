@@ -3,12 +3,13 @@
 // host sees that the holder's process is gone and polls at once, instead of skipping every cycle until
 // the lease runs out. And a second live runner never polls while the first runs: it says so once, stays
 // quiet however many cycles it stands by, and takes over when the first one stops.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
+import { writeNorthSchoolConfig } from '../support/configFixtures.js';
 import { type HoldingProxy, startHoldingProxy } from '../support/holdingProxy.js';
 import { type RunningCli, startCli } from '../support/runCli.js';
 import { type LogLine, logLines, ofKind, when } from './jsonLogLines.js';
@@ -35,26 +36,17 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function writeConfig(name: string, baseUrl: string): Promise<string> {
-  const path = join(dir, `${name}.json`);
-  await writeFile(
-    path,
-    JSON.stringify({
+const writeConfig = (name: string, baseUrl: string): Promise<string> =>
+  writeNorthSchoolConfig(
+    dir,
+    sim,
+    {
       api: { baseUrl, requestsPerMinute: 600 },
-      organizations: [
-        {
-          id: sim.organization.id,
-          name: 'North School',
-          token: { env: 'NORTH_TOKEN' },
-          timeZone: sim.world.timeZone,
-          pollIntervalSeconds: 2,
-        },
-      ],
-      state: { path: `${name}.db` },
-    }),
+      organization: { pollIntervalSeconds: 2 },
+      state: `${name}.db`,
+    },
+    `${name}.json`,
   );
-  return path;
-}
 
 function startRunner(config: string): RunningCli {
   const runner = startCli(['poll', '--config', config, '--log-format', 'json'], { NORTH_TOKEN: sim.token });

@@ -3,12 +3,13 @@
 // successful cycle and while the API cannot be reached, 200 once a cycle succeeds; /metrics counts the
 // cycles, failures, requests, events and deliveries the runner made, and the latencies of one transition
 // from the simulated world to the webhook receiver.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usablePerMinute } from '../../shared/api/requestBudget.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
+import { writeNorthSchoolConfig } from '../support/configFixtures.js';
 import { type OutageProxy, startOutageProxy } from '../support/outageProxy.js';
 import { sample } from '../support/prometheusText.js';
 import { type RunningCli, startCli } from '../support/runCli.js';
@@ -34,28 +35,18 @@ beforeAll(async () => {
   api = await startOutageProxy(sim.baseUrl, { down: true });
   receiver = await startWebhookReceiver({ secrets: [secret] });
   dir = await mkdtemp(join(tmpdir(), 'poll-metrics-'));
-  const config = join(dir, 'notifier.json');
-  await writeFile(
-    config,
-    JSON.stringify({
-      api: { baseUrl: api.baseUrl, requestsPerMinute: REQUESTS_PER_MINUTE },
-      organizations: [
-        {
-          id: sim.organization.id,
-          name: 'North School',
-          token: { env: 'NORTH_TOKEN' },
-          timeZone: sim.world.timeZone,
-          pollIntervalSeconds: 2,
-          // One pending listing per cycle and no terminal sweep: a cycle against the unreachable API
-          // fails after one listing's retries.
-          statuses: ['pending'],
-          window: { daysAhead: 0 },
-        },
-      ],
-      subscribers: [{ id: 'office', type: 'webhook', url: receiver.url, secret: { env: 'HOOK_SECRET' } }],
-      state: { path: 'state.db' },
-    }),
-  );
+  const config = await writeNorthSchoolConfig(dir, sim, {
+    api: { baseUrl: api.baseUrl, requestsPerMinute: REQUESTS_PER_MINUTE },
+    organization: {
+      pollIntervalSeconds: 2,
+      // One pending listing per cycle and no terminal sweep: a cycle against the unreachable API
+      // fails after one listing's retries.
+      statuses: ['pending'],
+      window: { daysAhead: 0 },
+    },
+    subscribers: [{ id: 'office', type: 'webhook', url: receiver.url, secret: { env: 'HOOK_SECRET' } }],
+    state: 'state.db',
+  });
   runner = startCli(['poll', '--config', config, '--metrics-port', '0', '--log-format', 'json'], {
     NORTH_TOKEN: sim.token,
     HOOK_SECRET: secret,

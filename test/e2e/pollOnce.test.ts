@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrderEventSchema } from '../../shared/events/orderEvent.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
+import { writeNorthSchoolConfig } from '../support/configFixtures.js';
 import { type FailingProxy, startFailingProxy } from '../support/failingProxy.js';
 import { runCli } from '../support/runCli.js';
 
@@ -16,29 +17,13 @@ let failCompleted = false;
 let dir: string;
 let env: Record<string, string>;
 
-async function writeConfig(
-  name: string,
-  baseUrl: string,
-  extra: Record<string, unknown> = {},
-): Promise<string> {
-  const path = join(dir, name);
-  const config = {
-    api: { baseUrl },
-    organizations: [
-      {
-        id: sim.organization.id,
-        name: 'North School',
-        token: { env: 'NORTH_TOKEN' },
-        timeZone: sim.world.timeZone,
-        window: { daysBack: 0, daysAhead: 7 },
-        ...extra,
-      },
-    ],
-    state: { path: `${name}.db` },
-  };
-  await writeFile(path, JSON.stringify(config, null, 2));
-  return path;
-}
+const writeConfig = (name: string, baseUrl: string): Promise<string> =>
+  writeNorthSchoolConfig(
+    dir,
+    sim,
+    { api: { baseUrl }, organization: { window: { daysBack: 0, daysAhead: 7 } }, state: `${name}.db` },
+    name,
+  );
 
 function eventsOf(stdout: string): Array<{ type: string; reference: string }> {
   return stdout

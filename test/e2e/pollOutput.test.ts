@@ -2,12 +2,13 @@
 // --events nothing goes to stdout and stderr has one readable line per event and per delivery, in the
 // demo's columns; the events themselves go where --events says (a file, appended to); --quiet leaves
 // the warnings and errors alone, in either log format.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrderEventSchema } from '../../shared/events/orderEvent.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
+import { writeNorthSchoolConfig } from '../support/configFixtures.js';
 import { runCli } from '../support/runCli.js';
 import { makeWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
 import { logLines } from './jsonLogLines.js';
@@ -33,26 +34,16 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function writeConfig(name: string): Promise<string> {
-  const path = join(dir, `${name}.json`);
-  await writeFile(
-    path,
-    JSON.stringify({
-      api: { baseUrl: sim.baseUrl },
-      organizations: [
-        {
-          id: sim.organization.id,
-          name: 'North School',
-          token: { env: 'NORTH_TOKEN' },
-          timeZone: sim.world.timeZone,
-        },
-      ],
+const writeConfig = (name: string): Promise<string> =>
+  writeNorthSchoolConfig(
+    dir,
+    sim,
+    {
       subscribers: [{ id: 'office', type: 'webhook', url: receiver.url, secret: { env: 'HOOK_SECRET' } }],
-      state: { path: `${name}.db` },
-    }),
+      state: `${name}.db`,
+    },
+    `${name}.json`,
   );
-  return path;
-}
 
 describe('meal-notifier poll output', () => {
   it('keeps events off stdout unless asked, tells each one in a line for people, and appends them to --events FILE', async () => {

@@ -3,7 +3,7 @@
 // establishment closes ~15 s after the start: its prep summary arrives within 60 s of closing with the
 // world's pending quantities, a runner stopped at closing and started again sends it exactly once, and
 // afterwards a cancellation arrives flagged after closing and a moved pickup date as `order.rescheduled`.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { AFTER_CLOSING } from '../../shared/delivery/slack/slackMessage.js';
 import { addDays, calendarDateIn } from '../../shared/time/calendarDate.js';
 import { isoWeekday, zonedInstant, zoneOffsetMinutes } from '../../shared/time/zonedTime.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
+import { writeNorthSchoolConfig } from '../support/configFixtures.js';
 import { type RunningCli, startCli } from '../support/runCli.js';
 import { type SlackReceiver, startSlackReceiver } from '../support/slackReceiver.js';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtpReceiver.js';
@@ -93,40 +94,27 @@ beforeAll(async () => {
   for (let i = 0; i < 4; i += 1) sim.world.addOrder({ pickupDate, establishment: canteen.uuid });
 
   dir = await mkdtemp(join(tmpdir(), 'poll-prep-summary-'));
-  config = join(dir, 'notifier.json');
-  await writeFile(
-    config,
-    JSON.stringify({
-      api: { baseUrl: sim.baseUrl, requestsPerMinute: 600 },
-      organizations: [
-        {
-          id: sim.organization.id,
-          name: 'North School',
-          token: { env: 'NORTH_TOKEN' },
-          timeZone,
-          window: { daysBack: 0, daysAhead: 1 },
-          pollIntervalSeconds: 2,
-        },
-      ],
-      subscribers: [
-        {
-          id: 'kitchen',
-          type: 'slack',
-          webhookUrl: { env: 'SLACK_URL' },
-          filter: { establishments: [canteen.uuid] },
-        },
-        {
-          id: 'office',
-          type: 'email',
-          to: ['office@example.org'],
-          filter: { types: ['establishment.prep_summary', 'order.canceled'] },
-        },
-        { id: 'automation', type: 'webhook', url: hook.url, secret: { env: 'HOOK_SECRET' } },
-      ],
-      smtp: { url: { env: 'SMTP_URL' }, from: 'Order alerts <alerts@example.org>' },
-      state: { path: 'state.db' },
-    }),
-  );
+  config = await writeNorthSchoolConfig(dir, sim, {
+    api: { requestsPerMinute: 600 },
+    organization: { window: { daysBack: 0, daysAhead: 1 }, pollIntervalSeconds: 2 },
+    subscribers: [
+      {
+        id: 'kitchen',
+        type: 'slack',
+        webhookUrl: { env: 'SLACK_URL' },
+        filter: { establishments: [canteen.uuid] },
+      },
+      {
+        id: 'office',
+        type: 'email',
+        to: ['office@example.org'],
+        filter: { types: ['establishment.prep_summary', 'order.canceled'] },
+      },
+      { id: 'automation', type: 'webhook', url: hook.url, secret: { env: 'HOOK_SECRET' } },
+    ],
+    smtp: true,
+    state: 'state.db',
+  });
 });
 
 afterAll(async () => {

@@ -9,7 +9,7 @@
 // runs. Transitions only the terminal sweep sees (a completed order archived, an order created and
 // resolved between two looks) come within the sweep's period, a minute at the least; the integration
 // test of the poll cycle covers those on a virtual clock.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,7 @@ import { type OrderEvent, OrderEventSchema } from '../../shared/events/orderEven
 import { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js';
 import { addDays } from '../../shared/time/calendarDate.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
+import { writeNorthSchoolConfig } from '../support/configFixtures.js';
 import { type RunningCli, startCli } from '../support/runCli.js';
 import { makeWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
 import { type LogLine, logLines, ofKind, when } from './jsonLogLines.js';
@@ -41,24 +42,12 @@ beforeAll(async () => {
   });
   receiver = await startWebhookReceiver({ secrets: [secret] });
   dir = await mkdtemp(join(tmpdir(), 'poll-sigterm-'));
-  config = join(dir, 'notifier.json');
-  await writeFile(
-    config,
-    JSON.stringify({
-      api: { baseUrl: sim.baseUrl, requestsPerMinute: 600 },
-      organizations: [
-        {
-          id: sim.organization.id,
-          name: 'North School',
-          token: { env: 'NORTH_TOKEN' },
-          timeZone: sim.world.timeZone,
-          pollIntervalSeconds: 2,
-        },
-      ],
-      subscribers: [{ id: 'automation', type: 'webhook', url: receiver.url, secret: { env: 'HOOK_SECRET' } }],
-      state: { path: 'state.db' },
-    }),
-  );
+  config = await writeNorthSchoolConfig(dir, sim, {
+    api: { requestsPerMinute: 600 },
+    organization: { pollIntervalSeconds: 2 },
+    subscribers: [{ id: 'automation', type: 'webhook', url: receiver.url, secret: { env: 'HOOK_SECRET' } }],
+    state: 'state.db',
+  });
 });
 
 afterAll(async () => {

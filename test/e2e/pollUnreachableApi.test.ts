@@ -1,10 +1,11 @@
 // `meal-notifier poll` against an API nothing listens for, run as a real process: the failure line says
 // what it means and what to check in the words `check-config --ping` uses, not a bare ECONNREFUSED, and the
 // cycle stops at the first listing instead of trying every one the same way.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeNorthSchoolConfig } from '../support/configFixtures.js';
 import { closedPort } from '../support/loopbackServer.js';
 import { runCli } from '../support/runCli.js';
 
@@ -15,21 +16,7 @@ let origin: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'poll-unreachable-'));
   origin = `http://127.0.0.1:${await closedPort()}`;
-  config = join(dir, 'notifier.json');
-  await writeFile(
-    config,
-    JSON.stringify({
-      api: { baseUrl: `${origin}/api/v1/admin` },
-      organizations: [
-        {
-          id: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
-          name: 'North School',
-          token: { env: 'NORTH_TOKEN' },
-          timeZone: 'Europe/Lisbon',
-        },
-      ],
-    }),
-  );
+  config = await writeNorthSchoolConfig(dir, `${origin}/api/v1/admin`);
 });
 
 afterAll(async () => {

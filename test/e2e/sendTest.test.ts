@@ -9,6 +9,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrderEventSchema } from '../../shared/events/orderEvent.js';
 import { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js';
+import { NORTH_SCHOOL_ID, writeNorthSchoolConfig } from '../support/configFixtures.js';
 import { closedPort } from '../support/loopbackServer.js';
 import { runCli } from '../support/runCli.js';
 import { SLACK_ANSWERS, type SlackReceiver, startSlackReceiver } from '../support/slackReceiver.js';
@@ -20,7 +21,6 @@ import {
   webhookHeaders,
 } from '../support/webhookReceiver.js';
 
-const ORGANIZATION_ID = '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f';
 const CANTEEN = '16496821-5603-43c0-a1c0-b40d45c8b087';
 const secret = makeWebhookSecret();
 let hook: WebhookReceiver;
@@ -38,35 +38,22 @@ beforeAll(async () => {
     startSmtpReceiver(),
   ]);
   dir = await mkdtemp(join(tmpdir(), 'send-test-'));
-  config = join(dir, 'notifier.json');
   statePath = join(dir, 'state.db');
-  await writeFile(
-    config,
-    JSON.stringify({
-      // Never asked: send-test needs no API and no token.
-      api: { baseUrl: 'http://127.0.0.1:9/api/v1/admin' },
-      organizations: [
-        {
-          id: ORGANIZATION_ID,
-          name: 'North School',
-          token: { env: 'NORTH_TOKEN' },
-          timeZone: 'Europe/Lisbon',
-        },
-      ],
-      subscribers: [
-        { id: 'automation', type: 'webhook', url: hook.url, secret: { env: 'HOOK_SECRET' } },
-        {
-          id: 'kitchen',
-          type: 'slack',
-          webhookUrl: { env: 'SLACK_URL' },
-          filter: { establishments: [CANTEEN] },
-        },
-        { id: 'office', type: 'email', to: ['office@example.org'], filter: { types: ['order.canceled'] } },
-      ],
-      smtp: { url: { env: 'SMTP_URL' }, from: 'Order alerts <alerts@example.org>' },
-      state: { path: 'state.db' },
-    }),
-  );
+  // Never asked: send-test needs no API and no token.
+  config = await writeNorthSchoolConfig(dir, 'http://127.0.0.1:9/api/v1/admin', {
+    subscribers: [
+      { id: 'automation', type: 'webhook', url: hook.url, secret: { env: 'HOOK_SECRET' } },
+      {
+        id: 'kitchen',
+        type: 'slack',
+        webhookUrl: { env: 'SLACK_URL' },
+        filter: { establishments: [CANTEEN] },
+      },
+      { id: 'office', type: 'email', to: ['office@example.org'], filter: { types: ['order.canceled'] } },
+    ],
+    smtp: true,
+    state: 'state.db',
+  });
   // A state file already there, as on a machine where the runner runs: the sample must not enter it.
   new SqliteStateStore({ path: statePath, routeEvent: () => ['automation', 'kitchen', 'office'] }).close();
   env = { HOOK_SECRET: secret, SLACK_URL: slack.webhookUrl('kitchen'), SMTP_URL: smtp.url };
@@ -94,14 +81,14 @@ describe('meal-notifier send-test', () => {
     expect(request?.headers['webhook-id']).toBe(event.id);
     expect(event.data.test).toBe(true);
     expect(event.data.order.reference).toMatch(/^TEST-/);
-    expect(event.data.organization).toEqual({ id: ORGANIZATION_ID, name: 'North School' });
+    expect(event.data.organization).toEqual({ id: NORTH_SCHOOL_ID, name: 'North School' });
     // Delivered as poll would: contact details left out for a subscriber that did not opt in.
     expect(event.data.order.customer.parent).toEqual({ name: 'Sample Parent' });
     expect(result.stdout).toContain(event.id);
 
     const store = new SqliteStateStore({ path: statePath, routeEvent: () => [] });
     try {
-      expect(await store.listEvents(ORGANIZATION_ID)).toEqual([]);
+      expect(await store.listEvents(NORTH_SCHOOL_ID)).toEqual([]);
       expect(await store.outbox.listDeliveries()).toEqual([]);
     } finally {
       store.close();

@@ -1,10 +1,11 @@
 // The README's "try delivery with no accounts" path, run as a new user would: `simulate --receivers` in
 // one process, `poll` with the user's own config in another; the Slack-like endpoint and the SMTP server
 // in the first process show the notifications as they arrive.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeNorthSchoolConfig } from '../support/configFixtures.js';
 import { type RunningCli, runCli, startCli } from '../support/runCli.js';
 
 let simulator: RunningCli;
@@ -41,28 +42,16 @@ describe('meal-notifier simulate --receivers', () => {
   });
 
   it('shows the Slack messages and e-mails that poll delivers to them', async () => {
-    const config = join(dir, 'notifier.json');
-    await writeFile(
-      config,
-      JSON.stringify({
-        api: { baseUrl: env.MEAL_API_BASE_URL },
-        organizations: [
-          {
-            id: env.MEAL_API_ORGANIZATION,
-            name: 'North School',
-            token: { env: 'MEAL_API_TOKEN' },
-            timeZone: 'Europe/Lisbon',
-            emitExisting: true,
-          },
-        ],
-        subscribers: [
-          { id: 'kitchen', type: 'slack', webhookUrl: { env: 'SLACK_URL' } },
-          { id: 'office', type: 'email', to: ['office@example.org'], filter: { statuses: ['pending'] } },
-        ],
-        smtp: { url: { env: 'SMTP_URL' }, from: 'Order alerts <alerts@example.org>' },
-        state: { path: 'state.db' },
-      }),
-    );
+    // The connection simulate printed: its API, its organization, the token in MEAL_API_TOKEN.
+    const config = await writeNorthSchoolConfig(dir, env.MEAL_API_BASE_URL ?? '', {
+      organization: { id: env.MEAL_API_ORGANIZATION, token: { env: 'MEAL_API_TOKEN' }, emitExisting: true },
+      subscribers: [
+        { id: 'kitchen', type: 'slack', webhookUrl: { env: 'SLACK_URL' } },
+        { id: 'office', type: 'email', to: ['office@example.org'], filter: { statuses: ['pending'] } },
+      ],
+      smtp: true,
+      state: 'state.db',
+    });
     const run = await runCli(['poll', '--config', config, '--once'], env);
     expect(run.code).toBe(0);
     const output = await simulator.waitForStdout(/\[mail to office@example\.org\] New order \S+ — /);

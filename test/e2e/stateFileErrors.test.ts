@@ -5,6 +5,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { northSchoolConfig } from '../support/configFixtures.js';
 import { type CliUser, runCli } from '../support/runCli.js';
 
 let dir: string;
@@ -29,18 +30,7 @@ describe('meal-notifier poll with a state directory it may not write to', () => 
     const config = join(dir, 'notifier.json');
     await writeFile(
       config,
-      JSON.stringify({
-        api: { baseUrl: 'http://127.0.0.1:9/api/v1/admin' },
-        organizations: [
-          {
-            id: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
-            name: 'North School',
-            token: { env: 'NORTH_TOKEN' },
-            timeZone: 'Europe/Lisbon',
-          },
-        ],
-        state: { path: 'state/state.db' },
-      }),
+      JSON.stringify(northSchoolConfig('http://127.0.0.1:9/api/v1/admin', { state: 'state/state.db' })),
       { mode: 0o644 },
     );
 

@@ -5,13 +5,14 @@
 // organization never polled, dead letters, a disabled subscriber), 0 once all is well. A state file an
 // older meal-notifier wrote migrates itself as status opens it; one a newer version wrote is refused.
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '../../shared/store/sqlite/sqliteSchema.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
+import { writeNorthSchoolConfig } from '../support/configFixtures.js';
 import { rewriteAsSchema1 } from '../support/olderStateFiles.js';
 import { runCli } from '../support/runCli.js';
 import { makeWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
@@ -43,30 +44,21 @@ afterAll(async () => {
 
 async function writeConfig(name: string): Promise<string> {
   const [busy, gone, fine] = receivers;
-  const path = join(dir, `${name}.json`);
   const hook = (id: string, receiver: WebhookReceiver | undefined) => ({
     id,
     type: 'webhook',
     url: receiver?.url,
     secret: { env: 'HOOK_SECRET' },
   });
-  await writeFile(
-    path,
-    JSON.stringify({
-      api: { baseUrl: sim.baseUrl },
-      organizations: [
-        {
-          id: sim.organization.id,
-          name: 'North School',
-          token: { env: 'NORTH_TOKEN' },
-          timeZone: sim.world.timeZone,
-        },
-      ],
+  return writeNorthSchoolConfig(
+    dir,
+    sim,
+    {
       subscribers: [hook('automation', busy), hook('legacy', gone), hook('office', fine)],
-      state: { path: `${name}.db` },
-    }),
+      state: `${name}.db`,
+    },
+    `${name}.json`,
   );
-  return path;
 }
 
 /** One table row with these cells (regular expressions), whatever the padding. */

@@ -1,6 +1,10 @@
 // The config contract's example (issue 3) with real uuids, and helpers that vary one field of it, so
-// config tests spell out only the mistake they make.
+// config tests spell out only the mistake they make; and North School's config as the CLI's process tests
+// write it, so each of them spells out only what its case needs beyond it.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { ConfigInput } from '../../shared/config/configSchema.js';
+import type { RunningSimulator } from '../../simulator/startSimulator.js';
 
 export const NORTH_SCHOOL_ID = '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f';
 export const NORTH_CANTEEN_ID = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
@@ -49,6 +53,55 @@ export function minimalConfig(): ConfigInput {
       { id: NORTH_SCHOOL_ID, name: 'North School', token: { env: 'NORTH_TOKEN' }, timeZone: 'Europe/Lisbon' },
     ],
   };
+}
+
+/** Where a config points: a running simulator, or an API's base URL for the example's organization. */
+export type ConfigTarget = Pick<RunningSimulator, 'baseUrl' | 'organization' | 'world'> | string;
+
+export interface NorthSchoolConfigOptions {
+  /** Merged over `{ baseUrl }` (the target's): a proxy's base URL, a `requestsPerMinute`. */
+  api?: { baseUrl?: string; requestsPerMinute?: number };
+  /** Merged over North School's id, name, token (`NORTH_TOKEN`) and time zone (the target's). */
+  organization?: Record<string, unknown>;
+  subscribers?: unknown[];
+  /** Adds the SMTP server the e-mail subscribers need: its URL in `SMTP_URL`. */
+  smtp?: boolean;
+  /** `state.path`, relative to the config file; left out, the default. */
+  state?: string;
+}
+
+/**
+ * One organization, North School: the simulator's own (its id, its time zone) or, for a base URL, the
+ * example's (in Lisbon); with only the sections asked for. Loose, so that a case may write what the schema
+ * refuses.
+ */
+export function northSchoolConfig(
+  target: ConfigTarget,
+  { api, organization, subscribers, smtp, state }: NorthSchoolConfigOptions = {},
+): Record<string, unknown> {
+  const { baseUrl, id, timeZone } =
+    typeof target === 'string'
+      ? { baseUrl: target, id: NORTH_SCHOOL_ID, timeZone: 'Europe/Lisbon' }
+      : { baseUrl: target.baseUrl, id: target.organization.id, timeZone: target.world.timeZone };
+  return {
+    api: { baseUrl, ...api },
+    organizations: [{ id, name: 'North School', token: { env: 'NORTH_TOKEN' }, timeZone, ...organization }],
+    ...(subscribers ? { subscribers } : {}),
+    ...(smtp ? { smtp: { url: { env: 'SMTP_URL' }, from: 'Order alerts <alerts@example.org>' } } : {}),
+    ...(state ? { state: { path: state } } : {}),
+  };
+}
+
+/** Writes `northSchoolConfig(target, options)` to `fileName` in `dir`, and gives its path. */
+export async function writeNorthSchoolConfig(
+  dir: string,
+  target: ConfigTarget,
+  options: NorthSchoolConfigOptions = {},
+  fileName = 'notifier.json',
+): Promise<string> {
+  const path = join(dir, fileName);
+  await writeFile(path, JSON.stringify(northSchoolConfig(target, options), null, 2));
+  return path;
 }
 
 type Path = readonly (string | number)[];
