@@ -1,7 +1,8 @@
 // Delivers one event to one e-mail subscriber through SMTP (nodemailer, pooled): one message per event,
 // its Message-ID derived from the event id so a retried send is the same message to mail clients, and
 // the server's answer turned into a DeliveryOutcome. Retrying is not done here: the outbox does it.
-import nodemailer, { type NodemailerError, type SendMailOptions, type SentMessageInfo } from 'nodemailer';
+// nodemailer is imported on the first send: every CLI command and Lambda would otherwise compile it at start.
+import type { NodemailerError, SendMailOptions, SentMessageInfo } from 'nodemailer';
 import { networkWords } from '../../errors/networkWords.js';
 import type { DigestEvent } from '../../events/digestEvent.js';
 import type { NotifierEvent } from '../../events/notifierEvent.js';
@@ -54,7 +55,9 @@ export class SmtpEmailSender implements EventSender {
   /** Cuts every form of the SMTP URL's credentials out of a reason. */
   readonly #redactor: SecretRedactor;
   readonly #messageIdDomain: string;
-  readonly #transport: MailTransport;
+  /** The transport given, or the pool made on the first send. */
+  #transport: Promise<MailTransport> | undefined;
+  readonly #makeTransport: () => Promise<MailTransport>;
   readonly #ownsTransport: boolean;
 
   /** @throws SmtpConfigError, RangeError (timeout): misconfiguration, found up front */
@@ -76,10 +79,12 @@ export class SmtpEmailSender implements EventSender {
       );
     }
     this.#ownsTransport = options.transport === undefined;
-    this.#transport =
-      options.transport ??
-      nodemailer.createTransport({
-        url: options.smtpUrl,
+    if (options.transport) this.#transport = Promise.resolve(options.transport);
+    const smtpUrl = options.smtpUrl;
+    this.#makeTransport = async () => {
+      const { default: nodemailer } = await import('nodemailer');
+      return nodemailer.createTransport({
+        url: smtpUrl,
         pool: true,
         connectionTimeout: timeoutMs,
         greetingTimeout: timeoutMs,
@@ -88,6 +93,7 @@ export class SmtpEmailSender implements EventSender {
         disableFileAccess: true,
         disableUrlAccess: true,
       });
+    };
   }
 
   async send(event: NotifierEvent): Promise<DeliveryOutcome> {
@@ -105,7 +111,9 @@ export class SmtpEmailSender implements EventSender {
   ): Promise<DeliveryOutcome> {
     const eventId = headerSafe(event.id);
     try {
-      const info = await this.#transport.sendMail({
+      this.#transport ??= this.#makeTransport();
+      const transport = await this.#transport;
+      const info = await transport.sendMail({
         from: this.#from,
         to: [...this.#to],
         subject,
@@ -130,7 +138,7 @@ export class SmtpEmailSender implements EventSender {
 
   /** Closes the connection pool if this sender created it. */
   async close(): Promise<void> {
-    if (this.#ownsTransport) this.#transport.close();
+    if (this.#ownsTransport && this.#transport) (await this.#transport).close();
   }
 
   /**
