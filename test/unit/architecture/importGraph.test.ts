@@ -1,12 +1,13 @@
 // The import graph of the product code (shared/, functions/, cli/, infra/, simulator/), read with
-// TypeScript's own pre-parser (static imports, `import type`, `export … from`, dynamic `import()`): it has no
+// es-module-lexer, Vite's import scanner (static imports, `import type`, `export … from`, dynamic `import()`
+// with a literal specifier; TypeScript 7 has no JavaScript API to pre-parse with): it has no
 // cycles, and it keeps the layers ARCHITECTURE.md draws. `npm run lint` refuses a wrong-way import as it is
 // written (biome.json, noRestrictedImports per folder); this test also sees what a module reaches through
 // others, and catches a relative path that slips past the lint's patterns.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import { init, parse } from 'es-module-lexer';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -26,16 +27,18 @@ function sourceFiles(dir: string): string[] {
 function readImportGraph(): ImportGraph {
   const graph: ImportGraph = new Map();
   for (const file of LAYERS.flatMap(sourceFiles)) {
-    const { importedFiles } = ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true);
+    const [imports] = parse(readFileSync(join(ROOT, file), 'utf8'), file);
     graph.set(
       file,
-      importedFiles.map(({ fileName }) =>
-        fileName.startsWith('.')
-          ? relative(ROOT, resolve(ROOT, dirname(file), fileName.replace(/\.js$/, '.ts'))).replaceAll(
-              '\\',
-              '/',
-            )
-          : `pkg:${fileName}`,
+      imports.flatMap(({ n: fileName }) =>
+        fileName === undefined
+          ? []
+          : fileName.startsWith('.')
+            ? relative(ROOT, resolve(ROOT, dirname(file), fileName.replace(/\.js$/, '.ts'))).replaceAll(
+                '\\',
+                '/',
+              )
+            : `pkg:${fileName}`,
       ),
     );
   }
@@ -140,6 +143,8 @@ const IO_PACKAGE =
 // shared/http/httpErrors.ts holds only the transport's error classes, which shared/api/errors.ts maps.
 const IO_MODULE =
   /^shared\/(http\/(?!httpErrors\.ts$)|(store|delivery|poll|operations|publish|config|contracts)\/)|^shared\/api\/adminApiClient\.ts$/;
+
+await init;
 
 describe('the import graph', () => {
   const graph = readImportGraph();
