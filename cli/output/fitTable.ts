@@ -1,9 +1,11 @@
 // Tables for people, fitted to the width they may take (see fitColumns): cells wrap at spaces, and
 // nothing is cut off. Without a width, nothing wraps. A note (a row's last error, say) spans the row.
+// Where the columns cannot fit without breaking words ("NS-1" over "005"), each row becomes a block of
+// header and value lines instead, as psql's expanded display does.
 // Drawn here, in one pass, rather than by cli-table3: its layout took seconds for a few thousand rows.
 import { displayWidth } from './displayWidth.js';
 import { fitColumns } from './fitColumns.js';
-import { wrapText } from './wrapText.js';
+import { longestWord, wrapText } from './wrapText.js';
 
 /** A row of cells (a cell may hold several lines), or a note spanning the whole row under the last one. */
 export type TableRow = readonly string[] | { readonly note: string };
@@ -18,10 +20,12 @@ const PER_COLUMN = 3;
 
 export function renderTable(spec: TableSpec, width: number | undefined): string {
   const cellRows = spec.rows.filter((row): row is readonly string[] => Array.isArray(row));
-  const widths = fitColumns(
-    spec.head.map((header, column) => [header, ...cellRows.map((row) => row[column] ?? '')]),
-    width === undefined ? undefined : width - 1 - PER_COLUMN * spec.head.length,
-  );
+  const columns = spec.head.map((header, column) => [header, ...cellRows.map((row) => row[column] ?? '')]);
+  const available = width === undefined ? undefined : width - 1 - PER_COLUMN * spec.head.length;
+  const unbroken = columns.reduce((sum, texts) => sum + Math.max(1, ...texts.map(longestWord)), 0);
+  if (width !== undefined && available !== undefined && unbroken > available)
+    return renderRecords(spec, width);
+  const widths = fitColumns(columns, available);
   const noteWidth = widenForNotes(widths, spec.rows, width);
   const rule = (left: string, join: string, right: string) =>
     `${left}${widths.map((columnWidth) => '─'.repeat(columnWidth + 2)).join(join)}${right}`;
@@ -73,4 +77,27 @@ function widenForNotes(widths: number[], rows: readonly TableRow[], width: numbe
   const last = widths.length - 1;
   if (wanted > 0 && room > 0 && last >= 0) widths[last] = (widths[last] ?? 1) + Math.min(wanted, room);
   return spanned();
+}
+
+/** Each row as its headers beside its values, the values wrapped to what the headers leave; a blank line apart. */
+function renderRecords(spec: TableSpec, width: number): string {
+  const labels = spec.head.map((header) => header.replaceAll('\n', ' '));
+  const labelWidth = Math.max(...labels.map(displayWidth));
+  const valueWidth = Math.max(1, width - labelWidth - 2);
+  const indent = ' '.repeat(labelWidth + 2);
+  const blocks: string[][] = [];
+  for (const row of spec.rows) {
+    if ('note' in row) {
+      blocks.at(-1)?.push(...wrapText(row.note, width));
+      continue;
+    }
+    blocks.push(
+      labels.flatMap((label, column) =>
+        wrapText(row[column] ?? '', valueWidth).map((line, index) =>
+          `${index === 0 ? pad(label, labelWidth + 2) : indent}${line}`.trimEnd(),
+        ),
+      ),
+    );
+  }
+  return blocks.map((lines) => lines.join('\n')).join('\n\n');
 }

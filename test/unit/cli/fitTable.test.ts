@@ -84,6 +84,56 @@ describe('tables fitted to a width', () => {
   });
 });
 
+describe('tables too narrow for their words', () => {
+  const orders: TableSpec = {
+    head: ['Order', 'Status', 'Pickup', 'Establishment', 'Customer', 'Total', 'Items'],
+    rows: [
+      ['NS-1005', 'pending', '2026-11-23', 'Café Bar', 'Matilde Ribeiro (5B)', '€3.50 credit', '1'],
+      { note: 'allergy: peanuts, sesame; pick up at the side door after the second bell' },
+      ['NS-1008', 'canceled', '2026-11-24', 'Sports Hall Kiosk', 'Ana Ribeiro (7B)', '€1.80 card', '2'],
+    ],
+  };
+
+  it('show each row as its headers beside its values, rather than break "NS-1005" or "pending"', () => {
+    expect(renderTable(orders, 40)).toBe(
+      [
+        'Order          NS-1005',
+        'Status         pending',
+        'Pickup         2026-11-23',
+        'Establishment  Café Bar',
+        'Customer       Matilde Ribeiro (5B)',
+        'Total          €3.50 credit',
+        'Items          1',
+        'allergy: peanuts, sesame; pick up at the',
+        'side door after the second bell',
+        '',
+        'Order          NS-1008',
+        'Status         canceled',
+        'Pickup         2026-11-24',
+        'Establishment  Sports Hall Kiosk',
+        'Customer       Ana Ribeiro (7B)',
+        'Total          €1.80 card',
+        'Items          2',
+      ].join('\n'),
+    );
+  });
+
+  it('wrap a long value under itself, past the headers', () => {
+    const table = renderTable({ head: ['Event', 'Status'], rows: [[EVENT_ID, 'queued next in 12 min']] }, 30);
+    expect(table).toBe(
+      ['Event   a1b2c3d4-e5f6-8abc-9de', '        f-0123456789ab', 'Status  queued next in 12 min'].join(
+        '\n',
+      ),
+    );
+  });
+
+  it('stay a table at the width where every word fits its column', () => {
+    // Longest words 7 + 8 + 10 + 13 + 8 + 6 + 5 = 57, and 1 + 3 per column of borders: 79.
+    expect(renderTable(orders, 79)).toMatch(/^┌/);
+    expect(renderTable(orders, 78)).toMatch(/^Order {10}NS-1005$/m);
+  });
+});
+
 describe('wrapping a cell', () => {
   it('wraps at spaces, keeps its own lines, and breaks only a word longer than the width', () => {
     expect(wrapText('queued next in 12 min', 10)).toEqual(['queued', 'next in 12', 'min']);
