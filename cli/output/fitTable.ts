@@ -1,7 +1,7 @@
 // Tables for people, fitted to the width they may take (see fitColumns): cells wrap at spaces, and
 // nothing is cut off. Without a width, nothing wraps. A note (a row's last error, say) spans the row.
-// Where the columns cannot fit without breaking words ("NS-1" over "005"), each row becomes a block of
-// header and value lines instead, as psql's expanded display does.
+// Where the columns cannot keep the words a reader scans by whole ("NS-1" over "005"), each row becomes a
+// block of header and value lines instead, as psql's expanded display does.
 // Drawn here, in one pass, rather than by cli-table3: its layout took seconds for a few thousand rows.
 import { displayWidth } from './displayWidth.js';
 import { fitColumns } from './fitColumns.js';
@@ -17,14 +17,19 @@ export interface TableSpec {
 
 /** What each column adds to its text: a space either side and the border on its left. */
 const PER_COLUMN = 3;
+/**
+ * Words up to this long (references, statuses, dates, headers) are what a table is read by, and breaking
+ * them defeats it; ids and URLs, longer, would break in any layout that narrow.
+ */
+const SCANNED_WORD_MAX = 16;
 
 export function renderTable(spec: TableSpec, width: number | undefined): string {
   const cellRows = spec.rows.filter((row): row is readonly string[] => Array.isArray(row));
   const columns = spec.head.map((header, column) => [header, ...cellRows.map((row) => row[column] ?? '')]);
   const available = width === undefined ? undefined : width - 1 - PER_COLUMN * spec.head.length;
-  const unbroken = columns.reduce((sum, texts) => sum + Math.max(1, ...texts.map(longestWord)), 0);
-  if (width !== undefined && available !== undefined && unbroken > available)
+  if (available !== undefined && width !== undefined && scannedWordsWidth(columns) > available) {
     return renderRecords(spec, width);
+  }
   const widths = fitColumns(columns, available);
   const noteWidth = widenForNotes(widths, spec.rows, width);
   const rule = (left: string, join: string, right: string) =>
@@ -77,6 +82,15 @@ function widenForNotes(widths: number[], rows: readonly TableRow[], width: numbe
   const last = widths.length - 1;
   if (wanted > 0 && room > 0 && last >= 0) widths[last] = (widths[last] ?? 1) + Math.min(wanted, room);
   return spanned();
+}
+
+/** What the columns need to keep their scanned words whole; a reduce, as a column may hold many rows. */
+function scannedWordsWidth(columns: readonly (readonly string[])[]): number {
+  return columns.reduce(
+    (sum, texts) =>
+      sum + texts.reduce((most, text) => Math.max(most, Math.min(SCANNED_WORD_MAX, longestWord(text))), 1),
+    0,
+  );
 }
 
 /** Each row as its headers beside its values, the values wrapped to what the headers leave; a blank line apart. */

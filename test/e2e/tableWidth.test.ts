@@ -1,7 +1,7 @@
 // Tables fit the terminal: run as real processes with COLUMNS=80 (the width a terminal of 80 columns
 // gives), `status`, `deliveries` and `orders` print no table line longer than 80, and lose nothing on
 // the way: every event id stays whole, and every word of every error is there, wrapped on lines of its
-// own under its row.
+// own under its row. At 60 columns, too narrow for the words of `orders`, each order is a block of lines.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -132,5 +132,29 @@ describe('tables on an 80-column terminal', () => {
     );
     expect(pending.length).toBeGreaterThan(3);
     for (const order of pending) expect(result.stdout).toMatch(new RegExp(`^│ ${order.reference} +│`, 'm'));
+  }, 30_000);
+
+  it('orders on 60 columns, too narrow for its words, shows each order as header and value lines', async () => {
+    const result = await runCli(['orders', '--time-zone', sim.world.timeZone], {
+      COLUMNS: '60',
+      MEAL_API_BASE_URL: sim.baseUrl,
+      MEAL_API_ORGANIZATION: sim.organization.id,
+      MEAL_API_TOKEN: sim.token,
+    });
+
+    expect(result.code).toBe(0);
+    const [today, lastDay] = [sim.world.today(), addDays(sim.world.today(), 7)];
+    const pending = sim.world.listOrders(
+      (order) => order.status.value === 'pending' && order.pickup_at >= today && order.pickup_at <= lastDay,
+    );
+    expect(pending.length).toBeGreaterThan(3);
+    for (const order of pending) {
+      expect(result.stdout).toMatch(new RegExp(`^Order +${order.reference}$`, 'm'));
+    }
+    expect(result.stdout).toMatch(/^Status +pending$/m);
+    expect(result.stdout).not.toContain('│');
+    // The count under the orders is a sentence, which the terminal wraps as it does any.
+    const records = result.stdout.trimEnd().split('\n').slice(0, -1);
+    for (const line of records) expect([...line].length).toBeLessThanOrEqual(60);
   }, 30_000);
 });

@@ -119,12 +119,23 @@ describe('tables too narrow for their words', () => {
   });
 
   it('wrap a long value under itself, past the headers', () => {
-    const table = renderTable({ head: ['Event', 'Status'], rows: [[EVENT_ID, 'queued next in 12 min']] }, 30);
+    const table = renderTable({ head: ['Event', 'Status'], rows: [[EVENT_ID, 'queued next in 12 min']] }, 25);
     expect(table).toBe(
-      ['Event   a1b2c3d4-e5f6-8abc-9de', '        f-0123456789ab', 'Status  queued next in 12 min'].join(
-        '\n',
-      ),
+      [
+        'Event   a1b2c3d4-e5f6-8ab',
+        '        c-9def-0123456789',
+        '        ab',
+        'Status  queued next in 12',
+        '        min',
+      ].join('\n'),
     );
+  });
+
+  it('stay a table where only an id or a URL, longer than any layout that narrow, would break', () => {
+    // At 60 the deliveries table's id (36) cannot stay whole beside its subscriber (21); its words up to
+    // 16 long can.
+    expect(renderTable(deliveries, 60)).toMatch(/^┌/);
+    expect(renderTable(deliveries, 60)).toContain('│ accounting-automat');
   });
 
   it('stay a table at the width where every word fits its column', () => {
