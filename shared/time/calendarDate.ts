@@ -1,22 +1,15 @@
 // Calendar dates (YYYY-MM-DD) in an IANA time zone, through the platform's Intl time-zone database.
+import { formatterPerZone } from './formatterPerZone.js';
 
-// Building a formatter costs ~50 µs, far more than using one, and the zones in use are few.
-const formatters = new Map<string, Intl.DateTimeFormat>();
+// en-CA formats as YYYY-MM-DD.
+const dateFormatter = formatterPerZone(
+  (timeZone) =>
+    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }),
+);
 
 /** Today's date in `timeZone` at instant `nowMs`. Throws RangeError for an unknown zone. */
 export function calendarDateIn(timeZone: string, nowMs: number): string {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    // en-CA formats as YYYY-MM-DD.
-    formatter = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter.format(nowMs);
+  return dateFormatter(timeZone).format(nowMs);
 }
 
 /** The date `days` after (or before, if negative) `date`. */

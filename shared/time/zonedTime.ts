@@ -1,15 +1,10 @@
 // Wall-clock times in an IANA time zone as instants, and back: an establishment's closing time is written
 // as HH:MM:SS in the organization's zone, and daylight saving moves the instant it stands for.
+import { formatterPerZone } from './formatterPerZone.js';
 
-// Building a formatter costs far more than using one (see calendarDate.ts), and each poll cycle asks for
-// many offsets in the same few zones.
-const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
-
-/** The offset of `timeZone` from UTC at `epochMs`, in minutes (east positive). */
-export function zoneOffsetMinutes(timeZone: string, epochMs: number): number {
-  let formatter = offsetFormatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
+const offsetFormatter = formatterPerZone(
+  (timeZone) =>
+    new Intl.DateTimeFormat('en-US', {
       timeZone,
       hourCycle: 'h23',
       year: 'numeric',
@@ -18,10 +13,12 @@ export function zoneOffsetMinutes(timeZone: string, epochMs: number): number {
       hour: '2-digit',
       minute: '2-digit',
       second: '2-digit',
-    });
-    offsetFormatters.set(timeZone, formatter);
-  }
-  const parts = formatter.formatToParts(new Date(epochMs));
+    }),
+);
+
+/** The offset of `timeZone` from UTC at `epochMs`, in minutes (east positive). */
+export function zoneOffsetMinutes(timeZone: string, epochMs: number): number {
+  const parts = offsetFormatter(timeZone).formatToParts(new Date(epochMs));
   const field = (type: string) => Number(parts.find((part) => part.type === type)?.value);
   const asUtc = Date.UTC(
     field('year'),
