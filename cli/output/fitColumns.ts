@@ -112,7 +112,7 @@ class LineCounts {
 }
 
 /** At least 1; a reduce, not a spread, as a column may hold more rows than a call takes arguments. */
-function widest(texts: readonly string[], widthOf: (text: string) => number): number {
+export function widest(texts: readonly string[], widthOf: (text: string) => number): number {
   return texts.reduce((most, text) => Math.max(most, widthOf(text)), 1);
 }
 

@@ -4,7 +4,7 @@
 // block of header and value lines instead, as psql's expanded display does.
 // Drawn here, in one pass, rather than by cli-table3: its layout took seconds for a few thousand rows.
 import { displayWidth } from './displayWidth.js';
-import { fitColumns } from './fitColumns.js';
+import { fitColumns, widest } from './fitColumns.js';
 import { longestWord, wrapText } from './wrapText.js';
 
 /** A row of cells (a cell may hold several lines), or a note spanning the whole row under the last one. */
@@ -84,13 +84,9 @@ function widenForNotes(widths: number[], rows: readonly TableRow[], width: numbe
   return spanned();
 }
 
-/** What the columns need to keep their scanned words whole; a reduce, as a column may hold many rows. */
+/** What the columns need to keep their scanned words whole. */
 function scannedWordsWidth(columns: readonly (readonly string[])[]): number {
-  return columns.reduce(
-    (sum, texts) =>
-      sum + texts.reduce((most, text) => Math.max(most, Math.min(SCANNED_WORD_MAX, longestWord(text))), 1),
-    0,
-  );
+  return columns.reduce((sum, texts) => sum + Math.min(SCANNED_WORD_MAX, widest(texts, longestWord)), 0);
 }
 
 /** Each row as its headers beside its values, the values wrapped to what the headers leave; a blank line apart. */
