@@ -15,11 +15,9 @@ import {
 import { createStateTableInput } from '../shared/contracts/stateTableDefinition.js';
 import { pagesFor } from '../shared/detect/listingSpec.js';
 import { createUndiciHttpClient } from '../shared/http/undiciHttpClient.js';
-import {
-  type PolledOrganization,
-  type PollReport,
-  pollOrganization,
-} from '../shared/poll/pollOrganization.js';
+import type { PolledOrganization } from '../shared/poll/cycleContext.js';
+import { pollOrganization } from '../shared/poll/pollOrganization.js';
+import type { PollReport } from '../shared/poll/pollReport.js';
 import { pollWhenDue, tickDelaySeconds } from '../shared/poll/pollWhenDue.js';
 import { DynamoStateStore } from '../shared/store/dynamo/dynamoStateStore.js';
 import { SqliteStateStore } from '../shared/store/sqlite/sqliteStateStore.js';
@@ -338,7 +336,7 @@ function lowerBoundOf(report: PollReport, world: { getOrder(uuid: string): Order
 async function everySwept(store: StateStore, organizationIds: readonly string[]): Promise<boolean> {
   for (const id of organizationIds) {
     const state = await store.loadPollState(id);
-    if (!SWEPT.every((status) => state?.sweptAt[status] !== undefined)) return false;
+    if (!SWEPT.every((status) => state?.sweep.sweptAt[status] !== undefined)) return false;
   }
   return true;
 }

@@ -13,14 +13,12 @@ import {
   AWS_DEFAULT_POLL_INTERVAL_SECONDS,
 } from '../shared/contracts/awsPollSettings.js';
 import type { HttpClient, HttpResponse } from '../shared/http/httpClient.js';
-import {
-  type PolledOrganization,
-  type PollReport,
-  pollOrganization,
-} from '../shared/poll/pollOrganization.js';
+import type { PolledOrganization } from '../shared/poll/cycleContext.js';
+import { pollOrganization } from '../shared/poll/pollOrganization.js';
+import type { PollReport } from '../shared/poll/pollReport.js';
 import { pollWhenDue, tickDelaySeconds } from '../shared/poll/pollWhenDue.js';
+import { initialPollState } from '../shared/store/pollState.js';
 import { SqliteStateStore } from '../shared/store/sqlite/sqliteStateStore.js';
-import { initialPollState } from '../shared/store/stateStore.js';
 import { addDays } from '../shared/time/calendarDate.js';
 import { isoWeekday, zonedInstant } from '../shared/time/zonedTime.js';
 import { PickupDateWriter } from '../simulator/pickupFormat.js';

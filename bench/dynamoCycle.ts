@@ -34,7 +34,7 @@ import {
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
 import { createStateTableInput } from '../shared/contracts/stateTableDefinition.js';
-import type { PollReport } from '../shared/poll/pollOrganization.js';
+import type { PollReport } from '../shared/poll/pollReport.js';
 import type {
   CapacityTally,
   DynamoMetricsSnapshot,

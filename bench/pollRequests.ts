@@ -29,7 +29,7 @@
 //   asserted exactly 9 in all, and a quiet cycle after emits nothing.
 // - sqlite_poll_cycle_ms_1000_orders: median wall time of the steady cycles (simulator and SQLite in
 //   process).
-import type { PollReport } from '../shared/poll/pollOrganization.js';
+import type { PollReport } from '../shared/poll/pollReport.js';
 import { SqliteStateStore } from '../shared/store/sqlite/sqliteStateStore.js';
 import { assertSoundCycle, FixedClock, openPollFixture, sweptOnce } from './support/pollFixture.js';
 

@@ -134,7 +134,7 @@ export async function benchPollerLambda(): Promise<Record<string, number>> {
       };
       const cycle = async (label: string): Promise<Invocation> => {
         const state = await store.loadPollState(organization.id);
-        if (state) await store.savePollState({ ...state, nextPollAt: Date.now() });
+        if (state) await store.savePollState({ ...state, pace: { ...state.pace, nextPollAt: Date.now() } });
         const invocation = await invoke();
         const { result } = invocation;
         if (result?.outcome !== 'polled' || result.ok !== true) {

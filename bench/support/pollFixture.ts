@@ -7,11 +7,9 @@ import { PAGE_SIZE } from '../../shared/api/pagination.js';
 import { RequestBudget } from '../../shared/api/requestBudget.js';
 import type { OrderStatus } from '../../shared/api/schemas.js';
 import { windowDates } from '../../shared/detect/planDetection.js';
-import {
-  type PolledOrganization,
-  type PollReport,
-  pollOrganization,
-} from '../../shared/poll/pollOrganization.js';
+import type { PolledOrganization } from '../../shared/poll/cycleContext.js';
+import { pollOrganization } from '../../shared/poll/pollOrganization.js';
+import type { PollReport } from '../../shared/poll/pollReport.js';
 import type { StateStore } from '../../shared/store/stateStore.js';
 import { addDays, calendarDateIn } from '../../shared/time/calendarDate.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
@@ -224,6 +222,6 @@ export const SWEPT_LISTINGS = ['completed', 'canceled', 'archived'] as const;
 
 /** Whether every terminal listing has had one complete sweep pass. */
 export async function sweptOnce(store: StateStore, organizationId: string): Promise<boolean> {
-  const sweptAt = (await store.loadPollState(organizationId))?.sweptAt ?? {};
+  const sweptAt = (await store.loadPollState(organizationId))?.sweep.sweptAt ?? {};
   return SWEPT_LISTINGS.every((key) => sweptAt[key] !== undefined);
 }

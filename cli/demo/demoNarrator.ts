@@ -4,7 +4,7 @@ import type { Order } from '../../shared/api/schemas.js';
 import type { DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
 import { transitionTime } from '../../shared/detect/transitionTime.js';
 import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
-import type { PollReport } from '../../shared/poll/pollOrganization.js';
+import type { PollReport } from '../../shared/poll/pollReport.js';
 import { counted } from '../../shared/text/counted.js';
 import { dayLabel } from '../../shared/time/dayLabel.js';
 import {

@@ -6,7 +6,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
 import { assessHealth, type Health } from '../../shared/operations/healthVerdict.js';
 import type { StatusReport } from '../../shared/operations/statusReport.js';
-import type { PollReport } from '../../shared/poll/pollOrganization.js';
+import type { PollReport } from '../../shared/poll/pollReport.js';
 import type { RunTally } from '../runtime/runTally.js';
 
 export interface PollerMetricsSources {

@@ -1,7 +1,7 @@
 // The line a runner writes when it polls an organization in place of a run that ended holding its lease
 // (killed mid-cycle, say) instead of waiting for that lease to run out: the end of that run is news.
 import { describeLeaseOwner } from '../../shared/poll/localRunId.js';
-import type { PollReport } from '../../shared/poll/pollOrganization.js';
+import type { PollReport } from '../../shared/poll/pollReport.js';
 import type { LogRecord } from '../logging/logger.js';
 
 /** Undefined for a cycle that took no lease over. */

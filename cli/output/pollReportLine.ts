@@ -2,7 +2,7 @@
 // orders seen, events, where the organization's deliveries stand, and what was wrong with its listings,
 // each problem a warning of its own after the line.
 import { countListingProblems, describeListingProblem } from '../../shared/api/listingProblem.js';
-import type { PollReport } from '../../shared/poll/pollOrganization.js';
+import type { PollReport } from '../../shared/poll/pollReport.js';
 import { counted } from '../../shared/text/counted.js';
 import type { LogRecord } from '../logging/logger.js';
 

@@ -6,7 +6,7 @@
 import { DeliveryRecordError } from '../../shared/delivery/errors.js';
 import type { DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
 import { eventForSubscriber } from '../../shared/events/orderSummary.js';
-import type { PollReport } from '../../shared/poll/pollOrganization.js';
+import type { PollReport } from '../../shared/poll/pollReport.js';
 import type { Logger } from '../logging/logger.js';
 import { deliveryReportRecord } from '../output/deliveryReportLine.js';
 import { detectedEventRecord } from '../output/detectedEventLine.js';

@@ -1,7 +1,7 @@
 // Which skipped cycles the runner tells of: the first one while another run holds an organization's
 // lease, not every one after it. A second runner standing by on the same state file then says so once,
 // at start-up, instead of once per poll interval for as long as the first one runs.
-import type { PollReport } from '../../shared/poll/pollOrganization.js';
+import type { PollReport } from '../../shared/poll/pollReport.js';
 
 export class SkipNotices {
   /** Per organization skipped last time: the holder then (undefined when unknown). */

@@ -1,7 +1,8 @@
 // One poll cycle of one organization in the local runner: prune what SQLite has no TTL for, then the
 // shared use case. Reporting is the caller's: the poll command prints, the demo narrates.
 import { apiTargetOf, explainApiFailure } from '../../shared/config/explainApiFailure.js';
-import { type PollReport, pollOrganization } from '../../shared/poll/pollOrganization.js';
+import { pollOrganization } from '../../shared/poll/pollOrganization.js';
+import type { PollReport } from '../../shared/poll/pollReport.js';
 import type { LocalRuntime, OrganizationRuntime } from './localRuntime.js';
 
 export async function runPollCycle(

@@ -2,7 +2,7 @@
 // first among those due), each next due when its pace says (the cycle's cost and its share of the token),
 // until the stop signal. A cycle in flight when the signal comes always finishes, so its commits are whole.
 import { setTimeout as delay } from 'node:timers/promises';
-import type { PollReport } from '../../shared/poll/pollOrganization.js';
+import type { PollReport } from '../../shared/poll/pollReport.js';
 import { nextTurn, type Turn } from '../../shared/poll/takeTurns.js';
 
 /** After a cycle that threw, how long before that organization is tried again, at the least. */

@@ -1,7 +1,7 @@
 // What one run of the long-running runner did, per organization and per subscriber: the summary it prints
 // on exit and the counters of its /metrics both read it.
 import type { DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
-import type { PollReport } from '../../shared/poll/pollOrganization.js';
+import type { PollReport } from '../../shared/poll/pollReport.js';
 
 export interface OrganizationTally {
   id: string;

@@ -4,7 +4,7 @@
 // state file knowing nothing still writes to it.
 import { setTimeout as delay } from 'node:timers/promises';
 import { type DeliveryReport, OutboxDelivery } from '../../shared/delivery/outboxDelivery.js';
-import type { PollReport } from '../../shared/poll/pollOrganization.js';
+import type { PollReport } from '../../shared/poll/pollReport.js';
 import { claimDelivery, renewDelivery } from './deliveryLease.js';
 import { DIGEST_CHECK_MS, digestTicker } from './digestTicker.js';
 import type { LocalRuntime, OrganizationRuntime } from './localRuntime.js';

@@ -8,7 +8,7 @@ import type { Config, OrganizationConfig } from '../../shared/config/configSchem
 import { SecretNotSetError } from '../../shared/config/errors.js';
 import { secretRefKey } from '../../shared/config/secretRef.js';
 import { AWS_LEASE_TERMS } from '../../shared/contracts/awsPollSettings.js';
-import type { OrdersSource } from '../../shared/poll/pollOrganization.js';
+import type { OrdersSource } from '../../shared/poll/ordersSource.js';
 import { pollWhenDue } from '../../shared/poll/pollWhenDue.js';
 import type { StateStore } from '../../shared/store/stateStore.js';
 import { UnknownOrganizationError } from './errors.js';

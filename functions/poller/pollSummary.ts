@@ -4,7 +4,7 @@
 // log line, which the dashboard queries: as metrics they would cost $0.30 a month each per organization.
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { LISTING_PROBLEMS_METRIC, POLL_SUCCEEDED_METRIC } from '../../shared/contracts/customMetrics.js';
-import type { PollReport } from '../../shared/poll/pollOrganization.js';
+import type { PollReport } from '../../shared/poll/pollReport.js';
 
 interface SummaryBase {
   organization: string;

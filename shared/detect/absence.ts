@@ -1,27 +1,15 @@
 // What may be concluded from what a cycle did and did not see (pure). Absence only means something where
 // a listing that would hold the order was walked completely and consistently; an order we never knew is
 // news only if it could not have existed, unseen, when we last looked.
-import type { Listing } from '../api/pagination.js';
 import type { Order } from '../api/schemas.js';
-import { covers, type PlannedWalk } from './listingSpec.js';
+import { type Coverage, coverageKey } from './coverage.js';
+import { covers } from './listingSpec.js';
 import type { VanishedOrder } from './planResolution.js';
 import type { Snapshot } from './snapshot.js';
+import { isTrustworthy, type WalkResult } from './walkResult.js';
 
 /** How far the API's clock may run behind ours before a new order could pass for an old one. */
 export const CLOCK_SKEW_MS = 15 * 60_000;
-
-/** One walk of the cycle and what came of it. */
-export interface WalkResult {
-  walk: PlannedWalk;
-  listing?: Listing<Order>;
-  error?: Error;
-}
-
-/** Walked from its first page to its last, every record valid, the pages agreeing with each other. */
-export function isTrustworthy(result: WalkResult): boolean {
-  const { listing } = result;
-  return listing?.complete === true && listing.consistent && listing.fromPage === 1 && !listing.stoppedEarly;
-}
 
 /** Whether `result` was walked completely and would list an order of `status` like `order`. */
 export function holds(
@@ -82,19 +70,6 @@ export function isMissingEverywhere(
   return statuses.every((status) => searched?.has(status) ?? false);
 }
 
-/** What the state remembers of the cycles before, for telling news from orders that were there all along. */
-export interface SightingHistory {
-  /** Per pickup date (`date`, or `date@<establishment>` when establishments are listed apart): when the
-   *  pending listing holding it was last walked completely (epoch ms). */
-  pendingCoveredAt: Readonly<Record<string, number>>;
-  /** When the first complete pending walk began: from then on, nothing is created unseen. */
-  watchingSince: number | null;
-}
-
-export function coverageKey(pickupDate: string, establishment: string | undefined): string {
-  return establishment === undefined ? pickupDate : `${pickupDate}@${establishment}`;
-}
-
 /**
  * Whether an order we have no snapshot of is news. Seen in pending: when its pickup date was walked
  * completely before (it was not there then), or, for a date that only now entered the window, when it
@@ -102,7 +77,7 @@ export function coverageKey(pickupDate: string, establishment: string | undefine
  * (it never showed in pending while we looked). Anything else existed before we could see it, and
  * announcing it would be false.
  */
-export function isNews(order: Order, listedApart: boolean, history: SightingHistory): boolean {
+export function isNews(order: Order, listedApart: boolean, history: Coverage): boolean {
   const createdAt = Date.parse(order.created_at);
   if (order.status.value !== 'pending') {
     return history.watchingSince !== null && !Number.isNaN(createdAt) && createdAt >= history.watchingSince;

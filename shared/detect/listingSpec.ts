@@ -44,6 +44,11 @@ export function listingKey(listing: ListingSpec): string {
   }
 }
 
+/** The last pickup date a part's key names (`pending[2026-11-20..2026-11-21]` → 2026-11-21); undefined for other keys. */
+export function listingKeyEndDate(key: string): string | undefined {
+  return /\.\.(\d{4}-\d{2}-\d{2})\]/.exec(key)?.[1];
+}
+
 /** Pages a listing of `size` orders takes; an empty listing still costs the one request that shows it. */
 export function pagesFor(size: number | undefined): number {
   return Math.max(1, Math.ceil((size ?? 0) / PAGE_SIZE));

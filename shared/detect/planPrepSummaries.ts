@@ -1,8 +1,9 @@
 // Which prep summaries a cycle records (pure): every establishment's closing that has passed, on a working
 // day, for a date still in the window, not yet recorded. Complete when a pending walk over that date (and
 // establishment) began at or after the closing time; incomplete, with why, once the grace has run out.
-import { coverageKey } from './absence.js';
+import * as z from 'zod';
 import { type Closing, closingsOn, type EstablishmentSchedule } from './closingTimes.js';
+import { coverageKey } from './coverage.js';
 
 /**
  * How long after a closing a summary waits for a pending walk begun after it: then it is sent marked
@@ -10,9 +11,31 @@ import { type Closing, closingsOn, type EstablishmentSchedule } from './closingT
  */
 export const PREP_SUMMARY_GRACE_MS = 5 * 60_000;
 
-/** The key of a recorded summary in the poll state's `prepSummaries`. */
+/**
+ * The summaries recorded, kept between cycles, by prepSummaryKey: their event id, the closing instant
+ * (epoch ms) and whether the figures were complete. An order event for one of these is after closing.
+ */
+export const PrepSummariesSchema = z.record(
+  z.string(),
+  z.object({ eventId: z.string(), closedAt: z.number(), complete: z.boolean() }),
+);
+export type PrepSummaries = z.infer<typeof PrepSummariesSchema>;
+
+/** `<establishment uuid, lower case>|<pickup date>`. */
 export function prepSummaryKey(establishmentUuid: string, pickupDate: string): string {
   return `${establishmentUuid.toLowerCase()}|${pickupDate}`;
+}
+
+/** The pickup date a summary's key names. */
+export function prepSummaryKeyDate(key: string): string {
+  return key.split('|')[1] ?? '';
+}
+
+/** The summaries of pickup dates from `windowStart` on: older ones can no longer be amended. */
+export function forgetSummariesBefore(summaries: PrepSummaries, windowStart: string): PrepSummaries {
+  return Object.fromEntries(
+    Object.entries(summaries).filter(([key]) => prepSummaryKeyDate(key) >= windowStart),
+  );
 }
 
 export interface PrepSummaryPlanInput {
@@ -25,7 +48,7 @@ export interface PrepSummaryPlanInput {
   dates: readonly string[];
   /** Keys of the summaries already recorded. */
   recorded: ReadonlySet<string>;
-  /** Per coverage key (see absence.ts): when the last complete pending walk over it began, this cycle's included. */
+  /** Per coverage key (coverage.ts): when the last complete pending walk over it began, this cycle's included. */
   pendingCoveredAt: Readonly<Record<string, number>>;
   /** Why this cycle walked no pending listing completely, when it did not; for the incomplete reason. */
   shortfall: string | undefined;

@@ -2,12 +2,9 @@
 // here, and only a trigger that finds the organization's pace due runs a cycle. A tick that comes early,
 // or twice, costs one state read and no API request, so the chain of ticks can never multiply.
 import type { StateStore } from '../store/stateStore.js';
-import {
-  type PollDependencies,
-  type PolledOrganization,
-  type PollReport,
-  pollOrganization,
-} from './pollOrganization.js';
+import type { PollDependencies, PolledOrganization } from './cycleContext.js';
+import { pollOrganization } from './pollOrganization.js';
+import type { PollReport } from './pollReport.js';
 
 /** A trigger this close before the due time runs the cycle: delays are whole seconds. */
 export const EARLY_TOLERANCE_MS = 1_000;
@@ -19,7 +16,7 @@ export async function pollWhenDue(
   deps: PollDependencies & { store: StateStore },
 ): Promise<DuePoll> {
   const state = await deps.store.loadPollState(organization.id);
-  const nextPollAt = state?.nextPollAt ?? null;
+  const nextPollAt = state?.pace.nextPollAt ?? null;
   if (nextPollAt !== null && deps.clock() < nextPollAt - EARLY_TOLERANCE_MS) {
     return { outcome: 'not_due', nextPollAt };
   }

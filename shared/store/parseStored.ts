@@ -5,11 +5,12 @@ import type * as z from 'zod';
 import { MalformedRecordError, StoreInputError } from './errors.js';
 
 /**
- * Parses a stored value (a JSON text or a row or item) against the schema it was written from. `record`
- * names it in the error, e.g. `snapshot of order <uuid>`.
+ * Parses a stored value (a JSON text or a row or item) against the schema it was written from, or the one
+ * a function picks for it (a record stored in several versions). `record` names it in the error, e.g.
+ * `snapshot of order <uuid>`.
  */
 export function parseStored<T>(
-  schema: z.ZodType<T>,
+  schema: z.ZodType<T> | ((stored: unknown) => z.ZodType<T>),
   value: unknown,
   operation: string,
   organizationId: string | undefined,
@@ -23,7 +24,7 @@ export function parseStored<T>(
       throw new MalformedRecordError(operation, organizationId, record, error as SyntaxError);
     }
   }
-  const parsed = schema.safeParse(data);
+  const parsed = (typeof schema === 'function' ? schema(data) : schema).safeParse(data);
   if (parsed.success) return parsed.data;
   throw new MalformedRecordError(operation, organizationId, record, parsed.error);
 }

@@ -5,7 +5,8 @@ import * as z from 'zod';
 import { type Snapshot, SnapshotSchema } from '../detect/snapshot.js';
 import { type NotifierEvent, NotifierEventSchema } from '../events/notifierEvent.js';
 import { parseInput, parseStored } from './parseStored.js';
-import { type PollState, PollStateSchema, type StoredEvent } from './stateStore.js';
+import { type PollState, PollStateSchema, storedPollStateSchema } from './pollState.js';
+import type { StoredEvent } from './stateStore.js';
 
 /** A snapshot to commit names a real version: 1 for an order the store has never seen. */
 const SnapshotToWriteSchema = SnapshotSchema.extend({ version: z.number().int().positive() });
@@ -59,9 +60,9 @@ export function readSnapshot(
   return parseStored(SnapshotSchema, value, operation, organizationId, snapshotRecord(orderUuid));
 }
 
-/** A stored poll state (the JSON text, or the item's map) read back. */
+/** A stored poll state (the JSON text, or the item's map) read back, upgraded if of an older version. */
 export function readPollState(value: unknown, operation: string, organizationId: string): PollState {
-  return parseStored(PollStateSchema, value, operation, organizationId, 'poll state');
+  return parseStored(storedPollStateSchema, value, operation, organizationId, 'poll state');
 }
 
 /** An event of the log read back from its payload (the CloudEvent as JSON) and commit time. */

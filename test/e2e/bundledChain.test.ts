@@ -258,7 +258,7 @@ describe('the bundled functions, wired as the template wires them', () => {
     const store = new DynamoStateStore({ client: table.client, tableName: table.tableName });
     const state = await store.loadPollState(sim.organization.id);
     if (!state) throw new Error('the first cycle saved no poll state');
-    await store.savePollState({ ...state, nextPollAt: Date.now() });
+    await store.savePollState({ ...state, pace: { ...state.pace, nextPollAt: Date.now() } });
     const tickQueueArn = wiring.queueArnOfUrl(tick?.queueUrl ?? '');
     const tickMapping = wiring.mappingOf(tickQueueArn);
     expect(tickMapping.functionId).toBe(pollerId);

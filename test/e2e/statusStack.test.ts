@@ -4,7 +4,7 @@
 // subscriber) is shown; the queues' counts are marked unknown, each with the queue and what to check.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STACK_OUTPUT_KEYS } from '../../shared/contracts/stackOutputKeys.js';
-import { initialPollState } from '../../shared/store/stateStore.js';
+import { initialPollState } from '../../shared/store/pollState.js';
 import { NORTH_SCHOOL_ID } from '../support/configFixtures.js';
 import {
   type DeployedStackFixture,
@@ -31,10 +31,12 @@ beforeAll(async () => {
   });
   await stack.store.savePollState({
     ...initialPollState(NORTH_SCHOOL_ID),
-    lastSuccessAt: Date.now() - 2 * 3_600_000,
-    lastAttemptAt: Date.now() - 60_000,
-    consecutiveFailures: 3,
-    lastError: 'North School: API answered 500',
+    health: {
+      lastSuccessAt: Date.now() - 2 * 3_600_000,
+      lastAttemptAt: Date.now() - 60_000,
+      consecutiveFailures: 3,
+      lastError: 'North School: API answered 500',
+    },
   });
   const snapshot = makeSnapshot(newOrderUuid());
   await stack.store.commitChange(NORTH_SCHOOL_ID, {

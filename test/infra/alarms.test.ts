@@ -11,7 +11,7 @@ import { publishPollMetrics, publishPollSucceeded } from '../../functions/poller
 import { LISTING_PROBLEM_PERIODS, notPolledWindowMinutes } from '../../infra/alarms.js';
 import { METRICS_NAMESPACE, SERVICE_NAMES } from '../../infra/notifierMetrics.js';
 import { DeliveryTally } from '../../shared/delivery/sqs/deliveryMetrics.js';
-import type { PollReport } from '../../shared/poll/pollOrganization.js';
+import type { PollReport } from '../../shared/poll/pollReport.js';
 import { captureOutput } from '../support/captureOutput.js';
 import {
   type CfnResource,

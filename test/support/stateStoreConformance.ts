@@ -11,7 +11,8 @@ import type { OrderEvent, OrderEventType } from '../../shared/events/orderEvent.
 import type { PrepSummaryEvent } from '../../shared/events/prepSummaryEvent.js';
 import { MalformedRecordError, StateStoreError, StoreInputError } from '../../shared/store/errors.js';
 import type { EventQuery } from '../../shared/store/eventQuery.js';
-import { initialPollState, type PollState, type StateStore } from '../../shared/store/stateStore.js';
+import { initialPollState, type PollState } from '../../shared/store/pollState.js';
+import type { StateStore } from '../../shared/store/stateStore.js';
 
 export interface StoreHarness {
   store: StateStore;
@@ -25,7 +26,7 @@ export interface RecordCorrupter {
   snapshotStatus(organizationId: string, orderUuid: string): Promise<void>;
   /** Makes the stored event's payload something that is not JSON. */
   eventPayload(organizationId: string, eventId: string): Promise<void>;
-  /** Makes the stored poll state's `consecutiveFailures` negative. */
+  /** Makes the stored poll state's `health.consecutiveFailures` negative. */
   pollStateFailures(organizationId: string): Promise<void>;
 }
 
@@ -457,19 +458,20 @@ export function describeStateStoreConformance(
         const { store, organizationId } = await open();
         const first: PollState = {
           ...initialPollState(organizationId),
-          listingSizes: { pending: 40, completed: 0 },
-          lastFetchedAt: { pending: T0 },
-          baselined: ['pending'],
-          lastAttemptAt: T0,
-          lastSuccessAt: T0,
+          listings: { sizes: { pending: 40, completed: 0 }, walkedAt: { pending: T0 } },
+          coverage: { pendingCoveredAt: { '2026-03-05': T0 }, watchingSince: T0 },
+          health: { lastAttemptAt: T0, lastSuccessAt: T0, consecutiveFailures: 0, lastError: null },
         };
         await store.savePollState(first);
         expect(await store.loadPollState(organizationId)).toEqual(first);
         const failed: PollState = {
           ...first,
-          lastAttemptAt: T0 + 60_000,
-          consecutiveFailures: 1,
-          lastError: 'North School: token rejected (401)',
+          health: {
+            ...first.health,
+            lastAttemptAt: T0 + 60_000,
+            consecutiveFailures: 1,
+            lastError: 'North School: token rejected (401)',
+          },
         };
         await store.savePollState(failed);
         expect(await store.loadPollState(organizationId)).toEqual(failed);
@@ -554,9 +556,8 @@ export function describeStateStoreConformance(
     describe('poll state with the lease', () => {
       const stateOf = (organizationId: string, lastAttemptAt: number): PollState => ({
         ...initialPollState(organizationId),
-        baselined: ['pending'],
-        lastAttemptAt,
-        lastSuccessAt: lastAttemptAt,
+        coverage: { pendingCoveredAt: { '2026-03-05': lastAttemptAt }, watchingSince: lastAttemptAt },
+        health: { lastAttemptAt, lastSuccessAt: lastAttemptAt, consecutiveFailures: 0, lastError: null },
       });
 
       it('has no poll state for an organization that has only been leased', async () => {
@@ -639,7 +640,8 @@ export function describeStateStoreConformance(
       it('refuses a poll state that does not fit, naming the organization and the field, writing nothing', async () => {
         const { store, organizationId } = await open();
         await store.acquireLease(organizationId, 'run-a', T0, 60_000);
-        const bad = { ...initialPollState(organizationId), consecutiveFailures: -1 };
+        const initial = initialPollState(organizationId);
+        const bad = { ...initial, health: { ...initial.health, consecutiveFailures: -1 } };
 
         const error = await rejectionOf(store.savePollState(bad, { releaseLeaseOf: 'run-a' }));
 
@@ -647,12 +649,12 @@ export function describeStateStoreConformance(
         expect(error).toMatchObject({
           operation: 'savePollState',
           organization: organizationId,
-          field: 'consecutiveFailures',
+          field: 'health.consecutiveFailures',
           retryable: false,
         });
         expect(error.cause).toBeInstanceOf(ZodError);
         expect(error.message).toContain(organizationId);
-        expect(error.message).toContain('invalid poll state: field consecutiveFailures:');
+        expect(error.message).toContain('invalid poll state: field health.consecutiveFailures:');
         expect(error.message).not.toContain('\n');
         expect(await store.loadPollState(organizationId)).toBeUndefined();
         expect(await store.leaseHolder(organizationId)).toEqual({ owner: 'run-a', until: T0 + 60_000 });
@@ -758,7 +760,7 @@ export function describeStateStoreConformance(
           operation: 'loadPollState',
           organization: organizationId,
           record: 'poll state',
-          field: 'consecutiveFailures',
+          field: 'health.consecutiveFailures',
         });
         expect(error.message).toContain(organizationId);
       });

@@ -17,12 +17,12 @@ import { type Snapshot, SnapshotSchema } from '../../detect/snapshot.js';
 import type { NotifierEvent } from '../../events/notifierEvent.js';
 import { type EventQuery, EventQuerySchema, matchesEventQuery } from '../eventQuery.js';
 import { parseInput, parseStored } from '../parseStored.js';
+import type { PollState } from '../pollState.js';
 import {
   type AcquireLeaseOptions,
   type CommitResult,
   DEFAULT_EVENT_RETENTION_MS,
   type Lease,
-  type PollState,
   type RecordResult,
   type SavePollStateOptions,
   type SnapshotChange,

@@ -4,12 +4,14 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { StateFileTooNewError } from '../errors.js';
+import { upgradePollState } from '../pollState.js';
 
 /**
- * Migration n (1-based) brings a file from user_version n - 1 to n. Append only; never edit one. Every
- * time column is epoch ms (snapshots' `expires_at` since migration 4; the first one's comment predates it).
+ * Migration n (1-based) brings a file from user_version n - 1 to n: SQL, or a function for what SQL cannot
+ * say. Append only; never edit one. Every time column is epoch ms (snapshots' `expires_at` since migration
+ * 4; the first one's comment predates it).
  */
-const MIGRATIONS: readonly string[] = [
+const MIGRATIONS: ReadonlyArray<string | ((db: Database.Database) => void)> = [
   `
   CREATE TABLE snapshots (
     organization_id TEXT NOT NULL,
@@ -87,6 +89,7 @@ const MIGRATIONS: readonly string[] = [
   UPDATE snapshots
   SET expires_at = expires_at * 1000, data = json_set(data, '$.expiresAt', expires_at * 1000);
   `,
+  rewritePollStatesAsCurrentVersion,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -120,8 +123,29 @@ function migrate(db: Database.Database, path: string): void {
     if (current > SCHEMA_VERSION) throw new StateFileTooNewError(path, current, SCHEMA_VERSION);
     for (const [index, sql] of MIGRATIONS.entries()) {
       if (index + 1 <= current) continue;
-      db.exec(sql);
+      if (typeof sql === 'string') db.exec(sql);
+      else sql(db);
     }
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
+}
+
+/**
+ * Poll states in the current version's records (pollState.ts), so the file holds one shape. A state that
+ * does not parse is left as it is: reading it names the field at fault, which an upgrade must not hide.
+ */
+function rewritePollStatesAsCurrentVersion(db: Database.Database): void {
+  const rows = db
+    .prepare<[], { organization_id: string; data: string }>('SELECT organization_id, data FROM poll_states')
+    .all();
+  const update = db.prepare<[string, string]>('UPDATE poll_states SET data = ? WHERE organization_id = ?');
+  for (const row of rows) {
+    let upgraded: unknown;
+    try {
+      upgraded = upgradePollState(JSON.parse(row.data));
+    } catch {
+      continue;
+    }
+    update.run(JSON.stringify(upgraded), row.organization_id);
+  }
 }

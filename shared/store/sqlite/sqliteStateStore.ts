@@ -7,12 +7,12 @@ import { DIGEST_EVENT_TYPE, type DigestEvent } from '../../events/digestEvent.js
 import type { NotifierEvent } from '../../events/notifierEvent.js';
 import { type EventQuery, EventQuerySchema } from '../eventQuery.js';
 import { parseInput } from '../parseStored.js';
+import type { PollState } from '../pollState.js';
 import {
   type AcquireLeaseOptions,
   type CommitResult,
   DEFAULT_EVENT_RETENTION_MS,
   type Lease,
-  type PollState,
   type RecordResult,
   type SavePollStateOptions,
   type SnapshotChange,

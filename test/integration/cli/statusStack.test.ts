@@ -10,7 +10,7 @@ import { GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aw
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { STACK_OUTPUT_KEYS } from '../../../shared/contracts/stackOutputKeys.js';
-import { initialPollState } from '../../../shared/store/stateStore.js';
+import { initialPollState } from '../../../shared/store/pollState.js';
 import { exampleConfig, NORTH_SCHOOL_ID } from '../../support/configFixtures.js';
 import {
   type DeployedStackFixture,
@@ -46,10 +46,12 @@ beforeAll(async () => {
   const now = Date.now();
   await stack.store.savePollState({
     ...initialPollState(NORTH_SCHOOL_ID),
-    lastSuccessAt: now - 120_000,
-    lastAttemptAt: now - 10_000,
-    consecutiveFailures: 2,
-    lastError: 'North School: token rejected (401)',
+    health: {
+      lastSuccessAt: now - 120_000,
+      lastAttemptAt: now - 10_000,
+      consecutiveFailures: 2,
+      lastError: 'North School: token rejected (401)',
+    },
   });
   for (const type of ['order.created', 'order.canceled'] as const) {
     const snapshot = makeSnapshot(newOrderUuid());

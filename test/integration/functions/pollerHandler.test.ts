@@ -119,11 +119,11 @@ afterEach(() => {
 async function setDue(organizationId: string, nextPollAt: number): Promise<void> {
   const state = await store.loadPollState(organizationId);
   if (!state) throw new Error(`no poll state for ${organizationId}`);
-  await store.savePollState({ ...state, nextPollAt });
+  await store.savePollState({ ...state, pace: { ...state.pace, nextPollAt } });
 }
 
 async function nextPollAtOf(organizationId: string): Promise<number> {
-  const nextPollAt = (await store.loadPollState(organizationId))?.nextPollAt;
+  const nextPollAt = (await store.loadPollState(organizationId))?.pace.nextPollAt;
   if (nextPollAt === null || nextPollAt === undefined) throw new Error(`no due time for ${organizationId}`);
   return nextPollAt;
 }
@@ -285,7 +285,7 @@ describe('poller handler, triggered by the schedule', () => {
     if (!state) throw new Error('no poll state for North School');
     await store.savePollState({
       ...state,
-      nextPollAt: Date.now() - 1_000,
+      pace: { ...state.pace, nextPollAt: Date.now() - 1_000 },
       establishments: {
         fetchedAt: Date.now(),
         records: data.map((record) => ({ ...record, working_days: openDays })),

@@ -7,13 +7,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AdminApiClient } from '../../../shared/api/adminApiClient.js';
 import { RequestBudget } from '../../../shared/api/requestBudget.js';
 import type { Establishment } from '../../../shared/api/schemas.js';
-import {
-  type PolledOrganization,
-  type PollReport,
-  pollOrganization,
-} from '../../../shared/poll/pollOrganization.js';
+import type { PolledOrganization } from '../../../shared/poll/cycleContext.js';
+import { pollOrganization } from '../../../shared/poll/pollOrganization.js';
+import type { PollReport } from '../../../shared/poll/pollReport.js';
+import { initialPollState } from '../../../shared/store/pollState.js';
 import { SqliteStateStore } from '../../../shared/store/sqlite/sqliteStateStore.js';
-import { initialPollState } from '../../../shared/store/stateStore.js';
 import { type RunningSimulator, startSimulator } from '../../../simulator/startSimulator.js';
 
 /** Tuesday 10 March 2026, 11:00 in Lisbon (UTC+0 until the end of March). */
@@ -150,7 +148,7 @@ describe('pollOrganization’s cadence', () => {
       now = report.nextPollAt;
     }
     // Three cold cycles in an hour sweep every terminal listing: an archived order is still seen that day.
-    const swept = (await store.loadPollState(organization.id))?.sweptAt ?? {};
+    const swept = (await store.loadPollState(organization.id))?.sweep.sweptAt ?? {};
     expect(Object.keys(swept).sort()).toEqual(['archived', 'canceled', 'completed']);
     expect(reports.slice(1).every((report) => report.requestsFor.sweep > 0)).toBe(true);
   });

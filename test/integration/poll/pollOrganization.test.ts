@@ -15,12 +15,10 @@ import { CLOCK_SKEW_MS } from '../../../shared/detect/absence.js';
 import { TERMINAL_STATUSES } from '../../../shared/detect/planSweep.js';
 import { eventReference, type NotifierEvent } from '../../../shared/events/notifierEvent.js';
 import { OrderEventSchema } from '../../../shared/events/orderEvent.js';
+import type { PolledOrganization } from '../../../shared/poll/cycleContext.js';
 import { DEFAULT_LEASE_TERMS, type LeaseTerms } from '../../../shared/poll/organizationLease.js';
-import {
-  type PolledOrganization,
-  type PollReport,
-  pollOrganization,
-} from '../../../shared/poll/pollOrganization.js';
+import { pollOrganization } from '../../../shared/poll/pollOrganization.js';
+import type { PollReport } from '../../../shared/poll/pollReport.js';
 import { DynamoStateStore } from '../../../shared/store/dynamo/dynamoStateStore.js';
 import { SqliteStateStore } from '../../../shared/store/sqlite/sqliteStateStore.js';
 import type { SnapshotChange, StateStore } from '../../../shared/store/stateStore.js';
@@ -158,7 +156,7 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
     const reports: PollReport[] = [];
     while (reports.length < MAX_SWEEP_CYCLES) {
       reports.push(await cycle());
-      const { sweptAt } = await pollState();
+      const { sweptAt } = (await pollState()).sweep;
       if (swept.every((status) => (sweptAt[status] ?? Number.NEGATIVE_INFINITY) >= since)) return reports;
     }
     throw new Error(`the sweep did not pass within ${MAX_SWEEP_CYCLES} cycles`);
@@ -501,7 +499,7 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
     const report = await poll({ lease: { ...DEFAULT_LEASE_TERMS, isGone } });
     expect(report).toMatchObject({ outcome: 'polled', ok: true, leaseTakenOverFrom: 'killed-run' });
     expect(report.requests).toBeGreaterThan(0);
-    expect((await pollState()).lastSuccessAt).toBe(now);
+    expect((await pollState()).health.lastSuccessAt).toBe(now);
     // Given back with the state, as any lease held for the cycle.
     expect(await store.leaseHolder(organization.id)).toBeUndefined();
   });
@@ -529,7 +527,7 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
 
   it('defers the cycle, not failing it, while the token’s window is full, and catches up after', async () => {
     await cycle();
-    const { lastSuccessAt } = await pollState();
+    const { lastSuccessAt } = (await pollState()).health;
     expect(lastSuccessAt).toBe(now);
     const [order] = pendingOrders();
     if (!order) throw new Error('fixture has no pending order');
@@ -564,7 +562,7 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
     const caughtUp = await poll();
     expect(caughtUp.outcome).toBe('polled');
     expect(summary(caughtUp.events)).toEqual([`order.completed ${order.reference}`]);
-    expect((await pollState()).lastSuccessAt).toBe(now);
+    expect((await pollState()).health.lastSuccessAt).toBe(now);
   });
 
   it('leaves an order another run committed first to the next cycle, which records its event once', async () => {

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DynamoStateStore } from '../../../shared/store/dynamo/dynamoStateStore.js';
-import { initialPollState } from '../../../shared/store/stateStore.js';
+import { initialPollState } from '../../../shared/store/pollState.js';
 import { createLocalStateTable, type LocalTable } from '../../support/dynamoLocal.js';
 import {
   describeStateStoreConformance,
@@ -38,7 +38,7 @@ describeStateStoreConformance('DynamoStateStore', async ({ clock }) => {
       eventPayload: (organizationId, eventId) =>
         set({ pk: `ORG#${organizationId}`, sk: `EVENT#${eventId}` }, ['payload'], '{not json'),
       pollStateFailures: (organizationId) =>
-        set({ pk: `ORG#${organizationId}`, sk: 'STATE' }, ['state', 'consecutiveFailures'], -1),
+        set({ pk: `ORG#${organizationId}`, sk: 'STATE' }, ['state', 'health', 'consecutiveFailures'], -1),
     },
   };
 });
@@ -149,7 +149,10 @@ describe('DynamoStateStore on DynamoDB Local', () => {
     expect(held).not.toHaveProperty('expiresAt');
 
     const before = store.metrics;
-    await store.savePollState({ ...state, lastSuccessAt: T0 }, { releaseLeaseOf: 'run-a' });
+    await store.savePollState(
+      { ...state, health: { ...state.health, lastSuccessAt: T0 } },
+      { releaseLeaseOf: 'run-a' },
+    );
     const after = store.metrics;
 
     expect(after.total.writeRequests - before.total.writeRequests).toBe(1);

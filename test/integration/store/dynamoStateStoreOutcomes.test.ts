@@ -7,7 +7,7 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dyn
 import { afterEach, describe, expect, it } from 'vitest';
 import { DynamoStateStore } from '../../../shared/store/dynamo/dynamoStateStore.js';
 import { StateStoreError } from '../../../shared/store/errors.js';
-import { initialPollState } from '../../../shared/store/stateStore.js';
+import { initialPollState } from '../../../shared/store/pollState.js';
 import { createLocalStateTable, type LocalTable, localDynamoClient } from '../../support/dynamoLocal.js';
 import { makeEvent, makeSnapshot, newOrderUuid, T0 } from '../../support/stateStoreConformance.js';
 

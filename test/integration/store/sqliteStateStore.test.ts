@@ -8,12 +8,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Delivery } from '../../../shared/delivery/deliveryOutbox.js';
 import type { NotifierEvent } from '../../../shared/events/notifierEvent.js';
 import { StateFileTooNewError, StateStoreError, StoreContentionError } from '../../../shared/store/errors.js';
+import { initialPollState } from '../../../shared/store/pollState.js';
 import { SCHEMA_VERSION } from '../../../shared/store/sqlite/sqliteSchema.js';
 import {
   SqliteStateStore,
   type SqliteStateStoreOptions,
 } from '../../../shared/store/sqlite/sqliteStateStore.js';
-import { initialPollState } from '../../../shared/store/stateStore.js';
 import { rewriteAsSchema1, SNAPSHOTS_BACK_TO_SECONDS } from '../../support/olderStateFiles.js';
 import {
   describeStateStoreConformance,
@@ -58,7 +58,7 @@ describeStateStoreConformance('SqliteStateStore', async ({ clock }) => {
         ),
       pollStateFailures: (organizationId) =>
         exec(
-          `UPDATE poll_states SET data = json_set(data, '$.consecutiveFailures', -1) WHERE organization_id = ?`,
+          `UPDATE poll_states SET data = json_set(data, '$.health.consecutiveFailures', -1) WHERE organization_id = ?`,
           organizationId,
         ),
     },

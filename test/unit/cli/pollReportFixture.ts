@@ -1,5 +1,5 @@
 // A PollReport as pollOrganization returns it, for tests of what the CLI makes of one.
-import type { PollReport } from '../../../shared/poll/pollOrganization.js';
+import type { PollReport } from '../../../shared/poll/pollReport.js';
 import { ORGANIZATION } from '../../support/detectFixtures.js';
 
 export function pollReport(overrides: Partial<PollReport> = {}): PollReport {

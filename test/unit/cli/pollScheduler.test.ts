@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runPollScheduler, type ScheduledOrganization } from '../../../cli/runtime/pollScheduler.js';
-import type { PollReport } from '../../../shared/poll/pollOrganization.js';
+import type { PollReport } from '../../../shared/poll/pollReport.js';
 import { pollReport } from './pollReportFixture.js';
 
 function organization(id: string, lockKey: string, pollIntervalSeconds = 0.001): ScheduledOrganization {

@@ -3,19 +3,17 @@ import type { Listing } from '../../../shared/api/pagination.js';
 import type { Order } from '../../../shared/api/schemas.js';
 import {
   CLOCK_SKEW_MS,
-  coverageKey,
   findVanished,
   holds,
   isMissingEverywhere,
   isNews,
-  isTrustworthy,
-  type SightingHistory,
   searchedStatuses,
-  type WalkResult,
 } from '../../../shared/detect/absence.js';
+import { type Coverage, coverageKey } from '../../../shared/detect/coverage.js';
 import { type ListingSpec, listingKey, type PlannedWalk } from '../../../shared/detect/listingSpec.js';
 import type { VanishedOrder } from '../../../shared/detect/planResolution.js';
 import type { Snapshot } from '../../../shared/detect/snapshot.js';
+import { isTrustworthy, type WalkResult } from '../../../shared/detect/walkResult.js';
 import { parsedOrder, snapshotOf, statusOf } from '../../support/detectFixtures.js';
 import { ESTABLISHMENT_UUID, orderUuid } from '../../support/orderFactory.js';
 
@@ -253,7 +251,7 @@ describe('isNews', () => {
   const WATCHING_SINCE = Date.parse('2026-03-01T08:00:00.000Z');
   const iso = (ms: number) => new Date(ms).toISOString();
 
-  function history(overrides: Partial<SightingHistory> = {}): SightingHistory {
+  function history(overrides: Partial<Coverage> = {}): Coverage {
     return { pendingCoveredAt: { '2026-03-05': LAST_WALK }, watchingSince: WATCHING_SINCE, ...overrides };
   }
 

@@ -10,7 +10,7 @@ import {
   publishPollSucceeded,
   summarizePoll,
 } from '../../../functions/poller/pollSummary.js';
-import type { PollReport } from '../../../shared/poll/pollOrganization.js';
+import type { PollReport } from '../../../shared/poll/pollReport.js';
 import { captureOutput } from '../../support/captureOutput.js';
 import { ORGANIZATION } from '../../support/detectFixtures.js';
 import { pollReport } from '../cli/pollReportFixture.js';

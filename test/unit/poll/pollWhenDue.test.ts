@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { OrdersSource, PolledOrganization } from '../../../shared/poll/pollOrganization.js';
+import type { PolledOrganization } from '../../../shared/poll/cycleContext.js';
+import type { OrdersSource } from '../../../shared/poll/ordersSource.js';
 import { EARLY_TOLERANCE_MS, pollWhenDue, tickDelaySeconds } from '../../../shared/poll/pollWhenDue.js';
-import { initialPollState, type PollState, type StateStore } from '../../../shared/store/stateStore.js';
+import { initialPollState, type PollState } from '../../../shared/store/pollState.js';
+import type { StateStore } from '../../../shared/store/stateStore.js';
 import { ORGANIZATION } from '../../support/detectFixtures.js';
 
 const NOW = 1_795_000_000_000;
@@ -93,7 +95,8 @@ function deps(store: StateStore) {
 }
 
 function stateDueAt(nextPollAt: number | null): PollState {
-  return { ...initialPollState(organization.id), nextPollAt };
+  const state = initialPollState(organization.id);
+  return { ...state, pace: { ...state.pace, nextPollAt } };
 }
 
 describe('pollWhenDue', () => {

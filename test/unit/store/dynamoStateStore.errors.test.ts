@@ -18,7 +18,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DynamoStateStore } from '../../../shared/store/dynamo/dynamoStateStore.js';
 import { StoreContentionError, StoreThrottledError } from '../../../shared/store/errors.js';
-import { initialPollState } from '../../../shared/store/stateStore.js';
+import { initialPollState } from '../../../shared/store/pollState.js';
 import { makeEvent, makeSnapshot, newOrderUuid, T0 } from '../../support/stateStoreConformance.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);

@@ -1,7 +1,7 @@
 // The poll state's schema: state written by an older version, before a field existed, reads back with that
 // field's default, so an upgrade never needs a migration of the SQLite file or the DynamoDB items.
 import { describe, expect, it } from 'vitest';
-import { initialPollState, PollStateSchema } from '../../../shared/store/stateStore.js';
+import { initialPollState, PollStateSchema } from '../../../shared/store/pollState.js';
 
 describe('PollStateSchema', () => {
   it('reads state saved before unreadable orders were remembered as remembering none', () => {

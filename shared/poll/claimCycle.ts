@@ -1,0 +1,31 @@
+// Phase 1, claim: the organization's lease, so that no two runs poll it at once. Not held, the cycle is
+// skipped with who holds it.
+import type { CycleContext } from './cycleContext.js';
+import { describeLeaseOwner } from './localRunId.js';
+import { claimLease, DEFAULT_LEASE_TERMS } from './organizationLease.js';
+
+export type CycleClaim =
+  | { held: true /** The ended run whose lease was taken over. */; takenOverFrom?: string }
+  | {
+      held: false /** Why the cycle is skipped, naming the holder when known. */;
+      reason: string;
+      holder?: string;
+    };
+
+export async function claimCycle(context: CycleContext): Promise<CycleClaim> {
+  const { organization, deps, startedAt } = context;
+  const claim = await claimLease(
+    deps.store,
+    organization.id,
+    deps.runId,
+    startedAt,
+    deps.lease ?? DEFAULT_LEASE_TERMS,
+  );
+  if (claim.held) return claim;
+  const holder = claim.holder === undefined ? '' : `, ${describeLeaseOwner(claim.holder)},`;
+  return {
+    held: false,
+    reason: `another run${holder} is polling this organization`,
+    ...(claim.holder === undefined ? {} : { holder: claim.holder }),
+  };
+}

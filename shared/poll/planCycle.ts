@@ -1,0 +1,136 @@
+// Phase 2, plan: what this cycle walks and what it may cost (pure). Pending's walks come from the window and
+// the sizes remembered; the pace sets the interval and the sweep's share; a baseline pass of the sweep is
+// paid whole or not started, so it is asked for with the rest.
+import type { OrderStatus } from '../api/schemas.js';
+import type { PlannedWalk } from '../detect/listingSpec.js';
+import { type Pacing, pacePoll } from '../detect/pacePoll.js';
+import { type CadencePlan, planCadence } from '../detect/planCadence.js';
+import { planDetection } from '../detect/planDetection.js';
+import { planSweep, sweepPages, TERMINAL_STATUSES } from '../detect/planSweep.js';
+import type { Snapshot } from '../detect/snapshot.js';
+import type { PollState } from '../store/pollState.js';
+import type { CycleContext, PolledOrganization } from './cycleContext.js';
+import type { CycleBudget } from './ordersSource.js';
+
+/** The largest share of a minute's budget one walk may need: larger listings are split. */
+const MAX_WALK_SHARE = 0.5;
+/** The cold gap of an organization that sets no coldSweepMinutes, as the config's default. */
+const DEFAULT_COLD_SWEEP_MINUTES = 15;
+/** Sweep pages owed are capped, so a long deferral does not turn into one long sweep burst. */
+const MAX_SWEEP_CREDIT_CYCLES = 1.5;
+
+export interface CyclePlan {
+  cadence: CadencePlan;
+  /** Pending's walks, the most overdue first. */
+  detection: PlannedWalk[];
+  /** The least the cycle must be able to pay for before it walks anything: all of pending. */
+  detectionRequests: number;
+  pace: Pacing;
+  /** Sweep pages this cycle may walk: its share of the pace, plus what earlier cycles were owed. */
+  sweepBudget: number;
+  /** Pages of a baseline pass of the sweep due now (0 when none is). */
+  baselinePages: number;
+  /** What the cycle is planned to cost: the most it reserves up front. */
+  planned: number;
+}
+
+export type PlanBudget = Pick<CycleBudget, 'usablePerMinute' | 'holdMsFor'>;
+
+export function planCycle(
+  context: CycleContext,
+  state: PollState,
+  snapshots: ReadonlyMap<string, Snapshot>,
+  budget: PlanBudget,
+): CyclePlan {
+  const { organization, startedAt, window } = context;
+  const cadence = planCadence({
+    cadence: organization.cadence ?? 'auto',
+    establishments: state.establishments?.records ?? null,
+    polled: organization.establishments,
+    timeZone: organization.timeZone,
+    now: startedAt,
+    normalIntervalMs: organization.pollIntervalSeconds * 1000,
+    coldIntervalMs: (organization.coldSweepMinutes ?? DEFAULT_COLD_SWEEP_MINUTES) * 60_000,
+  });
+  const detection = planDetection({
+    today: context.today,
+    window: organization.window,
+    establishments: organization.establishments,
+    knownSizes: state.listings.sizes,
+    pendingByDate: pendingByDate(snapshots, window),
+    lastWalkedAt: state.listings.walkedAt,
+    maxWalkPages: Math.max(1, Math.floor(budget.usablePerMinute * MAX_WALK_SHARE)),
+  });
+  const detectionRequests = detection.reduce((sum, walk) => sum + walk.estimatedRequests, 0);
+  const expected = detectionRequests + state.lookups.averageRequests;
+  const sweepPeriodMs = organization.sweepIntervalSeconds * 1000;
+  const pace = pacePoll({
+    usablePerMinute: budget.usablePerMinute,
+    organizationsOnToken: context.deps.organizationsOnToken ?? 1,
+    detectionRequests: expected,
+    holdMs: budget.holdMsFor(expected),
+    sweepPages: sweepPages({
+      statuses: sweptStatuses(organization),
+      ...window,
+      establishments: organization.establishments,
+      knownSizes: state.listings.sizes,
+    }),
+    // A cold cycle carries a whole sweep: cycles are too far apart for slices of it.
+    sweepPeriodMs: cadence.mode === 'cold' ? Math.max(sweepPeriodMs, cadence.minIntervalMs) : sweepPeriodMs,
+    minIntervalMs: cadence.minIntervalMs,
+  });
+  const sweepBudget = Math.min(
+    state.sweep.credit + pace.sweepPagesPerCycle,
+    Math.max(1, pace.sweepPagesPerCycle * MAX_SWEEP_CREDIT_CYCLES),
+  );
+  const nextSweep = planSweepPages(context, state, Number.POSITIVE_INFINITY);
+  const baselinePages =
+    nextSweep && nextSweep.walk.maxPages === undefined ? nextSweep.walk.estimatedRequests : 0;
+  const planned =
+    detectionRequests +
+    Math.ceil(state.lookups.averageRequests) +
+    Math.max(baselinePages, Math.floor(sweepBudget));
+  return { cadence, detection, detectionRequests, pace, sweepBudget, baselinePages, planned };
+}
+
+/** The sweep's next walk of at most `pages` pages, from its progress; null when nothing is due. */
+export function planSweepPages(
+  context: CycleContext,
+  state: Pick<PollState, 'sweep' | 'listings'>,
+  pages: number,
+): ReturnType<typeof planSweep> {
+  const { organization, startedAt, window } = context;
+  return planSweep({
+    statuses: sweptStatuses(organization),
+    ...window,
+    establishments: organization.establishments,
+    progress: state.sweep.inProgress,
+    sweptAt: state.sweep.sweptAt,
+    knownSizes: state.listings.sizes,
+    pages,
+    now: startedAt,
+  });
+}
+
+/** Terminal statuses worth sweeping: those whose transitions are announced. */
+function sweptStatuses(organization: PolledOrganization): OrderStatus[] {
+  return organization.statuses.filter((status) => TERMINAL_STATUSES.includes(status));
+}
+
+function pendingByDate(
+  snapshots: ReadonlyMap<string, Snapshot>,
+  window: { startDate: string; endDate: string },
+): Map<string, Map<string, number>> {
+  const counts = new Map<string, Map<string, number>>();
+  for (const snapshot of snapshots.values()) {
+    if (snapshot.status !== 'pending' || snapshot.missingSince !== null) continue;
+    if (snapshot.pickupDate < window.startDate || snapshot.pickupDate > window.endDate) continue;
+    const byEstablishment = counts.get(snapshot.pickupDate) ?? new Map<string, number>();
+    byEstablishment.set(
+      snapshot.establishmentUuid,
+      (byEstablishment.get(snapshot.establishmentUuid) ?? 0) + 1,
+    );
+    counts.set(snapshot.pickupDate, byEstablishment);
+  }
+  return counts;
+}

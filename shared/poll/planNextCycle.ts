@@ -1,0 +1,41 @@
+// Phase 9, plan the next cycle (pure): when it is due, from the pace and what cycles cost on average (a
+// burst of look-ups must not push the next cycle away), and never later than the cadence's next change.
+import { gapFor } from '../detect/pacePoll.js';
+import type { PaceState } from '../store/pollState.js';
+import type { CycleContext } from './cycleContext.js';
+import { movingAverage } from './movingAverage.js';
+import type { CyclePlan } from './planCycle.js';
+
+/** After a cycle deferred for budget, how soon the next one is due. */
+const DEFERRED_RETRY_MS = 5_000;
+
+export interface CycleCost {
+  /** Requests this cycle made. */
+  spent: number;
+  /** A baseline pass of the sweep was left for want of room: the next cycle comes once the window holds it. */
+  baselineDeferred: boolean;
+}
+
+export function planNextCycle(
+  context: CycleContext,
+  plan: CyclePlan,
+  pace: PaceState,
+  cost: CycleCost,
+): PaceState {
+  const averageCycleRequests = movingAverage(pace.averageCycleRequests, cost.spent);
+  const owed = cost.baselineDeferred ? plan.baselinePages : 0;
+  // A cold gap never runs into a hot window.
+  const nextPollAt = Math.min(
+    context.startedAt + gapFor(plan.pace, averageCycleRequests + owed),
+    plan.cadence.changesAt ?? Number.POSITIVE_INFINITY,
+  );
+  return { averageCycleRequests, nextPollAt };
+}
+
+/**
+ * A cycle the budget could not pay for is due again soon, not a whole interval later: the window frees a
+ * little every second, and the organization has already waited its turn once.
+ */
+export function retryDeferredCycle(plan: CyclePlan, pace: PaceState, now: number): PaceState {
+  return { ...pace, nextPollAt: now + Math.min(plan.pace.intervalMs, DEFERRED_RETRY_MS) };
+}

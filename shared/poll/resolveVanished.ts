@@ -1,0 +1,103 @@
+// Phase 4, resolve the vanished: looks for the orders that left a pending listing walked completely, round
+// by round, the likeliest status first, one narrow listing per status, pickup date and establishment. What
+// is still unresolved is remembered with where it was looked for; what is found nowhere is missing.
+import { ORDER_STATUSES } from '../api/schemas.js';
+import { findVanished, isMissingEverywhere, searchedStatuses } from '../detect/absence.js';
+import { covers } from '../detect/listingSpec.js';
+import { planResolutionRound, type VanishedOrder } from '../detect/planResolution.js';
+import type { Snapshot } from '../detect/snapshot.js';
+import { isTrustworthy } from '../detect/walkResult.js';
+import type { Lookups } from '../store/pollState.js';
+import type { CycleContext } from './cycleContext.js';
+import { movingAverage } from './movingAverage.js';
+import { stopsCycle, type WalkOutcome, walkListing } from './walkListing.js';
+
+export interface Resolution {
+  /** Orders that left a completely walked pending listing, as last seen. */
+  vanished: VanishedOrder[];
+  outcomes: WalkOutcome[];
+  /** Vanished orders found in no status at all. */
+  missing: VanishedOrder[];
+  /** The record for the next cycle: the orders still unresolved, and what look-ups cost. */
+  lookups: Lookups;
+}
+
+export async function resolveVanished(
+  context: CycleContext,
+  snapshots: ReadonlyMap<string, Snapshot>,
+  pending: readonly WalkOutcome[],
+  lookups: Lookups,
+): Promise<Resolution> {
+  const seen = new Set(pending.flatMap((outcome) => outcome.listing?.records.map(({ uuid }) => uuid) ?? []));
+  const vanished = findVanished(snapshots, seen, pending);
+  const searched = searchedStatuses(vanished, pending, ORDER_STATUSES);
+  // Where each order was looked for this cycle, walked completely or not: a look-up that failed is not
+  // asked again in the next round (it would fail the same way), and the order's next status gets its turn.
+  // Only `searched` counts towards concluding that the order is missing.
+  const tried = new Map([...searched].map(([uuid, statuses]) => [uuid, new Set(statuses)]));
+  const outcomes: WalkOutcome[] = [];
+  const stopped = () => stopsCycle(pending) || stopsCycle(outcomes);
+  let unresolved = vanished;
+  for (let round = 0; round < ORDER_STATUSES.length && unresolved.length > 0 && !stopped(); round += 1) {
+    const walks = planResolutionRound({
+      unresolved,
+      searched: tried,
+      searchedBefore: new Map(Object.entries(lookups.searched)),
+      sizeOf: (listing) => knownOrders(snapshots, listing.status, listing.startDate, listing.establishment),
+    });
+    if (walks.length === 0) break;
+    for (const walk of walks) {
+      const sought = unresolved.filter((order) => covers(walk.listing, walk.listing.status, order));
+      for (const order of sought) tried.get(order.uuid)?.add(walk.listing.status);
+      const outcome = await walkListing(context, walk, {
+        stopped: stopped(),
+        foundEnough: (records) =>
+          sought.every((order) => records.some((record) => record.uuid === order.uuid)),
+      });
+      outcomes.push(outcome);
+      for (const record of outcome.listing?.records ?? []) seen.add(record.uuid);
+      if (!isTrustworthy(outcome)) continue;
+      for (const order of sought) searched.get(order.uuid)?.add(walk.listing.status);
+    }
+    unresolved = unresolved.filter((order) => !seen.has(order.uuid));
+  }
+  const requests = outcomes.reduce((sum, outcome) => sum + outcome.requests, 0);
+  return {
+    vanished,
+    outcomes,
+    // Absent wherever it could be: it left the window or was deleted. Remembered once, so it is not looked
+    // for again every cycle, and the TTL forgets it.
+    missing: unresolved.filter((order) => isMissingEverywhere(searched.get(order.uuid), ORDER_STATUSES)),
+    lookups: {
+      // Only orders still unresolved are remembered, so the record stays as small as the backlog.
+      searched: Object.fromEntries(
+        unresolved.map((order) => [
+          order.uuid,
+          [...new Set([...(lookups.searched[order.uuid] ?? []), ...(searched.get(order.uuid) ?? [])])],
+        ]),
+      ),
+      averageRequests: movingAverage(lookups.averageRequests, requests),
+    },
+  };
+}
+
+/** Orders we know of in `status` on `date`, at `establishment` or at any. */
+function knownOrders(
+  snapshots: ReadonlyMap<string, Snapshot>,
+  status: string,
+  date: string,
+  establishment: string | undefined,
+): number {
+  let count = 0;
+  for (const snapshot of snapshots.values()) {
+    if (
+      snapshot.missingSince === null &&
+      snapshot.status === status &&
+      snapshot.pickupDate === date &&
+      (establishment === undefined || snapshot.establishmentUuid === establishment)
+    ) {
+      count += 1;
+    }
+  }
+  return count;
+}

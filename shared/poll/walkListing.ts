@@ -1,0 +1,85 @@
+// How a phase walks one listing within the token's budget: a walk that turns out longer than reserved gets
+// the rest reserved before its second page, or stops there. Shared by the walks of pending, the look-ups
+// and the sweep; each returns a WalkOutcome, from which the report and the poll state are made.
+import { AdminApiError, NetworkError, RequestBudgetExhaustedError } from '../api/errors.js';
+import type { OrderQuery } from '../api/orderQuery.js';
+import type { Order } from '../api/schemas.js';
+import type { ListingSpec, PlannedWalk } from '../detect/listingSpec.js';
+import type { WalkResult } from '../detect/walkResult.js';
+import type { CycleContext } from './cycleContext.js';
+import type { CycleBudget } from './ordersSource.js';
+
+export interface WalkOutcome extends WalkResult {
+  /** Not started: the cycle had stopped, or the budget could not pay for a first page. */
+  deferred: boolean;
+  /** Requests the walk made. */
+  requests: number;
+}
+
+export interface WalkOptions {
+  /** An earlier walk's failure will fail this one too: it is deferred without a request. */
+  stopped: boolean;
+  /** A look-up ends as soon as what it looks for is found. */
+  foundEnough?: (records: readonly Order[]) => boolean;
+}
+
+export async function walkListing(
+  context: CycleContext,
+  walk: PlannedWalk,
+  options: WalkOptions,
+): Promise<WalkOutcome> {
+  const { api } = context.deps;
+  if (options.stopped || !(await afford(api.budget, 1))) return { walk, deferred: true, requests: 0 };
+  const requestsBefore = api.requestCount;
+  const lastAllowed =
+    walk.maxPages === undefined ? Number.POSITIVE_INFINITY : walk.fromPage + walk.maxPages - 1;
+  const outcome: WalkOutcome = { walk, deferred: false, requests: 0 };
+  try {
+    outcome.listing = await api.listOrders(queryOf(walk.listing), {
+      listing: walk.key,
+      fromPage: walk.fromPage,
+      ...(options.foundEnough ? { foundEnough: options.foundEnough } : {}),
+      mayContinue: async ({ page, lastPage }) => {
+        if (page > lastAllowed) return false;
+        return afford(api.budget, Math.min(lastPage ?? page, lastAllowed) - page + 1);
+      },
+    });
+  } catch (error) {
+    outcome.error = error as Error;
+  }
+  outcome.requests = api.requestCount - requestsBefore;
+  return outcome;
+}
+
+/** Makes sure `pages` more requests are reserved, waiting a while for them; false when they are not to be had. */
+export async function afford(budget: CycleBudget, pages: number): Promise<boolean> {
+  const missing = pages - budget.reserved;
+  if (missing <= 0) return true;
+  return (await budget.reserve(missing, missing)) > 0;
+}
+
+/**
+ * Whether this failure fails every other listing the same way: a rejected token or organization, an API
+ * unreachable after the client's retries (every listing goes to the same origin), an empty budget.
+ */
+export function failsEveryListing(error: unknown): boolean {
+  return (
+    error instanceof RequestBudgetExhaustedError ||
+    error instanceof NetworkError ||
+    (error instanceof AdminApiError && [400, 401, 403, 404].includes(error.status ?? 0))
+  );
+}
+
+/** Whether one of these walks failed in a way every later walk would. */
+export function stopsCycle(outcomes: readonly WalkOutcome[]): boolean {
+  return outcomes.some((outcome) => outcome.error !== undefined && failsEveryListing(outcome.error));
+}
+
+function queryOf(listing: ListingSpec): OrderQuery {
+  return {
+    status: listing.status,
+    startDate: listing.startDate,
+    endDate: listing.endDate,
+    ...(listing.establishment ? { establishment: listing.establishment } : {}),
+  };
+}
