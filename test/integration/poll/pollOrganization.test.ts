@@ -547,11 +547,8 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
     expect(deferred.nextPollAt).toBeLessThanOrEqual(now + 5_000);
     const state = await pollState();
     expect(state).toMatchObject({
-      lastSuccessAt,
-      lastAttemptAt: now,
-      consecutiveFailures: 0,
-      lastError: null,
-      nextPollAt: deferred.nextPollAt,
+      health: { lastSuccessAt, lastAttemptAt: now, consecutiveFailures: 0, lastError: null },
+      pace: { nextPollAt: deferred.nextPollAt },
     });
     // The lease went back with the state.
     expect(await store.acquireLease(organization.id, 'another-run', now, MINUTE)).toBe(true);
@@ -668,7 +665,10 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
     expect(report.failures).toHaveLength(1);
     expect(report.failures[0]).toContain(`${sim.organization.name}: token rejected (401)`);
     expect((await store.loadSnapshots(organization.id)).get(order.uuid)?.status).toBe('pending');
-    expect(await pollState()).toMatchObject({ consecutiveFailures: 1, lastError: report.failures[0] });
+    expect((await pollState()).health).toMatchObject({
+      consecutiveFailures: 1,
+      lastError: report.failures[0],
+    });
   });
 
   it('stops at an unreachable API: one listing tried, one failure in the words it is given', async () => {
@@ -681,7 +681,10 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
     expect(report).toMatchObject({ outcome: 'polled', ok: false, requests: 1, events: [] });
     expect(report.listings.map((listing) => listing.purpose)).toEqual(['detect']);
     expect(report.failures).toEqual(['explained: NetworkError']);
-    expect(await pollState()).toMatchObject({ consecutiveFailures: 1, lastError: 'explained: NetworkError' });
+    expect((await pollState()).health).toMatchObject({
+      consecutiveFailures: 1,
+      lastError: 'explained: NetworkError',
+    });
   });
 
   it('looks where an order went whatever `statuses` says, and announces only what `statuses` names', async () => {

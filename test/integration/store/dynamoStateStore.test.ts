@@ -139,7 +139,10 @@ describe('DynamoStateStore on DynamoDB Local', () => {
           new GetCommand({ TableName: table.tableName, Key: { pk: `ORG#${organizationId}`, sk: 'STATE' } }),
         )
       ).Item;
-    const state = { ...initialPollState(organizationId), lastAttemptAt: T0 };
+    const state = {
+      ...initialPollState(organizationId),
+      health: { lastSuccessAt: null, lastAttemptAt: T0, consecutiveFailures: 0, lastError: null },
+    };
     await store.acquireLease(organizationId, 'run-a', T0, 60_000);
     await store.savePollState(state);
 
@@ -158,7 +161,10 @@ describe('DynamoStateStore on DynamoDB Local', () => {
     expect(after.total.writeRequests - before.total.writeRequests).toBe(1);
     expect(after.byOperation.lease.writeRequests).toBe(before.byOperation.lease.writeRequests);
     const released = await readItem();
-    expect(released).toMatchObject({ kind: 'pollState', state: { ...state, lastSuccessAt: T0 } });
+    expect(released).toMatchObject({
+      kind: 'pollState',
+      state: { ...state, health: { ...state.health, lastSuccessAt: T0 } },
+    });
     expect(released).not.toHaveProperty('leaseOwner');
     expect(released).not.toHaveProperty('leaseUntil');
   });

@@ -102,7 +102,10 @@ describe('DynamoStateStore writes on DynamoDB Local', () => {
 
   it('takes a lease over from an owner named gone in one write, leaving the poll state alone', async () => {
     const { store, organizationId, readItem } = await open();
-    const state = { ...initialPollState(organizationId), lastAttemptAt: T0 };
+    const state = {
+      ...initialPollState(organizationId),
+      health: { lastSuccessAt: null, lastAttemptAt: T0, consecutiveFailures: 0, lastError: null },
+    };
     await store.acquireLease(organizationId, 'run-a', T0, 60_000);
     await store.savePollState(state);
     const before = store.metrics.byOperation.lease.writeRequests;
@@ -126,7 +129,10 @@ describe('DynamoStateStore writes on DynamoDB Local', () => {
   it('saves the poll state without touching a lease taken over by another owner', async () => {
     const { store, organizationId, readItem } = await open();
     await store.acquireLease(organizationId, 'run-b', T0, 60_000);
-    const state = { ...initialPollState(organizationId), lastSuccessAt: T0 };
+    const state = {
+      ...initialPollState(organizationId),
+      health: { lastSuccessAt: T0, lastAttemptAt: null, consecutiveFailures: 0, lastError: null },
+    };
 
     await store.savePollState(state, { releaseLeaseOf: 'run-a' });
 

@@ -106,7 +106,11 @@ describe('SqliteStateStore on a state file', () => {
     const first = open();
     const snapshot = makeSnapshot(newOrderUuid());
     const event = makeEvent(ORG, snapshot.orderUuid, 'order.created');
-    const state = { ...initialPollState(ORG), lastSuccessAt: T0, baselined: ['pending'] };
+    const state = {
+      ...initialPollState(ORG),
+      coverage: { pendingCoveredAt: { '2026-03-05': T0 }, watchingSince: T0 },
+      health: { lastSuccessAt: T0, lastAttemptAt: null, consecutiveFailures: 0, lastError: null },
+    };
     await first.commitChange(ORG, { snapshot, events: [event] });
     await first.savePollState(state);
     first.close();
