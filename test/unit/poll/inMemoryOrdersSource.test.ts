@@ -1,6 +1,7 @@
 // The in-memory OrdersSource the phase tests run on: the same listings as the real AdminApiClient over
 // the simulator's routes (answered in process, no socket), its filters, pages, totals, walks and request
-// count; the world changed between calls, injected failures, both budgets.
+// count; the world changed between calls, injected failures, both budgets; and the poll cycle driven end
+// to end on it and the in-memory state store.
 import { describe, expect, it } from 'vitest';
 import { AdminApiClient } from '../../../shared/api/adminApiClient.js';
 import {
@@ -12,16 +13,21 @@ import {
 import type { OrderQuery } from '../../../shared/api/orderQuery.js';
 import type { ListingWalk } from '../../../shared/api/pagination.js';
 import type { Order } from '../../../shared/api/schemas.js';
+import { TERMINAL_STATUSES } from '../../../shared/detect/planSweep.js';
 import type { HttpClient, HttpResponse } from '../../../shared/http/httpClient.js';
+import { type PolledOrganization, pollOrganization } from '../../../shared/poll/pollOrganization.js';
 import { addDays } from '../../../shared/time/calendarDate.js';
 import { addInitialOrders } from '../../../simulator/initialOrders.js';
 import { PickupDateWriter } from '../../../simulator/pickupFormat.js';
 import { listEstablishments } from '../../../simulator/routes/establishments.js';
 import { listOrders } from '../../../simulator/routes/orders.js';
 import { SeededRandom } from '../../../simulator/seededRandom.js';
+import { formatTimestamp, microsFromMs } from '../../../simulator/timestamps.js';
 import { World } from '../../../simulator/world.js';
 import { CountingBudget, virtualRequestBudget } from '../../support/cycleBudgets.js';
+import { ORGANIZATION } from '../../support/detectFixtures.js';
 import { apiFailures, IN_MEMORY_BASE_URL, InMemoryOrdersSource } from '../../support/inMemoryOrdersSource.js';
+import { InMemoryStateStore } from '../../support/inMemoryStateStore.js';
 import { ESTABLISHMENT_UUID, makeEstablishment, makeOrder } from '../../support/orderFactory.js';
 
 /** Tuesday 10 March 2026, 06:00 in Lisbon (UTC+0 until the end of March). */
@@ -349,5 +355,82 @@ describe('InMemoryOrdersSource', () => {
     await expect(source.listOrders(pending(TODAY))).rejects.toBeInstanceOf(RequestBudgetExhaustedError);
     now += MINUTE;
     await expect(source.listOrders(pending(TODAY))).resolves.toMatchObject({ pages: 3 });
+  });
+});
+
+describe('pollOrganization on the in-memory fakes', () => {
+  const organization: PolledOrganization = {
+    ...ORGANIZATION,
+    timeZone: TIME_ZONE,
+    window: { daysBack: 0, daysAhead: 7 },
+    statuses: ['pending', 'completed', 'canceled', 'archived'],
+    emitExisting: false,
+    pollIntervalSeconds: 10,
+    sweepIntervalSeconds: 60,
+  };
+
+  it('baselines silently, then finds a new order and a pending order that was completed', async () => {
+    let now = T0;
+    const clock = () => now;
+    const store = new InMemoryStateStore({ clock });
+    const existing = [makeOrder({ pickup_at: TODAY }), makeOrder({ pickup_at: addDays(TODAY, 1) })];
+    const [toComplete] = existing;
+    if (!toComplete) throw new Error('no order');
+    const source = new InMemoryOrdersSource({
+      organizationId: organization.id,
+      organizationName: organization.name,
+      orders: [
+        ...existing,
+        makeOrder({ pickup_at: TODAY, status: { label: 'Completed', value: 'completed' } }),
+      ],
+      establishments: [makeEstablishment({ uuid: ESTABLISHMENT_UUID, name: 'Main canteen' })],
+      budget: virtualRequestBudget({ clock, counters: store.budgetCounters }),
+      clock,
+      timeZone: TIME_ZONE,
+    });
+    const cycle = async () => {
+      now += MINUTE;
+      return pollOrganization(organization, {
+        api: source,
+        store,
+        clock,
+        runId: 'test-run',
+        baseUrl: IN_MEMORY_BASE_URL,
+      });
+    };
+
+    const baseline = await cycle();
+    expect(baseline).toMatchObject({ outcome: 'polled', ok: true, events: [], failures: [] });
+    expect(baseline.requests).toBe(source.requestCount);
+    expect((await store.loadSnapshots(organization.id)).size).toBeGreaterThanOrEqual(2);
+    // Until the slow sweep has passed over every terminal listing once: all of it baseline, no event.
+    const swept = async () => {
+      const sweptAt = (await store.loadPollState(organization.id))?.sweptAt ?? {};
+      return TERMINAL_STATUSES.every((status) => (sweptAt[status] ?? 0) >= T0);
+    };
+    for (let cycles = 0; !(await swept()); cycles += 1) {
+      expect(cycles).toBeLessThan(20);
+      expect((await cycle()).events).toEqual([]);
+    }
+
+    const arriving = makeOrder({ pickup_at: TODAY, created_at: formatTimestamp(microsFromMs(now + 30_000)) });
+    source.addOrders(arriving);
+    source.setStatus(toComplete.uuid, 'completed', now + 30_000);
+    const report = await cycle();
+
+    expect(report).toMatchObject({ outcome: 'polled', ok: true, failures: [] });
+    // The completed order left pending and was looked up in the same cycle, not left for the sweep.
+    expect(report.vanished.map((order) => order.uuid)).toEqual([toComplete.uuid]);
+    expect(report.requestsFor.resolve).toBeGreaterThan(0);
+    expect(report.events.map((event) => [event.type, event.subject]).sort()).toEqual(
+      [
+        ['order.created', arriving.uuid],
+        ['order.completed', toComplete.uuid],
+      ].sort(),
+    );
+    expect(store.drainDeliveryQueue().map((stored) => stored.event.id)).toEqual(
+      report.events.map((event) => event.id),
+    );
+    expect(await store.leaseHolder(organization.id)).toBeUndefined();
   });
 });
