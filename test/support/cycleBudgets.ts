@@ -3,7 +3,7 @@
 import { type BudgetCounterStore, InMemoryBudgetCounterStore } from '../../shared/api/budgetCounterStore.js';
 import { RequestBudgetExhaustedError, type RequestContext } from '../../shared/api/errors.js';
 import { RequestBudget, reservationHoldMs } from '../../shared/api/requestBudget.js';
-import type { CycleBudget } from './pollPorts.js';
+import type { CycleBudget } from '../../shared/poll/ordersSource.js';
 
 /**
  * What the orders source draws every request from, as AdminApiClient draws from its RequestBudget: the

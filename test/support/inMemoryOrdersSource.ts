@@ -21,6 +21,7 @@ import {
   OrderSchema,
   type OrderStatus,
 } from '../../shared/api/schemas.js';
+import type { OrdersSource } from '../../shared/poll/ordersSource.js';
 import { calendarDateIn } from '../../shared/time/calendarDate.js';
 import {
   type OrderListingQuery,
@@ -34,7 +35,6 @@ import { microsFromMs } from '../../simulator/timestamps.js';
 import { CountingBudget, type SourceBudget } from './cycleBudgets.js';
 import { ORGANIZATION } from './detectFixtures.js';
 import type { EstablishmentInput } from './orderFactory.js';
-import type { OrdersSource } from './pollPorts.js';
 
 export const IN_MEMORY_BASE_URL = 'https://admin.example.test/api/v1/admin';
 

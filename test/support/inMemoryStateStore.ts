@@ -5,12 +5,12 @@ import type { Snapshot } from '../../shared/detect/snapshot.js';
 import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
 import { type EventQuery, EventQuerySchema, matchesEventQuery } from '../../shared/store/eventQuery.js';
 import { parseInput } from '../../shared/store/parseStored.js';
+import type { PollState } from '../../shared/store/pollState.js';
 import {
   type AcquireLeaseOptions,
   type CommitResult,
   DEFAULT_EVENT_RETENTION_MS,
   type Lease,
-  type PollState,
   type RecordResult,
   type SavePollStateOptions,
   type SnapshotChange,
@@ -91,7 +91,7 @@ export class InMemoryStateStore implements StateStore {
       pollStateFailures: async (organizationId) => {
         const stored = this.#records(organizationId).pollState;
         if (!stored) throw new Error(`no poll state of ${organizationId} to corrupt`);
-        stored.consecutiveFailures = -1;
+        stored.health = { ...(stored.health as object), consecutiveFailures: -1 };
       },
     };
   }

@@ -15,7 +15,8 @@ import type { ListingWalk } from '../../../shared/api/pagination.js';
 import type { Order } from '../../../shared/api/schemas.js';
 import { TERMINAL_STATUSES } from '../../../shared/detect/planSweep.js';
 import type { HttpClient, HttpResponse } from '../../../shared/http/httpClient.js';
-import { type PolledOrganization, pollOrganization } from '../../../shared/poll/pollOrganization.js';
+import type { PolledOrganization } from '../../../shared/poll/cycleContext.js';
+import { pollOrganization } from '../../../shared/poll/pollOrganization.js';
 import { addDays } from '../../../shared/time/calendarDate.js';
 import { addInitialOrders } from '../../../simulator/initialOrders.js';
 import { PickupDateWriter } from '../../../simulator/pickupFormat.js';
@@ -405,7 +406,7 @@ describe('pollOrganization on the in-memory fakes', () => {
     expect((await store.loadSnapshots(organization.id)).size).toBeGreaterThanOrEqual(2);
     // Until the slow sweep has passed over every terminal listing once: all of it baseline, no event.
     const swept = async () => {
-      const sweptAt = (await store.loadPollState(organization.id))?.sweptAt ?? {};
+      const sweptAt = (await store.loadPollState(organization.id))?.sweep.sweptAt ?? {};
       return TERMINAL_STATUSES.every((status) => (sweptAt[status] ?? 0) >= T0);
     };
     for (let cycles = 0; !(await swept()); cycles += 1) {

@@ -2,7 +2,7 @@
 // adapters pass, then what only the fake adds (copies, not references; the delivery queue; failNext).
 import { describe, expect, it } from 'vitest';
 import { StoreContentionError } from '../../../shared/store/errors.js';
-import { initialPollState } from '../../../shared/store/stateStore.js';
+import { initialPollState, type PollState } from '../../../shared/store/pollState.js';
 import { InMemoryStateStore } from '../../support/inMemoryStateStore.js';
 import {
   describeStateStoreConformance,
@@ -25,14 +25,14 @@ describe('InMemoryStateStore beyond the port', () => {
     const store = new InMemoryStateStore({ clock: () => T0 });
     const snapshot = makeSnapshot(newOrderUuid());
     const event = makeEvent(ORG, snapshot.orderUuid, 'order.created');
-    const state = { ...initialPollState(ORG), baselined: ['pending'] };
+    const state: PollState = { ...initialPollState(ORG), listings: { sizes: { pending: 3 }, walkedAt: {} } };
     await store.commitChange(ORG, { snapshot, events: [event] });
     await store.savePollState(state);
     await store.acquireLease(ORG, 'run-a', T0, 60_000);
 
     snapshot.status = 'canceled';
     event.data.order.reference = 'changed';
-    state.baselined.push('completed');
+    state.listings.sizes.completed = 7;
     const loaded = await store.loadSnapshots(ORG);
     const loadedSnapshot = loaded.get(snapshot.orderUuid);
     if (!loadedSnapshot) throw new Error('no snapshot');
@@ -41,7 +41,7 @@ describe('InMemoryStateStore beyond the port', () => {
     if (!listed) throw new Error('no event');
     listed.event.subject = 'changed';
     const loadedState = await store.loadPollState(ORG);
-    loadedState?.baselined.push('archived');
+    if (loadedState) loadedState.listings.sizes.archived = 9;
     const lease = await store.leaseHolder(ORG);
     if (lease) lease.until = 0;
 
@@ -53,7 +53,7 @@ describe('InMemoryStateStore beyond the port', () => {
       subject: snapshot.orderUuid,
       data: { order: { reference: 'ORD-1' } },
     });
-    expect((await store.loadPollState(ORG))?.baselined).toEqual(['pending']);
+    expect((await store.loadPollState(ORG))?.listings.sizes).toEqual({ pending: 3 });
     expect(await store.leaseHolder(ORG)).toEqual({ owner: 'run-a', until: T0 + 60_000 });
   });
 
