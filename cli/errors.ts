@@ -3,22 +3,15 @@
 // come from the error's class (NotifierError), so a new error class is handled by construction.
 import { CommanderError } from 'commander';
 import { ConfigError } from '../shared/config/errors.js';
-import { EXIT_FAILURE, EXIT_USAGE, type ExitCode, NotifierError } from '../shared/errors/notifierError.js';
+import { FixByHandError } from '../shared/errors/fixByHandError.js';
+import { EXIT_FAILURE, EXIT_USAGE, NotifierError } from '../shared/errors/notifierError.js';
 import { StateFileTooNewError } from '../shared/store/errors.js';
 import type { LogFormat } from './logging/logFormat.js';
 
 export { EXIT_FAILURE, EXIT_USAGE };
 
 /** Bad input caught before any request; exits 2. */
-export class CliUsageError extends NotifierError {
-  override get exitCode(): ExitCode {
-    return EXIT_USAGE;
-  }
-
-  override get userFacing(): boolean {
-    return true;
-  }
-}
+export class CliUsageError extends FixByHandError {}
 
 /** `poll --metrics-port` could not listen where asked (port taken, not allowed, no such address); exits 2. */
 export class MetricsListenError extends CliUsageError {

@@ -2,20 +2,12 @@
 // for the token's request budget to free up, and between retries of a failed request. Cutting those
 // waits fails the request at once, so the cycle ends (committing what it has) instead of holding the
 // process for up to a minute.
-import { EXIT_FAILURE, type ExitCode, NotifierError } from '../../shared/errors/notifierError.js';
+import { TransientError } from '../../shared/errors/transientError.js';
 
 /** The runner is stopping: the request that waited was given up, not refused by the API. */
-export class RunnerStoppingError extends NotifierError {
+export class RunnerStoppingError extends TransientError {
   constructor() {
     super('not sent: the runner is stopping');
-  }
-
-  override get exitCode(): ExitCode {
-    return EXIT_FAILURE;
-  }
-
-  override get userFacing(): boolean {
-    return true;
   }
 }
 

@@ -1,7 +1,7 @@
 // What fails a digest run: digests claimed but not published, named, so the error alarm points at them.
-import { EXIT_FAILURE, type ExitCode, NotifierError } from '../../shared/errors/notifierError.js';
+import { TransientError } from '../../shared/errors/transientError.js';
 
-export class DigestPublishError extends NotifierError {
+export class DigestPublishError extends TransientError {
   readonly digestIds: readonly string[];
 
   constructor(digestIds: readonly string[]) {
@@ -9,13 +9,5 @@ export class DigestPublishError extends NotifierError {
       `${digestIds.length} digest(s) not published (${digestIds.join(', ')}); the digest function log says why, and the next run retries them`,
     );
     this.digestIds = digestIds;
-  }
-
-  override get exitCode(): ExitCode {
-    return EXIT_FAILURE;
-  }
-
-  override get userFacing(): boolean {
-    return true;
   }
 }

@@ -1,7 +1,7 @@
 // Parses a Lambda function's environment at import, so a misconfigured function fails on its first cold
 // start with a message naming every missing or bad variable, not on some later request.
 import type * as z from 'zod';
-import { EXIT_USAGE, type ExitCode, NotifierError } from '../../shared/errors/notifierError.js';
+import { FixByHandError } from '../../shared/errors/fixByHandError.js';
 
 /**
  * A function's environment schema shape: a key for each variable the stack sets
@@ -12,18 +12,10 @@ export type EnvironmentShape<Variables, Extra extends string = never> = Record<
   z.ZodType
 >;
 
-export class LambdaEnvironmentError extends NotifierError {
+/** A deployment mistake: every cold start fails the same way until the function is redeployed. */
+export class LambdaEnvironmentError extends FixByHandError {
   constructor(functionName: string, problems: string[]) {
     super(`${functionName} environment: ${problems.join('; ')}`);
-  }
-
-  /** A deployment mistake: every cold start fails the same way until the function is redeployed. */
-  override get exitCode(): ExitCode {
-    return EXIT_USAGE;
-  }
-
-  override get userFacing(): boolean {
-    return true;
   }
 }
 

@@ -3,7 +3,7 @@
 // carries the token.
 
 import { networkWords } from '../errors/networkWords.js';
-import { EXIT_FAILURE, type ExitCode, NotifierError } from '../errors/notifierError.js';
+import { TransientError } from '../errors/transientError.js';
 import { HttpTimeoutError, HttpTransportError, type TimeoutPhase } from '../http/httpErrors.js';
 import type { ErrorBody } from './envelope.js';
 
@@ -19,7 +19,7 @@ export interface RequestContext {
  * Exit 1 for every one: the API or the network failed, or refused what the token may do, and the message
  * names the organization, the endpoint and what to check.
  */
-export class AdminApiError extends NotifierError {
+export class AdminApiError extends TransientError {
   readonly organization: string;
   readonly endpoint: string;
   readonly status: number | undefined;
@@ -38,14 +38,6 @@ export class AdminApiError extends NotifierError {
     this.endpoint = context.endpoint;
     this.status = options?.status;
     this.retryAfterMs = options?.retryAfterMs;
-  }
-
-  override get exitCode(): ExitCode {
-    return EXIT_FAILURE;
-  }
-
-  override get userFacing(): boolean {
-    return true;
   }
 }
 

@@ -1,7 +1,8 @@
 // Typed config failures. Messages name JSON paths, keys and environment variable names, never a value
 // that could be a secret.
 
-import { EXIT_FAILURE, EXIT_USAGE, type ExitCode, NotifierError } from '../errors/notifierError.js';
+import { FixByHandError } from '../errors/fixByHandError.js';
+import { TransientError } from '../errors/transientError.js';
 import { counted } from '../text/counted.js';
 
 export interface ConfigProblem {
@@ -11,7 +12,7 @@ export interface ConfigProblem {
 }
 
 /** The config could not be read or does not satisfy the contract; nothing should run. */
-export class ConfigError extends NotifierError {
+export class ConfigError extends FixByHandError {
   /** The file as the user named it; undefined when the config did not come from a file. */
   readonly file: string | undefined;
   readonly problems: readonly ConfigProblem[];
@@ -26,14 +27,6 @@ export class ConfigError extends NotifierError {
     this.file = file;
     this.problems = problems;
   }
-
-  override get exitCode(): ExitCode {
-    return EXIT_USAGE;
-  }
-
-  override get userFacing(): boolean {
-    return true;
-  }
 }
 
 function listProblems(file: string | undefined, problems: readonly ConfigProblem[]): string {
@@ -42,7 +35,7 @@ function listProblems(file: string | undefined, problems: readonly ConfigProblem
 }
 
 /** A secret reference points at an environment variable that is unset or empty. */
-export class MissingSecretError extends NotifierError {
+export class MissingSecretError extends FixByHandError {
   readonly variable: string;
   /** Where the reference sits in the config, when the caller said. */
   readonly path: string | undefined;
@@ -53,22 +46,14 @@ export class MissingSecretError extends NotifierError {
     this.variable = variable;
     this.path = path;
   }
-
-  override get exitCode(): ExitCode {
-    return EXIT_USAGE;
-  }
-
-  override get userFacing(): boolean {
-    return true;
-  }
 }
 
 /**
  * A Secrets Manager secret exists without a value, or not at all: the operator has not put it yet. For a
  * secret holding several values as one JSON object, `key` names the one missing, or the value is not such
- * an object at all.
+ * an object at all. Only the operator putting the value fixes it; restarting reads the same empty secret.
  */
-export class SecretNotSetError extends NotifierError {
+export class SecretNotSetError extends FixByHandError {
   readonly secretName: string;
   readonly key: string | undefined;
 
@@ -96,31 +81,14 @@ export class SecretNotSetError extends NotifierError {
     this.secretName = secretName;
     this.key = options.key;
   }
-
-  /** Only the operator putting the value fixes it; restarting reads the same empty secret. */
-  override get exitCode(): ExitCode {
-    return EXIT_USAGE;
-  }
-
-  override get userFacing(): boolean {
-    return true;
-  }
 }
 
 /** Secrets Manager refused or failed the lookup (permissions, throttling, network). */
-export class SecretLookupError extends NotifierError {
+export class SecretLookupError extends TransientError {
   readonly secretName: string;
 
   constructor(secretName: string, reason: string, cause?: unknown) {
     super(`could not read secret ${secretName} from Secrets Manager: ${reason}`, { cause });
     this.secretName = secretName;
-  }
-
-  override get exitCode(): ExitCode {
-    return EXIT_FAILURE;
-  }
-
-  override get userFacing(): boolean {
-    return true;
   }
 }

@@ -1,23 +1,16 @@
 // Typed delivery failures: each says which subscriber setting or send went wrong and why, so callers
 // branch on the class and operators read the reason without digging.
-import { EXIT_FAILURE, EXIT_USAGE, type ExitCode, NotifierError } from '../errors/notifierError.js';
+import { FixByHandError } from '../errors/fixByHandError.js';
+import { TransientError } from '../errors/transientError.js';
 
 /** A subscriber's settings cannot work; found before any delivery, so startup stops on it. */
-export class SubscriberConfigError extends NotifierError {
+export class SubscriberConfigError extends FixByHandError {
   /** The subscriber at fault, when the error is about one. */
   readonly subscriberId: string | undefined;
 
   constructor(message: string, subscriberId?: string, options?: ErrorOptions) {
     super(message, options);
     this.subscriberId = subscriberId;
-  }
-
-  override get exitCode(): ExitCode {
-    return EXIT_USAGE;
-  }
-
-  override get userFacing(): boolean {
-    return true;
   }
 }
 
@@ -90,9 +83,10 @@ export class SlackWebhookUrlError extends SubscriberConfigError {
 
 /**
  * An attempt's outcome could not be recorded in the outbox (the state file busy, the disk full). The
- * outcome is held, and recorded before anything more is sent to that subscriber, so it is not sent again.
+ * outcome is held, and recorded before anything more is sent to that subscriber, so it is not sent again;
+ * a later run records it.
  */
-export class DeliveryRecordError extends NotifierError {
+export class DeliveryRecordError extends TransientError {
   readonly subscriberId: string;
   readonly eventId: string;
 
@@ -103,14 +97,5 @@ export class DeliveryRecordError extends NotifierError {
     });
     this.subscriberId = subscriberId;
     this.eventId = eventId;
-  }
-
-  /** The state file busy or the disk full: a later run records the held outcome. */
-  override get exitCode(): ExitCode {
-    return EXIT_FAILURE;
-  }
-
-  override get userFacing(): boolean {
-    return true;
   }
 }

@@ -1,8 +1,11 @@
 // Typed failures of building an event: a caller handed the builder figures that would make a wrong event.
-import { EXIT_FAILURE, type ExitCode, NotifierError } from '../errors/notifierError.js';
+import { InternalError } from '../errors/internalError.js';
 
-/** A prep summary's inputs do not describe one establishment's pickup date; nothing is built. */
-export class PrepSummaryInputError extends NotifierError {
+/**
+ * A prep summary's inputs do not describe one establishment's pickup date; nothing is built. The planner
+ * handed it inconsistent figures: a bug in the notifier, not a mistake a user can fix.
+ */
+export class PrepSummaryInputError extends InternalError {
   /** The establishment and pickup date the summary was for. */
   readonly establishmentUuid: string;
   readonly pickupDate: string;
@@ -11,14 +14,5 @@ export class PrepSummaryInputError extends NotifierError {
     super(`prep summary for establishment ${establishmentUuid} on ${pickupDate}: ${problem}`, options);
     this.establishmentUuid = establishmentUuid;
     this.pickupDate = pickupDate;
-  }
-
-  /** The planner handed it inconsistent figures: a bug in the notifier, not a mistake a user can fix. */
-  override get exitCode(): ExitCode {
-    return EXIT_FAILURE;
-  }
-
-  override get userFacing(): boolean {
-    return false;
   }
 }

@@ -3,7 +3,7 @@
 // them (transport.ts, mapped in transportFailure.ts); the Admin API client turns them into its own errors
 // and the senders into delivery outcomes. Messages name the server by origin only, and quote nothing the
 // transport's redactor has not cut.
-import { EXIT_FAILURE, type ExitCode, NotifierError } from '../errors/notifierError.js';
+import { TransientError } from '../errors/transientError.js';
 
 /**
  * What a timeout waited for: the connection, the response headers, the next piece of the body, or the
@@ -21,19 +21,11 @@ export interface HttpFailureDetails {
   cause: unknown;
 }
 
-export class HttpTransportError extends NotifierError {
+/** A server that could not be reached may be reached on the next try; the message names it. */
+export class HttpTransportError extends TransientError {
   readonly origin: string;
   readonly code: string | undefined;
   readonly detail: string;
-
-  // A server that could not be reached may be reached on the next try; the message names it.
-  override get exitCode(): ExitCode {
-    return EXIT_FAILURE;
-  }
-
-  override get userFacing(): boolean {
-    return true;
-  }
 
   constructor(message: string, details: HttpFailureDetails) {
     super(message, { cause: details.cause });

@@ -1,20 +1,12 @@
 // What the publisher refuses outright: a stream record it could not report back as a partial failure.
-import { EXIT_FAILURE, type ExitCode, NotifierError } from '../errors/notifierError.js';
+import { InternalError } from '../errors/internalError.js';
 
-export class StreamRecordError extends NotifierError {
+/** DynamoDB Streams always sends these fields: a record without them is not a user's to fix. */
+export class StreamRecordError extends InternalError {
   readonly eventId: string | undefined;
 
   constructor(eventId: string | undefined, problem: string) {
     super(`stream record ${eventId ?? '(no eventID)'} ${problem}; the whole batch is retried`);
     this.eventId = eventId;
-  }
-
-  /** DynamoDB Streams always sends these fields: a record without them is not a user's to fix. */
-  override get exitCode(): ExitCode {
-    return EXIT_FAILURE;
-  }
-
-  override get userFacing(): boolean {
-    return false;
   }
 }

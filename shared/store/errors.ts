@@ -2,9 +2,15 @@
 // Callers branch on the class (retryable or not), never on a storage engine's error names.
 
 import type * as z from 'zod';
-import { EXIT_FAILURE, EXIT_USAGE, type ExitCode, NotifierError } from '../errors/notifierError.js';
+import { EXIT_FAILURE, EXIT_USAGE, type ExitCode } from '../errors/notifierError.js';
+import { TransientError } from '../errors/transientError.js';
 
-export class StateStoreError extends NotifierError {
+/**
+ * Every failure of the store is one of these, so callers catch one class; most are transient. The few of
+ * another kind (a state file it cannot open, a value the notifier built wrong, an addon built for another
+ * Node.js) cannot extend another base as well, so each overrides the one getter that differs.
+ */
+export class StateStoreError extends TransientError {
   /** The organization the operation was for; undefined for store-wide work such as the request budget. */
   readonly organization: string | undefined;
   /** The store method that failed, e.g. `commitChange`. */
@@ -22,14 +28,6 @@ export class StateStoreError extends NotifierError {
     super(`state store ${operation} failed${scope}: ${detail}`, options);
     this.operation = operation;
     this.organization = organization;
-  }
-
-  override get exitCode(): ExitCode {
-    return EXIT_FAILURE;
-  }
-
-  override get userFacing(): boolean {
-    return true;
   }
 }
 
@@ -49,7 +47,10 @@ export class StateFileError extends StateStoreError {
     this.retryable = options.retryable;
   }
 
-  /** Exit 2 when starting again cannot open it, so systemd's RestartPreventExitStatus=2 stops restarting. */
+  /**
+   * Exit 2 when starting again cannot open it, so systemd's RestartPreventExitStatus=2 stops restarting;
+   * exit 1 when it may (a locked file, a full disk). The one error whose exit code depends on its state.
+   */
   override get exitCode(): ExitCode {
     return this.retryable ? EXIT_FAILURE : EXIT_USAGE;
   }
@@ -69,7 +70,8 @@ export class StoreInputError extends StateStoreError {
     this.field = field;
   }
 
-  // The notifier built the value: a bug to report, not something the operator can fix.
+  // The notifier built the value: a bug to report, not something the operator can fix. A StateStoreError
+  // all the same (the store's callers catch that class), so it cannot extend InternalError.
   override get userFacing(): boolean {
     return false;
   }

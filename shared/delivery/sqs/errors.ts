@@ -1,9 +1,14 @@
 // Why a delivery function leaves an SQS record on its queue: these errors make Powertools' BatchProcessor
 // report the record in batchItemFailures, and their messages are what the log says about it.
-import { EXIT_FAILURE, EXIT_USAGE, type ExitCode, NotifierError } from '../../errors/notifierError.js';
+import { FixByHandError } from '../../errors/fixByHandError.js';
+import { InternalError } from '../../errors/internalError.js';
+import { TransientError } from '../../errors/transientError.js';
 
-/** The record came from a queue that QUEUE_SUBSCRIBERS does not name: the stack and the function disagree. */
-export class UnknownQueueError extends NotifierError {
+/**
+ * The record came from a queue that QUEUE_SUBSCRIBERS does not name: the stack and the function disagree,
+ * deployed apart. Redeploying both fixes it, retrying does not.
+ */
+export class UnknownQueueError extends FixByHandError {
   readonly queueArn: string;
 
   constructor(queueArn: string) {
@@ -12,34 +17,17 @@ export class UnknownQueueError extends NotifierError {
     );
     this.queueArn = queueArn;
   }
-
-  /** The stack and the function were deployed apart: redeploying both fixes it, retrying does not. */
-  override get exitCode(): ExitCode {
-    return EXIT_USAGE;
-  }
-
-  override get userFacing(): boolean {
-    return true;
-  }
 }
 
-export class InvalidQueueArnError extends NotifierError {
+/** The ARNs come from SQS itself: one that does not parse is a bug here, not a setting. */
+export class InvalidQueueArnError extends InternalError {
   constructor(arn: string) {
     super(`"${arn}" is not an SQS queue ARN`);
-  }
-
-  /** The ARNs come from SQS itself: one that does not parse is a bug here, not a setting. */
-  override get exitCode(): ExitCode {
-    return EXIT_FAILURE;
-  }
-
-  override get userFacing(): boolean {
-    return false;
   }
 }
 
 /** The delivery will be tried again later: the message stays on the queue, hidden until then. */
-export class DeliveryDeferredError extends NotifierError {
+export class DeliveryDeferredError extends TransientError {
   readonly subscriberId: string;
   readonly eventId: string | undefined;
   /** How long the message stays hidden; undefined when its visibility could not be changed. */
@@ -57,13 +45,5 @@ export class DeliveryDeferredError extends NotifierError {
     this.subscriberId = subscriberId;
     this.eventId = eventId;
     this.retryInSeconds = retryInSeconds;
-  }
-
-  override get exitCode(): ExitCode {
-    return EXIT_FAILURE;
-  }
-
-  override get userFacing(): boolean {
-    return true;
   }
 }

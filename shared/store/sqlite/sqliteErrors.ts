@@ -21,6 +21,8 @@ export class SqliteAddonMismatchError extends StateStoreError {
     );
   }
 
+  // Only a rebuild by hand fixes it. A StateStoreError all the same (what toStoreError returns and the store's
+  // callers catch), so it cannot extend FixByHandError.
   override get exitCode(): ExitCode {
     return EXIT_USAGE;
   }

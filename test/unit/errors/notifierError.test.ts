@@ -11,12 +11,10 @@ import {
   WebhookSecretError,
   WebhookUrlError,
 } from '../../../shared/delivery/errors.js';
-import {
-  EXIT_FAILURE,
-  EXIT_USAGE,
-  type ExitCode,
-  NotifierError,
-} from '../../../shared/errors/notifierError.js';
+import { FixByHandError } from '../../../shared/errors/fixByHandError.js';
+import { InternalError } from '../../../shared/errors/internalError.js';
+import { EXIT_FAILURE, EXIT_USAGE, NotifierError } from '../../../shared/errors/notifierError.js';
+import { TransientError } from '../../../shared/errors/transientError.js';
 import { StateFileError } from '../../../shared/store/errors.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -44,6 +42,35 @@ function sourceFiles(directory: string): string[] {
     .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)));
 }
 
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+/** The three kinds of error there are; every class extends one of them. */
+const BASES = new Map<string, ErrorClass>([
+  ['FixByHandError', FixByHandError],
+  ['TransientError', TransientError],
+  ['InternalError', InternalError],
+]);
+/**
+ * The only classes that write `get exitCode` or `get userFacing`: the root declares them, the bases answer
+ * them, and these few answer one differently from their base, each for the reason beside it.
+ */
+const GETTER_WRITERS = [
+  'NotifierError.exitCode',
+  'NotifierError.userFacing',
+  ...[...BASES.keys()].flatMap((base) => [`${base}.exitCode`, `${base}.userFacing`]),
+  // Exit 2 only when starting again cannot open the file: the one exit code that depends on state.
+  'StateFileError.exitCode',
+  // A bug, and a fix by hand, in the state store's family: each must stay a StateStoreError, which the
+  // store's callers catch, so neither can extend InternalError or FixByHandError as well.
+  'StoreInputError.userFacing',
+  'SqliteAddonMismatchError.exitCode',
+].sort();
+// `get exitCode` / `get userFacing`, declared (abstract) or defined, in any class.
+const GETTER = /\bget\s+(exitCode|userFacing)\s*\(/g;
+// A class's head up to its body, named or not: `class X<T> extends Y<T> implements Z {`, never the word in prose.
+const ANY_CLASS =
+  /\bclass(?:\s+(\w+))?(?:\s*<[^{]*?>)?(?:\s+extends\s+[\w.]+(?:<[^{]*?>)?)?(?:\s+implements\s+[\w.,<>\s]+?)?\s*\{/g;
+
 interface DeclaredClass {
   file: string;
   /** `(anonymous)` for a class expression. */
@@ -67,6 +94,37 @@ function declaredErrorClasses(): DeclaredClass[] {
 }
 
 const declared = declaredErrorClasses();
+
+/** `Class.getter` for every `get exitCode` or `get userFacing` in the source, by the class it sits in. */
+function getterWriters(): string[] {
+  return SOURCE_DIRECTORIES.flatMap(sourceFiles).flatMap((file) => {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    const classes = [...text.matchAll(ANY_CLASS)].map((match) => ({
+      at: match.index,
+      name: match[1] ?? '(anonymous)',
+    }));
+    return [...text.matchAll(GETTER)].map((match) => {
+      // The class declared last before the getter: error classes do not nest.
+      const owner = classes.filter(({ at }) => at < match.index).pop()?.name ?? `${file} (no class)`;
+      return `${owner}.${match[1]}`;
+    });
+  });
+}
+
+/** Every error class the product modules export, by name (only the modules that declare one are loaded). */
+async function exportedErrorClasses(): Promise<Map<string, ErrorClass>> {
+  // Only the modules that export one: others may do work at import (a handler parses its environment).
+  const files = [...new Set(declared.filter(({ exported }) => exported).map(({ file }) => file))];
+  const classes = new Map<string, ErrorClass>();
+  for (const file of files) {
+    const exports: Record<string, unknown> = await import(join(ROOT, file));
+    for (const [name, value] of Object.entries(exports)) {
+      if (typeof value === 'function' && value.prototype instanceof Error)
+        classes.set(`${file}: ${name}`, value as ErrorClass);
+    }
+  }
+  return classes;
+}
 
 describe('every error class of the notifier', () => {
   it('is found by the scan, so the checks below are not vacuous', () => {
@@ -99,32 +157,74 @@ describe('every error class of the notifier', () => {
   });
 
   it('is a NotifierError at run time, for every error class its module exports', async () => {
-    // Only the modules that export one: others may do work at import (a handler parses its environment).
-    const files = [...new Set(declared.filter(({ exported }) => exported).map(({ file }) => file))];
-    const strays: string[] = [];
-    for (const file of files) {
-      const exports: Record<string, unknown> = await import(join(ROOT, file));
-      for (const [name, value] of Object.entries(exports)) {
-        if (typeof value !== 'function' || value === NotifierError) continue;
-        if (!(value.prototype instanceof Error)) continue;
-        if (!(value.prototype instanceof NotifierError)) strays.push(`${file}: ${name}`);
-      }
-    }
+    const strays = [...(await exportedErrorClasses())]
+      .filter(([, value]) => value !== NotifierError && !(value.prototype instanceof NotifierError))
+      .map(([where]) => where);
     // Through the prototype chain, whatever the source looks like (an alias, a re-export, a class expression).
     expect(strays).toEqual([]);
+  });
+
+  it('extends FixByHandError, TransientError or InternalError, directly or through another of ours', () => {
+    const baseOf = new Map(declared.map(({ name, base }) => [name, base]));
+    const kindless = declared
+      .filter(({ name }) => name !== 'NotifierError' && !BASES.has(name))
+      .filter(({ base }) => {
+        let ancestor = base;
+        const seen = new Set<string>();
+        while (!BASES.has(ancestor) && baseOf.has(ancestor) && !seen.has(ancestor)) {
+          seen.add(ancestor);
+          ancestor = baseOf.get(ancestor) ?? ancestor;
+        }
+        return !BASES.has(ancestor);
+      })
+      .map(({ file, name, base }) => `${file}: ${name} extends ${base}`);
+    expect(kindless).toEqual([]);
+    // And the bases themselves sit right on the root.
+    const onRoot = declared.filter(({ base }) => base === 'NotifierError').map(({ name }) => name);
+    expect(onRoot.sort()).toEqual([...BASES.keys()].sort());
+  });
+
+  it('is one of the three bases at run time, for every error class its module exports', async () => {
+    const kindless = [...(await exportedErrorClasses())]
+      .filter(([, value]) => value !== NotifierError && !BASES.has(value.name))
+      .filter(([, value]) => ![...BASES.values()].some((base) => value.prototype instanceof base))
+      .map(([where]) => where);
+    expect(kindless).toEqual([]);
+  });
+
+  it('leaves exitCode and userFacing to its base, but for the documented exceptions', () => {
+    expect(getterWriters().sort()).toEqual(GETTER_WRITERS);
+  });
+});
+
+describe('the three bases', () => {
+  class PantryClosedError extends FixByHandError {}
+  class PantryBusyError extends TransientError {}
+  class PantryMiscountedError extends InternalError {}
+
+  it.each([
+    [
+      'FixByHandError: only a fix by hand helps, exit 2, one line',
+      new PantryClosedError('x'),
+      EXIT_USAGE,
+      true,
+    ],
+    [
+      'TransientError: running again may help, exit 1, one line',
+      new PantryBusyError('x'),
+      EXIT_FAILURE,
+      true,
+    ],
+    ['InternalError: a bug, exit 1, a bug report', new PantryMiscountedError('x'), EXIT_FAILURE, false],
+  ])('%s', (_, error, exitCode, userFacing) => {
+    expect(error).toBeInstanceOf(NotifierError);
+    expect(error.exitCode).toBe(exitCode);
+    expect(error.userFacing).toBe(userFacing);
   });
 });
 
 describe('NotifierError', () => {
-  class ExampleError extends NotifierError {
-    override get exitCode(): ExitCode {
-      return EXIT_USAGE;
-    }
-
-    override get userFacing() {
-      return true;
-    }
-  }
+  class ExampleError extends FixByHandError {}
 
   it('names every instance after its concrete class, once, in the base', () => {
     class NarrowerExampleError extends ExampleError {}
