@@ -1,11 +1,12 @@
 // The DynamoDB adapter against DynamoDB Local: the shared conformance suite (a fresh table per test), then
 // what only it shows, such as the cost of a cycle in requests and capacity units and where the lease lives.
 import { randomUUID } from 'node:crypto';
-import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DynamoStateStore } from '../../../shared/store/dynamo/dynamoStateStore.js';
-import { initialPollState } from '../../../shared/store/pollState.js';
+import { initialPollState, type PollState } from '../../../shared/store/pollState.js';
 import { createLocalStateTable, type LocalTable } from '../../support/dynamoLocal.js';
+import { pollStateAsVersion1 } from '../../support/olderStateFiles.js';
 import {
   describeStateStoreConformance,
   makeEvent,
@@ -128,6 +129,40 @@ describe('DynamoStateStore on DynamoDB Local', () => {
       expiresAt: snapshot.expiresAt / 1000,
       version: 1,
     });
+  });
+
+  it('reads a poll state item version 1 wrote as the records, keeping its lease, and the next save writes the records', async () => {
+    const { table, store, organizationId } = await open();
+    const documents = DynamoDBDocumentClient.from(table.client);
+    const key = { pk: `ORG#${organizationId}`, sk: 'STATE' };
+    const state: PollState = {
+      ...initialPollState(organizationId),
+      listings: { sizes: { pending: 40 }, walkedAt: { pending: T0 } },
+      coverage: { pendingCoveredAt: { '2026-03-05': T0 }, watchingSince: T0 },
+      sweep: { inProgress: null, sweptAt: { completed: T0 }, credit: 0.5 },
+      pace: { averageCycleRequests: 4, nextPollAt: T0 + 30_000 },
+      health: { lastSuccessAt: T0, lastAttemptAt: T0, consecutiveFailures: 0, lastError: null },
+    };
+    // The item as 0.1.0 left it: the flat state beside the lease attributes.
+    await documents.send(
+      new PutCommand({
+        TableName: table.tableName,
+        Item: {
+          ...key,
+          kind: 'pollState',
+          state: pollStateAsVersion1(state),
+          leaseOwner: 'run-a',
+          leaseUntil: T0 + 60_000,
+        },
+      }),
+    );
+
+    expect(await store.loadPollState(organizationId)).toEqual(state);
+    expect(await store.leaseHolder(organizationId)).toEqual({ owner: 'run-a', until: T0 + 60_000 });
+    await store.savePollState(state, { releaseLeaseOf: 'run-a' });
+    const item = (await documents.send(new GetCommand({ TableName: table.tableName, Key: key }))).Item;
+    expect(item?.state).toEqual(state);
+    expect(item).not.toHaveProperty('leaseOwner');
   });
 
   it('keeps the lease on the poll state item, and gives it back with the state in one write', async () => {

@@ -1,5 +1,6 @@
 // The SQLite adapter: the shared conformance suite on a temporary state file, then what only it does
 // (WAL, reopening, the per-subscriber delivery outbox).
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,13 +9,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Delivery } from '../../../shared/delivery/deliveryOutbox.js';
 import type { NotifierEvent } from '../../../shared/events/notifierEvent.js';
 import { StateFileTooNewError, StateStoreError, StoreContentionError } from '../../../shared/store/errors.js';
-import { initialPollState } from '../../../shared/store/pollState.js';
+import { initialPollState, type PollState } from '../../../shared/store/pollState.js';
 import { SCHEMA_VERSION } from '../../../shared/store/sqlite/sqliteSchema.js';
 import {
   SqliteStateStore,
   type SqliteStateStoreOptions,
 } from '../../../shared/store/sqlite/sqliteStateStore.js';
-import { rewriteAsSchema1, SNAPSHOTS_BACK_TO_SECONDS } from '../../support/olderStateFiles.js';
+import {
+  rewriteAsSchema1,
+  rewriteAsSchema4,
+  SNAPSHOTS_BACK_TO_SECONDS,
+} from '../../support/olderStateFiles.js';
 import {
   describeStateStoreConformance,
   makeEvent,
@@ -221,6 +226,66 @@ describe('SqliteStateStore on a state file', () => {
     const check = new Database(path, { readonly: true });
     try {
       expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    } finally {
+      check.close();
+    }
+  });
+
+  it('migrates the poll states of a schema 4 file into the records, keeping every value, and leaves a spoiled one to name its field', async () => {
+    const path = join(dir, 'nested', 'state.db');
+    const first = open();
+    const state: PollState = {
+      ...initialPollState(ORG),
+      listings: { sizes: { pending: 40, completed: 120 }, walkedAt: { pending: T0 } },
+      coverage: { pendingCoveredAt: { '2026-03-05': T0 }, watchingSince: T0 - 60_000 },
+      sweep: {
+        inProgress: { key: 'completed', nextPage: 3, startedAt: T0 },
+        sweptAt: { canceled: T0 },
+        credit: 1.5,
+      },
+      lookups: { searched: { [newOrderUuid()]: ['completed'] }, averageRequests: 2.5 },
+      prepSummaries: { 'est-1|2026-03-05': { eventId: 'evt-1', closedAt: T0, complete: true } },
+      pace: { averageCycleRequests: 9.5, nextPollAt: T0 + 15_000 },
+      health: { lastSuccessAt: T0, lastAttemptAt: T0, consecutiveFailures: 0, lastError: null },
+    };
+    const spoiled = randomUUID();
+    await first.savePollState(state);
+    await first.savePollState(initialPollState(spoiled));
+    first.close();
+    stores.splice(0);
+    rewriteAsSchema4(path);
+    const raw = new Database(path);
+    const stored = (organizationId: string) =>
+      JSON.parse(
+        raw
+          .prepare<[string], string>('SELECT data FROM poll_states WHERE organization_id = ?')
+          .pluck()
+          .get(organizationId) ?? 'null',
+      );
+    expect(stored(ORG)).toMatchObject({ listingSizes: state.listings.sizes, cycleRequests: 9.5 });
+    raw
+      .prepare(
+        `UPDATE poll_states SET data = json_set(data, '$.consecutiveFailures', -1) WHERE organization_id = ?`,
+      )
+      .run(spoiled);
+    raw.close();
+
+    const upgraded = open();
+    expect(await upgraded.loadPollState(ORG)).toEqual(state);
+    await expect(upgraded.loadPollState(spoiled)).rejects.toMatchObject({
+      name: 'MalformedRecordError',
+      record: 'poll state',
+      field: 'consecutiveFailures',
+    });
+    const check = new Database(path, { readonly: true });
+    try {
+      expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      // Rewritten in the file, not only read as the records.
+      const data = check
+        .prepare<[string], string>('SELECT data FROM poll_states WHERE organization_id = ?')
+        .pluck();
+      expect(JSON.parse(data.get(ORG) ?? 'null')).toEqual(state);
+      expect(JSON.parse(data.get(spoiled) ?? 'null')).toMatchObject({ consecutiveFailures: -1 });
     } finally {
       check.close();
     }
