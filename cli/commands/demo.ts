@@ -7,6 +7,7 @@ import { stopOnSignals } from '../runtime/stopOnSignals.js';
 
 interface DemoCommandOptions {
   seed: string;
+  /** 3 by default: the schema's floor is 2 s, and 3 leaves room for the cycle itself. */
   interval: string;
 }
 
