@@ -2,19 +2,15 @@
 // of the periods that have ended from the state table's event log, claims each there by its deterministic
 // id, and publishes it to the event topic for its one subscriber.
 import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
-import type { CfnTable, Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { CfnTopic, Topic } from 'aws-cdk-lib/aws-sns';
+import type { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import type { DigestVariables } from '../shared/contracts/functionEnvironments.js';
-import { generatedNameLength, topicArnStandIn } from './lambdaEnvironmentSize.js';
+import { tableNameStandIn, topicArnStandIn } from './lambdaEnvironmentSize.js';
 import type { NotifierConfig } from './notifierConfig.js';
 import { NotifierFunction } from './notifierFunction.js';
 import { SERVICE_NAMES } from './notifierMetrics.js';
-
-/** DynamoDB table names are at most 255 characters; SNS topic names 256. */
-const TABLE_NAME_MAXIMUM = 255;
-const TOPIC_NAME_MAXIMUM = 256;
 
 export interface DigestFunctionProps {
   /** Its organizations and the e-mail subscribers with a digest are compiled into the bundle. */
@@ -38,8 +34,6 @@ export interface DigestFunctionProps {
 
 export class DigestFunction extends NotifierFunction {
   constructor(scope: Construct, id: string, props: DigestFunctionProps) {
-    const cfnTable = props.table.node.defaultChild as CfnTable;
-    const cfnTopic = props.topic.node.defaultChild as CfnTopic;
     super(scope, id, {
       handlerModule: 'digest/handler.ts',
       serviceName: SERVICE_NAMES.digest,
@@ -53,8 +47,8 @@ export class DigestFunction extends NotifierFunction {
         TOPIC_ARN: props.topic.topicArn,
       } satisfies DigestVariables,
       environmentStandIns: {
-        STATE_TABLE_NAME: 'n'.repeat(generatedNameLength(cfnTable, TABLE_NAME_MAXIMUM)),
-        TOPIC_ARN: topicArnStandIn(generatedNameLength(cfnTopic, TOPIC_NAME_MAXIMUM)),
+        STATE_TABLE_NAME: tableNameStandIn(props.table),
+        TOPIC_ARN: topicArnStandIn(props.topic),
       } satisfies Partial<DigestVariables>,
     });
     // A failed run is not retried by Lambda: its claims hold for a while, and the next hourly run retries.
