@@ -1,12 +1,13 @@
 // The digest function (functions/digest/handler.ts): on each run of its schedule, builds the e-mail digests
 // of the periods that have ended from the state table's event log, claims each there by its deterministic
 // id, and publishes it to the event topic for its one subscriber.
-import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import type { DigestVariables } from '../shared/contracts/functionEnvironments.js';
+import { grantPublishToTopic } from './eventTopic.js';
 import { tableNameStandIn, topicArnStandIn } from './lambdaEnvironmentSize.js';
 import type { NotifierConfig } from './notifierConfig.js';
 import { NotifierFunction } from './notifierFunction.js';
@@ -56,12 +57,6 @@ export class DigestFunction extends NotifierFunction {
     // The event log is one Query per organization; a claim is a conditional PutItem, marking it sent an
     // UpdateItem.
     props.table.grant(this, 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem');
-    // Also grants kms:GenerateDataKey* and kms:Decrypt on the topic's key.
-    props.topic.grantPublish(this);
-    Validations.of(this).acknowledge({
-      id: 'AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
-      reason:
-        'Publishing to the KMS-encrypted topic needs a data key from its key (granted by Topic.grantPublish on that one key only); the wildcard covers GenerateDataKey and its WithoutPlaintext variant.',
-    });
+    grantPublishToTopic(props.topic, this);
   }
 }

@@ -12,6 +12,7 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { PublisherVariables } from '../shared/contracts/functionEnvironments.js';
 import { PUBLISHER_STREAM_FILTER_PATTERN } from '../shared/contracts/streamContract.js';
+import { grantPublishToTopic } from './eventTopic.js';
 import { topicArnStandIn } from './lambdaEnvironmentSize.js';
 import { NotifierFunction } from './notifierFunction.js';
 import { SERVICE_NAMES } from './notifierMetrics.js';
@@ -65,8 +66,7 @@ export class Publisher extends Construct {
         TOPIC_ARN: topicArnStandIn(props.topic),
       } satisfies Partial<PublisherVariables>,
     });
-    // Also grants kms:GenerateDataKey* and kms:Decrypt on the topic's key.
-    props.topic.grantPublish(this.function);
+    grantPublishToTopic(props.topic, this.function);
 
     this.failureQueue = secureQueue(this, 'FailureQueue', { retentionPeriod: Duration.days(14) });
     this.function.function.addEventSource(
@@ -90,17 +90,10 @@ export class Publisher extends Construct {
       reason:
         "This queue is itself a dead-letter destination (the stream event source mapping's on-failure destination), which the rule does not recognize; nothing consumes it, so it needs no DLQ of its own.",
     });
-    Validations.of(this.function).acknowledge(
-      {
-        id: 'AwsSolutions-IAM5[Resource::*]',
-        reason:
-          "dynamodb:ListStreams, which the DynamoDB event source grants, cannot be scoped to a resource; every other stream action is on the state table's stream ARN.",
-      },
-      {
-        id: 'AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
-        reason:
-          'Publishing to the KMS-encrypted topic needs a data key from its key (granted by Topic.grantPublish on that one key only); the wildcard covers GenerateDataKey and its WithoutPlaintext variant.',
-      },
-    );
+    Validations.of(this.function).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        "dynamodb:ListStreams, which the DynamoDB event source grants, cannot be scoped to a resource; every other stream action is on the state table's stream ARN.",
+    });
   }
 }
