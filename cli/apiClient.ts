@@ -1,9 +1,33 @@
-// Builds the Admin API client for a one-shot CLI command, with --verbose reporting each attempt.
+// The Admin API client of a one-shot CLI command (establishments, orders): the flags such a command
+// takes (--verbose and the connection, with the connection's help), and the client itself, with --verbose
+// reporting each attempt on stderr, closed when the command is done with it.
+import type { Command } from 'commander';
 import { AdminApiClient, type AttemptReport } from '../shared/api/adminApiClient.js';
 import { createUndiciHttpClient } from '../shared/http/undiciHttpClient.js';
-import type { Connection } from './connection.js';
+import { addConnectionOptions, CONNECTION_HELP, type Connection, resolveConnection } from './connection.js';
 
-export function createCliApiClient(connection: Connection, verbose: boolean): AdminApiClient {
+/** Adds --verbose and the connection's flags, and after the options the connection's help, then `examples`. */
+export function withApiClientOptions(command: Command, examples: string): Command {
+  command.option('--verbose', 'report every request on stderr');
+  addConnectionOptions(command);
+  return command.addHelpText('after', `${CONNECTION_HELP}\n\nExamples:\n${examples}`);
+}
+
+/** Runs `use` with a client for the connection the command was given, and closes the client after it. */
+export async function withCliApiClient(
+  command: Command,
+  verbose: boolean,
+  use: (client: AdminApiClient) => Promise<void>,
+): Promise<void> {
+  const client = createCliApiClient(await resolveConnection(command), verbose);
+  try {
+    await use(client);
+  } finally {
+    await client.close();
+  }
+}
+
+function createCliApiClient(connection: Connection, verbose: boolean): AdminApiClient {
   return new AdminApiClient({
     baseUrl: connection.baseUrl,
     organizationId: connection.organizationId,

@@ -69,10 +69,10 @@ export interface NotifierAlarmsProps {
   readonly organizations: readonly OrganizationConfig[];
   /**
    * Whether the organizations are being polled. Off (`-c polling=off`, e.g. until the tokens are put), the
-   * "not polled" alarms still show their state but notify no one: nothing is polled, by request.
-   * @default true
+   * "not polled" alarms still show their state but notify no one: nothing is polled, by request. The stack
+   * decides it once, for its schedules and the poller's ticks too.
    */
-  readonly pollingEnabled?: boolean;
+  readonly pollingEnabled: boolean;
   /** Its errors alarm is the "poller errors" one. */
   readonly poller: NotifierFunction;
   /** Watched for falling behind the stream (IteratorAge). */
@@ -171,7 +171,7 @@ export class NotifierAlarms extends Construct {
         comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
         treatMissingData: TreatMissingData.BREACHING,
         evaluationPeriods: minutes,
-        actionsEnabled: props.pollingEnabled ?? true,
+        actionsEnabled: props.pollingEnabled,
       });
     }
 

@@ -3,7 +3,7 @@
 // deliveryQueueContract.ts: QUEUE_SUBSCRIBERS maps each queue ARN to its subscriber, DLQ_URLS each
 // subscriber to its dead-letter queue; the config, its subscribers only, is compiled into the bundle.
 import { Duration, type RemovalPolicy, Stack } from 'aws-cdk-lib';
-import type { CfnTable, Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
@@ -19,6 +19,7 @@ import {
   queueArnStandIn,
   queueUrlStandIn,
   SQS_QUEUE_NAME_MAXIMUM,
+  tableNameStandIn,
 } from './lambdaEnvironmentSize.js';
 import type { NotifierConfig, QueueSubscriberType } from './notifierConfig.js';
 import { NotifierFunction } from './notifierFunction.js';
@@ -26,7 +27,6 @@ import { SERVICE_NAMES } from './notifierMetrics.js';
 import type { NotifierSecrets } from './notifierSecrets.js';
 import type { SubscriberQueue } from './subscriberQueues.js';
 
-const TABLE_NAME_MAXIMUM = 255;
 const DELIVERED_TYPES: readonly QueueSubscriberType[] = ['webhook', 'slack'];
 const CONSTRUCT_IDS: Record<QueueSubscriberType, string> = { webhook: 'Webhook', slack: 'Slack' };
 const DESCRIPTIONS: Record<QueueSubscriberType, string> = {
@@ -65,10 +65,7 @@ export class DeliveryFunctions extends Construct {
   constructor(scope: Construct, id: string, props: DeliveryFunctionsProps) {
     super(scope, id);
     const stack = Stack.of(this);
-    const tableNameLength = generatedNameLength(
-      props.table.node.defaultChild as CfnTable,
-      TABLE_NAME_MAXIMUM,
-    );
+    const tableName = tableNameStandIn(props.table);
     const functions = new Map<QueueSubscriberType, NotifierFunction>();
     for (const type of DELIVERED_TYPES) {
       const queues = props.queues.filter(({ subscriber }) => subscriber.type === type);
@@ -97,7 +94,7 @@ export class DeliveryFunctions extends Construct {
           ),
         } satisfies DeliveryVariables,
         environmentStandIns: {
-          STATE_TABLE_NAME: 'n'.repeat(tableNameLength),
+          STATE_TABLE_NAME: tableName,
           QUEUE_SUBSCRIBERS: jsonObjectText(
             queues.map(({ queue, subscriber }) => [queueArnStandIn(nameLength(queue)), subscriber.id]),
           ),

@@ -1,20 +1,17 @@
 // The digest function (functions/digest/handler.ts): on each run of its schedule, builds the e-mail digests
 // of the periods that have ended from the state table's event log, claims each there by its deterministic
 // id, and publishes it to the event topic for its one subscriber.
-import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
-import type { CfnTable, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { CfnTopic, Topic } from 'aws-cdk-lib/aws-sns';
+import type { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import type { DigestVariables } from '../shared/contracts/functionEnvironments.js';
-import { generatedNameLength, topicArnStandIn } from './lambdaEnvironmentSize.js';
+import { grantPublishToTopic } from './eventTopic.js';
+import { tableNameStandIn, topicArnStandIn } from './lambdaEnvironmentSize.js';
 import type { NotifierConfig } from './notifierConfig.js';
 import { NotifierFunction } from './notifierFunction.js';
 import { SERVICE_NAMES } from './notifierMetrics.js';
-
-/** DynamoDB table names are at most 255 characters; SNS topic names 256. */
-const TABLE_NAME_MAXIMUM = 255;
-const TOPIC_NAME_MAXIMUM = 256;
 
 export interface DigestFunctionProps {
   /** Its organizations and the e-mail subscribers with a digest are compiled into the bundle. */
@@ -38,8 +35,6 @@ export interface DigestFunctionProps {
 
 export class DigestFunction extends NotifierFunction {
   constructor(scope: Construct, id: string, props: DigestFunctionProps) {
-    const cfnTable = props.table.node.defaultChild as CfnTable;
-    const cfnTopic = props.topic.node.defaultChild as CfnTopic;
     super(scope, id, {
       handlerModule: 'digest/handler.ts',
       serviceName: SERVICE_NAMES.digest,
@@ -53,8 +48,8 @@ export class DigestFunction extends NotifierFunction {
         TOPIC_ARN: props.topic.topicArn,
       } satisfies DigestVariables,
       environmentStandIns: {
-        STATE_TABLE_NAME: 'n'.repeat(generatedNameLength(cfnTable, TABLE_NAME_MAXIMUM)),
-        TOPIC_ARN: topicArnStandIn(generatedNameLength(cfnTopic, TOPIC_NAME_MAXIMUM)),
+        STATE_TABLE_NAME: tableNameStandIn(props.table),
+        TOPIC_ARN: topicArnStandIn(props.topic),
       } satisfies Partial<DigestVariables>,
     });
     // A failed run is not retried by Lambda: its claims hold for a while, and the next hourly run retries.
@@ -62,12 +57,6 @@ export class DigestFunction extends NotifierFunction {
     // The event log is one Query per organization; a claim is a conditional PutItem, marking it sent an
     // UpdateItem.
     props.table.grant(this, 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem');
-    // Also grants kms:GenerateDataKey* and kms:Decrypt on the topic's key.
-    props.topic.grantPublish(this);
-    Validations.of(this).acknowledge({
-      id: 'AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
-      reason:
-        'Publishing to the KMS-encrypted topic needs a data key from its key (granted by Topic.grantPublish on that one key only); the wildcard covers GenerateDataKey and its WithoutPlaintext variant.',
-    });
+    grantPublishToTopic(props.topic, this);
   }
 }

@@ -1,13 +1,12 @@
 // The digest function's schedule: EventBridge Scheduler invokes it every hour, a minute past the hour
 // (UTC), so an hourly digest goes out a minute or two after its period ends. A daily digest whose `at` is
 // not on the hour, or an organization whose zone is offset by half an hour, waits for the next run.
-import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
-import { Schedule, ScheduleExpression, ScheduleGroup, TimeWindow } from 'aws-cdk-lib/aws-scheduler';
+import { Duration } from 'aws-cdk-lib';
+import { Schedule, ScheduleExpression, type ScheduleGroup, TimeWindow } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Construct } from 'constructs';
 import type { NotifierFunction } from './notifierFunction.js';
+import { scheduleGroupAndInvokeRole } from './scheduleInvokeRole.js';
 
 export interface DigestScheduleProps {
   /** The digest function. */
@@ -27,17 +26,14 @@ export class DigestSchedule extends Construct {
 
   constructor(scope: Construct, id: string, props: DigestScheduleProps) {
     super(scope, id);
-    // Its own group, so the role below can be assumed for this schedule only.
-    this.group = new ScheduleGroup(this, 'Group', { removalPolicy: RemovalPolicy.DESTROY });
-    const stack = Stack.of(this);
-    const role = new Role(this, 'InvokeRole', {
+    // Its own group, so the role can be assumed for this schedule only.
+    const { group, role } = scheduleGroupAndInvokeRole(this, {
+      target: props.digest,
       description: 'meal-order-notifier: lets the digest schedule invoke the digest function',
-      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
-        conditions: {
-          StringEquals: { 'aws:SourceAccount': stack.account, 'aws:SourceArn': this.group.scheduleGroupArn },
-        },
-      }),
+      targetName: 'the digest function',
+      groupName: 'digest schedule group',
     });
+    this.group = group;
     this.schedule = new Schedule(this, 'Hourly', {
       scheduleGroup: this.group,
       schedule: props.schedule ?? ScheduleExpression.cron({ minute: '1' }),
@@ -50,12 +46,6 @@ export class DigestSchedule extends Construct {
       timeWindow: TimeWindow.off(),
       description: 'Builds and sends the e-mail digests of the periods that have ended',
       enabled: props.enabled ?? true,
-    });
-    const digestLogicalId = stack.resolve((props.digest.function.node.defaultChild as CfnFunction).logicalId);
-    Validations.of(role).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${digestLogicalId}.Arn>:*]`,
-      reason:
-        "lambda:InvokeFunction on the digest function and its versions (`<arn>:*`), as LambdaInvoke grants it; the role can only be assumed for this stack's digest schedule group.",
     });
   }
 }

@@ -70,6 +70,9 @@ export class MealOrderNotifierStack extends Stack {
     this.config = new NotifierConfig(props.config, props.configSource);
     const config = this.config.parsed;
     const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE;
+    // Decided here once: the schedules, the poller's ticks, the "not polled" alarms and the stack's output
+    // must all agree on whether the organizations are polled.
+    const pollingEnabled = props.pollingEnabled ?? true;
 
     const key = new NotifierKey(this, 'Key');
     const state = new StateTable(this, 'State', { removalPolicy });
@@ -85,14 +88,14 @@ export class MealOrderNotifierStack extends Stack {
       table: state.table,
       secrets,
       ticks,
-      ticksEnabled: props.pollingEnabled ?? true,
+      ticksEnabled: pollingEnabled,
       ...(props.pollerMemoryMb === undefined ? {} : { memorySize: props.pollerMemoryMb }),
       logRemovalPolicy: removalPolicy,
     });
     new PollSchedules(this, 'Schedules', {
       poller: this.poller,
       organizations: config.organizations,
-      enabled: props.pollingEnabled ?? true,
+      enabled: pollingEnabled,
     });
 
     const events = new EventTopic(this, 'Events', { key: key.key });
@@ -141,7 +144,7 @@ export class MealOrderNotifierStack extends Stack {
     const alarms = new NotifierAlarms(this, 'Alarms', {
       key: key.key,
       organizations: config.organizations,
-      pollingEnabled: props.pollingEnabled ?? true,
+      pollingEnabled,
       poller: this.poller,
       publisher: this.publisher.function,
       functions,
@@ -181,7 +184,7 @@ export class MealOrderNotifierStack extends Stack {
       secrets: secrets.all,
       queues: queues.all,
       publisherFailureQueue: this.publisher.failureQueue,
-      pollingEnabled: props.pollingEnabled ?? true,
+      pollingEnabled,
     });
     assertStackFits(this, dashboard.widgetCount);
   }

@@ -4,13 +4,11 @@
 // organization not due yet costs one state read; after a deployment, or when a tick was lost, it is the
 // schedule that runs the cycle and starts a new chain. A cycle that fails is not retried: the next trigger
 // (a tick, or the schedule) polls afresh, while retries would spend the token's request budget twice.
-import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { Duration } from 'aws-cdk-lib';
 import {
   Schedule,
   ScheduleExpression,
-  ScheduleGroup,
+  type ScheduleGroup,
   ScheduleTargetInput,
   TimeWindow,
 } from 'aws-cdk-lib/aws-scheduler';
@@ -18,6 +16,7 @@ import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Construct } from 'constructs';
 import type { OrganizationConfig } from '../shared/config/configSchema.js';
 import type { NotifierFunction } from './notifierFunction.js';
+import { scheduleGroupAndInvokeRole } from './scheduleInvokeRole.js';
 
 /**
  * EventBridge Scheduler's rates are whole minutes, one at the least, so `pollIntervalSeconds` is rounded to
@@ -54,17 +53,14 @@ export class PollSchedules extends Construct {
 
   constructor(scope: Construct, id: string, props: PollSchedulesProps) {
     super(scope, id);
-    // The stack's own group, so the role below can be assumed for these schedules only.
-    this.group = new ScheduleGroup(this, 'Group', { removalPolicy: RemovalPolicy.DESTROY });
-    const stack = Stack.of(this);
-    const role = new Role(this, 'InvokeRole', {
+    // The stack's own group, so the role can be assumed for these schedules only.
+    const { group, role } = scheduleGroupAndInvokeRole(this, {
+      target: props.poller,
       description: 'meal-order-notifier: lets the poll schedules invoke the poller',
-      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
-        conditions: {
-          StringEquals: { 'aws:SourceAccount': stack.account, 'aws:SourceArn': this.group.scheduleGroupArn },
-        },
-      }),
+      targetName: 'the poller',
+      groupName: 'schedule group',
     });
+    this.group = group;
     const target = (organization: OrganizationConfig) =>
       new LambdaInvoke(props.poller.function, {
         role,
@@ -91,12 +87,5 @@ export class PollSchedules extends Construct {
       );
     }
     this.schedules = schedules;
-
-    const pollerLogicalId = stack.resolve((props.poller.function.node.defaultChild as CfnFunction).logicalId);
-    Validations.of(role).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${pollerLogicalId}.Arn>:*]`,
-      reason:
-        "lambda:InvokeFunction on the poller and its versions (`<arn>:*`), as LambdaInvoke grants it; the role can only be assumed for this stack's schedule group.",
-    });
   }
 }

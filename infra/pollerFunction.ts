@@ -2,14 +2,19 @@
 // organization when it is due (functions/poller/handler.ts), records snapshots, events and bookkeeping in
 // the state table, and sends the tick that triggers the organization's next cycle.
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
-import type { CfnTable, Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { AWS_POLLER_TIMEOUT_SECONDS } from '../shared/contracts/awsPollSettings.js';
 import type { PollerVariables } from '../shared/contracts/functionEnvironments.js';
-import { generatedNameLength, queueUrlStandIn, SQS_QUEUE_NAME_MAXIMUM } from './lambdaEnvironmentSize.js';
+import {
+  generatedNameLength,
+  queueUrlStandIn,
+  SQS_QUEUE_NAME_MAXIMUM,
+  tableNameStandIn,
+} from './lambdaEnvironmentSize.js';
 import type { NotifierConfig } from './notifierConfig.js';
 import { NotifierFunction } from './notifierFunction.js';
 import { SERVICE_NAMES } from './notifierMetrics.js';
@@ -27,9 +32,6 @@ export const POLLER_TIMEOUT = Duration.seconds(AWS_POLLER_TIMEOUT_SECONDS);
 
 /** The poller's memory unless the deployment says otherwise; see PollerFunctionProps.memorySize. */
 export const POLLER_MEMORY_MB = 256;
-
-/** DynamoDB table names are at most 255 characters. */
-const TABLE_NAME_MAXIMUM = 255;
 
 export interface PollerFunctionProps {
   /** Its API settings and organizations are compiled into the bundle. */
@@ -77,7 +79,6 @@ export interface PollerFunctionProps {
 
 export class PollerFunction extends NotifierFunction {
   constructor(scope: Construct, id: string, props: PollerFunctionProps) {
-    const cfnTable = props.table.node.defaultChild as CfnTable;
     const tickQueue = props.ticks.queue;
     super(scope, id, {
       handlerModule: 'poller/handler.ts',
@@ -95,7 +96,7 @@ export class PollerFunction extends NotifierFunction {
         TICK_QUEUE_URL: tickQueue.queueUrl,
       } satisfies PollerVariables,
       environmentStandIns: {
-        STATE_TABLE_NAME: 'n'.repeat(generatedNameLength(cfnTable, TABLE_NAME_MAXIMUM)),
+        STATE_TABLE_NAME: tableNameStandIn(props.table),
         TICK_QUEUE_URL: queueUrlStandIn(
           generatedNameLength(tickQueue.node.defaultChild as CfnQueue, SQS_QUEUE_NAME_MAXIMUM),
         ),

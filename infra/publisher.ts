@@ -7,18 +7,16 @@ import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { CfnTopic, Topic } from 'aws-cdk-lib/aws-sns';
+import type { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { PublisherVariables } from '../shared/contracts/functionEnvironments.js';
 import { PUBLISHER_STREAM_FILTER_PATTERN } from '../shared/contracts/streamContract.js';
-import { generatedNameLength, topicArnStandIn } from './lambdaEnvironmentSize.js';
+import { grantPublishToTopic } from './eventTopic.js';
+import { topicArnStandIn } from './lambdaEnvironmentSize.js';
 import { NotifierFunction } from './notifierFunction.js';
 import { SERVICE_NAMES } from './notifierMetrics.js';
 import { secureQueue } from './secureQueue.js';
-
-/** SNS topic names are at most 256 characters. */
-const TOPIC_NAME_MAXIMUM = 256;
 
 export interface PublisherProps {
   /** The state table, whose stream carries the event items. */
@@ -55,7 +53,6 @@ export class Publisher extends Construct {
 
   constructor(scope: Construct, id: string, props: PublisherProps) {
     super(scope, id);
-    const cfnTopic = props.topic.node.defaultChild as CfnTopic;
     this.function = new NotifierFunction(this, 'Function', {
       handlerModule: 'publisher/handler.ts',
       serviceName: SERVICE_NAMES.publisher,
@@ -66,11 +63,10 @@ export class Publisher extends Construct {
       ...(props.logRemovalPolicy === undefined ? {} : { logRemovalPolicy: props.logRemovalPolicy }),
       environment: { TOPIC_ARN: props.topic.topicArn } satisfies PublisherVariables,
       environmentStandIns: {
-        TOPIC_ARN: topicArnStandIn(generatedNameLength(cfnTopic, TOPIC_NAME_MAXIMUM)),
+        TOPIC_ARN: topicArnStandIn(props.topic),
       } satisfies Partial<PublisherVariables>,
     });
-    // Also grants kms:GenerateDataKey* and kms:Decrypt on the topic's key.
-    props.topic.grantPublish(this.function);
+    grantPublishToTopic(props.topic, this.function);
 
     this.failureQueue = secureQueue(this, 'FailureQueue', { retentionPeriod: Duration.days(14) });
     this.function.function.addEventSource(
@@ -94,17 +90,10 @@ export class Publisher extends Construct {
       reason:
         "This queue is itself a dead-letter destination (the stream event source mapping's on-failure destination), which the rule does not recognize; nothing consumes it, so it needs no DLQ of its own.",
     });
-    Validations.of(this.function).acknowledge(
-      {
-        id: 'AwsSolutions-IAM5[Resource::*]',
-        reason:
-          "dynamodb:ListStreams, which the DynamoDB event source grants, cannot be scoped to a resource; every other stream action is on the state table's stream ARN.",
-      },
-      {
-        id: 'AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
-        reason:
-          'Publishing to the KMS-encrypted topic needs a data key from its key (granted by Topic.grantPublish on that one key only); the wildcard covers GenerateDataKey and its WithoutPlaintext variant.',
-      },
-    );
+    Validations.of(this.function).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        "dynamodb:ListStreams, which the DynamoDB event source grants, cannot be scoped to a resource; every other stream action is on the state table's stream ARN.",
+    });
   }
 }

@@ -15,13 +15,7 @@ import type { Scenario, ScenarioOptions } from './scenario.js';
 import { SeededRandom } from './seededRandom.js';
 import { createSimulatedOrganization, type SimulatedOrganization } from './simulatedOrganization.js';
 import type { Organization, World } from './world.js';
-import {
-  type NotifierSettings,
-  WORLD_PRESETS,
-  type WorldName,
-  type WorldPreset,
-  worldPreset,
-} from './worldPresets.js';
+import { type NotifierSettings, type WorldName, type WorldPreset, worldPreset } from './worldPresets.js';
 
 export interface OrganizationSpec {
   /** Default: a uuid drawn from the seed. */
@@ -111,10 +105,7 @@ export interface RunningSimulator {
 }
 
 export const DEFAULT_SEED = 42;
-export const DEFAULT_TIME_ZONE = WORLD_PRESETS.demo.notifier.timeZone;
 export const DEFAULT_REQUESTS_PER_MINUTE = 50;
-/** The demo world's. */
-export const DEFAULT_INITIAL_ORDERS = 60;
 const HOST = '127.0.0.1';
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {

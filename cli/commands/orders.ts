@@ -5,13 +5,8 @@ import { IsoDateSchema, type OrderQuery, OrderQuerySchema } from '../../shared/a
 import { ORDER_STATUSES, PAYMENT_METHODS } from '../../shared/api/schemas.js';
 import { counted } from '../../shared/text/counted.js';
 import { addDays, calendarDateIn, systemTimeZone } from '../../shared/time/calendarDate.js';
-import { createCliApiClient } from '../apiClient.js';
-import {
-  addConnectionOptions,
-  CONNECTION_HELP,
-  type ConnectionOptions,
-  resolveConnection,
-} from '../connection.js';
+import { withApiClientOptions, withCliApiClient } from '../apiClient.js';
+import type { ConnectionOptions } from '../connection.js';
 import { CliUsageError } from '../errors.js';
 import { timeZoneFlag } from '../flags.js';
 import { writeListingWarnings } from '../output/listingWarnings.js';
@@ -42,40 +37,29 @@ export function ordersCommand(): Command {
     // Not a commander default: finding the machine's zone starts ICU (about 20 ms), for every command.
     .option('--time-zone <zone>', 'IANA time zone that defines "today" (default: this machine\'s)')
     .addOption(new Option('--payment-method <method>', 'payment method type').choices(PAYMENT_METHODS))
-    .option('--json', 'print one JSON array of orders (pickup_at as YYYY-MM-DD) on stdout')
-    .option('--verbose', 'report every request on stderr');
-  addConnectionOptions(command);
-  return command
-    .addHelpText(
-      'after',
-      `${CONNECTION_HELP}
-
-Examples:
-  $ meal-notifier orders
+    .option('--json', 'print one JSON array of orders (pickup_at as YYYY-MM-DD) on stdout');
+  return withApiClientOptions(
+    command,
+    `  $ meal-notifier orders
   $ meal-notifier orders --status canceled --from 2026-11-23 --to 2026-11-30
   $ meal-notifier orders --payment-method card --json > orders.json
   $ meal-notifier orders --config notifier.json --organization "North School"`,
-    )
-    .action(async (options: OrdersOptions, command: Command) => {
-      const query = parseOrderQuery(options);
-      const connection = await resolveConnection(command);
-      const client = createCliApiClient(connection, options.verbose ?? false);
-      try {
-        const listing = await client.listOrders(query);
-        writeListingWarnings(listing, process.stderr);
-        if (options.json) {
-          process.stdout.write(`${JSON.stringify(listing.records, null, 2)}\n`);
-          return;
-        }
-        process.stdout.write(`${formatOrdersTable(listing.records, outputWidth())}\n`);
-        process.stdout.write(
-          `${counted(listing.records.length, `${query.status} order`)} with pickup ${query.startDate} to ${query.endDate}` +
-            ` (${counted(listing.pages, 'page')})\n`,
-        );
-      } finally {
-        await client.close();
+  ).action(async (options: OrdersOptions, command: Command) => {
+    const query = parseOrderQuery(options);
+    await withCliApiClient(command, options.verbose ?? false, async (client) => {
+      const listing = await client.listOrders(query);
+      writeListingWarnings(listing, process.stderr);
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify(listing.records, null, 2)}\n`);
+        return;
       }
+      process.stdout.write(`${formatOrdersTable(listing.records, outputWidth())}\n`);
+      process.stdout.write(
+        `${counted(listing.records.length, `${query.status} order`)} with pickup ${query.startDate} to ${query.endDate}` +
+          ` (${counted(listing.pages, 'page')})\n`,
+      );
     });
+  });
 }
 
 function parseOrderQuery(options: OrdersOptions): OrderQuery {

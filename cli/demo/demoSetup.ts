@@ -8,8 +8,6 @@ import type { SimulatorOptions } from '../../simulator/startSimulator.js';
 
 export const DEMO_ORGANIZATION = 'North School';
 export const DEMO_SUBSCRIBER = 'demo-webhook';
-/** Seconds between cycles: the schema's floor is 2; 3 leaves room for the cycle itself. */
-export const DEMO_POLL_INTERVAL_SECONDS = 3;
 /**
  * The simulator's rate limit and the config's budget for the demo token. At a cycle of three or four
  * requests every 3 s the runner needs 60 to 80 a minute; the spec's 50 would make the demo defer

@@ -6,14 +6,11 @@ import type { Config } from '../../shared/config/configSchema.js';
 import { functionConfig, withBundledConfig } from '../../shared/contracts/bundledConfig.js';
 import type { DigestVariables } from '../../shared/contracts/functionEnvironments.js';
 import { type EnvironmentShape, parseLambdaEnvironment } from '../shared/lambdaEnvironment.js';
-
-const SNS_TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_.-]{1,256}$/;
+import { SnsTopicArnSchema } from '../shared/snsTopicArn.js';
 
 const DigestEnvironmentSchema = z.object({
   STATE_TABLE_NAME: z.string().min(1),
-  TOPIC_ARN: z.string().regex(SNS_TOPIC_ARN, {
-    error: 'must be an SNS topic ARN, arn:aws:sns:<region>:<account>:<topic>',
-  }),
+  TOPIC_ARN: SnsTopicArnSchema,
   NOTIFIER_CONFIG: z.string().min(1),
 } satisfies EnvironmentShape<DigestVariables, 'NOTIFIER_CONFIG'>);
 

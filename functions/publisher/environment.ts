@@ -3,13 +3,10 @@
 import * as z from 'zod';
 import type { PublisherVariables } from '../../shared/contracts/functionEnvironments.js';
 import { type EnvironmentShape, parseLambdaEnvironment } from '../shared/lambdaEnvironment.js';
-
-const SNS_TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_.-]{1,256}$/;
+import { SnsTopicArnSchema } from '../shared/snsTopicArn.js';
 
 const PublisherEnvironmentSchema = z.object({
-  TOPIC_ARN: z.string().regex(SNS_TOPIC_ARN, {
-    error: 'must be an SNS topic ARN, arn:aws:sns:<region>:<account>:<topic>',
-  }),
+  TOPIC_ARN: SnsTopicArnSchema,
 } satisfies EnvironmentShape<PublisherVariables>);
 
 export interface PublisherEnvironment {

@@ -4,9 +4,10 @@
 // organization.
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { SecretLookupError, SecretNotSetError } from './errors.js';
+import { SecretNotSetError } from './errors.js';
 import type { SecretRef } from './secretRef.js';
 import type { SecretResolver } from './secretResolver.js';
+import { getSecretValue } from './secretsManagerSecretResolver.js';
 
 export interface SecretsManagerJsonSecretResolverOptions {
   /** The secret's full name, e.g. `meal-order-notifier/organization-tokens`. */
@@ -34,18 +35,8 @@ export class SecretsManagerJsonSecretResolver implements SecretResolver {
    */
   async resolve(ref: SecretRef, path?: string): Promise<string> {
     const name = this.#secretName;
-    let text: unknown;
-    try {
-      // Read as text and parsed here: a JSON parser's error quotes the text, which holds every token.
-      text = await this.#provider.get(name, { maxAge: this.#maxAge });
-    } catch (error) {
-      // Powertools wraps the SDK's error; its name tells "not put yet" from "not allowed" or "throttled".
-      const cause = (error as { cause?: { name?: string } }).cause ?? (error as { name?: string });
-      if (cause.name === 'ResourceNotFoundException') {
-        throw new SecretNotSetError(name, path, { key: ref.env, cause: error });
-      }
-      throw new SecretLookupError(name, cause.name ?? 'unknown error', error);
-    }
+    // Read as text and parsed here: a JSON parser's error quotes the text, which holds every token.
+    const text = await getSecretValue(this.#provider, name, this.#maxAge, path, ref.env);
     if (typeof text !== 'string' || text === '') throw new SecretNotSetError(name, path, { key: ref.env });
     const values = parseObject(text);
     if (values === undefined) throw new SecretNotSetError(name, path, { key: ref.env, notAnObject: true });

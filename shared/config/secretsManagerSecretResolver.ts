@@ -1,5 +1,6 @@
 // Resolves secret references from AWS Secrets Manager: the `env` name of a reference is the secret's name
-// under a prefix, so one config file serves the local runner (environment) and AWS (Secrets Manager).
+// under a prefix, so one config file serves the local runner (environment) and AWS (Secrets Manager). The
+// read itself, and what its failures mean, is getSecretValue, which the JSON secret's resolver uses too.
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SecretLookupError, SecretNotSetError } from './errors.js';
@@ -28,17 +29,32 @@ export class SecretsManagerSecretResolver implements SecretResolver {
 
   async resolve(ref: SecretRef, path?: string): Promise<string> {
     const name = `${this.#prefix}${ref.env}`;
-    let value: unknown;
-    try {
-      value = await this.#provider.get(name, { maxAge: this.#maxAge });
-    } catch (error) {
-      // Powertools wraps the SDK's error; its name tells "not put yet" from "not allowed" or "throttled".
-      const cause = (error as { cause?: { name?: string } }).cause ?? (error as { name?: string });
-      if (cause.name === 'ResourceNotFoundException')
-        throw new SecretNotSetError(name, path, { cause: error });
-      throw new SecretLookupError(name, cause.name ?? 'unknown error', error);
-    }
+    const value = await getSecretValue(this.#provider, name, this.#maxAge, path);
     if (typeof value !== 'string' || value === '') throw new SecretNotSetError(name, path);
     return value;
+  }
+}
+
+/**
+ * The secret's value as Powertools' provider hands it over (cached for `maxAge` seconds), for both Secrets
+ * Manager resolvers. A secret not put yet is a SecretNotSetError (`key` names the value a JSON secret
+ * was to hold); a secret that could not be read (not allowed, throttled, the network) a SecretLookupError.
+ */
+export async function getSecretValue(
+  provider: SecretsProvider,
+  name: string,
+  maxAge: number,
+  path: string | undefined,
+  key?: string,
+): Promise<unknown> {
+  try {
+    return await provider.get(name, { maxAge });
+  } catch (error) {
+    // Powertools wraps the SDK's error; its name tells "not put yet" from "not allowed" or "throttled".
+    const cause = (error as { cause?: { name?: string } }).cause ?? (error as { name?: string });
+    if (cause.name === 'ResourceNotFoundException') {
+      throw new SecretNotSetError(name, path, key === undefined ? { cause: error } : { key, cause: error });
+    }
+    throw new SecretLookupError(name, cause.name ?? 'unknown error', error);
   }
 }

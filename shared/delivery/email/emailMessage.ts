@@ -9,17 +9,19 @@ import type { Change, OrderEvent, OrderEventType } from '../../events/orderEvent
 import { isSampleEvent } from '../../events/sampleEvent.js';
 import { paymentMethodLabel } from '../paymentMethodLabel.js';
 import {
+  type EmailField,
   type EmailMessage,
   escapeHtml,
   eventFooter,
   HTML_STYLES,
   htmlDocument,
+  htmlFields,
+  htmlNotice,
   SAMPLE_SUBJECT_PREFIX,
   singleLine,
+  textFields,
 } from './emailText.js';
 import { formatPrepSummaryEmail, prepSummarySubject } from './prepSummaryEmail.js';
-
-type Field = readonly [label: string, value: string];
 
 /** "Payment method: " — the longest label and its gap, so values line up whichever rows are present. */
 const LABEL_WIDTH = 16;
@@ -82,10 +84,10 @@ function headline(type: OrderEventType, reference: string, status: string): stri
   }
 }
 
-function orderFields(event: OrderEvent): Field[] {
+function orderFields(event: OrderEvent): EmailField[] {
   const { order, organization } = event.data;
   const customer = order.customer;
-  const fields: Field[] = [
+  const fields: EmailField[] = [
     ['Reference', order.reference],
     ['Status', order.status],
     ['Establishment', order.establishment.name],
@@ -131,49 +133,35 @@ function changeLines(event: OrderEvent): string[] {
   );
 }
 
-function textBody(event: OrderEvent, fields: Field[], items: string[], changes: string[]): string {
+function textBody(event: OrderEvent, fields: EmailField[], items: string[], changes: string[]): string {
   const lines = isSampleEvent(event) ? [SAMPLE_NOTICE, ''] : [];
   if (event.data.after_closing) lines.push(AFTER_CLOSING_NOTE, '');
-  lines.push(...fields.map(([label, value]) => `${`${label}:`.padEnd(LABEL_WIDTH)}${value}`));
+  lines.push(...textFields(fields, LABEL_WIDTH));
   if (items.length > 0) lines.push('', 'Items:', ...items.map((item) => `  ${item}`));
   if (changes.length > 0) lines.push('', 'Changes:', ...changes.map((change) => `  ${change}`));
   lines.push('', eventFooter(event));
   return `${lines.join('\n')}\n`;
 }
 
-const CELL = HTML_STYLES.cell;
 const HEADING = HTML_STYLES.heading;
 
 function htmlBody(
   event: OrderEvent,
   subject: string,
-  fields: Field[],
+  fields: EmailField[],
   items: string[],
   changes: string[],
 ): string {
-  const rows = fields
-    .map(
-      ([label, value]) =>
-        `<tr><th style="${CELL};color:#555;font-weight:normal">${escapeHtml(label)}</th>` +
-        `<td style="${CELL}">${escapeHtml(value)}</td></tr>`,
-    )
-    .join('\n');
   const list = (title: string, lines: string[]): string =>
     lines.length === 0
       ? ''
       : `<h2 style="${HEADING}">${title}</h2>\n<ul style="margin:0;padding-left:20px">\n` +
         `${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('\n')}\n</ul>\n`;
-  const sample = isSampleEvent(event)
-    ? `<p style="${HTML_STYLES.warning}">${escapeHtml(SAMPLE_NOTICE)}</p>\n`
-    : '';
-  const warning = event.data.after_closing
-    ? `<p style="${HTML_STYLES.warning}">${escapeHtml(AFTER_CLOSING_NOTE)}</p>\n`
-    : '';
+  const sample = isSampleEvent(event) ? htmlNotice(SAMPLE_NOTICE) : '';
+  const warning = event.data.after_closing ? htmlNotice(AFTER_CLOSING_NOTE) : '';
   return htmlDocument(
     subject,
-    `${sample}${warning}<table style="border-collapse:collapse">\n${rows}\n</table>\n` +
-      list('Items', items) +
-      list('Changes', changes),
+    sample + warning + htmlFields(fields) + list('Items', items) + list('Changes', changes),
     event,
   );
 }

@@ -1,6 +1,6 @@
 // Text as e-mail takes it, for every kind of event: values on one line (a line break in a subject would
-// start a new mail header), HTML escaping, the inline styles mail clients keep, and the footer naming the
-// event.
+// start a new mail header), HTML escaping, the inline styles mail clients keep, the labelled fields and
+// highlighted notices an e-mail opens with, and the footer naming the event.
 import { type DigestEvent, isDigest } from '../../events/digestEvent.js';
 import { isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js';
 
@@ -54,6 +54,31 @@ export const HTML_STYLES = {
   heading: 'font-size:15px;margin:20px 0 6px',
   warning: 'background:#fff4e5;border-left:4px solid #e8a33d;padding:8px 12px;margin:0 0 12px',
 } as const;
+
+/** A labelled value: one row of the fields an e-mail opens with. */
+export type EmailField = readonly [label: string, value: string];
+
+/** The fields as text lines, each value starting `labelWidth` characters in, so the values line up. */
+export function textFields(fields: readonly EmailField[], labelWidth: number): string[] {
+  return fields.map(([label, value]) => `${`${label}:`.padEnd(labelWidth)}${value}`);
+}
+
+/** The fields as an HTML table: the labels in grey, each value beside its label. */
+export function htmlFields(fields: readonly EmailField[]): string {
+  const rows = fields
+    .map(
+      ([label, value]) =>
+        `<tr><th style="${HTML_STYLES.cell};color:#555;font-weight:normal">${escapeHtml(label)}</th>` +
+        `<td style="${HTML_STYLES.cell}">${escapeHtml(value)}</td></tr>`,
+    )
+    .join('\n');
+  return `<table style="border-collapse:collapse">\n${rows}\n</table>\n`;
+}
+
+/** A paragraph that stands out above the fields: a sample's notice, or a warning about the content. */
+export function htmlNotice(text: string): string {
+  return `<p style="${HTML_STYLES.warning}">${escapeHtml(text)}</p>\n`;
+}
 
 /** The whole HTML part around `body`, with `title` (already plain text) as its heading. */
 export function htmlDocument(title: string, body: string, event: NotifierEvent | DigestEvent): string {

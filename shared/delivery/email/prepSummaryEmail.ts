@@ -6,16 +6,19 @@ import { isSampleEvent } from '../../events/sampleEvent.js';
 import { counted } from '../../text/counted.js';
 import { dayLabel } from '../../time/dayLabel.js';
 import {
+  type EmailField,
   type EmailMessage,
   escapeHtml,
   eventFooter,
   HTML_STYLES,
   htmlDocument,
+  htmlFields,
+  htmlNotice,
   SAMPLE_SUBJECT_PREFIX,
   singleLine,
+  textFields,
 } from './emailText.js';
 
-type Field = readonly [label: string, value: string];
 type Row = readonly string[];
 
 /** "Canceled before closing: " — the longest label and its gap. */
@@ -43,7 +46,7 @@ export function formatPrepSummaryEmail(event: PrepSummaryEvent): EmailMessage {
     : singleLine(
         `Incomplete: ${summary.incomplete_reason ?? 'the figures could not all be had'}. Some orders may be missing.`,
       );
-  const fields: Field[] = (
+  const fields: EmailField[] = (
     [
       ['Organization', summary.organization.name],
       ['Establishment', summary.establishment.name],
@@ -73,13 +76,13 @@ function className(name: string | null): string {
 function textBody(
   event: PrepSummaryEvent,
   warning: string | undefined,
-  fields: Field[],
+  fields: EmailField[],
   items: Row[],
   classes: Row[],
 ): string {
   const lines = isSampleEvent(event) ? [SAMPLE_NOTICE, ''] : [];
   if (warning !== undefined) lines.push(warning, '');
-  lines.push(...fields.map(([label, value]) => `${`${label}:`.padEnd(LABEL_WIDTH)}${value}`));
+  lines.push(...textFields(fields, LABEL_WIDTH));
   lines.push('', 'To prepare:');
   lines.push(
     ...(items.length === 0
@@ -129,21 +132,14 @@ function htmlBody(
   event: PrepSummaryEvent,
   subject: string,
   warning: string | undefined,
-  fields: Field[],
+  fields: EmailField[],
   items: Row[],
   classes: Row[],
 ): string {
-  const fieldRows = fields
-    .map(
-      ([label, value]) =>
-        `<tr><th style="${CELL};color:#555;font-weight:normal">${escapeHtml(label)}</th>` +
-        `<td style="${CELL}">${escapeHtml(value)}</td></tr>`,
-    )
-    .join('\n');
   const parts = [
-    isSampleEvent(event) ? `<p style="${HTML_STYLES.warning}">${escapeHtml(SAMPLE_NOTICE)}</p>\n` : '',
-    warning === undefined ? '' : `<p style="${HTML_STYLES.warning}">${escapeHtml(warning)}</p>\n`,
-    `<table style="border-collapse:collapse">\n${fieldRows}\n</table>\n`,
+    isSampleEvent(event) ? htmlNotice(SAMPLE_NOTICE) : '',
+    warning === undefined ? '' : htmlNotice(warning),
+    htmlFields(fields),
     `<h2 style="${HTML_STYLES.heading}">To prepare</h2>\n`,
     items.length === 0 ? '<p>No items</p>\n' : htmlTable(['Qty', 'Item', 'SKU'], items, [true, false, false]),
   ];

@@ -7,11 +7,9 @@ import { isSampleEvent } from '../../events/sampleEvent.js';
 import { dayLabel } from '../../time/dayLabel.js';
 import {
   context,
-  header,
   itemBlocks,
-  SAMPLE_HEADER_PREFIX,
+  openingBlocks,
   SLACK_LIMITS,
-  type SlackBlock,
   type SlackMessage,
   section,
 } from './slackBlocks.js';
@@ -22,12 +20,10 @@ const SAMPLE_NOTICE =
 
 export function formatPrepSummarySlackMessage(event: PrepSummaryEvent): SlackMessage {
   const summary = event.data;
-  const sample = isSampleEvent(event);
-  const title = sample
-    ? fitPlain(`${SAMPLE_HEADER_PREFIX}${prepSummaryHeaderText(event)}`, SLACK_LIMITS.headerText)
-    : prepSummaryHeaderText(event);
-  const blocks: SlackBlock[] = [header(title)];
-  if (sample) blocks.push(context(SAMPLE_NOTICE));
+  const { title, blocks } = openingBlocks(
+    prepSummaryHeaderText(event),
+    isSampleEvent(event) ? SAMPLE_NOTICE : undefined,
+  );
   if (!summary.complete) {
     const reason = oneLine(summary.incomplete_reason ?? 'the figures could not all be had');
     blocks.push(

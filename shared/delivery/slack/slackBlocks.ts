@@ -2,7 +2,7 @@
 // and the pieces order messages and prep summaries share, each fitted to those limits.
 
 import { counted } from '../../text/counted.js';
-import { ELLIPSIS, fitMrkdwn, oneLine } from './slackText.js';
+import { ELLIPSIS, fitMrkdwn, fitPlain, oneLine } from './slackText.js';
 
 /** Slack's Block Kit limits, and the ones this product sets itself to keep a message readable. */
 /** In front of a sample's header and fallback, so neither a channel nor a notification passes for a real one. */
@@ -70,6 +70,23 @@ export function section(text: string): SectionBlock {
 /** One line of small print, already mrkdwn. */
 export function context(text: string): ContextBlock {
   return { type: 'context', elements: [{ type: 'mrkdwn', text }] };
+}
+
+/**
+ * The header a message opens with, and for a sample its notice below: a sample's header starts with
+ * SAMPLE_HEADER_PREFIX, fitted again to the limit. `title` is the header as shown, for the fallback text.
+ */
+export function openingBlocks(
+  headerText: string,
+  sampleNotice: string | undefined,
+): { title: string; blocks: SlackBlock[] } {
+  const title =
+    sampleNotice === undefined
+      ? headerText
+      : fitPlain(`${SAMPLE_HEADER_PREFIX}${headerText}`, SLACK_LIMITS.headerText);
+  const blocks: SlackBlock[] = [header(title)];
+  if (sampleNotice !== undefined) blocks.push(context(sampleNotice));
+  return { title, blocks };
 }
 
 export interface ItemLine {

@@ -13,12 +13,10 @@ import { paymentMethodLabel } from '../paymentMethodLabel.js';
 import { formatPrepSummarySlackMessage } from './prepSummarySlackMessage.js';
 import {
   context,
-  header,
   itemBlocks,
   type MrkdwnText,
-  SAMPLE_HEADER_PREFIX,
+  openingBlocks,
   SLACK_LIMITS,
-  type SlackBlock,
   type SlackMessage,
   section,
 } from './slackBlocks.js';
@@ -34,12 +32,10 @@ const SAMPLE_NOTICE =
 export function formatSlackMessage(event: NotifierEvent): SlackMessage {
   if (isPrepSummary(event)) return formatPrepSummarySlackMessage(event);
   const order = event.data.order;
-  const sample = isSampleEvent(event);
-  const title = sample
-    ? fitPlain(`${SAMPLE_HEADER_PREFIX}${headerText(event)}`, SLACK_LIMITS.headerText)
-    : headerText(event);
-  const blocks: SlackBlock[] = [header(title)];
-  if (sample) blocks.push(context(SAMPLE_NOTICE));
+  const { title, blocks } = openingBlocks(
+    headerText(event),
+    isSampleEvent(event) ? SAMPLE_NOTICE : undefined,
+  );
   if (event.data.after_closing) {
     blocks.push(context(`${AFTER_CLOSING}: the prep summary was already sent, and this change is not in it`));
   }

@@ -22,7 +22,7 @@ import {
 } from '../../api/budgetCounterStore.js';
 import { StoreContentionError } from '../errors.js';
 import { parseStored } from '../parseStored.js';
-import type { StateTable } from './stateTable.js';
+import type { StateTableClient } from './stateTableClient.js';
 import { budgetKey, ItemKind, ttlSeconds } from './stateTableKeys.js';
 
 /** Enough for dozens of simultaneous takers of one token; beyond that something is wrong. */
@@ -38,10 +38,10 @@ const BudgetItemSchema = z.object({
 type BudgetItem = z.infer<typeof BudgetItemSchema>;
 
 export class DynamoBudgetCounterStore extends ReservingBudgetStore {
-  readonly #table: StateTable;
+  readonly #table: StateTableClient;
 
   /** On the state table, counted under `budget` in its metrics. */
-  constructor(table: StateTable) {
+  constructor(table: StateTableClient) {
     super();
     this.#table = table;
   }

@@ -9,7 +9,7 @@ import type { DigestStore } from '../../delivery/digest/queueDueDigests.js';
 import type { DigestEvent } from '../../events/digestEvent.js';
 import { DEFAULT_EVENT_RETENTION_MS, type StoredEvent } from '../stateStore.js';
 import { DynamoStateStore } from './dynamoStateStore.js';
-import { StateTable } from './stateTable.js';
+import { StateTableClient } from './stateTableClient.js';
 import { digestKey, ItemKind, ttlSeconds } from './stateTableKeys.js';
 
 /** Longer than the digest function's timeout, so a claim is only taken again from a run that is gone. */
@@ -28,14 +28,14 @@ export interface DynamoDigestStoreOptions {
 }
 
 export class DynamoDigestStore implements DigestStore {
-  readonly #table: StateTable;
+  readonly #table: StateTableClient;
   readonly #events: DynamoStateStore;
   readonly #claimTimeoutMs: number;
   readonly #retentionMs: number;
   readonly #clock: () => number;
 
   constructor(options: DynamoDigestStoreOptions) {
-    this.#table = new StateTable({ client: options.client, tableName: options.tableName });
+    this.#table = new StateTableClient({ client: options.client, tableName: options.tableName });
     this.#events = new DynamoStateStore({ client: this.#table.client, tableName: options.tableName });
     this.#claimTimeoutMs = options.claimTimeoutMs ?? DEFAULT_DIGEST_CLAIM_TIMEOUT_MS;
     this.#retentionMs = options.retentionMs ?? DEFAULT_EVENT_RETENTION_MS;

@@ -39,7 +39,7 @@ import {
 } from '../storedRecords.js';
 import { DynamoBudgetCounterStore } from './dynamoBudgetCounterStore.js';
 import { DynamoMetrics, type DynamoMetricsSnapshot } from './dynamoMetrics.js';
-import { StateTable } from './stateTable.js';
+import { StateTableClient } from './stateTableClient.js';
 import {
   EVENT_PREFIX,
   eventKey,
@@ -88,14 +88,14 @@ const keyAfter = (prefix: string, sk: unknown) =>
 
 export class DynamoStateStore implements StateStore {
   readonly budgetCounters: BudgetCounterStore;
-  readonly #table: StateTable;
+  readonly #table: StateTableClient;
   readonly #eventRetentionMs: number;
   readonly #consistentSnapshotReads: boolean;
   readonly #clock: () => number;
   readonly #metrics = new DynamoMetrics();
 
   constructor(options: DynamoStateStoreOptions) {
-    this.#table = new StateTable({
+    this.#table = new StateTableClient({
       client: options.client,
       tableName: options.tableName,
       metrics: this.#metrics,

@@ -18,7 +18,7 @@ import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } fr
 import * as z from 'zod';
 import type { DisabledSubscriber, SubscriberStatus } from '../../delivery/subscriberStatus.js';
 import { parseStored } from '../parseStored.js';
-import { StateTable } from './stateTable.js';
+import { StateTableClient } from './stateTableClient.js';
 import type { ItemKey } from './stateTableKeys.js';
 
 export const SUBSCRIBER_DISABLED_KIND = 'subscriberDisabled';
@@ -43,13 +43,13 @@ export function subscriberDisabledKey(subscriberId: string): ItemKey {
 const DisabledItemSchema = z.object({ reason: z.string(), disabledAt: z.iso.datetime() });
 
 export class DynamoSubscriberStatus implements SubscriberStatus {
-  readonly #table: StateTable;
+  readonly #table: StateTableClient;
   readonly #clock: () => number;
   readonly #cacheMs: number;
   readonly #cache = new Map<string, { status: DisabledSubscriber | undefined; readAt: number }>();
 
   constructor(options: DynamoSubscriberStatusOptions) {
-    this.#table = new StateTable({ client: options.client, tableName: options.tableName });
+    this.#table = new StateTableClient({ client: options.client, tableName: options.tableName });
     this.#clock = options.clock ?? Date.now;
     this.#cacheMs = options.cacheMs ?? SUBSCRIBER_STATUS_CACHE_MS;
   }

@@ -11,7 +11,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DynamoBudgetCounterStore } from '../../../shared/store/dynamo/dynamoBudgetCounterStore.js';
 import { DynamoMetrics } from '../../../shared/store/dynamo/dynamoMetrics.js';
-import { StateTable } from '../../../shared/store/dynamo/stateTable.js';
+import { StateTableClient } from '../../../shared/store/dynamo/stateTableClient.js';
 import { ttlSeconds } from '../../../shared/store/dynamo/stateTableKeys.js';
 import { StoreContentionError, StoreThrottledError } from '../../../shared/store/errors.js';
 
@@ -32,7 +32,7 @@ function newCounters(metrics = new DynamoMetrics()): DynamoBudgetCounterStore {
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     }),
   );
-  return new DynamoBudgetCounterStore(new StateTable({ client, tableName: TABLE, metrics }));
+  return new DynamoBudgetCounterStore(new StateTableClient({ client, tableName: TABLE, metrics }));
 }
 
 const conditionFailed = () => new ConditionalCheckFailedException({ message: 'changed', $metadata: {} });

@@ -48,7 +48,7 @@ export interface SendOptions<Fallback> {
   onConditionFailed?: (failure: ConditionFailure) => Fallback;
 }
 
-export interface StateTableOptions {
+export interface StateTableClientOptions {
   /** Build it once at module scope and share it: the table never creates or destroys clients. */
   client: DynamoDBDocumentClient | DynamoDBClient;
   tableName: string;
@@ -56,12 +56,12 @@ export interface StateTableOptions {
   metrics?: DynamoMetrics;
 }
 
-export class StateTable {
+export class StateTableClient {
   readonly name: string;
   readonly client: DynamoDBDocumentClient;
   readonly #metrics: DynamoMetrics | undefined;
 
-  constructor(options: StateTableOptions) {
+  constructor(options: StateTableClientOptions) {
     this.client =
       options.client instanceof DynamoDBClient
         ? DynamoDBDocumentClient.from(options.client, { marshallOptions: { removeUndefinedValues: true } })
