@@ -2,7 +2,7 @@
 // Lisbon on a Tuesday morning, its orders source, its state store and a CountingBudget the test sizes; and
 // the walks and listings the pure phases take, built by hand.
 import type { Listing } from '../../shared/api/pagination.js';
-import { type Order, type OrderInput, OrderSchema } from '../../shared/api/schemas.js';
+import { EstablishmentSchema, type Order, type OrderInput, OrderSchema } from '../../shared/api/schemas.js';
 import { type ListingSpec, listingKey, type PlannedWalk } from '../../shared/detect/listingSpec.js';
 import type { Snapshot } from '../../shared/detect/snapshot.js';
 import {
@@ -12,6 +12,7 @@ import {
   type PolledOrganization,
 } from '../../shared/poll/cycleContext.js';
 import type { WalkOutcome } from '../../shared/poll/walkListing.js';
+import type { EstablishmentsCache } from '../../shared/store/pollState.js';
 import { CountingBudget } from './cycleBudgets.js';
 import { ORGANIZATION, snapshotOf } from './detectFixtures.js';
 import { IN_MEMORY_BASE_URL, InMemoryOrdersSource } from './inMemoryOrdersSource.js';
@@ -44,6 +45,17 @@ export function polledOrganization(overrides: Partial<PolledOrganization> = {}):
 /** The establishment makeOrder's orders belong to, closing at 10:30 on working days. */
 export function mainCanteen(overrides: Partial<EstablishmentInput> = {}): EstablishmentInput {
   return makeEstablishment({ uuid: ESTABLISHMENT_UUID, name: 'Main canteen', ...overrides });
+}
+
+/** The establishments cache as a refresh at `fetchedAt` would have left it. */
+export function establishmentsCache(
+  fetchedAt: number,
+  establishments: readonly EstablishmentInput[] = [mainCanteen()],
+): EstablishmentsCache {
+  return {
+    fetchedAt,
+    records: establishments.map((establishment) => EstablishmentSchema.parse(establishment)),
+  };
 }
 
 export interface CycleFixtureOptions {
