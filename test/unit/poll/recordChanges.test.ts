@@ -281,4 +281,33 @@ describe('recordChanges', () => {
     expect(await expiry({ window: { daysBack: 1, daysAhead: 7 } })).toBe(Date.UTC(2026, 2, 14));
     expect(await expiry({}, 5)).toBe(Date.UTC(2026, 2, 16));
   });
+
+  describe('with establishments listed apart', () => {
+    /** Today's pending of the canteen was walked whole a minute ago; the order was made 20 minutes ago. */
+    async function firstSeen(establishmentUuid: string) {
+      const coverage: Coverage = {
+        pendingCoveredAt: { [`${TODAY}@${ESTABLISHMENT_UUID}`]: T0 - MINUTE },
+        watchingSince: T0 - 60 * MINUTE,
+      };
+      const order = parsedOrder({
+        pickup_at: TODAY,
+        created_at: '2026-03-10T05:40:00.000000Z',
+        establishment: { uuid: establishmentUuid, name: 'Main canteen' },
+      });
+      return (await record({ observed: observed(order), coverage }, { establishments: [ESTABLISHMENT_UUID] }))
+        .changes;
+    }
+
+    it('announces an order first seen on a date its establishment’s pending covered, however old', async () => {
+      expect(types((await firstSeen(ESTABLISHMENT_UUID)).events)).toEqual(['order.created']);
+    });
+
+    // SUSPECTED BUG (not fixed here), the same as in resolveVanished.test.ts: coverage is keyed by the
+    // config's lower-cased uuid, isNews looks it up by the API's; an order written in capitals on a covered
+    // date falls back to the clock-skew rule, and one made over 15 minutes before the last walk (say,
+    // rescheduled into the window) is recorded silently.
+    it.fails('announces such an order when the API writes its establishment in capitals', async () => {
+      expect(types((await firstSeen(ESTABLISHMENT_UUID.toUpperCase())).events)).toEqual(['order.created']);
+    });
+  });
 });
