@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { covers, type ListingSpec, listingKey, pagesFor } from '../../../shared/detect/listingSpec.js';
+import {
+  covers,
+  type ListingSpec,
+  listingKey,
+  listingKeyEndDate,
+  pagesFor,
+} from '../../../shared/detect/listingSpec.js';
 
 const EST = 'e5a1b2c3-0000-4000-8000-000000000001';
 const OTHER_EST = 'e5a1b2c3-0000-4000-8000-000000000002';
@@ -119,5 +125,24 @@ describe('covers', () => {
   it('covers only its own establishment when it names one', () => {
     expect(covers(atEst, 'pending', { pickupDate: '2026-11-20', establishment: EST })).toBe(true);
     expect(covers(atEst, 'pending', { pickupDate: '2026-11-20', establishment: OTHER_EST })).toBe(false);
+  });
+});
+
+describe('listingKeyEndDate', () => {
+  it('reads the last pickup date of a date part’s key', () => {
+    expect(listingKeyEndDate('pending[2026-11-20..2026-11-21]')).toBe('2026-11-21');
+  });
+
+  it('reads it before the @establishment of a part of one establishment', () => {
+    expect(listingKeyEndDate(`pending[2026-11-20..2026-11-21]@${EST}`)).toBe('2026-11-21');
+  });
+
+  it('is undefined for a whole-window key, of one establishment or all', () => {
+    expect(listingKeyEndDate('pending')).toBeUndefined();
+    expect(listingKeyEndDate(`completed@${EST}`)).toBeUndefined();
+  });
+
+  it('is undefined for a narrow look-up’s key, though it names a date', () => {
+    expect(listingKeyEndDate(`completed:2026-11-20@${EST}`)).toBeUndefined();
   });
 });

@@ -4,10 +4,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   canceledBeforeClosing,
+  forgetSummariesBefore,
   PREP_SUMMARY_GRACE_MS,
   type PrepSummaryPlanInput,
   planPrepSummaries,
   prepSummaryKey,
+  prepSummaryKeyDate,
 } from '../../../shared/detect/planPrepSummaries.js';
 
 const KITCHEN = {
@@ -153,5 +155,35 @@ describe('canceledBeforeClosing', () => {
         closing,
       ),
     ).toBe(1);
+  });
+});
+
+describe('prepSummaryKeyDate', () => {
+  it('reads the pickup date back from a summary’s key', () => {
+    expect(prepSummaryKeyDate(prepSummaryKey(KITCHEN.uuid, TODAY))).toBe(TODAY);
+  });
+
+  it('is empty for a key without its separator, so such a key sorts before any window', () => {
+    expect(prepSummaryKeyDate(KITCHEN.uuid)).toBe('');
+  });
+});
+
+describe('forgetSummariesBefore', () => {
+  const entry = { eventId: 'e-1', closedAt: CLOSES, complete: true };
+
+  it('keeps the summaries of the window’s first date and later, and forgets older ones', () => {
+    const summaries = {
+      [prepSummaryKey(KITCHEN.uuid, '2026-03-09')]: entry,
+      [prepSummaryKey(KITCHEN.uuid, TODAY)]: entry,
+      [prepSummaryKey('11111111-1111-4111-8111-111111111111', '2026-03-11')]: entry,
+    };
+    expect(forgetSummariesBefore(summaries, TODAY)).toEqual({
+      [prepSummaryKey(KITCHEN.uuid, TODAY)]: entry,
+      [prepSummaryKey('11111111-1111-4111-8111-111111111111', '2026-03-11')]: entry,
+    });
+  });
+
+  it('forgets a key it cannot read a date from', () => {
+    expect(forgetSummariesBefore({ [KITCHEN.uuid]: entry }, TODAY)).toEqual({});
   });
 });

@@ -1,0 +1,201 @@
+// Pins the plan phase (pure): pending's walks sized from the pending snapshots in the window and split when
+// too long for the budget, the baseline pass of the sweep asked for whole, the look-ups' average and the
+// sweep's owed pages in what the cycle reserves, the cadence from the cached establishments; and planSweepPages.
+import { describe, expect, it } from 'vitest';
+import type { Snapshot } from '../../../shared/detect/snapshot.js';
+import type { PolledOrganization } from '../../../shared/poll/cycleContext.js';
+import { planCycle, planSweepPages } from '../../../shared/poll/planCycle.js';
+import { initialPollState, type PollState } from '../../../shared/store/pollState.js';
+import { addDays } from '../../../shared/time/calendarDate.js';
+import {
+  cycleFixture,
+  establishmentsCache,
+  LAST_DAY,
+  MINUTE,
+  snapshotOfInput,
+  snapshotsOf,
+  T0,
+  TODAY,
+} from '../../support/cycleFixture.js';
+import { ORGANIZATION } from '../../support/detectFixtures.js';
+import { ESTABLISHMENT_UUID, makeOrder } from '../../support/orderFactory.js';
+
+const NO_SNAPSHOTS = new Map<string, Snapshot>();
+
+function state(overrides: Partial<PollState> = {}): PollState {
+  return { ...initialPollState(ORGANIZATION.id), ...overrides };
+}
+
+/** `count` snapshots of orders picked up on `date`, as `overrides` say. */
+function snapshotsOn(date: string, count: number, overrides: Partial<Snapshot> = {}): Snapshot[] {
+  return Array.from({ length: count }, () => snapshotOfInput(makeOrder({ pickup_at: date }), overrides));
+}
+
+async function planned(
+  pollState: PollState = state(),
+  snapshots: ReadonlyMap<string, Snapshot> = NO_SNAPSHOTS,
+  options: {
+    organization?: Partial<PolledOrganization>;
+    usablePerMinute?: number;
+    organizationsOnToken?: number;
+  } = {},
+) {
+  const { context, budget } = await cycleFixture({
+    ...(options.organization ? { organization: options.organization } : {}),
+    ...(options.usablePerMinute ? { usablePerMinute: options.usablePerMinute } : {}),
+    ...(options.organizationsOnToken ? { deps: { organizationsOnToken: options.organizationsOnToken } } : {}),
+  });
+  return { context, plan: planCycle(context, pollState, snapshots, budget) };
+}
+
+describe('planCycle', () => {
+  it('plans one whole walk of pending over the window, of one page while its size is unknown', async () => {
+    const { plan } = await planned();
+    expect(plan.detection).toEqual([
+      {
+        listing: {
+          kind: 'window',
+          status: 'pending',
+          startDate: TODAY,
+          endDate: LAST_DAY,
+          establishment: undefined,
+        },
+        key: 'pending',
+        purpose: 'detect',
+        fromPage: 1,
+        maxPages: undefined,
+        estimatedRequests: 1,
+      },
+    ]);
+    expect(plan.detectionRequests).toBe(1);
+  });
+
+  it('sizes pending from the pending snapshots in the window, not the missing ones nor those outside it', async () => {
+    const snapshots = snapshotsOf(
+      ...snapshotsOn(TODAY, 60),
+      ...snapshotsOn(TODAY, 30, { missingSince: new Date(T0 - MINUTE).toISOString() }),
+      ...snapshotsOn(addDays(LAST_DAY, 1), 30),
+      ...snapshotsOn(addDays(TODAY, -1), 30),
+      ...snapshotsOn(TODAY, 30, { status: 'completed' }),
+    );
+    const { plan } = await planned(state({ listings: { sizes: { pending: 500 }, walkedAt: {} } }), snapshots);
+    expect(plan.detection.map((walk) => walk.estimatedRequests)).toEqual([3]);
+  });
+
+  it('sizes an establishment’s pending listing from its pending snapshots when establishments are listed apart', async () => {
+    const snapshots = snapshotsOf(...snapshotsOn(TODAY, 60));
+    const { plan } = await planned(state(), snapshots, {
+      organization: { establishments: [ESTABLISHMENT_UUID] },
+    });
+    expect(plan.detection.map((walk) => [walk.key, walk.estimatedRequests])).toEqual([
+      [`pending@${ESTABLISHMENT_UUID}`, 3],
+    ]);
+  });
+
+  // SUSPECTED BUG (not fixed here), the same as in resolveVanished.test.ts: planDetection counts the pending
+  // snapshots of a configured (lower-cased) establishment by exact uuid; those the API wrote in capitals
+  // count for nothing, and the listing is planned as one page, never split.
+  it.fails('counts the pending snapshots whose establishment the API wrote in capitals', async () => {
+    const snapshots = snapshotsOf(
+      ...snapshotsOn(TODAY, 60, { establishmentUuid: ESTABLISHMENT_UUID.toUpperCase() }),
+    );
+    const { plan } = await planned(state(), snapshots, {
+      organization: { establishments: [ESTABLISHMENT_UUID] },
+    });
+    expect(plan.detection.map((walk) => walk.estimatedRequests)).toEqual([3]);
+  });
+
+  it('sizes pending from the size last seen while no pending order is known', async () => {
+    const { plan } = await planned(state({ listings: { sizes: { pending: 51 }, walkedAt: {} } }));
+    expect(plan.detectionRequests).toBe(3);
+  });
+
+  it('splits pending into date parts when the whole is more than half a minute’s budget, longest unseen first', async () => {
+    const tomorrow = addDays(TODAY, 1);
+    const snapshots = snapshotsOf(...snapshotsOn(TODAY, 60), ...snapshotsOn(tomorrow, 60));
+    const walkedAt = { [`pending[${TODAY}..${TODAY}]`]: T0 - MINUTE };
+    // 4 a minute: no walk may take more than 2 pages; today's 3 pages still make a part of their own.
+    const { plan } = await planned(state({ listings: { sizes: {}, walkedAt } }), snapshots, {
+      usablePerMinute: 4,
+    });
+    expect(plan.detection.map((walk) => [walk.key, walk.estimatedRequests])).toEqual([
+      [`pending[${tomorrow}..${tomorrow}]`, 3],
+      [`pending[${addDays(TODAY, 2)}..${LAST_DAY}]`, 1],
+      [`pending[${TODAY}..${TODAY}]`, 3],
+    ]);
+    expect(plan.detectionRequests).toBe(7);
+  });
+
+  it('asks for a due baseline pass of the sweep whole, as part of what the cycle reserves', async () => {
+    const { plan } = await planned(state({ listings: { sizes: { completed: 60 }, walkedAt: {} } }));
+    expect(plan.baselinePages).toBe(3);
+    expect(plan.planned).toBe(plan.detectionRequests + Math.max(3, Math.floor(plan.sweepBudget)));
+  });
+
+  it('asks for no baseline once completed and canceled were swept: archived never has one', async () => {
+    const sweep = { inProgress: null, sweptAt: { completed: T0 - MINUTE, canceled: T0 - MINUTE }, credit: 0 };
+    const { plan } = await planned(state({ sweep, listings: { sizes: { archived: 500 }, walkedAt: {} } }));
+    expect(plan.baselinePages).toBe(0);
+    expect(plan.planned).toBe(plan.detectionRequests + Math.floor(plan.sweepBudget));
+  });
+
+  it('reserves what look-ups cost on average, rounded up, and expects it in the pace', async () => {
+    const without = (await planned()).plan;
+    const lookups = { searched: {}, averageRequests: 2.4 };
+    const { plan } = await planned(state({ lookups }));
+    expect(plan.planned).toBe(without.planned + 3);
+    expect(plan.detectionRequests).toBe(without.detectionRequests);
+    expect(plan.pace.intervalMs).toBeGreaterThanOrEqual(without.pace.intervalMs);
+  });
+
+  it('gives the sweep its share of the cycle plus what it is owed, at most one and a half shares', async () => {
+    const share = (await planned()).plan.pace.sweepPagesPerCycle;
+    expect(share).toBeGreaterThan(0);
+    const owedLittle = (await planned(state({ sweep: { inProgress: null, sweptAt: {}, credit: 0.25 } })))
+      .plan;
+    expect(owedLittle.sweepBudget).toBeCloseTo(Math.min(share + 0.25, Math.max(1, share * 1.5)));
+    const owedMuch = (await planned(state({ sweep: { inProgress: null, sweptAt: {}, credit: 100 } }))).plan;
+    expect(owedMuch.sweepBudget).toBeCloseTo(Math.max(1, share * 1.5));
+  });
+
+  it('paces on the organization’s share of the token', async () => {
+    const alone = (await planned()).plan.pace.perMinute;
+    const shared = (await planned(state(), NO_SNAPSHOTS, { organizationsOnToken: 3 })).plan.pace.perMinute;
+    expect(shared).toBeCloseTo(alone / 3);
+  });
+
+  it('follows a fixed cadence until the establishments are known, then their working days and closings', async () => {
+    expect((await planned()).plan.cadence).toEqual({ mode: 'fixed', minIntervalMs: 10_000, changesAt: null });
+    const establishments = establishmentsCache(T0 - MINUTE);
+    // Tuesday 06:00: a working day, hot from 30 minutes before the 10:30 closing.
+    expect((await planned(state({ establishments }))).plan.cadence).toEqual({
+      mode: 'normal',
+      minIntervalMs: 10_000,
+      changesAt: Date.UTC(2026, 2, 10, 10, 0),
+    });
+    const fixed = await planned(state({ establishments }), NO_SNAPSHOTS, {
+      organization: { cadence: 'fixed' },
+    });
+    expect(fixed.plan.cadence.mode).toBe('fixed');
+  });
+});
+
+describe('planSweepPages', () => {
+  it('plans nothing when no terminal status is announced', async () => {
+    const { context } = await cycleFixture({ organization: { statuses: ['pending'] } });
+    expect(planSweepPages(context, state(), 10)).toBeUndefined();
+  });
+
+  it('resumes the listing in progress at its next page, for at most the pages given', async () => {
+    const { context } = await cycleFixture();
+    const sweep = {
+      inProgress: { key: 'archived', nextPage: 4, startedAt: T0 - 5 * MINUTE },
+      sweptAt: { completed: T0 - MINUTE, canceled: T0 - MINUTE },
+      credit: 0,
+    };
+    expect(planSweepPages(context, state({ sweep }), 2)).toEqual({
+      walk: expect.objectContaining({ key: 'archived', purpose: 'sweep', fromPage: 4, maxPages: 2 }),
+      progress: sweep.inProgress,
+    });
+  });
+});

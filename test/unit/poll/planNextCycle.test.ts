@@ -1,0 +1,110 @@
+// Pins the pace record a cycle leaves: the next cycle due after the gap what cycles cost on average pays
+// for, never after the cadence changes, later when a baseline pass waits for room; soon after a deferral.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { pacePoll } from '../../../shared/detect/pacePoll.js';
+import type { CycleContext } from '../../../shared/poll/cycleContext.js';
+import type { CyclePlan } from '../../../shared/poll/planCycle.js';
+import { planNextCycle, retryDeferredCycle } from '../../../shared/poll/planNextCycle.js';
+import type { PaceState } from '../../../shared/store/pollState.js';
+import { cycleFixture, T0 } from '../../support/cycleFixture.js';
+
+const FIRST: PaceState = { averageCycleRequests: 0, nextPollAt: null };
+
+/** 45 usable a minute, 90 % planned for: 40.5 requests a minute, cycles at least 10 s apart. */
+function plan(overrides: Partial<CyclePlan> = {}): CyclePlan {
+  const pace = pacePoll({
+    usablePerMinute: 45,
+    organizationsOnToken: 1,
+    detectionRequests: 2,
+    sweepPages: 3,
+    sweepPeriodMs: 60_000,
+    minIntervalMs: 10_000,
+    holdMs: 0,
+  });
+  return {
+    cadence: { mode: 'fixed', minIntervalMs: 10_000, changesAt: null },
+    detection: [],
+    detectionRequests: 2,
+    pace,
+    sweepBudget: 1,
+    baselinePages: 0,
+    planned: 3,
+    ...overrides,
+  };
+}
+
+let context: CycleContext;
+beforeAll(async () => {
+  ({ context } = await cycleFixture());
+});
+
+describe('planNextCycle', () => {
+  it('dates the next cycle the gap this cycle’s cost takes of the pace, after this one began', () => {
+    // 20 requests at 40.5 a minute: 29.63 s.
+    expect(planNextCycle(context, plan(), FIRST, { spent: 20, baselineDeferred: false })).toEqual({
+      averageCycleRequests: 20,
+      nextPollAt: T0 + 29_630,
+    });
+  });
+
+  it('never comes sooner than the cadence’s least interval', () => {
+    expect(planNextCycle(context, plan(), FIRST, { spent: 2, baselineDeferred: false }).nextPollAt).toBe(
+      T0 + 10_000,
+    );
+  });
+
+  it('plans from the moving average, so a burst of look-ups does not push the next cycle away', () => {
+    const next = planNextCycle(
+      context,
+      plan(),
+      { averageCycleRequests: 20, nextPollAt: T0 },
+      { spent: 70, baselineDeferred: false },
+    );
+    // 0.8 × 20 + 0.2 × 70 = 30 requests: 44.44 s, where 70 alone would take 103.7 s.
+    expect(next).toEqual({ averageCycleRequests: 30, nextPollAt: T0 + 44_444 });
+  });
+
+  it('is due by the time the cadence changes, even sooner than its interval', () => {
+    const changesAt = T0 + 5_000;
+    const next = planNextCycle(
+      context,
+      plan({ cadence: { mode: 'cold', minIntervalMs: 900_000, changesAt } }),
+      FIRST,
+      {
+        spent: 20,
+        baselineDeferred: false,
+      },
+    );
+    expect(next.nextPollAt).toBe(changesAt);
+  });
+
+  it('waits for room for a baseline pass it had to leave, without counting it as spent', () => {
+    const owing = plan({ baselinePages: 9 });
+    expect(planNextCycle(context, owing, FIRST, { spent: 20, baselineDeferred: false }).nextPollAt).toBe(
+      T0 + 29_630,
+    );
+    // 20 spent and 9 owed: 42.96 s.
+    expect(planNextCycle(context, owing, FIRST, { spent: 20, baselineDeferred: true })).toEqual({
+      averageCycleRequests: 20,
+      nextPollAt: T0 + 42_963,
+    });
+  });
+});
+
+describe('retryDeferredCycle', () => {
+  const pace: PaceState = { averageCycleRequests: 12, nextPollAt: T0 };
+
+  it('is due 5 s after the deferral, keeping what cycles cost', () => {
+    const now = T0 + 1_234;
+    expect(retryDeferredCycle(plan(), pace, now)).toEqual({
+      averageCycleRequests: 12,
+      nextPollAt: now + 5_000,
+    });
+  });
+
+  it('is due sooner when the pace’s interval is shorter than that', () => {
+    const hot = plan();
+    hot.pace = { ...hot.pace, intervalMs: 2_000 };
+    expect(retryDeferredCycle(hot, pace, T0).nextPollAt).toBe(T0 + 2_000);
+  });
+});

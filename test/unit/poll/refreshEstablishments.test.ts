@@ -1,0 +1,146 @@
+// Pins the establishments phase: GET /establishments only when the cache is missing or an hour old, or a
+// minute old and an order names an establishment it lacks; a failure keeps the old cache with one failure
+// line naming the organization; no budget or a stopped cycle defers it without a request.
+import { describe, expect, it } from 'vitest';
+import { NO_NOTES } from '../../../shared/poll/pollReport.js';
+import { refreshEstablishments } from '../../../shared/poll/refreshEstablishments.js';
+import type { EstablishmentsCache } from '../../../shared/store/pollState.js';
+import {
+  cycleFixture,
+  establishmentsCache,
+  MINUTE,
+  mainCanteen,
+  parsed,
+  T0,
+  TODAY,
+} from '../../support/cycleFixture.js';
+import { apiFailures } from '../../support/inMemoryOrdersSource.js';
+import {
+  ESTABLISHMENT_UUID,
+  type EstablishmentInput,
+  makeEstablishment,
+  makeOrder,
+} from '../../support/orderFactory.js';
+
+const canteen = mainCanteen();
+const hall = makeEstablishment({ name: 'Sports hall' });
+const ofCanteen = parsed(makeOrder({ pickup_at: TODAY }));
+const ofHall = parsed(makeOrder({ pickup_at: TODAY, establishment: { uuid: hall.uuid, name: hall.name } }));
+
+/** A cycle whose API lists the canteen and the hall, with the cache as `cache`. */
+async function refresh(
+  cache: EstablishmentsCache,
+  orders = [ofCanteen],
+  options: { available?: number; stopped?: boolean } = {},
+) {
+  const fixture = await cycleFixture({
+    establishments: [canteen, hall],
+    ...(options.available === undefined ? {} : { available: options.available }),
+  });
+  const refreshed = await refreshEstablishments(fixture.context, cache, orders, options.stopped ?? false);
+  return { ...fixture, refreshed };
+}
+
+describe('refreshEstablishments', () => {
+  it('asks nothing while the cache is under an hour old and knows every order’s establishment', async () => {
+    const cache = establishmentsCache(T0 - 59 * MINUTE, [canteen]);
+    const { refreshed, source } = await refresh(cache);
+    expect(refreshed).toEqual({ cache, notes: NO_NOTES, stopsCycle: false });
+    expect(refreshed.cache).toBe(cache);
+    expect(source.requestCount).toBe(0);
+  });
+
+  it('reads the establishments when there is no cache yet', async () => {
+    const { refreshed, source } = await refresh(null, []);
+    expect(refreshed).toEqual({
+      cache: establishmentsCache(T0, [canteen, hall]),
+      requests: 1,
+      notes: NO_NOTES,
+      stopsCycle: false,
+    });
+    expect(source.fetched.map((page) => page.listing)).toEqual(['establishments']);
+  });
+
+  it('reads them again once the cache is an hour old', async () => {
+    const { refreshed } = await refresh(establishmentsCache(T0 - 60 * MINUTE, [canteen]));
+    expect(refreshed.cache).toEqual(establishmentsCache(T0, [canteen, hall]));
+    expect(refreshed.requests).toBe(1);
+  });
+
+  it('reads them sooner when an order names an establishment the cache lacks', async () => {
+    const { refreshed } = await refresh(establishmentsCache(T0 - MINUTE, [canteen]), [ofCanteen, ofHall]);
+    expect(refreshed.cache?.records.map((record) => record.name)).toEqual([canteen.name, hall.name]);
+  });
+
+  it('does not read them for an unknown establishment within a minute of the last read', async () => {
+    const cache = establishmentsCache(T0 - MINUTE + 1, [canteen]);
+    const { refreshed, source } = await refresh(cache, [ofHall]);
+    expect(refreshed.cache).toBe(cache);
+    expect(source.requestCount).toBe(0);
+  });
+
+  it('knows an establishment whatever the case of its uuid', async () => {
+    const shouting = parsed(
+      makeOrder({
+        pickup_at: TODAY,
+        establishment: { uuid: ESTABLISHMENT_UUID.toUpperCase(), name: 'Main canteen' },
+      }),
+    );
+    const { source } = await refresh(establishmentsCache(T0 - 10 * MINUTE, [canteen]), [shouting]);
+    expect(source.requestCount).toBe(0);
+  });
+
+  it('keeps the old cache on a failure, with one failure line naming the organization', async () => {
+    const cache = establishmentsCache(T0 - 2 * 60 * MINUTE, [canteen]);
+    const fixture = await cycleFixture({ establishments: [canteen, hall] });
+    fixture.source.failListing({ listing: 'establishments', error: apiFailures.server(503) });
+    const refreshed = await refreshEstablishments(fixture.context, cache, [], false);
+    expect(refreshed.cache).toBe(cache);
+    expect(refreshed.requests).toBe(1);
+    expect(refreshed.stopsCycle).toBe(false);
+    expect(refreshed.notes.failures).toEqual([
+      'North School: establishments not refreshed (North School: server error (503) on GET /establishments); closing times as last read',
+    ]);
+    expect(refreshed.notes.deferred).toEqual([]);
+  });
+
+  it('stops the cycle when it fails as every listing would', async () => {
+    const fixture = await cycleFixture({ establishments: [canteen] });
+    fixture.source.failListing({ listing: 'establishments', error: apiFailures.unauthorized() });
+    const refreshed = await refreshEstablishments(fixture.context, null, [], false);
+    expect(refreshed).toMatchObject({ cache: null, stopsCycle: true });
+    expect(refreshed.notes.failures).toHaveLength(1);
+  });
+
+  it('keeps the old cache when the listing cannot be read whole, and passes on its problems', async () => {
+    const cache = establishmentsCache(T0 - 2 * 60 * MINUTE, [canteen]);
+    const broken = { ...hall, working_days: ['weekdays'] } as unknown as EstablishmentInput;
+    const fixture = await cycleFixture({ establishments: [canteen, broken] });
+    const refreshed = await refreshEstablishments(fixture.context, cache, [], false);
+    expect(refreshed.cache).toBe(cache);
+    expect(refreshed.notes.failures).toEqual([
+      'North School: establishments not refreshed (the listing could not be read whole); closing times as last read',
+    ]);
+    expect(refreshed.notes.problems).toEqual([
+      expect.objectContaining({ kind: 'skipped_record', listing: 'establishments', uuid: hall.uuid }),
+    ]);
+  });
+
+  it('defers the read without a request when the budget has no room', async () => {
+    const cache = establishmentsCache(T0 - 2 * 60 * MINUTE, [canteen]);
+    const { refreshed, source } = await refresh(cache, [], { available: 0 });
+    expect(refreshed).toEqual({
+      cache,
+      notes: { ...NO_NOTES, deferred: ['establishments'] },
+      stopsCycle: false,
+    });
+    expect(source.requestCount).toBe(0);
+  });
+
+  it('defers the read without a request once the cycle has stopped', async () => {
+    const { refreshed, source } = await refresh(null, [], { stopped: true });
+    expect(refreshed.notes.deferred).toEqual(['establishments']);
+    expect(refreshed.requests).toBeUndefined();
+    expect(source.requestCount).toBe(0);
+  });
+});

@@ -1,0 +1,284 @@
+// Pins the resolve phase: orders that left a pending listing walked whole are looked up, likeliest status
+// first, one narrow listing per date and establishment, until found; found nowhere, they are missing; a
+// failed look-up is not asked again this cycle and proves nothing; and the lookups record it leaves.
+import { describe, expect, it } from 'vitest';
+import type { OrderInput } from '../../../shared/api/schemas.js';
+import type { Snapshot } from '../../../shared/detect/snapshot.js';
+import { resolveVanished } from '../../../shared/poll/resolveVanished.js';
+import { walkPending } from '../../../shared/poll/walkPending.js';
+import type { Lookups } from '../../../shared/store/pollState.js';
+import { addDays } from '../../../shared/time/calendarDate.js';
+import {
+  type CycleFixture,
+  cycleFixture,
+  listingOf,
+  MINUTE,
+  plannedWalk,
+  snapshotOfInput,
+  snapshotsOf,
+  T0,
+  TODAY,
+  walkOutcome,
+  windowListing,
+} from '../../support/cycleFixture.js';
+import { apiFailures } from '../../support/inMemoryOrdersSource.js';
+import { ESTABLISHMENT_UUID, makeOrder } from '../../support/orderFactory.js';
+
+const NO_LOOKUPS: Lookups = { searched: {}, averageRequests: 0 };
+
+/**
+ * A cycle whose last one saw `orders` pending: their snapshots, and the source as the world is now once
+ * `change` has run on it.
+ */
+async function cycleAfter(
+  orders: readonly OrderInput[],
+  change: (fixture: CycleFixture) => void,
+  snapshots: Snapshot[] = orders.map((order) => snapshotOfInput(order)),
+): Promise<CycleFixture & { snapshots: Map<string, Snapshot> }> {
+  const fixture = await cycleFixture({ orders, reserved: 10 });
+  change(fixture);
+  return { ...fixture, snapshots: snapshotsOf(...snapshots) };
+}
+
+async function resolve(
+  { context, snapshots }: Awaited<ReturnType<typeof cycleAfter>>,
+  lookups: Lookups = NO_LOOKUPS,
+) {
+  const pending = await walkPending(context, [plannedWalk()]);
+  return resolveVanished(context, snapshots, pending, lookups);
+}
+
+const vanishedOf = (order: OrderInput, status = 'pending') => ({
+  uuid: order.uuid,
+  pickupDate: order.pickup_at,
+  status,
+  establishment: order.establishment.uuid,
+});
+
+describe('resolveVanished', () => {
+  it('looks up an order that left a pending listing walked whole, and finds it in its new status', async () => {
+    const order = makeOrder({ pickup_at: TODAY });
+    const cycle = await cycleAfter([order], ({ source }) =>
+      source.setStatus(order.uuid, 'completed', T0 - MINUTE),
+    );
+    const resolution = await resolve(cycle);
+    expect(resolution.vanished).toEqual([vanishedOf(order)]);
+    expect(
+      resolution.outcomes.map((outcome) => [outcome.walk.key, outcome.walk.purpose, outcome.requests]),
+    ).toEqual([[`completed:${TODAY}@${ESTABLISHMENT_UUID}`, 'resolve', 1]]);
+    expect(resolution.outcomes[0]?.listing?.records.map((record) => record.uuid)).toEqual([order.uuid]);
+    expect(resolution.missing).toEqual([]);
+    expect(resolution.lookups).toEqual({ searched: {}, averageRequests: 1 });
+  });
+
+  it('looks in the likeliest statuses in turn, one round each, until it finds the order', async () => {
+    const order = makeOrder({ pickup_at: TODAY });
+    const cycle = await cycleAfter([order], ({ source }) =>
+      source.setStatus(order.uuid, 'canceled', T0 - MINUTE),
+    );
+    const resolution = await resolve(cycle);
+    expect(resolution.outcomes.map((outcome) => outcome.walk.listing.status)).toEqual([
+      'completed',
+      'canceled',
+    ]);
+    expect(resolution.missing).toEqual([]);
+    expect(resolution.lookups.searched).toEqual({});
+  });
+
+  it('ends in missing an order found in no status, and remembers where it was looked for', async () => {
+    const order = makeOrder({ pickup_at: TODAY });
+    const cycle = await cycleAfter([order], ({ source }) => source.removeOrder(order.uuid));
+    const resolution = await resolve(cycle);
+    expect(resolution.outcomes.map((outcome) => outcome.walk.listing.status)).toEqual([
+      'completed',
+      'canceled',
+      'archived',
+    ]);
+    expect(resolution.missing).toEqual([vanishedOf(order)]);
+    expect(resolution.lookups.searched[order.uuid]?.slice().sort()).toEqual([
+      'archived',
+      'canceled',
+      'completed',
+      'pending',
+    ]);
+  });
+
+  it('shares one look-up among the orders of one date and establishment', async () => {
+    const orders = [makeOrder({ pickup_at: TODAY }), makeOrder({ pickup_at: TODAY })];
+    const cycle = await cycleAfter(orders, ({ source }) => {
+      for (const order of orders) source.setStatus(order.uuid, 'completed', T0 - MINUTE);
+    });
+    const resolution = await resolve(cycle);
+    expect(resolution.vanished).toHaveLength(2);
+    expect(resolution.outcomes).toHaveLength(1);
+    expect(resolution.missing).toEqual([]);
+  });
+
+  it('looks for nothing when the pending listing was not walked whole', async () => {
+    const order = makeOrder({ pickup_at: TODAY });
+    const cycle = await cycleAfter([order], ({ source }) => {
+      source.removeOrder(order.uuid);
+      source.failListing({ query: { status: 'pending' }, error: apiFailures.server(503) });
+    });
+    const resolution = await resolve(cycle);
+    expect(resolution).toEqual({
+      vanished: [],
+      outcomes: [],
+      missing: [],
+      lookups: { searched: {}, averageRequests: 0 },
+    });
+    expect(cycle.source.requestCount).toBe(1);
+  });
+
+  it('leaves alone orders still pending, outside the listing walked, or already marked missing', async () => {
+    const stays = makeOrder({ pickup_at: TODAY });
+    const beyond = makeOrder({ pickup_at: addDays(TODAY, 30) });
+    const missing = makeOrder({ pickup_at: TODAY });
+    const cycle = await cycleAfter(
+      [stays, beyond, missing],
+      ({ source }) => {
+        source.removeOrder(beyond.uuid);
+        source.removeOrder(missing.uuid);
+      },
+      [
+        snapshotOfInput(stays),
+        snapshotOfInput(beyond),
+        snapshotOfInput(missing, { missingSince: new Date(T0 - MINUTE).toISOString() }),
+      ],
+    );
+    const resolution = await resolve(cycle);
+    expect(resolution.vanished).toEqual([]);
+    expect(resolution.outcomes).toEqual([]);
+  });
+
+  it('does not ask a failed look-up again this cycle, looks in the other statuses, and concludes nothing', async () => {
+    const order = makeOrder({ pickup_at: TODAY });
+    const cycle = await cycleAfter([order], ({ source }) => {
+      source.removeOrder(order.uuid);
+      source.failListing({ query: { status: 'completed' }, error: apiFailures.server(503) });
+    });
+    const resolution = await resolve(cycle);
+    expect(
+      resolution.outcomes.map((outcome) => [
+        outcome.walk.listing.status,
+        outcome.error ? 'failed' : 'walked',
+      ]),
+    ).toEqual([
+      ['completed', 'failed'],
+      ['canceled', 'walked'],
+      ['archived', 'walked'],
+    ]);
+    expect(resolution.missing).toEqual([]);
+    // What failed is not remembered as searched: it is still to be asked, first, next cycle.
+    expect(resolution.lookups.searched[order.uuid]?.slice().sort()).toEqual([
+      'archived',
+      'canceled',
+      'pending',
+    ]);
+  });
+
+  it('asks first, next cycle, the statuses earlier cycles did not look in', async () => {
+    const order = makeOrder({ pickup_at: TODAY });
+    const cycle = await cycleAfter([order], ({ source }) =>
+      source.setStatus(order.uuid, 'canceled', T0 - MINUTE),
+    );
+    const resolution = await resolve(cycle, {
+      searched: { [order.uuid]: ['pending', 'completed'] },
+      averageRequests: 0,
+    });
+    expect(resolution.outcomes.map((outcome) => outcome.walk.listing.status)).toEqual(['canceled']);
+  });
+
+  it('keeps, of the earlier cycles’ record, only the orders still unresolved, with both cycles’ statuses', async () => {
+    const [found, lost] = [makeOrder({ pickup_at: TODAY }), makeOrder({ pickup_at: addDays(TODAY, 1) })];
+    const cycle = await cycleAfter([found, lost], ({ source }) => {
+      source.setStatus(found.uuid, 'completed', T0 - MINUTE);
+      source.removeOrder(lost.uuid);
+      source.failListing({ query: { status: 'canceled' }, error: apiFailures.server(503) });
+    });
+    const earlier = {
+      searched: { [found.uuid]: ['archived'], [lost.uuid]: ['canceled'], gone: ['completed'] },
+      averageRequests: 0,
+    };
+    const resolution = await resolve(cycle, earlier);
+    expect(Object.keys(resolution.lookups.searched)).toEqual([lost.uuid]);
+    expect(resolution.lookups.searched[lost.uuid]?.slice().sort()).toEqual([
+      'archived',
+      'canceled',
+      'completed',
+      'pending',
+    ]);
+  });
+
+  it('stops looking after a look-up fails as every listing would, deferring the rest without a request', async () => {
+    const [today, tomorrow] = [makeOrder({ pickup_at: TODAY }), makeOrder({ pickup_at: addDays(TODAY, 1) })];
+    const cycle = await cycleAfter([today, tomorrow], ({ source }) => {
+      source.removeOrder(today.uuid);
+      source.removeOrder(tomorrow.uuid);
+      source.failListing({ query: { status: 'completed' }, error: apiFailures.unauthorized() });
+    });
+    const resolution = await resolve(cycle);
+    expect(
+      resolution.outcomes.map((outcome) => [
+        outcome.walk.listing.startDate,
+        outcome.deferred,
+        outcome.requests,
+      ]),
+    ).toEqual([
+      [TODAY, false, 1],
+      [addDays(TODAY, 1), true, 0],
+    ]);
+    expect(resolution.missing).toEqual([]);
+    expect(Object.keys(resolution.lookups.searched).sort()).toEqual([today.uuid, tomorrow.uuid].sort());
+  });
+
+  it('counts this cycle’s look-up requests into their moving average', async () => {
+    const order = makeOrder({ pickup_at: TODAY });
+    const cycle = await cycleAfter([order], ({ source }) =>
+      source.setStatus(order.uuid, 'canceled', T0 - MINUTE),
+    );
+    const resolution = await resolve(cycle, { searched: {}, averageRequests: 10 });
+    // Two look-ups: 0.8 × 10 + 0.2 × 2.
+    expect(resolution.lookups.averageRequests).toBeCloseTo(8.4);
+  });
+
+  it('lowers the average on a cycle with nothing to look up', async () => {
+    const cycle = await cycleAfter([], () => {});
+    expect((await resolve(cycle, { searched: {}, averageRequests: 5 })).lookups.averageRequests).toBeCloseTo(
+      4,
+    );
+  });
+
+  describe('with establishments listed apart', () => {
+    /** This cycle walked the canteen's pending listing whole, and the order was not in it. */
+    async function canteenWalkedWithout(order: OrderInput) {
+      const fixture = await cycleFixture({
+        organization: { establishments: [ESTABLISHMENT_UUID] },
+        reserved: 10,
+      });
+      const walk = plannedWalk(windowListing({ establishment: ESTABLISHMENT_UUID }));
+      const pending = [walkOutcome(walk, { listing: listingOf([]) })];
+      return resolveVanished(fixture.context, snapshotsOf(snapshotOfInput(order)), pending, NO_LOOKUPS);
+    }
+
+    it('looks up an order that left its establishment’s pending listing, at that establishment', async () => {
+      const order = makeOrder({ pickup_at: TODAY });
+      const resolution = await canteenWalkedWithout(order);
+      expect(resolution.vanished.map((vanished) => vanished.uuid)).toEqual([order.uuid]);
+      expect(resolution.outcomes[0]?.walk.key).toBe(`completed:${TODAY}@${ESTABLISHMENT_UUID}`);
+    });
+
+    // SUSPECTED BUG (not fixed here): the config lower-cases establishment uuids, while the API may write
+    // them in capitals (subscriberFilter, eventId and summarizeClosings allow for it). findVanished decides
+    // through covers(), which compares the listing's (config) uuid with the snapshot's (API) uuid exactly:
+    // such an order is never found vanished, so never looked up nor concluded missing; only the sweep sees it.
+    it.fails('looks up an order whose establishment the API writes in capitals', async () => {
+      const order = makeOrder({
+        pickup_at: TODAY,
+        establishment: { uuid: ESTABLISHMENT_UUID.toUpperCase(), name: 'Main canteen' },
+      });
+      const resolution = await canteenWalkedWithout(order);
+      expect(resolution.vanished.map((vanished) => vanished.uuid)).toEqual([order.uuid]);
+    });
+  });
+});

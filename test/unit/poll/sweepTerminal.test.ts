@@ -1,0 +1,173 @@
+// Pins the sweep phase: a slice of a terminal listing as big as the sweep's budget, the room left and the
+// reservation allow, resumed where the last one stopped; a finished pass dated by when it began; a baseline
+// pass walked whole or, when the reservation cannot hold it, deferred; and the pages still owed.
+import { describe, expect, it } from 'vitest';
+import type { OrderStatus } from '../../../shared/api/schemas.js';
+import { type SweepInput, sweepTerminal } from '../../../shared/poll/sweepTerminal.js';
+import type { PollState, SweepState } from '../../../shared/store/pollState.js';
+import { cycleFixture, MINUTE, T0, TODAY } from '../../support/cycleFixture.js';
+import { apiFailures } from '../../support/inMemoryOrdersSource.js';
+import { makeOrder } from '../../support/orderFactory.js';
+
+const FRESH: SweepState = { inProgress: null, sweptAt: {}, credit: 0 };
+const BEGAN = T0 - 5 * MINUTE;
+
+/** 60 orders of `status` today: three pages. */
+function ordersIn(status: OrderStatus, count = 60) {
+  return Array.from({ length: count }, () =>
+    makeOrder({ pickup_at: TODAY, status: { label: status, value: status } }),
+  );
+}
+
+/**
+ * A cycle that sweeps only `status` (archived: never a baseline; completed: a baseline first), whose
+ * listing of 60 orders is known, with `reserved` requests left of its reservation.
+ */
+async function sweepOf(
+  status: 'archived' | 'completed',
+  reserved: number,
+  options: { available?: number } = {},
+) {
+  const fixture = await cycleFixture({
+    organization: { statuses: ['pending', status] },
+    orders: ordersIn(status),
+    reserved,
+    available: options.available ?? 45,
+  });
+  const state = (sweep: SweepState): Pick<PollState, 'sweep' | 'listings'> => ({
+    sweep,
+    listings: { sizes: { [status]: 60 }, walkedAt: {} },
+  });
+  const run = (sweep: SweepState, input: Partial<SweepInput> = {}) =>
+    sweepTerminal(fixture.context, state(sweep), { sweepBudget: 1, room: 10, stopped: false, ...input });
+  return { ...fixture, run };
+}
+
+describe('sweepTerminal', () => {
+  it('walks a slice from the first page of the listing swept longest ago, and says where to resume', async () => {
+    const { run, source } = await sweepOf('archived', 1);
+    const slice = await run(FRESH);
+    expect(slice.outcome).toMatchObject({
+      walk: { key: 'archived', purpose: 'sweep', fromPage: 1, maxPages: 1 },
+      requests: 1,
+    });
+    expect(slice.sweep).toEqual({
+      inProgress: { key: 'archived', nextPage: 2, startedAt: T0 },
+      sweptAt: {},
+      credit: 0,
+    });
+    expect(slice.baselineDeferred).toBe(false);
+    expect(source.fetched.map((page) => page.page)).toEqual([1]);
+  });
+
+  it('resumes the pass in progress, and dates the finished pass by when it began', async () => {
+    const { run, source } = await sweepOf('archived', 2);
+    const slice = await run(
+      { inProgress: { key: 'archived', nextPage: 3, startedAt: BEGAN }, sweptAt: {}, credit: 1 },
+      { sweepBudget: 2 },
+    );
+    expect(source.fetched.map((page) => page.page)).toEqual([3]);
+    // Owed 2 pages, walked the last one: 1 still owed.
+    expect(slice.sweep).toEqual({ inProgress: null, sweptAt: { archived: BEGAN }, credit: 1 });
+  });
+
+  it('walks no more than the room left of what the cycle was planned to cost, owing the rest', async () => {
+    const { run } = await sweepOf('archived', 3);
+    const slice = await run(FRESH, { sweepBudget: 3, room: 1 });
+    expect(slice.outcome?.requests).toBe(1);
+    expect(slice.sweep.credit).toBe(2);
+  });
+
+  it('walks no more than the reservation holds', async () => {
+    const { run } = await sweepOf('archived', 2);
+    const slice = await run(FRESH, { sweepBudget: 3, room: 3 });
+    expect(slice.outcome?.walk.maxPages).toBe(2);
+    expect(slice.sweep).toMatchObject({ inProgress: { nextPage: 3 }, credit: 1 });
+  });
+
+  it('walks a fractional budget’s whole pages only, and owes the fraction', async () => {
+    const { run } = await sweepOf('archived', 3);
+    const slice = await run(FRESH, { sweepBudget: 1.6 });
+    expect(slice.outcome?.walk.maxPages).toBe(1);
+    expect(slice.sweep.credit).toBeCloseTo(0.6);
+  });
+
+  it('owes everything and walks nothing when nothing is left of the reservation', async () => {
+    const { run, source } = await sweepOf('archived', 0);
+    expect(await run(FRESH, { sweepBudget: 1.5 })).toEqual({
+      sweep: { ...FRESH, credit: 1.5 },
+      baselineDeferred: false,
+    });
+    expect(source.requestCount).toBe(0);
+  });
+
+  it('owes everything and walks nothing once the cycle has stopped', async () => {
+    const { run, source } = await sweepOf('archived', 3);
+    const inProgress = { key: 'archived', nextPage: 2, startedAt: BEGAN };
+    expect(await run({ inProgress, sweptAt: {}, credit: 0 }, { stopped: true })).toEqual({
+      sweep: { inProgress, sweptAt: {}, credit: 1 },
+      baselineDeferred: false,
+    });
+    expect(source.requestCount).toBe(0);
+  });
+
+  it('owes everything when no terminal status is announced', async () => {
+    const fixture = await cycleFixture({ organization: { statuses: ['pending'] }, reserved: 3 });
+    const slice = await sweepTerminal(
+      fixture.context,
+      { sweep: FRESH, listings: { sizes: {}, walkedAt: {} } },
+      { sweepBudget: 2, room: 3, stopped: false },
+    );
+    expect(slice).toEqual({ sweep: { ...FRESH, credit: 2 }, baselineDeferred: false });
+  });
+
+  it('keeps its place after a failed slice, and owes the rest of what it was owed', async () => {
+    const { run, source } = await sweepOf('archived', 2);
+    source.failListing({ error: apiFailures.server(503) });
+    const inProgress = { key: 'archived', nextPage: 2, startedAt: BEGAN };
+    const slice = await run({ inProgress, sweptAt: {}, credit: 0 }, { sweepBudget: 2 });
+    expect(slice.outcome?.error).toBeDefined();
+    expect(slice.sweep).toEqual({ inProgress, sweptAt: {}, credit: 1 });
+  });
+
+  describe('a baseline pass', () => {
+    it('walks a listing never swept whole in one go when the reservation holds it, and dates the pass', async () => {
+      const { run, source } = await sweepOf('completed', 3);
+      const slice = await run(FRESH, { sweepBudget: 1, room: 1 });
+      expect(slice.outcome).toMatchObject({ walk: { key: 'completed', maxPages: undefined }, requests: 3 });
+      expect(source.fetched.map((page) => page.page)).toEqual([1, 2, 3]);
+      expect(slice.sweep).toEqual({ inProgress: null, sweptAt: { completed: T0 }, credit: 0 });
+      expect(slice.baselineDeferred).toBe(false);
+    });
+
+    it('is deferred, without a request, when the reservation cannot hold all of it', async () => {
+      const { run, source } = await sweepOf('completed', 2);
+      expect(await run(FRESH, { sweepBudget: 2 })).toEqual({
+        sweep: { ...FRESH, credit: 2 },
+        baselineDeferred: true,
+      });
+      expect(source.requestCount).toBe(0);
+    });
+
+    it('is walked again next time when a record could not be read', async () => {
+      const { run, source } = await sweepOf('completed', 3);
+      const [broken] = ordersIn('completed', 1);
+      if (!broken) throw new Error('no order');
+      source.putRawRecord({ ...broken, total: 'lots' });
+      const slice = await run(FRESH);
+      expect(slice.outcome?.listing?.complete).toBe(false);
+      expect(slice.sweep).toEqual({ inProgress: null, sweptAt: {}, credit: 0 });
+    });
+
+    it('is walked again next time when it turned out longer than the budget could pay for', async () => {
+      // Known as 60 orders, it has grown to 90 (four pages), and nothing is left beyond the three reserved:
+      // the rest cannot be reserved before the second page, so the walk stops there.
+      const { run, source } = await sweepOf('completed', 3, { available: 3 });
+      source.addOrders(...ordersIn('completed', 30));
+      const slice = await run(FRESH);
+      expect(slice.outcome?.listing).toMatchObject({ pages: 1, total: 90, stoppedEarly: true });
+      expect(slice.sweep.sweptAt).toEqual({});
+      expect(slice.sweep.inProgress).toBeNull();
+    });
+  });
+});

@@ -1,0 +1,99 @@
+// Pins the walk-pending phase: every planned walk in order, each with its listing and requests; a failure
+// that would fail every listing defers the rest without a request, one that fails a single listing does not.
+import { describe, expect, it } from 'vitest';
+import { NetworkError, ServerError, UnauthorizedError } from '../../../shared/api/errors.js';
+import { walkPending } from '../../../shared/poll/walkPending.js';
+import { cycleFixture, plannedWalk, TODAY, windowListing } from '../../support/cycleFixture.js';
+import { apiFailures } from '../../support/inMemoryOrdersSource.js';
+import { makeEstablishment, makeOrder } from '../../support/orderFactory.js';
+
+function establishment(): { uuid: string; name: string } {
+  const { uuid, name } = makeEstablishment();
+  return { uuid, name };
+}
+const [north, south, east] = [establishment(), establishment(), establishment()];
+/** Pending listed apart for three establishments, as planDetection plans them. */
+const walks = [north, south, east].map((establishment) =>
+  plannedWalk(windowListing({ establishment: establishment.uuid })),
+);
+/** 30 pending orders at north (two pages), one at south, none at east. */
+const orders = () => [
+  ...Array.from({ length: 30 }, () => makeOrder({ pickup_at: TODAY, establishment: north })),
+  makeOrder({ pickup_at: TODAY, establishment: south }),
+];
+
+describe('walkPending', () => {
+  it('walks every planned listing in the plan’s order, each with its own orders and requests', async () => {
+    const { context, source } = await cycleFixture({ orders: orders(), reserved: 4 });
+    const outcomes = await walkPending(context, walks);
+    expect(
+      outcomes.map((outcome) => [
+        outcome.walk.key,
+        outcome.deferred,
+        outcome.requests,
+        outcome.listing?.total,
+      ]),
+    ).toEqual([
+      [`pending@${north.uuid}`, false, 2, 30],
+      [`pending@${south.uuid}`, false, 1, 1],
+      [`pending@${east.uuid}`, false, 1, 0],
+    ]);
+    expect(source.fetched.map((page) => page.params.establishment)).toEqual([
+      north.uuid,
+      north.uuid,
+      south.uuid,
+      east.uuid,
+    ]);
+  });
+
+  it('defers the rest without a request after a 401 on the first walk', async () => {
+    const { context, source } = await cycleFixture({ orders: orders(), reserved: 4 });
+    source.failListing({ error: apiFailures.unauthorized() });
+    const outcomes = await walkPending(context, walks);
+    expect(outcomes[0]?.error).toBeInstanceOf(UnauthorizedError);
+    expect(outcomes.map((outcome) => [outcome.deferred, outcome.requests])).toEqual([
+      [false, 1],
+      [true, 0],
+      [true, 0],
+    ]);
+    expect(source.requestCount).toBe(1);
+  });
+
+  it('defers the walks after an unreachable API, but not those before it', async () => {
+    const { context, source } = await cycleFixture({ orders: orders(), reserved: 4 });
+    source.failListing({ query: { establishment: south.uuid }, error: apiFailures.network() });
+    const outcomes = await walkPending(context, walks);
+    expect(outcomes.map((outcome) => outcome.listing !== undefined)).toEqual([true, false, false]);
+    expect(outcomes[1]?.error).toBeInstanceOf(NetworkError);
+    expect(outcomes[2]).toMatchObject({ deferred: true, requests: 0 });
+  });
+
+  it('walks on after a server error, which fails only its own listing', async () => {
+    const { context, source } = await cycleFixture({ orders: orders(), reserved: 4 });
+    source.failListing({ query: { establishment: north.uuid }, error: apiFailures.server(500) });
+    const outcomes = await walkPending(context, walks);
+    expect(outcomes[0]?.error).toBeInstanceOf(ServerError);
+    expect(outcomes.slice(1).map((outcome) => [outcome.deferred, outcome.listing?.complete])).toEqual([
+      [false, true],
+      [false, true],
+    ]);
+  });
+
+  it('defers the walks the budget no longer stretches to, without failing them', async () => {
+    const { context, source } = await cycleFixture({ orders: orders(), available: 3, reserved: 3 });
+    const outcomes = await walkPending(context, walks);
+    expect(outcomes.map((outcome) => [outcome.deferred, outcome.requests])).toEqual([
+      [false, 2],
+      [false, 1],
+      [true, 0],
+    ]);
+    expect(outcomes.every((outcome) => outcome.error === undefined)).toBe(true);
+    expect(source.requestCount).toBe(3);
+  });
+
+  it('walks nothing when nothing is planned', async () => {
+    const { context, source } = await cycleFixture();
+    expect(await walkPending(context, [])).toEqual([]);
+    expect(source.requestCount).toBe(0);
+  });
+});
