@@ -13,9 +13,12 @@ export const CoverageSchema = z.object({
 });
 export type Coverage = z.infer<typeof CoverageSchema>;
 
-/** `2026-03-05`, or `2026-03-05@<establishment uuid>` when establishments are listed apart. */
+/**
+ * `2026-03-05`, or `2026-03-05@<establishment uuid>` when establishments are listed apart; the uuid in lower
+ * case, as the config writes it, whatever case the API sends.
+ */
 export function coverageKey(pickupDate: string, establishment: string | undefined): string {
-  return establishment === undefined ? pickupDate : `${pickupDate}@${establishment}`;
+  return establishment === undefined ? pickupDate : `${pickupDate}@${establishment.toLowerCase()}`;
 }
 
 /** The pickup date a coverage key names. */

@@ -64,6 +64,14 @@ export function covers(
     listing.status === status &&
     listing.startDate <= order.pickupDate &&
     order.pickupDate <= listing.endDate &&
-    (listing.establishment === undefined || listing.establishment === order.establishment)
+    (listing.establishment === undefined || sameEstablishment(listing.establishment, order.establishment))
   );
+}
+
+/**
+ * Whether two establishment uuids name the same establishment: the config's are lower case, and the API may
+ * write them in capitals.
+ */
+export function sameEstablishment(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
 }

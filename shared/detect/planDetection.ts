@@ -3,7 +3,13 @@
 // is it split into date parts, each small enough to finish, walked longest-unseen first.
 import type { OrderStatus } from '../api/schemas.js';
 import { addDays } from '../time/calendarDate.js';
-import { type ListingSpec, listingKey, type PlannedWalk, pagesFor } from './listingSpec.js';
+import {
+  type ListingSpec,
+  listingKey,
+  type PlannedWalk,
+  pagesFor,
+  sameEstablishment,
+} from './listingSpec.js';
 
 export interface PollWindow {
   daysBack: number;
@@ -108,7 +114,7 @@ function countPending(
   for (const [date, byEstablishment] of byDate) {
     if (range && (date < range.startDate || date > range.endDate)) continue;
     for (const [uuid, n] of byEstablishment)
-      if (establishment === undefined || uuid === establishment) count += n;
+      if (establishment === undefined || sameEstablishment(uuid, establishment)) count += n;
   }
   return count;
 }

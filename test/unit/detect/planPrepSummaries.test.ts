@@ -2,6 +2,7 @@
 // begun after closing, incomplete with its reason once the grace is over, and closing instants that follow
 // daylight saving time.
 import { describe, expect, it } from 'vitest';
+import { coverageKey } from '../../../shared/detect/coverage.js';
 import {
   canceledBeforeClosing,
   forgetSummariesBefore,
@@ -108,7 +109,7 @@ describe('planPrepSummaries', () => {
       input({
         establishments: [KITCHEN, other],
         watched: [KITCHEN.uuid],
-        pendingCoveredAt: { [`${TODAY}@${KITCHEN.uuid}`]: CLOSES + 1 },
+        pendingCoveredAt: { [coverageKey(TODAY, KITCHEN.uuid)]: CLOSES + 1 },
       }),
     );
     expect(plans.map((plan) => plan.closing.establishment.name)).toEqual(['Main Canteen']);

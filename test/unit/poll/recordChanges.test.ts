@@ -302,11 +302,8 @@ describe('recordChanges', () => {
       expect(types((await firstSeen(ESTABLISHMENT_UUID)).events)).toEqual(['order.created']);
     });
 
-    // SUSPECTED BUG (not fixed here), the same as in resolveVanished.test.ts: coverage is keyed by the
-    // config's lower-cased uuid, isNews looks it up by the API's; an order written in capitals on a covered
-    // date falls back to the clock-skew rule, and one made over 15 minutes before the last walk (say,
-    // rescheduled into the window) is recorded silently.
-    it.fails('announces such an order when the API writes its establishment in capitals', async () => {
+    // The config lower-cases establishment uuids; the API may write them in capitals. Both name the same one.
+    it('announces such an order when the API writes its establishment in capitals', async () => {
       expect(types((await firstSeen(ESTABLISHMENT_UUID.toUpperCase())).events)).toEqual(['order.created']);
     });
   });

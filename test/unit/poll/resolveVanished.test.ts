@@ -268,11 +268,8 @@ describe('resolveVanished', () => {
       expect(resolution.outcomes[0]?.walk.key).toBe(`completed:${TODAY}@${ESTABLISHMENT_UUID}`);
     });
 
-    // SUSPECTED BUG (not fixed here): the config lower-cases establishment uuids, while the API may write
-    // them in capitals (subscriberFilter, eventId and summarizeClosings allow for it). findVanished decides
-    // through covers(), which compares the listing's (config) uuid with the snapshot's (API) uuid exactly:
-    // such an order is never found vanished, so never looked up nor concluded missing; only the sweep sees it.
-    it.fails('looks up an order whose establishment the API writes in capitals', async () => {
+    // The config lower-cases establishment uuids; the API may write them in capitals. Both name the same one.
+    it('looks up an order whose establishment the API writes in capitals', async () => {
       const order = makeOrder({
         pickup_at: TODAY,
         establishment: { uuid: ESTABLISHMENT_UUID.toUpperCase(), name: 'Main canteen' },
