@@ -2,9 +2,10 @@
 // the events that transition makes plus the snapshot to store, if anything changed.
 import type { Order } from '../api/schemas.js';
 import { eventId } from '../events/eventId.js';
-import type { Change, OrderEvent, OrderEventType } from '../events/orderEvent.js';
-import { summarizeOrder } from '../events/orderSummary.js';
-import { observedState, type Snapshot } from './snapshot.js';
+import type { Change, FieldChange, OrderEvent, OrderEventType } from '../events/orderEvent.js';
+import { fittedToCarrier, summarizeOrder } from '../events/orderSummary.js';
+import { contentChanges } from './contentChanges.js';
+import { contentOf, observedState, type Snapshot } from './snapshot.js';
 
 export interface DiffContext {
   organization: { id: string; name: string };
@@ -40,7 +41,16 @@ const STATUS_EVENT: Record<string, OrderEventType> = {
 export function diffOrder(previous: Snapshot | undefined, order: Order, context: DiffContext): OrderDiff {
   const observed = observedState(order);
   const changes = trackedChanges(previous, order);
-  if (previous && changes.length === 0 && previous.missingSince === null)
+  // A snapshot written before content was remembered learns it now, silently.
+  const content = previous?.content ? contentChanges(previous.content, observed.content) : [];
+  const learnsContent = previous !== undefined && previous.content === undefined;
+  if (
+    previous &&
+    changes.length === 0 &&
+    content.length === 0 &&
+    !learnsContent &&
+    previous.missingSince === null
+  )
     return { events: [], snapshot: undefined };
   const snapshot: Snapshot = {
     ...observed,
@@ -49,13 +59,14 @@ export function diffOrder(previous: Snapshot | undefined, order: Order, context:
     expiresAt: context.expiresAt,
   };
   if (!previous && context.baseline) return { events: [], snapshot };
-  return { events: transitionEvents(previous, order, changes, context), snapshot };
+  return { events: transitionEvents(previous, order, changes, content, context), snapshot };
 }
 
 function transitionEvents(
   previous: Snapshot | undefined,
   order: Order,
-  changes: Change[],
+  changes: FieldChange[],
+  content: Change[],
   context: DiffContext,
 ): OrderEvent[] {
   const status = order.status.value;
@@ -71,10 +82,15 @@ function transitionEvents(
   } else if (previous && moved(previous, order)) {
     // A move with a status change is told by the status event, whose changes say where it moved.
     types.push('order.rescheduled');
+  } else if (content.length > 0) {
+    // Only for an order that stayed where it was: a transition's event carries the new content already.
+    types.push('order.updated');
   }
   const named = changes.map((change) => withNames(change, order, context));
   const afterClosing = isAfterClosing(previous, order, context);
-  return types.map((type) => buildEvent(type, order, named, afterClosing, context));
+  return types.map((type) =>
+    buildEvent(type, order, type === 'order.updated' ? content : named, afterClosing, context),
+  );
 }
 
 function moved(previous: Snapshot, order: Order): boolean {
@@ -100,7 +116,7 @@ function isAfterClosing(previous: Snapshot | undefined, order: Order, context: D
 }
 
 /** An establishment change with the names we know, for readers who do not think in uuids. */
-function withNames(change: Change, order: Order, context: DiffContext): Change {
+function withNames(change: FieldChange, order: Order, context: DiffContext): FieldChange {
   // A first sighting's establishment is named in the order itself; only a move has two to tell apart.
   if (change.field !== 'establishment' || change.from === null) return change;
   const nameOf = (uuid: string | null): string | undefined => {
@@ -124,7 +140,7 @@ function buildEvent(
   afterClosing: boolean,
   context: DiffContext,
 ): OrderEvent {
-  return {
+  return fittedToCarrier({
     specversion: '1.0',
     id: eventId(context.organization.id, order.uuid, type, stateKey(type, order)),
     source: context.source,
@@ -140,7 +156,7 @@ function buildEvent(
       // Absent rather than false: an event in time reads as it did before the flag existed.
       ...(afterClosing ? { after_closing: true as const } : {}),
     },
-  };
+  });
 }
 
 /** The part of the new state that makes this transition unique, so a repeat sighting gets the same id. */
@@ -153,11 +169,13 @@ function stateKey(type: OrderEventType, order: Order): string {
   // Where it moved to and when: moving back and forth is as many events as moves.
   if (type === 'order.rescheduled')
     return `rescheduled@${order.establishment.uuid.toLowerCase()}/${order.pickup_at}@${order.updated_at}`;
+  // The new content itself, and when: a second sighting is the same event; changing back is a new one.
+  if (type === 'order.updated') return `updated@${order.updated_at}@${JSON.stringify(contentOf(order))}`;
   return `${order.status.value}@${order.updated_at}`;
 }
 
-function trackedChanges(previous: Snapshot | undefined, order: Order): Change[] {
-  const pairs: Array<[Change['field'], string | null, string | null]> = [
+function trackedChanges(previous: Snapshot | undefined, order: Order): FieldChange[] {
+  const pairs: Array<[FieldChange['field'], string | null, string | null]> = [
     ['status', previous?.status ?? null, order.status.value],
     ['canceled_at', previous?.canceledAt ?? null, order.canceled_at],
     ['completed_at', previous?.completedAt ?? null, order.completed_at],

@@ -4,12 +4,15 @@
 // went out). The event itself carries only the detection time.
 import type { Order } from '../api/schemas.js';
 import type { NotifierEvent } from '../events/notifierEvent.js';
+import type { FieldChange } from '../events/orderEvent.js';
 
 /** Epoch ms, or undefined when the order no longer tells (it moved on, or is gone). */
 export function transitionTime(event: NotifierEvent, order: Order | undefined): number | undefined {
   if (event.type === 'establishment.prep_summary') return parse(event.data.closed_at);
   const changed = (field: 'completed_at' | 'canceled_at') =>
-    event.data.changes.find((change) => change.field === field)?.to ?? order?.[field] ?? undefined;
+    event.data.changes.find((change): change is FieldChange => change.field === field)?.to ??
+    order?.[field] ??
+    undefined;
   switch (event.type) {
     case 'order.created':
       return parse(order?.created_at);

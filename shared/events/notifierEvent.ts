@@ -2,7 +2,7 @@
 // discriminated by `type`, and the one list of types that config validation, SNS filter policies and
 // message attributes all read.
 import * as z from 'zod';
-import { ORDER_EVENT_TYPES, type OrderEvent, OrderEventSchema } from './orderEvent.js';
+import { type FieldChange, ORDER_EVENT_TYPES, type OrderEvent, OrderEventSchema } from './orderEvent.js';
 import {
   PREP_SUMMARY_EVENT_TYPE,
   type PrepSummaryEvent,
@@ -36,7 +36,9 @@ export function eventReference(event: NotifierEvent): string {
 export function establishmentsOf(event: NotifierEvent): string[] {
   if (isPrepSummary(event)) return [event.data.establishment.uuid];
   const current = event.data.order.establishment.uuid;
-  const left = event.data.changes.find((change) => change.field === 'establishment')?.from;
+  const left = event.data.changes.find(
+    (change): change is FieldChange => change.field === 'establishment',
+  )?.from;
   return left === null || left === undefined || left.toLowerCase() === current.toLowerCase()
     ? [current]
     : [current, left];

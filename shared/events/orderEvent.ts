@@ -10,11 +10,12 @@ export const ORDER_EVENT_TYPES = [
   'order.archived',
   'order.status_changed',
   'order.rescheduled',
+  'order.updated',
 ] as const;
 export const OrderEventTypeSchema = z.enum(ORDER_EVENT_TYPES);
 export type OrderEventType = z.infer<typeof OrderEventTypeSchema>;
 
-/** The fields whose movement the diff engine tracks. */
+/** The fields whose movement the diff engine tracks as a transition of the order. */
 export const TRACKED_FIELDS = [
   'status',
   'canceled_at',
@@ -23,7 +24,8 @@ export const TRACKED_FIELDS = [
   'establishment',
 ] as const;
 
-export const ChangeSchema = z.object({
+/** A transition's field: the status, a timestamp, the pickup date or the establishment. */
+export const FieldChangeSchema = z.object({
   field: z.enum(TRACKED_FIELDS),
   from: z.string().nullable(),
   to: z.string().nullable(),
@@ -32,19 +34,92 @@ export const ChangeSchema = z.object({
   from_name: z.string().optional(),
   to_name: z.string().optional(),
 });
-export type Change = z.infer<typeof ChangeSchema>;
 
-export const OrderSummarySchema = z.object({
+/** `order.updated`: the units of one item (by sku) the order holds; 0 for a line added or removed. */
+export const ItemsChangeSchema = z.object({
+  field: z.literal('items'),
+  sku: z.string(),
+  name: z.string(),
+  from: z.number().int().nonnegative(),
+  to: z.number().int().nonnegative(),
+});
+
+/** `order.updated`: the order's own notes. */
+export const NotesChangeSchema = z.object({
+  field: z.literal('notes'),
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+});
+
+/** `order.updated`: the notes of an item line (by its sku; `name` for readers). */
+export const ItemNotesChangeSchema = z.object({
+  field: z.literal('item_notes'),
+  sku: z.string(),
+  name: z.string(),
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+});
+
+export const ChangeSchema = z.discriminatedUnion('field', [
+  FieldChangeSchema,
+  ItemsChangeSchema,
+  NotesChangeSchema,
+  ItemNotesChangeSchema,
+]);
+export type Change = z.infer<typeof ChangeSchema>;
+export type FieldChange = z.infer<typeof FieldChangeSchema>;
+export type ItemsChange = z.infer<typeof ItemsChangeSchema>;
+
+/** A transition's field (status, a timestamp, the date or the establishment), not the order's content. */
+export function isFieldChange(change: Change): change is FieldChange {
+  return (TRACKED_FIELDS as readonly string[]).includes(change.field);
+}
+
+/** Money as the API gives it: digits as a string, the currency, and the text to show. */
+const MoneySchema = z.object({ amount: z.string(), currency: z.string(), formatted: z.string() });
+
+/**
+ * An item line of the order. `sku`, `name` and `quantity` since 0.1.0; the rest since the whole order was
+ * carried (optional only so that events logged before still read; every new event has them).
+ */
+export const OrderLineSchema = z.looseObject({
+  uuid: z.string().optional(),
+  sku: z.string().optional(),
+  name: z.string(),
+  description: z.string().nullable().optional(),
+  price: MoneySchema.optional(),
+  quantity: z.number().int(),
+  total: MoneySchema.optional(),
+  image: z.string().optional(),
+  notes: z.string().nullable().optional(),
+  fulfilled_quantity: z.number().int().optional(),
+  fulfillment_status: z.string().optional(),
+  is_menu: z.boolean().optional(),
+  /** The line's status value (`pending`, …). */
+  status: z.string().optional(),
+  created_at: z.string().optional(),
+});
+export type OrderLine = z.infer<typeof OrderLineSchema>;
+
+/**
+ * The whole order, in the API's snake_case, normalized (`pickup_date` ISO, status values rather than
+ * label/value pairs). The keys of 0.1.0 keep their names and meaning; every field of the spec's Order is
+ * there besides (optional only for events logged before), and fields the API adds that the spec does not
+ * name are kept as they came.
+ */
+export const OrderSummarySchema = z.looseObject({
   uuid: z.string(),
   reference: z.string(),
   status: z.string(),
   pickup_date: z.string(),
   establishment: z.object({ uuid: z.string(), name: z.string() }),
-  customer: z.object({
+  customer: z.looseObject({
+    uuid: z.string().optional(),
     name: z.string(),
     class: z.string().nullable(),
     parent: z
       .object({
+        uuid: z.string().optional(),
         name: z.string(),
         // Contact details: present only for subscribers that opted in (includeContactDetails).
         email: z.string().nullable().optional(),
@@ -52,10 +127,19 @@ export const OrderSummarySchema = z.object({
       })
       .nullable(),
   }),
-  total: z.object({ amount: z.string(), currency: z.string(), formatted: z.string() }),
+  currency: z.string().optional(),
+  subtotal: MoneySchema.optional(),
+  total: MoneySchema,
   payment_method: z.string(),
-  // `sku` is always written now; optional only so that events logged before it was added still read.
-  items: z.array(z.object({ sku: z.string().optional(), name: z.string(), quantity: z.number().int() })),
+  notes: z.string().nullable().optional(),
+  created_at: z.string().optional(),
+  updated_at: z.string().optional(),
+  canceled_at: z.string().nullable().optional(),
+  completed_at: z.string().nullable().optional(),
+  can_be_cancelled: z.boolean().optional(),
+  items: z.array(OrderLineSchema),
+  /** Item lines left out, from the end, so that the event fits what carries it (MAX_EVENT_BYTES). */
+  items_omitted: z.number().int().positive().optional(),
 });
 export type OrderSummary = z.infer<typeof OrderSummarySchema>;
 

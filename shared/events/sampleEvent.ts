@@ -4,7 +4,7 @@
 // caller gives the time and a fresh UUID.
 import { addDays } from '../time/calendarDate.js';
 import type { NotifierEvent } from './notifierEvent.js';
-import type { Change, OrderEventType as EventType, OrderEvent } from './orderEvent.js';
+import type { Change, OrderEventType as EventType, OrderEvent, OrderLine } from './orderEvent.js';
 import { PREP_SUMMARY_EVENT_TYPE, type PrepSummaryEvent } from './prepSummaryEvent.js';
 
 export const SAMPLE_EVENT_ID_PREFIX = 'test-';
@@ -34,7 +34,10 @@ export interface SampleEventInput {
 }
 
 /** What the sample order's status is after each kind of transition, and what it was before. */
-const TRANSITIONS: Record<EventType, { from: string | null; to: string; stamp?: Change['field'] }> = {
+const TRANSITIONS: Record<
+  EventType,
+  { from: string | null; to: string; stamp?: 'completed_at' | 'canceled_at' }
+> = {
   'order.created': { from: null, to: 'pending' },
   'order.completed': { from: 'pending', to: 'completed', stamp: 'completed_at' },
   'order.canceled': { from: 'pending', to: 'canceled', stamp: 'canceled_at' },
@@ -43,7 +46,12 @@ const TRANSITIONS: Record<EventType, { from: string | null; to: string; stamp?: 
   'order.status_changed': { from: 'pending', to: 'preparing' },
   // Moved to this pickup date from the day before; the status stays.
   'order.rescheduled': { from: 'pending', to: 'pending' },
+  // A second orange juice and an allergy note added; the status stays.
+  'order.updated': { from: 'pending', to: 'pending' },
 };
+
+const SAMPLE_ORDER_NOTE = 'Allergic to peanuts: no nuts at all, please.';
+const SAMPLE_MONEY = (amount: string) => ({ amount, currency: 'EUR', formatted: `€${amount}` });
 
 export function sampleEvent(input: SampleEventInput): OrderEvent {
   const { type, nonce } = input;
@@ -73,11 +81,35 @@ export function sampleEvent(input: SampleEventInput): OrderEvent {
           // Contact details as real events carry them, so includeContactDetails shows its effect.
           parent: { name: 'Sample Parent', email: 'parent@example.org', phone: '+1 555 0100' },
         },
-        total: { amount: '4.50', currency: 'EUR', formatted: '€4.50' },
+        currency: 'EUR',
+        subtotal: SAMPLE_MONEY('4.50'),
+        total: SAMPLE_MONEY('4.50'),
         payment_method: input.paymentMethod ?? 'card',
+        notes: SAMPLE_ORDER_NOTE,
+        created_at: time,
+        updated_at: time,
+        canceled_at: transition.stamp === 'canceled_at' ? time : null,
+        completed_at: transition.stamp === 'completed_at' ? time : null,
+        can_be_cancelled: transition.to === 'pending',
         items: [
-          { name: 'Sample meal', quantity: 1 },
-          { name: 'Orange juice', quantity: 2 },
+          sampleLine(
+            `${nonce.slice(0, 8)}-0000-4000-8000-000000000001`,
+            'SAMPLE-MEAL',
+            'Sample meal',
+            1,
+            '2.50',
+            'Cut in small pieces',
+            time,
+          ),
+          sampleLine(
+            `${nonce.slice(0, 8)}-0000-4000-8000-000000000002`,
+            'SAMPLE-JUICE',
+            'Orange juice',
+            2,
+            '1.00',
+            null,
+            time,
+          ),
         ],
       },
       changes: sampleChanges(type, input.pickupDate, establishment.uuid, time),
@@ -141,7 +173,40 @@ function sampleChanges(type: EventType, pickupDate: string, establishment: strin
   if (type === 'order.rescheduled') {
     return [{ field: 'pickup_date', from: addDays(pickupDate, -1), to: pickupDate }];
   }
+  if (type === 'order.updated') {
+    return [
+      { field: 'items', sku: 'SAMPLE-JUICE', name: 'Orange juice', from: 1, to: 2 },
+      { field: 'notes', from: null, to: SAMPLE_ORDER_NOTE },
+    ];
+  }
   const changes: Change[] = [{ field: 'status', from, to }];
   if (stamp) changes.push({ field: stamp, from: null, to: time });
   return changes;
+}
+
+function sampleLine(
+  uuid: string,
+  sku: string,
+  name: string,
+  quantity: number,
+  price: string,
+  notes: string | null,
+  time: string,
+): OrderLine {
+  return {
+    uuid,
+    sku,
+    name,
+    description: null,
+    price: SAMPLE_MONEY(price),
+    quantity,
+    total: SAMPLE_MONEY((Number(price) * quantity).toFixed(2)),
+    image: '',
+    notes,
+    fulfilled_quantity: 0,
+    fulfillment_status: 'unfulfilled',
+    is_menu: true,
+    status: 'pending',
+    created_at: time,
+  };
 }

@@ -27,6 +27,7 @@ const AFTER: Record<Exclude<EventType, 'order.created'>, Partial<OrderInput>> = 
   'order.archived': { status: statusOf('archived'), updated_at: TRANSITION_TIME },
   'order.status_changed': { status: statusOf('preparing'), updated_at: TRANSITION_TIME },
   'order.rescheduled': { updated_at: TRANSITION_TIME },
+  'order.updated': { notes: 'Allergic to eggs.', updated_at: TRANSITION_TIME },
 };
 
 /** One event of `type` for a fresh order (parent e-mail and phone included, as the diff engine keeps them). */

@@ -4,9 +4,16 @@
 // body share it. Contact details appear only when the event carries them: the caller passes
 // `eventForSubscriber(event, includeContactDetails)`.
 
+import { contentChangeText } from '../../events/contentChangeText.js';
 import { isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js';
-import type { Change, OrderEvent, OrderEventType } from '../../events/orderEvent.js';
+import {
+  type FieldChange,
+  isFieldChange,
+  type OrderEvent,
+  type OrderEventType,
+} from '../../events/orderEvent.js';
 import { isSampleEvent } from '../../events/sampleEvent.js';
+import { counted } from '../../text/counted.js';
 import { paymentMethodLabel } from '../paymentMethodLabel.js';
 import {
   type EmailField,
@@ -26,7 +33,7 @@ import { formatPrepSummaryEmail, prepSummarySubject } from './prepSummaryEmail.j
 /** "Payment method: " — the longest label and its gap, so values line up whichever rows are present. */
 const LABEL_WIDTH = 16;
 
-const CHANGE_LABELS: Record<Change['field'], string> = {
+const CHANGE_LABELS: Record<FieldChange['field'], string> = {
   status: 'Status',
   canceled_at: 'Canceled at',
   completed_at: 'Completed at',
@@ -81,6 +88,8 @@ function headline(type: OrderEventType, reference: string, status: string): stri
       return `Order ${reference} is now ${status}`;
     case 'order.rescheduled':
       return `Order ${reference} rescheduled`;
+    case 'order.updated':
+      return `Order ${reference} changed`;
   }
 }
 
@@ -110,7 +119,10 @@ function orderFields(event: OrderEvent): EmailField[] {
 }
 
 function itemLines(event: OrderEvent): string[] {
-  return event.data.order.items.map((item) => `${item.quantity} × ${singleLine(item.name)}`);
+  const { items, items_omitted: omitted } = event.data.order;
+  const lines = items.map((item) => `${item.quantity} × ${singleLine(item.name)}`);
+  // Left out of the event itself, which would otherwise outgrow what carries it.
+  return omitted ? [...lines, `…and ${counted(omitted, 'more item')}`] : lines;
 }
 
 /**
@@ -120,7 +132,7 @@ function itemLines(event: OrderEvent): string[] {
 function changeLines(event: OrderEvent): string[] {
   if (event.type === 'order.created') return [];
   const establishment = event.data.order.establishment;
-  const shown = (change: Change, value: string | null, name: string | undefined): string => {
+  const shown = (change: FieldChange, value: string | null, name: string | undefined): string => {
     if (value === null) return 'none';
     if (change.field !== 'establishment') return value;
     // The diff tracks the establishment by uuid; a name, where the event knows it, says more.
@@ -128,7 +140,10 @@ function changeLines(event: OrderEvent): string[] {
   };
   return event.data.changes.map((change) =>
     singleLine(
-      `${CHANGE_LABELS[change.field]}: ${shown(change, change.from, change.from_name)} → ${shown(change, change.to, change.to_name)}`,
+      contentChangeText(change) ??
+        (isFieldChange(change)
+          ? `${CHANGE_LABELS[change.field]}: ${shown(change, change.from, change.from_name)} → ${shown(change, change.to, change.to_name)}`
+          : ''),
     ),
   );
 }

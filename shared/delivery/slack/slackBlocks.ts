@@ -97,9 +97,9 @@ export interface ItemLine {
 
 /**
  * "2 × Orange juice" lines under `heading` (mrkdwn), packed into sections, then "…and N more items" when
- * they do not all fit.
+ * they do not all fit, counting the `omitted` lines the event itself left out.
  */
-export function itemBlocks(items: readonly ItemLine[], heading: string): SectionBlock[] {
+export function itemBlocks(items: readonly ItemLine[], heading: string, omitted = 0): SectionBlock[] {
   if (items.length === 0) return [section(`${heading}\nNo items`)];
   const sections: string[] = [heading];
   let shown = 0;
@@ -117,7 +117,7 @@ export function itemBlocks(items: readonly ItemLine[], heading: string): Section
     shown += 1;
   }
   const blocks = sections.map(section);
-  const hidden = items.length - shown;
+  const hidden = items.length - shown + omitted;
   if (hidden > 0) blocks.push(section(`_${ELLIPSIS}and ${counted(hidden, 'more item')}_`));
   return blocks;
 }

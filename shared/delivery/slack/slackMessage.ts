@@ -4,8 +4,16 @@
 // its own layout (prepSummarySlackMessage.ts). Every value is fitted to Slack's limits, so no order,
 // however large or oddly named, produces a message Slack refuses as `invalid_blocks`. Parent e-mail and
 // phone are never printed.
+
+import { contentChangeText } from '../../events/contentChangeText.js';
 import { isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js';
-import type { Change, OrderEvent, OrderSummary } from '../../events/orderEvent.js';
+import {
+  type Change,
+  type FieldChange,
+  isFieldChange,
+  type OrderEvent,
+  type OrderSummary,
+} from '../../events/orderEvent.js';
 import { isSampleEvent } from '../../events/sampleEvent.js';
 import { counted } from '../../text/counted.js';
 import { dayLabel } from '../../time/dayLabel.js';
@@ -42,7 +50,7 @@ export function formatSlackMessage(event: NotifierEvent): SlackMessage {
   if (event.type === 'order.rescheduled') blocks.push(section(movedText(event)));
   blocks.push(
     { type: 'section', fields: orderFields(order) },
-    ...itemBlocks(order.items, itemsHeading(order)),
+    ...itemBlocks(order.items, itemsHeading(order), order.items_omitted),
   );
   const small = contextText(event);
   if (small) blocks.push(context(small));
@@ -76,6 +84,8 @@ function headerParts(type: OrderEvent['type'], status: string): [string, string]
       return ['🔄 ', ` is now ${fitPlain(status, 40)}`];
     case 'order.rescheduled':
       return ['📅 Rescheduled ', ''];
+    case 'order.updated':
+      return ['✏️ Changed ', ''];
   }
 }
 
@@ -111,7 +121,7 @@ function customerText(customer: OrderSummary['customer']): string {
 }
 
 function itemsHeading(order: OrderSummary): string {
-  return `*Items (${order.items.length})*`;
+  return `*Items (${order.items.length + (order.items_omitted ?? 0)})*`;
 }
 
 /**
@@ -123,20 +133,24 @@ function contextText(event: OrderEvent): string | undefined {
   const changes =
     event.type === 'order.rescheduled'
       ? []
-      : event.data.changes.flatMap((change) =>
-          change.field === 'status' ? describeStatus(change) : describeMove(change, order),
-        );
+      : event.data.changes.flatMap((change) => {
+          const content = contentChangeText(change);
+          if (content !== undefined) return [content];
+          if (!isFieldChange(change)) return [];
+          return change.field === 'status' ? describeStatus(change) : describeMove(change, order);
+        });
   const parts = [event.data.organization.name, ...changes].map(oneLine).filter((part) => part.length > 0);
   return parts.length > 0 ? fitMrkdwn(parts.join(' · '), SLACK_LIMITS.contextText) : undefined;
 }
 
 // A first sighting has nothing to compare with, and the timestamps only restate the status.
-function describeStatus(change: Change): string[] {
+function describeStatus(change: FieldChange): string[] {
   return change.from === null || change.to === null ? [] : [`Status: ${change.from} → ${change.to}`];
 }
 
 /** "Pickup date: Tue 24 Nov → Wed 25 Nov", "Establishment: Side Counter → Main Canteen". */
 function describeMove(change: Change, order: OrderSummary): string[] {
+  if (!isFieldChange(change)) return [];
   if (change.from === null || change.to === null) return [];
   if (change.field === 'pickup_date')
     return [`Pickup date: ${dayLabel(change.from)} → ${dayLabel(change.to)}`];
@@ -149,7 +163,7 @@ function describeMove(change: Change, order: OrderSummary): string[] {
 }
 
 function fallbackText(title: string, order: OrderSummary): string {
-  const count = order.items.length;
+  const count = order.items.length + (order.items_omitted ?? 0);
   const parts = [
     order.establishment.name,
     `pickup ${order.pickup_date}`,

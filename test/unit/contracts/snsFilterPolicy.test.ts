@@ -149,8 +149,9 @@ describe('compileFilterPolicy', () => {
   });
 
   it('accepts exactly 150 value combinations of order types alone', () => {
+    // Six types of the seven order types (a count of its own, not the list's length, which grows).
     const policy = compileFilterPolicy({
-      types: [...ORDER_EVENT_TYPES],
+      types: ORDER_EVENT_TYPES.filter((type) => type !== 'order.updated'),
       establishments: establishmentIds(25),
     });
     expect(policy?.establishment).toHaveLength(25);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OrderSchema } from '../../../shared/api/schemas.js';
 import { diffOrder } from '../../../shared/detect/diffOrder.js';
-import { SnapshotSchema } from '../../../shared/detect/snapshot.js';
+import { contentOf, SnapshotSchema } from '../../../shared/detect/snapshot.js';
 import { OrderEventSchema } from '../../../shared/events/orderEvent.js';
 import {
   diffContext,
@@ -11,7 +11,7 @@ import {
   snapshotOf,
   statusOf,
 } from '../../support/detectFixtures.js';
-import { makeOrder } from '../../support/orderFactory.js';
+import { makeOrder, makeOrderItem } from '../../support/orderFactory.js';
 
 const COMPLETED_AT = '2026-03-05T12:30:00.000000Z';
 const CANCELED_AT = '2026-03-05T08:00:00.000000Z';
@@ -32,6 +32,7 @@ describe('diffOrder: an order seen for the first time', () => {
       pickupDate: '2026-03-05',
       establishmentUuid: order.establishment.uuid,
       updatedAt: order.updated_at,
+      content: contentOf(order),
       missingSince: null,
       version: 1,
       expiresAt: EXPIRES_AT,
@@ -165,9 +166,9 @@ describe('diffOrder: no status change', () => {
     expect(diff).toEqual({ events: [], snapshot: undefined });
   });
 
-  it('ignores changes to fields it does not track (notes, updated_at, items)', () => {
+  it('ignores a change of updated_at alone, or of a field a kitchen does not cook from', () => {
     const order = parsedOrder();
-    const touched = laterOrder(order, { notes: 'no onions', updated_at: LATER, items: [] });
+    const touched = laterOrder(order, { updated_at: LATER, can_be_cancelled: false });
     expect(diffOrder(snapshotOf(order), touched, diffContext())).toEqual({ events: [], snapshot: undefined });
   });
 
@@ -516,5 +517,90 @@ describe('diffOrder: snapshots and ids', () => {
     const before = structuredClone({ previous, canceled });
     diffOrder(previous, canceled, diffContext());
     expect({ previous, canceled }).toEqual(before);
+  });
+});
+
+describe('diffOrder: the content of an order that stays where it was (order.updated)', () => {
+  const LASAGNE = { sku: 'LASAGNE', name: 'Lasagne' };
+  const pending = () => parsedOrder({ items: [makeOrderItem({ ...LASAGNE, quantity: 1 })] });
+  const changesOf = (diff: ReturnType<typeof diffOrder>) => diff.events[0]?.data.changes;
+
+  it('announces a second lasagne as one order.updated, from 1 to 2, with the whole order', () => {
+    const order = pending();
+    const [line] = order.items;
+    const later = laterOrder(order, { updated_at: LATER, items: [{ ...line!, quantity: 2 }] });
+    const diff = diffOrder(snapshotOf(order), later, diffContext());
+    expect(types(diff)).toEqual(['order.updated']);
+    expect(changesOf(diff)).toEqual([{ field: 'items', sku: 'LASAGNE', name: 'Lasagne', from: 1, to: 2 }]);
+    expect(diff.events[0]?.data.order.items[0]).toMatchObject({ sku: 'LASAGNE', quantity: 2 });
+    expect(diff.snapshot?.content?.lines[0]?.quantity).toBe(2);
+    expect(OrderEventSchema.safeParse(diff.events[0]).success).toBe(true);
+  });
+
+  it('counts a line added from 0 and a line removed to 0, with the added line’s note', () => {
+    const order = pending();
+    const soup = makeOrderItem({ sku: 'SOUP-01', name: 'Vegetable soup', notes: 'No celery: allergy' });
+    const later = laterOrder(order, { updated_at: LATER, items: [soup] });
+    expect(changesOf(diffOrder(snapshotOf(order), later, diffContext()))).toEqual([
+      { field: 'items', sku: 'SOUP-01', name: 'Vegetable soup', from: 0, to: 1 },
+      { field: 'items', sku: 'LASAGNE', name: 'Lasagne', from: 1, to: 0 },
+      { field: 'item_notes', sku: 'SOUP-01', name: 'Vegetable soup', from: null, to: 'No celery: allergy' },
+    ]);
+  });
+
+  it('announces the order’s notes and a line’s notes changing, blank notes being no notes', () => {
+    const order = laterOrder(pending(), { notes: '  ' });
+    const [line] = order.items;
+    const later = laterOrder(order, {
+      updated_at: LATER,
+      notes: 'Allergic to eggs',
+      items: [{ ...line!, notes: 'Cut in small pieces' }],
+    });
+    expect(changesOf(diffOrder(snapshotOf(order), later, diffContext()))).toEqual([
+      { field: 'notes', from: null, to: 'Allergic to eggs' },
+      { field: 'item_notes', sku: 'LASAGNE', name: 'Lasagne', from: null, to: 'Cut in small pieces' },
+    ]);
+    const blanked = laterOrder(order, { updated_at: LATER, notes: null });
+    expect(diffOrder(snapshotOf(order), blanked, diffContext())).toEqual({ events: [], snapshot: undefined });
+  });
+
+  it('gives a second sighting of the same content the same id, and a change back a new one', () => {
+    const order = pending();
+    const [line] = order.items;
+    const two = laterOrder(order, { updated_at: LATER, items: [{ ...line!, quantity: 2 }] });
+    const first = diffOrder(snapshotOf(order), two, diffContext()).events[0];
+    const again = diffOrder(snapshotOf(order), two, diffContext({ detectedAt: '2026-03-05T13:00:00.000Z' }))
+      .events[0];
+    expect(again?.id).toBe(first?.id);
+    const back = laterOrder(two, { updated_at: '2026-03-05T13:30:00.000000Z', items: [line!] });
+    const undone = diffOrder(snapshotOf(two), back, diffContext()).events[0];
+    expect(undone?.type).toBe('order.updated');
+    expect(undone?.id).not.toBe(first?.id);
+  });
+
+  it('marks a change after the prep summary was sent after_closing', () => {
+    const order = pending();
+    const later = laterOrder(order, { updated_at: LATER, notes: 'Vegan' });
+    const diff = diffOrder(snapshotOf(order), later, diffContext({ summarySent: () => true }));
+    expect(diff.events[0]?.data.after_closing).toBe(true);
+  });
+
+  it('learns the content of a snapshot written before content was remembered, silently', () => {
+    const order = pending();
+    const { content: _, ...older } = snapshotOf(order);
+    const changed = laterOrder(order, { updated_at: LATER, notes: 'Allergic to eggs' });
+    const diff = diffOrder(older, changed, diffContext());
+    expect(diff.events).toEqual([]);
+    expect(diff.snapshot).toMatchObject({ version: 2, content: contentOf(changed) });
+  });
+
+  it('lets a status change tell the story: no order.updated beside order.canceled', () => {
+    const order = pending();
+    const later = laterOrder(order, {
+      status: statusOf('canceled'),
+      canceled_at: CANCELED_AT,
+      notes: 'Canceled: child is ill',
+    });
+    expect(types(diffOrder(snapshotOf(order), later, diffContext()))).toEqual(['order.canceled']);
   });
 });

@@ -3,6 +3,7 @@ import type { Order } from '../../../shared/api/schemas.js';
 import { diffOrder } from '../../../shared/detect/diffOrder.js';
 import type { Snapshot } from '../../../shared/detect/snapshot.js';
 import { ORDER_EVENT_TYPES, type OrderEvent, OrderEventSchema } from '../../../shared/events/orderEvent.js';
+import { summarizeOrder } from '../../../shared/events/orderSummary.js';
 import {
   DETECTED_AT,
   diffContext,
@@ -51,6 +52,11 @@ function transitions(): Array<{ expected: string; previous: Snapshot | undefined
       expected: 'order.rescheduled',
       previous: snapshotOf(pending),
       order: laterOrder(pending, { pickup_at: '2026-03-09' }),
+    },
+    {
+      expected: 'order.updated',
+      previous: snapshotOf(pending),
+      order: laterOrder(pending, { notes: 'Allergic to eggs', updated_at: COMPLETED_AT }),
     },
   ];
 }
@@ -114,17 +120,23 @@ describe('the event envelope (CloudEvents 1.0)', () => {
     });
     const [event] = diffOrder(undefined, order, diffContext()).events;
     expect(event?.subject).toBe(order.uuid);
-    expect(event?.data.order).toEqual({
+    expect(event?.data.order).toMatchObject({
       uuid: order.uuid,
       reference: 'ORD-77',
       status: 'pending',
       pickup_date: '2026-03-06',
       establishment: { uuid: ESTABLISHMENT_UUID, name: 'Main canteen' },
-      customer: { name: 'Maria Costa', class: '4A', parent: null },
+      customer: {
+        uuid: '00000000-0000-4000-9000-000000000077',
+        name: 'Maria Costa',
+        class: '4A',
+        parent: null,
+      },
       total: { amount: '700', currency: 'EUR', formatted: '€7.00' },
       payment_method: 'cash',
       items: [{ sku: 'SOUP-01', name: 'Fish', quantity: 2 }],
     });
+    expect(event?.data.order).toEqual(summarizeOrder(order));
   });
 
   it('lists the changes as field/from/to, from the snapshot to the observed order', () => {
@@ -174,7 +186,15 @@ describe('OrderEventSchema', () => {
 
   it('rejects a change on a field the diff engine does not track', () => {
     const event = valid() as { data: { changes: unknown[] } };
-    event.data.changes = [{ field: 'notes', from: null, to: 'x' }];
+    event.data.changes = [{ field: 'payment_method', from: 'card', to: 'cash' }];
+    expect(OrderEventSchema.safeParse(event).success).toBe(false);
+  });
+
+  it('rejects an items change without its sku, or with a quantity that is not a count', () => {
+    const event = valid() as { data: { changes: unknown[] } };
+    event.data.changes = [{ field: 'items', name: 'Lasagne', from: 1, to: 2 }];
+    expect(OrderEventSchema.safeParse(event).success).toBe(false);
+    event.data.changes = [{ field: 'items', sku: 'L', name: 'Lasagne', from: '1', to: 2 }];
     expect(OrderEventSchema.safeParse(event).success).toBe(false);
   });
 });
