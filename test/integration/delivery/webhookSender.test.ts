@@ -158,7 +158,7 @@ describe('WebhookSender contact details', () => {
     await sender(target.url, { includeContactDetails: false }).send(makeOrderEvent());
 
     const body = JSON.parse(onlyRequest(target).body) as OrderEvent;
-    expect(body.data.order.customer.parent).toEqual({ name: 'Rui Silva' });
+    expect(body.data.order.customer.parent).toEqual({ uuid: expect.any(String), name: 'Rui Silva' });
     expect(onlyRequest(target).body).not.toContain('parent@example.test');
   });
 
@@ -168,6 +168,7 @@ describe('WebhookSender contact details', () => {
 
     const body = JSON.parse(onlyRequest(target).body) as OrderEvent;
     expect(body.data.order.customer.parent).toEqual({
+      uuid: expect.any(String),
       name: 'Rui Silva',
       email: 'parent@example.test',
       phone: '+351 000 000 000',
