@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../../../shared/api/schemas.js';
+import type { ScenarioOptions } from '../../../simulator/scenario.js';
 import { SeededRandom } from '../../../simulator/seededRandom.js';
 import { createSimulatedOrganization } from '../../../simulator/simulatedOrganization.js';
 import type { WorldChange } from '../../../simulator/worldChange.js';
@@ -23,8 +24,18 @@ interface Trace {
   digest: string;
 }
 
-/** Builds organization `index` of a preset world as `startSimulator` does, and runs its scenario for `hours`. */
-function trace(name: WorldName, seed: number, index: number, start: number, hours: number): Trace {
+/**
+ * Builds organization `index` of a preset world as `startSimulator` does, and runs its scenario (the
+ * world's own, or `scenario` over it) for `hours`.
+ */
+function trace(
+  name: WorldName,
+  seed: number,
+  index: number,
+  start: number,
+  hours: number,
+  scenario: ScenarioOptions = {},
+): Trace {
   const preset = worldPreset(name);
   const clock = { now: start };
   const changes: WorldChange[] = [];
@@ -36,7 +47,7 @@ function trace(name: WorldName, seed: number, index: number, start: number, hour
     establishments: preset.establishments,
     schedules: preset.schedules,
     initialOrders: preset.initialOrders,
-    scenario: preset.scenario,
+    scenario: { ...preset.scenario, ...scenario },
   });
   const { world } = organization;
   world.onChange((change) => changes.push({ ...change }));
@@ -85,6 +96,31 @@ describe('Preset worlds other than the demo', () => {
       changes: 326,
       orders: 232,
       digest: '56734383b2279aab',
+    });
+  });
+
+  it('make no edits: the edits are off unless a world turns them on', () => {
+    for (const name of ['canteen-afternoon', 'shared-token'] as const) {
+      expect(worldPreset(name).scenario.editsPerOrder ?? 0).toBe(0);
+      expect(worldPreset(name).scenario.lateEditShare ?? 0).toBe(0);
+    }
+  });
+});
+
+describe('The demo world with its edits turned off', () => {
+  // Captured, as above, before the edits existed: what the demo did then, it does still, less the edits.
+  const off: ScenarioOptions = { editsPerOrder: 0, lateEditShare: 0 };
+
+  it('replays exactly as before', () => {
+    expect(trace('demo', 42, 0, MORNING, 4, off)).toEqual({
+      changes: 785,
+      orders: 337,
+      digest: 'e7d0d074abca6d16',
+    });
+    expect(trace('demo', 7, 1, AFTERNOON, 2, off)).toEqual({
+      changes: 355,
+      orders: 190,
+      digest: 'e48e127e88c34224',
     });
   });
 });
