@@ -1,5 +1,6 @@
 // The fixed sample data the simulated organizations are drawn from: names, classes, establishments,
-// products and order notes. Plain data; the seeded builders decide who gets what.
+// products and the notes parents write (allergies and diets among them). Plain data; the seeded builders
+// decide who gets what.
 
 export const STUDENT_FIRST_NAMES = [
   'Ana',
@@ -185,12 +186,43 @@ export const PRODUCTS: readonly ProductTemplate[] = [
   },
 ];
 
+/**
+ * Notes a parent writes on a whole order; most name an allergy or a diet, as the ones a kitchen must not
+ * miss do, a few in Portuguese or Spanish with their accents. Plain text, one line each.
+ */
 export const ORDER_NOTES = [
+  'Allergic to peanuts — no nuts at all.',
+  'Coeliac: gluten-free only.',
+  'Lactose intolerant.',
+  'Vegetarian.',
+  'Halal, please.',
+  'Egg allergy.',
+  'Sesame allergy: no seeds on the bread.',
+  'Severe shellfish allergy.',
+  'Vegan: no dairy, no eggs.',
+  'No pork, please.',
+  'Alergia a frutos secos.',
+  'Sem glúten, por favor.',
+  'Intolerância à lactose.',
+  'Sin gluten, por favor.',
   'No onions, please.',
-  'Allergic to nuts.',
   'Pick up at the second break.',
-  'Lactose-free dessert.',
-  'Gluten-free bread, please.',
+  'Her older brother will collect it.',
+  'Small portion, please.',
 ] as const;
 
-export const ITEM_NOTES = ['Extra bread.', 'No sauce.', 'Cut in half, please.'] as const;
+/** Notes on one item of an order: how to serve it, or what to leave out of it and why. */
+export const ITEM_NOTES = [
+  'Cut in small pieces.',
+  'Cut in half, please.',
+  'No sauce.',
+  'Extra bread.',
+  'Not too hot.',
+  'Gluten-free bread, please.',
+  'No cheese: lactose intolerant.',
+  'Nut allergy: nothing with nuts.',
+  'Egg allergy: no mayonnaise.',
+  'No sesame seeds.',
+  'Sem lactose.',
+  'Sem cebola, por favor.',
+] as const;

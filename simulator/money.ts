@@ -9,3 +9,8 @@ export function money(cents: number, currency = CURRENCY): Money {
   const amount = (cents / 100).toFixed(2);
   return { amount, currency, formatted: `${SYMBOLS[currency] ?? `${currency} `}${amount}` };
 }
+
+/** The integer cents of a money object this module built. */
+export function centsOf(value: Money): number {
+  return Math.round(Number(value.amount) * 100);
+}

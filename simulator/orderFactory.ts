@@ -2,7 +2,7 @@
 // Everything not given in the draft comes from the seeded stream, so the same draws give the same order.
 import type { Customer, Order, OrderItem, PaymentMethod } from '../shared/api/schemas.js';
 import { ITEM_NOTES, ORDER_NOTES } from './catalog.js';
-import { CURRENCY, money } from './money.js';
+import { CURRENCY, centsOf, money } from './money.js';
 import { paymentMethodObject, statusObject } from './orderStatus.js';
 import type { CatalogProduct, OrganizationCatalog } from './organizationCatalog.js';
 import type { SeededRandom } from './seededRandom.js';
@@ -66,9 +66,7 @@ function drawItems(
   customer: Customer,
   createdAt: string,
 ): Array<{ record: OrderItem; cents: number }> {
-  const allowed = catalog.products.filter(
-    (product) => customer.class === null || !product.record.class_restrictions.includes(customer.class),
-  );
+  const allowed = productsFor(catalog, customer);
   const chosen: CatalogProduct[] = [];
   const wanted = rng.weighted([
     [1, 50],
@@ -80,27 +78,59 @@ function drawItems(
     if (!chosen.includes(product)) chosen.push(product);
   }
   return chosen.map((product) => {
+    // Drawn in this order (quantity, uuid, notes): a seed replays the same items.
     const quantity = rng.chance(0.2) ? 2 : 1;
-    const classPrice = product.record.class_prices.find((entry) => entry.class === customer.class);
-    const unitCents = classPrice
-      ? Math.round(Number(classPrice.price.amount) * 100)
-      : product.template.priceCents;
-    const record: OrderItem = {
-      uuid: rng.uuid(),
-      sku: product.record.sku,
-      name: product.record.name,
-      description: product.record.description,
-      price: money(unitCents),
-      quantity,
-      total: money(unitCents * quantity),
-      image: product.record.image,
-      notes: rng.chance(0.1) ? rng.pick(ITEM_NOTES) : null,
-      fulfilled_quantity: 0,
-      fulfillment_status: 'unfulfilled',
-      is_menu: product.record.is_menu,
-      status: statusObject('pending'),
-      created_at: createdAt,
-    };
-    return { record, cents: unitCents * quantity };
+    const uuid = rng.uuid();
+    const notes = rng.chance(0.1) ? rng.pick(ITEM_NOTES) : null;
+    const record = buildItem(product, customer, { uuid, quantity, notes, createdAt });
+    return { record, cents: centsOf(record.total) };
   });
+}
+
+/** The products a customer may order: a class restriction keeps some from students of that class. */
+export function productsFor(catalog: OrganizationCatalog, customer: Customer): CatalogProduct[] {
+  return catalog.products.filter(
+    (product) => customer.class === null || !product.record.class_restrictions.includes(customer.class),
+  );
+}
+
+/** A pending, unfulfilled line of `product` at the price the customer's class pays. */
+export function buildItem(
+  product: CatalogProduct,
+  customer: Customer,
+  line: { uuid: string; quantity: number; notes: string | null; createdAt: string },
+): OrderItem {
+  const classPrice = product.record.class_prices.find((entry) => entry.class === customer.class);
+  const unitCents = classPrice ? centsOf(classPrice.price) : product.template.priceCents;
+  return {
+    uuid: line.uuid,
+    sku: product.record.sku,
+    name: product.record.name,
+    description: product.record.description,
+    price: money(unitCents),
+    quantity: line.quantity,
+    total: money(unitCents * line.quantity),
+    image: product.record.image,
+    notes: line.notes,
+    fulfilled_quantity: 0,
+    fulfillment_status: 'unfulfilled',
+    is_menu: product.record.is_menu,
+    status: statusObject('pending'),
+    created_at: line.createdAt,
+  };
+}
+
+/**
+ * Sets each line's total to its price times its quantity, and the order's subtotal and total to the sum
+ * of the lines (the simulated service charges nothing on top), all in integer cents.
+ */
+export function recomputeTotals(order: Order): void {
+  let subtotalCents = 0;
+  for (const item of order.items) {
+    const lineCents = centsOf(item.price) * item.quantity;
+    item.total = money(lineCents, item.price.currency);
+    subtotalCents += lineCents;
+  }
+  order.subtotal = money(subtotalCents, order.currency);
+  order.total = money(subtotalCents, order.currency);
 }

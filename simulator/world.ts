@@ -1,9 +1,16 @@
 // One organization's data as the simulator serves it (establishments, products, orders), and the
 // programmatic API through which tests change it deterministically.
 import { normalizePickupDate } from '../shared/api/pickupDate.js';
-import type { Customer, Establishment, Order, OrderStatus, PaymentMethod } from '../shared/api/schemas.js';
+import type {
+  Customer,
+  Establishment,
+  Order,
+  OrderItem,
+  OrderStatus,
+  PaymentMethod,
+} from '../shared/api/schemas.js';
 import { LocalCalendar } from './localCalendar.js';
-import { buildPendingOrder } from './orderFactory.js';
+import { buildItem, buildPendingOrder, recomputeTotals } from './orderFactory.js';
 import { nextUpdateMicros, withStatus } from './orderStatus.js';
 import {
   buildOrganizationCatalog,
@@ -14,7 +21,7 @@ import {
 } from './organizationCatalog.js';
 import type { SeededRandom } from './seededRandom.js';
 import { formatTimestamp, microsFromMs } from './timestamps.js';
-import { ChangeFeed, type WorldChange, type WorldChangeListener } from './worldChange.js';
+import { ChangeFeed, itemsText, type WorldChange, type WorldChangeListener } from './worldChange.js';
 
 export interface Organization {
   id: string;
@@ -59,6 +66,17 @@ export interface WorldOptions {
   closingInSeconds?: number;
 }
 
+/** A line to add to an order: one of the catalog's products, by sku. */
+export interface NewItem {
+  sku: string;
+  /** Default 1. */
+  quantity?: number;
+  /** Default null. */
+  notes?: string | null;
+  /** Default: drawn from the world's stream for edits. */
+  uuid?: string;
+}
+
 /** Where and when an order is picked up; a reschedule changes one or both. */
 export interface PickupSlot {
   /** YYYY-MM-DD or DD/MM/YY. */
@@ -74,6 +92,8 @@ export class World {
   private readonly clock: () => number;
   private readonly catalog: OrganizationCatalog;
   private readonly generator: SeededRandom;
+  /** Draws for edits (a new line's uuid), a stream apart so the orders' own draws stay as they were. */
+  private readonly editGenerator: SeededRandom;
   private readonly orders = new Map<string, Order>();
   private readonly changes = new ChangeFeed();
   private readonly referencePrefix: string;
@@ -102,6 +122,7 @@ export class World {
       );
     }
     this.generator = options.rng.fork('orders');
+    this.editGenerator = options.rng.fork('edits');
     this.referencePrefix = initials(options.organization.name);
   }
 
@@ -114,9 +135,9 @@ export class World {
   }
 
   /**
-   * Calls `listener` after every change to an order's existence, status, pickup date or establishment,
-   * in the order the world makes them; a call that leaves the value as it was is no change. Returns the
-   * function that unsubscribes.
+   * Calls `listener` after every change to an order's existence, status, pickup date, establishment,
+   * items or notes, in the order the world makes them; a call that leaves the value as it was is no
+   * change. Returns the function that unsubscribes.
    */
   onChange(listener: WorldChangeListener): () => void {
     return this.changes.subscribe(listener);
@@ -274,13 +295,98 @@ export class World {
     );
   }
 
+  /** The order's own notes (null clears them): a `notes` world change when they differ. */
   setNotes(uuid: string, notes: string | null, options: ChangeOptions = {}): Order {
     this.synchronize();
-    return structuredClone(
-      this.change(uuid, options, (order) => {
-        order.notes = notes;
-      }),
-    );
+    const before = this.existing(uuid).notes;
+    const after = this.change(uuid, options, (order) => {
+      order.notes = notes;
+    });
+    if (before !== notes) this.record(after, 'notes', before, notes, options.atMs ?? this.clock());
+    return structuredClone(after);
+  }
+
+  /*
+   * Edits of an order's lines, as a parent makes them on a pending order (the world takes them on any
+   * order: a test's word wins). Each keeps the totals true (a line's total is its price times its
+   * quantity; the subtotal and total, the sum of the lines), bumps `updated_at` and is one world change:
+   * `items` (from and to read `SKU×quantity, …`) or `item_notes`. A call that changes nothing is no
+   * change and leaves `updated_at` as it was.
+   */
+
+  /** Sets a line's quantity, 1 or more. */
+  setItemQuantity(uuid: string, itemUuid: string, quantity: number, options: ChangeOptions = {}): Order {
+    this.synchronize();
+    if (!(Number.isInteger(quantity) && quantity >= 1)) {
+      throw new RangeError(`quantity must be an integer >= 1, got ${quantity}; remove the item instead`);
+    }
+    const line = this.existingItem(uuid, itemUuid);
+    if (line.quantity === quantity) return structuredClone(this.existing(uuid));
+    return this.editItems(uuid, options, (order) => {
+      const item = order.items.find((candidate) => candidate.uuid === itemUuid) as OrderItem;
+      item.quantity = quantity;
+      if (item.fulfillment_status === 'fulfilled') item.fulfilled_quantity = quantity;
+    });
+  }
+
+  /**
+   * Adds a line of the catalog's product `sku` at the price the order's customer pays; it takes the
+   * status and fulfilment of the order's other lines.
+   */
+  addItem(uuid: string, line: NewItem, options: ChangeOptions = {}): Order {
+    this.synchronize();
+    const product = this.catalog.products.find((candidate) => candidate.record.sku === line.sku);
+    if (!product) throw new RangeError(`no product ${line.sku} in this organization's catalog`);
+    const quantity = line.quantity ?? 1;
+    if (!(Number.isInteger(quantity) && quantity >= 1)) {
+      throw new RangeError(`quantity must be an integer >= 1, got ${quantity}`);
+    }
+    const existing = this.existing(uuid);
+    const itemUuid = line.uuid ?? this.editGenerator.uuid();
+    if (existing.items.some((item) => item.uuid === itemUuid)) {
+      throw new RangeError(`order ${uuid} already has an item ${itemUuid}`);
+    }
+    const createdAt = formatTimestamp(nextUpdateMicros(existing, this.changeMicros(options)));
+    const item = buildItem(product, existing.customer, {
+      uuid: itemUuid,
+      quantity,
+      notes: line.notes ?? null,
+      createdAt,
+    });
+    const [sibling] = existing.items;
+    if (sibling) {
+      item.status = { ...sibling.status };
+      item.fulfillment_status = sibling.fulfillment_status;
+      item.fulfilled_quantity = sibling.fulfillment_status === 'fulfilled' ? quantity : 0;
+    }
+    return this.editItems(uuid, options, (order) => {
+      order.items.push(item);
+    });
+  }
+
+  /** Removes a line; an order keeps at least one, so removing the last is refused. */
+  removeItem(uuid: string, itemUuid: string, options: ChangeOptions = {}): Order {
+    this.synchronize();
+    this.existingItem(uuid, itemUuid);
+    if (this.existing(uuid).items.length === 1) {
+      throw new RangeError(`item ${itemUuid} is the only one of order ${uuid}; an order keeps at least one`);
+    }
+    return this.editItems(uuid, options, (order) => {
+      order.items = order.items.filter((item) => item.uuid !== itemUuid);
+    });
+  }
+
+  /** A line's notes (null clears them): an `item_notes` world change naming the item. */
+  setItemNotes(uuid: string, itemUuid: string, notes: string | null, options: ChangeOptions = {}): Order {
+    this.synchronize();
+    const before = this.existingItem(uuid, itemUuid).notes;
+    if (before === notes) return structuredClone(this.existing(uuid));
+    const after = this.change(uuid, options, (order) => {
+      const item = order.items.find((candidate) => candidate.uuid === itemUuid) as OrderItem;
+      item.notes = notes;
+    });
+    this.record(after, 'item_notes', before, notes, options.atMs ?? this.clock(), itemUuid);
+    return structuredClone(after);
   }
 
   /** Returns whether the order existed. */
@@ -335,6 +441,23 @@ export class World {
     return order;
   }
 
+  /** Applies an edit of the lines, recomputes the totals and records one `items` change. */
+  private editItems(uuid: string, options: ChangeOptions, edit: (order: Order) => void): Order {
+    const before = itemsText(this.existing(uuid).items);
+    const after = this.change(uuid, options, (order) => {
+      edit(order);
+      recomputeTotals(order);
+    });
+    this.record(after, 'items', before, itemsText(after.items), options.atMs ?? this.clock());
+    return structuredClone(after);
+  }
+
+  private existingItem(uuid: string, itemUuid: string): OrderItem {
+    const item = this.existing(uuid).items.find((candidate) => candidate.uuid === itemUuid);
+    if (!item) throw new RangeError(`order ${uuid} has no item ${itemUuid}`);
+    return item;
+  }
+
   private recordIfChanged(
     order: Order,
     kind: WorldChange['kind'],
@@ -351,6 +474,7 @@ export class World {
     from: string | null,
     to: string | null,
     at: number,
+    itemUuid?: string,
   ): void {
     this.changes.emit({
       at,
@@ -360,6 +484,7 @@ export class World {
       to,
       pickupDate: order.pickup_at,
       establishmentUuid: order.establishment.uuid,
+      ...(itemUuid === undefined ? {} : { itemUuid }),
     });
   }
 

@@ -1,5 +1,6 @@
 // The record of one change a world made to an order, and the feed that hands each one to subscribers:
-// the ground truth a benchmark compares with what the notifier detected.
+// the ground truth a benchmark compares with what the notifier detected (a status, a move, or an edit of
+// a pending order's items or notes).
 
 export type WorldChangeKind =
   | 'created'
@@ -7,6 +8,9 @@ export type WorldChangeKind =
   | 'pickup_date'
   | 'establishment'
   | 'rescheduled'
+  | 'items'
+  | 'notes'
+  | 'item_notes'
   | 'removed';
 
 export interface WorldChange {
@@ -16,15 +20,26 @@ export interface WorldChange {
   kind: WorldChangeKind;
   /**
    * Before the change: the status, pickup date or establishment uuid; for `rescheduled` both, as
-   * `<establishment uuid>|<pickup date>`; null for `created`.
+   * `<establishment uuid>|<pickup date>`; for `items` the lines as `SKU×quantity, …` (see `itemsText`);
+   * for `notes` and `item_notes` the notes, null when there were none; null for `created`.
    */
   from: string | null;
-  /** After the change; the initial status for `created`, null for `removed`. */
+  /**
+   * After the change; the initial status for `created`, null for `removed`; for `notes` and
+   * `item_notes` null when the notes were cleared.
+   */
   to: string | null;
   /** The order's pickup date (YYYY-MM-DD) after the change, or when it was removed. */
   pickupDate: string;
   /** The order's establishment after the change, or when it was removed. */
   establishmentUuid: string;
+  /** For `item_notes` only: the item whose notes changed. */
+  itemUuid?: string;
+}
+
+/** An order's lines as an `items` change reads them: `MENU-DAY×2, JUICE×1`, in the order's line order. */
+export function itemsText(items: ReadonlyArray<{ sku: string; quantity: number }>): string {
+  return items.map((item) => `${item.sku}×${item.quantity}`).join(', ');
 }
 
 export type WorldChangeListener = (change: Readonly<WorldChange>) => void;

@@ -55,6 +55,12 @@ const DEMO: WorldPreset = {
     resolveAfterMs: 40 * 60_000,
     // At the CLI's speed a new order at least every 8 s: a runner polling every 10 s always sees one.
     orderGapCap: 2,
+    // Parents edit a pending order about once for every five new ones, never more than two of those
+    // gaps apart (orderGapCap): at the CLI's speed one at least every 40 s, and in `npm start` (its own
+    // order pace, 2.5 s) at least every 25 s. Half of each closing's late changes (at least one) edit one
+    // of the day's pending orders: in `npm start`, 7.5 to 30 s after the kitchen closes, a minute in.
+    editsPerOrder: 0.2,
+    lateEditShare: 0.5,
   },
   tokens: 'per-organization',
   cliSpeed: 15,

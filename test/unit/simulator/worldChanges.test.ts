@@ -96,17 +96,45 @@ describe('World change log', () => {
     ]);
   });
 
-  it('records nothing for a call that leaves the value as it was, nor for notes', () => {
+  it('records nothing for a call that leaves the value as it was', () => {
     const fixture = worldFixture({ initialOrders: 0 });
     const { world } = fixture;
-    const order = world.addOrder();
+    const order = world.addOrder({ notes: 'Egg allergy.' });
+    const [item] = order.items;
+    if (!item) throw new Error('an order without items');
     const changes = recorder(fixture);
     world.setStatus(order.uuid, 'pending');
     world.setPickupDate(order.uuid, order.pickup_at);
     world.setEstablishment(order.uuid, order.establishment.uuid);
-    world.setNotes(order.uuid, 'Allergic to nuts.');
+    world.setNotes(order.uuid, 'Egg allergy.');
+    world.setItemQuantity(order.uuid, item.uuid, item.quantity);
+    world.setItemNotes(order.uuid, item.uuid, item.notes);
     expect(world.removeOrder('00000000-0000-4000-8000-000000000000')).toBe(false);
     expect(changes).toEqual([]);
+  });
+
+  it("records an edit of the order's notes, from and to the text, null when there is none", () => {
+    const fixture = worldFixture({ initialOrders: 0 });
+    const { world } = fixture;
+    const order = world.addOrder({ notes: null });
+    const changes = recorder(fixture);
+    world.setNotes(order.uuid, 'Coeliac: gluten-free only.', { atMs: T0 + MINUTE });
+    world.setNotes(order.uuid, null, { atMs: T0 + 2 * MINUTE });
+    expect(changes).toEqual([
+      expect.objectContaining({
+        at: T0 + MINUTE,
+        kind: 'notes',
+        from: null,
+        to: 'Coeliac: gluten-free only.',
+      }),
+      expect.objectContaining({
+        at: T0 + 2 * MINUTE,
+        kind: 'notes',
+        from: 'Coeliac: gluten-free only.',
+        to: null,
+      }),
+    ]);
+    expect(changes[0]).not.toHaveProperty('itemUuid');
   });
 
   it('stops calling a listener once unsubscribed, and keeps calling the others', () => {
