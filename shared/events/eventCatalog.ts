@@ -95,8 +95,18 @@ class CatalogMetadata extends z.core.$ZodRegistry<z.core.GlobalMeta> {
   }
 }
 
-/** The catalog: `oneOf` over one definition per type, or, for a single type, that type's schema itself. */
-export function eventCatalog(options: EventCatalogOptions = {}): JsonSchema {
+export interface EventDefinitions {
+  /** The JSON Schema dialect, as `$schema` names it. */
+  $schema: string;
+  /** Where a schema of that dialect keeps its definitions, and where `$ref`s into them point. */
+  key: '$defs' | 'definitions';
+  /** One per type, by type and in EVENT_TYPES' order, then the parts they share, by name. */
+  definitions: Record<string, JsonSchema>;
+  entries: CatalogEntry[];
+}
+
+/** The definitions of the catalog: each type's schema, and the shared parts they refer to. */
+export function eventDefinitions(options: EventCatalogOptions = {}): EventDefinitions {
   const { lenient = false, target = 'draft-2020-12' } = options;
   const entries = catalogEntries(options.types ?? EVENT_TYPES);
   const metadata = new CatalogMetadata();
@@ -110,33 +120,37 @@ export function eventCatalog(options: EventCatalogOptions = {}): JsonSchema {
     target,
     io: 'input',
     metadata,
-    override: lenient ? undefined : requireSentAlways,
+    ...(lenient ? {} : { override: requireSentAlways }),
   }) as JsonSchema;
+  const key = target === 'draft-07' ? 'definitions' : '$defs';
+  const generatedDefinitions = (generated[key] ?? {}) as Record<string, JsonSchema>;
+  const definitions: Record<string, JsonSchema> = {};
+  for (const { type } of entries) definitions[type] = titleFirst(generatedDefinitions[type] ?? {});
+  for (const [id, definition] of Object.entries(generatedDefinitions)) definitions[id] ??= definition;
+  return { $schema: String(generated.$schema), key, definitions, entries };
+}
 
-  const defsKey = target === 'draft-07' ? 'definitions' : '$defs';
-  const defs = (generated[defsKey] ?? {}) as Record<string, JsonSchema>;
-  // Each type first, in EVENT_TYPES' order, then the parts they share.
-  const ordered: Record<string, JsonSchema> = {};
-  for (const { type } of entries) ordered[type] = titleFirst(defs[type] ?? {});
-  for (const [id, def] of Object.entries(defs)) ordered[id] ??= def;
-  const $schema = generated.$schema;
-  if (entries.length === 1) {
-    const { [entries[0]?.type ?? '']: root, ...shared } = ordered;
-    return { $schema, ...root, ...(Object.keys(shared).length > 0 ? { [defsKey]: shared } : {}) };
+/** The catalog: `oneOf` over one definition per type, or, for a single type, that type's schema itself. */
+export function eventCatalog(options: EventCatalogOptions = {}): JsonSchema {
+  const { $schema, key, definitions, entries } = eventDefinitions(options);
+  const [only, ...others] = entries;
+  if (only && others.length === 0) {
+    const { [only.type]: root, ...shared } = definitions;
+    return { $schema, ...root, ...(Object.keys(shared).length > 0 ? { [key]: shared } : {}) };
   }
   return {
     $schema,
     title: 'meal-order-notifier events',
     description:
-      'Every event meal-order-notifier sends (a webhook body, a poll --events line, an SNS message): a CloudEvents 1.0 envelope whose type says which definition its data follows. Types are added without notice, as fields are: ignore an event whose type is not one of these, and keys you do not know.',
-    oneOf: entries.map(({ type }) => ({ $ref: `#/${defsKey}/${type}` })),
-    [defsKey]: ordered,
+      'Every event meal-order-notifier sends (a webhook body, a poll --events line, an SNS message): a CloudEvents 1.0 envelope whose type names the definition it follows. Types are added without notice, as keys are: ignore an event whose type is not one of these, and keys you do not know.',
+    oneOf: entries.map(({ type }) => ({ $ref: `#/${key}/${type}` })),
+    [key]: definitions,
   };
 }
 
 /** The same schema with its title and description first, for a person reading it. */
 function titleFirst({ title, description, ...rest }: JsonSchema): JsonSchema {
-  return { title, description, ...rest };
+  return { title, ...(description === undefined ? {} : { description }), ...rest };
 }
 
 /** The generator's override: an object's keys noted as sent always are required ("as sent", above). */
