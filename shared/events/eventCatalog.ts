@@ -12,7 +12,7 @@ import { ChangeSchema, OrderEventSchema, OrderLineSchema, OrderSummarySchema } f
 export type JsonSchema = Record<string, unknown>;
 
 export interface EventCatalogOptions {
-  /** The types to describe, in EVENT_TYPES' order; default every one. One type: its schema is the root. */
+  /** The types to describe, in this order; default every one. One type: its schema is the root. */
   types?: readonly EventType[];
   /**
    * Also accept what an earlier version recorded: the schema as the notifier reads its own log, with the
