@@ -6,6 +6,7 @@ import { configSchemaCommand } from './commands/configSchema.js';
 import { deliveriesCommand } from './commands/deliveries.js';
 import { demoCommand } from './commands/demo.js';
 import { establishmentsCommand } from './commands/establishments.js';
+import { eventSchemaCommand } from './commands/eventSchema.js';
 import { eventsCommand } from './commands/events.js';
 import { ordersCommand } from './commands/orders.js';
 import { pollCommand } from './commands/poll.js';
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
     .addCommand(checkConfigCommand())
     .addCommand(sendTestCommand())
     .addCommand(configSchemaCommand())
+    .addCommand(eventSchemaCommand())
     .addCommand(statusCommand())
     .addCommand(deliveriesCommand())
     .addCommand(eventsCommand())
@@ -55,7 +57,8 @@ Watch a real organization (see the README for the config file):
   $ meal-notifier events --config notifier.json --since 2h   # what happened, and to whom it went
 
 Every command that reads a config takes --config FILE, or MEAL_NOTIFIER_CONFIG=FILE in the environment;
-meal-notifier config-schema prints its JSON Schema, for editor completion.
+meal-notifier config-schema prints its JSON Schema, for editor completion; meal-notifier event-schema
+prints the events' (--asyncapi: the webhooks' AsyncAPI document), for consumers.
 
 On AWS, status, deliveries, events, replay and republish take --stack NAME (see the README, "Deploy on AWS"):
   $ meal-notifier status --config notifier.json --stack MealOrderNotifier

@@ -52,7 +52,8 @@ const REASONS: Record<string, string> = {
   ENOSPC: 'no space left on the device',
 };
 
-function reasonOf(error: unknown): string {
+/** Why a file could not be opened or written, in words where the code is a common one. */
+export function reasonOf(error: unknown): string {
   const { code, message } = error as NodeJS.ErrnoException;
   return (code && REASONS[code]) ?? code ?? message;
 }

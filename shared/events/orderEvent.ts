@@ -1,6 +1,7 @@
 // The order events of the product's public contract: one CloudEvents 1.0 envelope per observable
 // transition of an order.
 import * as z from 'zod';
+import { describeTypes, sentAlways } from './catalogNotes.js';
 import { cloudEventSchema } from './cloudEventEnvelope.js';
 
 export const ORDER_EVENT_TYPES = [
@@ -14,6 +15,20 @@ export const ORDER_EVENT_TYPES = [
 ] as const;
 export const OrderEventTypeSchema = z.enum(ORDER_EVENT_TYPES);
 export type OrderEventType = z.infer<typeof OrderEventTypeSchema>;
+describeTypes(OrderEventTypeSchema, {
+  'order.created': 'An order first seen after the baseline: a new order.',
+  'order.completed':
+    'The order was completed; also sent before order.archived for an order found archived whose completed_at shows a completion not seen.',
+  'order.canceled':
+    'The order was canceled; also sent before order.archived for an order found archived whose canceled_at shows a cancellation not seen.',
+  'order.archived': 'The order was archived.',
+  'order.status_changed':
+    'Any other move of the status: back to pending, or to a status the API spec does not list.',
+  'order.rescheduled':
+    'The pickup date or the establishment (or both) changed and the status did not; changes say from what to what.',
+  'order.updated':
+    "The order's content changed while its status, pickup date and establishment did not: an item's quantity (from or to 0 for a line added or removed), the order's notes or an item line's notes; changes list each.",
+});
 
 /** The fields whose movement the diff engine tracks as a transition of the order. */
 export const TRACKED_FIELDS = [
@@ -76,7 +91,11 @@ export function isFieldChange(change: Change): change is FieldChange {
 }
 
 /** Money as the API gives it: digits as a string, the currency, and the text to show. */
-const MoneySchema = z.object({ amount: z.string(), currency: z.string(), formatted: z.string() });
+const MoneySchema = z
+  .object({ amount: z.string(), currency: z.string(), formatted: z.string() })
+  .describe(
+    'Money as the API gives it: digits as a string (e.g. "4.50"), the currency, and the text to show.',
+  );
 
 /**
  * An item line of the order. `sku`, `name` and `quantity` since 0.1.0; the rest since the whole order was
@@ -96,7 +115,7 @@ export const OrderLineSchema = z.looseObject({
   fulfillment_status: z.string().optional(),
   is_menu: z.boolean().optional(),
   /** The line's status value (`pending`, …). */
-  status: z.string().optional(),
+  status: z.string().optional().describe("The line's status value (pending, …)."),
   created_at: z.string().optional(),
 });
 export type OrderLine = z.infer<typeof OrderLineSchema>;
@@ -110,8 +129,10 @@ export type OrderLine = z.infer<typeof OrderLineSchema>;
 export const OrderSummarySchema = z.looseObject({
   uuid: z.string(),
   reference: z.string(),
-  status: z.string(),
-  pickup_date: z.string(),
+  status: z
+    .string()
+    .describe('The status value: pending, completed, canceled, archived, or one the API spec does not list.'),
+  pickup_date: z.string().describe('YYYY-MM-DD, whichever form the API gave.'),
   establishment: z.object({ uuid: z.string(), name: z.string() }),
   customer: z.looseObject({
     uuid: z.string().optional(),
@@ -122,15 +143,17 @@ export const OrderSummarySchema = z.looseObject({
         uuid: z.string().optional(),
         name: z.string(),
         // Contact details: present only for subscribers that opted in (includeContactDetails).
-        email: z.string().nullable().optional(),
-        phone: z.string().nullable().optional(),
+        email: z.string().nullable().optional().describe('Only for subscribers with includeContactDetails.'),
+        phone: z.string().nullable().optional().describe('Only for subscribers with includeContactDetails.'),
       })
       .nullable(),
   }),
   currency: z.string().optional(),
   subtotal: MoneySchema.optional(),
   total: MoneySchema,
-  payment_method: z.string(),
+  payment_method: z
+    .string()
+    .describe('The payment method value: cash, card, credit, or one the spec does not list.'),
   notes: z.string().nullable().optional(),
   created_at: z.string().optional(),
   updated_at: z.string().optional(),
@@ -139,22 +162,71 @@ export const OrderSummarySchema = z.looseObject({
   can_be_cancelled: z.boolean().optional(),
   items: z.array(OrderLineSchema),
   /** Item lines left out, from the end, so that the event fits what carries it (MAX_EVENT_BYTES). */
-  items_omitted: z.number().int().positive().optional(),
+  items_omitted: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe(
+      'Item lines left out, from the end, so that the event fits in 128 KiB of JSON; absent when none was.',
+    ),
 });
 export type OrderSummary = z.infer<typeof OrderSummarySchema>;
+// Optional above only so that events recorded before the whole order was carried still read: every event
+// recorded since has these (summarizeOrder sets each from a field the API's Order requires).
+sentAlways(OrderSummarySchema, [
+  'currency',
+  'subtotal',
+  'notes',
+  'created_at',
+  'updated_at',
+  'canceled_at',
+  'completed_at',
+  'can_be_cancelled',
+]);
+sentAlways(OrderSummarySchema.shape.customer, ['uuid']);
+sentAlways(OrderSummarySchema.shape.customer.shape.parent.unwrap(), ['uuid']);
+sentAlways(OrderLineSchema, [
+  'uuid',
+  'sku',
+  'description',
+  'price',
+  'total',
+  'image',
+  'notes',
+  'fulfilled_quantity',
+  'fulfillment_status',
+  'is_menu',
+  'status',
+  'created_at',
+]);
 
 export const OrderEventSchema = cloudEventSchema(
   OrderEventTypeSchema,
   z.object({
     // Only on the sample `meal-notifier send-test` sends (see sampleEvent.ts); a real event never has it.
-    test: z.literal(true).optional(),
+    test: z
+      .literal(true)
+      .optional()
+      .describe(
+        'Only on a sample meal-notifier send-test sends (its id starts with test-); never on a real event.',
+      ),
     organization: z.object({ id: z.string(), name: z.string() }),
     order: OrderSummarySchema,
-    changes: z.array(ChangeSchema),
+    changes: z
+      .array(ChangeSchema)
+      .describe(
+        'What moved: every tracked field (status, canceled_at, completed_at, pickup_date, establishment); for order.updated, the content that changed.',
+      ),
     // Present, and true, only when the prep summary of the order's establishment and pickup date (or, for
     // a move, of the one it left) was already sent: absent rather than false, so an event that is not
     // late reads exactly as it did before the flag existed.
-    after_closing: z.literal(true).optional(),
+    after_closing: z
+      .literal(true)
+      .optional()
+      .describe(
+        'Present, and true, only when the prep summary of the establishment and pickup date the event is about (or, for a move, the one it left) was already sent; absent, never false, otherwise.',
+      ),
   }),
 );
 export type OrderEvent = z.infer<typeof OrderEventSchema>;

@@ -1,6 +1,7 @@
 // The prep summary of the product's public contract: what one establishment must prepare for one pickup
 // date, recorded once at its closing time. Not about a single order, so it has its own envelope type.
 import * as z from 'zod';
+import { describeTypes } from './catalogNotes.js';
 import { cloudEventSchema } from './cloudEventEnvelope.js';
 
 export const PREP_SUMMARY_EVENT_TYPE = 'establishment.prep_summary';
@@ -36,7 +37,11 @@ export const PrepSummaryDataSchema = z
     canceled_before_closing: z.number().int().nonnegative(),
     /** False when the figures could not all be had; `incomplete_reason` then says why. */
     complete: z.boolean(),
-    incomplete_reason: z.string().min(1).optional(),
+    incomplete_reason: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Why the figures are not complete: present exactly when complete is false.'),
     // Only on the sample `meal-notifier send-test` sends (see sampleEvent.ts); a real summary never has it.
     test: z.literal(true).optional(),
   })
@@ -46,9 +51,12 @@ export const PrepSummaryDataSchema = z
   });
 export type PrepSummaryData = z.infer<typeof PrepSummaryDataSchema>;
 
-export const PrepSummaryEventSchema = cloudEventSchema(
-  z.literal(PREP_SUMMARY_EVENT_TYPE),
-  PrepSummaryDataSchema,
-);
+const PrepSummaryTypeSchema = z.literal(PREP_SUMMARY_EVENT_TYPE);
+describeTypes(PrepSummaryTypeSchema, {
+  [PREP_SUMMARY_EVENT_TYPE]:
+    'What one establishment must prepare for one pickup date, recorded once at its closing time; subject is the establishment uuid.',
+});
+
+export const PrepSummaryEventSchema = cloudEventSchema(PrepSummaryTypeSchema, PrepSummaryDataSchema);
 /** `subject` is the establishment's uuid. */
 export type PrepSummaryEvent = z.infer<typeof PrepSummaryEventSchema>;

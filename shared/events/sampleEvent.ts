@@ -50,6 +50,9 @@ const TRANSITIONS: Record<
   'order.updated': { from: 'pending', to: 'pending' },
 };
 
+/** The sample's customer and parent: well-formed uuids that no API hands out, as real events have them. */
+const SAMPLE_PUPIL_UUID = '00000000-0000-4000-8000-000000000001';
+const SAMPLE_PARENT_UUID = '00000000-0000-4000-8000-000000000002';
 const SAMPLE_ORDER_NOTE = 'Allergic to peanuts: no nuts at all, please.';
 const SAMPLE_MONEY = (amount: string) => ({ amount, currency: 'EUR', formatted: `€${amount}` });
 
@@ -76,10 +79,16 @@ export function sampleEvent(input: SampleEventInput): OrderEvent {
         pickup_date: input.pickupDate,
         establishment,
         customer: {
+          uuid: SAMPLE_PUPIL_UUID,
           name: 'Sample Pupil',
           class: '5B',
           // Contact details as real events carry them, so includeContactDetails shows its effect.
-          parent: { name: 'Sample Parent', email: 'parent@example.org', phone: '+1 555 0100' },
+          parent: {
+            uuid: SAMPLE_PARENT_UUID,
+            name: 'Sample Parent',
+            email: 'parent@example.org',
+            phone: '+1 555 0100',
+          },
         },
         currency: 'EUR',
         subtotal: SAMPLE_MONEY('4.50'),

@@ -83,7 +83,10 @@ describe('meal-notifier send-test', () => {
     expect(event.data.order.reference).toMatch(/^TEST-/);
     expect(event.data.organization).toEqual({ id: NORTH_SCHOOL_ID, name: 'North School' });
     // Delivered as poll would: contact details left out for a subscriber that did not opt in.
-    expect(event.data.order.customer.parent).toEqual({ name: 'Sample Parent' });
+    expect(event.data.order.customer.parent).toEqual({
+      uuid: '00000000-0000-4000-8000-000000000002',
+      name: 'Sample Parent',
+    });
     expect(result.stdout).toContain(event.id);
 
     const store = new SqliteStateStore({ path: statePath, routeEvent: () => [] });

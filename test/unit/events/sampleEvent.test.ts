@@ -52,7 +52,10 @@ describe('sampleEvent', () => {
   it('carries contact details, so a subscriber that opted out is shown them left out', () => {
     const redacted = eventForSubscriber(sample(), false);
     expect(sample().data.order.customer.parent?.email).toBeTruthy();
-    expect(redacted.data.order.customer.parent).toEqual({ name: 'Sample Parent' });
+    expect(redacted.data.order.customer.parent).toEqual({
+      uuid: '00000000-0000-4000-8000-000000000002',
+      name: 'Sample Parent',
+    });
     expect(isSampleEvent(redacted)).toBe(true);
   });
 
