@@ -4,7 +4,7 @@
 import { Command } from 'commander';
 import type { Config } from '../../shared/config/configSchema.js';
 import { loadConfigFile } from '../../shared/config/loadConfig.js';
-import type { EventType } from '../../shared/events/notifierEvent.js';
+import { EVENT_TYPES, type EventType } from '../../shared/events/notifierEvent.js';
 import {
   findRecentEvents,
   type ListedEvent,
@@ -60,8 +60,7 @@ export function eventsCommand(): Command {
       )
       .option(
         '--type <types>',
-        'only these types: order.created, order.completed, order.canceled, order.archived, order.status_changed ' +
-          '(short forms such as canceled; repeat it or give a comma list)',
+        `only these types: ${EVENT_TYPES.join(', ')} (short forms such as canceled; repeat it or give a comma list)`,
         (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
       )
       .option('--order <order>', "only this order's events, by reference (NS-1031) or uuid")
