@@ -104,3 +104,46 @@ function drawItems(
     return { record, cents: unitCents * quantity };
   });
 }
+
+/**
+ * The order holding `quantity` of the catalog product `product`: its line's quantity and total changed, a
+ * new line (uuid `lineUuid`) when it had none, no line at 0; the order's subtotal and total follow.
+ * Edits `order` in place.
+ */
+export function setLineQuantity(
+  order: Order,
+  product: CatalogProduct,
+  quantity: number,
+  lineUuid: string,
+): void {
+  const { sku } = product.record;
+  const cents = (amount: string) => Math.round(Number(amount) * 100);
+  const line = order.items.find((item) => item.sku === sku);
+  if (quantity <= 0) {
+    order.items = order.items.filter((item) => item.sku !== sku);
+  } else if (line) {
+    line.quantity = quantity;
+    line.total = money(cents(line.price.amount) * quantity);
+  } else {
+    const unitCents = cents(product.record.price.amount);
+    order.items.push({
+      uuid: lineUuid,
+      sku,
+      name: product.record.name,
+      description: product.record.description,
+      price: money(unitCents),
+      quantity,
+      total: money(unitCents * quantity),
+      image: product.record.image,
+      notes: null,
+      fulfilled_quantity: 0,
+      fulfillment_status: 'unfulfilled',
+      is_menu: product.record.is_menu,
+      status: statusObject('pending'),
+      created_at: order.updated_at,
+    });
+  }
+  const subtotal = order.items.reduce((sum, item) => sum + cents(item.total.amount), 0);
+  order.subtotal = money(subtotal);
+  order.total = money(subtotal);
+}

@@ -3,7 +3,7 @@
 import { normalizePickupDate } from '../shared/api/pickupDate.js';
 import type { Customer, Establishment, Order, OrderStatus, PaymentMethod } from '../shared/api/schemas.js';
 import { LocalCalendar } from './localCalendar.js';
-import { buildPendingOrder } from './orderFactory.js';
+import { buildPendingOrder, setLineQuantity } from './orderFactory.js';
 import { nextUpdateMicros, withStatus } from './orderStatus.js';
 import {
   buildOrganizationCatalog,
@@ -280,6 +280,20 @@ export class World {
       this.change(uuid, options, (order) => {
         order.notes = notes;
       }),
+    );
+  }
+
+  /**
+   * Sets how many of the catalog product `sku` the order holds (0 takes its line away), as a parent
+   * editing a pending order does; its totals follow. Like setNotes, a change of content, not a WorldChange.
+   */
+  setItemQuantity(uuid: string, sku: string, quantity: number, options: ChangeOptions = {}): Order {
+    this.synchronize();
+    const product = this.catalog.products.find((candidate) => candidate.record.sku === sku);
+    if (!product) throw new RangeError(`no product ${sku} in ${this.organization.name}'s catalog`);
+    const lineUuid = this.generator.uuid();
+    return structuredClone(
+      this.change(uuid, options, (order) => setLineQuantity(order, product, quantity, lineUuid)),
     );
   }
 
