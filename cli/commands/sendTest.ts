@@ -35,8 +35,8 @@ export function sendTestCommand(): Command {
     .addHelpText(
       'after',
       `
-The sample is a made-up order (or, with --type establishment.prep_summary, a made-up prep summary), sent
-the way poll sends a real one: signed for a webhook, as blocks for Slack, through smtp.url for e-mail. It
+The sample is a made-up order (or, with --type establishment.prep_summary, a made-up prep summary, and
+with --type establishment.prep_changed, made-up changes to one), sent the way poll sends a real one: signed for a webhook, as blocks for Slack, through smtp.url for e-mail. It
 is marked as a test: its id starts with "test-", its data has "test": true, an order's reference starts
 with "TEST-", and Slack and e-mail show TEST. It is not recorded
 in the state file. Only this subscriber's secrets are needed (and smtp.url for e-mail). A subscriber with

@@ -3,7 +3,7 @@
 import type { Order } from '../../shared/api/schemas.js';
 import type { DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
 import { transitionTime } from '../../shared/detect/transitionTime.js';
-import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
+import { isOrderEvent, type NotifierEvent } from '../../shared/events/notifierEvent.js';
 import type { PollReport } from '../../shared/poll/pollReport.js';
 import { counted } from '../../shared/text/counted.js';
 import { dayLabel } from '../../shared/time/dayLabel.js';
@@ -94,7 +94,8 @@ export class DemoNarrator {
       );
     }
     for (const event of report.events) {
-      const order = event.type === 'establishment.prep_summary' ? undefined : orderOf(event.subject);
+      // An establishment event's subject is the establishment: no order to look up.
+      const order = isOrderEvent(event) ? orderOf(event.subject) : undefined;
       this.#detected(event, order, now);
     }
     for (const failure of report.failures) {
@@ -189,14 +190,21 @@ export class DemoNarrator {
   }
 }
 
+/** What a delivered establishment event is, beside the day it is for. */
+const ESTABLISHMENT_DELIVERY: Record<string, string> = {
+  'establishment.prep_summary': 'summary',
+  'establishment.prep_changed': 'changes',
+};
+
 /**
- * A delivery's reference column and first details: an order's reference; for a prep summary, the
- * establishment and the day it is for, as its detected line reads them.
+ * A delivery's reference column and first details: an order's reference; for a prep summary or a
+ * prep_changed, the establishment and the day it is for, as its detected line reads them.
  */
 function deliveryColumns(report: DeliveryReport): [reference: string, details: string[]] {
-  const summary = /^(.*) (\d{4}-\d{2}-\d{2})$/.exec(report.reference);
-  if (report.eventType !== 'establishment.prep_summary' || !summary) return [report.reference, []];
-  return [summary[1] ?? '', [`summary for ${dayLabel(summary[2] ?? '')}`]];
+  const about = /^(.*) (\d{4}-\d{2}-\d{2})$/.exec(report.reference);
+  const what = ESTABLISHMENT_DELIVERY[report.eventType];
+  if (what === undefined || !about) return [report.reference, []];
+  return [about[1] ?? '', [`${what} for ${dayLabel(about[2] ?? '')}`]];
 }
 
 function describeLatencies(values: number[]): string {

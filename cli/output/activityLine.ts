@@ -54,13 +54,21 @@ export function formatLatency(ms: number): string {
 
 /**
  * The reference column and the first details of an event: an order's reference and establishment (and
- * "after closing" when it is late), or the establishment a prep summary is for and what it counts.
+ * "after closing" when it is late), or the establishment a prep summary is for and what it counts, or
+ * what a prep_changed changes in it.
  */
 export function eventColumns(event: NotifierEvent, style: Style): [reference: string, details: string[]] {
   if (event.type === 'establishment.prep_summary') {
     const { establishment, orders, pickup_date, complete } = event.data;
     const count = `${counted(orders, 'order')} for ${dayLabel(pickup_date)}`;
     return [establishment.name, [`${count}${complete ? '' : ' (incomplete)'}`]];
+  }
+  if (event.type === 'establishment.prep_changed') {
+    const { establishment, items, orders, pickup_date } = event.data;
+    const itemCount = items.length + (event.data.items_omitted ?? 0);
+    const orderCount = orders.length + (event.data.orders_omitted ?? 0);
+    const what = `${counted(itemCount, 'item')} changed by ${counted(orderCount, 'order')}`;
+    return [establishment.name, [`${what} for ${dayLabel(pickup_date)}`]];
   }
   const { order, after_closing } = event.data;
   const details = [order.establishment.name.padEnd(ESTABLISHMENT_WIDTH)];

@@ -1,7 +1,7 @@
 // One readable line (and log record) per event the runner records, in the demo's columns: `detected
 // created    NS-1064  Staff Room Counter  North School`. The record names the event and the order, never
 // the customer: the event itself goes to the subscribers and to --events.
-import { eventReference, type NotifierEvent } from '../../shared/events/notifierEvent.js';
+import { eventReference, isOrderEvent, type NotifierEvent } from '../../shared/events/notifierEvent.js';
 import type { LogRecord } from '../logging/logger.js';
 import { activityLine, eventColumns } from './activityLine.js';
 import { PLAIN, type Style } from './terminalStyle.js';
@@ -9,8 +9,7 @@ import { PLAIN, type Style } from './terminalStyle.js';
 export function detectedEventRecord(event: NotifierEvent, style: Style = PLAIN): LogRecord {
   const { organization } = event.data;
   const [reference, details] = eventColumns(event, style);
-  const establishment =
-    event.type === 'establishment.prep_summary' ? event.data.establishment : event.data.order.establishment;
+  const establishment = isOrderEvent(event) ? event.data.order.establishment : event.data.establishment;
   return {
     level: 'info',
     kind: 'event',
@@ -22,7 +21,7 @@ export function detectedEventRecord(event: NotifierEvent, style: Style = PLAIN):
       eventId: event.id,
       eventType: event.type,
       reference: eventReference(event),
-      // The order's uuid, or for a prep summary the establishment's.
+      // The order's uuid, or for a prep summary or prep_changed the establishment's.
       subject: event.subject,
       establishment: establishment.name,
       organization: organization.name,

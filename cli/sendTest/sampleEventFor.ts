@@ -4,8 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Config, SubscriberConfig } from '../../shared/config/configSchema.js';
 import type { EventType, NotifierEvent } from '../../shared/events/notifierEvent.js';
+import { PREP_CHANGED_EVENT_TYPE } from '../../shared/events/prepChangedEvent.js';
 import { PREP_SUMMARY_EVENT_TYPE } from '../../shared/events/prepSummaryEvent.js';
-import { sampleEvent, samplePrepSummary } from '../../shared/events/sampleEvent.js';
+import { sampleEvent, samplePrepChanged, samplePrepSummary } from '../../shared/events/sampleEvent.js';
 import { calendarDateIn } from '../../shared/time/calendarDate.js';
 
 /** Without --type: a new order, unless the filter leaves new orders out: then the first type it takes. */
@@ -38,5 +39,6 @@ export function sampleEventFor(
       : { establishment: { uuid: establishment, name: 'Sample establishment' } }),
   };
   if (type === PREP_SUMMARY_EVENT_TYPE) return samplePrepSummary(common);
+  if (type === PREP_CHANGED_EVENT_TYPE) return samplePrepChanged(common);
   return sampleEvent({ ...common, type, ...(paymentMethod === undefined ? {} : { paymentMethod }) });
 }

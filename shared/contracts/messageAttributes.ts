@@ -3,7 +3,7 @@
 // `type` digest.email, its organization, and `digest`, the one subscriber it is addressed to.
 import type { MessageAttributeValue } from '@aws-sdk/client-sns';
 import type { DigestEvent } from '../events/digestEvent.js';
-import { establishmentsOf, isPrepSummary, type NotifierEvent } from '../events/notifierEvent.js';
+import { establishmentsOf, isOrderEvent, type NotifierEvent } from '../events/notifierEvent.js';
 
 export const MESSAGE_ATTRIBUTE_NAMES = [
   'type',
@@ -16,7 +16,8 @@ export const MESSAGE_ATTRIBUTE_NAMES = [
 export type MessageAttributeName = (typeof MESSAGE_ATTRIBUTE_NAMES)[number];
 
 /**
- * The `status` and `payment_method` of an event that is not about one order (a prep summary). Filters on
+ * The `status` and `payment_method` of an event that is not about one order (a prep summary, a
+ * prep_changed). Filters on
  * those keys do not hold such an event back, and an SNS policy cannot say "or absent" next to values, so
  * compileFilterPolicy adds this value to them instead. No order status or payment method looks like it.
  */
@@ -28,7 +29,7 @@ function eventAttributeValues(
 ): Partial<Record<MessageAttributeName, string | string[]>> {
   // Lower-cased like the config's uuids: SNS compares strings case-sensitively.
   const establishments = [...new Set(establishmentsOf(event).map((uuid) => uuid.toLowerCase()))];
-  const order = isPrepSummary(event) ? undefined : event.data.order;
+  const order = isOrderEvent(event) ? event.data.order : undefined;
   const values: Record<Exclude<MessageAttributeName, 'digest'>, string | string[]> = {
     type: event.type,
     organization: event.data.organization.id.toLowerCase(),

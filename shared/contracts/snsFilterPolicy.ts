@@ -5,7 +5,7 @@
 
 import { FilterPolicyError } from '../delivery/errors.js';
 import { DIGEST_EVENT_TYPE } from '../events/digestEvent.js';
-import { PREP_SUMMARY_EVENT_TYPE } from '../events/prepSummaryEvent.js';
+import { ESTABLISHMENT_EVENT_TYPES } from '../events/notifierEvent.js';
 import { type MessageAttributeName, NOT_AN_ORDER } from './messageAttributes.js';
 
 /**
@@ -37,8 +37,9 @@ interface PolicyKey {
   /** uuids compare case-insensitively in the matcher; SNS compares exactly, so both sides are lower-cased. */
   normalize?: (value: string) => string;
   /**
-   * Keys about orders let a prep summary through (see matchesFilter); its attribute holds NOT_AN_ORDER, so
-   * the policy lists that value too, whenever the filter's types let summaries through at all.
+   * Keys about orders let an establishment event (a prep summary, a prep_changed) through (see
+   * matchesFilter); its attribute holds NOT_AN_ORDER, so the policy lists that value too, whenever the
+   * filter's types let any establishment event through at all.
    */
   aboutOrders?: boolean;
 }
@@ -75,9 +76,9 @@ function compile(
   organizationIds: readonly string[] | undefined,
   heldTypes: readonly string[] = [],
 ): Compiled {
-  const summariesPass =
-    !heldTypes.includes(PREP_SUMMARY_EVENT_TYPE) &&
-    (filter?.types === undefined || filter.types.includes(PREP_SUMMARY_EVENT_TYPE));
+  const establishmentEventsPass = ESTABLISHMENT_EVENT_TYPES.some(
+    (type) => !heldTypes.includes(type) && (filter?.types === undefined || filter.types.includes(type)),
+  );
   if (filter?.types !== undefined && filter.types.length > 0 && !takesEventsAtOnce(filter, heldTypes)) {
     return { refusal: 'every type of the filter is in the digest, so nothing is sent at once' };
   }
@@ -89,7 +90,7 @@ function compile(
         ...new Set(values.map((value) => (typeof value === 'string' ? normalized(value) : value))),
       ];
       // An empty list stays empty, to be refused below: the marker must not turn "nothing" into "summaries".
-      const marked = aboutOrders === true && summariesPass && written.length > 0;
+      const marked = aboutOrders === true && establishmentEventsPass && written.length > 0;
       return [{ attribute, label, values: marked ? [...written, NOT_AN_ORDER] : written, marked }];
     },
   );
@@ -115,7 +116,9 @@ function compile(
     const factors = present
       .filter(({ values }) => values.some((value) => typeof value === 'string'))
       .map(({ label, values, marked }) =>
-        marked ? `${label} ${values.length - 1}+1 for prep summaries` : `${label} ${values.length}`,
+        marked
+          ? `${label} ${values.length - 1}+1 for prep summaries and changes`
+          : `${label} ${values.length}`,
       )
       .join(' × ');
     return {

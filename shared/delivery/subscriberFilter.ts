@@ -1,15 +1,16 @@
 // The subscriber filter matcher of local delivery. Its SNS twin is compileFilterPolicy; a table-driven
 // test keeps the two agreeing case for case.
 import type { SubscriberFilter } from '../config/configSchema.js';
-import { establishmentsOf, isPrepSummary, type NotifierEvent } from '../events/notifierEvent.js';
+import { establishmentsOf, isEstablishmentEvent, type NotifierEvent } from '../events/notifierEvent.js';
 
 /**
  * AND across the filter's keys, OR within each list; a missing key, or no filter, matches everything.
  *
  * `establishments` matches an order at one of them, an order that moved away from one (its kitchen must
- * hear it is gone), and a prep summary of one. `statuses` and `paymentMethods` choose among orders: a prep
- * summary is about none, so they never hold it back. A kitchen channel filtered to its establishment and
- * to pending orders still gets its summary; one that wants none lists its `types`.
+ * hear it is gone), and an establishment event (a prep summary, a prep_changed) of one. `statuses` and
+ * `paymentMethods` choose among orders: an establishment event is about none, so they never hold it back.
+ * A kitchen channel filtered to its establishment and to pending orders still gets its summary and its
+ * amendments; one that wants none lists its `types`.
  */
 export function matchesFilter(filter: SubscriberFilter | undefined, event: NotifierEvent): boolean {
   if (filter === undefined) return true;
@@ -18,7 +19,8 @@ export function matchesFilter(filter: SubscriberFilter | undefined, event: Notif
   const establishments = filter.establishments?.map((uuid) => uuid.toLowerCase());
   const about = establishmentsOf(event).map((uuid) => uuid.toLowerCase());
   if (!allows(filter.types, event.type) || !about.some((uuid) => allows(establishments, uuid))) return false;
-  if (isPrepSummary(event)) return listsSomething(filter.statuses) && listsSomething(filter.paymentMethods);
+  if (isEstablishmentEvent(event))
+    return listsSomething(filter.statuses) && listsSomething(filter.paymentMethods);
   const order = event.data.order;
   return allows(filter.statuses, order.status) && allows(filter.paymentMethods, order.payment_method);
 }

@@ -12,14 +12,34 @@ import { coverageKey } from './coverage.js';
 export const PREP_SUMMARY_GRACE_MS = 5 * 60_000;
 
 /**
+ * What a kitchen last heard it must prepare, by sku: the summary's figures, then each prep_changed's.
+ * Units of zero are left out.
+ */
+export const HeardItemsSchema = z.record(
+  z.string(),
+  z.object({ name: z.string(), quantity: z.number().int().positive() }),
+);
+export type HeardItems = z.infer<typeof HeardItemsSchema>;
+
+/**
  * The summaries recorded, kept between cycles, by prepSummaryKey: their event id, the closing instant
  * (epoch ms) and whether the figures were complete. An order event for one of these is after closing.
+ * `items`, what the kitchen last heard (planPrepChanges.ts), is absent from summaries recorded before it
+ * was kept, and from those whose totals outgrew HEARD_ITEMS_MAX_BYTES: optional with no default, because
+ * an empty default would read as "the kitchen heard of nothing" and make every later unit look new.
+ * States stored before it parse as they are.
  */
 export const PrepSummariesSchema = z.record(
   z.string(),
-  z.object({ eventId: z.string(), closedAt: z.number(), complete: z.boolean() }),
+  z.object({
+    eventId: z.string(),
+    closedAt: z.number(),
+    complete: z.boolean(),
+    items: HeardItemsSchema.optional(),
+  }),
 );
 export type PrepSummaries = z.infer<typeof PrepSummariesSchema>;
+export type PrepSummaryRecord = PrepSummaries[string];
 
 /** `<establishment uuid, lower case>|<pickup date>`. */
 export function prepSummaryKey(establishmentUuid: string, pickupDate: string): string {

@@ -11,7 +11,7 @@ export const DigestEntrySchema = z.object({
   /** The summarized event's id, so a reader can find it in `meal-notifier events`. */
   event_id: z.string(),
   type: EventTypeSchema,
-  /** The order's reference, or the establishment and date of a prep summary. */
+  /** The order's reference, or the establishment and date of a prep summary or prep_changed. */
   reference: z.string(),
   establishment: z.string(),
   pickup_date: z.string(),

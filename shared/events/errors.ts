@@ -16,3 +16,18 @@ export class PrepSummaryInputError extends InternalError {
     this.pickupDate = pickupDate;
   }
 }
+
+/**
+ * A prep_changed's inputs would make a wrong event (no order behind it, a delta that changes nothing, …);
+ * nothing is built. A bug in the planner, not a mistake a user can fix.
+ */
+export class PrepChangedInputError extends InternalError {
+  readonly establishmentUuid: string;
+  readonly pickupDate: string;
+
+  constructor(establishmentUuid: string, pickupDate: string, problem: string, options?: ErrorOptions) {
+    super(`prep changes for establishment ${establishmentUuid} on ${pickupDate}: ${problem}`, options);
+    this.establishmentUuid = establishmentUuid;
+    this.pickupDate = pickupDate;
+  }
+}

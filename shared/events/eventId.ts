@@ -1,6 +1,7 @@
 // Deterministic event ids: the same transition, seen twice, by two overlapping runs or after a crash,
 // gets the same id, so stores refuse the copy and consumers can dedupe on it.
 import { createHash } from 'node:crypto';
+import { PREP_CHANGED_EVENT_TYPE } from './prepChangedEvent.js';
 import { PREP_SUMMARY_EVENT_TYPE } from './prepSummaryEvent.js';
 
 /**
@@ -31,6 +32,28 @@ export function prepSummaryEventId(
     establishmentUuid.toLowerCase(),
     PREP_SUMMARY_EVENT_TYPE,
     pickupDate,
+  );
+}
+
+/**
+ * The id of the prep_changed that amends summary `summaryId` with the order events `gathered`: the same
+ * summary and the same events (in any order) give the same id, so whatever records that gathering twice
+ * (a cycle redone with the same order events, two runs that both saw them) logs it once; later events make
+ * a new one. The establishment and date are in the input too, though the summary's id already names them,
+ * so that no two kitchens can ever share one.
+ */
+export function prepChangedEventId(
+  organizationId: string,
+  establishmentUuid: string,
+  pickupDate: string,
+  summaryId: string,
+  gathered: readonly string[],
+): string {
+  return eventId(
+    organizationId.toLowerCase(),
+    establishmentUuid.toLowerCase(),
+    PREP_CHANGED_EVENT_TYPE,
+    `${pickupDate}@${summaryId}@${[...new Set(gathered)].sort().join(',')}`,
   );
 }
 

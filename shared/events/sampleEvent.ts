@@ -1,10 +1,11 @@
-// The sample event `meal-notifier send-test` delivers: a made-up order (or prep summary) in the exact shape
-// of a real event, so a subscriber sees what poll would send it, yet marked as a test no one can miss: an
+// The sample event `meal-notifier send-test` delivers: a made-up order (or prep summary, or prep_changed) in
+// the exact shape of a real event, so a subscriber sees what poll would send it, yet marked as a test no one can miss: an
 // id starting with `test-`, `data.test: true`, and an order's reference starting with `TEST-`. Pure; the
 // caller gives the time and a fresh UUID.
 import { addDays } from '../time/calendarDate.js';
 import type { NotifierEvent } from './notifierEvent.js';
 import type { Change, OrderEventType as EventType, OrderEvent, OrderLine } from './orderEvent.js';
+import { PREP_CHANGED_EVENT_TYPE, type PrepChangedEvent } from './prepChangedEvent.js';
 import { PREP_SUMMARY_EVENT_TYPE, type PrepSummaryEvent } from './prepSummaryEvent.js';
 
 export const SAMPLE_EVENT_ID_PREFIX = 'test-';
@@ -160,6 +161,51 @@ export function samplePrepSummary(input: SamplePrepSummaryInput): PrepSummaryEve
       ],
       canceled_before_closing: 1,
       complete: true,
+    },
+  };
+}
+
+/**
+ * A made-up prep_changed in the exact shape of a real one, marked as a test as the summary's sample is: a
+ * juice fewer and a meal more since a summary closed an hour before `now`, and the two orders behind them.
+ */
+export function samplePrepChanged(input: SamplePrepSummaryInput): PrepChangedEvent {
+  const establishment = input.establishment ?? { ...SAMPLE_ESTABLISHMENT };
+  const time = new Date(input.now).toISOString();
+  const reference = (n: number) => `${SAMPLE_REFERENCE_PREFIX}${input.nonce.slice(0, 3).toUpperCase()}${n}`;
+  return {
+    specversion: '1.0',
+    id: `${SAMPLE_EVENT_ID_PREFIX}${input.nonce}`,
+    source: input.source,
+    type: PREP_CHANGED_EVENT_TYPE,
+    subject: establishment.uuid,
+    time,
+    datacontenttype: 'application/json',
+    data: {
+      test: true,
+      organization: { id: input.organization.id, name: input.organization.name },
+      establishment,
+      pickup_date: input.pickupDate,
+      // A sample summary's id is a test id too, never a real summary's.
+      summary_id: `${SAMPLE_EVENT_ID_PREFIX}summary-${input.nonce}`,
+      summary_closed_at: new Date(input.now - 3_600_000).toISOString(),
+      items: [
+        { sku: 'SAMPLE-JUICE', name: 'Orange juice', from: 2, to: 1 },
+        { sku: 'SAMPLE-MEAL', name: 'Sample meal', from: 3, to: 4 },
+      ],
+      orders: [
+        {
+          uuid: `${input.nonce.slice(0, 8)}-0000-4000-8000-000000000011`,
+          reference: reference(1),
+          change: 'created',
+        },
+        {
+          uuid: `${input.nonce.slice(0, 8)}-0000-4000-8000-000000000012`,
+          reference: reference(2),
+          change: 'updated',
+          notes_changed: true,
+        },
+      ],
     },
   };
 }

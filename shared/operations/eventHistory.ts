@@ -32,7 +32,7 @@ export const ListedEventSchema = z.object({
   /** When the notifier recorded it. */
   recordedAt: IsoTimeSchema,
   organizationId: z.string(),
-  /** What it is about: the order, or for a prep summary its establishment (uuid) and day. */
+  /** What it is about: the order, or for a prep summary or prep_changed its establishment (uuid) and day. */
   order: z.object({ uuid: z.string(), reference: z.string() }),
   /** One per subscriber it went to, by subscriber id; empty when no subscriber's filter matched. */
   deliveries: z.array(SubscriberDeliverySchema),

@@ -2,13 +2,14 @@
 // sequence of phases, each a function of typed values (ARCHITECTURE.md, "The poll cycle"). It claims the
 // lease, plans, reserves the cycle's requests in one go, walks pending, resolves the orders that left it,
 // refreshes the establishments, sweeps a slice of the terminal listings, records each change with its
-// events, summarizes the closings, plans the next cycle and saves. The report is made from what the phases
-// returned; the poll state is made from the records each phase owns.
+// events, amends the summaries already sent, summarizes the closings, plans the next cycle and saves. The
+// report is made from what the phases returned; the poll state is made from the records each phase owns.
 
 import { recordCoverage } from '../detect/coverage.js';
 import { forgetListingsBefore, rememberWalks } from '../detect/listingMemory.js';
 import { trackUnreadable } from '../detect/unreadableOrders.js';
 import { initialPollState, type PollState } from '../store/pollState.js';
+import { amendClosings } from './amendClosings.js';
 import { claimCycle } from './claimCycle.js';
 import {
   type CycleContext,
@@ -145,8 +146,16 @@ async function walkedCycle(
     establishments.notes,
     notesOfWalks(context, slice.outcome ? [slice.outcome] : []),
   );
-  const closings = await summarizeClosings(context, {
+  // Before the summaries of this cycle: it amends those its order events were after closing for.
+  const amended = await amendClosings(context, {
     prepSummaries: state.prepSummaries,
+    events: changes.afterClosing,
+    snapshots,
+    observed,
+    establishments: establishments.cache,
+  });
+  const closings = await summarizeClosings(context, {
+    prepSummaries: amended.prepSummaries,
     establishments: establishments.cache,
     coverage,
     shortfall: pendingShortfall(walkNotes),
@@ -157,7 +166,7 @@ async function walkedCycle(
     spent: deps.api.requestCount - requestsBefore,
     baselineDeferred: slice.baselineDeferred,
   });
-  const failures = [...walkNotes.failures, ...closings.failures];
+  const failures = [...walkNotes.failures, ...amended.failures, ...closings.failures];
   const requestsOf = (purpose: 'detect' | 'resolve' | 'sweep') =>
     walked
       .filter((outcome) => outcome.walk.purpose === purpose)
@@ -175,7 +184,7 @@ async function walkedCycle(
     deferred: walkNotes.deferred,
     ordersSeen: observed.size,
     vanished: resolution.vanished,
-    events: [...changes.events, ...closings.events],
+    events: [...changes.events, ...amended.events, ...closings.events],
     sourceTimes: changes.sourceTimes,
     conflicts: changes.conflicts,
     failures,

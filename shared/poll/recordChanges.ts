@@ -36,11 +36,16 @@ export interface RecordedChanges {
   sourceTimes: Record<string, number>;
   /** Orders another run changed first; looked at again next cycle. */
   conflicts: number;
+  /**
+   * The committed changes' after-closing events, announced or not (`statuses` chooses which order events
+   * people hear of, not what a kitchen must cook), less those the log already held: amendClosings' input.
+   */
+  afterClosing: OrderEvent[];
 }
 
 export async function recordChanges(context: CycleContext, input: ChangesInput): Promise<RecordedChanges> {
   const { organization, deps, startedAt } = context;
-  const recorded: RecordedChanges = { events: [], sourceTimes: {}, conflicts: 0 };
+  const recorded: RecordedChanges = { events: [], sourceTimes: {}, conflicts: 0, afterClosing: [] };
   const detectedAt = new Date(startedAt).toISOString();
   const diffContext = {
     organization: { id: organization.id, name: organization.name },
@@ -53,7 +58,13 @@ export async function recordChanges(context: CycleContext, input: ChangesInput):
         (record) => record.uuid.toLowerCase() === establishmentUuid.toLowerCase(),
       )?.name,
   };
-  const commit = async (snapshot: Snapshot, events: OrderEvent[], order?: Order) => {
+  const commit = async (
+    snapshot: Snapshot,
+    events: OrderEvent[],
+    order?: Order,
+    /** Every event of the change, announced or not. */
+    made: readonly OrderEvent[] = events,
+  ) => {
     const result = await deps.store.commitChange(organization.id, { snapshot, events });
     if (result.outcome === 'version_conflict') {
       recorded.conflicts += 1;
@@ -62,6 +73,9 @@ export async function recordChanges(context: CycleContext, input: ChangesInput):
     const duplicates = new Set(result.duplicateEventIds);
     const fresh = events.filter((event) => !duplicates.has(event.id));
     recorded.events.push(...fresh);
+    recorded.afterClosing.push(
+      ...made.filter((event) => event.data.after_closing === true && !duplicates.has(event.id)),
+    );
     // `order`, when given, dates each new event's change at the source.
     if (!order) return;
     for (const event of fresh) {
@@ -86,6 +100,7 @@ export async function recordChanges(context: CycleContext, input: ChangesInput):
         diff.snapshot,
         announcedEvents(diff.events, organization.statuses),
         preexisting ? undefined : order,
+        diff.events,
       );
     }
   }

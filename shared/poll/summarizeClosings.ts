@@ -3,6 +3,7 @@
 // which the log refuses as duplicates: one summary per establishment and date, whatever happens.
 import type { Order } from '../api/schemas.js';
 import type { Coverage } from '../detect/coverage.js';
+import { heardOf } from '../detect/planPrepChanges.js';
 import {
   canceledBeforeClosing,
   type DueSummary,
@@ -82,10 +83,13 @@ export async function summarizeClosings(
   const recorded = { ...prepSummaries };
   for (const { summary, event } of built) {
     const { establishment, pickupDate, closesAt } = summary.closing;
+    // What the kitchen heard, the "from" of its prep_changed events (amendClosings); none when too large.
+    const items = heardOf(event.data.items);
     recorded[prepSummaryKey(establishment.uuid, pickupDate)] = {
       eventId: event.id,
       closedAt: closesAt,
       complete: event.data.complete,
+      ...(items === undefined ? {} : { items }),
     };
   }
   return {

@@ -3,7 +3,7 @@
 // listed in the order recorded. A period with none of them makes no digest: nothing is sent for it.
 import type { SubscriberFilter } from '../../config/configSchema.js';
 import { DIGEST_EVENT_TYPE, type DigestEntry, type DigestEvent } from '../../events/digestEvent.js';
-import { eventReference, isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js';
+import { eventReference, isEstablishmentEvent, type NotifierEvent } from '../../events/notifierEvent.js';
 import type { StoredEvent } from '../../store/stateStore.js';
 import { zonedIsoTime } from '../../time/zonedTime.js';
 import { matchesFilter } from '../subscriberFilter.js';
@@ -52,7 +52,8 @@ export function buildDigest(
 }
 
 function entryOf(event: NotifierEvent): DigestEntry {
-  if (isPrepSummary(event)) {
+  // A prep summary or a prep_changed: the establishment and day it is about.
+  if (isEstablishmentEvent(event)) {
     return {
       event_id: event.id,
       type: event.type,

@@ -5,7 +5,7 @@
 // `eventForSubscriber(event, includeContactDetails)`.
 
 import { contentChangeText } from '../../events/contentChangeText.js';
-import { isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js';
+import { isPrepChanged, isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js';
 import {
   type FieldChange,
   isFieldChange,
@@ -28,6 +28,7 @@ import {
   singleLine,
   textFields,
 } from './emailText.js';
+import { formatPrepChangedEmail, prepChangedSubject } from './prepChangedEmail.js';
 import { formatPrepSummaryEmail, prepSummarySubject } from './prepSummaryEmail.js';
 
 /** "Payment method: " — the longest label and its gap, so values line up whichever rows are present. */
@@ -48,6 +49,7 @@ const AFTER_CLOSING_NOTE =
 /** The subject, text and HTML of the e-mail for one event. */
 export function formatEmail(event: NotifierEvent): EmailMessage {
   if (isPrepSummary(event)) return formatPrepSummaryEmail(event);
+  if (isPrepChanged(event)) return formatPrepChangedEmail(event);
   const subject = emailSubject(event);
   const fields = orderFields(event);
   const items = itemLines(event);
@@ -67,6 +69,7 @@ const SAMPLE_NOTICE = 'TEST: sent by meal-notifier send-test to try this address
  */
 export function emailSubject(event: NotifierEvent): string {
   if (isPrepSummary(event)) return prepSummarySubject(event);
+  if (isPrepChanged(event)) return prepChangedSubject(event);
   const order = event.data.order;
   const where = `${singleLine(order.establishment.name)}, pickup ${singleLine(order.pickup_date)}`;
   const late = event.data.after_closing ? 'After closing: ' : '';

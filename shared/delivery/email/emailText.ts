@@ -2,7 +2,7 @@
 // start a new mail header), HTML escaping, the inline styles mail clients keep, the labelled fields and
 // highlighted notices an e-mail opens with, and the footer naming the event.
 import { type DigestEvent, isDigest } from '../../events/digestEvent.js';
-import { isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js';
+import { isEstablishmentEvent, type NotifierEvent } from '../../events/notifierEvent.js';
 
 /** An e-mail as every formatter makes it, for the SMTP sender and the SNS e-mail body alike. */
 export interface EmailMessage {
@@ -38,7 +38,7 @@ export function escapeHtml(text: string): string {
 
 /** The event's identity, so a reader can match the mail with a webhook delivery or a log line. */
 export function eventFooter(event: NotifierEvent | DigestEvent): string {
-  const when = isDigest(event) ? 'built' : isPrepSummary(event) ? 'recorded' : 'detected';
+  const when = isDigest(event) ? 'built' : isEstablishmentEvent(event) ? 'recorded' : 'detected';
   return singleLine(`Event ${event.type} ${event.id}, ${when} ${event.time}.`);
 }
 

@@ -40,8 +40,8 @@ export function snsDigestMessageBody(digest: DigestEvent): string {
 /** The e-mail subject made SNS-safe: transliterated to printable ASCII and cut to fit. */
 export function snsSubject(event: NotifierEvent | DigestEvent): string {
   const ascii = toPrintableAscii(isDigest(event) ? digestSubject(event) : emailSubject(event));
-  // Every subject starts with "New order", "Order", "After closing", "Prep summary" or "Digest", so it
-  // always begins with a letter as SNS requires.
+  // Every subject starts with "New order", "Order", "After closing", "Prep summary", "Prep changes" or
+  // "Digest", so it always begins with a letter as SNS requires.
   if (ascii.length <= SNS_SUBJECT_MAX_LENGTH) return ascii;
   return `${ascii.slice(0, SNS_SUBJECT_MAX_LENGTH - 3).trimEnd()}...`;
 }

@@ -6,7 +6,7 @@
 // phone are never printed.
 
 import { contentChangeText } from '../../events/contentChangeText.js';
-import { isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js';
+import { isPrepChanged, isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js';
 import {
   type Change,
   type FieldChange,
@@ -18,6 +18,7 @@ import { isSampleEvent } from '../../events/sampleEvent.js';
 import { counted } from '../../text/counted.js';
 import { dayLabel } from '../../time/dayLabel.js';
 import { paymentMethodLabel } from '../paymentMethodLabel.js';
+import { formatPrepChangedSlackMessage } from './prepChangedSlackMessage.js';
 import { formatPrepSummarySlackMessage } from './prepSummarySlackMessage.js';
 import {
   context,
@@ -39,6 +40,7 @@ const SAMPLE_NOTICE =
 /** Format from `eventForSubscriber(event, …)`; contact details are left out either way. */
 export function formatSlackMessage(event: NotifierEvent): SlackMessage {
   if (isPrepSummary(event)) return formatPrepSummarySlackMessage(event);
+  if (isPrepChanged(event)) return formatPrepChangedSlackMessage(event);
   const order = event.data.order;
   const { title, blocks } = openingBlocks(
     headerText(event),

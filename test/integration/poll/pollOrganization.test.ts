@@ -258,6 +258,10 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
           eventId: summary.id,
           closedAt: at('06:05:00'),
           complete: true,
+          // What the kitchen heard, for the prep_changed events that may follow.
+          items: Object.fromEntries(
+            summary.data.items.map(({ sku, name, quantity }) => [sku, { name, quantity }]),
+          ),
         },
       });
 
@@ -271,10 +275,88 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
           event.type,
           'order' in event.data ? event.data.after_closing : undefined,
         ]),
-      ).toEqual([['order.canceled', true]]);
+      ).toEqual([
+        ['order.canceled', true],
+        // And what it takes from the kitchen's count (pinned in the next case).
+        ['establishment.prep_changed', undefined],
+      ]);
       expect(
         (await store.listEvents(organization.id)).filter((stored) => stored.event.id === summary.id),
       ).toHaveLength(1);
+    });
+
+    it('gathers a lasagne added and an order canceled after the summary into one prep_changed, recorded once', async () => {
+      const [kitchen] = sim.world.establishments();
+      const [lasagne] = sim.world.products();
+      if (!kitchen || !lasagne) throw new Error('no establishment or product');
+      sim.world.setOrderClosingTime(kitchen.uuid, '06:05:00');
+      for (let i = 0; i < 3; i += 1) sim.world.addOrder({ establishment: kitchen.uuid, pickupDate: TODAY });
+      now = at('06:01:00');
+      await poll();
+      now = at('06:05:30');
+      const summary = (await poll()).events.find((event) => event.type === 'establishment.prep_summary');
+      if (summary?.type !== 'establishment.prep_summary') throw new Error('no summary');
+
+      const [edited, gone] = sim.world.pendingOrders(kitchen.uuid, TODAY);
+      if (!edited || !gone) throw new Error('fewer than two pending orders');
+      const had = edited.items.find((item) => item.sku === lasagne.sku)?.quantity ?? 0;
+      sim.world.setItemQuantity(edited.uuid, lasagne.sku, had + 1);
+      sim.world.setStatus(gone.uuid, 'canceled');
+      now = at('06:06:30');
+      const after = await poll();
+
+      // The kitchen heard the summary's figures; now one lasagne more, and the canceled order's items less.
+      const delta = new Map<string, { name: string; units: number }>([
+        [lasagne.sku, { name: lasagne.name, units: 1 }],
+      ]);
+      for (const { sku, name, quantity } of gone.items) {
+        delta.set(sku, {
+          name: delta.get(sku)?.name ?? name,
+          units: (delta.get(sku)?.units ?? 0) - quantity,
+        });
+      }
+      const heard = new Map(summary.data.items.map((item) => [item.sku, item.quantity]));
+      const items = [...delta.entries()]
+        .filter(([, { units }]) => units !== 0)
+        .map(([sku, { name, units }]) => ({
+          sku,
+          name,
+          from: heard.get(sku) ?? 0,
+          to: (heard.get(sku) ?? 0) + units,
+        }))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.sku < b.sku ? -1 : 1));
+      const changed = after.events.filter((event) => event.type === 'establishment.prep_changed');
+      expect(changed).toHaveLength(1);
+      expect(changed[0]?.data).toEqual({
+        organization: { id: organization.id, name: organization.name },
+        establishment: { uuid: kitchen.uuid, name: kitchen.name },
+        pickup_date: TODAY,
+        summary_id: summary.id,
+        summary_closed_at: `${TODAY}T06:05:00+00:00`,
+        items,
+        orders: [
+          { uuid: edited.uuid, reference: edited.reference, change: 'updated' },
+          { uuid: gone.uuid, reference: gone.reference, change: 'canceled' },
+        ].sort((a, b) => (a.reference < b.reference ? -1 : 1)),
+      });
+      expect(
+        after.events
+          .filter((event) => event.type !== 'establishment.prep_changed')
+          .map((event) => event.type)
+          .sort(),
+      ).toEqual(['order.canceled', 'order.updated']);
+
+      // Repeated, the cycle finds nothing new: the one prep_changed stays the only one.
+      now = at('06:07:30');
+      const again = await poll();
+      expect(again.events).toEqual([]);
+      const logged = (await store.listEvents(organization.id)).filter(
+        (stored) => stored.event.type === 'establishment.prep_changed',
+      );
+      expect(logged.map((stored) => stored.event.id)).toEqual([changed[0]?.id]);
+      // The next one starts from what this one said.
+      const kept = (await pollState()).prepSummaries[`${kitchen.uuid.toLowerCase()}|${TODAY}`]?.items ?? {};
+      for (const { sku, to } of items) expect(kept[sku]?.quantity ?? 0).toBe(to);
     });
 
     it('records the same summary id again after a crash before the state was saved, refused as a duplicate', async () => {

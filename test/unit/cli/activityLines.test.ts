@@ -3,6 +3,7 @@ import { formatDeliveryReportLine } from '../../../cli/output/deliveryReportLine
 import { detectedEventRecord } from '../../../cli/output/detectedEventLine.js';
 import type { DeliveryReport } from '../../../shared/delivery/outboxDelivery.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
+import { makePrepChanged } from '../../support/prepChangedFixtures.js';
 
 const NOW = Date.parse('2026-03-05T10:00:02.000Z');
 
@@ -69,5 +70,22 @@ describe('the runner’s line per event', () => {
       organizationId: event.data.organization.id,
     });
     expect(JSON.stringify(record)).not.toContain(event.data.order.customer.name);
+  });
+
+  it('names a prep_changed by its establishment, what it changes and for which day', () => {
+    const event = makePrepChanged();
+    const record = detectedEventRecord(event);
+    expect(record.message).toBe(
+      'detected   prep_changed  Main Canteen  2 items changed by 2 orders for Thu 26 Nov  North School',
+    );
+    expect(record.fields).toEqual({
+      eventId: event.id,
+      eventType: 'establishment.prep_changed',
+      reference: 'Main Canteen 2026-11-26',
+      subject: event.subject,
+      establishment: 'Main Canteen',
+      organization: 'North School',
+      organizationId: event.data.organization.id,
+    });
   });
 });

@@ -3,6 +3,7 @@ import { DemoNarrator } from '../../../cli/demo/demoNarrator.js';
 import type { DeliveryReport } from '../../../shared/delivery/outboxDelivery.js';
 import { parsedOrder } from '../../support/detectFixtures.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
+import { makePrepChanged } from '../../support/prepChangedFixtures.js';
 import { makePrepSummary } from '../../support/prepSummaryFixtures.js';
 import { pollReport } from './pollReportFixture.js';
 
@@ -98,6 +99,28 @@ describe('the demo narrator', () => {
         /^delivered {2}prep_summary {2}Main Canteen {2}summary for Tue 24 Nov {2}signature verified {2}/,
       ),
     ]);
+  });
+
+  it('announces and shows a prep_changed by establishment and day, without looking up an order', () => {
+    const { narrator: demo, lines } = narrator();
+    const asked: string[] = [];
+    const changed = makePrepChanged();
+    demo.cycle(pollReport({ events: [changed] }), (uuid) => {
+      asked.push(uuid);
+      return undefined;
+    });
+    demo.delivery(
+      { ...delivered(changed.id, 'Main Canteen 2026-11-26'), eventType: 'establishment.prep_changed' },
+      { eventId: changed.id, verified: true, receivedAt: at('10:00:00') },
+    );
+    expect(lines()).toEqual([
+      expect.stringMatching(/^baseline /),
+      'detected   prep_changed  Main Canteen  2 items changed by 2 orders for Thu 26 Nov',
+      expect.stringMatching(
+        /^delivered {2}prep_changed {2}Main Canteen {2}changes for Thu 26 Nov {2}signature verified {2}/,
+      ),
+    ]);
+    expect(asked).toEqual([]);
   });
 
   it('says in the banner when the demo establishment closes and what follows', () => {

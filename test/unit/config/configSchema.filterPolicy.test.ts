@@ -36,7 +36,7 @@ describe('parseConfig on filters SNS cannot express', () => {
       {
         path: '$.subscribers[2].filter',
         message:
-          'SNS cannot express this filter: filter has 165 value combinations; SNS allows 150 (types 5 × establishments 11 × statuses 2+1 for prep summaries); split it across several subscribers',
+          'SNS cannot express this filter: filter has 165 value combinations; SNS allows 150 (types 5 × establishments 11 × statuses 2+1 for prep summaries and changes); split it across several subscribers',
       },
     ]);
   });

@@ -324,7 +324,7 @@ describe('parseConfig on mistakes, each named by its JSON path', () => {
       problem: {
         path: '$.subscribers[0].filter.types[0]',
         message:
-          '"order.create" is not an event type (did you mean "order.created"?); expected one of order.created, order.completed, order.canceled, order.archived, order.status_changed, order.rescheduled, order.updated, establishment.prep_summary',
+          '"order.create" is not an event type (did you mean "order.created"?); expected one of order.created, order.completed, order.canceled, order.archived, order.status_changed, order.rescheduled, order.updated, establishment.prep_summary, establishment.prep_changed',
       },
     },
     {

@@ -53,13 +53,27 @@ describe('compileFilterPolicy', () => {
     ).toEqual({ type: ['order.canceled'] });
   });
 
-  it('lets no prep summary through a statuses key when the digest gathers summaries', () => {
+  it('lets no establishment event through a statuses key when the digest gathers both kinds', () => {
+    const held = ['establishment.prep_summary', 'establishment.prep_changed'];
+    expect(compileFilterPolicy({ statuses: ['canceled'] }, undefined, held)).toEqual({
+      type: [{ 'anything-but': [...held, 'digest.email'] }],
+      status: ['canceled'],
+    });
+  });
+
+  it('still lets prep changes through a statuses key when the digest gathers only the summaries', () => {
     expect(
       compileFilterPolicy({ statuses: ['canceled'] }, undefined, ['establishment.prep_summary']),
     ).toEqual({
       type: [{ 'anything-but': ['establishment.prep_summary', 'digest.email'] }],
-      status: ['canceled'],
+      status: ['canceled', 'n/a'],
     });
+    expect(
+      compileFilterPolicy({
+        types: ['order.canceled', 'establishment.prep_changed'],
+        statuses: ['canceled'],
+      }),
+    ).toEqual({ type: ['order.canceled', 'establishment.prep_changed'], status: ['canceled', 'n/a'] });
   });
 
   it('refuses a filter whose every type the digest gathers, and says whether any is left', () => {
@@ -166,7 +180,7 @@ describe('compileFilterPolicy', () => {
       }),
     );
     expect(error.reason).toBe(
-      'filter has 165 value combinations; SNS allows 150 (types 5 × establishments 11 × statuses 2+1 for prep summaries)',
+      'filter has 165 value combinations; SNS allows 150 (types 5 × establishments 11 × statuses 2+1 for prep summaries and changes)',
     );
     expect(error.message).toBe(`SNS cannot express this subscriber filter: ${error.reason}`);
     expect(error.name).toBe('FilterPolicyError');

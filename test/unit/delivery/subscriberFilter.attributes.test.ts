@@ -9,6 +9,7 @@ import {
   CANTEEN_2,
   NORTH,
   orderEvent,
+  prepChangedEvent,
   prepSummaryEvent,
   SOUTH,
 } from './subscriberFilterFixtures.js';
@@ -91,6 +92,17 @@ describe('eventMessageAttributes', () => {
       type: { DataType: 'String', StringValue: 'establishment.prep_summary' },
       organization: { DataType: 'String', StringValue: SOUTH },
       establishment: { DataType: 'String', StringValue: CANTEEN_1 },
+      status: { DataType: 'String', StringValue: NOT_AN_ORDER },
+      payment_method: { DataType: 'String', StringValue: NOT_AN_ORDER },
+    });
+  });
+
+  it('gives a prep_changed its establishment, and the marker, as a summary has them', () => {
+    const event = prepChangedEvent({ establishment: CANTEEN_2.toUpperCase() });
+    expect(eventMessageAttributes(event)).toEqual({
+      type: { DataType: 'String', StringValue: 'establishment.prep_changed' },
+      organization: { DataType: 'String', StringValue: NORTH },
+      establishment: { DataType: 'String', StringValue: CANTEEN_2 },
       status: { DataType: 'String', StringValue: NOT_AN_ORDER },
       payment_method: { DataType: 'String', StringValue: NOT_AN_ORDER },
     });

@@ -23,13 +23,15 @@ import {
   establishmentIds,
   NORTH,
   orderEvent,
+  prepChangedEvent,
   prepSummaryEvent,
   SOUTH,
 } from './subscriberFilterFixtures.js';
 
 // Every type, every status plus one the config does not know, every payment method plus an unknown and an
 // empty one, three establishments (two of them written in capitals by the API), two organizations, an
-// order that moved between establishments and prep summaries, which have no status or payment method.
+// order that moved between establishments, and prep summaries and a prep_changed, which have no status or
+// payment method.
 const EVENTS: Record<string, NotifierEvent> = {
   A: orderEvent({
     type: 'order.created',
@@ -122,6 +124,7 @@ const EVENTS: Record<string, NotifierEvent> = {
   }),
   P: prepSummaryEvent({ establishment: CANTEEN_1 }),
   Q: prepSummaryEvent({ establishment: CANTEEN_3.toUpperCase(), organization: SOUTH }),
+  S: prepChangedEvent({ establishment: CANTEEN_2.toUpperCase() }),
 };
 const ALL = Object.keys(EVENTS);
 const except = (...names: string[]) => ALL.filter((name) => !names.includes(name));
@@ -134,6 +137,8 @@ interface Case {
 }
 
 const SUMMARIES = ['P', 'Q'];
+/** Prep summaries and prep changes: about an establishment's day, not an order. */
+const ESTABLISHMENT_EVENTS = [...SUMMARIES, 'S'];
 
 const CASES: Case[] = [
   { name: 'no filter', filter: undefined, matches: ALL },
@@ -146,11 +151,12 @@ const CASES: Case[] = [
   },
   { name: 'every type', filter: { types: [...EVENT_TYPES] }, matches: ALL },
   {
-    name: 'every order type, which leaves out prep summaries',
+    name: 'every order type, which leaves out prep summaries and prep changes',
     filter: { types: [...ORDER_EVENT_TYPES] },
-    matches: except(...SUMMARIES),
+    matches: except(...ESTABLISHMENT_EVENTS),
   },
   { name: 'prep summaries only', filter: { types: ['establishment.prep_summary'] }, matches: SUMMARIES },
+  { name: 'prep changes only', filter: { types: ['establishment.prep_changed'] }, matches: ['S'] },
   { name: 'reschedules only', filter: { types: ['order.rescheduled'] }, matches: ['M', 'N'] },
   {
     name: 'one establishment, which includes an order that moved away from it and its summary',
@@ -165,7 +171,7 @@ const CASES: Case[] = [
   {
     name: 'an establishment the API writes in capitals',
     filter: { establishments: [CANTEEN_2] },
-    matches: ['C', 'D', 'I', 'K', 'M', 'R'],
+    matches: ['C', 'D', 'I', 'K', 'M', 'R', 'S'],
   },
   {
     name: 'two establishments',
@@ -189,14 +195,14 @@ const CASES: Case[] = [
     matches: ['M'],
   },
   {
-    name: 'one status, which does not hold summaries back',
+    name: 'one status, which does not hold summaries or prep changes back',
     filter: { statuses: ['pending'] },
-    matches: ['A', 'E', 'G', 'J', 'K', 'M', 'N', 'R', 'P', 'Q'],
+    matches: ['A', 'E', 'G', 'J', 'K', 'M', 'N', 'R', 'P', 'Q', 'S'],
   },
   {
     name: 'two statuses',
     filter: { statuses: ['canceled', 'archived'] },
-    matches: ['C', 'D', 'H', 'L', 'P', 'Q'],
+    matches: ['C', 'D', 'H', 'L', 'P', 'Q', 'S'],
   },
   {
     name: 'every known status, which leaves out an unknown one (refunded)',
@@ -206,12 +212,12 @@ const CASES: Case[] = [
   {
     name: 'one payment method',
     filter: { paymentMethods: ['cash'] },
-    matches: ['B', 'E', 'L', 'M', 'P', 'Q'],
+    matches: ['B', 'E', 'L', 'M', 'P', 'Q', 'S'],
   },
   {
     name: 'two payment methods',
     filter: { paymentMethods: ['card', 'credit'] },
-    matches: ['A', 'C', 'D', 'F', 'G', 'H', 'I', 'N', 'R', 'P', 'Q'],
+    matches: ['A', 'C', 'D', 'F', 'G', 'H', 'I', 'N', 'R', 'P', 'Q', 'S'],
   },
   {
     name: 'every known payment method, which leaves out an unknown and a missing one',
@@ -224,6 +230,11 @@ const CASES: Case[] = [
     matches: ['A', 'E', 'J', 'M', 'N', 'P'],
   },
   {
+    name: 'a kitchen channel whose establishment the API writes in capitals: its pending orders and its changes',
+    filter: { establishments: [CANTEEN_2], statuses: ['pending'] },
+    matches: ['K', 'M', 'R', 'S'],
+  },
+  {
     name: 'a kitchen channel without summaries',
     filter: { types: [...ORDER_EVENT_TYPES], establishments: [CANTEEN_1], statuses: ['pending'] },
     matches: ['A', 'E', 'J', 'M', 'N'],
@@ -232,6 +243,11 @@ const CASES: Case[] = [
     name: 'summaries of one establishment, with a payment method that does not apply to them',
     filter: { types: ['establishment.prep_summary'], establishments: [CANTEEN_3], paymentMethods: ['cash'] },
     matches: ['Q'],
+  },
+  {
+    name: 'prep changes, with a payment method that does not apply to them',
+    filter: { types: ['establishment.prep_changed'], paymentMethods: ['cash'] },
+    matches: ['S'],
   },
   {
     name: 'a type at one establishment',
@@ -423,6 +439,7 @@ const DIGEST_TYPE_LISTS: { name: string; types: NotifierEvent['type'][] }[] = [
     ],
   },
   { name: 'prep summaries and completions', types: ['establishment.prep_summary', 'order.completed'] },
+  { name: 'prep summaries and changes', types: ['establishment.prep_summary', 'establishment.prep_changed'] },
 ];
 
 describe('an e-mail subscriber with a digest: its immediate subscription and the local runner agree', () => {

@@ -1,11 +1,13 @@
 // Events and uuids for the subscriber filter tests: an event is built from the few fields filters read,
 // then checked against the event contract so the table never tests an impossible event.
+import { buildPrepChanged } from '../../../shared/events/buildPrepChanged.js';
 import { buildPrepSummary } from '../../../shared/events/buildPrepSummary.js';
 import {
   type OrderEventType as EventType,
   type OrderEvent,
   OrderEventSchema,
 } from '../../../shared/events/orderEvent.js';
+import type { PrepChangedEvent } from '../../../shared/events/prepChangedEvent.js';
 import type { PrepSummaryEvent } from '../../../shared/events/prepSummaryEvent.js';
 import { testUuid } from '../../support/orderFactory.js';
 
@@ -76,5 +78,22 @@ export function prepSummaryEvent(fields: { establishment: string; organization?:
     time: '2026-03-06T10:31:00.000Z',
     orders: [],
     canceledBeforeClosing: 0,
+  });
+}
+
+/** A prep_changed of `establishment` (a lasagne fewer, one order canceled), made by the real builder. */
+export function prepChangedEvent(fields: { establishment: string; organization?: string }): PrepChangedEvent {
+  const organization = fields.organization ?? NORTH;
+  return buildPrepChanged({
+    organization: { id: organization, name: organization === SOUTH ? 'South School' : 'North School' },
+    establishment: { uuid: fields.establishment, name: 'Canteen' },
+    pickupDate: '2026-03-06',
+    summaryId: testUuid(8, '9000'),
+    summaryClosedAt: '2026-03-06T10:30:00+00:00',
+    source: `https://example.test/api/v1/admin/organizations/${organization}`,
+    time: '2026-03-06T10:40:00.000Z',
+    items: [{ sku: 'LASAGNE', name: 'Lasagne', from: 4, to: 3 }],
+    orders: [{ uuid: testUuid(43), reference: 'R-1043', change: 'canceled' }],
+    gathered: [testUuid(9, '9000')],
   });
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { transitionTime } from '../../../shared/detect/transitionTime.js';
 import { parsedOrder, statusOf } from '../../support/detectFixtures.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
+import { makePrepChanged } from '../../support/prepChangedFixtures.js';
 import { CLOSED_AT, makePrepSummary } from '../../support/prepSummaryFixtures.js';
 
 const CREATED = '2026-03-05T09:00:00.000000Z';
@@ -34,5 +35,9 @@ describe('transitionTime: when the change an event reports happened', () => {
 
   it('dates a prep summary by the closing time, so the latency says how late after closing it went out', () => {
     expect(transitionTime(makePrepSummary([]), undefined)).toBe(Date.parse(CLOSED_AT));
+  });
+
+  it('gives a prep_changed no time of its own: its order events are dated each by its order', () => {
+    expect(transitionTime(makePrepChanged(), parsedOrder())).toBeUndefined();
   });
 });

@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ORDER_EVENT_TYPES as EVENT_TYPES, OrderEventSchema } from '../../../shared/events/orderEvent.js';
 import { eventForSubscriber } from '../../../shared/events/orderSummary.js';
+import { PrepChangedEventSchema } from '../../../shared/events/prepChangedEvent.js';
 import { PrepSummaryEventSchema } from '../../../shared/events/prepSummaryEvent.js';
-import { isSampleEvent, sampleEvent, samplePrepSummary } from '../../../shared/events/sampleEvent.js';
+import {
+  isSampleEvent,
+  sampleEvent,
+  samplePrepChanged,
+  samplePrepSummary,
+} from '../../../shared/events/sampleEvent.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
 
 const NOW = Date.parse('2026-11-23T10:15:03.000Z');
@@ -76,5 +82,22 @@ describe('sampleEvent', () => {
     expect(event.id).toBe(`test-${NONCE}`);
     expect(isSampleEvent(event)).toBe(true);
     expect(event.data.classes.reduce((sum, entry) => sum + entry.orders, 0)).toBe(event.data.orders);
+  });
+
+  it('makes a prep_changed the contract accepts, marked as a test by its id, its data and its summary’s id', () => {
+    const event = samplePrepChanged({
+      organization: { id: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f', name: 'North School' },
+      source: 'https://meals.example.org/api/v1/admin/organizations/3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
+      now: NOW,
+      pickupDate: '2026-11-23',
+      nonce: NONCE,
+      establishment: { uuid: 'e5a1b2c3-0000-4000-8000-000000000001', name: 'Main Canteen' },
+    });
+    expect(PrepChangedEventSchema.parse(JSON.parse(JSON.stringify(event)))).toEqual(event);
+    expect(event.id).toBe(`test-${NONCE}`);
+    expect(event.subject).toBe('e5a1b2c3-0000-4000-8000-000000000001');
+    expect(event.data.summary_id).toMatch(/^test-/);
+    expect(event.data.orders.every((order) => order.reference.startsWith('TEST-'))).toBe(true);
+    expect(isSampleEvent(event)).toBe(true);
   });
 });

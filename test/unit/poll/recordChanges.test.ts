@@ -1,6 +1,7 @@
 // Pins the record phase: each order seen diffed against its snapshot and committed one at a time with the
 // events `statuses` announces; news told by the coverage before the cycle, a baseline kept silent, each new
-// event dated at its source; a version conflict counted and left; missing orders marked without an event.
+// event dated at its source; a version conflict counted and left; missing orders marked without an event;
+// the after-closing events handed on to amend the summaries, announced or not.
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../../../shared/api/schemas.js';
 import type { Coverage } from '../../../shared/detect/coverage.js';
@@ -86,7 +87,7 @@ describe('recordChanges', () => {
   it('keeps a baseline silent: the snapshot is committed, no event', async () => {
     const order = newOrder();
     const { changes, store } = await record({ observed: observed(order), coverage: NOT_WATCHED });
-    expect(changes).toEqual({ events: [], sourceTimes: {}, conflicts: 0 });
+    expect(changes).toEqual({ events: [], sourceTimes: {}, conflicts: 0, afterClosing: [] });
     expect(store.deliveryQueue()).toEqual([]);
     expect((await store.loadSnapshots(ORGANIZATION.id)).get(order.uuid)?.version).toBe(1);
   });
@@ -124,7 +125,7 @@ describe('recordChanges', () => {
       {},
       fixture,
     );
-    expect(changes).toEqual({ events: [], sourceTimes: {}, conflicts: 0 });
+    expect(changes).toEqual({ events: [], sourceTimes: {}, conflicts: 0, afterClosing: [] });
     expect((await store.loadSnapshots(ORGANIZATION.id)).get(order.uuid)?.version).toBe(1);
   });
 
@@ -150,7 +151,7 @@ describe('recordChanges', () => {
       {},
       fixture,
     );
-    expect(changes).toEqual({ events: [], sourceTimes: {}, conflicts: 1 });
+    expect(changes).toEqual({ events: [], sourceTimes: {}, conflicts: 1, afterClosing: [] });
     expect(store.deliveryQueue()).toEqual([]);
     expect((await store.loadSnapshots(ORGANIZATION.id)).get(order.uuid)).toEqual(snapshotOf(order));
   });
@@ -180,7 +181,7 @@ describe('recordChanges', () => {
     const fixture = await cycleFixture();
     await fixture.store.recordEvents(ORGANIZATION.id, dryRun.changes.events);
     const { changes, store } = await record({ observed: observed(order) }, {}, fixture);
-    expect(changes).toEqual({ events: [], sourceTimes: {}, conflicts: 0 });
+    expect(changes).toEqual({ events: [], sourceTimes: {}, conflicts: 0, afterClosing: [] });
     expect((await store.loadSnapshots(ORGANIZATION.id)).get(order.uuid)?.version).toBe(1);
   });
 
@@ -210,7 +211,7 @@ describe('recordChanges', () => {
       {},
       fixture,
     );
-    expect(changes).toEqual({ events: [], sourceTimes: {}, conflicts: 0 });
+    expect(changes).toEqual({ events: [], sourceTimes: {}, conflicts: 0, afterClosing: [] });
     expect((await store.loadSnapshots(ORGANIZATION.id)).get(order.uuid)).toEqual(
       snapshotOf(order, { missingSince: new Date(T0).toISOString(), version: 2 }),
     );
@@ -235,6 +236,43 @@ describe('recordChanges', () => {
     };
     const { changes } = await record({ observed: observed(order), prepSummaries });
     expect((changes.events[0] as OrderEvent).data.after_closing).toBe(true);
+    expect(changes.afterClosing).toEqual(changes.events);
+  });
+
+  it('hands the after-closing events on for the kitchen, those `statuses` does not announce too', async () => {
+    const order = newOrder();
+    const prepSummaries = {
+      [prepSummaryKey(ESTABLISHMENT_UUID, TODAY)]: { eventId: 'e-1', closedAt: T0, complete: true },
+    };
+    const canceled = laterOrder(order, {
+      status: { label: 'Canceled', value: 'canceled' },
+      canceled_at: COMPLETED_AT,
+      updated_at: COMPLETED_AT,
+    });
+    const fixture = await cycleFixture({ organization: { statuses: ['pending'] } });
+    await storeSnapshots(fixture.store, snapshotOf(order));
+    const { changes } = await record(
+      { snapshots: snapshotsOf(snapshotOf(order)), observed: observed(canceled), prepSummaries },
+      {},
+      fixture,
+    );
+    expect(changes.events).toEqual([]);
+    expect(changes.afterClosing.map((event) => [event.type, event.data.after_closing])).toEqual([
+      ['order.canceled', true],
+    ]);
+  });
+
+  it('hands on no after-closing event before the summary, nor one the log already held', async () => {
+    const order = newOrder();
+    const prepSummaries = {
+      [prepSummaryKey(ESTABLISHMENT_UUID, TODAY)]: { eventId: 'e-1', closedAt: T0, complete: true },
+    };
+    expect((await record({ observed: observed(order) })).changes.afterClosing).toEqual([]);
+    const dryRun = await record({ observed: observed(order), prepSummaries });
+    const fixture = await cycleFixture();
+    await fixture.store.recordEvents(ORGANIZATION.id, dryRun.changes.events);
+    const { changes } = await record({ observed: observed(order), prepSummaries }, {}, fixture);
+    expect(changes.afterClosing).toEqual([]);
   });
 
   it('names the establishment an order moved from by the cached establishments', async () => {

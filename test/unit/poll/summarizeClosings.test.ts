@@ -87,6 +87,8 @@ describe('summarizeClosings', () => {
       eventId: canteenEvent.id,
       closedAt: CLOSES,
       complete: true,
+      // What the kitchen heard: the "from" of the day's prep_changed events.
+      items: { 'SOUP-01': { name: 'Vegetable soup', quantity: 2 } },
     });
     expect(Object.keys(closings.prepSummaries)).toHaveLength(2);
     expect(closings.failures).toEqual([]);

@@ -130,6 +130,21 @@ describe('PollStateSchema', () => {
     expect(PollStateSchema.safeParse(state).success).toBe(false);
   });
 
+  it('reads a summary saved before heard totals were kept as it was, and one with them', () => {
+    const without = { eventId: 'evt-1', closedAt: 600, complete: true };
+    const heard = { ...without, items: { LAS: { name: 'Lasagne', quantity: 40 } } };
+    const state = {
+      ...initialPollState('org-1'),
+      prepSummaries: { 'a|2026-03-05': without, 'b|2026-03-05': heard },
+    };
+    expect(upgradePollState(JSON.parse(JSON.stringify(state))).prepSummaries).toEqual({
+      'a|2026-03-05': without,
+      'b|2026-03-05': heard,
+    });
+    const zero = { ...without, items: { LAS: { name: 'Lasagne', quantity: 0 } } };
+    expect(PollStateSchema.safeParse({ ...state, prepSummaries: { x: zero } }).success).toBe(false);
+  });
+
   it('refuses a version it does not know', () => {
     expect(PollStateSchema.safeParse({ ...initialPollState('org-1'), version: 3 }).success).toBe(false);
   });

@@ -6,6 +6,7 @@ import { formatDigestEmail } from '../../../../shared/delivery/email/digestEmail
 import type { NotifierEvent } from '../../../../shared/events/notifierEvent.js';
 import type { StoredEvent } from '../../../../shared/store/stateStore.js';
 import { makeOrderEvent } from '../../../support/eventFixtures.js';
+import { makePrepChanged } from '../../../support/prepChangedFixtures.js';
 
 const ORG = '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f';
 const START = Date.parse('2026-11-24T11:00:00Z');
@@ -56,6 +57,25 @@ describe('buildDigest', () => {
 
   it('applies the subscriber filter too', () => {
     expect(buildDigest(plan, { types: ['order.completed'] }, log)?.data.events).toHaveLength(1);
+  });
+
+  it('lists a prep_changed by its establishment and day', () => {
+    const changed = makePrepChanged();
+    const built = buildDigest(
+      { ...plan, digest: { every: '1h', types: ['establishment.prep_changed'] } },
+      undefined,
+      [stored(changed, START + 1)],
+    );
+    expect(built?.data.events).toEqual([
+      {
+        event_id: changed.id,
+        type: 'establishment.prep_changed',
+        reference: 'Main Canteen 2026-11-26',
+        establishment: 'Main Canteen',
+        pickup_date: '2026-11-26',
+        time: changed.time,
+      },
+    ]);
   });
 
   it('makes nothing of an empty period, so nothing is sent for it', () => {
