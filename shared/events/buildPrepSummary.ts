@@ -4,12 +4,15 @@
 import type { Order } from '../api/schemas.js';
 import { PrepSummaryInputError } from './errors.js';
 import { prepSummaryEventId } from './eventId.js';
+import { DEFAULT_HIGHLIGHT_WORDS } from './noteHighlights.js';
+import { orderNotes } from './orderNotes.js';
 import {
   type ClassCount,
   PREP_SUMMARY_EVENT_TYPE,
   type PrepSummaryEvent,
   PrepSummaryEventSchema,
   type PrepSummaryItem,
+  type PrepSummaryNote,
 } from './prepSummaryEvent.js';
 
 /**
@@ -18,6 +21,15 @@ import {
  * is cut to its most-ordered items, and the summary says so.
  */
 export const PREP_SUMMARY_ITEMS_MAX_BYTES = 96 * 1024;
+
+/**
+ * How many bytes of JSON the notes may take, beside the items: the notes that would pass it are left out
+ * (`notes_omitted`), the last ones first, which are never the flagged ones while there are unflagged ones.
+ */
+export const PREP_SUMMARY_NOTES_MAX_BYTES = 32 * 1024;
+
+/** A note longer than this is cut, ending in "…": a summary lists notes, it does not carry essays. */
+export const PREP_SUMMARY_NOTE_MAX_CHARS = 500;
 
 export interface PrepSummaryInput {
   organization: { id: string; name: string };
@@ -36,6 +48,8 @@ export interface PrepSummaryInput {
   canceledBeforeClosing: number;
   /** Why the figures are not the whole truth (a walk cut short, a stale listing); absent when they are. */
   incompleteReason?: string | undefined;
+  /** The organization's words that flag a note (noteHighlights.ts). @default DEFAULT_HIGHLIGHT_WORDS */
+  highlightWords?: readonly string[] | undefined;
 }
 
 /** @throws PrepSummaryInputError when the inputs would make a wrong summary (an order of another day, …) */
@@ -59,6 +73,7 @@ export function buildPrepSummary(input: PrepSummaryInput): PrepSummaryEvent {
   }
 
   const { items, cut } = fitItems(itemTotals(orders));
+  const { notes, omitted } = fitNotes(notesOf(orders, input.highlightWords ?? DEFAULT_HIGHLIGHT_WORDS));
   const reasons = [input.incompleteReason?.trim(), cut].filter((reason) => reason !== undefined);
   const event = {
     specversion: '1.0',
@@ -78,6 +93,8 @@ export function buildPrepSummary(input: PrepSummaryInput): PrepSummaryEvent {
       items,
       classes: classCounts(orders),
       canceled_before_closing: input.canceledBeforeClosing,
+      notes,
+      ...(omitted > 0 ? { notes_omitted: omitted } : {}),
       complete: reasons.length === 0,
       ...(reasons.length > 0 ? { incomplete_reason: reasons.join('; ') } : {}),
     },
@@ -130,6 +147,44 @@ function fitItems(items: PrepSummaryItem[]): { items: PrepSummaryItem[]; cut?: s
     }
   }
   return { items };
+}
+
+/**
+ * Every order's notes with its reference and class: flagged first, then by reference (by code unit, so
+ * every runtime agrees), each order's own note before its lines'.
+ */
+function notesOf(orders: readonly Order[], highlightWords: readonly string[]): PrepSummaryNote[] {
+  const notes = orders.flatMap((order) =>
+    orderNotes(order, highlightWords).map(
+      ({ item, note, flagged }): PrepSummaryNote => ({
+        reference: order.reference,
+        class: order.customer.class,
+        ...(item === undefined ? {} : { item }),
+        note: cutNote(note),
+        flagged,
+      }),
+    ),
+  );
+  // A stable sort: within one order, the order orderNotes gave.
+  return notes.sort((a, b) => Number(b.flagged) - Number(a.flagged) || compare(a.reference, b.reference));
+}
+
+function cutNote(note: string): string {
+  const trimmed = note.trim();
+  const chars = [...trimmed];
+  return chars.length <= PREP_SUMMARY_NOTE_MAX_CHARS
+    ? trimmed
+    : `${chars.slice(0, PREP_SUMMARY_NOTE_MAX_CHARS - 1).join('')}…`;
+}
+
+function fitNotes(notes: PrepSummaryNote[]): { notes: PrepSummaryNote[]; omitted: number } {
+  let bytes = 0;
+  for (const [index, note] of notes.entries()) {
+    bytes += Buffer.byteLength(JSON.stringify(note)) + 1;
+    if (bytes > PREP_SUMMARY_NOTES_MAX_BYTES)
+      return { notes: notes.slice(0, index), omitted: notes.length - index };
+  }
+  return { notes, omitted: 0 };
 }
 
 /** Orders per customer class, most first, then by class; customers without one last among equals. */
