@@ -37,6 +37,7 @@ export function sampleEventFor(
       ? {}
       : { establishment: { uuid: establishment, name: 'Sample establishment' } }),
   };
-  if (type === PREP_SUMMARY_EVENT_TYPE) return samplePrepSummary(common);
+  if (type === PREP_SUMMARY_EVENT_TYPE)
+    return samplePrepSummary({ ...common, highlightWords: organization.highlightWords });
   return sampleEvent({ ...common, type, ...(paymentMethod === undefined ? {} : { paymentMethod }) });
 }
