@@ -100,6 +100,7 @@ export class MealOrderNotifierStack extends Stack {
 
     const events = new EventTopic(this, 'Events', { key: key.key });
     this.publisher = new Publisher(this, 'Publisher', {
+      config: this.config,
       table: state.table,
       topic: events.topic,
       logRemovalPolicy: removalPolicy,

@@ -58,6 +58,20 @@ export class NotifierConfig {
     return this.#parsed(`${type}-delivery`, this.#deliveryCut(type));
   }
 
+  /**
+   * The publisher's config as written, minified: it reads the organizations only, for their highlight
+   * words (the e-mail body it composes flags notes with them); the API settings stay because the config
+   * requires them.
+   */
+  publisherJson(): string {
+    return JSON.stringify(this.#pollerCut());
+  }
+
+  /** The publisher's config as its parser returns it: what its bundle carries. */
+  publisherConfig(): Config {
+    return this.#parsed('publisher', this.#pollerCut());
+  }
+
   #pollerCut(): JsonObject {
     return { api: this.#written.api, organizations: this.#written.organizations };
   }

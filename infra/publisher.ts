@@ -14,11 +14,14 @@ import type { PublisherVariables } from '../shared/contracts/functionEnvironment
 import { PUBLISHER_STREAM_FILTER_PATTERN } from '../shared/contracts/streamContract.js';
 import { grantPublishToTopic } from './eventTopic.js';
 import { topicArnStandIn } from './lambdaEnvironmentSize.js';
+import type { NotifierConfig } from './notifierConfig.js';
 import { NotifierFunction } from './notifierFunction.js';
 import { SERVICE_NAMES } from './notifierMetrics.js';
 import { secureQueue } from './secureQueue.js';
 
 export interface PublisherProps {
+  /** The config: the publisher's bundle carries its organizations, for their highlight words. */
+  readonly config: NotifierConfig;
   /** The state table, whose stream carries the event items. */
   readonly table: Table;
   /** The event topic the events are published to. */
@@ -61,6 +64,8 @@ export class Publisher extends Construct {
       timeout: Duration.minutes(1),
       ...(props.logRetention === undefined ? {} : { logRetention: props.logRetention }),
       ...(props.logRemovalPolicy === undefined ? {} : { logRemovalPolicy: props.logRemovalPolicy }),
+      // The e-mail body it composes flags notes with each organization's highlight words.
+      config: props.config.publisherConfig(),
       environment: { TOPIC_ARN: props.topic.topicArn } satisfies PublisherVariables,
       environmentStandIns: {
         TOPIC_ARN: topicArnStandIn(props.topic),

@@ -2,6 +2,7 @@
 // the body per protocol, subject and filter attributes of a published one, in PublishBatch requests of
 // the same limits.
 import type { SNSClient } from '@aws-sdk/client-sns';
+import type { HighlightWordsOf } from '../../shared/delivery/highlightWordsOf.js';
 import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
 import type { EventPublisher } from '../../shared/operations/republishFailedBatches.js';
 import { publishEvents } from '../../shared/publish/publishEvents.js';
@@ -9,10 +10,13 @@ import { publishEvents } from '../../shared/publish/publishEvents.js';
 export class SnsEventPublisher implements EventPublisher {
   readonly #sns: SNSClient;
   readonly #topicArn: string;
+  readonly #highlightWords: HighlightWordsOf;
 
-  constructor(sns: SNSClient, topicArn: string) {
+  /** @param highlightWords each organization's words, from the config the stack was deployed with */
+  constructor(sns: SNSClient, topicArn: string, highlightWords: HighlightWordsOf) {
     this.#sns = sns;
     this.#topicArn = topicArn;
+    this.#highlightWords = highlightWords;
   }
 
   async publish(events: readonly NotifierEvent[]): Promise<{ eventId: string; reason: string }[]> {
@@ -22,6 +26,7 @@ export class SnsEventPublisher implements EventPublisher {
       this.#sns,
       this.#topicArn,
       events.map((event) => ({ sequenceNumber: event.id, event })),
+      this.#highlightWords,
     );
     return report.failures.map(({ eventId, reason }) => ({ eventId, reason }));
   }

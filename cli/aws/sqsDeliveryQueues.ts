@@ -19,6 +19,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { DEAD_LETTER_ATTRIBUTES } from '../../shared/contracts/deliveryQueueContract.js';
+import { defaultHighlightWords } from '../../shared/delivery/highlightWordsOf.js';
 import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
 import type {
   DeadLetterMessage,
@@ -271,7 +272,8 @@ export function queueMessage(event: NotifierEvent): {
   body: string;
   attributes: Record<string, MessageAttributeValue>;
 } {
-  const entry = publishEntry(event);
+  // Only the `default` body is kept: the e-mail body, whose flags need the organization's words, is not.
+  const entry = publishEntry(event, defaultHighlightWords);
   const bodies = JSON.parse(entry.Message ?? '{}') as { default?: string };
   return { body: bodies.default ?? JSON.stringify(event), attributes: { ...entry.MessageAttributes } };
 }

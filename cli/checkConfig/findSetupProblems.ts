@@ -16,6 +16,7 @@ import {
   WebhookSecretError,
   WebhookUrlError,
 } from '../../shared/delivery/errors.js';
+import { defaultHighlightWords, highlightWordsOf } from '../../shared/delivery/highlightWordsOf.js';
 import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
 
 export async function findSetupProblems(config: Config, env: NodeJS.ProcessEnv): Promise<ConfigProblem[]> {
@@ -40,6 +41,7 @@ export async function findSetupProblems(config: Config, env: NodeJS.ProcessEnv):
     smtp: config.smtp,
     secrets: new EnvSecretResolver(env),
     build: buildSender,
+    highlightWords: highlightWordsOf(config.organizations),
   });
   try {
     problems.push(...(await senders.prepare()).map((error) => subscriberProblem(config, error)));
@@ -68,7 +70,7 @@ async function settingProblem(
       : [subscriber.type === 'slack' ? STAND_IN_SLACK_URL : STAND_IN_SMTP_URL];
   try {
     // Building opens nothing: the HTTP client and the SMTP pool connect on the first send.
-    await buildSender(subscriber, standIns, smtp, {}).close();
+    await buildSender(subscriber, standIns, smtp, {}, defaultHighlightWords).close();
     return undefined;
   } catch (error) {
     if (error instanceof SubscriberConfigError) return error;

@@ -4,6 +4,7 @@
 // --metrics-port it also serves /metrics (Prometheus) and /healthz for a monitor and a process manager.
 import { Command, Option } from 'commander';
 import { usablePerMinute } from '../../shared/api/requestBudget.js';
+import { highlightWordsOf } from '../../shared/delivery/highlightWordsOf.js';
 import { CliUsageError } from '../errors.js';
 import { integerFlag, withConfigOption } from '../flags.js';
 import { createLogger, parseLogFormat } from '../logging/logFormatOption.js';
@@ -149,6 +150,7 @@ Examples:
             // Colour only for a person at a terminal: never inside a JSON record or a log file.
             style: format === 'human' ? terminalStyle(process.stderr) : PLAIN,
             budgetPerMinute,
+            highlightWords: highlightWordsOf(runtime.config.organizations),
             ...(served ? { latencies: served.metrics } : {}),
           });
           if (!stop) {

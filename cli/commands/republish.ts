@@ -4,6 +4,7 @@
 import { Command } from 'commander';
 import { loadConfigFile } from '../../shared/config/loadConfig.js';
 import { STACK_OUTPUT_KEYS } from '../../shared/contracts/stackOutputKeys.js';
+import { highlightWordsOf } from '../../shared/delivery/highlightWordsOf.js';
 import { StackOutputsError } from '../../shared/operations/errors.js';
 import { republishFailedBatches } from '../../shared/operations/republishFailedBatches.js';
 import { counted } from '../../shared/text/counted.js';
@@ -62,7 +63,11 @@ Examples:
           {
             failureQueue: stack.failureQueue,
             stream: new DynamoStreamBatchReader(stack.clients.streams),
-            publisher: new SnsEventPublisher(stack.clients.sns, eventTopicArn),
+            publisher: new SnsEventPublisher(
+              stack.clients.sns,
+              eventTopicArn,
+              highlightWordsOf(config.organizations),
+            ),
             store: stack.store,
             organizationIds: config.organizations.map(({ id }) => id),
           },

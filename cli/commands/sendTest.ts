@@ -5,6 +5,7 @@ import { Command } from 'commander';
 import { loadConfigFile } from '../../shared/config/loadConfig.js';
 import { EnvSecretResolver } from '../../shared/config/secretResolver.js';
 import { buildSender } from '../../shared/delivery/buildSender.js';
+import { highlightWordsOf } from '../../shared/delivery/highlightWordsOf.js';
 import { matchesFilter } from '../../shared/delivery/subscriberFilter.js';
 import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
 import { EVENT_TYPES } from '../../shared/events/notifierEvent.js';
@@ -74,6 +75,8 @@ Examples:
         smtp: config.smtp,
         secrets: new EnvSecretResolver(process.env),
         build: buildSender,
+        // The sample is the first organization's, and its notes are flagged with that one's words.
+        highlightWords: highlightWordsOf(config.organizations),
         tuning: { httpClient: createUndiciHttpClient },
         onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
       });

@@ -1,9 +1,11 @@
 // The line the demo and the runner print when an event is detected or a delivery attempted: what happened,
 // the event's type and the order's reference in columns that line up, then the details.
+import { DEFAULT_HIGHLIGHT_WORDS } from '../../shared/events/noteHighlights.js';
 import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
 import { counted } from '../../shared/text/counted.js';
 import { dayLabel } from '../../shared/time/dayLabel.js';
 import type { Style } from './terminalStyle.js';
+import { updatedChangesText } from './updatedChangesText.js';
 
 export type Activity = 'detected' | 'delivered' | 'retrying' | 'failed';
 
@@ -54,10 +56,15 @@ export function formatLatency(ms: number): string {
 
 /**
  * The reference column and the first details of an event: an order's reference and establishment (and
- * "after closing" when it is late), or the establishment a prep summary is for and what it counts, or
- * what a prep_changed changes in it.
+ * "after closing" when it is late, and what an update changed), or the establishment a prep summary is for
+ * and what it counts, or what a prep_changed changes in it.
+ * @param highlightWords the words of the event's organization that mark a changed note
  */
-export function eventColumns(event: NotifierEvent, style: Style): [reference: string, details: string[]] {
+export function eventColumns(
+  event: NotifierEvent,
+  style: Style,
+  highlightWords: readonly string[] = DEFAULT_HIGHLIGHT_WORDS,
+): [reference: string, details: string[]] {
   if (event.type === 'establishment.prep_summary') {
     const { establishment, orders, pickup_date, complete } = event.data;
     const count = `${counted(orders, 'order')} for ${dayLabel(pickup_date)}`;
@@ -73,5 +80,9 @@ export function eventColumns(event: NotifierEvent, style: Style): [reference: st
   const { order, after_closing } = event.data;
   const details = [order.establishment.name.padEnd(ESTABLISHMENT_WIDTH)];
   if (after_closing) details.push(style.yellow('after closing'));
+  if (event.type === 'order.updated') {
+    const changed = updatedChangesText(event.data.changes, highlightWords, style);
+    if (changed !== undefined) details.push(changed);
+  }
   return [order.reference, details];
 }

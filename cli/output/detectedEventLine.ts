@@ -1,14 +1,20 @@
 // One readable line (and log record) per event the runner records, in the demo's columns: `detected
-// created    NS-1064  Staff Room Counter  North School`. The record names the event and the order, never
-// the customer: the event itself goes to the subscribers and to --events.
+// created    NS-1064  Staff Room Counter  North School`; an update says what changed (`Lasagne 1 → 2; 🚨
+// notes: Allergic to eggs`). The record names the event and the order, never the customer: the event
+// itself goes to the subscribers and to --events.
 import { eventReference, isOrderEvent, type NotifierEvent } from '../../shared/events/notifierEvent.js';
 import type { LogRecord } from '../logging/logger.js';
 import { activityLine, eventColumns } from './activityLine.js';
 import { PLAIN, type Style } from './terminalStyle.js';
 
-export function detectedEventRecord(event: NotifierEvent, style: Style = PLAIN): LogRecord {
+/** @param highlightWords the words of the event's organization, which mark an update's new note */
+export function detectedEventRecord(
+  event: NotifierEvent,
+  style: Style = PLAIN,
+  highlightWords?: readonly string[],
+): LogRecord {
   const { organization } = event.data;
-  const [reference, details] = eventColumns(event, style);
+  const [reference, details] = eventColumns(event, style, highlightWords);
   const establishment = isOrderEvent(event) ? event.data.order.establishment : event.data.establishment;
   return {
     level: 'info',

@@ -4,6 +4,7 @@
 // attempt. The run's tally counts each cycle and delivery; the metrics, when served, observe their
 // latencies.
 import { DeliveryRecordError } from '../../shared/delivery/errors.js';
+import type { HighlightWordsOf } from '../../shared/delivery/highlightWordsOf.js';
 import type { DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
 import { eventForSubscriber } from '../../shared/events/orderSummary.js';
 import type { PollReport } from '../../shared/poll/pollReport.js';
@@ -35,6 +36,8 @@ export interface PollReporterOptions {
   run?: RunTally;
   /** The runner's /metrics, when served. */
   latencies?: LatencyObserver;
+  /** Each organization's words, which mark an update's new note. @default the defaults for all */
+  highlightWords?: HighlightWordsOf;
   clock?: () => number;
 }
 
@@ -59,7 +62,8 @@ export class PollReporter {
     for (const event of report.events) {
       // --events is nobody's opted-in subscriber: contact details stay out.
       writeEvent(JSON.stringify(eventForSubscriber(event, false)));
-      logger.log(detectedEventRecord(event, this.#style));
+      const words = this.#options.highlightWords?.(event.data.organization.id);
+      logger.log(detectedEventRecord(event, this.#style, words));
     }
     const takenOver = leaseTakenOverRecord(report);
     if (takenOver) logger.log(takenOver);

@@ -18,6 +18,7 @@ import {
 } from '../../shared/config/secretResolver.js';
 import { buildSender } from '../../shared/delivery/buildSender.js';
 import { isDigested } from '../../shared/delivery/digest/planDigests.js';
+import { highlightWordsOf } from '../../shared/delivery/highlightWordsOf.js';
 import type { SenderTuning } from '../../shared/delivery/senderTuning.js';
 import { matchesFilter } from '../../shared/delivery/subscriberFilter.js';
 import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
@@ -131,6 +132,7 @@ export async function openLocalRuntime(
     smtp: config.smtp,
     secrets: resolver,
     build: buildSender,
+    highlightWords: highlightWordsOf(config.organizations),
     tuning: { httpClient: createUndiciHttpClient, ...options.senderTuning },
     ...(options.onWarning ? { onWarning: options.onWarning } : {}),
   });

@@ -38,7 +38,8 @@ export function sampleEventFor(
       ? {}
       : { establishment: { uuid: establishment, name: 'Sample establishment' } }),
   };
-  if (type === PREP_SUMMARY_EVENT_TYPE) return samplePrepSummary(common);
+  if (type === PREP_SUMMARY_EVENT_TYPE)
+    return samplePrepSummary({ ...common, highlightWords: organization.highlightWords });
   if (type === PREP_CHANGED_EVENT_TYPE) return samplePrepChanged(common);
   return sampleEvent({ ...common, type, ...(paymentMethod === undefined ? {} : { paymentMethod }) });
 }

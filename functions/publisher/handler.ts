@@ -7,18 +7,21 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { SNSClient } from '@aws-sdk/client-sns';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { highlightWordsOf } from '../../shared/delivery/highlightWordsOf.js';
 import { publishEvents } from '../../shared/publish/publishEvents.js';
 import { readStreamBatch } from '../../shared/publish/streamEvents.js';
 import { parsePublisherEnvironment } from './environment.js';
 
 const environment = parsePublisherEnvironment(process.env);
+// Each organization's words flag the notes of the e-mail body, as the local SMTP sender flags them.
+const highlightWords = highlightWordsOf(environment.config.organizations);
 const logger = new Logger({ serviceName: 'meal-order-notifier-publisher' });
 const metrics = new Metrics({ namespace: 'MealOrderNotifier', serviceName: 'publisher' });
 const sns = new SNSClient({});
 
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   const batch = readStreamBatch(event.Records ?? []);
-  const report = await publishEvents(sns, environment.topicArn, batch.toPublish);
+  const report = await publishEvents(sns, environment.topicArn, batch.toPublish, highlightWords);
   for (const held of batch.held) logger.error('event item not published', { ...held });
   for (const failure of report.failures) logger.warn('event not published', { ...failure });
   const failed = [...batch.held, ...report.failures];

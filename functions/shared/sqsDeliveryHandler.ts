@@ -15,6 +15,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import { SecretsManagerSecretResolver } from '../../shared/config/secretsManagerSecretResolver.js';
 import type { DeliverySubscriber } from '../../shared/contracts/deliveryQueueContract.js';
 import type { ClosableSender } from '../../shared/delivery/deliveryOutcome.js';
+import { type HighlightWordsOf, highlightWordsOf } from '../../shared/delivery/highlightWordsOf.js';
 import type { SenderTuning } from '../../shared/delivery/senderTuning.js';
 import { sendToDeadLetterQueue } from '../../shared/delivery/sqs/deadLetters.js';
 import { DeliveryTally } from '../../shared/delivery/sqs/deliveryMetrics.js';
@@ -39,6 +40,7 @@ export type ChannelSenderBuilder<S extends DeliverySubscriber> = (
   subscriber: S,
   secretValues: readonly string[],
   tuning: SenderTuning,
+  highlightWords: HighlightWordsOf,
 ) => ClosableSender;
 
 /**
@@ -62,7 +64,10 @@ export function createSqsDeliveryHandler<S extends DeliverySubscriber>(
     subscribers: [...environment.subscriberOfQueue.values()],
     secrets: new SecretsManagerSecretResolver({ prefix: environment.secretsPrefix }),
     // The environment check made every subscriber of this function's queues of its type.
-    build: (subscriber, secretValues, _smtp, tuning) => build(subscriber as S, secretValues, tuning),
+    build: (subscriber, secretValues, _smtp, tuning, highlightWords) =>
+      build(subscriber as S, secretValues, tuning, highlightWords),
+    // The bundle's config has every organization: a Slack message flags notes with the words of its own.
+    highlightWords: highlightWordsOf(environment.config.organizations),
     onWarning: (message) => logger.warn(message),
   });
   const queue: QueueActions = {

@@ -3,6 +3,7 @@
 import * as z from 'zod';
 import { ORDER_STATUSES, PAYMENT_METHODS } from '../api/schemas.js';
 import { checkFilterExpressible } from '../contracts/snsFilterPolicy.js';
+import { DEFAULT_HIGHLIGHT_WORDS, matchWords } from '../events/noteHighlights.js';
 import { EVENT_TYPES } from '../events/notifierEvent.js';
 import { isValidTimeZone } from '../time/calendarDate.js';
 import { closestMatch } from './closestMatch.js';
@@ -147,6 +148,23 @@ export const PollWindowSchema = strictObject({
 });
 export type PollWindow = z.infer<typeof PollWindowSchema>;
 
+// A word that is nothing but punctuation would match nothing; one written twice is a slip.
+const HighlightWords = z
+  .array(
+    z.string().refine((word) => matchWords(word).length > 0, {
+      error: (issue) => `${quoted(issue.input)} has no letter or digit, so it would match no note`,
+    }),
+  )
+  .superRefine((words, ctx) => {
+    const seen = new Set<string>();
+    words.forEach((word, index) => {
+      const key = matchWords(word).join(' ');
+      if (key !== '' && seen.has(key))
+        ctx.addIssue({ code: 'custom', path: [index], message: `${quoted(word)} is listed twice` });
+      seen.add(key);
+    });
+  });
+
 export const OrganizationConfigSchema = strictObject({
   id: Uuid.describe('Organization uuid, sent as X-SERVICE-ORGANIZATION.'),
   name: NonEmptyText.describe('Shown in messages and events.'),
@@ -202,6 +220,11 @@ export const OrganizationConfigSchema = strictObject({
   )
     .optional()
     .describe('Poll only these establishment uuids; default all.'),
+  highlightWords: HighlightWords.default(() => [...DEFAULT_HIGHLIGHT_WORDS]).meta({
+    description:
+      'Words that flag a note (order or item) as an allergy or diet: flagged notes come first, marked 🚨 in Slack and ALLERGY/DIET in e-mail and the prep summary. Case and accents are ignored and a word matches the start of a word ("nut": "nuts", "Nut-free"; not "peanut"). Default: common allergens and diets in English; [] flags nothing.',
+    examples: [['allergy', 'allergic', 'nut', 'gluten', 'lactose', 'vegan', 'halal']],
+  }),
 });
 export type OrganizationConfig = z.infer<typeof OrganizationConfigSchema>;
 

@@ -7,6 +7,7 @@ import type { SecretResolver } from '../config/secretResolver.js';
 import type { SenderBuilder } from './buildSender.js';
 import type { ClosableSender, EventSender } from './deliveryOutcome.js';
 import { SubscriberConfigError } from './errors.js';
+import type { HighlightWordsOf } from './highlightWordsOf.js';
 import { resolveSenderSecrets } from './senderSecrets.js';
 import type { SenderTuning } from './senderTuning.js';
 
@@ -19,6 +20,8 @@ export interface SubscriberSendersOptions {
   onWarning?: (message: string) => void;
   /** buildSender locally; on AWS, the one builder of the function's subscriber type. */
   build: SenderBuilder;
+  /** Each organization's words that flag a note: `highlightWordsOf(config.organizations)`. */
+  highlightWords: HighlightWordsOf;
 }
 
 export class SubscriberSenders {
@@ -42,7 +45,7 @@ export class SubscriberSenders {
   async senderFor(subscriberId: string): Promise<EventSender | undefined> {
     const subscriber = this.#subscribers.get(subscriberId);
     if (subscriber === undefined) return undefined;
-    const { smtp, secrets, tuning, onWarning } = this.#options;
+    const { smtp, secrets, tuning, onWarning, highlightWords } = this.#options;
     const { values, unset } = await resolveSenderSecrets(subscriber, smtp, secrets);
     const cached = this.#senders.get(subscriberId);
     if (cached && sameValues(cached.secretValues, values)) return cached.sender;
@@ -51,7 +54,7 @@ export class SubscriberSenders {
         `webhook subscriber "${subscriberId}": signing secret ${ref.env} is not set; signing with the ${values.length} that are`,
       );
     }
-    const sender = this.#options.build(subscriber, values, smtp, tuning ?? {});
+    const sender = this.#options.build(subscriber, values, smtp, tuning ?? {}, highlightWords);
     this.#senders.set(subscriberId, { secretValues: values, sender });
     await cached?.sender.close();
     return sender;

@@ -4,20 +4,35 @@
 import type { Order } from '../api/schemas.js';
 import { PrepSummaryInputError } from './errors.js';
 import { prepSummaryEventId } from './eventId.js';
+import { DEFAULT_HIGHLIGHT_WORDS } from './noteHighlights.js';
+import { orderNotes } from './orderNotes.js';
 import {
   type ClassCount,
   PREP_SUMMARY_EVENT_TYPE,
   type PrepSummaryEvent,
   PrepSummaryEventSchema,
   type PrepSummaryItem,
+  type PrepSummaryNote,
 } from './prepSummaryEvent.js';
 
 /**
- * How many bytes of JSON the item lines may take. The event is stored in one DynamoDB item (400 KB) and
- * published in one SNS message (256 KB) that also holds its e-mail text, so a menu that would pass that
- * is cut to its most-ordered items, and the summary says so.
+ * How many bytes of JSON the item lines and the notes may take together. The event is stored in one
+ * DynamoDB item (400 KB) and published in one SNS message (256 KB) that also holds its e-mail text, so a
+ * menu that would pass that is cut to its most-ordered items, and the summary says so. The notes are
+ * counted first (they are few on any real day, and an allergy must not give way to a dessert's total);
+ * the items get what they leave.
  */
 export const PREP_SUMMARY_ITEMS_MAX_BYTES = 96 * 1024;
+
+/**
+ * How many bytes of JSON the notes may take, out of PREP_SUMMARY_ITEMS_MAX_BYTES: the notes that would pass
+ * it are left out (`notes_omitted`), the last ones first, which are never the flagged ones while there are
+ * unflagged ones.
+ */
+export const PREP_SUMMARY_NOTES_MAX_BYTES = 24 * 1024;
+
+/** A note longer than this is cut, ending in "…": a summary lists notes, it does not carry essays. */
+export const PREP_SUMMARY_NOTE_MAX_CHARS = 500;
 
 export interface PrepSummaryInput {
   organization: { id: string; name: string };
@@ -36,6 +51,8 @@ export interface PrepSummaryInput {
   canceledBeforeClosing: number;
   /** Why the figures are not the whole truth (a walk cut short, a stale listing); absent when they are. */
   incompleteReason?: string | undefined;
+  /** The organization's words that flag a note (noteHighlights.ts). @default DEFAULT_HIGHLIGHT_WORDS */
+  highlightWords?: readonly string[] | undefined;
 }
 
 /** @throws PrepSummaryInputError when the inputs would make a wrong summary (an order of another day, …) */
@@ -58,7 +75,10 @@ export function buildPrepSummary(input: PrepSummaryInput): PrepSummaryEvent {
     if (order.status.value !== 'pending') throw refuse(`${where} is ${order.status.value}, not pending`);
   }
 
-  const { items, cut } = fitItems(itemTotals(orders));
+  const { notes, omitted, bytes } = fitNotes(
+    notesOf(orders, input.highlightWords ?? DEFAULT_HIGHLIGHT_WORDS),
+  );
+  const { items, cut } = fitItems(itemTotals(orders), PREP_SUMMARY_ITEMS_MAX_BYTES - bytes);
   const reasons = [input.incompleteReason?.trim(), cut].filter((reason) => reason !== undefined);
   const event = {
     specversion: '1.0',
@@ -78,6 +98,8 @@ export function buildPrepSummary(input: PrepSummaryInput): PrepSummaryEvent {
       items,
       classes: classCounts(orders),
       canceled_before_closing: input.canceledBeforeClosing,
+      notes,
+      ...(omitted > 0 ? { notes_omitted: omitted } : {}),
       complete: reasons.length === 0,
       ...(reasons.length > 0 ? { incomplete_reason: reasons.join('; ') } : {}),
     },
@@ -118,11 +140,11 @@ function itemTotals(orders: readonly Order[]): PrepSummaryItem[] {
     .sort((a, b) => b.quantity - a.quantity || compare(a.name, b.name) || compare(a.sku, b.sku));
 }
 
-function fitItems(items: PrepSummaryItem[]): { items: PrepSummaryItem[]; cut?: string } {
+function fitItems(items: PrepSummaryItem[], maxBytes: number): { items: PrepSummaryItem[]; cut?: string } {
   let bytes = 0;
   for (const [index, item] of items.entries()) {
     bytes += Buffer.byteLength(JSON.stringify(item)) + 1;
-    if (bytes > PREP_SUMMARY_ITEMS_MAX_BYTES) {
+    if (bytes > maxBytes) {
       return {
         items: items.slice(0, index),
         cut: `only the ${index} most-ordered of ${items.length} items are listed: the whole list is larger than an event may be`,
@@ -130,6 +152,45 @@ function fitItems(items: PrepSummaryItem[]): { items: PrepSummaryItem[]; cut?: s
     }
   }
   return { items };
+}
+
+/**
+ * Every order's notes with its reference and class: flagged first, then by reference (by code unit, so
+ * every runtime agrees), each order's own note before its lines'.
+ */
+function notesOf(orders: readonly Order[], highlightWords: readonly string[]): PrepSummaryNote[] {
+  const notes = orders.flatMap((order) =>
+    orderNotes(order, highlightWords).map(
+      ({ item, note, flagged }): PrepSummaryNote => ({
+        reference: order.reference,
+        class: order.customer.class,
+        ...(item === undefined ? {} : { item }),
+        note: cutNote(note),
+        flagged,
+      }),
+    ),
+  );
+  // A stable sort: within one order, the order orderNotes gave.
+  return notes.sort((a, b) => Number(b.flagged) - Number(a.flagged) || compare(a.reference, b.reference));
+}
+
+function cutNote(note: string): string {
+  const trimmed = note.trim();
+  const chars = [...trimmed];
+  return chars.length <= PREP_SUMMARY_NOTE_MAX_CHARS
+    ? trimmed
+    : `${chars.slice(0, PREP_SUMMARY_NOTE_MAX_CHARS - 1).join('')}…`;
+}
+
+function fitNotes(notes: PrepSummaryNote[]): { notes: PrepSummaryNote[]; omitted: number; bytes: number } {
+  let bytes = 0;
+  for (const [index, note] of notes.entries()) {
+    const more = Buffer.byteLength(JSON.stringify(note)) + 1;
+    if (bytes + more > PREP_SUMMARY_NOTES_MAX_BYTES)
+      return { notes: notes.slice(0, index), omitted: notes.length - index, bytes };
+    bytes += more;
+  }
+  return { notes, omitted: 0, bytes };
 }
 
 /** Orders per customer class, most first, then by class; customers without one last among equals. */

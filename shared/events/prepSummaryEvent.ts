@@ -21,6 +21,25 @@ export const ClassCountSchema = z.object({
 });
 export type ClassCount = z.infer<typeof ClassCountSchema>;
 
+export const PrepSummaryNoteSchema = z.object({
+  /** The order's reference. */
+  reference: z.string(),
+  /** The customer's class; null for a customer without one. */
+  class: z.string().nullable(),
+  /** The item line the note is on; absent for the order's own note. */
+  item: z.object({ sku: z.string(), name: z.string() }).optional(),
+  /** As typed, cut to PREP_SUMMARY_NOTE_MAX_CHARS (ending in "…" when cut). */
+  note: z.string().min(1),
+  /**
+   * The note names one of the organization's highlight words (an allergy or a diet). Decided when the
+   * summary is built, with the words of the organization the summary is about, not by each channel: the
+   * words are the organization's, like the summary, so every subscriber (a webhook too) reads the same
+   * flags, and a summary cut to its size keeps the flagged notes, which come first.
+   */
+  flagged: z.boolean(),
+});
+export type PrepSummaryNote = z.infer<typeof PrepSummaryNoteSchema>;
+
 export const PrepSummaryDataSchema = z
   .object({
     organization: z.object({ id: z.string(), name: z.string() }),
@@ -35,6 +54,13 @@ export const PrepSummaryDataSchema = z
     /** Orders per customer class, most first; the counts add up to `orders`. */
     classes: z.array(ClassCountSchema),
     canceled_before_closing: z.number().int().nonnegative(),
+    /**
+     * The notes of the orders counted (the order's own and its item lines'): flagged first, then by
+     * reference. Additive: absent on summaries recorded before it existed.
+     */
+    notes: z.array(PrepSummaryNoteSchema).optional(),
+    /** Notes left out, the last in that order, so that the summary stays within an event's size. */
+    notes_omitted: z.number().int().positive().optional(),
     /** False when the figures could not all be had; `incomplete_reason` then says why. */
     complete: z.boolean(),
     incomplete_reason: z

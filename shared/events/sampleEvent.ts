@@ -3,6 +3,7 @@
 // id starting with `test-`, `data.test: true`, and an order's reference starting with `TEST-`. Pure; the
 // caller gives the time and a fresh UUID.
 import { addDays } from '../time/calendarDate.js';
+import { DEFAULT_HIGHLIGHT_WORDS, flaggedFirst, isFlaggedNote } from './noteHighlights.js';
 import type { NotifierEvent } from './notifierEvent.js';
 import type { Change, OrderEventType as EventType, OrderEvent, OrderLine } from './orderEvent.js';
 import { PREP_CHANGED_EVENT_TYPE, type PrepChangedEvent } from './prepChangedEvent.js';
@@ -127,7 +128,10 @@ export function sampleEvent(input: SampleEventInput): OrderEvent {
   };
 }
 
-export type SamplePrepSummaryInput = Omit<SampleEventInput, 'type' | 'paymentMethod'>;
+export type SamplePrepSummaryInput = Omit<SampleEventInput, 'type' | 'paymentMethod'> & {
+  /** The organization's words, which flag the sample's notes as a real summary's. @default DEFAULT_HIGHLIGHT_WORDS */
+  highlightWords?: readonly string[];
+};
 
 /**
  * A made-up prep summary in the exact shape of a real one, marked as a test: an id starting with `test-`
@@ -136,6 +140,19 @@ export type SamplePrepSummaryInput = Omit<SampleEventInput, 'type' | 'paymentMet
 export function samplePrepSummary(input: SamplePrepSummaryInput): PrepSummaryEvent {
   const establishment = input.establishment ?? { ...SAMPLE_ESTABLISHMENT };
   const time = new Date(input.now).toISOString();
+  const reference = (n: number) => `${SAMPLE_REFERENCE_PREFIX}${input.nonce.slice(0, 4).toUpperCase()}-${n}`;
+  const words = input.highlightWords ?? DEFAULT_HIGHLIGHT_WORDS;
+  const notes = flaggedFirst(
+    [
+      { reference: reference(2), class: null, note: 'Cut in small pieces' },
+      {
+        reference: reference(1),
+        class: '5B',
+        item: { sku: 'SAMPLE-MEAL', name: 'Sample meal' },
+        note: SAMPLE_ORDER_NOTE,
+      },
+    ].map((note) => ({ ...note, flagged: isFlaggedNote(note.note, words) })),
+  );
   return {
     specversion: '1.0',
     id: `${SAMPLE_EVENT_ID_PREFIX}${input.nonce}`,
@@ -160,6 +177,7 @@ export function samplePrepSummary(input: SamplePrepSummaryInput): PrepSummaryEve
         { class: null, orders: 1 },
       ],
       canceled_before_closing: 1,
+      notes,
       complete: true,
     },
   };

@@ -24,6 +24,8 @@ export interface PolledOrganization {
   cadence?: 'auto' | 'fixed' | undefined;
   /** With `auto`, the gap on days no establishment works. @default 15 */
   coldSweepMinutes?: number | undefined;
+  /** Words that flag a note in the prep summary (noteHighlights.ts). @default DEFAULT_HIGHLIGHT_WORDS */
+  highlightWords?: readonly string[] | undefined;
 }
 
 export interface PollDependencies {

@@ -122,6 +122,7 @@ function buildSummary(
     time: new Date(startedAt).toISOString(),
     orders,
     canceledBeforeClosing: canceledBeforeClosing(sightings, summary.closing),
+    highlightWords: organization.highlightWords,
     incompleteReason:
       summary.incompleteReason === undefined
         ? undefined

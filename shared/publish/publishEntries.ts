@@ -3,6 +3,7 @@
 import type { PublishBatchRequestEntry } from '@aws-sdk/client-sns';
 import { eventMessageAttributes } from '../contracts/messageAttributes.js';
 import { snsMessageBody, snsSubject } from '../delivery/email/snsEmailMessage.js';
+import type { HighlightWordsOf } from '../delivery/highlightWordsOf.js';
 import type { NotifierEvent } from '../events/notifierEvent.js';
 
 export const SNS_BATCH_MAX_ENTRIES = 10;
@@ -15,13 +16,14 @@ export type PublishEntryBody = Omit<PublishBatchRequestEntry, 'Id'>;
 /**
  * The entry for `event`. `Message` holds a body per protocol (`MessageStructure: 'json'`): `default`, the
  * full CloudEvent for the SQS queues, whose delivery functions redact contact details per subscriber; and
- * `email`, the text e-mail, always without them (see snsEmailMessage.ts).
+ * `email`, the text e-mail, always without them (see snsEmailMessage.ts), its notes flagged with the
+ * words of the event's organization.
  */
-export function publishEntry(event: NotifierEvent): PublishEntryBody {
+export function publishEntry(event: NotifierEvent, highlightWords: HighlightWordsOf): PublishEntryBody {
   return {
-    Message: snsMessageBody(event),
+    Message: snsMessageBody(event, highlightWords),
     MessageStructure: 'json',
-    Subject: snsSubject(event),
+    Subject: snsSubject(event, highlightWords),
     MessageAttributes: eventMessageAttributes(event),
   };
 }

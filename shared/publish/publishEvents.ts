@@ -8,6 +8,7 @@
 // Once something fails, later chunks are not sent: the stream redelivers every record from the lowest
 // failed sequence number on, so publishing them now would only publish them twice.
 import { PublishBatchCommand, type PublishBatchCommandOutput, type SNSClient } from '@aws-sdk/client-sns';
+import type { HighlightWordsOf } from '../delivery/highlightWordsOf.js';
 import type { NotifierEvent } from '../events/notifierEvent.js';
 import { chunkForPublishBatch, entryBytes, type PublishEntryBody, publishEntry } from './publishEntries.js';
 
@@ -36,13 +37,15 @@ interface Prepared {
   bytes: number;
 }
 
+/** @param highlightWords each organization's words that flag a note in the e-mail body (its config's) */
 export async function publishEvents(
   sns: SNSClient,
   topicArn: string,
   events: readonly PendingEvent[],
+  highlightWords: HighlightWordsOf,
 ): Promise<PublishReport> {
   const prepared = events.map((pending): Prepared => {
-    const entry = publishEntry(pending.event);
+    const entry = publishEntry(pending.event, highlightWords);
     return { pending, entry, bytes: entryBytes(entry) };
   });
   const report: PublishReport = { published: 0, failures: [] };

@@ -165,7 +165,7 @@ describe('meal-notifier poll --once', () => {
     expect(result.stderr).toBe(
       [
         `meal-notifier: ${path}: 5 problems`,
-        '  $.organizations[0]: unknown key "colour"; known keys: id, name, token, timeZone, window, pollIntervalSeconds, sweepIntervalSeconds, cadence, coldSweepMinutes, emitExisting, statuses, establishments',
+        '  $.organizations[0]: unknown key "colour"; known keys: id, name, token, timeZone, window, pollIntervalSeconds, sweepIntervalSeconds, cadence, coldSweepMinutes, emitExisting, statuses, establishments, highlightWords',
         '  $.organizations[0].token: environment variable NORTH_TOKEN is not set or is empty',
         '  $.organizations[0].timeZone: "Europe/Lisbn" is not an IANA time zone (did you mean "Europe/Lisbon"?)',
         '  $.subscribers[0].url: must be an http:// or https:// URL',

@@ -162,6 +162,65 @@ describe('meal-notifier send-test', () => {
     expect(mail.html).toContain('not a real summary');
   });
 
+  it('shows the notes and the allergy flag of an updated order in Slack and by e-mail, with the changes first', async () => {
+    const type = ['--type', 'order.updated'];
+    const posted = await runCli(['send-test', '--config', config, '--subscriber', 'kitchen', ...type], env);
+    expect(posted.code).toBe(0);
+    const message = slack.received.at(-1)?.payload as { text: string; blocks: unknown[] };
+    expect(message.text).toMatch(/^🧪 TEST · ✏️ Changed TEST-[0-9A-F]{4} · items, 🚨 notes — /);
+    const blocks = JSON.stringify(message.blocks);
+    expect(blocks).toContain('*Changed*\\n• Orange juice: 1 → 2\\n🚨 Notes: none → Allergic to peanuts');
+    expect(blocks).toContain(
+      '*Notes*\\n🚨 *Order:* Allergic to peanuts: no nuts at all, please.\\n• *Sample meal:* Cut in small pieces',
+    );
+    expect(blocks.indexOf('*Notes*')).toBeLessThan(blocks.indexOf('*Items (2)*'));
+
+    const mailed = await runCli(['send-test', '--config', config, '--subscriber', 'office', ...type], env);
+    expect(mailed.code).toBe(0);
+    const mail = await smtp.nextMail();
+    expect(mail.headers.get('subject')).toMatch(
+      /^\[TEST\] Order TEST-[0-9A-F]{4} changed: items, notes \[ALLERGY\/DIET\] — /,
+    );
+    expect(mail.text).toContain(
+      '\nChanged:\n  Orange juice: 1 → 2\n  [ALLERGY/DIET] Notes: none → Allergic to peanuts',
+    );
+    expect(mail.text).toContain(
+      '\nNotes:\n  [ALLERGY/DIET] Order: Allergic to peanuts: no nuts at all, please.\n  Sample meal: Cut in small pieces\n\nItems:\n',
+    );
+    expect(mail.html).toContain('<tr style="background:#fdecea">');
+  });
+
+  it("lists the sample prep summary's notes in Slack and by e-mail, flagged with the organization's own words", async () => {
+    const own = await writeNorthSchoolConfig(
+      dir,
+      'http://127.0.0.1:9/api/v1/admin',
+      {
+        organization: { highlightWords: ['pieces'] },
+        subscribers: [
+          { id: 'kitchen', type: 'slack', webhookUrl: { env: 'SLACK_URL' } },
+          { id: 'office', type: 'email', to: ['office@example.org'] },
+        ],
+        smtp: true,
+      },
+      'own-words.json',
+    );
+    const type = ['--type', 'establishment.prep_summary'];
+    const posted = await runCli(['send-test', '--config', own, '--subscriber', 'kitchen', ...type], env);
+    expect(posted.code).toBe(0);
+    const summary = slack.received.at(-1)?.payload as { blocks: unknown[] } | undefined;
+    const blocks = JSON.stringify(summary?.blocks);
+    expect(blocks).toMatch(
+      /\*Notes\*\\n🚨 \*TEST-[0-9A-F]{4}-2:\* Cut in small pieces\\n• \*TEST-[0-9A-F]{4}-1 · 5B · Sample meal:\* Allergic to peanuts/,
+    );
+
+    const mailed = await runCli(['send-test', '--config', own, '--subscriber', 'office', ...type], env);
+    expect(mailed.code).toBe(0);
+    const mail = await smtp.nextMail();
+    expect(mail.text).toMatch(
+      /\nNotes:\n {2}\[ALLERGY\/DIET\] TEST-[0-9A-F]{4}-2: Cut in small pieces\n {2}TEST-[0-9A-F]{4}-1 · 5B · Sample meal: Allergic to peanuts/,
+    );
+  });
+
   it("exits 1 with the receiver's answer when the delivery fails", async () => {
     slack.script(SLACK_ANSWERS.invalidBlocks);
     const result = await runCli(['send-test', '--config', config, '--subscriber', 'kitchen'], env);

@@ -22,7 +22,7 @@ import {
 const { stack, template } = notifierApp();
 const BUNDLED_CONFIG = {
   poller: stack.config.pollerJson(),
-  publisher: undefined,
+  publisher: stack.config.publisherJson(),
   'webhook-delivery': stack.config.deliveryJson('webhook'),
   'slack-delivery': stack.config.deliveryJson('slack'),
 };
@@ -77,6 +77,10 @@ describe('the publisher as deployed', () => {
   it('accepts its topic ARN, and names TOPIC_ARN when it is missing or not a topic', () => {
     const environment = environmentOf('publisher');
     expect(parsePublisherEnvironment(environment).topicArn).toMatch(/^arn:aws:sns:/);
+    // The organizations, for their highlight words (defaults filled in), and no subscriber.
+    const { config } = parsePublisherEnvironment(environment);
+    expect(config.organizations.map(({ highlightWords }) => highlightWords.length > 0)).toEqual([true]);
+    expect(config.subscribers).toEqual([]);
     expect(() => parsePublisherEnvironment({ ...environment, TOPIC_ARN: undefined })).toThrow(
       'publisher environment: TOPIC_ARN is not set',
     );
@@ -132,6 +136,14 @@ describe('NotifierConfig', () => {
     expect(config.pollerJson()).toBe(
       JSON.stringify({ api: written.api, organizations: written.organizations }),
     );
+  });
+
+  it('gives the publisher the organizations as written, for their highlight words', () => {
+    const written = exampleConfig();
+    expect(config.publisherJson()).toBe(
+      JSON.stringify({ api: written.api, organizations: written.organizations }),
+    );
+    expect(config.publisherConfig()).toEqual(parseConfig(JSON.parse(config.publisherJson())));
   });
 
   it('compiles into each bundle its cut as the config parser returns it, defaults filled in', () => {

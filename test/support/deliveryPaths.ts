@@ -10,6 +10,7 @@ import { EnvSecretResolver } from '../../shared/config/secretResolver.js';
 import type { DeliverySubscriber } from '../../shared/contracts/deliveryQueueContract.js';
 import { buildSender } from '../../shared/delivery/buildSender.js';
 import type { EventSender } from '../../shared/delivery/deliveryOutcome.js';
+import { defaultHighlightWords } from '../../shared/delivery/highlightWordsOf.js';
 import { OutboxDelivery, type SenderSource } from '../../shared/delivery/outboxDelivery.js';
 import { SlackPacer } from '../../shared/delivery/slack/slackPacer.js';
 import type { DeadLetter } from '../../shared/delivery/sqs/deadLetters.js';
@@ -74,6 +75,7 @@ function senders(
       ...(httpClient ? { httpClient } : {}),
     },
     build: buildSender,
+    highlightWords: defaultHighlightWords,
     onWarning: (message) => warnings.push(message),
   });
   return {

@@ -12,19 +12,31 @@ export const RECORDED_AT = '2026-11-24T10:30:04.120Z';
 export const MAIN_CANTEEN = { uuid: ESTABLISHMENT_UUID, name: 'Main Canteen' } as const;
 
 export interface OrderSketch {
-  /** [sku, name, quantity] per item line. */
-  items: Array<[string, string, number]>;
+  /** [sku, name, quantity] per item line, and the line's note after them. */
+  items: Array<[string, string, number] | [string, string, number, string]>;
   /** @default '3B' */
   class?: string | null;
+  /** The order's own note. @default null */
+  notes?: string | null;
+  /** @default the factory's */
+  reference?: string;
 }
 
 /** A pending order of the Main Canteen for PICKUP_DATE, parsed as the API client hands it over. */
 export function pendingOrder(sketch: OrderSketch, overrides: Parameters<typeof makeOrder>[0] = {}): Order {
-  const base = makeOrder({ pickup_at: PICKUP_DATE, establishment: { ...MAIN_CANTEEN }, ...overrides });
+  const base = makeOrder({
+    pickup_at: PICKUP_DATE,
+    establishment: { ...MAIN_CANTEEN },
+    ...(sketch.notes === undefined ? {} : { notes: sketch.notes }),
+    ...(sketch.reference === undefined ? {} : { reference: sketch.reference }),
+    ...overrides,
+  });
   return OrderSchema.parse({
     ...base,
     customer: { ...base.customer, class: sketch.class === undefined ? '3B' : sketch.class },
-    items: sketch.items.map(([sku, name, quantity]) => makeOrderItem({ sku, name, quantity })),
+    items: sketch.items.map(([sku, name, quantity, notes = null]) =>
+      makeOrderItem({ sku, name, quantity, notes }),
+    ),
   });
 }
 

@@ -1,10 +1,13 @@
 // The e-mail an event becomes: a one-line subject naming the transition (and whether it came after
 // closing), a plain-text part and a simple HTML part (inline styles only, since mail clients drop style
-// sheets); a prep summary has its own (prepSummaryEmail.ts). Pure, so the SMTP sender and the SNS e-mail
-// body share it. Contact details appear only when the event carries them: the caller passes
+// sheets); a prep summary has its own (prepSummaryEmail.ts). An order's notes come before its items, those
+// naming an allergy or a diet first and marked ALLERGY/DIET (with the organization's highlight words); an
+// update's changes come first of all. Pure, so the SMTP sender and the SNS e-mail body share it. Contact
+// details appear only when the event carries them: the caller passes
 // `eventForSubscriber(event, includeContactDetails)`.
 
-import { contentChangeText } from '../../events/contentChangeText.js';
+import { changedContent, contentChangeText, isFlaggedChange } from '../../events/contentChangeText.js';
+import { DEFAULT_HIGHLIGHT_WORDS } from '../../events/noteHighlights.js';
 import { isPrepChanged, isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js';
 import {
   type FieldChange,
@@ -12,21 +15,26 @@ import {
   type OrderEvent,
   type OrderEventType,
 } from '../../events/orderEvent.js';
+import { orderNotes } from '../../events/orderNotes.js';
 import { isSampleEvent } from '../../events/sampleEvent.js';
 import { counted } from '../../text/counted.js';
 import { paymentMethodLabel } from '../paymentMethodLabel.js';
 import {
   type EmailField,
   type EmailMessage,
+  type EmailNote,
   escapeHtml,
   eventFooter,
+  FLAG_LABEL,
   HTML_STYLES,
   htmlDocument,
   htmlFields,
+  htmlNotes,
   htmlNotice,
   SAMPLE_SUBJECT_PREFIX,
   singleLine,
   textFields,
+  textNotes,
 } from './emailText.js';
 import { formatPrepChangedEmail, prepChangedSubject } from './prepChangedEmail.js';
 import { formatPrepSummaryEmail, prepSummarySubject } from './prepSummaryEmail.js';
@@ -46,19 +54,38 @@ const CHANGE_LABELS: Record<FieldChange['field'], string> = {
 const AFTER_CLOSING_NOTE =
   'After closing: the prep summary for this day was already sent, and this change is not in it.';
 
-/** The subject, text and HTML of the e-mail for one event. */
-export function formatEmail(event: NotifierEvent): EmailMessage {
+/** What an order e-mail lists, each already on one line. */
+interface OrderParts {
+  fields: EmailField[];
+  notes: EmailNote[];
+  items: string[];
+  /** "Status: pending → canceled"; an update's flagged ones marked. */
+  changes: { text: string; flagged: boolean }[];
+}
+
+/**
+ * The subject, text and HTML of the e-mail for one event.
+ * @param highlightWords the words of the event's organization that flag a note (a prep summary carries
+ * its flags already)
+ */
+export function formatEmail(
+  event: NotifierEvent,
+  highlightWords: readonly string[] = DEFAULT_HIGHLIGHT_WORDS,
+): EmailMessage {
   if (isPrepSummary(event)) return formatPrepSummaryEmail(event);
   if (isPrepChanged(event)) return formatPrepChangedEmail(event);
-  const subject = emailSubject(event);
-  const fields = orderFields(event);
-  const items = itemLines(event);
-  const changes = changeLines(event);
-  return {
-    subject,
-    text: textBody(event, fields, items, changes),
-    html: htmlBody(event, subject, fields, items, changes),
+  const subject = emailSubject(event, highlightWords);
+  const parts: OrderParts = {
+    fields: orderFields(event),
+    notes: orderNotes(event.data.order, highlightWords).map(({ item, note, flagged }) => ({
+      label: item === undefined ? 'Order' : item.name,
+      note,
+      flagged,
+    })),
+    items: itemLines(event),
+    changes: changeLines(event, highlightWords),
   };
+  return { subject, text: textBody(event, parts), html: htmlBody(event, subject, parts) };
 }
 
 const SAMPLE_NOTICE = 'TEST: sent by meal-notifier send-test to try this address. It is not a real order.';
@@ -67,14 +94,26 @@ const SAMPLE_NOTICE = 'TEST: sent by meal-notifier send-test to try this address
  * e.g. "Order R-1042 canceled — Canteen 2, pickup 2026-11-23", "After closing: New order R-1042 — …",
  * "Prep summary: Main Canteen — 42 orders for Tue 24 Nov".
  */
-export function emailSubject(event: NotifierEvent): string {
+export function emailSubject(
+  event: NotifierEvent,
+  highlightWords: readonly string[] = DEFAULT_HIGHLIGHT_WORDS,
+): string {
   if (isPrepSummary(event)) return prepSummarySubject(event);
   if (isPrepChanged(event)) return prepChangedSubject(event);
   const order = event.data.order;
   const where = `${singleLine(order.establishment.name)}, pickup ${singleLine(order.pickup_date)}`;
   const late = event.data.after_closing ? 'After closing: ' : '';
-  const subject = `${late}${headline(event.type, singleLine(order.reference), singleLine(order.status))} — ${where}`;
+  const what = event.type === 'order.updated' ? updatedWhat(event, highlightWords) : '';
+  const subject = `${late}${headline(event.type, singleLine(order.reference), singleLine(order.status))}${what} — ${where}`;
   return isSampleEvent(event) ? `${SAMPLE_SUBJECT_PREFIX}${subject}` : subject;
+}
+
+/** ": items, notes", and " [ALLERGY/DIET]" when a note written by the update names one. */
+function updatedWhat(event: OrderEvent, highlightWords: readonly string[]): string {
+  const what = changedContent(event.data.changes);
+  if (what === undefined) return '';
+  const flagged = event.data.changes.some((change) => isFlaggedChange(change, highlightWords));
+  return `: ${what}${flagged ? ` [${FLAG_LABEL}]` : ''}`;
 }
 
 function headline(type: OrderEventType, reference: string, status: string): string {
@@ -132,7 +171,7 @@ function itemLines(event: OrderEvent): string[] {
  * What moved, e.g. "Status: pending → canceled". A new order's changes are every field appearing from
  * nothing, which the fields already show, so it lists none.
  */
-function changeLines(event: OrderEvent): string[] {
+function changeLines(event: OrderEvent, highlightWords: readonly string[]): OrderParts['changes'] {
   if (event.type === 'order.created') return [];
   const establishment = event.data.order.establishment;
   const shown = (change: FieldChange, value: string | null, name: string | undefined): string => {
@@ -141,45 +180,67 @@ function changeLines(event: OrderEvent): string[] {
     // The diff tracks the establishment by uuid; a name, where the event knows it, says more.
     return name ?? (value === establishment.uuid ? establishment.name : value);
   };
-  return event.data.changes.map((change) =>
-    singleLine(
+  return event.data.changes.map((change) => ({
+    text: singleLine(
       contentChangeText(change) ??
         (isFieldChange(change)
           ? `${CHANGE_LABELS[change.field]}: ${shown(change, change.from, change.from_name)} → ${shown(change, change.to, change.to_name)}`
           : ''),
     ),
-  );
+    flagged: isFlaggedChange(change, highlightWords),
+  }));
 }
 
-function textBody(event: OrderEvent, fields: EmailField[], items: string[], changes: string[]): string {
+/** An update's changes are its news: they come first, above the order; other changes under it. */
+function changesFirst(event: OrderEvent): boolean {
+  return event.type === 'order.updated';
+}
+
+function textBody(event: OrderEvent, { fields, notes, items, changes }: OrderParts): string {
   const lines = isSampleEvent(event) ? [SAMPLE_NOTICE, ''] : [];
   if (event.data.after_closing) lines.push(AFTER_CLOSING_NOTE, '');
+  const changeList = changes.map(({ text, flagged }) => `  ${flagged ? `[${FLAG_LABEL}] ` : ''}${text}`);
+  if (changesFirst(event) && changes.length > 0) lines.push('Changed:', ...changeList, '');
   lines.push(...textFields(fields, LABEL_WIDTH));
+  if (notes.length > 0) lines.push('', 'Notes:', ...textNotes(notes).map((note) => `  ${note}`));
   if (items.length > 0) lines.push('', 'Items:', ...items.map((item) => `  ${item}`));
-  if (changes.length > 0) lines.push('', 'Changes:', ...changes.map((change) => `  ${change}`));
+  if (!changesFirst(event) && changes.length > 0) lines.push('', 'Changes:', ...changeList);
   lines.push('', eventFooter(event));
   return `${lines.join('\n')}\n`;
 }
 
 const HEADING = HTML_STYLES.heading;
 
-function htmlBody(
-  event: OrderEvent,
-  subject: string,
-  fields: EmailField[],
-  items: string[],
-  changes: string[],
-): string {
-  const list = (title: string, lines: string[]): string =>
+function htmlBody(event: OrderEvent, subject: string, { fields, notes, items, changes }: OrderParts): string {
+  const list = (title: string, lines: { text: string; flagged: boolean }[]): string =>
     lines.length === 0
       ? ''
       : `<h2 style="${HEADING}">${title}</h2>\n<ul style="margin:0;padding-left:20px">\n` +
-        `${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('\n')}\n</ul>\n`;
+        `${lines.map(htmlListItem).join('\n')}\n</ul>\n`;
   const sample = isSampleEvent(event) ? htmlNotice(SAMPLE_NOTICE) : '';
   const warning = event.data.after_closing ? htmlNotice(AFTER_CLOSING_NOTE) : '';
+  const noteTable = notes.length > 0 ? `<h2 style="${HEADING}">Notes</h2>\n${htmlNotes(notes)}` : '';
+  const itemList = list(
+    'Items',
+    items.map((text) => ({ text, flagged: false })),
+  );
   return htmlDocument(
     subject,
-    sample + warning + htmlFields(fields) + list('Items', items) + list('Changes', changes),
+    sample +
+      warning +
+      (changesFirst(event) ? list('Changed', changes) : '') +
+      htmlFields(fields) +
+      noteTable +
+      itemList +
+      (changesFirst(event) ? '' : list('Changes', changes)),
     event,
+  );
+}
+
+function htmlListItem({ text, flagged }: { text: string; flagged: boolean }): string {
+  if (!flagged) return `<li>${escapeHtml(text)}</li>`;
+  return (
+    `<li style="${HTML_STYLES.flaggedRow}"><span style="${HTML_STYLES.flag}">${FLAG_LABEL}</span> ` +
+    `${escapeHtml(text)}</li>`
   );
 }

@@ -1,6 +1,7 @@
 // Text as e-mail takes it, for every kind of event: values on one line (a line break in a subject would
 // start a new mail header), HTML escaping, the inline styles mail clients keep, the labelled fields and
-// highlighted notices an e-mail opens with, and the footer naming the event.
+// highlighted notices an e-mail opens with, the notes (an allergy or a diet marked), and the footer naming
+// the event.
 import { type DigestEvent, isDigest } from '../../events/digestEvent.js';
 import { isEstablishmentEvent, type NotifierEvent } from '../../events/notifierEvent.js';
 
@@ -53,7 +54,42 @@ export const HTML_STYLES = {
   numberCell: `${CELL_BOX};text-align:right`,
   heading: 'font-size:15px;margin:20px 0 6px',
   warning: 'background:#fff4e5;border-left:4px solid #e8a33d;padding:8px 12px;margin:0 0 12px',
+  /** A note that names an allergy or a diet: its row stands out. */
+  flaggedRow: 'background:#fdecea',
+  flag: 'color:#b00020;font-weight:bold;white-space:nowrap',
 } as const;
+
+/** What marks a note that names an allergy or a diet (noteHighlights.ts), in the text part and the HTML. */
+export const FLAG_LABEL = 'ALLERGY/DIET';
+
+/** A note as an e-mail lists it: what it is on ("Order", an item, a reference) and the note. */
+export interface EmailNote {
+  label: string;
+  note: string;
+  flagged: boolean;
+}
+
+/** "[ALLERGY/DIET] Order: Allergic to eggs", "Lasagne: extra sauce": one line each, in the order given. */
+export function textNotes(notes: readonly EmailNote[]): string[] {
+  return notes.map(
+    ({ label, note, flagged }) =>
+      `${flagged ? `[${FLAG_LABEL}] ` : ''}${singleLine(label)}: ${singleLine(note)}`,
+  );
+}
+
+/** The notes as an HTML table: a flagged note's row highlighted and marked ALLERGY/DIET. */
+export function htmlNotes(notes: readonly EmailNote[]): string {
+  const rows = notes.map(({ label, note, flagged }) => {
+    const flag = flagged ? `<span style="${HTML_STYLES.flag}">${FLAG_LABEL}</span>` : '';
+    return (
+      `<tr${flagged ? ` style="${HTML_STYLES.flaggedRow}"` : ''}>` +
+      `<td style="${HTML_STYLES.cell}">${flag}</td>` +
+      `<th style="${HTML_STYLES.cell};font-weight:bold">${escapeHtml(singleLine(label))}</th>` +
+      `<td style="${HTML_STYLES.cell}">${escapeHtml(singleLine(note))}</td></tr>`
+    );
+  });
+  return `<table style="border-collapse:collapse">\n${rows.join('\n')}\n</table>\n`;
+}
 
 /** A labelled value: one row of the fields an e-mail opens with. */
 export type EmailField = readonly [label: string, value: string];

@@ -1,6 +1,8 @@
 // The e-mail a prep summary becomes (pure): a subject with the count and the day, a text part whose
 // tables line up in a fixed-width font, and an HTML part with the same tables. Every item is listed:
-// unlike a Slack message, an e-mail has room for a whole menu.
+// unlike a Slack message, an e-mail has room for a whole menu. The day's notes follow the items, those the
+// summary flagged (an allergy or a diet) first and marked ALLERGY/DIET.
+import { summaryNoteLabel } from '../../events/orderNotes.js';
 import type { PrepSummaryEvent } from '../../events/prepSummaryEvent.js';
 import { isSampleEvent } from '../../events/sampleEvent.js';
 import { counted } from '../../text/counted.js';
@@ -8,15 +10,18 @@ import { dayLabel } from '../../time/dayLabel.js';
 import {
   type EmailField,
   type EmailMessage,
+  type EmailNote,
   escapeHtml,
   eventFooter,
   HTML_STYLES,
   htmlDocument,
   htmlFields,
+  htmlNotes,
   htmlNotice,
   SAMPLE_SUBJECT_PREFIX,
   singleLine,
   textFields,
+  textNotes,
 } from './emailText.js';
 
 type Row = readonly string[];
@@ -62,11 +67,29 @@ export function formatPrepSummaryEmail(event: PrepSummaryEvent): EmailMessage {
     singleLine(item.sku),
   ]);
   const classes: Row[] = summary.classes.map((entry) => [className(entry.class), String(entry.orders)]);
+  const notes: EmailNote[] = (summary.notes ?? []).map((note) => ({
+    label: summaryNoteLabel(note),
+    note: note.note,
+    flagged: note.flagged,
+  }));
+  const tables = { items, notes, notesOmitted: summary.notes_omitted ?? 0, classes };
   return {
     subject,
-    text: textBody(event, warning, fields, items, classes),
-    html: htmlBody(event, subject, warning, fields, items, classes),
+    text: textBody(event, warning, fields, tables),
+    html: htmlBody(event, subject, warning, fields, tables),
   };
+}
+
+interface Tables {
+  items: Row[];
+  notes: EmailNote[];
+  notesOmitted: number;
+  classes: Row[];
+}
+
+/** "…and 3 more notes (left out to keep the summary within an event's size)". */
+function omittedNotes(count: number): string {
+  return `…and ${counted(count, 'more note')} (left out to keep the summary within an event's size)`;
 }
 
 function className(name: string | null): string {
@@ -77,8 +100,7 @@ function textBody(
   event: PrepSummaryEvent,
   warning: string | undefined,
   fields: EmailField[],
-  items: Row[],
-  classes: Row[],
+  { items, notes, notesOmitted, classes }: Tables,
 ): string {
   const lines = isSampleEvent(event) ? [SAMPLE_NOTICE, ''] : [];
   if (warning !== undefined) lines.push(warning, '');
@@ -89,6 +111,10 @@ function textBody(
       ? ['  No items']
       : textTable(['Qty', 'Item', 'SKU'], items, ['right', 'left', 'left'], [undefined, NAME_COLUMN_MAX])),
   );
+  if (notes.length > 0 || notesOmitted > 0) {
+    lines.push('', 'Notes:', ...textNotes(notes).map((note) => `  ${note}`));
+    if (notesOmitted > 0) lines.push(`  ${omittedNotes(notesOmitted)}`);
+  }
   if (classes.length > 0) {
     lines.push(
       '',
@@ -133,8 +159,7 @@ function htmlBody(
   subject: string,
   warning: string | undefined,
   fields: EmailField[],
-  items: Row[],
-  classes: Row[],
+  { items, notes, notesOmitted, classes }: Tables,
 ): string {
   const parts = [
     isSampleEvent(event) ? htmlNotice(SAMPLE_NOTICE) : '',
@@ -143,6 +168,11 @@ function htmlBody(
     `<h2 style="${HTML_STYLES.heading}">To prepare</h2>\n`,
     items.length === 0 ? '<p>No items</p>\n' : htmlTable(['Qty', 'Item', 'SKU'], items, [true, false, false]),
   ];
+  if (notes.length > 0 || notesOmitted > 0) {
+    parts.push(`<h2 style="${HTML_STYLES.heading}">Notes</h2>\n`);
+    if (notes.length > 0) parts.push(htmlNotes(notes));
+    if (notesOmitted > 0) parts.push(`<p>${escapeHtml(omittedNotes(notesOmitted))}</p>\n`);
+  }
   if (classes.length > 0) {
     parts.push(
       `<h2 style="${HTML_STYLES.heading}">Orders by class</h2>\n`,

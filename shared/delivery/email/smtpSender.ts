@@ -12,6 +12,7 @@ import { excerpt } from '../../text/excerpt.js';
 import { SecretRedactor } from '../../text/redactSecrets.js';
 import type { DeliveryOutcome, EventSender } from '../deliveryOutcome.js';
 import { SmtpConfigError } from '../errors.js';
+import { defaultHighlightWords, type HighlightWordsOf, highlightWordsFor } from '../highlightWordsOf.js';
 import { formatDigestEmail } from './digestEmail.js';
 import { formatEmail } from './emailMessage.js';
 import type { EmailMessage } from './emailText.js';
@@ -39,6 +40,8 @@ export interface SmtpEmailSenderOptions {
   smtpUrl: string;
   /** Whether parent e-mail and phone appear in the mail. */
   includeContactDetails: boolean;
+  /** Each organization's words that flag a note (its config's). @default DEFAULT_HIGHLIGHT_WORDS for all */
+  highlightWords?: HighlightWordsOf;
   /** @default a pooled nodemailer transport for `smtpUrl`, private to this sender (close it with `close()`) */
   transport?: MailTransport;
   /** @default SMTP_TIMEOUT_MS */
@@ -50,6 +53,7 @@ export class SmtpEmailSender implements EventSender {
   readonly #to: readonly string[];
   readonly #from: string;
   readonly #includeContactDetails: boolean;
+  readonly #highlightWords: HighlightWordsOf;
   /** How reasons name the server: scheme, host and port, no credentials. */
   readonly #endpoint: string;
   /** Cuts every form of the SMTP URL's credentials out of a reason. */
@@ -69,6 +73,7 @@ export class SmtpEmailSender implements EventSender {
     this.#to = [...options.to];
     this.#from = options.from;
     this.#includeContactDetails = options.includeContactDetails;
+    this.#highlightWords = options.highlightWords ?? defaultHighlightWords;
     this.#endpoint = `${url.protocol}//${url.host}`;
     this.#redactor = new SecretRedactor(credentialUrlForms(options.smtpUrl, url));
     this.#messageIdDomain = domainOf(options.from);
@@ -97,7 +102,11 @@ export class SmtpEmailSender implements EventSender {
   }
 
   async send(event: NotifierEvent): Promise<DeliveryOutcome> {
-    return this.#sendMail(formatEmail(eventForSubscriber(event, this.#includeContactDetails)), event);
+    const message = formatEmail(
+      eventForSubscriber(event, this.#includeContactDetails),
+      highlightWordsFor(event, this.#highlightWords),
+    );
+    return this.#sendMail(message, event);
   }
 
   /** A digest names orders by reference only, so it carries no contact details to leave out. */

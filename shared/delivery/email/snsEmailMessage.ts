@@ -4,6 +4,7 @@
 import { type DigestEvent, isDigest } from '../../events/digestEvent.js';
 import type { NotifierEvent } from '../../events/notifierEvent.js';
 import { eventForSubscriber } from '../../events/orderSummary.js';
+import { defaultHighlightWords, type HighlightWordsOf, highlightWordsFor } from '../highlightWordsOf.js';
 import { digestSubject, formatDigestEmail } from './digestEmail.js';
 import { emailSubject, formatEmail } from './emailMessage.js';
 
@@ -21,10 +22,14 @@ export const SNS_SUBJECT_MAX_LENGTH = 99;
  *
  * `email` is the text e-mail, subject line first. One SNS e-mail subscription list is shared by every
  * e-mail subscriber, so nobody's opt-in can be honoured there: it is always built from
- * `eventForSubscriber(event, false)` and never carries parent e-mail or phone.
+ * `eventForSubscriber(event, false)` and never carries parent e-mail or phone. Its notes are flagged with
+ * the highlight words of the event's organization, as the local SMTP sender flags them.
  */
-export function snsMessageBody(event: NotifierEvent): string {
-  const { subject, text } = formatEmail(eventForSubscriber(event, false));
+export function snsMessageBody(event: NotifierEvent, highlightWords: HighlightWordsOf): string {
+  const { subject, text } = formatEmail(
+    eventForSubscriber(event, false),
+    highlightWordsFor(event, highlightWords),
+  );
   return JSON.stringify({ default: JSON.stringify(event), email: `${subject}\n\n${text}` });
 }
 
@@ -37,11 +42,20 @@ export function snsDigestMessageBody(digest: DigestEvent): string {
   return JSON.stringify({ default: JSON.stringify(digest), email: `${subject}\n\n${text}` });
 }
 
-/** The e-mail subject made SNS-safe: transliterated to printable ASCII and cut to fit. */
-export function snsSubject(event: NotifierEvent | DigestEvent): string {
-  const ascii = toPrintableAscii(isDigest(event) ? digestSubject(event) : emailSubject(event));
-  // Every subject starts with "New order", "Order", "After closing", "Prep summary", "Prep changes" or
-  // "Digest", so it always begins with a letter as SNS requires.
+/**
+ * The e-mail subject made SNS-safe: transliterated to printable ASCII and cut to fit. An update's subject
+ * says when a note it wrote is flagged, with the organization's words.
+ */
+export function snsSubject(
+  event: NotifierEvent | DigestEvent,
+  highlightWords: HighlightWordsOf = defaultHighlightWords,
+): string {
+  const subject = isDigest(event)
+    ? digestSubject(event)
+    : emailSubject(event, highlightWordsFor(event, highlightWords));
+  const ascii = toPrintableAscii(subject);
+  // Every subject starts with "New order", "Order", "After closing", "Prep summary", "Prep changes" or "Digest", so it
+  // always begins with a letter as SNS requires.
   if (ascii.length <= SNS_SUBJECT_MAX_LENGTH) return ascii;
   return `${ascii.slice(0, SNS_SUBJECT_MAX_LENGTH - 3).trimEnd()}...`;
 }

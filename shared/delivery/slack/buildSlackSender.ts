@@ -2,17 +2,20 @@
 // by the sender, naming the secret that holds it, never discovered by sending: @throws SlackWebhookUrlError.
 import type { SlackSubscriber } from '../../config/configSchema.js';
 import type { ClosableSender } from '../deliveryOutcome.js';
+import type { HighlightWordsOf } from '../highlightWordsOf.js';
 import { commonSenderOptions, type SenderTuning } from '../senderTuning.js';
 import { SlackSender } from './slackSender.js';
 
 export function buildSlackSender(
   subscriber: SlackSubscriber,
   [webhookUrl = '']: readonly string[],
-  tuning: SenderTuning = {},
+  tuning: SenderTuning,
+  highlightWords: HighlightWordsOf,
 ): ClosableSender {
   return new SlackSender({
     subscriberId: subscriber.id,
     includeContactDetails: subscriber.includeContactDetails,
+    highlightWords,
     webhookUrl,
     webhookUrlSecret: subscriber.webhookUrl.env,
     ...commonSenderOptions(tuning),

@@ -1,13 +1,18 @@
 // The Slack message for a prep summary (pure): what one establishment must prepare for one pickup date,
 // for its kitchen channel. A header with the count and the day, a warning when the figures are not the
-// whole truth, the items by quantity, the orders per class and the day's cancellations; fitted to Slack's
-// limits however long the menu.
-import type { PrepSummaryEvent } from '../../events/prepSummaryEvent.js';
+// whole truth, the items by quantity, the day's notes under them (flagged ones first, marked 🚨, as the
+// summary flagged them), the orders per class and the day's cancellations; fitted to Slack's limits
+// however long the menu.
+import { summaryNoteLabel } from '../../events/orderNotes.js';
+import type { PrepSummaryEvent, PrepSummaryNote } from '../../events/prepSummaryEvent.js';
 import { isSampleEvent } from '../../events/sampleEvent.js';
 import { dayLabel } from '../../time/dayLabel.js';
 import {
   context,
+  FLAG,
   itemBlocks,
+  type NoteLine,
+  noteBlocks,
   openingBlocks,
   SLACK_LIMITS,
   type SlackMessage,
@@ -36,6 +41,7 @@ export function formatPrepSummarySlackMessage(event: PrepSummaryEvent): SlackMes
       ? '*To prepare*'
       : `*To prepare* (${plural(summary.items.length, 'item')}, ${units} in all)`;
   blocks.push(...itemBlocks(itemLines(summary.items), heading));
+  blocks.push(...noteBlocks((summary.notes ?? []).map(noteLine), '*Notes*', summary.notes_omitted));
   if (summary.classes.length > 0) blocks.push(section(classesText(summary.classes)));
   blocks.push(section(`*Canceled before closing:* ${summary.canceled_before_closing}`));
   blocks.push(context(fitMrkdwn(footer(event), SLACK_LIMITS.contextText)));
@@ -59,6 +65,10 @@ function itemLines(items: PrepSummaryEvent['data']['items']): { quantity: number
     quantity: item.quantity,
     name: (seen.get(item.name) ?? 0) > 1 && item.sku !== '' ? `${item.name} (${item.sku})` : item.name,
   }));
+}
+
+function noteLine(note: PrepSummaryNote): NoteLine {
+  return { label: summaryNoteLabel(note), note: note.note, flagged: note.flagged };
 }
 
 /** "*Orders by class*\n3B: 12 · 4A: 8 · No class: 2", then "…and N more classes" when they do not all fit. */
@@ -90,8 +100,13 @@ function footer(event: PrepSummaryEvent): string {
 }
 
 function fallbackText(title: string, event: PrepSummaryEvent): string {
-  const { items, canceled_before_closing } = event.data;
-  const parts = [plural(items.length, 'item'), `${canceled_before_closing} canceled before closing`];
+  const { items, canceled_before_closing, notes = [] } = event.data;
+  const flagged = notes.filter((note) => note.flagged).length;
+  const parts = [
+    plural(items.length, 'item'),
+    `${canceled_before_closing} canceled before closing`,
+    ...(flagged > 0 ? [`${FLAG} ${plural(flagged, 'allergy or diet note', 'allergy or diet notes')}`] : []),
+  ];
   return fitMrkdwn(`${title}: ${parts.join(', ')}`, SLACK_LIMITS.fallbackText);
 }
 

@@ -23,7 +23,16 @@ export const SLACK_LIMITS = {
   itemLines: 100,
   /** Sections the item lines are packed into (each up to `sectionText`). */
   itemSections: 5,
+  /** One note's line, its label included; a longer note is cut. */
+  noteLine: 600,
+  /** A note's label (the item, or the order's reference and class); a longer one is cut. */
+  noteLabel: 120,
+  /** Sections the notes are packed into (each up to `sectionText`), before "…and N more notes". */
+  noteSections: 3,
 } as const;
+
+/** In front of a note that names an allergy or a diet (noteHighlights.ts). */
+export const FLAG = '🚨';
 
 export interface PlainText {
   type: 'plain_text';
@@ -101,23 +110,62 @@ export interface ItemLine {
  */
 export function itemBlocks(items: readonly ItemLine[], heading: string, omitted = 0): SectionBlock[] {
   if (items.length === 0) return [section(`${heading}\nNo items`)];
+  const lines = items
+    .slice(0, SLACK_LIMITS.itemLines)
+    .map((item) => fitMrkdwn(`${item.quantity} × ${oneLine(item.name)}`, SLACK_LIMITS.itemLine));
+  const { sections, shown } = packLines(heading, lines, SLACK_LIMITS.itemSections);
+  const blocks = sections.map(section);
+  const hidden = items.length - shown + omitted;
+  if (hidden > 0) blocks.push(section(`_${ELLIPSIS}and ${counted(hidden, 'more item')}_`));
+  return blocks;
+}
+
+export interface NoteLine {
+  /** What the note is on: "Order", an item's name, a reference and class. As typed: escaped and cut here. */
+  label: string;
+  /** As typed: on one line, escaped and cut here. */
+  note: string;
+  flagged: boolean;
+}
+
+/**
+ * "🚨 *Lasagne:* no eggs" (flagged) and "• *Order:* …" lines under `heading` (mrkdwn), in the order given,
+ * packed into sections, then "…and N more notes" when they do not all fit, counting `omitted` too. None
+ * when there are no notes.
+ */
+export function noteBlocks(notes: readonly NoteLine[], heading: string, omitted = 0): SectionBlock[] {
+  if (notes.length === 0 && omitted === 0) return [];
+  const lines = notes.map(({ label, note, flagged }) => {
+    // The label is cut on its own first, so a long note never cuts off its closing "*".
+    const marked = `${flagged ? FLAG : '•'} *${fitMrkdwn(oneLine(label), SLACK_LIMITS.noteLabel)}:* `;
+    return marked + fitMrkdwn(oneLine(note), Math.max(1, SLACK_LIMITS.noteLine - marked.length));
+  });
+  const { sections, shown } = packLines(heading, lines, SLACK_LIMITS.noteSections);
+  const blocks = sections.map(section);
+  const hidden = notes.length - shown + omitted;
+  if (hidden > 0) blocks.push(section(`_${ELLIPSIS}and ${counted(hidden, 'more note')}_`));
+  return blocks;
+}
+
+/** `lines` after `heading`, newline-separated, in as many sections (up to `maxSections`) as they need. */
+function packLines(
+  heading: string,
+  lines: readonly string[],
+  maxSections: number,
+): { sections: string[]; shown: number } {
   const sections: string[] = [heading];
   let shown = 0;
-  for (const item of items.slice(0, SLACK_LIMITS.itemLines)) {
-    const line = fitMrkdwn(`${item.quantity} × ${oneLine(item.name)}`, SLACK_LIMITS.itemLine);
+  for (const line of lines) {
     const last = sections.length - 1;
     const current = sections[last] ?? '';
     if (current.length + 1 + line.length <= SLACK_LIMITS.sectionText) {
       sections[last] = `${current}\n${line}`;
-    } else if (sections.length < SLACK_LIMITS.itemSections) {
+    } else if (sections.length < maxSections) {
       sections.push(line);
     } else {
       break;
     }
     shown += 1;
   }
-  const blocks = sections.map(section);
-  const hidden = items.length - shown + omitted;
-  if (hidden > 0) blocks.push(section(`_${ELLIPSIS}and ${counted(hidden, 'more item')}_`));
-  return blocks;
+  return { sections, shown };
 }

@@ -1,11 +1,13 @@
 // The Slack message for one event (pure): for an order event, a Block Kit layout for the kitchen channel —
-// a header naming the transition (and whether it came after closing), where a rescheduled order moved, the
-// order's key fields, its item lines — plus a plain `text` fallback for notifications; a prep summary has
-// its own layout (prepSummarySlackMessage.ts). Every value is fitted to Slack's limits, so no order,
-// however large or oddly named, produces a message Slack refuses as `invalid_blocks`. Parent e-mail and
-// phone are never printed.
+// a header naming the transition (and whether it came after closing), where a rescheduled order moved or
+// what an update changed, the order's key fields, its notes (those naming an allergy or a diet first,
+// marked 🚨, with the organization's highlight words), its item lines — plus a plain `text` fallback for
+// notifications; a prep summary has its own layout (prepSummarySlackMessage.ts). Every value is fitted to
+// Slack's limits, so no order, however large or oddly named, produces a message Slack refuses as
+// `invalid_blocks`. Parent e-mail and phone are never printed.
 
-import { contentChangeText } from '../../events/contentChangeText.js';
+import { changedContent, contentChangeText, isFlaggedChange } from '../../events/contentChangeText.js';
+import { DEFAULT_HIGHLIGHT_WORDS } from '../../events/noteHighlights.js';
 import { isPrepChanged, isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js';
 import {
   type Change,
@@ -14,6 +16,7 @@ import {
   type OrderEvent,
   type OrderSummary,
 } from '../../events/orderEvent.js';
+import { type OrderNote, orderNotes } from '../../events/orderNotes.js';
 import { isSampleEvent } from '../../events/sampleEvent.js';
 import { counted } from '../../text/counted.js';
 import { dayLabel } from '../../time/dayLabel.js';
@@ -22,14 +25,16 @@ import { formatPrepChangedSlackMessage } from './prepChangedSlackMessage.js';
 import { formatPrepSummarySlackMessage } from './prepSummarySlackMessage.js';
 import {
   context,
+  FLAG,
   itemBlocks,
   type MrkdwnText,
+  noteBlocks,
   openingBlocks,
   SLACK_LIMITS,
   type SlackMessage,
   section,
 } from './slackBlocks.js';
-import { fitMrkdwn, fitPlain, oneLine } from './slackText.js';
+import { ELLIPSIS, fitMrkdwn, fitPlain, oneLine } from './slackText.js';
 
 /** The words that flag an order event about a day whose prep summary was already sent. */
 export const AFTER_CLOSING = '⚠️ after closing';
@@ -37,35 +42,61 @@ export const AFTER_CLOSING = '⚠️ after closing';
 const SAMPLE_NOTICE =
   '*TEST* sent by `meal-notifier send-test` to try this channel: not a real order, nothing to prepare.';
 
-/** Format from `eventForSubscriber(event, …)`; contact details are left out either way. */
-export function formatSlackMessage(event: NotifierEvent): SlackMessage {
+/** The heading over an order's notes. */
+const NOTES_HEADING = '*Notes*';
+
+/**
+ * Format from `eventForSubscriber(event, …)`; contact details are left out either way.
+ * @param highlightWords the words of the event's organization that flag a note (a prep summary carries
+ * its flags already)
+ */
+export function formatSlackMessage(
+  event: NotifierEvent,
+  highlightWords: readonly string[] = DEFAULT_HIGHLIGHT_WORDS,
+): SlackMessage {
   if (isPrepSummary(event)) return formatPrepSummarySlackMessage(event);
   if (isPrepChanged(event)) return formatPrepChangedSlackMessage(event);
   const order = event.data.order;
+  const notes = orderNotes(order, highlightWords);
   const { title, blocks } = openingBlocks(
-    headerText(event),
+    headerText(event, highlightWords),
     isSampleEvent(event) ? SAMPLE_NOTICE : undefined,
   );
   if (event.data.after_closing) {
     blocks.push(context(`${AFTER_CLOSING}: the prep summary was already sent, and this change is not in it`));
   }
   if (event.type === 'order.rescheduled') blocks.push(section(movedText(event)));
+  const changed = changedText(event, highlightWords);
+  if (changed) blocks.push(section(changed));
   blocks.push(
     { type: 'section', fields: orderFields(order) },
+    // Before the items: what a kitchen must not miss comes before what it cooks.
+    ...noteBlocks(notes.map(noteLine), NOTES_HEADING),
     ...itemBlocks(order.items, itemsHeading(order), order.items_omitted),
   );
   const small = contextText(event);
   if (small) blocks.push(context(small));
-  return { text: fallbackText(title, order), blocks: blocks.slice(0, SLACK_LIMITS.blocks) };
+  return { text: fallbackText(title, order, notes), blocks: blocks.slice(0, SLACK_LIMITS.blocks) };
+}
+
+function noteLine({ item, note, flagged }: OrderNote): { label: string; note: string; flagged: boolean } {
+  return { label: item === undefined ? 'Order' : item.name, note, flagged };
 }
 
 /**
- * "🆕 New order R-1042", "❌ Canceled R-1042", "📅 Rescheduled R-1042", "🔄 R-1042 is now pending", …,
- * after "⚠️ after closing · " when the day's prep summary was already sent; within 150 characters.
+ * "🆕 New order R-1042", "❌ Canceled R-1042", "📅 Rescheduled R-1042", "🔄 R-1042 is now pending",
+ * "✏️ Changed R-1042 · items, 🚨 notes", …, after "⚠️ after closing · " when the day's prep summary was
+ * already sent; within 150 characters.
  */
-export function headerText(event: OrderEvent): string {
+export function headerText(
+  event: OrderEvent,
+  highlightWords: readonly string[] = DEFAULT_HIGHLIGHT_WORDS,
+): string {
   const { reference, status } = event.data.order;
-  const [transition, after] = headerParts(event.type, oneLine(status));
+  const [transition, after] =
+    event.type === 'order.updated'
+      ? ['✏️ Changed ', updatedWhat(event, highlightWords)]
+      : headerParts(event.type, oneLine(status));
   const before = event.data.after_closing ? `${AFTER_CLOSING} · ${transition}` : transition;
   // The reference gives way first, so the transition stays readable whatever the reference holds.
   const room = Math.max(1, SLACK_LIMITS.headerText - before.length - after.length);
@@ -89,6 +120,41 @@ function headerParts(type: OrderEvent['type'], status: string): [string, string]
     case 'order.updated':
       return ['✏️ Changed ', ''];
   }
+}
+
+/** " · items, 🚨 notes": what an update changed, the notes flagged when a new note names an allergy. */
+function updatedWhat(event: OrderEvent, highlightWords: readonly string[]): string {
+  const what = changedContent(event.data.changes);
+  if (what === undefined) return '';
+  const flagged = event.data.changes.some((change) => isFlaggedChange(change, highlightWords));
+  return ` · ${flagged ? what.replace('notes', `${FLAG} notes`) : what}`;
+}
+
+/**
+ * What an update changed, in full print above the order: "*Changed*", then "Lasagne: 1 → 2" and "🚨
+ * Notes: none → Allergic to eggs", one a line. Undefined for any other event.
+ */
+function changedText(event: OrderEvent, highlightWords: readonly string[]): string | undefined {
+  if (event.type !== 'order.updated') return undefined;
+  const lines = event.data.changes.flatMap((change) => {
+    const text = contentChangeText(change);
+    if (text === undefined) return [];
+    const marker = isFlaggedChange(change, highlightWords) ? FLAG : '•';
+    return [`${marker} ${fitMrkdwn(oneLine(text), SLACK_LIMITS.noteLine)}`];
+  });
+  if (lines.length === 0) return undefined;
+  const heading = '*Changed*';
+  const reserve = `\n_${ELLIPSIS}and ${lines.length} more changes_`.length;
+  const kept: string[] = [];
+  let length = heading.length;
+  for (const line of lines) {
+    if (length + 1 + line.length + reserve > SLACK_LIMITS.sectionText) break;
+    kept.push(line);
+    length += 1 + line.length;
+  }
+  const hidden = lines.length - kept.length;
+  if (hidden > 0) kept.push(`_${ELLIPSIS}and ${counted(hidden, 'more change')}_`);
+  return [heading, ...kept].join('\n');
 }
 
 /** Where a rescheduled order moved, in full print: a kitchen must see it leave one day or counter. */
@@ -128,7 +194,7 @@ function itemsHeading(order: OrderSummary): string {
 
 /**
  * The organization and what moved ("Status: pending → canceled"), in small print under the order. A
- * rescheduled order's move is already in full print above.
+ * rescheduled order's move and an update's changes are already in full print above.
  */
 function contextText(event: OrderEvent): string | undefined {
   const order = event.data.order;
@@ -136,8 +202,6 @@ function contextText(event: OrderEvent): string | undefined {
     event.type === 'order.rescheduled'
       ? []
       : event.data.changes.flatMap((change) => {
-          const content = contentChangeText(change);
-          if (content !== undefined) return [content];
           if (!isFieldChange(change)) return [];
           return change.field === 'status' ? describeStatus(change) : describeMove(change, order);
         });
@@ -164,7 +228,7 @@ function describeMove(change: Change, order: OrderSummary): string[] {
   return [`Establishment: ${oneLine(from)} → ${oneLine(to)}`];
 }
 
-function fallbackText(title: string, order: OrderSummary): string {
+function fallbackText(title: string, order: OrderSummary, notes: readonly OrderNote[]): string {
   const count = order.items.length + (order.items_omitted ?? 0);
   const parts = [
     order.establishment.name,
@@ -172,6 +236,8 @@ function fallbackText(title: string, order: OrderSummary): string {
     customerText(order.customer),
     order.total.formatted,
     counted(count, 'item'),
+    // A notification preview is often all that is read: an allergy must show in it.
+    ...(notes.some((note) => note.flagged) ? [`${FLAG} allergy or diet note`] : []),
   ].map(oneLine);
   return fitMrkdwn(`${title} — ${parts.join(', ')}`, SLACK_LIMITS.fallbackText);
 }

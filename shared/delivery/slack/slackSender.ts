@@ -13,6 +13,7 @@ import { HttpTransport } from '../../http/transport.js';
 import { sleep } from '../../time/sleep.js';
 import type { DeliveryOutcome, EventSender } from '../deliveryOutcome.js';
 import { SlackWebhookUrlError } from '../errors.js';
+import { defaultHighlightWords, type HighlightWordsOf, highlightWordsFor } from '../highlightWordsOf.js';
 import { formatSlackMessage } from './slackMessage.js';
 import { type SlackPacer, sharedSlackPacer } from './slackPacer.js';
 import { classifySlackResponse } from './slackResponse.js';
@@ -25,6 +26,8 @@ export interface SlackSenderOptions {
   /** The environment variable or secret that holds the URL, named when the URL is refused. */
   webhookUrlSecret?: string;
   includeContactDetails: boolean;
+  /** Each organization's words that flag a note (its config's). @default DEFAULT_HIGHLIGHT_WORDS for all */
+  highlightWords?: HighlightWordsOf;
   /** Makes the sender's HTTP client (closed with `close()`). @default Node's fetch (createFetchHttpClient) */
   httpClient?: HttpClientFactory;
   /** @default Date.now */
@@ -50,6 +53,7 @@ export class SlackSender implements EventSender {
   readonly subscriberId: string;
   readonly #url: URL;
   readonly #includeContactDetails: boolean;
+  readonly #highlightWords: HighlightWordsOf;
   readonly #transport: HttpTransport;
   readonly #clock: () => number;
   readonly #sleep: (ms: number) => Promise<void>;
@@ -64,6 +68,7 @@ export class SlackSender implements EventSender {
     if (!url) throw new SlackWebhookUrlError(options.subscriberId, options.webhookUrlSecret);
     this.#url = url;
     this.#includeContactDetails = options.includeContactDetails;
+    this.#highlightWords = options.highlightWords ?? defaultHighlightWords;
     this.#clock = options.clock ?? Date.now;
     this.#sleep = options.sleep ?? sleep;
     this.#timeoutMs = options.timeoutMs ?? 15_000;
@@ -91,7 +96,12 @@ export class SlackSender implements EventSender {
   async #send(event: NotifierEvent): Promise<DeliveryOutcome> {
     const url = this.#url;
     // Formatted before waiting, so a slot is not spent on an event that cannot be formatted.
-    const body = JSON.stringify(formatSlackMessage(eventForSubscriber(event, this.#includeContactDetails)));
+    const body = JSON.stringify(
+      formatSlackMessage(
+        eventForSubscriber(event, this.#includeContactDetails),
+        highlightWordsFor(event, this.#highlightWords),
+      ),
+    );
     const key = url.href;
     const waitMs = this.#pacer.reserve(key, this.#clock(), this.#maxPaceWaitMs);
     if (waitMs === undefined) {

@@ -2,6 +2,7 @@
 // the failed batch back from, with SQS (the failure queue) and SNS (the event topic) mocked. It publishes
 // exactly the events of the batch's sequence range, as the publisher does, and deletes the record only once
 // all are out; a batch the stream no longer holds is published by its time window only when asked.
+
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
@@ -15,6 +16,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eventMessageAttributes } from '../../../shared/contracts/messageAttributes.js';
 import { snsMessageBody } from '../../../shared/delivery/email/snsEmailMessage.js';
+import { defaultHighlightWords } from '../../../shared/delivery/highlightWordsOf.js';
 import type { OrderEvent } from '../../../shared/events/orderEvent.js';
 import { NORTH_SCHOOL_ID } from '../../support/configFixtures.js';
 import {
@@ -144,11 +146,11 @@ describe('meal-notifier republish --stack', () => {
       TopicArn: TOPIC_ARN,
       PublishBatchRequestEntries: [
         expect.objectContaining({
-          Message: snsMessageBody(first),
+          Message: snsMessageBody(first, defaultHighlightWords),
           MessageStructure: 'json',
           MessageAttributes: eventMessageAttributes(first),
         }),
-        expect.objectContaining({ Message: snsMessageBody(second) }),
+        expect.objectContaining({ Message: snsMessageBody(second, defaultHighlightWords) }),
       ],
     });
     expect(sqs).toHaveReceivedCommandWith(DeleteMessageCommand, {

@@ -20,6 +20,7 @@ import {
 import { createLocalStateTable, type LocalTable } from '../../support/dynamoLocal.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
 import { queueUrl, sqsEventRecord } from '../../support/lambdaRecords.js';
+import { makeOrderItem } from '../../support/orderFactory.js';
 import { SLACK_ANSWERS, type SlackReceiver, startSlackReceiver } from '../../support/slackReceiver.js';
 
 const KITCHENS = ['kitchen-ok', 'kitchen-busy', 'kitchen-archived', 'kitchen-typo'] as const;
@@ -42,7 +43,8 @@ function secretName(kitchen: string): string {
 function config(): ConfigInput {
   return {
     api: { baseUrl: 'https://example.test/api/v1/admin' },
-    organizations: [ORGANIZATION_CONFIG],
+    // Its own words: the function must flag with them, not with the defaults.
+    organizations: [{ ...ORGANIZATION_CONFIG, highlightWords: ['grandma'] }],
     subscribers: KITCHENS.map((id) => ({ id, type: 'slack' as const, webhookUrl: { env: secretName(id) } })),
   };
 }
@@ -105,6 +107,19 @@ describe('slack-delivery handler', () => {
     expect(payload).not.toContain('parent@example.test');
     expect(sqs).not.toHaveReceivedAnyCommand();
     expect(output.emf()[0]).toMatchObject({ Subscriber: 'kitchen-ok', Delivered: 1 });
+  });
+
+  it("flags the order's notes with the words of its organization, from the function's config", async () => {
+    const event = makeOrderEvent({
+      type: 'order.canceled',
+      detectedAt: new Date(Date.now() - 2_000).toISOString(),
+      order: { notes: 'Picked up by grandma', items: [makeOrderItem({ name: 'Soup', notes: 'no egg' })] },
+    });
+
+    await handlerModule.handler({ Records: [sqsEventRecord(event, queueOf('kitchen-ok'))] });
+
+    const payload = JSON.stringify(slack.received.at(-1)?.payload);
+    expect(payload).toContain('*Notes*\\n🚨 *Order:* Picked up by grandma\\n• *Soup:* no egg');
   });
 
   it('hides a message Slack rate-limited for as long as Retry-After says, and keeps it', async () => {

@@ -3,6 +3,7 @@ import { formatDeliveryReportLine } from '../../../cli/output/deliveryReportLine
 import { detectedEventRecord } from '../../../cli/output/detectedEventLine.js';
 import type { DeliveryReport } from '../../../shared/delivery/outboxDelivery.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
+import { makeOrderItem } from '../../support/orderFactory.js';
 import { makePrepChanged } from '../../support/prepChangedFixtures.js';
 
 const NOW = Date.parse('2026-03-05T10:00:02.000Z');
@@ -87,5 +88,45 @@ describe('the runner’s line per event', () => {
       organization: 'North School',
       organizationId: event.data.organization.id,
     });
+  });
+});
+
+describe('the runner’s line for an update', () => {
+  const LINE = '7e0c0000-0000-4000-8000-00000000a001';
+  const lasagne = (quantity: number, notes: string | null = null) =>
+    makeOrderItem({ uuid: LINE, sku: 'LAS', name: 'Lasagne', quantity, notes });
+  const updated = (note: string | null, lineNote: string | null = null) =>
+    makeOrderEvent({
+      type: 'order.updated',
+      order: { reference: 'NS-12', notes: note, items: [lasagne(2, lineNote)] },
+      before: { notes: null, items: [lasagne(1)] },
+    });
+
+  it('says what changed on one line, a new note that names an allergy marked', () => {
+    const event = updated('Allergic to eggs');
+    const { establishment } = event.data.order;
+    expect(detectedEventRecord(event).message).toBe(
+      `detected   updated    NS-12    ${establishment.name.padEnd(18)}  Lasagne 1 → 2; 🚨 notes: Allergic to eggs  ${event.data.organization.name}`,
+    );
+  });
+
+  it("marks with the organization's words, and keeps a long or multi-line note short", () => {
+    const long = `Picked up by\ngrandma ${'x'.repeat(200)}`;
+    const message = detectedEventRecord(updated(long), undefined, ['grandma']).message;
+    expect(message).toContain('Lasagne 1 → 2; 🚨 notes: Picked up by grandma xxx');
+    expect(message).toMatch(/x… {2}/);
+    expect(message.split('\n')).toHaveLength(1);
+    expect(detectedEventRecord(updated('Allergic to eggs'), undefined, []).message).toContain(
+      'Lasagne 1 → 2; notes: Allergic to eggs',
+    );
+  });
+
+  it('says a note was removed, and names the item a note is on', () => {
+    const removed = makeOrderEvent({
+      type: 'order.updated',
+      order: { reference: 'NS-12', notes: null, items: [lasagne(1, 'no cheese')] },
+      before: { notes: 'Extra bread', items: [lasagne(1)] },
+    });
+    expect(detectedEventRecord(removed).message).toContain('notes removed; Lasagne notes: no cheese');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, type ConfigProblem } from '../../../shared/config/errors.js';
 import { parseConfig } from '../../../shared/config/loadConfig.js';
+import { DEFAULT_HIGHLIGHT_WORDS } from '../../../shared/events/noteHighlights.js';
 import {
   configWith,
   configWithout,
@@ -38,6 +39,7 @@ describe('parseConfig on valid configs', () => {
           cadence: 'auto',
           coldSweepMinutes: 15,
           emitExisting: false,
+          highlightWords: [...DEFAULT_HIGHLIGHT_WORDS],
           statuses: ALL_STATUSES,
         },
       ],
@@ -88,6 +90,7 @@ describe('parseConfig on valid configs', () => {
       cadence: 'auto',
       coldSweepMinutes: 15,
       emitExisting: false,
+      highlightWords: [...DEFAULT_HIGHLIGHT_WORDS],
       statuses: ALL_STATUSES,
     });
     expect(config.subscribers).toEqual([]);
@@ -122,6 +125,18 @@ describe('parseConfig on valid configs', () => {
       sweepIntervalSeconds: 3_600,
     });
     expect(config.api.requestsPerMinute).toBe(20);
+  });
+
+  it("keeps an organization's own highlight words, or none, over the defaults", () => {
+    const own = configWith(['organizations', 0, 'highlightWords'], ['glúten', 'alergia'], minimalConfig());
+    expect(parseConfig(own).organizations[0]?.highlightWords).toEqual(['glúten', 'alergia']);
+    const none = configWith(['organizations', 0, 'highlightWords'], [], minimalConfig());
+    expect(parseConfig(none).organizations[0]?.highlightWords).toEqual([]);
+  });
+
+  it('gives each parse its own default highlight words', () => {
+    parseConfig(minimalConfig()).organizations[0]?.highlightWords.pop();
+    expect(parseConfig(minimalConfig()).organizations[0]?.highlightWords).toEqual(DEFAULT_HIGHLIGHT_WORDS);
   });
 
   it('keeps several webhook secrets in order, for rotation', () => {
@@ -231,6 +246,22 @@ describe('parseConfig on mistakes, each named by its JSON path', () => {
       problem: {
         path: '$.organizations[0].cadence',
         message: '"fixd" is not a cadence (did you mean "fixed"?); expected one of auto, fixed',
+      },
+    },
+    {
+      mistake: 'a highlight word with no letter or digit',
+      json: () => configWith(['organizations', 0, 'highlightWords'], ['nut', '--']),
+      problem: {
+        path: '$.organizations[0].highlightWords[1]',
+        message: '"--" has no letter or digit, so it would match no note',
+      },
+    },
+    {
+      mistake: 'a highlight word listed twice, in another case and accent',
+      json: () => configWith(['organizations', 0, 'highlightWords'], ['Gluten', 'nut', 'glúten']),
+      problem: {
+        path: '$.organizations[0].highlightWords[2]',
+        message: '"glúten" is listed twice',
       },
     },
     {

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { emailSubject, formatEmail } from '../../../shared/delivery/email/emailMessage.js';
 import { snsMessageBody, snsSubject } from '../../../shared/delivery/email/snsEmailMessage.js';
+import { defaultHighlightWords } from '../../../shared/delivery/highlightWordsOf.js';
 import type { PrepChangedEvent } from '../../../shared/events/prepChangedEvent.js';
 import { orderUuid } from '../../support/orderFactory.js';
 import { makePrepChanged } from '../../support/prepChangedFixtures.js';
@@ -117,7 +118,10 @@ describe('the e-mail of a prep_changed', () => {
 
   it('carries the CloudEvent for the queues and the text e-mail for e-mail subscriptions', () => {
     const event = makePrepChanged();
-    const body = JSON.parse(snsMessageBody(event)) as { default: string; email: string };
+    const body = JSON.parse(snsMessageBody(event, defaultHighlightWords)) as {
+      default: string;
+      email: string;
+    };
     expect(JSON.parse(body.default)).toEqual(event);
     expect(body.email).toBe(`${emailSubject(event)}\n\n${formatEmail(event).text}`);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emailSubject, formatEmail } from '../../../shared/delivery/email/emailMessage.js';
 import { snsMessageBody, snsSubject } from '../../../shared/delivery/email/snsEmailMessage.js';
+import { defaultHighlightWords } from '../../../shared/delivery/highlightWordsOf.js';
 import { MAIN_CANTEEN, makePrepSummary, type OrderSketch } from '../../support/prepSummaryFixtures.js';
 
 const LUNCH: OrderSketch[] = [
@@ -132,7 +133,10 @@ describe('a prep summary on SNS', () => {
 
   it('carries the CloudEvent for the queues and the text e-mail for e-mail subscriptions', () => {
     const event = makePrepSummary(LUNCH);
-    const body = JSON.parse(snsMessageBody(event)) as { default: string; email: string };
+    const body = JSON.parse(snsMessageBody(event, defaultHighlightWords)) as {
+      default: string;
+      email: string;
+    };
     expect(JSON.parse(body.default)).toEqual(event);
     expect(body.email).toBe(`${formatEmail(event).subject}\n\n${formatEmail(event).text}`);
   });

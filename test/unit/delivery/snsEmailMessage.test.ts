@@ -5,6 +5,7 @@ import {
   snsMessageBody,
   snsSubject,
 } from '../../../shared/delivery/email/snsEmailMessage.js';
+import { defaultHighlightWords } from '../../../shared/delivery/highlightWordsOf.js';
 import { ORDER_EVENT_TYPES, OrderEventSchema } from '../../../shared/events/orderEvent.js';
 import { eventForSubscriber } from '../../../shared/events/orderSummary.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
@@ -18,7 +19,10 @@ function establishment(name: string) {
 
 describe('snsMessageBody', () => {
   it('is a JSON object of string values keyed by protocol, as MessageStructure=json requires', () => {
-    const body = JSON.parse(snsMessageBody(makeOrderEvent())) as Record<string, unknown>;
+    const body = JSON.parse(snsMessageBody(makeOrderEvent(), defaultHighlightWords)) as Record<
+      string,
+      unknown
+    >;
     expect(Object.keys(body).sort()).toEqual(['default', 'email']);
     expect(typeof body.default).toBe('string');
     expect(typeof body.email).toBe('string');
@@ -26,14 +30,14 @@ describe('snsMessageBody', () => {
 
   it('carries the CloudEvent as the default message, for the SQS queues', () => {
     const event = makeOrderEvent({ type: 'order.canceled' });
-    const body = JSON.parse(snsMessageBody(event)) as { default: string };
+    const body = JSON.parse(snsMessageBody(event, defaultHighlightWords)) as { default: string };
     const delivered = OrderEventSchema.parse(JSON.parse(body.default));
     expect(delivered).toEqual(event);
   });
 
   it('carries the text e-mail, subject line first, for the e-mail subscriptions', () => {
     const event = makeOrderEvent({ type: 'order.completed' });
-    const { email } = JSON.parse(snsMessageBody(event)) as { email: string };
+    const { email } = JSON.parse(snsMessageBody(event, defaultHighlightWords)) as { email: string };
     const { subject, text } = formatEmail(eventForSubscriber(event, false));
     expect(email).toBe(`${subject}\n\n${text}`);
     expect(email.split('\n')[0]).toMatch(/^Order ORD-\d+ completed — Main canteen, pickup 2026-03-05$/);
@@ -44,7 +48,7 @@ describe('snsMessageBody', () => {
   it('never puts parent e-mail or phone in the e-mail body, which every e-mail subscriber shares', () => {
     const event = makeOrderEvent();
     expect(event.data.order.customer.parent?.email).toBe('parent@example.test');
-    const { email } = JSON.parse(snsMessageBody(event)) as { email: string };
+    const { email } = JSON.parse(snsMessageBody(event, defaultHighlightWords)) as { email: string };
     expect(email).toContain('Rui Silva');
     expect(email).not.toContain('parent@example.test');
     expect(email).not.toContain('+351 000 000 000');

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { diffOrder } from '../../../shared/detect/diffOrder.js';
-import { buildPrepSummary, PREP_SUMMARY_ITEMS_MAX_BYTES } from '../../../shared/events/buildPrepSummary.js';
+import {
+  buildPrepSummary,
+  PREP_SUMMARY_ITEMS_MAX_BYTES,
+  PREP_SUMMARY_NOTE_MAX_CHARS,
+  PREP_SUMMARY_NOTES_MAX_BYTES,
+} from '../../../shared/events/buildPrepSummary.js';
 import { PrepSummaryInputError } from '../../../shared/events/errors.js';
 import { NotifierEventSchema } from '../../../shared/events/notifierEvent.js';
 import { PrepSummaryEventSchema } from '../../../shared/events/prepSummaryEvent.js';
@@ -9,6 +14,7 @@ import {
   CLOSED_AT,
   MAIN_CANTEEN,
   makePrepSummary,
+  type OrderSketch,
   PICKUP_DATE,
   pendingOrder,
   RECORDED_AT,
@@ -82,6 +88,7 @@ describe('buildPrepSummary: the event', () => {
         { class: null, orders: 1 },
       ],
       canceled_before_closing: 2,
+      notes: [],
       complete: true,
     });
   });
@@ -326,7 +333,85 @@ describe('buildPrepSummary: inputs that would make a wrong summary', () => {
   });
 });
 
+describe('buildPrepSummary: the notes', () => {
+  const day = [
+    {
+      reference: 'R-2',
+      class: '4A',
+      notes: 'Picked up by grandma',
+      items: [['SOUP', 'Soup', 1, 'no croutons']],
+    },
+    { reference: 'R-1', class: '3B', notes: null, items: [['LAS', 'Lasagne', 1, 'Egg allergy']] },
+    { reference: 'R-3', class: null, notes: 'Vegan', items: [['SOUP', 'Soup', 1]] },
+  ] satisfies OrderSketch[];
+
+  it("lists every order's notes with its reference, class and item: flagged first, then by reference", () => {
+    expect(makePrepSummary(day).data.notes).toEqual([
+      {
+        reference: 'R-1',
+        class: '3B',
+        item: { sku: 'LAS', name: 'Lasagne' },
+        note: 'Egg allergy',
+        flagged: true,
+      },
+      { reference: 'R-3', class: null, note: 'Vegan', flagged: true },
+      { reference: 'R-2', class: '4A', note: 'Picked up by grandma', flagged: false },
+      {
+        reference: 'R-2',
+        class: '4A',
+        item: { sku: 'SOUP', name: 'Soup' },
+        note: 'no croutons',
+        flagged: false,
+      },
+    ]);
+  });
+
+  it("flags with the organization's words when it has its own, and flags nothing with none", () => {
+    const own = makePrepSummary(day, { highlightWords: ['grandma'] }).data.notes ?? [];
+    expect(own.filter((note) => note.flagged).map((note) => note.note)).toEqual(['Picked up by grandma']);
+    const none = makePrepSummary(day, { highlightWords: [] }).data.notes ?? [];
+    expect(none.some((note) => note.flagged)).toBe(false);
+    expect(none.map((note) => note.reference)).toEqual(['R-1', 'R-2', 'R-2', 'R-3']);
+  });
+
+  it('has an empty list for a day without notes', () => {
+    expect(makePrepSummary([{ items: [['SOUP', 'Soup', 1]] }]).data.notes).toEqual([]);
+  });
+
+  it('cuts a very long note, and decides its flag on the whole of it', () => {
+    const long = `${'x'.repeat(2_000)} nut allergy`;
+    const [note] = makePrepSummary([{ notes: long, items: [['SOUP', 'Soup', 1]] }]).data.notes ?? [];
+    expect([...(note?.note ?? '')]).toHaveLength(PREP_SUMMARY_NOTE_MAX_CHARS);
+    expect(note?.note.endsWith('…')).toBe(true);
+    expect(note?.flagged).toBe(true);
+  });
+
+  it('leaves the last notes out when they outgrow the event, keeping the flagged ones, and counts them', () => {
+    const sketches: OrderSketch[] = Array.from({ length: 400 }, (_, index) => ({
+      reference: `R-${String(index).padStart(3, '0')}`,
+      notes: `${index % 10 === 0 ? 'Egg allergy' : 'Cut small'} ${'.'.repeat(300)}`,
+      items: [['SOUP', 'Soup', 1]],
+    }));
+    const event = makePrepSummary(sketches);
+    const notes = event.data.notes ?? [];
+    expect(notes.length).toBeLessThan(400);
+    expect(event.data.notes_omitted).toBe(400 - notes.length);
+    expect(Buffer.byteLength(JSON.stringify(notes))).toBeLessThanOrEqual(PREP_SUMMARY_NOTES_MAX_BYTES);
+    // All 40 flagged notes are kept, first.
+    expect(notes.slice(0, 40).every((note) => note.flagged)).toBe(true);
+    expect(notes.filter((note) => note.flagged)).toHaveLength(40);
+    // The figures are whole: only the notes were cut.
+    expect(event.data.complete).toBe(true);
+    expect(PrepSummaryEventSchema.safeParse(event).success).toBe(true);
+  });
+});
+
 describe('PrepSummaryEventSchema', () => {
+  it('reads a summary recorded before notes existed', () => {
+    const { notes: _notes, ...before } = valid().data;
+    expect(PrepSummaryEventSchema.safeParse({ ...valid(), data: before }).success).toBe(true);
+  });
+
   const valid = () => makePrepSummary([{ items: [['SOUP', 'Soup', 1]] }]);
 
   it('refuses an incomplete summary without a reason, and a complete one with a reason', () => {

@@ -100,4 +100,25 @@ describe('sampleEvent', () => {
     expect(event.data.orders.every((order) => order.reference.startsWith('TEST-'))).toBe(true);
     expect(isSampleEvent(event)).toBe(true);
   });
+
+  it("gives the sample prep summary notes, flagged with the organization's words, flagged first", () => {
+    const input = {
+      organization: { id: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f', name: 'North School' },
+      source: 'https://meals.example.org/api/v1/admin/organizations/3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
+      now: NOW,
+      pickupDate: '2026-11-23',
+      nonce: NONCE,
+    };
+    const notes = samplePrepSummary(input).data.notes ?? [];
+    expect(notes.map(({ note, flagged }) => [note, flagged])).toEqual([
+      ['Allergic to peanuts: no nuts at all, please.', true],
+      ['Cut in small pieces', false],
+    ]);
+    expect(notes[0]).toMatchObject({ class: '5B', item: { name: 'Sample meal' } });
+    const own = samplePrepSummary({ ...input, highlightWords: ['pieces'] }).data.notes ?? [];
+    expect(own.map(({ note, flagged }) => [note, flagged])).toEqual([
+      ['Cut in small pieces', true],
+      ['Allergic to peanuts: no nuts at all, please.', false],
+    ]);
+  });
 });

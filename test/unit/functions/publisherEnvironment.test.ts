@@ -1,7 +1,21 @@
 // The publisher's environment is checked at import: a misconfigured function fails on its first cold
-// start, naming what is wrong.
+// start, naming what is wrong. Its config (from the bundle, or NOTIFIER_CONFIG) gives each organization's
+// highlight words.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parsePublisherEnvironment } from '../../../functions/publisher/environment.js';
+
+const CONFIG = JSON.stringify({
+  api: { baseUrl: 'https://example.test/api/v1/admin' },
+  organizations: [
+    {
+      id: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
+      name: 'North School',
+      token: { env: 'NORTH_TOKEN' },
+      timeZone: 'Europe/Lisbon',
+      highlightWords: ['glúten'],
+    },
+  ],
+});
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -9,19 +23,26 @@ afterEach(() => {
 });
 
 describe('parsePublisherEnvironment', () => {
-  it('names TOPIC_ARN when it is not set', () => {
-    expect(() => parsePublisherEnvironment({})).toThrow('publisher environment: TOPIC_ARN is not set');
+  it('names TOPIC_ARN and NOTIFIER_CONFIG when they are not set', () => {
+    expect(() => parsePublisherEnvironment({})).toThrow(
+      'publisher environment: TOPIC_ARN is not set; NOTIFIER_CONFIG is not set',
+    );
   });
 
   it('refuses a TOPIC_ARN that is not an SNS topic ARN', () => {
     expect(() =>
-      parsePublisherEnvironment({ TOPIC_ARN: 'arn:aws:sqs:us-east-1:123456789012:queue' }),
+      parsePublisherEnvironment({
+        TOPIC_ARN: 'arn:aws:sqs:us-east-1:123456789012:queue',
+        NOTIFIER_CONFIG: CONFIG,
+      }),
     ).toThrow('publisher environment: TOPIC_ARN: must be an SNS topic ARN');
   });
 
-  it('reads the topic ARN', () => {
+  it("reads the topic ARN and the config, with each organization's highlight words", () => {
     const topicArn = 'arn:aws:sns:eu-west-1:123456789012:meal-order-events';
-    expect(parsePublisherEnvironment({ TOPIC_ARN: topicArn })).toEqual({ topicArn });
+    const environment = parsePublisherEnvironment({ TOPIC_ARN: topicArn, NOTIFIER_CONFIG: CONFIG });
+    expect(environment.topicArn).toBe(topicArn);
+    expect(environment.config.organizations[0]?.highlightWords).toEqual(['glúten']);
   });
 
   it('makes the handler module fail to load without its environment', async () => {

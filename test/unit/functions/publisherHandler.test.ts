@@ -19,12 +19,27 @@ import { makeOrderEvent } from '../../support/eventFixtures.js';
 import { eventInsertRecord, sequenceOf, streamRecord } from '../../support/lambdaRecords.js';
 
 const TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:meal-order-events';
+const BASE = makeOrderEvent({ type: 'order.canceled' });
+/** The organization of the events sets its own highlight words: the e-mail body flags with them. */
+const PUBLISHER_CONFIG = {
+  api: { baseUrl: 'https://example.test/api/v1/admin' },
+  organizations: [
+    {
+      id: BASE.data.organization.id,
+      name: BASE.data.organization.name,
+      token: { env: 'NORTH_TOKEN' },
+      timeZone: 'Europe/Lisbon',
+      highlightWords: ['grandma'],
+    },
+  ],
+};
 const sns = mockClient(SNSClient);
 let handlerModule: typeof import('../../../functions/publisher/handler.js');
 let output: CapturedOutput;
 
 beforeAll(async () => {
   vi.stubEnv('TOPIC_ARN', TOPIC_ARN);
+  vi.stubEnv('NOTIFIER_CONFIG', JSON.stringify(PUBLISHER_CONFIG));
   vi.stubEnv('AWS_REGION', 'us-east-1');
   vi.stubEnv('AWS_ACCESS_KEY_ID', 'test');
   vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'test');
@@ -48,8 +63,6 @@ afterEach(() => {
   sns.reset();
   vi.restoreAllMocks();
 });
-
-const BASE = makeOrderEvent({ type: 'order.canceled' });
 
 /** `count` distinct events (ids differ), each as the stream INSERT of its event item. */
 function events(count: number): { events: OrderEvent[]; records: DynamoDBRecord[] } {
@@ -102,6 +115,25 @@ describe('publisher handler', () => {
     expect(Object.keys(eventMessageAttributes(event)).sort()).toEqual(
       ['establishment', 'organization', 'payment_method', 'status', 'type'].sort(),
     );
+  });
+
+  it("flags the notes of the e-mail body with the words of the event's organization, from its config", async () => {
+    const event = makeOrderEvent({
+      type: 'order.canceled',
+      order: { notes: 'Picked up by grandma, allergic to eggs' },
+    });
+    await handlerModule.handler({ Records: [eventInsertRecord(event)] });
+    const message = JSON.parse(sentEntries()[0]?.[0]?.Message ?? '{}') as { email: string };
+    expect(message.email).toContain(
+      '\nNotes:\n  [ALLERGY/DIET] Order: Picked up by grandma, allergic to eggs\n',
+    );
+    const other = makeOrderEvent({ type: 'order.canceled', order: { notes: 'Picked up by grandma' } });
+    const elsewhere = { ...other, data: { ...other.data, organization: { id: 'another', name: 'Another' } } };
+    sns.resetHistory();
+    await handlerModule.handler({ Records: [eventInsertRecord(elsewhere)] });
+    const body = JSON.parse(sentEntries()[0]?.[0]?.Message ?? '{}') as { email: string };
+    // An organization the config does not have gets the default words, which do not name a grandma.
+    expect(body.email).toContain('\nNotes:\n  Order: Picked up by grandma\n');
   });
 
   it('sends 23 events as PublishBatch calls of 10, 10 and 3, in stream order', async () => {

@@ -100,6 +100,18 @@ describe('summarizeClosings', () => {
     ).toEqual(closings.events.map((event) => event.id).sort());
   });
 
+  it("flags the day's notes with the organization's own highlight words", async () => {
+    const noted = parsedOrder({ pickup_at: TODAY, establishment: { ...CANTEEN }, notes: 'Sem glúten' });
+    const { closings } = await summarize(
+      { observed: observed(noted, pendingToday()) },
+      { organization: { highlightWords: ['gluten'] } },
+    );
+    const canteenSummary = closings.events.find((event) => event.data.establishment.uuid === CANTEEN.uuid);
+    expect(canteenSummary?.data.notes).toEqual([
+      { reference: noted.reference, class: noted.customer.class, note: 'Sem glúten', flagged: true },
+    ]);
+  });
+
   it('returns no event for a summary recorded again after a crash: the log refuses the copy', async () => {
     const first = await summarize({ observed: observed(pendingToday()) });
     // The state was not saved: the next cycle finds the same closings due, with the same ids.

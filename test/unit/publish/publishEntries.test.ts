@@ -1,6 +1,8 @@
 // How the publisher groups entries into PublishBatch requests: never more than 10 entries nor more than
 // 256 KiB of messages in one request, in stream order.
+
 import { describe, expect, it } from 'vitest';
+import { defaultHighlightWords } from '../../../shared/delivery/highlightWordsOf.js';
 import {
   chunkForPublishBatch,
   entryBytes,
@@ -39,7 +41,7 @@ describe('chunkForPublishBatch', () => {
 
 describe('entryBytes', () => {
   it('counts the message, the subject and every attribute name, type and value', () => {
-    const entry = publishEntry(makeOrderEvent());
+    const entry = publishEntry(makeOrderEvent(), defaultHighlightWords);
     const attributes = Object.entries(entry.MessageAttributes ?? {}).reduce(
       (sum, [name, value]) =>
         sum + name.length + (value.DataType?.length ?? 0) + (value.StringValue?.length ?? 0),
