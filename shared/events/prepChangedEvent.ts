@@ -2,6 +2,7 @@
 // establishment's pickup date was sent, in what that kitchen must prepare, and the orders behind it. At
 // most one per establishment and date per cycle; about no single order, so it has its own envelope type.
 import * as z from 'zod';
+import { describeTypes } from './catalogNotes.js';
 import { cloudEventSchema } from './cloudEventEnvelope.js';
 
 export const PREP_CHANGED_EVENT_TYPE = 'establishment.prep_changed';
@@ -55,9 +56,12 @@ export const PrepChangedDataSchema = z.object({
 });
 export type PrepChangedData = z.infer<typeof PrepChangedDataSchema>;
 
-export const PrepChangedEventSchema = cloudEventSchema(
-  z.literal(PREP_CHANGED_EVENT_TYPE),
-  PrepChangedDataSchema,
-);
+const PrepChangedTypeSchema = z.literal(PREP_CHANGED_EVENT_TYPE);
+describeTypes(PrepChangedTypeSchema, {
+  [PREP_CHANGED_EVENT_TYPE]:
+    'What changed, after its prep summary, in what one establishment must prepare for one pickup date: item deltas and the orders behind them, at most one per cycle; subject is the establishment uuid.',
+});
+
+export const PrepChangedEventSchema = cloudEventSchema(PrepChangedTypeSchema, PrepChangedDataSchema);
 /** `subject` is the establishment's uuid. */
 export type PrepChangedEvent = z.infer<typeof PrepChangedEventSchema>;

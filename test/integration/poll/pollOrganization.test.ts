@@ -299,8 +299,9 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
 
       const [edited, gone] = sim.world.pendingOrders(kitchen.uuid, TODAY);
       if (!edited || !gone) throw new Error('fewer than two pending orders');
-      const had = edited.items.find((item) => item.sku === lasagne.sku)?.quantity ?? 0;
-      sim.world.setItemQuantity(edited.uuid, lasagne.sku, had + 1);
+      const line = edited.items.find((item) => item.sku === lasagne.sku);
+      if (line) sim.world.setItemQuantity(edited.uuid, line.uuid, line.quantity + 1);
+      else sim.world.addItem(edited.uuid, { sku: lasagne.sku });
       sim.world.setStatus(gone.uuid, 'canceled');
       now = at('06:06:30');
       const after = await poll();

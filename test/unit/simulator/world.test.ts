@@ -130,32 +130,6 @@ describe('World', () => {
     expect(stamps).toEqual([...stamps].sort());
   });
 
-  it('sets an order’s quantity of a product: its line, a new line, or none, the totals following', () => {
-    const { world } = worldFixture({ initialOrders: 0 });
-    const order = world.addOrder();
-    const [kept] = order.items;
-    const added = world.products().find((product) => !order.items.some((item) => item.sku === product.sku));
-    if (!kept || !added) throw new Error('fixture has no items or products to add');
-    const more = world.setItemQuantity(order.uuid, kept.sku, kept.quantity + 2);
-    expect(more.items.find((item) => item.sku === kept.sku)?.quantity).toBe(kept.quantity + 2);
-    const withNew = world.setItemQuantity(order.uuid, added.sku, 1);
-    expect(withNew.items.at(-1)).toMatchObject({
-      sku: added.sku,
-      name: added.name,
-      quantity: 1,
-      notes: null,
-    });
-    const without = world.setItemQuantity(order.uuid, kept.sku, 0);
-    expect(without.items.map((item) => item.sku)).not.toContain(kept.sku);
-    for (const changed of [more, withNew, without]) {
-      OrderSchema.parse(changed);
-      const sum = changed.items.reduce((total, item) => total + cents(item.total.amount), 0);
-      expect([cents(changed.subtotal.amount), cents(changed.total.amount)]).toEqual([sum, sum]);
-    }
-    expect(without.updated_at > withNew.updated_at && withNew.updated_at > more.updated_at).toBe(true);
-    expect(() => world.setItemQuantity(order.uuid, 'NO-SUCH-SKU', 1)).toThrow(RangeError);
-  });
-
   it('adds an order with overrides and draws everything else', () => {
     const { world } = worldFixture({ initialOrders: 0 });
     const establishment = world.establishments()[2];
