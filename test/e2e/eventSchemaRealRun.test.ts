@@ -122,7 +122,14 @@ describe('every event of a real run, against meal-notifier event-schema', () => 
     const orders = Array.from({ length: 6 }, () =>
       sim.world.addOrder({ pickupDate, establishment: canteen.uuid }),
     );
-    const [completed, canceled, archived, updated, moved] = orders as [Order, Order, Order, Order, Order];
+    const [completed, canceled, archived, updated, moved, edited] = orders as [
+      Order,
+      Order,
+      Order,
+      Order,
+      Order,
+      Order,
+    ];
 
     // The baseline, before the closing: silent.
     await pollOnce();
@@ -137,8 +144,12 @@ describe('every event of a real run, against meal-notifier event-schema', () => 
     sim.world.setPickupDate(moved.uuid, addDays(pickupDate, 1));
     await pollOnce();
 
-    // A canceled order back to pending: a status move of no other kind.
+    // A canceled order back to pending: a status move of no other kind. And a parent adds a portion to an
+    // order the summary counted: the kitchen hears the delta (establishment.prep_changed).
     sim.world.setStatus(canceled.uuid, 'pending');
+    const [line] = edited.items;
+    if (!line) throw new Error('an order without items');
+    sim.world.setItemQuantity(edited.uuid, line.uuid, line.quantity + 1);
     await pollOnce();
     // A type added to the union: make it happen here, against the same world, then poll once more.
 
