@@ -2,6 +2,7 @@
 // the event's type and the order's reference in columns that line up, then the details.
 import { DEFAULT_HIGHLIGHT_WORDS } from '../../shared/events/noteHighlights.js';
 import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
+import { prepChangedLine } from '../../shared/events/prepChangeText.js';
 import { counted } from '../../shared/text/counted.js';
 import { dayLabel } from '../../shared/time/dayLabel.js';
 import type { Style } from './terminalStyle.js';
@@ -71,11 +72,8 @@ export function eventColumns(
     return [establishment.name, [`${count}${complete ? '' : ' (incomplete)'}`]];
   }
   if (event.type === 'establishment.prep_changed') {
-    const { establishment, items, orders, pickup_date } = event.data;
-    const itemCount = items.length + (event.data.items_omitted ?? 0);
-    const orderCount = orders.length + (event.data.orders_omitted ?? 0);
-    const what = `${counted(itemCount, 'item')} changed by ${counted(orderCount, 'order')}`;
-    return [establishment.name, [`${what} for ${dayLabel(pickup_date)}`]];
+    const { establishment, pickup_date } = event.data;
+    return [establishment.name, [`${dayLabel(pickup_date)}: ${prepChangedLine(event)}`]];
   }
   const { order, after_closing } = event.data;
   const details = [order.establishment.name.padEnd(ESTABLISHMENT_WIDTH)];

@@ -1,5 +1,6 @@
 // The plain-text wording of a prep_changed, one for Slack, e-mail and the CLI, each of which escapes it for
 // its own medium: the summary's closing time as the kitchen knows it, an item's delta, an order's change.
+import { counted } from '../text/counted.js';
 import type { PrepChangedEvent, PrepChangedItem, PrepChangedOrder } from './prepChangedEvent.js';
 
 /**
@@ -39,4 +40,22 @@ export function itemNames(items: PrepChangedEvent['data']['items']): string[] {
   return items.map((item) =>
     (seen.get(item.name) ?? 0) > 1 && item.sku !== '' ? `${item.name} (${item.sku})` : item.name,
   );
+}
+
+/** Deltas named in a one-line account before the rest are counted: a line, not a list. */
+const NAMED_DELTAS = 3;
+
+/**
+ * The whole prep_changed in one line, for a terminal or a notification's fallback, the counts first so
+ * that cutting the line keeps them: "2 orders · Lasagne: 42 → 40 · Soup: 3 → 4", or, when only notes
+ * changed, "1 order · notes only".
+ */
+export function prepChangedLine(event: PrepChangedEvent): string {
+  const { items, orders } = event.data;
+  const orderCount = counted(orders.length + (event.data.orders_omitted ?? 0), 'order');
+  if (items.length === 0) return `${orderCount} · notes only`;
+  const names = itemNames(items);
+  const named = items.slice(0, NAMED_DELTAS).map((item, index) => itemDeltaText(item, names[index]));
+  const rest = items.length - named.length + (event.data.items_omitted ?? 0);
+  return [orderCount, ...named, ...(rest > 0 ? [counted(rest, 'more item')] : [])].join(' · ');
 }

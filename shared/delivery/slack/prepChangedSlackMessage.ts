@@ -3,7 +3,13 @@
 // amends, the item deltas ("Lasagne: 42 → 40"), then the orders behind them; fitted to Slack's limits
 // however many there are, and every value typed by people escaped for mrkdwn.
 import type { PrepChangedEvent } from '../../events/prepChangedEvent.js';
-import { itemDeltaText, itemNames, orderChangeText, summaryClock } from '../../events/prepChangeText.js';
+import {
+  itemDeltaText,
+  itemNames,
+  orderChangeText,
+  prepChangedLine,
+  summaryClock,
+} from '../../events/prepChangeText.js';
 import { isSampleEvent } from '../../events/sampleEvent.js';
 import { counted } from '../../text/counted.js';
 import { dayLabel } from '../../time/dayLabel.js';
@@ -116,11 +122,5 @@ function footer(event: PrepChangedEvent): string {
 }
 
 function fallbackText(title: string, event: PrepChangedEvent): string {
-  const { items, orders } = event.data;
-  const itemCount = items.length + (event.data.items_omitted ?? 0);
-  const orderCount = orders.length + (event.data.orders_omitted ?? 0);
-  return fitMrkdwn(
-    `${title}: ${counted(itemCount, 'item')} changed by ${counted(orderCount, 'order')}`,
-    SLACK_LIMITS.fallbackText,
-  );
+  return fitMrkdwn(`${title}: ${plain(prepChangedLine(event))}`, SLACK_LIMITS.fallbackText);
 }

@@ -77,7 +77,7 @@ describe('the runner’s line per event', () => {
     const event = makePrepChanged();
     const record = detectedEventRecord(event);
     expect(record.message).toBe(
-      'detected   prep_changed  Main Canteen  2 items changed by 2 orders for Thu 26 Nov  North School',
+      'detected   prep_changed  Main Canteen  Thu 26 Nov: 2 orders · Lasagne: 42 → 40 · Vegetable soup: 12 → 13  North School',
     );
     expect(record.fields).toEqual({
       eventId: event.id,

@@ -115,7 +115,7 @@ describe('the demo narrator', () => {
     );
     expect(lines()).toEqual([
       expect.stringMatching(/^baseline /),
-      'detected   prep_changed  Main Canteen  2 items changed by 2 orders for Thu 26 Nov',
+      'detected   prep_changed  Main Canteen  Thu 26 Nov: 2 orders · Lasagne: 42 → 40 · Vegetable soup: 12 → 13',
       expect.stringMatching(
         /^delivered {2}prep_changed {2}Main Canteen {2}changes for Thu 26 Nov {2}signature verified {2}/,
       ),

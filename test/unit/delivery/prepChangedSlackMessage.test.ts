@@ -54,7 +54,7 @@ describe('formatSlackMessage for a prep_changed', () => {
     const msg = formatSlackMessage(makePrepChanged());
     expect(header(msg)).toBe('✏️ Main Canteen, Thu 26 Nov: changes since the 11:00 summary');
     expect(msg.text).toBe(
-      '✏️ Main Canteen, Thu 26 Nov: changes since the 11:00 summary: 2 items changed by 2 orders',
+      '✏️ Main Canteen, Thu 26 Nov: changes since the 11:00 summary: 2 orders · Lasagne: 42 → 40 · Vegetable soup: 12 → 13',
     );
   });
 
@@ -92,7 +92,7 @@ describe('formatSlackMessage for a prep_changed', () => {
       }),
     );
     expect(sectionTexts(msg)[0]).toBe('*Quantities*\nNo quantity changed: only notes');
-    expect(msg.text).toMatch(/: 0 items changed by 1 order$/);
+    expect(msg.text).toMatch(/: 1 order · notes only$/);
   });
 
   it('tells two items of one name apart by their sku', () => {
@@ -145,7 +145,7 @@ describe('formatSlackMessage for a prep_changed', () => {
     expect(shownItems.every((line) => line.length <= SLACK_LIMITS.itemLine)).toBe(true);
     expect(sectionTexts(msg)).toContain(`_…and ${300 - shownItems.length + 7} more items_`);
     expect(sectionTexts(msg).some((text) => /^_…and \d+ more orders_$/.test(text))).toBe(true);
-    expect(msg.text).toMatch(/: 307 items changed by 303 orders$/);
+    expect(msg.text).toMatch(/summary: 303 orders · 0 y+/);
     expectWithinSlackLimits(msg);
   });
 
