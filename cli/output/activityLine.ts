@@ -2,8 +2,10 @@
 // the event's type and the order's reference in columns that line up, then the details.
 import { DEFAULT_HIGHLIGHT_WORDS } from '../../shared/events/noteHighlights.js';
 import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
+import { orderNotes } from '../../shared/events/orderNotes.js';
 import { prepChangedLine } from '../../shared/events/prepChangeText.js';
 import { counted } from '../../shared/text/counted.js';
+import { excerpt } from '../../shared/text/excerpt.js';
 import { dayLabel } from '../../shared/time/dayLabel.js';
 import type { Style } from './terminalStyle.js';
 import { updatedChangesText } from './updatedChangesText.js';
@@ -15,6 +17,8 @@ const TYPE_WIDTH = 'completed'.length;
 /** Columns line up for the simulator's references and establishment names; longer ones just push on. */
 const REFERENCE_WIDTH = 'NS-1000'.length;
 export const ESTABLISHMENT_WIDTH = 'Staff Room Counter'.length;
+/** A new order's flagged note is cut here: a line, not a paragraph. */
+const FLAGGED_NOTE_WIDTH = 60;
 
 const ACTIVITY_COLOUR: Record<Activity, keyof Style> = {
   detected: 'cyan',
@@ -81,6 +85,14 @@ export function eventColumns(
   if (event.type === 'order.updated') {
     const changed = updatedChangesText(event.data.changes, highlightWords, style);
     if (changed !== undefined) details.push(changed);
+  } else if (event.type === 'order.created') {
+    // A new order's allergy or diet, where the kitchen first sees the order; other notes wait for Slack.
+    const flagged = orderNotes(order, highlightWords).filter((note) => note.flagged);
+    const [first] = flagged;
+    if (first) {
+      const more = flagged.length > 1 ? ` +${flagged.length - 1} more` : '';
+      details.push(style.red(`🚨 ${excerpt(first.note, FLAGGED_NOTE_WIDTH)}${more}`));
+    }
   }
   return [order.reference, details];
 }

@@ -129,4 +129,15 @@ describe('the runner’s line for an update', () => {
     });
     expect(detectedEventRecord(removed).message).toContain('notes removed; Lasagne notes: no cheese');
   });
+
+  it('shows a new order’s allergy or diet note, flagged, and keeps other notes for Slack and e-mail', () => {
+    const created = makeOrderEvent({
+      order: { reference: 'NS-13', notes: 'Allergic to peanuts', items: [lasagne(1, 'Vegetarian, please')] },
+    });
+    const message = detectedEventRecord(created).message;
+    expect(message).toContain('🚨 Allergic to peanuts +1 more');
+    const plainNote = makeOrderEvent({ order: { reference: 'NS-14', notes: 'Pick up at noon' } });
+    expect(detectedEventRecord(plainNote).message).not.toContain('Pick up');
+    expect(detectedEventRecord(created, undefined, []).message).not.toContain('🚨');
+  });
 });
