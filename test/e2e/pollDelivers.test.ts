@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Establishment } from '../../shared/api/schemas.js';
+import type { OrderEvent } from '../../shared/events/orderEvent.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
 import { writeNorthSchoolConfig } from '../support/configFixtures.js';
 import { type RunningCli, runCli, startCli } from '../support/runCli.js';
@@ -176,6 +177,59 @@ describe('meal-notifier poll delivers', () => {
     const queued = await runCli(['deliveries', '--config', config], env());
     expect(queued.stdout).toContain('0 queued, 3 dead');
     expect(queued.stdout).toContain('subscriber legacy is disabled');
+  }, 60_000);
+
+  it('shows the same notes in Slack, e-mail and the webhook, the allergy flagged, on a new order and its update', async () => {
+    const automation = await webhook();
+    const config = await writeConfig([
+      { id: 'automation', type: 'webhook', url: automation.url, secret: { env: 'HOOK_SECRET_NEW' } },
+      { id: 'kitchen-a', type: 'slack', webhookUrl: { env: 'SLACK_A' } },
+      { id: 'office', type: 'email', to: ['office@example.org'] },
+    ]);
+    expect((await runCli(['poll', '--config', config, '--once'], env())).code).toBe(0);
+    const order = sim.world.addOrder({
+      pickupDate: sim.world.today(),
+      establishment: establishments[0].uuid,
+      notes: 'Allergic to peanuts <b>no nuts</b> & no sesame',
+    });
+    const [line] = order.items;
+    if (!line) throw new Error('an order without items');
+    sim.world.setItemNotes(order.uuid, line.uuid, 'Cut in small pieces');
+    expect((await runCli(['poll', '--config', config, '--once'], env())).code).toBe(0);
+    sim.world.setNotes(order.uuid, 'Coeliac: gluten-free bread only');
+    expect((await runCli(['poll', '--config', config, '--once'], env())).code).toBe(0);
+
+    const hooks = automation.received.map((request) => JSON.parse(request.body) as OrderEvent);
+    expect(hooks.map((event) => event.type)).toEqual(['order.created', 'order.updated']);
+    expect(hooks[0]?.data.order).toMatchObject({
+      notes: 'Allergic to peanuts <b>no nuts</b> & no sesame',
+      items: [{ notes: 'Cut in small pieces' }],
+    });
+    expect(hooks[1]?.data.changes).toEqual([
+      {
+        field: 'notes',
+        from: 'Allergic to peanuts <b>no nuts</b> & no sesame',
+        to: 'Coeliac: gluten-free bread only',
+      },
+    ]);
+
+    // Slack: the notes before the items, the allergy marked, its markup shown rather than obeyed.
+    const [created, updated] = slack.received.map((message) => JSON.stringify(message.payload));
+    expect(created).toContain('🚨');
+    expect(created).toContain('Allergic to peanuts &lt;b&gt;no nuts&lt;/b&gt; &amp; no sesame');
+    expect(created).toContain('Cut in small pieces');
+    expect(created?.indexOf('Allergic to peanuts')).toBeLessThan(created?.indexOf('*Items') ?? -1);
+    expect(updated).toContain('Coeliac: gluten-free bread only');
+
+    // E-mail: the same notes, the allergy marked in the text and in the HTML, escaped there.
+    const [createdMail, updatedMail] = smtp.received;
+    expect(createdMail?.text).toContain(
+      '[ALLERGY/DIET] Order: Allergic to peanuts <b>no nuts</b> & no sesame',
+    );
+    expect(createdMail?.text).toContain('Cut in small pieces');
+    expect(createdMail?.html).toContain('Allergic to peanuts &lt;b&gt;no nuts&lt;/b&gt; &amp; no sesame');
+    expect(createdMail?.html).not.toContain('<b>no nuts</b>');
+    expect(updatedMail?.text).toContain('Coeliac: gluten-free bread only');
   }, 60_000);
 
   it('loses nothing when the runner restarts between a failed attempt and its retry', async () => {
