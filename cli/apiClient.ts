@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { AdminApiClient, type AttemptReport } from '../shared/api/adminApiClient.js';
 import { createUndiciHttpClient } from '../shared/http/undiciHttpClient.js';
 import { addConnectionOptions, CONNECTION_HELP, type Connection, resolveConnection } from './connection.js';
+import { stderrSink } from './output/outputSink.js';
 
 /** Adds --verbose and the connection's flags, and after the options the connection's help, then `examples`. */
 export function withApiClientOptions(command: Command, examples: string): Command {
@@ -28,15 +29,14 @@ export async function withCliApiClient(
 }
 
 function createCliApiClient(connection: Connection, verbose: boolean): AdminApiClient {
+  const stderr = stderrSink();
   return new AdminApiClient({
     baseUrl: connection.baseUrl,
     organizationId: connection.organizationId,
     ...(connection.organizationName === undefined ? {} : { organizationName: connection.organizationName }),
     token: connection.token,
     httpClient: createUndiciHttpClient,
-    ...(verbose
-      ? { onAttempt: (report: AttemptReport) => process.stderr.write(`${describeAttempt(report)}\n`) }
-      : {}),
+    ...(verbose ? { onAttempt: (report: AttemptReport) => stderr.line(describeAttempt(report)) } : {}),
   });
 }
 

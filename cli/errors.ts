@@ -7,6 +7,7 @@ import { FixByHandError } from '../shared/errors/fixByHandError.js';
 import { EXIT_FAILURE, EXIT_USAGE, NotifierError } from '../shared/errors/notifierError.js';
 import { StateFileTooNewError } from '../shared/store/errors.js';
 import type { LogFormat } from './logging/logFormat.js';
+import type { OutputSink } from './output/outputSink.js';
 
 export { EXIT_FAILURE, EXIT_USAGE };
 
@@ -29,11 +30,7 @@ export class MetricsListenError extends CliUsageError {
  * Prints the failure and returns the exit code. With the json log format (a runner whose stderr goes to
  * a log pipeline), the failure is one JSON object too, so the pipeline does not choke on the last line.
  */
-export function reportFailure(
-  error: unknown,
-  stderr: NodeJS.WritableStream,
-  format: LogFormat = 'human',
-): number {
+export function reportFailure(error: unknown, stderr: OutputSink, format: LogFormat = 'human'): number {
   if (error instanceof CommanderError) {
     // Commander has already printed its message (or the help).
     return error.exitCode === 0 ? 0 : EXIT_USAGE;
@@ -41,9 +38,9 @@ export function reportFailure(
   const write = (message: string, exitCode: number, details: Record<string, unknown> = {}): number => {
     if (format === 'json') {
       const line = { time: new Date().toISOString(), level: 'error', kind: 'failure', message, exitCode };
-      stderr.write(`${JSON.stringify({ ...line, ...details })}\n`);
+      stderr.json({ ...line, ...details });
     } else {
-      stderr.write(`meal-notifier: ${message}\n`);
+      stderr.line(`meal-notifier: ${message}`);
     }
     return exitCode;
   };

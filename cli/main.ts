@@ -1,5 +1,6 @@
 // Entry point of the `meal-notifier` CLI.
 import { reportFailure } from './errors.js';
+import { stderrSink } from './output/outputSink.js';
 import { buildProgram } from './program.js';
 import { endQuietlyWhenOutputCloses } from './runtime/closedOutput.js';
 
@@ -10,5 +11,5 @@ try {
 } catch (error) {
   // The command that ran parsed its own options; only the runner has --log-format.
   const json = program.commands.some((command) => command.opts().logFormat === 'json');
-  process.exitCode = reportFailure(error, process.stderr, json ? 'json' : 'human');
+  process.exitCode = reportFailure(error, stderrSink(), json ? 'json' : 'human');
 }

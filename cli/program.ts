@@ -15,6 +15,7 @@ import { republishCommand } from './commands/republish.js';
 import { sendTestCommand } from './commands/sendTest.js';
 import { simulateCommand } from './commands/simulate.js';
 import { statusCommand } from './commands/status.js';
+import { stderrSink, stdoutSink } from './output/outputSink.js';
 
 export function buildProgram(): Command {
   const program = new Command('meal-notifier')
@@ -25,7 +26,7 @@ export function buildProgram(): Command {
     // commander's default short flag, kept for scripts written against it.
     .addOption(new Option('-V').hideHelp())
     .on('option:V', () => {
-      process.stdout.write(`${PRODUCT_VERSION}\n`);
+      stdoutSink().line(PRODUCT_VERSION);
       throw new CommanderError(0, 'commander.version', PRODUCT_VERSION);
     })
     .showSuggestionAfterError()
@@ -71,7 +72,14 @@ or from MEAL_API_BASE_URL, MEAL_API_ORGANIZATION and MEAL_API_TOKEN, or from a c
 
 Run meal-notifier <command> --help for each command's options and examples.`,
     );
-  // Every subcommand throws instead of exiting, so main() decides the exit code in one place.
-  for (const command of [program, ...program.commands]) command.exitOverride();
+  for (const command of [program, ...program.commands]) {
+    // Every subcommand throws instead of exiting, so main() decides the exit code in one place.
+    command.exitOverride();
+    // Help and usage errors are text for a person too (an argument echoed back, say).
+    command.configureOutput({
+      writeOut: (text) => stdoutSink().text(text),
+      writeErr: (text) => stderrSink().text(text),
+    });
+  }
   return program;
 }

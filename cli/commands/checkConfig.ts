@@ -17,6 +17,7 @@ import { pingOrganizations } from '../checkConfig/pingOrganizations.js';
 import type { SmtpPingResult } from '../checkConfig/pingSmtp.js';
 import { CliUsageError, EXIT_FAILURE } from '../errors.js';
 import { configFileOf, configGivenAsFlag, withConfigOption } from '../flags.js';
+import { stderrSink, stdoutSink } from '../output/outputSink.js';
 import { resolveStatePath } from '../runtime/statePath.js';
 
 interface CheckConfigOptions {
@@ -57,12 +58,13 @@ Examples:
   $ meal-notifier send-test --config notifier.json --subscriber office   # then try a subscriber`,
     )
     .action(async (positional: string | undefined, options: CheckConfigOptions, command: Command) => {
+      const [stdout, stderr] = [stdoutSink(), stderrSink()];
       const file = checkedFile(positional, command);
       const config = await checkedConfig(file, process.env);
       // Not a problem: a rotation under way. Said, so the operator knows which secret is still to set.
       for (const unset of findUnsetRotationSecrets(config, process.env)) {
-        process.stderr.write(
-          `warning: ${unset.path}: environment variable ${unset.variable} is not set; subscriber "${unset.subscriberId}" signs with its other secrets until it is\n`,
+        stderr.line(
+          `warning: ${unset.path}: environment variable ${unset.variable} is not set; subscriber "${unset.subscriberId}" signs with its other secrets until it is`,
         );
       }
       const organizations = counted(config.organizations.length, 'organization');
@@ -73,27 +75,27 @@ Examples:
           config.smtp ? pingConfiguredSmtp(config.smtp) : undefined,
         ]);
         for (const result of results) {
-          process.stdout.write(
+          stdout.line(
             result.ok
-              ? `${result.organization}: OK, the token reads this organization (${counted(result.establishments, 'establishment')})\n`
-              : `${result.organization}: FAILED, ${result.explanation}\n`,
+              ? `${result.organization}: OK, the token reads this organization (${counted(result.establishments, 'establishment')})`
+              : `${result.organization}: FAILED, ${result.explanation}`,
           );
         }
-        if (smtp) process.stdout.write(`${smtpLine(smtp)}\n`);
+        if (smtp) stdout.line(smtpLine(smtp));
         const failed = results.filter((result) => !result.ok).length;
         const failures = [
           ...(failed > 0 ? [`${failed} of ${organizations}`] : []),
           ...(smtp && !smtp.ok ? ['the SMTP server'] : []),
         ];
         if (failures.length > 0) {
-          process.stderr.write(
-            `meal-notifier: ${file}: the config is valid, but ${failures.join(' and ')} failed the ping\n`,
+          stderr.line(
+            `meal-notifier: ${file}: the config is valid, but ${failures.join(' and ')} failed the ping`,
           );
           process.exitCode = EXIT_FAILURE;
           return;
         }
       }
-      process.stdout.write(`config OK: ${organizations}, ${subscribers}\n`);
+      stdout.line(`config OK: ${organizations}, ${subscribers}`);
     });
 }
 

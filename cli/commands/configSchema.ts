@@ -2,6 +2,7 @@
 // config file as it is written.
 import { Command } from 'commander';
 import { configJsonSchema } from '../../shared/config/configJsonSchema.js';
+import { stdoutSink } from '../output/outputSink.js';
 
 export function configSchemaCommand(): Command {
   return new Command('config-schema')
@@ -18,6 +19,6 @@ Examples:
   then, in notifier.json: { "$schema": "./notifier.schema.json", "api": { … }, … }`,
     )
     .action(() => {
-      process.stdout.write(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
+      stdoutSink().json(configJsonSchema(), 2);
     });
 }

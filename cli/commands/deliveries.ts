@@ -18,6 +18,7 @@ import { EXIT_FAILURE } from '../errors.js';
 import { integerFlag, STACK_CONFIG, withConfigOption } from '../flags.js';
 import { type DeliveryJson, deliveryJson } from '../output/deliveriesJson.js';
 import { type DeliveryRow, formatDeliveriesTable } from '../output/deliveriesTable.js';
+import { stderrSink, stdoutSink } from '../output/outputSink.js';
 import { outputWidth } from '../output/outputWidth.js';
 import { openLocalState } from '../runtime/localRuntime.js';
 
@@ -82,20 +83,19 @@ async function localDeliveries(options: DeliveriesOptions): Promise<void> {
       rows.push({ ...delivery, ...event });
       json.push(deliveryJson(delivery, event));
     }
+    const stdout = stdoutSink();
     if (options.json) {
-      process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+      stdout.json(json, 2);
       return;
     }
     const disabled = await store.outbox.disabledSubscribers();
-    process.stdout.write(
-      rows.length > 0 ? `${formatDeliveriesTable(rows, Date.now(), outputWidth())}\n` : '',
-    );
+    if (rows.length > 0) stdout.line(formatDeliveriesTable(rows, Date.now(), outputWidth()));
     const queued = rows.filter((row) => row.status === 'queued').length;
-    process.stdout.write(`${queued} queued, ${rows.length - queued} dead\n`);
+    stdout.line(`${queued} queued, ${rows.length - queued} dead`);
     for (const subscriber of disabled) {
-      process.stdout.write(
+      stdout.line(
         `subscriber ${subscriber.subscriberId} is disabled since ${new Date(subscriber.disabledAt).toISOString()}: ` +
-          `${subscriber.reason} (replay to it to enable it again)\n`,
+          `${subscriber.reason} (replay to it to enable it again)`,
       );
     }
   } finally {
@@ -125,37 +125,36 @@ async function stackDeliveries(
       listing.problems.push(error instanceof Error ? error.message : String(error));
     }
     if (listing.problems.length > 0) process.exitCode = EXIT_FAILURE;
+    const stdout = stdoutSink();
     if (options.json) {
-      process.stdout.write(`${JSON.stringify(listing.deadLetters, null, 2)}\n`);
-      for (const problem of listing.problems) process.stderr.write(`meal-notifier: not known: ${problem}\n`);
+      stdout.json(listing.deadLetters, 2);
+      const stderr = stderrSink();
+      for (const problem of listing.problems) stderr.line(`meal-notifier: not known: ${problem}`);
       return;
     }
     const rows = listing.deadLetters.map(toRow);
-    process.stdout.write(
-      rows.length > 0 ? `${formatDeliveriesTable(rows, Date.now(), outputWidth())}\n` : '',
-    );
+    if (rows.length > 0) stdout.line(formatDeliveriesTable(rows, Date.now(), outputWidth()));
     if (!options.failed) {
       for (const { subscriberId, queued } of listing.queued) {
-        if (queued > 0)
-          process.stdout.write(`${subscriberId}: ${queued} waiting on its queue (counted, not listed)\n`);
+        if (queued > 0) stdout.line(`${subscriberId}: ${queued} waiting on its queue (counted, not listed)`);
       }
       const queued = listing.queued.reduce((sum, { queued }) => sum + queued, 0);
-      process.stdout.write(`${queued} queued, ${rows.length} dead\n`);
+      stdout.line(`${queued} queued, ${rows.length} dead`);
     } else {
-      process.stdout.write(`${rows.length} dead\n`);
+      stdout.line(`${rows.length} dead`);
     }
     for (const subscriber of disabled) {
-      process.stdout.write(
+      stdout.line(
         `subscriber ${subscriber.subscriberId} is disabled since ${new Date(subscriber.disabledAt).toISOString()}: ` +
-          `${subscriber.reason} (meal-notifier replay --stack ${options.stack} --dead-letters enables it again)\n`,
+          `${subscriber.reason} (meal-notifier replay --stack ${options.stack} --dead-letters enables it again)`,
       );
     }
     if (publisherFailures) {
-      process.stdout.write(
-        `${counted(publisherFailures, 'stream batch', 'stream batches')} the publisher gave up on: see meal-notifier republish --stack ${options.stack}\n`,
+      stdout.line(
+        `${counted(publisherFailures, 'stream batch', 'stream batches')} the publisher gave up on: see meal-notifier republish --stack ${options.stack}`,
       );
     }
-    for (const problem of listing.problems) process.stdout.write(`not known: ${problem}\n`);
+    for (const problem of listing.problems) stdout.line(`not known: ${problem}`);
   });
 }
 

@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { runDemo } from '../demo/runDemo.js';
 import { integerFlag } from '../flags.js';
-import { terminalStyle } from '../output/terminalStyle.js';
+import { stdoutSink } from '../output/outputSink.js';
 import { stopOnSignals } from '../runtime/stopOnSignals.js';
 
 interface DemoCommandOptions {
@@ -37,8 +37,7 @@ Examples:
         await runDemo({
           seed,
           intervalSeconds,
-          write: (text) => process.stdout.write(text),
-          style: terminalStyle(process.stdout),
+          output: stdoutSink(),
           stop: signals.signal,
         });
       } finally {

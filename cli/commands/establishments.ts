@@ -5,6 +5,7 @@ import { withApiClientOptions, withCliApiClient } from '../apiClient.js';
 import type { ConnectionOptions } from '../connection.js';
 import { formatEstablishmentsTable } from '../output/establishmentsTable.js';
 import { writeListingWarnings } from '../output/listingWarnings.js';
+import { stderrSink, stdoutSink } from '../output/outputSink.js';
 import { outputWidth } from '../output/outputWidth.js';
 
 interface EstablishmentsOptions extends ConnectionOptions {
@@ -24,12 +25,14 @@ export function establishmentsCommand(): Command {
   ).action(async (options: EstablishmentsOptions, command: Command) => {
     await withCliApiClient(command, options.verbose ?? false, async (client) => {
       const listing = await client.listEstablishments();
-      writeListingWarnings(listing, process.stderr);
-      process.stdout.write(
-        options.json
-          ? `${JSON.stringify(listing.records, null, 2)}\n`
-          : `${formatEstablishmentsTable(listing.records, outputWidth())}\n${counted(listing.records.length, 'establishment')}\n`,
-      );
+      writeListingWarnings(listing, stderrSink());
+      const stdout = stdoutSink();
+      if (options.json) {
+        stdout.json(listing.records, 2);
+        return;
+      }
+      stdout.line(formatEstablishmentsTable(listing.records, outputWidth()));
+      stdout.line(counted(listing.records.length, 'establishment'));
     });
   });
 }

@@ -9,6 +9,7 @@ import { eventCatalog } from '../../shared/events/eventCatalog.js';
 import { EVENT_TYPES } from '../../shared/events/notifierEvent.js';
 import { CliUsageError } from '../errors.js';
 import { eventTypesFlag } from '../eventTypesFlag.js';
+import { stdoutSink } from '../output/outputSink.js';
 import { reasonOf } from '../poll/eventSink.js';
 
 interface EventSchemaOptions {
@@ -57,11 +58,11 @@ Examples:
       const types = options.type === undefined ? undefined : eventTypesFlag(options.type);
       const selection = { ...(types === undefined ? {} : { types }), lenient: options.lenient === true };
       const document = options.asyncapi ? webhookAsyncApi(selection) : eventCatalog(selection);
-      const text = `${JSON.stringify(document, null, 2)}\n`;
       if (options.output === undefined) {
-        process.stdout.write(text);
+        stdoutSink().json(document, 2);
         return;
       }
+      const text = `${JSON.stringify(document, null, 2)}\n`;
       try {
         writeFileSync(options.output, text);
       } catch (error) {

@@ -25,6 +25,7 @@ import { CliUsageError } from '../errors.js';
 import { eventTypesFlag } from '../eventTypesFlag.js';
 import { integerFlag, STACK_CONFIG, withConfigOption } from '../flags.js';
 import { formatEventsTable } from '../output/eventsTable.js';
+import { stderrSink, stdoutSink } from '../output/outputSink.js';
 import { outputWidth } from '../output/outputWidth.js';
 import { parseSince } from '../parseSince.js';
 import { openLocalState, statePathOf } from '../runtime/localRuntime.js';
@@ -94,23 +95,23 @@ Examples:
         options.stack === undefined
           ? await localEvents(config, options.config, query)
           : await stackEvents(config, { ...options, stack: options.stack }, query);
+      const stdout = stdoutSink();
       if (options.json) {
-        process.stdout.write(`${JSON.stringify(listing.events, null, 2)}\n`);
+        stdout.json(listing.events, 2);
         // stdout stays one array; that the limit cut it goes where a person sees it.
-        if (listing.more)
-          process.stderr.write(`more events match than --limit ${query.limit} lets through\n`);
+        if (listing.more) stderrSink().line(`more events match than --limit ${query.limit} lets through`);
         return;
       }
       if (listing.events.length > 0) {
         const organizationNames = new Map(config.organizations.map(({ id, name }) => [id, name]));
-        process.stdout.write(
-          `${formatEventsTable(listing.events, { nowMs: now, width: outputWidth(), organizationNames })}\n`,
+        stdout.line(
+          formatEventsTable(listing.events, { nowMs: now, width: outputWidth(), organizationNames }),
         );
       }
-      for (const line of summaryLines(listing, query, now)) process.stdout.write(`${line}\n`);
+      for (const line of summaryLines(listing, query, now)) stdout.line(line);
       if (options.stack !== undefined && listing.events.length > 0) {
-        process.stdout.write(
-          `routed: the subscriber's filter matches; a stack records no delivery per event (dead letters: meal-notifier deliveries --stack ${options.stack} --failed)\n`,
+        stdout.line(
+          `routed: the subscriber's filter matches; a stack records no delivery per event (dead letters: meal-notifier deliveries --stack ${options.stack} --failed)`,
         );
       }
     });
@@ -132,7 +133,7 @@ async function localEvents(config: Config, configPath: string, query: EventQuery
   const statePath = statePathOf(config, configPath);
   // Opening the state file would create it: a config that never polled has no events to show.
   if (!stateFileExists(statePath)) {
-    process.stderr.write(`no state file at ${statePath} yet: nothing was polled with this config\n`);
+    stderrSink().line(`no state file at ${statePath} yet: nothing was polled with this config`);
     return { events: [], more: false };
   }
   const state = await openLocalState(configPath);

@@ -11,6 +11,7 @@ import { CliUsageError } from '../errors.js';
 import { timeZoneFlag } from '../flags.js';
 import { writeListingWarnings } from '../output/listingWarnings.js';
 import { formatOrdersTable } from '../output/ordersTable.js';
+import { stderrSink, stdoutSink } from '../output/outputSink.js';
 import { outputWidth } from '../output/outputWidth.js';
 
 /** Without dates the API lists only "today" in a zone it does not name, so we always send both. */
@@ -48,15 +49,16 @@ export function ordersCommand(): Command {
     const query = parseOrderQuery(options);
     await withCliApiClient(command, options.verbose ?? false, async (client) => {
       const listing = await client.listOrders(query);
-      writeListingWarnings(listing, process.stderr);
+      writeListingWarnings(listing, stderrSink());
+      const stdout = stdoutSink();
       if (options.json) {
-        process.stdout.write(`${JSON.stringify(listing.records, null, 2)}\n`);
+        stdout.json(listing.records, 2);
         return;
       }
-      process.stdout.write(`${formatOrdersTable(listing.records, outputWidth())}\n`);
-      process.stdout.write(
+      stdout.line(formatOrdersTable(listing.records, outputWidth()));
+      stdout.line(
         `${counted(listing.records.length, `${query.status} order`)} with pickup ${query.startDate} to ${query.endDate}` +
-          ` (${counted(listing.pages, 'page')})\n`,
+          ` (${counted(listing.pages, 'page')})`,
       );
     });
   });

@@ -13,7 +13,8 @@ import { QuietLogger } from '../logging/quietLogger.js';
 import { DEFAULT_METRICS_HOST, type MetricsEndpoint, startMetricsServer } from '../metrics/metricsServer.js';
 import type { PollerMetrics } from '../metrics/pollerMetrics.js';
 import { attemptRecord } from '../output/attemptLine.js';
-import { PLAIN, terminalStyle } from '../output/terminalStyle.js';
+import { stderrSink } from '../output/outputSink.js';
+import { PLAIN } from '../output/terminalStyle.js';
 import { openEventSink } from '../poll/eventSink.js';
 import { pollOnce } from '../poll/pollOnce.js';
 import { PollReporter } from '../poll/pollReporter.js';
@@ -97,7 +98,8 @@ Examples:
     .action(async (options: PollOptions) => {
       const metricsAt = metricsAddress(options);
       const format = parseLogFormat(options.logFormat);
-      const written = createLogger(format, process.stderr);
+      const stderr = stderrSink();
+      const written = createLogger(format, stderr);
       const logger: Logger = options.quiet ? new QuietLogger(written) : written;
       // Opened before anything else, so a path that cannot be written stops the command at once.
       const events = openEventSink(options.events, (message) =>
@@ -146,9 +148,9 @@ Examples:
             logger,
             outbox,
             run,
-            writeEvent: (line) => events.write(line),
+            writeEvent: (event) => events.write(event),
             // Colour only for a person at a terminal: never inside a JSON record or a log file.
-            style: format === 'human' ? terminalStyle(process.stderr) : PLAIN,
+            style: format === 'human' ? stderr.style : PLAIN,
             budgetPerMinute,
             highlightWords: highlightWordsOf(runtime.config.organizations),
             ...(served ? { latencies: served.metrics } : {}),

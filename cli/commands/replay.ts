@@ -20,6 +20,7 @@ import {
 import { CliUsageError, EXIT_FAILURE } from '../errors.js';
 import { STACK_CONFIG, withConfigOption } from '../flags.js';
 import { formatDeliveryReportLine } from '../output/deliveryReportLine.js';
+import { stderrSink } from '../output/outputSink.js';
 import { parseSince } from '../parseSince.js';
 import { claimDelivery } from '../runtime/deliveryLease.js';
 import { openLocalRuntime } from '../runtime/localRuntime.js';
@@ -77,6 +78,7 @@ Examples:
         );
       }
       const since = options.since === undefined ? undefined : parseSince(options.since, Date.now());
+      const stderr = stderrSink();
       if (options.stack !== undefined) {
         const request: StackReplayRequest =
           since !== undefined
@@ -89,7 +91,7 @@ Examples:
         return;
       }
       const runtime = await openLocalRuntime(options.config, {
-        onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
+        onWarning: (message) => stderr.line(`warning: ${message}`),
       });
       try {
         const subscriber = runtime.config.subscribers.find(({ id }) => id === options.subscriber);
@@ -121,15 +123,15 @@ Examples:
           }
         }
         if (await store.outbox.enableSubscriber(subscriber.id)) {
-          process.stderr.write(`subscriber ${subscriber.id} was disabled; it is enabled again\n`);
+          stderr.line(`subscriber ${subscriber.id} was disabled; it is enabled again`);
         }
         for (const eventId of eventIds) await store.outbox.requeue(subscriber.id, eventId, Date.now());
-        process.stderr.write(`replaying ${counted(eventIds.length, 'event')} to ${subscriber.id}\n`);
+        stderr.line(`replaying ${counted(eventIds.length, 'event')} to ${subscriber.id}`);
         const claim = await claimDelivery(runtime);
         if (!claim.held) {
           // Delivering here too would send them twice: the running runner picks them up within a second.
-          process.stderr.write(
-            `queued; the running run (${claim.holder ?? 'unknown'}) delivers them: see meal-notifier deliveries\n`,
+          stderr.line(
+            `queued; the running run (${claim.holder ?? 'unknown'}) delivers them: see meal-notifier deliveries`,
           );
           return;
         }
@@ -138,11 +140,9 @@ Examples:
             outbox: store.outbox,
             senders: runtime.senders,
             clock: Date.now,
-            onDelivery: (report) => process.stderr.write(`${formatDeliveryReportLine(report, Date.now())}\n`),
+            onDelivery: (report) => stderr.line(formatDeliveryReportLine(report, Date.now())),
             onError: (error) =>
-              process.stderr.write(
-                `meal-notifier: ${error instanceof Error ? error.message : String(error)}\n`,
-              ),
+              stderr.line(`meal-notifier: ${error instanceof Error ? error.message : String(error)}`),
           }),
           clock: Date.now,
           windowMs: 30_000,
@@ -155,8 +155,8 @@ Examples:
         );
         const undelivered = eventIds.filter((eventId) => !delivered.has(eventId));
         if (undelivered.length > 0) {
-          process.stderr.write(
-            `${counted(undelivered.length, 'replayed event')} not delivered yet: see meal-notifier deliveries\n`,
+          stderr.line(
+            `${counted(undelivered.length, 'replayed event')} not delivered yet: see meal-notifier deliveries`,
           );
           process.exitCode = EXIT_FAILURE;
         }
@@ -177,16 +177,17 @@ async function replayToStack(
       subscriberStatus: stack.subscriberStatus,
       queues: stack.queues,
     });
+    const stderr = stderrSink();
     if (result.reenabled) {
-      process.stderr.write(`subscriber ${result.subscriberId} was disabled; it is enabled again\n`);
+      stderr.line(`subscriber ${result.subscriberId} was disabled; it is enabled again`);
     }
     const what =
       request.kind === 'deadLetters'
         ? `${counted(result.replayed, 'dead letter')} moved back`
         : `${counted(result.replayed, 'event')} queued`;
     const when = result.delaySeconds > 0 ? `, delivered in ${result.delaySeconds} s` : '';
-    process.stderr.write(
-      `${what} to ${result.subscriberId}${when}: see meal-notifier status --stack ${options.stack}\n`,
+    stderr.line(
+      `${what} to ${result.subscriberId}${when}: see meal-notifier status --stack ${options.stack}`,
     );
   });
 }

@@ -11,6 +11,7 @@ import { counted } from '../../shared/text/counted.js';
 import { onDeployedStack, type StackOptions, withStackOptions } from '../aws/stackOptions.js';
 import { CliUsageError, EXIT_FAILURE } from '../errors.js';
 import { withConfigOption } from '../flags.js';
+import { stderrSink } from '../output/outputSink.js';
 
 interface RepublishOptions extends StackOptions {
   config: string;
@@ -73,24 +74,25 @@ Examples:
           },
           { byTime: options.byTime ?? false },
         );
+        const stderr = stderrSink();
         for (const outcome of outcomes) {
           if (outcome.state === 'republished') {
-            process.stderr.write(
-              `${outcome.batch}: ${counted(outcome.published, 'event')} published; removed from the queue\n`,
+            stderr.line(
+              `${outcome.batch}: ${counted(outcome.published, 'event')} published; removed from the queue`,
             );
           } else {
-            process.stderr.write(`${outcome.batch}: left on the queue: ${outcome.detail ?? 'see above'}\n`);
+            stderr.line(`${outcome.batch}: left on the queue: ${outcome.detail ?? 'see above'}`);
           }
           for (const skipped of outcome.skipped ?? []) {
-            process.stderr.write(`  not an event, not published: ${skipped}\n`);
+            stderr.line(`  not an event, not published: ${skipped}`);
           }
         }
         const left = outcomes.filter(({ state }) => state === 'left').length;
         const published = outcomes.reduce((sum, { published }) => sum + published, 0);
-        process.stderr.write(
+        stderr.line(
           outcomes.length === 0
-            ? 'the publisher gave up on nothing: its failure queue is empty\n'
-            : `${counted(published, 'event')} republished from ${counted(outcomes.length - left, 'batch', 'batches')}; ${counted(left, 'batch', 'batches')} left\n`,
+            ? 'the publisher gave up on nothing: its failure queue is empty'
+            : `${counted(published, 'event')} republished from ${counted(outcomes.length - left, 'batch', 'batches')}; ${counted(left, 'batch', 'batches')} left`,
         );
         if (left > 0) process.exitCode = EXIT_FAILURE;
       });

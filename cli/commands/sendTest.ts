@@ -12,6 +12,7 @@ import { EVENT_TYPES } from '../../shared/events/notifierEvent.js';
 import { createUndiciHttpClient } from '../../shared/http/undiciHttpClient.js';
 import { EXIT_FAILURE } from '../errors.js';
 import { suggestingChoiceFlag, withConfigOption } from '../flags.js';
+import { stderrSink, stdoutSink } from '../output/outputSink.js';
 import { formatTestDeliveryLine } from '../output/testDeliveryLine.js';
 import { findSubscriber } from '../sendTest/findSubscriber.js';
 import { defaultSampleType, sampleEventFor } from '../sendTest/sampleEventFor.js';
@@ -59,7 +60,8 @@ Examples:
       });
       const subscriber = findSubscriber(config, options.subscriber, options.config);
       const type = asked ?? defaultSampleType(subscriber);
-      const note = (message: string) => process.stderr.write(`note: ${message}\n`);
+      const stderr = stderrSink();
+      const note = (message: string) => stderr.line(`note: ${message}`);
       if (!subscriber.enabled) {
         note(`subscriber "${subscriber.id}" has "enabled": false in the config; sending the test anyway`);
       }
@@ -78,7 +80,7 @@ Examples:
         // The sample is the first organization's, and its notes are flagged with that one's words.
         highlightWords: highlightWordsOf(config.organizations),
         tuning: { httpClient: createUndiciHttpClient },
-        onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
+        onWarning: (message) => stderr.line(`warning: ${message}`),
       });
       try {
         // A secret not set or a setting that cannot work throws here, and exits 2 naming it.
@@ -88,9 +90,9 @@ Examples:
         const outcome = await sender.send(event);
         const line = formatTestDeliveryLine(subscriber.id, event, outcome, performance.now() - started);
         if (outcome.kind === 'delivered') {
-          process.stdout.write(`${line}\n`);
+          stdoutSink().line(line);
         } else {
-          process.stderr.write(`meal-notifier: ${line}\n`);
+          stderr.line(`meal-notifier: ${line}`);
           process.exitCode = EXIT_FAILURE;
         }
       } finally {

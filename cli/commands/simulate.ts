@@ -9,6 +9,7 @@ import { type RunningSimulator, startSimulator } from '../../simulator/startSimu
 import { WORLD_NAMES, WORLD_PRESETS } from '../../simulator/worldPresets.js';
 import { CliUsageError } from '../errors.js';
 import { choiceFlag, integerFlag, numberFlag, timeZoneFlag } from '../flags.js';
+import { type OutputSink, stdoutSink } from '../output/outputSink.js';
 import {
   formatReceivedMail,
   formatReceivedSlackMessage,
@@ -39,8 +40,8 @@ interface SimulateOptions {
 }
 
 export interface SimulateCommandDeps {
-  /** Where the lines go; default stdout. */
-  write?: (text: string) => void;
+  /** Where the lines go; default stdout's sink. */
+  stdout?: OutputSink;
   /** Stops the simulator when aborted; default SIGINT or SIGTERM. */
   stopSignal?: AbortSignal;
   /** Called once the simulator listens, e.g. for tests to reach it. */
@@ -100,7 +101,7 @@ Examples:
   $ meal-notifier simulate --error-rate 0.2 --latency 300 --requests-per-minute 10`,
     )
     .action(async (options: SimulateOptions) => {
-      const write = deps.write ?? ((text: string) => process.stdout.write(text));
+      const stdout = deps.stdout ?? stdoutSink();
       const world = WORLD_PRESETS[choiceFlag('--world', options.world, WORLD_NAMES)];
       const seed = integerFlag('--seed', options.seed, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
       const speed =
@@ -134,12 +135,12 @@ Examples:
         }
         throw error;
       });
-      const inboxes = options.receivers ? await startInboxes(write, show) : undefined;
+      const inboxes = options.receivers ? await startInboxes(stdout, show) : undefined;
       // Listen for the stop signal before announcing the address: a caller may signal as soon as it reads it.
       const stop = stopped(deps.stopSignal);
       deps.onStarted?.(simulator);
       const connections = organizationConnections(simulator);
-      write(
+      stdout.text(
         formatSimulatorBanner({
           seed,
           baseUrl: simulator.baseUrl,
@@ -160,7 +161,7 @@ Examples:
       await stop;
       await Promise.all([inboxes?.slack.close(), inboxes?.mail.close()]);
       await simulator.close();
-      write('Simulator stopped.\n');
+      stdout.line('Simulator stopped.');
     });
 }
 
@@ -168,13 +169,10 @@ Examples:
  * Local stand-ins for Slack and a mail server, so delivery can be tried with no account anywhere. The SMTP
  * server's library loads only here, as a simulator without receivers has no use for it.
  */
-async function startInboxes(
-  write: (text: string) => void,
-  show: Show,
-): Promise<{ slack: SlackInbox; mail: MailInbox }> {
+async function startInboxes(stdout: OutputSink, show: Show): Promise<{ slack: SlackInbox; mail: MailInbox }> {
   const { startMailInbox } = await import('../../simulator/inbox/mailInbox.js');
-  const slack = await startSlackInbox((message) => write(formatReceivedSlackMessage(message, show)));
-  const mail = await startMailInbox((received) => write(formatReceivedMail(received, show)));
+  const slack = await startSlackInbox((message) => stdout.text(formatReceivedSlackMessage(message, show)));
+  const mail = await startMailInbox((received) => stdout.text(formatReceivedMail(received, show)));
   return { slack, mail };
 }
 

@@ -16,6 +16,7 @@ import {
 } from '../aws/stackOptions.js';
 import { EXIT_FAILURE } from '../errors.js';
 import { STACK_CONFIG, withConfigOption } from '../flags.js';
+import { stdoutSink } from '../output/outputSink.js';
 import { outputWidth } from '../output/outputWidth.js';
 import { formatStatus } from '../output/statusTables.js';
 import { openLocalState, statePathOf } from '../runtime/localRuntime.js';
@@ -65,11 +66,9 @@ Examples:
           ? await localStatus(config, options.config, now)
           : await stackStatus(config, { ...options, stack: options.stack }, now);
       const health = assessHealth(report, now);
-      process.stdout.write(
-        options.json
-          ? `${JSON.stringify({ ...report, health }, null, 2)}\n`
-          : formatStatus(report, health, now, outputWidth()),
-      );
+      const stdout = stdoutSink();
+      if (options.json) stdout.json({ ...report, health }, 2);
+      else stdout.text(formatStatus(report, health, now, outputWidth()));
       if (!health.healthy) process.exitCode = EXIT_FAILURE;
     });
 }

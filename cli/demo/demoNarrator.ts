@@ -1,5 +1,6 @@
 // What the demo prints: a banner saying what runs where, then one line when the runner detects an event
-// and one when the webhook receiver gets it (with both latencies), and a closing summary.
+// and one when the webhook receiver gets it (with both latencies), and a closing summary; written through
+// an output sink, which colours it for a terminal and shows the control characters of the data in it.
 import type { Order } from '../../shared/api/schemas.js';
 import type { DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
 import { transitionTime } from '../../shared/detect/transitionTime.js';
@@ -14,8 +15,9 @@ import {
   formatLatency,
   shortType,
 } from '../output/activityLine.js';
+import type { OutputSink } from '../output/outputSink.js';
 import { describeDuration } from '../output/runSummary.js';
-import { PLAIN, type Style } from '../output/terminalStyle.js';
+import type { Style } from '../output/terminalStyle.js';
 import type { ReceivedDelivery } from './demoWebhookReceiver.js';
 
 export interface DemoBanner {
@@ -30,7 +32,7 @@ export interface DemoBanner {
 }
 
 export class DemoNarrator {
-  readonly #write: (text: string) => void;
+  readonly #output: OutputSink;
   readonly #style: Style;
   readonly #clock: () => number;
   readonly #detectedAt = new Map<string, number>();
@@ -44,9 +46,9 @@ export class DemoNarrator {
   #verified = 0;
   #failedAttempts = 0;
 
-  constructor(write: (text: string) => void, style: Style = PLAIN, clock: () => number = Date.now) {
-    this.#write = write;
-    this.#style = style;
+  constructor(output: OutputSink, clock: () => number = Date.now) {
+    this.#output = output;
+    this.#style = output.style;
     this.#clock = clock;
   }
 
@@ -186,7 +188,7 @@ export class DemoNarrator {
   }
 
   #line(text: string): void {
-    this.#write(`${text}\n`);
+    this.#output.line(text);
   }
 }
 

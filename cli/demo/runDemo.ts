@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
-import type { Style } from '../output/terminalStyle.js';
+import type { OutputSink } from '../output/outputSink.js';
 import { type LocalRuntime, openLocalRuntime } from '../runtime/localRuntime.js';
 import { runUntilStopped } from '../runtime/runUntilStopped.js';
 import { DemoNarrator } from './demoNarrator.js';
@@ -23,15 +23,15 @@ import { type DemoWebhookReceiver, startDemoWebhookReceiver } from './demoWebhoo
 export interface DemoOptions {
   seed: number;
   intervalSeconds: number;
-  write: (text: string) => void;
-  style: Style;
+  /** Where the story is told (stdout's sink), with its colour or none. */
+  output: OutputSink;
   /** Ends the demo gracefully when aborted. */
   stop: AbortSignal;
 }
 
 export async function runDemo(options: DemoOptions): Promise<void> {
   const { stop } = options;
-  const narrator = new DemoNarrator(options.write, options.style);
+  const narrator = new DemoNarrator(options.output);
   const dir = await mkdtemp(join(tmpdir(), 'meal-notifier-demo-'));
   // A second Ctrl-C exits at once, past the cleanup below; the directory must go then too.
   const removeOnExit = () => rmSync(dir, { recursive: true, force: true });

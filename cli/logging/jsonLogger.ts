@@ -1,10 +1,11 @@
 // Log records for machines: one JSON object per line, with the time, level, kind, the readable message
 // and the record's fields, so journald, Loki or CloudWatch can filter on them.
+import type { OutputSink } from '../output/outputSink.js';
 import type { Logger, LogRecord } from './logger.js';
 
 export class JsonLogger implements Logger {
   constructor(
-    private readonly stream: NodeJS.WritableStream,
+    private readonly sink: OutputSink,
     private readonly clock: () => number = Date.now,
   ) {}
 
@@ -17,7 +18,7 @@ export class JsonLogger implements Logger {
       // The envelope's own keys win: a field can never disguise a record's level or kind.
       ...withoutReserved(record.fields ?? {}),
     };
-    this.stream.write(`${JSON.stringify(line)}\n`);
+    this.sink.json(line);
   }
 }
 

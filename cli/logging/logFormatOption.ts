@@ -1,5 +1,6 @@
 // The --log-format option: which logger the runner writes its records with.
 import { CliUsageError } from '../errors.js';
+import type { OutputSink } from '../output/outputSink.js';
 import { HumanLogger } from './humanLogger.js';
 import { JsonLogger } from './jsonLogger.js';
 import { LOG_FORMATS, type LogFormat } from './logFormat.js';
@@ -11,10 +12,6 @@ export function parseLogFormat(text: string): LogFormat {
   return format;
 }
 
-export function createLogger(
-  format: LogFormat,
-  stream: NodeJS.WritableStream,
-  clock: () => number = Date.now,
-): Logger {
-  return format === 'json' ? new JsonLogger(stream, clock) : new HumanLogger(stream);
+export function createLogger(format: LogFormat, sink: OutputSink, clock: () => number = Date.now): Logger {
+  return format === 'json' ? new JsonLogger(sink, clock) : new HumanLogger(sink);
 }

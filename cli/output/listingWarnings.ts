@@ -2,7 +2,8 @@
 // machine-readable.
 import { describeListingProblem } from '../../shared/api/listingProblem.js';
 import type { Listing } from '../../shared/api/pagination.js';
+import type { OutputSink } from './outputSink.js';
 
-export function writeListingWarnings(listing: Listing<unknown>, stderr: NodeJS.WritableStream): void {
-  for (const problem of listing.problems) stderr.write(`warning: ${describeListingProblem(problem)}\n`);
+export function writeListingWarnings(listing: Listing<unknown>, stderr: OutputSink): void {
+  for (const problem of listing.problems) stderr.line(`warning: ${describeListingProblem(problem)}`);
 }

@@ -3,10 +3,11 @@
 // is for people, and the events are in the state file and with the subscribers anyway.
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { CliUsageError } from '../errors.js';
+import { type OutputSink, stdoutSink } from '../output/outputSink.js';
 
 export interface EventSink {
-  /** Writes one line; a failure is told to `onError` and the runner goes on. */
-  write(line: string): void;
+  /** Writes one event as a JSON line; a failure is told to `onError` and the runner goes on. */
+  write(event: unknown): void;
   close(): void;
 }
 
@@ -19,10 +20,10 @@ const NOWHERE: EventSink = { write: () => {}, close: () => {} };
 export function openEventSink(
   destination: string | undefined,
   onError: (message: string) => void,
-  stdout: NodeJS.WritableStream = process.stdout,
+  stdout: OutputSink = stdoutSink(),
 ): EventSink {
   if (destination === undefined) return NOWHERE;
-  if (destination === '-') return { write: (line) => void stdout.write(`${line}\n`), close: () => {} };
+  if (destination === '-') return { write: (event) => stdout.json(event), close: () => {} };
   let fd: number;
   try {
     fd = openSync(destination, 'a', 0o600);
@@ -31,9 +32,9 @@ export function openEventSink(
   }
   let failing = false;
   return {
-    write: (line) => {
+    write: (event) => {
       try {
-        writeSync(fd, `${line}\n`);
+        writeSync(fd, `${JSON.stringify(event)}\n`);
         failing = false;
       } catch (error) {
         // Said once per run of failures, not once per event: a full disk would otherwise flood the log.

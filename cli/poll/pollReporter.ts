@@ -26,8 +26,8 @@ export interface LatencyObserver {
 
 export interface PollReporterOptions {
   logger: Logger;
-  /** One CloudEvent JSON text per call. */
-  writeEvent: (line: string) => void;
+  /** One CloudEvent per call, for --events to write as a JSON line. */
+  writeEvent: (event: unknown) => void;
   /** Colour for the readable lines; plain unless they go to a terminal. */
   style?: Style;
   outbox: OutboxTally;
@@ -61,7 +61,7 @@ export class PollReporter {
     );
     for (const event of report.events) {
       // --events is nobody's opted-in subscriber: contact details stay out.
-      writeEvent(JSON.stringify(eventForSubscriber(event, false)));
+      writeEvent(eventForSubscriber(event, false));
       const words = this.#options.highlightWords?.(event.data.organization.id);
       logger.log(detectedEventRecord(event, this.#style, words));
     }

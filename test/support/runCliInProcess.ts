@@ -3,6 +3,7 @@
 // end it. Its stdout is captured, so it is not a terminal, whatever runs the tests: tables are not fitted.
 import { vi } from 'vitest';
 import { reportFailure } from '../../cli/errors.js';
+import { stderrSink } from '../../cli/output/outputSink.js';
 import { buildProgram } from '../../cli/program.js';
 import type { CliResult } from './runCli.js';
 
@@ -25,7 +26,7 @@ export async function runCliInProcess(args: string[]): Promise<CliResult> {
     await buildProgram().parseAsync(['node', 'meal-notifier', ...args]);
     code = Number(process.exitCode ?? 0);
   } catch (error) {
-    code = reportFailure(error, process.stderr);
+    code = reportFailure(error, stderrSink());
   } finally {
     process.exitCode = previousExitCode;
     stdout.mockRestore();

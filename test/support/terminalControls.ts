@@ -28,3 +28,12 @@ export function obeyedControls(text: string): string[] {
       `U+${(match[0].codePointAt(0) ?? 0).toString(16).padStart(4, '0')} in ${JSON.stringify(text.slice(Math.max(0, match.index - 20), match.index + 20))}`,
   );
 }
+
+/** The SGR codes of the CLI's own style (bold, dim, red, green, yellow, cyan and their ends). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the codes start with ESC.
+const OWN_COLOUR = /\u001b\[(?:1|2|22|31|32|33|36|39)m/g;
+
+/** `text` without the CLI's own colour codes: what is left must obey nothing. */
+export function withoutOwnColour(text: string): string {
+  return text.replace(OWN_COLOUR, '');
+}

@@ -4,6 +4,7 @@ import { CliUsageError } from '../../../cli/errors.js';
 import { parseConfig } from '../../../shared/config/loadConfig.js';
 import { isoWeekday, zonedInstant } from '../../../shared/time/zonedTime.js';
 import type { RunningSimulator } from '../../../simulator/startSimulator.js';
+import { captureSink } from '../../support/sinkCapture.js';
 
 /** The JSON config the banner prints, from its opening to its closing brace. */
 function printedConfig(text: string): string {
@@ -13,27 +14,32 @@ function printedConfig(text: string): string {
 }
 
 async function runUntilStarted(args: string[]) {
-  const output: string[] = [];
+  const stdout = captureSink();
   const stop = new AbortController();
   let started: (sim: RunningSimulator) => void = () => {};
   const simulator = new Promise<RunningSimulator>((resolve) => {
     started = resolve;
   });
   const command = simulateCommand({
-    write: (text) => output.push(text),
+    stdout: stdout.sink,
     stopSignal: stop.signal,
     onStarted: started,
   });
   command.exitOverride();
   const finished = command.parseAsync(args, { from: 'user' });
-  return { output, stop, finished, sim: await Promise.race([simulator, finished.then(() => undefined)]) };
+  return {
+    output: stdout.text,
+    stop,
+    finished,
+    sim: await Promise.race([simulator, finished.then(() => undefined)]),
+  };
 }
 
 describe('meal-notifier simulate', () => {
   it('prints the base URL, organization and tokens as shell lines that work against the simulator', async () => {
     const { output, stop, finished, sim } = await runUntilStarted(['--port', '0', '--seed', '7']);
     if (!sim) throw new Error('the simulator did not start');
-    const lines = output.join('').split('\n');
+    const lines = output().split('\n');
     expect(lines[0]).toBe(`Admin API simulator (seed 7) listening on ${sim.baseUrl}`);
     const exported = Object.fromEntries(
       lines
@@ -61,7 +67,7 @@ describe('meal-notifier simulate', () => {
     stop.abort();
     await finished;
     await expect(fetch(`${sim.baseUrl}/orders`)).rejects.toThrow();
-    expect(output.join('')).toContain('Simulator stopped.');
+    expect(output()).toContain('Simulator stopped.');
   });
 
   it('passes the flags on to the simulator', async () => {
@@ -98,7 +104,7 @@ describe('meal-notifier simulate', () => {
   it('prints every organization with the token that reads it, and a config that polls them all', async () => {
     const { output, stop, finished, sim } = await runUntilStarted(['--port', '0', '--speed', '0']);
     if (!sim) throw new Error('the simulator did not start');
-    const text = output.join('');
+    const text = output();
     expect(text).toContain('World demo: two schools');
     for (const organization of sim.organizations) {
       const token = sim.access.list().find((grant) => grant.organizations.includes(organization.id))?.token;
@@ -131,7 +137,7 @@ describe('meal-notifier simulate', () => {
       '90',
     ]);
     if (!sim) throw new Error('the simulator did not start');
-    const text = output.join('');
+    const text = output();
     const [first, second, third] = sim.world.establishments();
     expect(first?.working_days).toContain(isoWeekday(sim.world.today()));
     expect(text).toContain('Establishments (orders for today close at their closing time, Europe/Lisbon');
@@ -157,7 +163,7 @@ describe('meal-notifier simulate', () => {
     expect(sim.preset.name).toBe('canteen-afternoon');
     expect(sim.scenario.options.speed).toBe(1);
     expect(sim.world.orderCount).toBeGreaterThanOrEqual(2_900);
-    const text = output.join('');
+    const text = output();
     expect(text).toContain('World canteen-afternoon: one school, 3 establishments');
     expect(text).toContain('(speed 1)');
     const config = parseConfig(JSON.parse(printedConfig(text)));
@@ -183,7 +189,7 @@ describe('meal-notifier simulate', () => {
       '0',
     ]);
     if (!sim) throw new Error('the simulator did not start');
-    const text = output.join('');
+    const text = output();
     const lines = text.split('\n').filter((line) => line.includes(`MEAL_API_TOKEN=${sim.token}`));
     // The export line, then one line per organization.
     expect(lines).toHaveLength(21);
@@ -210,7 +216,7 @@ describe('meal-notifier simulate', () => {
     [['--receivers', '--show', 'all'], '--show "all" must be one of summary, full'],
     [['--show', 'full'], '--show says what --receivers prints of each message; add --receivers'],
   ])('refuses %j with a one-line usage error', async (args, message) => {
-    const command = simulateCommand({ write: () => {}, stopSignal: AbortSignal.abort() });
+    const command = simulateCommand({ stdout: captureSink().sink, stopSignal: AbortSignal.abort() });
     command.exitOverride();
     const attempt = command.parseAsync(args, { from: 'user' });
     await expect(attempt).rejects.toBeInstanceOf(CliUsageError);

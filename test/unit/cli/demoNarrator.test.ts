@@ -5,23 +5,20 @@ import { parsedOrder } from '../../support/detectFixtures.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
 import { makePrepChanged } from '../../support/prepChangedFixtures.js';
 import { makePrepSummary } from '../../support/prepSummaryFixtures.js';
+import { captureSink } from '../../support/sinkCapture.js';
+import { hostile, obeyedControls, withoutOwnColour } from '../../support/terminalControls.js';
 import { pollReport } from './pollReportFixture.js';
 
 const at = (time: string) => Date.parse(`2026-03-05T${time}Z`);
 
 function narrator(): { narrator: DemoNarrator; lines: () => string[]; setNow: (time: string) => void } {
-  let text = '';
+  const stdout = captureSink();
   let now = at('10:00:00');
   return {
-    narrator: new DemoNarrator(
-      (chunk) => {
-        text += chunk;
-      },
-      undefined,
-      () => now,
-    ),
+    narrator: new DemoNarrator(stdout.sink, () => now),
     lines: () =>
-      text
+      stdout
+        .text()
         .split('\n')
         .filter(Boolean)
         .map((line) => line.replace(/^\d\d:\d\d:\d\d {2}/, '')),
@@ -152,6 +149,34 @@ describe('the demo narrator', () => {
       'retrying   created    NS-1     attempt 1: http://127.0.0.1:1 answered 500',
       expect.stringMatching(/^delivered {2}created {4}NS-2 {5}signature NOT verified/),
     ]);
+  });
+
+  it('shows, not obeys, the control characters of the data it tells, in colour or not', () => {
+    for (const isTTY of [false, true]) {
+      const stdout = captureSink({ isTTY });
+      const demo = new DemoNarrator(stdout.sink, () => at('10:00:03'));
+      const event = makeOrderEvent({
+        order: {
+          reference: hostile('NS-1'),
+          establishment: { ...parsedOrder().establishment, name: hostile('Canteen') },
+          notes: hostile('Allergic to nuts'),
+        },
+      });
+      demo.cycle(pollReport(), () => undefined);
+      demo.cycle(pollReport({ events: [event], failures: [hostile('listing')] }), () => undefined);
+      demo.delivery(
+        {
+          ...delivered(event.id, event.data.order.reference),
+          state: 'queued',
+          outcome: { kind: 'retry', reason: hostile('answered 500') },
+        },
+        undefined,
+      );
+      demo.cycleFailed(hostile('North'), new Error(hostile('refused')));
+      expect(obeyedControls(withoutOwnColour(stdout.text()))).toEqual([]);
+      expect(stdout.text()).toContain('NS-1\\x1b]52;c;SGVsbG8=\\x07\\x1b[2J\\x0dX\\x9b31m\\u202e!');
+      expect(stdout.text().includes('\u001b[36m')).toBe(isTTY);
+    }
   });
 
   it('sums up the run: cycles, events by type, deliveries, verified signatures and latencies', () => {

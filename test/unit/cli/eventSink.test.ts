@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { CliUsageError } from '../../../cli/errors.js';
 import { openEventSink } from '../../../cli/poll/eventSink.js';
+import { captureSink } from '../../support/sinkCapture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'event-sink-'));
 const noError = (message: string) => {
@@ -13,19 +13,19 @@ const noError = (message: string) => {
 
 describe('where poll --events sends events', () => {
   it('"-" is stdout, one line each', () => {
-    const stdout = new PassThrough();
-    const sink = openEventSink('-', noError, stdout);
-    sink.write('{"id":"1"}');
-    sink.write('{"id":"2"}');
+    const stdout = captureSink();
+    const sink = openEventSink('-', noError, stdout.sink);
+    sink.write({ id: '1' });
+    sink.write({ id: '2' });
     sink.close();
-    expect(String(stdout.read())).toBe('{"id":"1"}\n{"id":"2"}\n');
+    expect(stdout.text()).toBe('{"id":"1"}\n{"id":"2"}\n');
   });
 
   it('a file is appended to by each run, and a new one is its owner’s alone', () => {
     const path = join(dir, 'events.jsonl');
     for (const id of ['1', '2']) {
       const sink = openEventSink(path, noError);
-      sink.write(`{"id":"${id}"}`);
+      sink.write({ id });
       sink.close();
     }
     expect(readFileSync(path, 'utf8')).toBe('{"id":"1"}\n{"id":"2"}\n');
@@ -34,7 +34,7 @@ describe('where poll --events sends events', () => {
 
   it('nothing without the flag', () => {
     const sink = openEventSink(undefined, noError);
-    expect(() => sink.write('{}')).not.toThrow();
+    expect(() => sink.write({})).not.toThrow();
   });
 
   it('refuses, at once, a file it cannot open, saying why', () => {

@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { CliUsageError, MetricsListenError, reportFailure } from '../../../cli/errors.js';
 import { NetworkError, UnauthorizedError } from '../../../shared/api/errors.js';
@@ -23,16 +22,12 @@ import {
   StoreContentionError,
 } from '../../../shared/store/errors.js';
 import { SqliteAddonMismatchError, toStoreError } from '../../../shared/store/sqlite/sqliteErrors.js';
+import { captureSink } from '../../support/sinkCapture.js';
 
 function run(error: unknown, format: 'human' | 'json' = 'human'): { code: number; text: string } {
-  let text = '';
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      text += String(chunk);
-      done();
-    },
-  });
-  return { code: reportFailure(error, stream, format), text };
+  const stderr = captureSink();
+  const code = reportFailure(error, stderr.sink, format);
+  return { code, text: stderr.text() };
 }
 
 const configError = new ConfigError('notifier.json', [
