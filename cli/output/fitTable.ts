@@ -3,8 +3,11 @@
 // Where the columns cannot keep the words a reader scans by whole ("NS-1" over "005"), each row becomes a
 // block of header and value lines instead, as psql's expanded display does.
 // Drawn here, in one pass, rather than by cli-table3: its layout took seconds for a few thousand rows.
+// Cells hold data (references, names, errors): their control characters are shown (terminalSafe) before
+// the layout, so that the columns are as wide as what the terminal will show.
 import { displayWidth } from './displayWidth.js';
 import { fitColumns, widest } from './fitColumns.js';
+import { terminalSafe } from './terminalSafe.js';
 import { longestWord, wrapText } from './wrapText.js';
 
 /** A row of cells (a cell may hold several lines), or a note spanning the whole row under the last one. */
@@ -23,7 +26,8 @@ const PER_COLUMN = 3;
  */
 const SCANNED_WORD_MAX = 16;
 
-export function renderTable(spec: TableSpec, width: number | undefined): string {
+export function renderTable(table: TableSpec, width: number | undefined): string {
+  const spec = shownAsSafe(table);
   const cellRows = spec.rows.filter((row): row is readonly string[] => Array.isArray(row));
   const columns = spec.head.map((header, column) => [header, ...cellRows.map((row) => row[column] ?? '')]);
   const available = width === undefined ? undefined : width - 1 - PER_COLUMN * spec.head.length;
@@ -110,4 +114,11 @@ function renderRecords(spec: TableSpec, width: number): string {
     );
   }
   return blocks.map((lines) => lines.join('\n')).join('\n\n');
+}
+
+function shownAsSafe(spec: TableSpec): TableSpec {
+  return {
+    head: spec.head.map(terminalSafe),
+    rows: spec.rows.map((row) => ('note' in row ? { note: terminalSafe(row.note) } : row.map(terminalSafe))),
+  };
 }

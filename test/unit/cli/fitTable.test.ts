@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fitColumns } from '../../../cli/output/fitColumns.js';
 import { renderTable, type TableSpec } from '../../../cli/output/fitTable.js';
 import { wrapText } from '../../../cli/output/wrapText.js';
+import { hostile, obeyedControls } from '../../support/terminalControls.js';
 
 const EVENT_ID = 'a1b2c3d4-e5f6-8abc-9def-0123456789ab';
 const ERROR =
@@ -27,6 +28,25 @@ describe('tables fitted to a width', () => {
     expect(table).toContain(`│ last error: ${ERROR} │`);
     expect(table).toContain(`│ accounting-automation │ order.created NS-1064 `);
   });
+
+  it.each([undefined, 40])(
+    'show the control characters of their cells, the columns as wide as what is shown (width %s)',
+    (width) => {
+      const table = renderTable(
+        {
+          head: ['Order', 'Customer'],
+          rows: [[hostile('NS-1'), `Ana\u202e Silva\r`], { note: `last error: ${hostile('500')}` }],
+        },
+        width,
+      );
+      expect(obeyedControls(table)).toEqual([]);
+      expect(table).toContain('NS-1\\x1b]52;c;');
+      // Every line of the frame, borders included, is as wide as the first.
+      const widths = lines(table).map((line) => [...line].length);
+      if (width === undefined) expect(new Set(widths).size).toBe(1);
+      else expect(Math.max(...widths)).toBeLessThanOrEqual(width);
+    },
+  );
 
   it.each([80, 60, 40])('print no line longer than %i columns and cut nothing off', (width) => {
     const table = renderTable(deliveries, width);
