@@ -174,6 +174,14 @@ export class World {
     establishment.working_days = [...days];
   }
 
+  /**
+   * Renames an establishment (any text, as an API may send, control characters too): GET /establishments
+   * and the orders placed from now on carry the new name; orders placed before keep the one they had.
+   */
+  setEstablishmentName(establishmentUuid: string, name: string): void {
+    this.establishmentRecord(establishmentUuid).name = name;
+  }
+
   products(): ProductRecord[] {
     return this.catalog.products.map((product) => structuredClone(product.record));
   }

@@ -181,6 +181,18 @@ describe('World', () => {
     expect(() => world.setStatus(order.uuid, 'completed')).toThrow(RangeError);
   });
 
+  it('renames an establishment for its listing and the orders placed after, not those placed before', () => {
+    const { world } = worldFixture({ initialOrders: 0 });
+    const [canteen] = world.establishments();
+    if (!canteen) throw new Error('fixture has no establishment');
+    const before = world.addOrder({ establishment: canteen.uuid });
+    world.setEstablishmentName(canteen.uuid, 'Cantina\u001b[2J');
+    expect(world.establishments()[0]?.name).toBe('Cantina\u001b[2J');
+    expect(world.addOrder({ establishment: canteen.uuid }).establishment.name).toBe('Cantina\u001b[2J');
+    expect(world.getOrder(before.uuid)?.establishment.name).toBe(canteen.name);
+    expect(() => world.setEstablishmentName('00000000-0000-4000-8000-000000000000', 'x')).toThrow(RangeError);
+  });
+
   it('adds an order that has already lived, stamped at each step of its history', () => {
     const { world } = worldFixture({ initialOrders: 0 });
     const uuid = world.addOrderWithHistory({ createdAtMs: T0 - 3 * 3_600_000 }, [
