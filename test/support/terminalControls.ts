@@ -15,6 +15,11 @@ export function hostile(label: string): string {
   return `${label}${SET_CLIPBOARD}${CLEAR_SCREEN}\rX${C1_RED}${RIGHT_TO_LEFT}!`;
 }
 
+/** `hostile(label)` as the CLI shows it to a person: each control character as its code. */
+export function shown(label: string): string {
+  return `${label}\\x1b]52;c;SGVsbG8=\\x07\\x1b[2J\\x0dX\\x9b31m\\u202e!`;
+}
+
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
 const OBEYED = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
