@@ -5,6 +5,7 @@ import { ORDER_STATUSES, PAYMENT_METHODS } from '../api/schemas.js';
 import { checkFilterExpressible } from '../contracts/snsFilterPolicy.js';
 import { EVENT_TYPES } from '../events/notifierEvent.js';
 import { isValidTimeZone } from '../time/calendarDate.js';
+import { parseCatchUpAfter } from './catchUpAfter.js';
 import { closestMatch } from './closestMatch.js';
 import { quoted } from './describeValue.js';
 import { SecretRefSchema } from './secretRef.js';
@@ -273,9 +274,39 @@ export const WebhookSubscriberSchema = strictObject({
 }).describe('Signed HTTP POSTs (Standard Webhooks).');
 export type WebhookSubscriber = z.infer<typeof WebhookSubscriberSchema>;
 
+/**
+ * How stale an order event may be before a person gets a catch-up instead: a duration ("15m", "2h",
+ * "1d"), or false to get every event however late. See catchUpAfterMs.
+ */
+const CatchUpAfter = z
+  .union(
+    [
+      z.literal(false),
+      z.string().refine((text) => parseCatchUpAfter(text) !== undefined, {
+        error: (issue) =>
+          `${quoted(issue.input)} is not a duration from 1m to 7d; write minutes, hours or days, e.g. "15m", "2h", "1d", or false`,
+      }),
+    ],
+    {
+      error: (issue) =>
+        issue.input === undefined || issue.code !== 'invalid_union'
+          ? undefined
+          : `${quoted(issue.input)} is not a duration; write e.g. "15m", "2h", "1d", or false to turn catch-ups off`,
+    },
+  )
+  // Optional rather than defaulted, so that a subscriber built in code need not name it: catchUpAfterMs
+  // reads a missing one as DEFAULT_CATCH_UP_AFTER.
+  .optional()
+  .describe(
+    'An order event whose change happened longer than this before it could be delivered (the notifier was stopped, the API or Slack/SMTP was down) is folded into one catch-up message instead of being sent late: "15m", "2h", "1d" (1m to 7d), or false to send every event however late. Default "15m".',
+  );
+
+/** The human subscribers' fields: who reads them can be buried by a backlog, so they get catch-ups. */
+const humanBase = { ...subscriberBase, catchUpAfter: CatchUpAfter };
+
 export const SlackSubscriberSchema = strictObject({
   type: z.literal('slack'),
-  ...subscriberBase,
+  ...humanBase,
   // The incoming-webhook URL is itself the credential.
   webhookUrl: SecretRefSchema.describe('The Slack incoming-webhook URL, a secret: { "env": "NAME" }.'),
 }).describe('Messages to a Slack channel.');
@@ -327,7 +358,7 @@ export type DigestConfig = z.infer<typeof DigestConfigSchema>;
 
 export const EmailSubscriberSchema = strictObject({
   type: z.literal('email'),
-  ...subscriberBase,
+  ...humanBase,
   to: listOf(EmailAddress, 'list at least one recipient').describe('Recipient addresses.'),
   digest: DigestConfigSchema.optional().describe(
     'Gathers events of some types into one e-mail per period; the other types are still sent at once.',
