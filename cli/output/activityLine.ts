@@ -1,5 +1,7 @@
 // The line the demo and the runner print when an event is detected or a delivery attempted: what happened,
 // the event's type and the order's reference in columns that line up, then the details.
+import { isCatchUp } from '../../shared/events/catchUpEvent.js';
+import { spanLabel } from '../../shared/events/catchUpText.js';
 import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
 import { counted } from '../../shared/text/counted.js';
 import { dayLabel } from '../../shared/time/dayLabel.js';
@@ -54,13 +56,21 @@ export function formatLatency(ms: number): string {
 
 /**
  * The reference column and the first details of an event: an order's reference and establishment (and
- * "after closing" when it is late), or the establishment a prep summary is for and what it counts.
+ * "after closing" when it is late), the establishment a prep summary is for and what it counts, or how
+ * many changes a catch-up stands for.
  */
 export function eventColumns(event: NotifierEvent, style: Style): [reference: string, details: string[]] {
   if (event.type === 'establishment.prep_summary') {
     const { establishment, orders, pickup_date, complete } = event.data;
     const count = `${counted(orders, 'order')} for ${dayLabel(pickup_date)}`;
     return [establishment.name, [`${count}${complete ? '' : ' (incomplete)'}`]];
+  }
+  if (isCatchUp(event)) {
+    const { data } = event;
+    return [
+      'catch-up',
+      [`${counted(data.events, 'change')}, ${spanLabel(data.first_change_at, data.last_change_at)}`],
+    ];
   }
   const { order, after_closing } = event.data;
   const details = [order.establishment.name.padEnd(ESTABLISHMENT_WIDTH)];

@@ -1,7 +1,12 @@
 // One readable line (and log record) per event the runner records, in the demo's columns: `detected
 // created    NS-1064  Staff Room Counter  North School`. The record names the event and the order, never
 // the customer: the event itself goes to the subscribers and to --events.
-import { eventReference, type NotifierEvent } from '../../shared/events/notifierEvent.js';
+import {
+  eventReference,
+  isOrderEvent,
+  isPrepSummary,
+  type NotifierEvent,
+} from '../../shared/events/notifierEvent.js';
 import type { LogRecord } from '../logging/logger.js';
 import { activityLine, eventColumns } from './activityLine.js';
 import { PLAIN, type Style } from './terminalStyle.js';
@@ -9,8 +14,11 @@ import { PLAIN, type Style } from './terminalStyle.js';
 export function detectedEventRecord(event: NotifierEvent, style: Style = PLAIN): LogRecord {
   const { organization } = event.data;
   const [reference, details] = eventColumns(event, style);
-  const establishment =
-    event.type === 'establishment.prep_summary' ? event.data.establishment : event.data.order.establishment;
+  const establishment = isPrepSummary(event)
+    ? event.data.establishment.name
+    : isOrderEvent(event)
+      ? event.data.order.establishment.name
+      : undefined;
   return {
     level: 'info',
     kind: 'event',
@@ -24,7 +32,7 @@ export function detectedEventRecord(event: NotifierEvent, style: Style = PLAIN):
       reference: eventReference(event),
       // The order's uuid, or for a prep summary the establishment's.
       subject: event.subject,
-      establishment: establishment.name,
+      ...(establishment === undefined ? {} : { establishment }),
       organization: organization.name,
       organizationId: organization.id,
     },

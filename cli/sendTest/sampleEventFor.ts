@@ -3,8 +3,10 @@
 // shown what poll would send it.
 import { randomUUID } from 'node:crypto';
 import type { Config, SubscriberConfig } from '../../shared/config/configSchema.js';
+import { CATCH_UP_EVENT_TYPE } from '../../shared/events/catchUpEvent.js';
 import type { EventType, NotifierEvent } from '../../shared/events/notifierEvent.js';
 import { PREP_SUMMARY_EVENT_TYPE } from '../../shared/events/prepSummaryEvent.js';
+import { sampleCatchUp } from '../../shared/events/sampleCatchUp.js';
 import { sampleEvent, samplePrepSummary } from '../../shared/events/sampleEvent.js';
 import { calendarDateIn } from '../../shared/time/calendarDate.js';
 
@@ -38,5 +40,7 @@ export function sampleEventFor(
       : { establishment: { uuid: establishment, name: 'Sample establishment' } }),
   };
   if (type === PREP_SUMMARY_EVENT_TYPE) return samplePrepSummary(common);
+  if (type === CATCH_UP_EVENT_TYPE)
+    return sampleCatchUp({ ...common, ...(paymentMethod === undefined ? {} : { paymentMethod }) });
   return sampleEvent({ ...common, type, ...(paymentMethod === undefined ? {} : { paymentMethod }) });
 }

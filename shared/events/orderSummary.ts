@@ -1,7 +1,7 @@
 // The order as every order event carries it: the whole order, normalized, with fields the API adds later
 // kept; cut to fit what carries it; and its redaction for subscribers that did not opt in to contact details.
 import { CustomerSchema, type Order, type OrderItem, OrderItemSchema, OrderSchema } from '../api/schemas.js';
-import type { NotifierEvent } from './notifierEvent.js';
+import { isOrderEvent, type NotifierEvent } from './notifierEvent.js';
 import type { OrderLine, OrderSummary } from './orderEvent.js';
 
 /**
@@ -113,7 +113,8 @@ export function eventForSubscriber<Event extends NotifierEvent>(
   includeContactDetails: boolean,
 ): Event;
 export function eventForSubscriber(event: NotifierEvent, includeContactDetails: boolean): NotifierEvent {
-  if (event.type === 'establishment.prep_summary') return event;
+  // Only an order event names a customer: a summary or a catch-up is the same for everyone.
+  if (!isOrderEvent(event)) return event;
   const parent = event.data.order.customer.parent;
   if (includeContactDetails || !parent) return event;
   const { email: _email, phone: _phone, ...named } = parent;
