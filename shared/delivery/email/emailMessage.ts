@@ -1,9 +1,10 @@
 // The e-mail an event becomes: a one-line subject naming the transition (and whether it came after
 // closing), a plain-text part and a simple HTML part (inline styles only, since mail clients drop style
-// sheets); a prep summary has its own (prepSummaryEmail.ts). Pure, so the SMTP sender and the SNS e-mail
-// body share it. Contact details appear only when the event carries them: the caller passes
-// `eventForSubscriber(event, includeContactDetails)`.
+// sheets); a prep summary has its own (prepSummaryEmail.ts), and so has a catch-up (catchUpEmail.ts).
+// Pure, so the SMTP sender and the SNS e-mail body share it. Contact details appear only when the event
+// carries them: the caller passes `eventForSubscriber(event, includeContactDetails)`.
 
+import { isCatchUp } from '../../events/catchUpEvent.js';
 import { contentChangeText } from '../../events/contentChangeText.js';
 import { isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js';
 import {
@@ -15,6 +16,7 @@ import {
 import { isSampleEvent } from '../../events/sampleEvent.js';
 import { counted } from '../../text/counted.js';
 import { paymentMethodLabel } from '../paymentMethodLabel.js';
+import { catchUpSubject, formatCatchUpEmail } from './catchUpEmail.js';
 import {
   type EmailField,
   type EmailMessage,
@@ -48,6 +50,7 @@ const AFTER_CLOSING_NOTE =
 /** The subject, text and HTML of the e-mail for one event. */
 export function formatEmail(event: NotifierEvent): EmailMessage {
   if (isPrepSummary(event)) return formatPrepSummaryEmail(event);
+  if (isCatchUp(event)) return formatCatchUpEmail(event);
   const subject = emailSubject(event);
   const fields = orderFields(event);
   const items = itemLines(event);
@@ -67,6 +70,7 @@ const SAMPLE_NOTICE = 'TEST: sent by meal-notifier send-test to try this address
  */
 export function emailSubject(event: NotifierEvent): string {
   if (isPrepSummary(event)) return prepSummarySubject(event);
+  if (isCatchUp(event)) return catchUpSubject(event);
   const order = event.data.order;
   const where = `${singleLine(order.establishment.name)}, pickup ${singleLine(order.pickup_date)}`;
   const late = event.data.after_closing ? 'After closing: ' : '';

@@ -1,6 +1,7 @@
 // Text as e-mail takes it, for every kind of event: values on one line (a line break in a subject would
 // start a new mail header), HTML escaping, the inline styles mail clients keep, the labelled fields and
 // highlighted notices an e-mail opens with, and the footer naming the event.
+import { isCatchUp } from '../../events/catchUpEvent.js';
 import { type DigestEvent, isDigest } from '../../events/digestEvent.js';
 import { isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js';
 
@@ -38,7 +39,7 @@ export function escapeHtml(text: string): string {
 
 /** The event's identity, so a reader can match the mail with a webhook delivery or a log line. */
 export function eventFooter(event: NotifierEvent | DigestEvent): string {
-  const when = isDigest(event) ? 'built' : isPrepSummary(event) ? 'recorded' : 'detected';
+  const when = isDigest(event) || isCatchUp(event) ? 'built' : isPrepSummary(event) ? 'recorded' : 'detected';
   return singleLine(`Event ${event.type} ${event.id}, ${when} ${event.time}.`);
 }
 

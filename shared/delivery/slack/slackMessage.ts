@@ -1,10 +1,11 @@
 // The Slack message for one event (pure): for an order event, a Block Kit layout for the kitchen channel —
 // a header naming the transition (and whether it came after closing), where a rescheduled order moved, the
 // order's key fields, its item lines — plus a plain `text` fallback for notifications; a prep summary has
-// its own layout (prepSummarySlackMessage.ts). Every value is fitted to Slack's limits, so no order,
-// however large or oddly named, produces a message Slack refuses as `invalid_blocks`. Parent e-mail and
-// phone are never printed.
+// its own layout (prepSummarySlackMessage.ts), and so has a catch-up (catchUpSlackMessage.ts). Every
+// value is fitted to Slack's limits, so no order, however large or oddly named, produces a message Slack
+// refuses as `invalid_blocks`. Parent e-mail and phone are never printed.
 
+import { isCatchUp } from '../../events/catchUpEvent.js';
 import { contentChangeText } from '../../events/contentChangeText.js';
 import { isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js';
 import {
@@ -18,6 +19,7 @@ import { isSampleEvent } from '../../events/sampleEvent.js';
 import { counted } from '../../text/counted.js';
 import { dayLabel } from '../../time/dayLabel.js';
 import { paymentMethodLabel } from '../paymentMethodLabel.js';
+import { formatCatchUpSlackMessage } from './catchUpSlackMessage.js';
 import { formatPrepSummarySlackMessage } from './prepSummarySlackMessage.js';
 import {
   context,
@@ -39,6 +41,7 @@ const SAMPLE_NOTICE =
 /** Format from `eventForSubscriber(event, …)`; contact details are left out either way. */
 export function formatSlackMessage(event: NotifierEvent): SlackMessage {
   if (isPrepSummary(event)) return formatPrepSummarySlackMessage(event);
+  if (isCatchUp(event)) return formatCatchUpSlackMessage(event);
   const order = event.data.order;
   const { title, blocks } = openingBlocks(
     headerText(event),
