@@ -9,8 +9,10 @@
 //   event topic, for that subscriber's digest subscriptions alone
 //
 // with secrets in Secrets Manager, alarms to an alarm topic and a CloudWatch dashboard.
+
 import { RemovalPolicy, Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { catchUpThresholds } from '../shared/config/catchUpAfter.js';
 import type { EmailSubscriber } from '../shared/config/configSchema.js';
 import { digestSubscribers } from '../shared/config/digestSubscribers.js';
 import type { DeliverySubscriber } from '../shared/contracts/deliveryQueueContract.js';
@@ -102,6 +104,7 @@ export class MealOrderNotifierStack extends Stack {
     this.publisher = new Publisher(this, 'Publisher', {
       table: state.table,
       topic: events.topic,
+      catchUpAfterSeconds: catchUpThresholds(config.subscribers).map((ms) => Math.round(ms / 1000)),
       logRemovalPolicy: removalPolicy,
     });
 

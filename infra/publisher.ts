@@ -21,6 +21,8 @@ import { secureQueue } from './secureQueue.js';
 export interface PublisherProps {
   /** The state table, whose stream carries the event items. */
   readonly table: Table;
+  /** The config's catch-up thresholds in seconds (catchUpThresholds), for each event's `audience`. */
+  readonly catchUpAfterSeconds: readonly number[];
   /** The event topic the events are published to. */
   readonly topic: Topic;
   /**
@@ -61,7 +63,10 @@ export class Publisher extends Construct {
       timeout: Duration.minutes(1),
       ...(props.logRetention === undefined ? {} : { logRetention: props.logRetention }),
       ...(props.logRemovalPolicy === undefined ? {} : { logRemovalPolicy: props.logRemovalPolicy }),
-      environment: { TOPIC_ARN: props.topic.topicArn } satisfies PublisherVariables,
+      environment: {
+        TOPIC_ARN: props.topic.topicArn,
+        CATCH_UP_AFTER_SECONDS: props.catchUpAfterSeconds.join(','),
+      } satisfies PublisherVariables,
       environmentStandIns: {
         TOPIC_ARN: topicArnStandIn(props.topic),
       } satisfies Partial<PublisherVariables>,

@@ -9,10 +9,13 @@ import { publishEvents } from '../../shared/publish/publishEvents.js';
 export class SnsEventPublisher implements EventPublisher {
   readonly #sns: SNSClient;
   readonly #topicArn: string;
+  readonly #catchUpAfterSeconds: readonly number[];
 
-  constructor(sns: SNSClient, topicArn: string) {
+  /** @param catchUpAfterSeconds the config's catch-up thresholds, as the publisher has them */
+  constructor(sns: SNSClient, topicArn: string, catchUpAfterSeconds: readonly number[]) {
     this.#sns = sns;
     this.#topicArn = topicArn;
+    this.#catchUpAfterSeconds = catchUpAfterSeconds;
   }
 
   async publish(events: readonly NotifierEvent[]): Promise<{ eventId: string; reason: string }[]> {
@@ -21,7 +24,10 @@ export class SnsEventPublisher implements EventPublisher {
     const report = await publishEvents(
       this.#sns,
       this.#topicArn,
+      // Without the source times the event log keeps, a republished event counts as timely: it goes to
+      // every subscriber its filter lets it reach, however late (README, "Calm after an outage").
       events.map((event) => ({ sequenceNumber: event.id, event })),
+      { catchUpAfterSeconds: this.#catchUpAfterSeconds },
     );
     return report.failures.map(({ eventId, reason }) => ({ eventId, reason }));
   }

@@ -2,6 +2,7 @@
 // on (its failure queue) to the event topic, as the publisher would have, and deletes each batch's record
 // once all its events are out. Only on AWS: the local runner has no publisher.
 import { Command } from 'commander';
+import { catchUpThresholds } from '../../shared/config/catchUpAfter.js';
 import { loadConfigFile } from '../../shared/config/loadConfig.js';
 import { STACK_OUTPUT_KEYS } from '../../shared/contracts/stackOutputKeys.js';
 import { StackOutputsError } from '../../shared/operations/errors.js';
@@ -62,7 +63,11 @@ Examples:
           {
             failureQueue: stack.failureQueue,
             stream: new DynamoStreamBatchReader(stack.clients.streams),
-            publisher: new SnsEventPublisher(stack.clients.sns, eventTopicArn),
+            publisher: new SnsEventPublisher(
+              stack.clients.sns,
+              eventTopicArn,
+              catchUpThresholds(config.subscribers).map((ms) => ms / 1000),
+            ),
             store: stack.store,
             organizationIds: config.organizations.map(({ id }) => id),
           },

@@ -11,9 +11,13 @@ export interface PollerVariables {
   TICK_QUEUE_URL: string;
 }
 
-/** The publisher: the topic every event goes to (streamContract.ts has the rest of its contract). */
+/**
+ * The publisher: the topic every event goes to (streamContract.ts has the rest of its contract), and the
+ * config's catch-up thresholds in seconds, comma-separated (empty for none), for each event's `audience`.
+ */
 export interface PublisherVariables {
   TOPIC_ARN: string;
+  CATCH_UP_AFTER_SECONDS: string;
 }
 
 /** The digest function: the state table (events and the digests' claims) and the topic. */

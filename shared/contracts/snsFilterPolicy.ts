@@ -1,12 +1,20 @@
 // Compiles a subscriber filter into the SNS subscription filter policy (MessageAttributes scope) that lets
 // through exactly what matchesFilter lets through, or says why SNS cannot express it. Every policy names
 // `type`, so that no subscription takes a digest (published to the same topic for one subscriber alone),
-// nor, for an e-mail subscriber with a digest, the types its digest holds back.
+// nor, for an e-mail subscriber with a digest, the types its digest holds back. Every policy names
+// `audience` too (messageAttributes.ts): `every-event` for a subscriber that takes every event however late,
+// its own catch-up threshold for a person with catch-ups, who then gets the catch-ups of that threshold and
+// no event that was stale for it. One key with one value: it fits every filter SNS could express before.
 
 import { FilterPolicyError } from '../delivery/errors.js';
 import { DIGEST_EVENT_TYPE } from '../events/digestEvent.js';
 import { PREP_SUMMARY_EVENT_TYPE } from '../events/prepSummaryEvent.js';
-import { type MessageAttributeName, NOT_AN_ORDER } from './messageAttributes.js';
+import {
+  catchUpAudience,
+  EVERY_EVENT_AUDIENCE,
+  type MessageAttributeName,
+  NOT_AN_ORDER,
+} from './messageAttributes.js';
 
 /**
  * A subscriber filter as a policy is compiled from it: the config's SubscriberFilter, read by its shape,
@@ -47,6 +55,7 @@ function policyKeys(
   filter: PolicyFilter | undefined,
   organizationIds: readonly string[] | undefined,
   heldTypes: readonly string[],
+  catchUpAfterSeconds: number | undefined,
 ): PolicyKey[] {
   const lower = (value: string) => value.toLowerCase();
   // No types written means every event type but the held ones, and never a digest.
@@ -65,6 +74,13 @@ function policyKeys(
       aboutOrders: true,
     },
     { attribute: 'organization', label: 'organizations', values: organizationIds, normalize: lower },
+    {
+      attribute: 'audience',
+      label: 'catchUpAfter',
+      values: [
+        catchUpAfterSeconds === undefined ? EVERY_EVENT_AUDIENCE : catchUpAudience(catchUpAfterSeconds),
+      ],
+    },
   ];
 }
 
@@ -74,6 +90,7 @@ function compile(
   filter: PolicyFilter | undefined,
   organizationIds: readonly string[] | undefined,
   heldTypes: readonly string[] = [],
+  catchUpAfterSeconds: number | undefined = undefined,
 ): Compiled {
   const summariesPass =
     !heldTypes.includes(PREP_SUMMARY_EVENT_TYPE) &&
@@ -81,7 +98,7 @@ function compile(
   if (filter?.types !== undefined && filter.types.length > 0 && !takesEventsAtOnce(filter, heldTypes)) {
     return { refusal: 'every type of the filter is in the digest, so nothing is sent at once' };
   }
-  const present = policyKeys(filter, organizationIds, heldTypes).flatMap(
+  const present = policyKeys(filter, organizationIds, heldTypes, catchUpAfterSeconds).flatMap(
     ({ attribute, label, values, normalize, aboutOrders }) => {
       if (values === undefined) return [];
       const normalized = normalize ?? ((value: string) => value);
@@ -100,8 +117,8 @@ function compile(
       refusal: `${empty.label} lists no values, and SNS cannot express a filter that matches nothing; leave the key out to match everything`,
     };
   }
-  // Four filter keys plus the organization fit today (`type` is always one of them); the check keeps a
-  // future filter key honest.
+  // Four filter keys and `audience` fit (`type` and `audience` are always among them); the organization
+  // restriction on top of all four does not, and the check keeps a future filter key honest.
   if (present.length > SNS_MAX_POLICY_KEYS) {
     const labels = present.map(({ label }) => label).join(', ');
     return {
@@ -131,14 +148,17 @@ function compile(
  * @param organizationIds restricts the subscription to these organizations; left out, a subscriber of a
  *   multi-organization config receives every organization's events, as the local matcher does
  * @param heldTypes the types an e-mail subscriber's digest gathers (`digest.types`), left out here
+ * @param catchUpAfterSeconds a person's catch-up threshold (catchUpAfterMs / 1000); left out, the
+ *   subscription takes every event however late, and no catch-up
  * @throws FilterPolicyError when SNS cannot express the filter
  */
 export function compileFilterPolicy(
   filter: PolicyFilter | undefined,
   organizationIds?: readonly string[],
   heldTypes?: readonly string[],
+  catchUpAfterSeconds?: number,
 ): SnsFilterPolicy {
-  const compiled = compile(filter, organizationIds, heldTypes);
+  const compiled = compile(filter, organizationIds, heldTypes, catchUpAfterSeconds);
   if ('refusal' in compiled) throw new FilterPolicyError(compiled.refusal);
   return compiled.policy;
 }

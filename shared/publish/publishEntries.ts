@@ -1,7 +1,7 @@
 // One SNS PublishBatch entry per event, and the grouping of entries into requests SNS accepts: at most 10
 // entries and 256 KiB of messages in all per PublishBatch.
 import type { PublishBatchRequestEntry } from '@aws-sdk/client-sns';
-import { eventMessageAttributes } from '../contracts/messageAttributes.js';
+import { type AudienceContext, eventMessageAttributes } from '../contracts/messageAttributes.js';
 import { snsMessageBody, snsSubject } from '../delivery/email/snsEmailMessage.js';
 import type { NotifierEvent } from '../events/notifierEvent.js';
 
@@ -17,12 +17,12 @@ export type PublishEntryBody = Omit<PublishBatchRequestEntry, 'Id'>;
  * full CloudEvent for the SQS queues, whose delivery functions redact contact details per subscriber; and
  * `email`, the text e-mail, always without them (see snsEmailMessage.ts).
  */
-export function publishEntry(event: NotifierEvent): PublishEntryBody {
+export function publishEntry(event: NotifierEvent, audience: AudienceContext = {}): PublishEntryBody {
   return {
     Message: snsMessageBody(event),
     MessageStructure: 'json',
     Subject: snsSubject(event),
-    MessageAttributes: eventMessageAttributes(event),
+    MessageAttributes: eventMessageAttributes(event, audience),
   };
 }
 
