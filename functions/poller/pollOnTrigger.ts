@@ -2,8 +2,10 @@
 // (pollWhenDue), its log line (and a warning with its listing problems) and metrics, then the one tick that
 // triggers its next cycle. An organization whose token secret has no value yet gets a failed cycle: one
 // line naming the secret and the command that sets it, and PollSucceeded 0, never a function error.
+
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
+import { catchUpThresholds } from '../../shared/config/catchUpAfter.js';
 import type { Config, OrganizationConfig } from '../../shared/config/configSchema.js';
 import { SecretNotSetError } from '../../shared/config/errors.js';
 import { secretRefKey } from '../../shared/config/secretRef.js';
@@ -85,6 +87,8 @@ export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependenc
     lease: AWS_LEASE_TERMS,
     baseUrl: deps.config.api.baseUrl,
     organizationsOnToken: organizationsOnToken(deps.config.organizations, organization),
+    // On AWS the cycle records the catch-ups; the publisher keeps them and the stale events apart.
+    catchUpAfter: catchUpThresholds(deps.config.subscribers),
   });
   if (due.outcome === 'not_due') {
     // An early or duplicate trigger: the cycle that set this due time sent the tick for it.
