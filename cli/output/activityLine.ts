@@ -7,7 +7,7 @@ import { counted } from '../../shared/text/counted.js';
 import { dayLabel } from '../../shared/time/dayLabel.js';
 import type { Style } from './terminalStyle.js';
 
-export type Activity = 'detected' | 'delivered' | 'retrying' | 'failed';
+export type Activity = 'detected' | 'delivered' | 'retrying' | 'failed' | 'folded';
 
 const ACTIVITY_WIDTH = 'delivered'.length;
 const TYPE_WIDTH = 'completed'.length;
@@ -20,6 +20,7 @@ const ACTIVITY_COLOUR: Record<Activity, keyof Style> = {
   delivered: 'green',
   retrying: 'yellow',
   failed: 'red',
+  folded: 'yellow',
 };
 
 /** `detected   created    NS-1064  …details`, the details two spaces apart. */

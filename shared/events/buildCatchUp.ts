@@ -15,7 +15,7 @@ import {
 import { catchUpEventId } from './eventId.js';
 import { flaggedNotes } from './flaggedNotes.js';
 import type { OrderEvent, OrderEventType } from './orderEvent.js';
-import { changedAt } from './staleness.js';
+import { changedAt, isStaleAtDetection } from './staleness.js';
 
 export interface StaleEvent {
   event: OrderEvent;
@@ -66,6 +66,11 @@ export function buildCatchUp(input: CatchUpInput): CatchUpEvent {
     first_change_at: time(first),
     last_change_at: time(last),
     events: eventIds.length,
+    found_late:
+      (before?.found_late ?? 0) +
+      input.events.filter(({ event, sourceTime }) =>
+        isStaleAtDetection(event, sourceTime, input.catchUpAfterMs),
+      ).length,
     event_ids: eventIds,
     by_type: countBy(
       before?.by_type ?? [],

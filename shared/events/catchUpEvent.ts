@@ -51,6 +51,11 @@ export const CatchUpDataSchema = z.object({
   last_change_at: z.iso.datetime({ offset: true }),
   /** Events summarized, and their ids: each was delivered to the subscriber by this catch-up. */
   events: z.number().int().positive(),
+  /**
+   * Of those, the ones already stale when they were found (the organization was not polled in time); the
+   * others went stale on their way to the subscriber (Slack or the mail server was down, or slow).
+   */
+  found_late: z.number().int().nonnegative(),
   event_ids: z.array(z.string()),
   /** Events per type and per establishment (name), most first. */
   by_type: z.array(CountSchema),

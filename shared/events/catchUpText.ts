@@ -47,9 +47,16 @@ export function spanLabel(from: string, to: string): string {
 export function catchUpReason(data: CatchUpData): string {
   const threshold = humanDuration(data.catch_up_after * 1000);
   const span = spanLabel(data.first_change_at, data.last_change_at);
-  const because =
-    data.unpolled === undefined
-      ? 'Notifications were held up'
-      : `${data.organization.name} was not polled for ${humanDuration(Date.parse(data.unpolled.to) - Date.parse(data.unpolled.from))} (${spanLabel(data.unpolled.from, data.unpolled.to)})`;
-  return `${because}. These ${changesCounted(data)} (${span}) happened more than ${threshold} before they could reach you, so they are summed up here instead of sent one by one.`;
+  return `${why(data)}. These ${changesCounted(data)} (${span}) happened more than ${threshold} before they could reach you, so they are summed up here instead of sent one by one.`;
+}
+
+function why(data: CatchUpData): string {
+  const organization = data.organization.name;
+  if (data.unpolled !== undefined) {
+    const gap = humanDuration(Date.parse(data.unpolled.to) - Date.parse(data.unpolled.from));
+    return `${organization} was not polled for ${gap} (${spanLabel(data.unpolled.from, data.unpolled.to)})`;
+  }
+  if (data.found_late === data.events) return `They were found late: ${organization} was not polled in time`;
+  if (data.found_late === 0) return 'Notifications were held up on their way to you';
+  return `Some were found late (${organization} was not polled in time), the others held up on their way to you`;
 }

@@ -81,7 +81,7 @@ export class SqliteStateStore implements StateStore {
     }
     this.#clock = options.clock ?? Date.now;
     this.#eventRetentionMs = options.eventRetentionMs ?? DEFAULT_EVENT_RETENTION_MS;
-    this.outbox = new SqliteOutbox(this.#db, options.routeEvent);
+    this.outbox = new SqliteOutbox(this.#db, options.routeEvent, this.#eventRetentionMs);
     this.budgetCounters = new SqliteBudgetCounterStore(this.#db);
     const db = this.#db;
     this.#statements = {
