@@ -59,6 +59,12 @@ const QueuedEventSchema = z.union([NotifierEventSchema, DigestEventSchema]);
 
 const QueuedRowSchema = z.object({ subscriber_id: z.string(), at: z.number() });
 
+const BacklogRowSchema = z.object({
+  subscriber_id: z.string(),
+  queued: z.number().int(),
+  oldest: z.number(),
+});
+
 const COLUMNS =
   'd.subscriber_id, d.event_id, d.status, d.attempts, d.next_attempt_at, d.last_error, d.delivered_at, d.folded_into';
 
@@ -154,9 +160,16 @@ export class SqliteOutbox implements DeliveryOutbox {
       queuedCatchUps: db.prepare(
         `${QUEUED_EVENTS} AND e.event_type = '${CATCH_UP_EVENT_TYPE}' ORDER BY e.seq`,
       ),
+      // Its source time is the first change it stands for: how far behind the subscriber is (backlogs).
       insertCatchUp: db.prepare(
-        `INSERT OR IGNORE INTO events (id, organization_id, event_type, order_uuid, recorded_at, expires_at, payload)
-         VALUES (@id, @organizationId, '${CATCH_UP_EVENT_TYPE}', @subject, @atMs, @expiresAt, @payload)`,
+        `INSERT OR IGNORE INTO events
+           (id, organization_id, event_type, order_uuid, recorded_at, expires_at, payload, source_time)
+         VALUES (@id, @organizationId, '${CATCH_UP_EVENT_TYPE}', @subject, @atMs, @expiresAt, @payload, @firstChangeAt)`,
+      ),
+      backlogs: db.prepare(
+        `SELECT d.subscriber_id, COUNT(*) AS queued, MIN(COALESCE(e.source_time, e.recorded_at)) AS oldest
+         FROM deliveries d JOIN events e ON e.id = d.event_id
+         WHERE d.status = 'queued' GROUP BY d.subscriber_id ORDER BY d.subscriber_id`,
       ),
       markFolded: db.prepare(
         `UPDATE deliveries SET status = 'delivered', delivered_at = @atMs, folded_into = @catchUpId
@@ -185,6 +198,7 @@ export class SqliteOutbox implements DeliveryOutbox {
           atMs,
           expiresAt: atMs + retentionMs,
           payload: JSON.stringify(catchUp),
+          firstChangeAt: Date.parse(catchUp.data.first_change_at),
         });
         statements.enqueue.run({ subscriberId, eventId: catchUp.id, recordedAt: nextAttemptAt });
         return statements.markFolded.run({
@@ -258,6 +272,19 @@ export class SqliteOutbox implements DeliveryOutbox {
   ): Promise<number> {
     return guarded('foldIntoCatchUp', organizationId, () =>
       this.#fold(subscriberId, organizationId, catchUp, folded, timing.atMs, timing.nextAttemptAt),
+    );
+  }
+
+  /**
+   * Each subscriber with deliveries queued: how many, and the oldest change they carry (epoch ms: its
+   * source time, else when it was logged; a catch-up's first change), which says how far behind it is.
+   */
+  async backlogs(): Promise<{ subscriberId: string; queued: number; oldestChangeAt: number }[]> {
+    return guarded('backlogs', undefined, () =>
+      this.#statements.backlogs.all().map((raw) => {
+        const row = parseRow(BacklogRowSchema, raw, 'backlogs');
+        return { subscriberId: row.subscriber_id, queued: row.queued, oldestChangeAt: row.oldest };
+      }),
     );
   }
 
