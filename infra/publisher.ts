@@ -65,7 +65,8 @@ export class Publisher extends Construct {
       ...(props.logRemovalPolicy === undefined ? {} : { logRemovalPolicy: props.logRemovalPolicy }),
       environment: {
         TOPIC_ARN: props.topic.topicArn,
-        CATCH_UP_AFTER_SECONDS: props.catchUpAfterSeconds.join(','),
+        CATCH_UP_AFTER_SECONDS:
+          props.catchUpAfterSeconds.length === 0 ? 'none' : props.catchUpAfterSeconds.join(','),
       } satisfies PublisherVariables,
       environmentStandIns: {
         TOPIC_ARN: topicArnStandIn(props.topic),

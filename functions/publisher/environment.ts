@@ -7,10 +7,11 @@ import type { PublisherVariables } from '../../shared/contracts/functionEnvironm
 import { type EnvironmentShape, parseLambdaEnvironment } from '../shared/lambdaEnvironment.js';
 import { SnsTopicArnSchema } from '../shared/snsTopicArn.js';
 
+/** Whole seconds, comma-separated; `none` when no subscriber gets catch-ups. */
 const CatchUpAfterSecondsSchema = z
   .string()
-  .regex(/^(\d+(,\d+)*)?$/, { error: 'must be whole seconds, comma-separated, or empty' })
-  .transform((text) => (text === '' ? [] : text.split(',').map(Number)));
+  .regex(/^(none|\d+(,\d+)*)$/, { error: 'must be whole seconds, comma-separated, or none' })
+  .transform((text) => (text === 'none' ? [] : text.split(',').map(Number)));
 
 const PublisherEnvironmentSchema = z.object({
   TOPIC_ARN: SnsTopicArnSchema,

@@ -3,7 +3,8 @@
 import * as z from 'zod';
 import { ORDER_STATUSES, PAYMENT_METHODS } from '../api/schemas.js';
 import { checkFilterExpressible } from '../contracts/snsFilterPolicy.js';
-import { EVENT_TYPES } from '../events/notifierEvent.js';
+import { CATCH_UP_EVENT_TYPE } from '../events/catchUpEvent.js';
+import { EVENT_TYPES, type EventType } from '../events/notifierEvent.js';
 import { isValidTimeZone } from '../time/calendarDate.js';
 import { parseCatchUpAfter } from './catchUpAfter.js';
 import { closestMatch } from './closestMatch.js';
@@ -206,10 +207,32 @@ export const OrganizationConfigSchema = strictObject({
 });
 export type OrganizationConfig = z.infer<typeof OrganizationConfigSchema>;
 
+/**
+ * The types a filter or a digest names: every event type but the catch-up, which a Slack or e-mail
+ * subscriber gets by its `catchUpAfter`, whatever types it takes.
+ */
+const CHOSEN_TYPES = EVENT_TYPES.filter((type) => type !== CATCH_UP_EVENT_TYPE) as [
+  EventType,
+  ...EventType[],
+];
+
+function chosenType() {
+  return z.string().superRefine((written, ctx) => {
+    if ((CHOSEN_TYPES as readonly string[]).includes(written)) return;
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        written === CATCH_UP_EVENT_TYPE
+          ? `${quoted(written)} is not chosen by type: a Slack or e-mail subscriber gets catch-ups by its catchUpAfter`
+          : `${quoted(written)} is not an event type${didYouMean(written, CHOSEN_TYPES)}; expected one of ${CHOSEN_TYPES.join(', ')}`,
+    });
+  }) as unknown as z.ZodType<EventType, string>;
+}
+
 /** AND across keys, OR within a list; a missing key matches everything. */
 export const SubscriberFilterSchema = strictObject({
   types: listOf(
-    oneOf(EVENT_TYPES, 'an event type'),
+    chosenType(),
     'list at least one event type, or leave "types" out to match every type',
   ).optional(),
   establishments: listOf(
@@ -335,10 +358,9 @@ export const DigestConfigSchema = strictObject({
     })
     .optional()
     .describe('For "1d": the time of day (HH:MM, in the organization\'s time zone) each daily period ends.'),
-  types: listOf(
-    oneOf(EVENT_TYPES, 'an event type'),
-    'list at least one event type to gather into the digest',
-  ).describe('The event types gathered into the digest; every other type is still sent at once.'),
+  types: listOf(chosenType(), 'list at least one event type to gather into the digest').describe(
+    'The event types gathered into the digest; every other type is still sent at once.',
+  ),
 }).superRefine((digest, ctx) => {
   const raw = digest as { every?: unknown; at?: unknown };
   if (raw.every === '1d' && raw.at === undefined)

@@ -13,7 +13,7 @@ export interface PollerVariables {
 
 /**
  * The publisher: the topic every event goes to (streamContract.ts has the rest of its contract), and the
- * config's catch-up thresholds in seconds, comma-separated (empty for none), for each event's `audience`.
+ * config's catch-up thresholds in seconds, comma-separated (`none` for none), for each event's `audience`.
  */
 export interface PublisherVariables {
   TOPIC_ARN: string;

@@ -49,6 +49,8 @@ interface PolicyKey {
    * the policy lists that value too, whenever the filter's types let summaries through at all.
    */
   aboutOrders?: boolean;
+  /** Not written in the filter (`audience`): one value, never worth naming among the factors. */
+  implied?: boolean;
 }
 
 function policyKeys(
@@ -77,6 +79,7 @@ function policyKeys(
     {
       attribute: 'audience',
       label: 'catchUpAfter',
+      implied: true,
       values: [
         catchUpAfterSeconds === undefined ? EVERY_EVENT_AUDIENCE : catchUpAudience(catchUpAfterSeconds),
       ],
@@ -99,7 +102,7 @@ function compile(
     return { refusal: 'every type of the filter is in the digest, so nothing is sent at once' };
   }
   const present = policyKeys(filter, organizationIds, heldTypes, catchUpAfterSeconds).flatMap(
-    ({ attribute, label, values, normalize, aboutOrders }) => {
+    ({ attribute, label, values, normalize, aboutOrders, implied }) => {
       if (values === undefined) return [];
       const normalized = normalize ?? ((value: string) => value);
       const written = [
@@ -107,7 +110,7 @@ function compile(
       ];
       // An empty list stays empty, to be refused below: the marker must not turn "nothing" into "summaries".
       const marked = aboutOrders === true && summariesPass && written.length > 0;
-      return [{ attribute, label, values: marked ? [...written, NOT_AN_ORDER] : written, marked }];
+      return [{ attribute, label, values: marked ? [...written, NOT_AN_ORDER] : written, marked, implied }];
     },
   );
   const empty = present.find(({ values }) => values.length === 0);
@@ -130,7 +133,7 @@ function compile(
   if (combinations > SNS_MAX_VALUE_COMBINATIONS) {
     // A key nobody wrote (types implied as "any but") multiplies by one: not worth naming.
     const factors = present
-      .filter(({ values }) => values.some((value) => typeof value === 'string'))
+      .filter(({ values, implied }) => implied !== true && values.some((value) => typeof value === 'string'))
       .map(({ label, values, marked }) =>
         marked ? `${label} ${values.length - 1}+1 for prep summaries` : `${label} ${values.length}`,
       )

@@ -77,6 +77,8 @@ describe('the publisher as deployed', () => {
   it('accepts its topic ARN, and names TOPIC_ARN when it is missing or not a topic', () => {
     const environment = environmentOf('publisher');
     expect(parsePublisherEnvironment(environment).topicArn).toMatch(/^arn:aws:sns:/);
+    // The Slack subscriber's catchUpAfter, left at its default of 15 minutes.
+    expect(parsePublisherEnvironment(environment).catchUpAfterSeconds).toEqual([900]);
     expect(() => parsePublisherEnvironment({ ...environment, TOPIC_ARN: undefined })).toThrow(
       'publisher environment: TOPIC_ARN is not set',
     );

@@ -14,8 +14,8 @@ import { makePrepSummary } from '../../support/prepSummaryFixtures.js';
 const SIDE_COUNTER = { uuid: 'e5a1b2c3-0000-4000-8000-000000000002', name: 'Side Counter' };
 
 describe('EVENT_TYPES', () => {
-  it('lists every order event type and the prep summary, once each', () => {
-    expect(EVENT_TYPES).toEqual([...ORDER_EVENT_TYPES, 'establishment.prep_summary']);
+  it('lists every order event type, the prep summary and the catch-up, once each', () => {
+    expect(EVENT_TYPES).toEqual([...ORDER_EVENT_TYPES, 'establishment.prep_summary', 'notifier.catch_up']);
     expect(new Set(EVENT_TYPES).size).toBe(EVENT_TYPES.length);
   });
 });
