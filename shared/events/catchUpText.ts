@@ -36,8 +36,9 @@ export function clockLabel(time: string, withDay = false): string {
   return withDay ? `${dayLabel(time.slice(0, 10))} ${clock}${utc}` : `${clock}${utc}`;
 }
 
-/** "10:02–10:19", or "Mon 23 Nov 17:30 – Tue 24 Nov 08:00" across days. */
+/** "10:02–10:19", or "Mon 23 Nov 17:30 – Tue 24 Nov 08:00" across days; "10:02" for one minute. */
 export function spanLabel(from: string, to: string): string {
+  if (clockLabel(from, true) === clockLabel(to, true)) return clockLabel(from);
   if (from.slice(0, 10) === to.slice(0, 10))
     return `${clockLabel(from).replace(/ UTC$/, '')}–${clockLabel(to)}`;
   return `${clockLabel(from, true)} – ${clockLabel(to, true)}`;
@@ -47,7 +48,9 @@ export function spanLabel(from: string, to: string): string {
 export function catchUpReason(data: CatchUpData): string {
   const threshold = humanDuration(data.catch_up_after * 1000);
   const span = spanLabel(data.first_change_at, data.last_change_at);
-  return `${why(data)}. These ${changesCounted(data)} (${span}) happened more than ${threshold} before they could reach you, so they are summed up here instead of sent one by one.`;
+  const these = data.events === 1 ? 'This change' : `These ${changesCounted(data)}`;
+  const it = data.events === 1 ? 'it' : 'they';
+  return `${why(data)}. ${these} (${span}) happened more than ${threshold} before ${it} could reach you, so ${data.events === 1 ? 'it is' : 'they are'} summed up here instead of sent one by one.`;
 }
 
 function why(data: CatchUpData): string {
