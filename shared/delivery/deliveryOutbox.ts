@@ -73,6 +73,11 @@ export interface DeliveryOutbox extends SubscriberStatus {
   queuedSubscribers(): Promise<QueuedSubscriber[]>;
   catchUpCandidates(subscriberId: string, changedBeforeMs: number): Promise<CatchUpCandidates>;
   /**
+   * Makes the subscriber's deliveries waiting out a retry's backoff due at `nowMs`: its receiver answered
+   * again. @returns how many
+   */
+  resumeBackedOff(subscriberId: string, nowMs: number): Promise<number>;
+  /**
    * In one transaction: logs the catch-up and queues it for the subscriber at `nextAttemptAt`, and marks
    * the subscriber's queued deliveries of `folded` (events, and catch-ups it absorbs) delivered at `atMs`,
    * by the catch-up. Each event id stays delivered exactly once: folded, never dropped.

@@ -7,7 +7,9 @@
 // A person is not buried under a backlog (README, "Calm after an outage"): before each batch, a subscriber
 // with a `catchUpAfter` has its queued order events that went stale (their change happened longer ago than
 // that, by the API's timestamps) folded into one catch-up per organization, absorbing any catch-up of its
-// still queued: each folded delivery is recorded as delivered by the catch-up, never dropped.
+// still queued: each folded delivery is recorded as delivered by the catch-up, never dropped. And when such
+// a subscriber's receiver answers again, what waits out a backoff is due at once, so that what went stale
+// meanwhile goes in one catch-up rather than in one per retry that falls due later.
 import { buildCatchUp } from '../events/buildCatchUp.js';
 import { isDigest } from '../events/digestEvent.js';
 import { eventReference, isOrderEvent } from '../events/notifierEvent.js';
@@ -315,6 +317,9 @@ export class OutboxDelivery {
     switch (decision.kind) {
       case 'delivered':
         await outbox.markDelivered(subscriberId, eventId, atMs);
+        if (this.#deps.catchUps?.catchUpAfterMs(subscriberId) !== undefined) {
+          await outbox.resumeBackedOff(subscriberId, atMs);
+        }
         return;
       case 'gone':
         await outbox.disableSubscriber(subscriberId, decision.reason, atMs);

@@ -121,7 +121,7 @@ export class SqliteOutbox implements DeliveryOutbox {
         `SELECT ${COLUMNS}, e.organization_id, e.payload
          FROM deliveries d JOIN events e ON e.id = d.event_id
          WHERE d.subscriber_id = ? AND d.status = 'queued' AND d.next_attempt_at <= ?
-         ORDER BY d.next_attempt_at, e.seq
+         ORDER BY d.next_attempt_at, e.event_type = '${CATCH_UP_EVENT_TYPE}' DESC, e.seq
          LIMIT ?`,
       ),
       markDelivered: db.prepare(
@@ -170,6 +170,10 @@ export class SqliteOutbox implements DeliveryOutbox {
         `SELECT d.subscriber_id, COUNT(*) AS queued, MIN(COALESCE(e.source_time, e.recorded_at)) AS oldest
          FROM deliveries d JOIN events e ON e.id = d.event_id
          WHERE d.status = 'queued' GROUP BY d.subscriber_id ORDER BY d.subscriber_id`,
+      ),
+      resumeBackedOff: db.prepare(
+        `UPDATE deliveries SET next_attempt_at = @nowMs
+         WHERE subscriber_id = @subscriberId AND status = 'queued' AND attempts > 0 AND next_attempt_at > @nowMs`,
       ),
       markFolded: db.prepare(
         `UPDATE deliveries SET status = 'delivered', delivered_at = @atMs, folded_into = @catchUpId
@@ -263,6 +267,14 @@ export class SqliteOutbox implements DeliveryOutbox {
     });
   }
 
+  async resumeBackedOff(subscriberId: string, nowMs: number): Promise<number> {
+    return guarded(
+      'resumeBackedOff',
+      undefined,
+      () => this.#statements.resumeBackedOff.run({ subscriberId, nowMs }).changes,
+    );
+  }
+
   async foldIntoCatchUp(
     subscriberId: string,
     organizationId: string,
@@ -288,7 +300,10 @@ export class SqliteOutbox implements DeliveryOutbox {
     );
   }
 
-  /** The subscriber's queued deliveries due at `nowMs`: earliest due first, then in the order logged. */
+  /**
+   * The subscriber's queued deliveries due at `nowMs`: earliest due first, then a catch-up (due when the
+   * first event it stands for was, it tells what came before), then in the order logged.
+   */
   async dueDeliveries(subscriberId: string, nowMs: number, limit: number): Promise<DueDelivery[]> {
     return guarded('dueDeliveries', undefined, () =>
       this.#statements.due.all(subscriberId, nowMs, limit).map((raw) => {
