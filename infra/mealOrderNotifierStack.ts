@@ -12,7 +12,6 @@
 
 import { RemovalPolicy, Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { catchUpThresholds } from '../shared/config/catchUpAfter.js';
 import type { EmailSubscriber } from '../shared/config/configSchema.js';
 import { digestSubscribers } from '../shared/config/digestSubscribers.js';
 import type { DeliverySubscriber } from '../shared/contracts/deliveryQueueContract.js';
@@ -35,6 +34,7 @@ import { assertStackFits } from './stackLimits.js';
 import { addStackOutputs } from './stackOutputs.js';
 import { StateTable } from './stateTable.js';
 import { SubscriberQueues } from './subscriberQueues.js';
+import { catchUpAfterSecondsVariable } from './subscriptionFilterPolicy.js';
 
 export interface MealOrderNotifierStackProps extends StackProps {
   /** The config's JSON as written in the file (secret references only); validated here. */
@@ -104,7 +104,7 @@ export class MealOrderNotifierStack extends Stack {
     this.publisher = new Publisher(this, 'Publisher', {
       table: state.table,
       topic: events.topic,
-      catchUpAfterSeconds: catchUpThresholds(config.subscribers).map((ms) => Math.round(ms / 1000)),
+      catchUpAfterSeconds: catchUpAfterSecondsVariable(config.subscribers),
       logRemovalPolicy: removalPolicy,
     });
 

@@ -21,8 +21,8 @@ import { secureQueue } from './secureQueue.js';
 export interface PublisherProps {
   /** The state table, whose stream carries the event items. */
   readonly table: Table;
-  /** The config's catch-up thresholds in seconds (catchUpThresholds), for each event's `audience`. */
-  readonly catchUpAfterSeconds: readonly number[];
+  /** The config's catch-up thresholds, as CATCH_UP_AFTER_SECONDS (catchUpAfterSecondsVariable). */
+  readonly catchUpAfterSeconds: string;
   /** The event topic the events are published to. */
   readonly topic: Topic;
   /**
@@ -65,8 +65,7 @@ export class Publisher extends Construct {
       ...(props.logRemovalPolicy === undefined ? {} : { logRemovalPolicy: props.logRemovalPolicy }),
       environment: {
         TOPIC_ARN: props.topic.topicArn,
-        CATCH_UP_AFTER_SECONDS:
-          props.catchUpAfterSeconds.length === 0 ? 'none' : props.catchUpAfterSeconds.join(','),
+        CATCH_UP_AFTER_SECONDS: props.catchUpAfterSeconds,
       } satisfies PublisherVariables,
       environmentStandIns: {
         TOPIC_ARN: topicArnStandIn(props.topic),

@@ -3,7 +3,7 @@
 // express them); this only changes its form, each attribute becoming its list of conditions (exact
 // strings, or one `anything-but`) as SNS reads them.
 import { SubscriptionFilter } from 'aws-cdk-lib/aws-sns';
-import { catchUpAfterMs } from '../shared/config/catchUpAfter.js';
+import { catchUpAfterMs, catchUpThresholds } from '../shared/config/catchUpAfter.js';
 import type { SubscriberConfig, SubscriberFilter } from '../shared/config/configSchema.js';
 import { compileFilterPolicy, type SnsFilterPolicy } from '../shared/contracts/snsFilterPolicy.js';
 
@@ -17,6 +17,15 @@ export function subscriptionFilterPolicy(
   catchUpAfterSeconds?: number,
 ): Record<string, SubscriptionFilter> {
   return renderedPolicy(compileFilterPolicy(filter, undefined, heldTypes, catchUpAfterSeconds));
+}
+
+/**
+ * CATCH_UP_AFTER_SECONDS of the poller and the publisher: the enabled subscribers' distinct thresholds in
+ * seconds, comma-separated, or `none`.
+ */
+export function catchUpAfterSecondsVariable(subscribers: readonly SubscriberConfig[]): string {
+  const seconds = catchUpThresholds(subscribers).map((ms) => Math.round(ms / 1000));
+  return seconds.length === 0 ? 'none' : seconds.join(',');
 }
 
 /** A subscriber's catch-up threshold in seconds, as its subscription policy names it. */

@@ -5,7 +5,6 @@
 
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
-import { catchUpThresholds } from '../../shared/config/catchUpAfter.js';
 import type { Config, OrganizationConfig } from '../../shared/config/configSchema.js';
 import { SecretNotSetError } from '../../shared/config/errors.js';
 import { secretRefKey } from '../../shared/config/secretRef.js';
@@ -29,6 +28,8 @@ export interface TriggerDependencies {
   clock: () => number;
   /** Names this run in the organization's lease. */
   runId: string;
+  /** The config's catch-up thresholds (ms): each cycle records catch-ups of what was stale for them. */
+  catchUpAfter?: readonly number[];
 }
 
 /** Listing problems logged one by one per cycle; past these, counted. */
@@ -88,7 +89,7 @@ export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependenc
     baseUrl: deps.config.api.baseUrl,
     organizationsOnToken: organizationsOnToken(deps.config.organizations, organization),
     // On AWS the cycle records the catch-ups; the publisher keeps them and the stale events apart.
-    catchUpAfter: catchUpThresholds(deps.config.subscribers),
+    ...(deps.catchUpAfter === undefined ? {} : { catchUpAfter: deps.catchUpAfter }),
   });
   if (due.outcome === 'not_due') {
     // An early or duplicate trigger: the cycle that set this due time sent the tick for it.

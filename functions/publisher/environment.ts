@@ -4,14 +4,9 @@
 // publisher needs no config or secrets.
 import * as z from 'zod';
 import type { PublisherVariables } from '../../shared/contracts/functionEnvironments.js';
+import { CatchUpAfterSecondsSchema } from '../shared/catchUpAfterSeconds.js';
 import { type EnvironmentShape, parseLambdaEnvironment } from '../shared/lambdaEnvironment.js';
 import { SnsTopicArnSchema } from '../shared/snsTopicArn.js';
-
-/** Whole seconds, comma-separated; `none` when no subscriber gets catch-ups. */
-const CatchUpAfterSecondsSchema = z
-  .string()
-  .regex(/^(none|\d+(,\d+)*)$/, { error: 'must be whole seconds, comma-separated, or none' })
-  .transform((text) => (text === 'none' ? [] : text.split(',').map(Number)));
 
 const PublisherEnvironmentSchema = z.object({
   TOPIC_ARN: SnsTopicArnSchema,

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CatchUpEvent, isCatchUp } from '../../shared/events/catchUpEvent.js';
+import { isCatchUp } from '../../shared/events/catchUpEvent.js';
 import { type OrderEvent, OrderEventSchema } from '../../shared/events/orderEvent.js';
 import { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js';
 import { addDays } from '../../shared/time/calendarDate.js';
@@ -195,8 +195,8 @@ describe('meal-notifier poll after an outage longer than catchUpAfter', () => {
         expect(catchUpId).toBeDefined();
         expect(folded.every((delivery) => delivery.foldedInto === catchUpId)).toBe(true);
         const stored = await store.getEvent(catchUpId ?? '');
-        expect(stored && isCatchUp(stored.event)).toBe(true);
-        const data = (stored?.event as CatchUpEvent).data;
+        if (!stored || !isCatchUp(stored.event)) throw new Error(`no catch-up ${catchUpId} in the log`);
+        const data = stored.event.data;
         expect([...data.event_ids].sort()).toEqual(events.map((event) => event.id).sort());
         expect(data).toMatchObject({ subscriber_id: subscriberId, events: 13, found_late: 13 });
         // The notes set while it was down, among the simulator's own that mention an allergen.
