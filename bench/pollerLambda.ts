@@ -118,6 +118,7 @@ export async function benchPollerLambda(): Promise<Record<string, number>> {
         STATE_TABLE_NAME: TABLE,
         SECRETS_PREFIX,
         TICK_QUEUE_URL: `${standIn.endpoint}/123456789012/ticks`,
+        CATCH_UP_AFTER_SECONDS: 'none',
       });
       child = started.child;
       const loadedRss = await started.loadedRss;

@@ -9,7 +9,11 @@ import { type ITopic, Subscription, SubscriptionProtocol } from 'aws-cdk-lib/aws
 import { Construct } from 'constructs';
 import type { EmailSubscriber } from '../shared/config/configSchema.js';
 import { digestFilterPolicy, takesEventsAtOnce } from '../shared/contracts/snsFilterPolicy.js';
-import { renderedPolicy, subscriptionFilterPolicy } from './subscriptionFilterPolicy.js';
+import {
+  catchUpAfterSecondsOf,
+  renderedPolicy,
+  subscriptionFilterPolicy,
+} from './subscriptionFilterPolicy.js';
 
 export interface EmailSubscriptionsProps {
   /** The event topic. */
@@ -52,7 +56,10 @@ export class EmailSubscriptions extends Construct {
       subscriptions.set(
         subscriber.id,
         takesEventsAtOnce(subscriber.filter, held)
-          ? subscribe(scopeOfSubscriber, subscriptionFilterPolicy(subscriber.filter, held))
+          ? subscribe(
+              scopeOfSubscriber,
+              subscriptionFilterPolicy(subscriber.filter, held, catchUpAfterSecondsOf(subscriber)),
+            )
           : [],
       );
       if (subscriber.digest !== undefined) {

@@ -9,6 +9,7 @@
 //   event topic, for that subscriber's digest subscriptions alone
 //
 // with secrets in Secrets Manager, alarms to an alarm topic and a CloudWatch dashboard.
+
 import { RemovalPolicy, Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { EmailSubscriber } from '../shared/config/configSchema.js';
@@ -33,6 +34,7 @@ import { assertStackFits } from './stackLimits.js';
 import { addStackOutputs } from './stackOutputs.js';
 import { StateTable } from './stateTable.js';
 import { SubscriberQueues } from './subscriberQueues.js';
+import { catchUpAfterSecondsVariable } from './subscriptionFilterPolicy.js';
 
 export interface MealOrderNotifierStackProps extends StackProps {
   /** The config's JSON as written in the file (secret references only); validated here. */
@@ -103,6 +105,7 @@ export class MealOrderNotifierStack extends Stack {
       config: this.config,
       table: state.table,
       topic: events.topic,
+      catchUpAfterSeconds: catchUpAfterSecondsVariable(config.subscribers),
       logRemovalPolicy: removalPolicy,
     });
 

@@ -1,6 +1,7 @@
 // The poller Lambda: each trigger (the organization's schedule, or a tick from the tick queue) polls one
 // organization when it is due (functions/poller/handler.ts), records snapshots, events and bookkeeping in
 // the state table, and sends the tick that triggers the organization's next cycle.
+
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -20,6 +21,7 @@ import { NotifierFunction } from './notifierFunction.js';
 import { SERVICE_NAMES } from './notifierMetrics.js';
 import type { NotifierSecrets } from './notifierSecrets.js';
 import type { PollTickQueue } from './pollTickQueue.js';
+import { catchUpAfterSecondsVariable } from './subscriptionFilterPolicy.js';
 
 /**
  * As long as a cycle's lease runs (AWS_LEASE_TERMS): a run that Lambda cuts short cannot give its lease
@@ -94,6 +96,7 @@ export class PollerFunction extends NotifierFunction {
         STATE_TABLE_NAME: props.table.tableName,
         SECRETS_PREFIX: props.secrets.prefix,
         TICK_QUEUE_URL: tickQueue.queueUrl,
+        CATCH_UP_AFTER_SECONDS: catchUpAfterSecondsVariable(props.config.parsed.subscribers),
       } satisfies PollerVariables,
       environmentStandIns: {
         STATE_TABLE_NAME: tableNameStandIn(props.table),

@@ -24,6 +24,8 @@ export interface PublisherProps {
   readonly config: NotifierConfig;
   /** The state table, whose stream carries the event items. */
   readonly table: Table;
+  /** The config's catch-up thresholds, as CATCH_UP_AFTER_SECONDS (catchUpAfterSecondsVariable). */
+  readonly catchUpAfterSeconds: string;
   /** The event topic the events are published to. */
   readonly topic: Topic;
   /**
@@ -66,7 +68,10 @@ export class Publisher extends Construct {
       ...(props.logRemovalPolicy === undefined ? {} : { logRemovalPolicy: props.logRemovalPolicy }),
       // The e-mail body it composes flags notes with each organization's highlight words.
       config: props.config.publisherConfig(),
-      environment: { TOPIC_ARN: props.topic.topicArn } satisfies PublisherVariables,
+      environment: {
+        TOPIC_ARN: props.topic.topicArn,
+        CATCH_UP_AFTER_SECONDS: props.catchUpAfterSeconds,
+      } satisfies PublisherVariables,
       environmentStandIns: {
         TOPIC_ARN: topicArnStandIn(props.topic),
       } satisfies Partial<PublisherVariables>,

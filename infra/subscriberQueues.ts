@@ -14,7 +14,7 @@ import {
   MAX_RECEIVE_COUNT,
 } from '../shared/contracts/deliveryQueueContract.js';
 import { secureQueue } from './secureQueue.js';
-import { subscriptionFilterPolicy } from './subscriptionFilterPolicy.js';
+import { catchUpAfterSecondsOf, subscriptionFilterPolicy } from './subscriptionFilterPolicy.js';
 
 export interface SubscriberQueue {
   readonly subscriber: DeliverySubscriber;
@@ -63,7 +63,11 @@ export class SubscriberQueues extends Construct {
       });
       if (subscriber.enabled) {
         // Always a policy: one without would take every subscriber's digests too.
-        const filterPolicy = subscriptionFilterPolicy(subscriber.filter);
+        const filterPolicy = subscriptionFilterPolicy(
+          subscriber.filter,
+          undefined,
+          catchUpAfterSecondsOf(subscriber),
+        );
         props.topic.addSubscription(new SqsSubscription(queue, { rawMessageDelivery: true, filterPolicy }));
       }
       return { subscriber, queue, deadLetterQueue };

@@ -3,15 +3,35 @@
 // express them); this only changes its form, each attribute becoming its list of conditions (exact
 // strings, or one `anything-but`) as SNS reads them.
 import { SubscriptionFilter } from 'aws-cdk-lib/aws-sns';
-import type { SubscriberFilter } from '../shared/config/configSchema.js';
+import { catchUpAfterMs, catchUpThresholds } from '../shared/config/catchUpAfter.js';
+import type { SubscriberConfig, SubscriberFilter } from '../shared/config/configSchema.js';
 import { compileFilterPolicy, type SnsFilterPolicy } from '../shared/contracts/snsFilterPolicy.js';
 
-/** The `filterPolicy` of a subscription to the events `filter` lets through at once. */
+/**
+ * The `filterPolicy` of a subscription to the events `filter` lets through at once; with a person's
+ * catch-up threshold (seconds), its catch-ups, and no event that was stale for it.
+ */
 export function subscriptionFilterPolicy(
   filter: SubscriberFilter | undefined,
   heldTypes?: readonly string[],
+  catchUpAfterSeconds?: number,
 ): Record<string, SubscriptionFilter> {
-  return renderedPolicy(compileFilterPolicy(filter, undefined, heldTypes));
+  return renderedPolicy(compileFilterPolicy(filter, undefined, heldTypes, catchUpAfterSeconds));
+}
+
+/**
+ * CATCH_UP_AFTER_SECONDS of the poller and the publisher: the enabled subscribers' distinct thresholds in
+ * seconds, comma-separated, or `none`.
+ */
+export function catchUpAfterSecondsVariable(subscribers: readonly SubscriberConfig[]): string {
+  const seconds = catchUpThresholds(subscribers).map((ms) => Math.round(ms / 1000));
+  return seconds.length === 0 ? 'none' : seconds.join(',');
+}
+
+/** A subscriber's catch-up threshold in seconds, as its subscription policy names it. */
+export function catchUpAfterSecondsOf(subscriber: SubscriberConfig): number | undefined {
+  const ms = catchUpAfterMs(subscriber);
+  return ms === undefined ? undefined : Math.round(ms / 1000);
 }
 
 /** A compiled policy in the CDK's form. */

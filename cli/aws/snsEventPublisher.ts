@@ -11,12 +11,22 @@ export class SnsEventPublisher implements EventPublisher {
   readonly #sns: SNSClient;
   readonly #topicArn: string;
   readonly #highlightWords: HighlightWordsOf;
+  readonly #catchUpAfterSeconds: readonly number[];
 
-  /** @param highlightWords each organization's words, from the config the stack was deployed with */
-  constructor(sns: SNSClient, topicArn: string, highlightWords: HighlightWordsOf) {
+  /**
+   * @param highlightWords each organization's words, from the config the stack was deployed with
+   * @param catchUpAfterSeconds the config's catch-up thresholds, as the publisher has them
+   */
+  constructor(
+    sns: SNSClient,
+    topicArn: string,
+    highlightWords: HighlightWordsOf,
+    catchUpAfterSeconds: readonly number[],
+  ) {
     this.#sns = sns;
     this.#topicArn = topicArn;
     this.#highlightWords = highlightWords;
+    this.#catchUpAfterSeconds = catchUpAfterSeconds;
   }
 
   async publish(events: readonly NotifierEvent[]): Promise<{ eventId: string; reason: string }[]> {
@@ -25,8 +35,11 @@ export class SnsEventPublisher implements EventPublisher {
     const report = await publishEvents(
       this.#sns,
       this.#topicArn,
+      // Without the source times the event log keeps, a republished event counts as timely: it goes to
+      // every subscriber its filter lets it reach, however late (README, "Calm after an outage").
       events.map((event) => ({ sequenceNumber: event.id, event })),
       this.#highlightWords,
+      { catchUpAfterSeconds: this.#catchUpAfterSeconds },
     );
     return report.failures.map(({ eventId, reason }) => ({ eventId, reason }));
   }

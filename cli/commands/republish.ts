@@ -2,6 +2,7 @@
 // on (its failure queue) to the event topic, as the publisher would have, and deletes each batch's record
 // once all its events are out. Only on AWS: the local runner has no publisher.
 import { Command } from 'commander';
+import { catchUpThresholds } from '../../shared/config/catchUpAfter.js';
 import { loadConfigFile } from '../../shared/config/loadConfig.js';
 import { STACK_OUTPUT_KEYS } from '../../shared/contracts/stackOutputKeys.js';
 import { highlightWordsOf } from '../../shared/delivery/highlightWordsOf.js';
@@ -68,6 +69,7 @@ Examples:
               stack.clients.sns,
               eventTopicArn,
               highlightWordsOf(config.organizations),
+              catchUpThresholds(config.subscribers).map((ms) => ms / 1000),
             ),
             store: stack.store,
             organizationIds: config.organizations.map(({ id }) => id),

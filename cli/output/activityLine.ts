@@ -1,5 +1,7 @@
 // The line the demo and the runner print when an event is detected or a delivery attempted: what happened,
 // the event's type and the order's reference in columns that line up, then the details.
+import { isCatchUp } from '../../shared/events/catchUpEvent.js';
+import { spanLabel } from '../../shared/events/catchUpText.js';
 import { DEFAULT_HIGHLIGHT_WORDS } from '../../shared/events/noteHighlights.js';
 import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
 import { orderNotes } from '../../shared/events/orderNotes.js';
@@ -10,7 +12,7 @@ import { dayLabel } from '../../shared/time/dayLabel.js';
 import type { Style } from './terminalStyle.js';
 import { updatedChangesText } from './updatedChangesText.js';
 
-export type Activity = 'detected' | 'delivered' | 'retrying' | 'failed';
+export type Activity = 'detected' | 'delivered' | 'retrying' | 'failed' | 'folded';
 
 const ACTIVITY_WIDTH = 'delivered'.length;
 const TYPE_WIDTH = 'completed'.length;
@@ -25,6 +27,7 @@ const ACTIVITY_COLOUR: Record<Activity, keyof Style> = {
   delivered: 'green',
   retrying: 'yellow',
   failed: 'red',
+  folded: 'yellow',
 };
 
 /** `detected   created    NS-1064  …details`, the details two spaces apart. */
@@ -62,7 +65,7 @@ export function formatLatency(ms: number): string {
 /**
  * The reference column and the first details of an event: an order's reference and establishment (and
  * "after closing" when it is late, and what an update changed), or the establishment a prep summary is for
- * and what it counts, or what a prep_changed changes in it.
+ * and what it counts, or what a prep_changed changes in it, or how many changes a catch-up stands for.
  * @param highlightWords the words of the event's organization that mark a changed note
  */
 export function eventColumns(
@@ -78,6 +81,13 @@ export function eventColumns(
   if (event.type === 'establishment.prep_changed') {
     const { establishment, pickup_date } = event.data;
     return [establishment.name, [`${dayLabel(pickup_date)}: ${prepChangedLine(event)}`]];
+  }
+  if (isCatchUp(event)) {
+    const { data } = event;
+    return [
+      'catch-up',
+      [`${counted(data.events, 'change')}, ${spanLabel(data.first_change_at, data.last_change_at)}`],
+    ];
   }
   const { order, after_closing } = event.data;
   const details = [order.establishment.name.padEnd(ESTABLISHMENT_WIDTH)];

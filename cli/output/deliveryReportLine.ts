@@ -1,6 +1,7 @@
 // One readable line (and log record) per delivery attempt, in the demo's columns: `delivered  created
-// NS-1064  to office  120 ms after detection`.
-import type { DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
+// NS-1064  to office  120 ms after detection`; and one per catch-up composed: `folded  catch_up  …`.
+import type { CatchUpReport, DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
+import { CATCH_UP_EVENT_TYPE } from '../../shared/events/catchUpEvent.js';
 import { counted } from '../../shared/text/counted.js';
 import type { LogRecord } from '../logging/logger.js';
 import { type Activity, activityLine, formatLatency } from './activityLine.js';
@@ -47,6 +48,29 @@ export function deliveryReportRecord(report: DeliveryReport, nowMs: number, styl
         ? {}
         : { nextAttemptAt: new Date(report.nextAttemptAt).toISOString() }),
       ...(report.outcome.kind === 'delivered' ? {} : { reason: report.outcome.reason }),
+    },
+  };
+}
+
+/** The stale deliveries a catch-up now stands for: sent as that one message, never one by one. */
+export function catchUpReportRecord(report: CatchUpReport, style: Style = PLAIN): LogRecord {
+  const absorbed = report.absorbed === undefined ? '' : ', with the catch-up it replaces';
+  return {
+    level: 'info',
+    kind: 'delivery',
+    message: activityLine(style, 'folded', CATCH_UP_EVENT_TYPE, 'catch-up', [
+      `to ${report.subscriberId}`,
+      `${counted(report.folded.length, 'stale event')} in one message${absorbed} (${counted(report.events, 'event')} in all)`,
+    ]),
+    fields: {
+      subscriberId: report.subscriberId,
+      organizationId: report.organizationId,
+      eventId: report.catchUpId,
+      eventType: CATCH_UP_EVENT_TYPE,
+      state: 'folded',
+      folded: report.folded,
+      ...(report.absorbed === undefined ? {} : { absorbed: report.absorbed }),
+      events: report.events,
     },
   };
 }

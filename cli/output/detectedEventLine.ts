@@ -2,7 +2,12 @@
 // created    NS-1064  Staff Room Counter  North School`; an update says what changed (`Lasagne 1 → 2; 🚨
 // notes: Allergic to eggs`). The record names the event and the order, never the customer: the event
 // itself goes to the subscribers and to --events.
-import { eventReference, isOrderEvent, type NotifierEvent } from '../../shared/events/notifierEvent.js';
+import {
+  eventReference,
+  isEstablishmentEvent,
+  isOrderEvent,
+  type NotifierEvent,
+} from '../../shared/events/notifierEvent.js';
 import type { LogRecord } from '../logging/logger.js';
 import { activityLine, eventColumns } from './activityLine.js';
 import { PLAIN, type Style } from './terminalStyle.js';
@@ -15,7 +20,11 @@ export function detectedEventRecord(
 ): LogRecord {
   const { organization } = event.data;
   const [reference, details] = eventColumns(event, style, highlightWords);
-  const establishment = isOrderEvent(event) ? event.data.order.establishment : event.data.establishment;
+  const establishment = isEstablishmentEvent(event)
+    ? event.data.establishment.name
+    : isOrderEvent(event)
+      ? event.data.order.establishment.name
+      : undefined;
   return {
     level: 'info',
     kind: 'event',
@@ -29,7 +38,7 @@ export function detectedEventRecord(
       reference: eventReference(event),
       // The order's uuid, or for a prep summary or prep_changed the establishment's.
       subject: event.subject,
-      establishment: establishment.name,
+      ...(establishment === undefined ? {} : { establishment }),
       organization: organization.name,
       organizationId: organization.id,
     },

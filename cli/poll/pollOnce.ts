@@ -31,6 +31,8 @@ export async function pollOnce(runtime: LocalRuntime, reporter: PollReporter): P
       clock: Date.now,
       onDelivery: (report) => reporter.delivery(report),
       onError: (error) => reporter.deliveryError(error),
+      catchUps: runtime.catchUps,
+      onCatchUp: (report) => reporter.catchUp(report),
     }),
     clock: Date.now,
     windowMs: ONCE_DELIVERY_WINDOW_MS,

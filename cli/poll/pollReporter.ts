@@ -5,11 +5,11 @@
 // latencies.
 import { DeliveryRecordError } from '../../shared/delivery/errors.js';
 import type { HighlightWordsOf } from '../../shared/delivery/highlightWordsOf.js';
-import type { DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
+import type { CatchUpReport, DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
 import { eventForSubscriber } from '../../shared/events/orderSummary.js';
 import type { PollReport } from '../../shared/poll/pollReport.js';
 import type { Logger } from '../logging/logger.js';
-import { deliveryReportRecord } from '../output/deliveryReportLine.js';
+import { catchUpReportRecord, deliveryReportRecord } from '../output/deliveryReportLine.js';
 import { detectedEventRecord } from '../output/detectedEventLine.js';
 import { leaseTakenOverRecord } from '../output/leaseTakenOverLine.js';
 import { pollReportRecords } from '../output/pollReportLine.js';
@@ -99,6 +99,11 @@ export class PollReporter {
       message: `another run (${holder ?? 'unknown'}) delivers this state file's outbox; this one leaves delivery to it`,
       fields: { event: 'delivery_standby', holder: holder ?? null },
     });
+  }
+
+  /** Stale deliveries folded into a catch-up. */
+  catchUp(report: CatchUpReport): void {
+    this.#options.logger.log(catchUpReportRecord(report, this.#style));
   }
 
   delivery(report: DeliveryReport): void {

@@ -54,6 +54,7 @@ export async function pollUntilStopped(options: PollUntilStoppedOptions): Promis
         });
       },
       onDelivery: (report) => reporter.delivery(report),
+      onCatchUp: (report) => reporter.catchUp(report),
       onDeliveryError: (error) => reporter.deliveryError(error),
       onDeliveryStandby: (holder) => reporter.deliveryStandby(holder),
     },

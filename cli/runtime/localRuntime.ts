@@ -6,6 +6,7 @@
 import { hostname } from 'node:os';
 import { AdminApiClient, type AttemptReport } from '../../shared/api/adminApiClient.js';
 import { RequestBudget } from '../../shared/api/requestBudget.js';
+import { catchUpAfterMs } from '../../shared/config/catchUpAfter.js';
 import { jsonPath } from '../../shared/config/configProblems.js';
 import type { Config, OrganizationConfig } from '../../shared/config/configSchema.js';
 import { ConfigError } from '../../shared/config/errors.js';
@@ -19,6 +20,7 @@ import {
 import { buildSender } from '../../shared/delivery/buildSender.js';
 import { isDigested } from '../../shared/delivery/digest/planDigests.js';
 import { highlightWordsOf } from '../../shared/delivery/highlightWordsOf.js';
+import type { CatchUpSettings } from '../../shared/delivery/outboxDelivery.js';
 import type { SenderTuning } from '../../shared/delivery/senderTuning.js';
 import { matchesFilter } from '../../shared/delivery/subscriberFilter.js';
 import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
@@ -53,6 +55,8 @@ export interface LocalRuntime extends LocalState {
   organizations: OrganizationRuntime[];
   /** Every enabled subscriber's sender, built and checked at start-up. */
   senders: SubscriberSenders;
+  /** Who gets catch-ups instead of stale events, from the config. */
+  catchUps: CatchUpSettings;
   /** Names this process in organization leases. */
   runId: string;
   /** Kept from the first cycle until close(), which gives each back. */
@@ -164,6 +168,7 @@ export async function openLocalRuntime(
     ...state,
     organizations,
     senders,
+    catchUps: catchUpSettingsOf(config),
     runId,
     lease: { ...DEFAULT_LEASE_TERMS, heldFor: 'run', isGone },
     pruneIfDue: async () => {
@@ -182,6 +187,20 @@ export async function openLocalRuntime(
       await Promise.all([...organizations.map(({ client }) => client.close()), senders.close()]);
       await state.close();
     },
+  };
+}
+
+/** Each enabled subscriber's catch-up threshold, each organization's zone and words, as the config has them. */
+export function catchUpSettingsOf(config: Config): CatchUpSettings {
+  const subscribers = new Map(config.subscribers.filter(({ enabled }) => enabled).map((s) => [s.id, s]));
+  const zones = new Map(config.organizations.map(({ id, timeZone }) => [id.toLowerCase(), timeZone]));
+  return {
+    catchUpAfterMs: (subscriberId) => {
+      const subscriber = subscribers.get(subscriberId);
+      return subscriber === undefined ? undefined : catchUpAfterMs(subscriber);
+    },
+    timeZoneOf: (organizationId) => zones.get(organizationId.toLowerCase()),
+    highlightWordsOf: highlightWordsOf(config.organizations),
   };
 }
 

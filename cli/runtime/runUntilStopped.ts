@@ -3,7 +3,11 @@
 // in flight with its outcome recorded) and only then does this resolve, so the caller can close the
 // state file knowing nothing still writes to it.
 import { setTimeout as delay } from 'node:timers/promises';
-import { type DeliveryReport, OutboxDelivery } from '../../shared/delivery/outboxDelivery.js';
+import {
+  type CatchUpReport,
+  type DeliveryReport,
+  OutboxDelivery,
+} from '../../shared/delivery/outboxDelivery.js';
 import type { PollReport } from '../../shared/poll/pollReport.js';
 import { claimDelivery, renewDelivery } from './deliveryLease.js';
 import { DIGEST_CHECK_MS, digestTicker } from './digestTicker.js';
@@ -15,6 +19,7 @@ export interface RunnerHooks {
   onReport(entry: OrganizationRuntime, report: PollReport): void | Promise<void>;
   onCycleError(entry: OrganizationRuntime, error: unknown): void;
   onDelivery(report: DeliveryReport): void;
+  onCatchUp?(report: CatchUpReport): void;
   onDeliveryError(error: unknown): void;
   /** Another live runner delivers this state file's outbox; told once. */
   onDeliveryStandby(holder: string | undefined): void;
@@ -34,6 +39,8 @@ export async function runUntilStopped(
     clock: Date.now,
     onDelivery: hooks.onDelivery,
     onError: hooks.onDeliveryError,
+    catchUps: runtime.catchUps,
+    ...(hooks.onCatchUp ? { onCatchUp: hooks.onCatchUp } : {}),
   });
   const results = await Promise.allSettled([
     runPollScheduler({

@@ -3,9 +3,11 @@
 // shown what poll would send it.
 import { randomUUID } from 'node:crypto';
 import type { Config, SubscriberConfig } from '../../shared/config/configSchema.js';
+import { CATCH_UP_EVENT_TYPE } from '../../shared/events/catchUpEvent.js';
 import type { EventType, NotifierEvent } from '../../shared/events/notifierEvent.js';
 import { PREP_CHANGED_EVENT_TYPE } from '../../shared/events/prepChangedEvent.js';
 import { PREP_SUMMARY_EVENT_TYPE } from '../../shared/events/prepSummaryEvent.js';
+import { sampleCatchUp } from '../../shared/events/sampleCatchUp.js';
 import { sampleEvent, samplePrepChanged, samplePrepSummary } from '../../shared/events/sampleEvent.js';
 import { calendarDateIn } from '../../shared/time/calendarDate.js';
 
@@ -41,5 +43,7 @@ export function sampleEventFor(
   if (type === PREP_SUMMARY_EVENT_TYPE)
     return samplePrepSummary({ ...common, highlightWords: organization.highlightWords });
   if (type === PREP_CHANGED_EVENT_TYPE) return samplePrepChanged(common);
+  if (type === CATCH_UP_EVENT_TYPE)
+    return sampleCatchUp({ ...common, ...(paymentMethod === undefined ? {} : { paymentMethod }) });
   return sampleEvent({ ...common, type, ...(paymentMethod === undefined ? {} : { paymentMethod }) });
 }

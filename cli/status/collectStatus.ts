@@ -2,6 +2,7 @@
 // organization its polling health, recent events and the orders whose records stay unreadable, per
 // subscriber its queued and dead deliveries.
 import { statSync } from 'node:fs';
+import { catchUpAfterMs } from '../../shared/config/catchUpAfter.js';
 import type { Config } from '../../shared/config/configSchema.js';
 import {
   type LocalStatusReport,
@@ -49,6 +50,7 @@ async function subscriberStatuses(
 ): Promise<SubscriberStatus[]> {
   const byId = new Map<string, SubscriberStatus & { queued: number; dead: number }>();
   for (const subscriber of config.subscribers) {
+    const catchUpAfter = catchUpAfterMs(subscriber);
     byId.set(subscriber.id, {
       id: subscriber.id,
       type: subscriber.type,
@@ -56,6 +58,8 @@ async function subscriberStatuses(
       disabled: null,
       queued: 0,
       dead: 0,
+      ...(catchUpAfter === undefined ? {} : { catchUpAfterSeconds: Math.round(catchUpAfter / 1000) }),
+      behindSince: null,
     });
   }
   const entry = (id: string) => {
@@ -70,6 +74,9 @@ async function subscriberStatuses(
   for (const status of ['queued', 'dead'] as const) {
     for (const delivery of await store.outbox.listDeliveries({ status }))
       entry(delivery.subscriberId)[status] += 1;
+  }
+  for (const backlog of await store.outbox.backlogs()) {
+    entry(backlog.subscriberId).behindSince = new Date(backlog.oldestChangeAt).toISOString();
   }
   for (const disabled of await store.outbox.disabledSubscribers()) {
     entry(disabled.subscriberId).disabled = {

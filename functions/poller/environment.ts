@@ -4,6 +4,7 @@ import * as z from 'zod';
 import type { Config } from '../../shared/config/configSchema.js';
 import { functionConfig, withBundledConfig } from '../../shared/contracts/bundledConfig.js';
 import type { PollerVariables } from '../../shared/contracts/functionEnvironments.js';
+import { CatchUpAfterSecondsSchema } from '../shared/catchUpAfterSeconds.js';
 import { type EnvironmentShape, parseLambdaEnvironment } from '../shared/lambdaEnvironment.js';
 
 const PollerEnvironmentSchema = z.object({
@@ -14,6 +15,8 @@ const PollerEnvironmentSchema = z.object({
   SECRETS_PREFIX: z.string().min(1),
   /** Where each cycle sends the tick of the organization's next one. */
   TICK_QUEUE_URL: z.url({ protocol: /^https?$/, error: 'must be an SQS queue URL' }),
+  /** The config's catch-up thresholds, for the catch-ups each cycle records. */
+  CATCH_UP_AFTER_SECONDS: CatchUpAfterSecondsSchema,
 } satisfies EnvironmentShape<PollerVariables, 'NOTIFIER_CONFIG'>);
 
 export interface PollerEnvironment {
@@ -21,6 +24,8 @@ export interface PollerEnvironment {
   config: Config;
   secretsPrefix: string;
   tickQueueUrl: string;
+  /** The config's catch-up thresholds, in seconds. */
+  catchUpAfterSeconds: number[];
 }
 
 export function parsePollerEnvironment(env: NodeJS.ProcessEnv): PollerEnvironment {
@@ -30,5 +35,6 @@ export function parsePollerEnvironment(env: NodeJS.ProcessEnv): PollerEnvironmen
     config: functionConfig(env),
     secretsPrefix: parsed.SECRETS_PREFIX,
     tickQueueUrl: parsed.TICK_QUEUE_URL,
+    catchUpAfterSeconds: parsed.CATCH_UP_AFTER_SECONDS,
   };
 }

@@ -43,6 +43,7 @@ export async function handler(
   const parsed = parsePollerEvent(event);
   const deps = (runId: string): TriggerDependencies => ({
     config: environment.config,
+    catchUpAfter: environment.catchUpAfterSeconds.map((seconds) => seconds * 1000),
     clientFor: (organization) => clients.clientFor(organization),
     store,
     ticks,

@@ -2,6 +2,7 @@
 // (pollWhenDue), its log line (and a warning with its listing problems) and metrics, then the one tick that
 // triggers its next cycle. An organization whose token secret has no value yet gets a failed cycle: one
 // line naming the secret and the command that sets it, and PollSucceeded 0, never a function error.
+
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Config, OrganizationConfig } from '../../shared/config/configSchema.js';
@@ -27,6 +28,8 @@ export interface TriggerDependencies {
   clock: () => number;
   /** Names this run in the organization's lease. */
   runId: string;
+  /** The config's catch-up thresholds (ms): each cycle records catch-ups of what was stale for them. */
+  catchUpAfter?: readonly number[];
 }
 
 /** Listing problems logged one by one per cycle; past these, counted. */
@@ -85,6 +88,8 @@ export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependenc
     lease: AWS_LEASE_TERMS,
     baseUrl: deps.config.api.baseUrl,
     organizationsOnToken: organizationsOnToken(deps.config.organizations, organization),
+    // On AWS the cycle records the catch-ups; the publisher keeps them and the stale events apart.
+    ...(deps.catchUpAfter === undefined ? {} : { catchUpAfter: deps.catchUpAfter }),
   });
   if (due.outcome === 'not_due') {
     // An early or duplicate trigger: the cycle that set this due time sent the tick for it.

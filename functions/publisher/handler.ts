@@ -21,7 +21,9 @@ const sns = new SNSClient({});
 
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   const batch = readStreamBatch(event.Records ?? []);
-  const report = await publishEvents(sns, environment.topicArn, batch.toPublish, highlightWords);
+  const report = await publishEvents(sns, environment.topicArn, batch.toPublish, highlightWords, {
+    catchUpAfterSeconds: environment.catchUpAfterSeconds,
+  });
   for (const held of batch.held) logger.error('event item not published', { ...held });
   for (const failure of report.failures) logger.warn('event not published', { ...failure });
   const failed = [...batch.held, ...report.failures];

@@ -3,9 +3,11 @@
 import * as z from 'zod';
 import { ORDER_STATUSES, PAYMENT_METHODS } from '../api/schemas.js';
 import { checkFilterExpressible } from '../contracts/snsFilterPolicy.js';
+import { CATCH_UP_EVENT_TYPE } from '../events/catchUpEvent.js';
 import { DEFAULT_HIGHLIGHT_WORDS, matchWords } from '../events/noteHighlights.js';
-import { EVENT_TYPES } from '../events/notifierEvent.js';
+import { EVENT_TYPES, type EventType } from '../events/notifierEvent.js';
 import { isValidTimeZone } from '../time/calendarDate.js';
+import { parseCatchUpAfter } from './catchUpAfter.js';
 import { closestMatch } from './closestMatch.js';
 import { quoted } from './describeValue.js';
 import { SecretRefSchema } from './secretRef.js';
@@ -228,10 +230,32 @@ export const OrganizationConfigSchema = strictObject({
 });
 export type OrganizationConfig = z.infer<typeof OrganizationConfigSchema>;
 
+/**
+ * The types a filter or a digest names: every event type but the catch-up, which a Slack or e-mail
+ * subscriber gets by its `catchUpAfter`, whatever types it takes.
+ */
+const CHOSEN_TYPES = EVENT_TYPES.filter((type) => type !== CATCH_UP_EVENT_TYPE) as [
+  EventType,
+  ...EventType[],
+];
+
+function chosenType() {
+  return z.string().superRefine((written, ctx) => {
+    if ((CHOSEN_TYPES as readonly string[]).includes(written)) return;
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        written === CATCH_UP_EVENT_TYPE
+          ? `${quoted(written)} is not chosen by type: a Slack or e-mail subscriber gets catch-ups by its catchUpAfter`
+          : `${quoted(written)} is not an event type${didYouMean(written, CHOSEN_TYPES)}; expected one of ${CHOSEN_TYPES.join(', ')}`,
+    });
+  }) as unknown as z.ZodType<EventType, string>;
+}
+
 /** AND across keys, OR within a list; a missing key matches everything. */
 export const SubscriberFilterSchema = strictObject({
   types: listOf(
-    oneOf(EVENT_TYPES, 'an event type'),
+    chosenType(),
     'list at least one event type, or leave "types" out to match every type',
   ).optional(),
   establishments: listOf(
@@ -296,9 +320,39 @@ export const WebhookSubscriberSchema = strictObject({
 }).describe('Signed HTTP POSTs (Standard Webhooks).');
 export type WebhookSubscriber = z.infer<typeof WebhookSubscriberSchema>;
 
+/**
+ * How stale an order event may be before a person gets a catch-up instead: a duration ("15m", "2h",
+ * "1d"), or false to get every event however late. See catchUpAfterMs.
+ */
+const CatchUpAfter = z
+  .union(
+    [
+      z.literal(false),
+      z.string().refine((text) => parseCatchUpAfter(text) !== undefined, {
+        error: (issue) =>
+          `${quoted(issue.input)} is not a duration from 1m to 7d; write minutes, hours or days, e.g. "15m", "2h", "1d", or false`,
+      }),
+    ],
+    {
+      error: (issue) =>
+        issue.input === undefined || issue.code !== 'invalid_union'
+          ? undefined
+          : `${quoted(issue.input)} is not a duration; write e.g. "15m", "2h", "1d", or false to turn catch-ups off`,
+    },
+  )
+  // Optional rather than defaulted, so that a subscriber built in code need not name it: catchUpAfterMs
+  // reads a missing one as DEFAULT_CATCH_UP_AFTER.
+  .optional()
+  .describe(
+    'An order event whose change happened longer than this before it could be delivered (the notifier was stopped, the API or Slack/SMTP was down) is folded into one catch-up message instead of being sent late: "15m", "2h", "1d" (1m to 7d), or false to send every event however late. Default "15m".',
+  );
+
+/** The human subscribers' fields: who reads them can be buried by a backlog, so they get catch-ups. */
+const humanBase = { ...subscriberBase, catchUpAfter: CatchUpAfter };
+
 export const SlackSubscriberSchema = strictObject({
   type: z.literal('slack'),
-  ...subscriberBase,
+  ...humanBase,
   // The incoming-webhook URL is itself the credential.
   webhookUrl: SecretRefSchema.describe('The Slack incoming-webhook URL, a secret: { "env": "NAME" }.'),
 }).describe('Messages to a Slack channel.');
@@ -327,10 +381,9 @@ export const DigestConfigSchema = strictObject({
     })
     .optional()
     .describe('For "1d": the time of day (HH:MM, in the organization\'s time zone) each daily period ends.'),
-  types: listOf(
-    oneOf(EVENT_TYPES, 'an event type'),
-    'list at least one event type to gather into the digest',
-  ).describe('The event types gathered into the digest; every other type is still sent at once.'),
+  types: listOf(chosenType(), 'list at least one event type to gather into the digest').describe(
+    'The event types gathered into the digest; every other type is still sent at once.',
+  ),
 }).superRefine((digest, ctx) => {
   const raw = digest as { every?: unknown; at?: unknown };
   if (raw.every === '1d' && raw.at === undefined)
@@ -350,7 +403,7 @@ export type DigestConfig = z.infer<typeof DigestConfigSchema>;
 
 export const EmailSubscriberSchema = strictObject({
   type: z.literal('email'),
-  ...subscriberBase,
+  ...humanBase,
   to: listOf(EmailAddress, 'list at least one recipient').describe('Recipient addresses.'),
   digest: DigestConfigSchema.optional().describe(
     'Gathers events of some types into one e-mail per period; the other types are still sent at once.',

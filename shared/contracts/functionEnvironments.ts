@@ -4,16 +4,24 @@
 // on one side no longer compiles on the other. NOTIFIER_CONFIG is not among them: the stack compiles the
 // config into the bundle (bundledConfig.ts), and the variable, set by hand, takes precedence over it.
 
-/** The poller: the state table, the prefix of the tokens' secret, and the queue of its ticks. */
+/**
+ * The poller: the state table, the prefix of the tokens' secret, the queue of its ticks, and the config's
+ * catch-up thresholds (as the publisher's): its config has no subscribers, and it records the catch-ups.
+ */
 export interface PollerVariables {
   STATE_TABLE_NAME: string;
   SECRETS_PREFIX: string;
   TICK_QUEUE_URL: string;
+  CATCH_UP_AFTER_SECONDS: string;
 }
 
-/** The publisher: the topic every event goes to (streamContract.ts has the rest of its contract). */
+/**
+ * The publisher: the topic every event goes to (streamContract.ts has the rest of its contract), and the
+ * config's catch-up thresholds in seconds, comma-separated (`none` for none), for each event's `audience`.
+ */
 export interface PublisherVariables {
   TOPIC_ARN: string;
+  CATCH_UP_AFTER_SECONDS: string;
 }
 
 /** The digest function: the state table (events and the digests' claims) and the topic. */

@@ -1,12 +1,20 @@
 // Compiles a subscriber filter into the SNS subscription filter policy (MessageAttributes scope) that lets
 // through exactly what matchesFilter lets through, or says why SNS cannot express it. Every policy names
 // `type`, so that no subscription takes a digest (published to the same topic for one subscriber alone),
-// nor, for an e-mail subscriber with a digest, the types its digest holds back.
+// nor, for an e-mail subscriber with a digest, the types its digest holds back. Every policy names
+// `audience` too (messageAttributes.ts): `every-event` for a subscriber that takes every event however late,
+// its own catch-up threshold for a person with catch-ups, who then gets the catch-ups of that threshold and
+// no event that was stale for it. One key with one value: it fits every filter SNS could express before.
 
 import { FilterPolicyError } from '../delivery/errors.js';
 import { DIGEST_EVENT_TYPE } from '../events/digestEvent.js';
 import { ESTABLISHMENT_EVENT_TYPES } from '../events/notifierEvent.js';
-import { type MessageAttributeName, NOT_AN_ORDER } from './messageAttributes.js';
+import {
+  catchUpAudience,
+  EVERY_EVENT_AUDIENCE,
+  type MessageAttributeName,
+  NOT_AN_ORDER,
+} from './messageAttributes.js';
 
 /**
  * A subscriber filter as a policy is compiled from it: the config's SubscriberFilter, read by its shape,
@@ -42,12 +50,15 @@ interface PolicyKey {
    * filter's types let any establishment event through at all.
    */
   aboutOrders?: boolean;
+  /** Not written in the filter (`audience`): one value, never worth naming among the factors. */
+  implied?: boolean;
 }
 
 function policyKeys(
   filter: PolicyFilter | undefined,
   organizationIds: readonly string[] | undefined,
   heldTypes: readonly string[],
+  catchUpAfterSeconds: number | undefined,
 ): PolicyKey[] {
   const lower = (value: string) => value.toLowerCase();
   // No types written means every event type but the held ones, and never a digest.
@@ -66,6 +77,14 @@ function policyKeys(
       aboutOrders: true,
     },
     { attribute: 'organization', label: 'organizations', values: organizationIds, normalize: lower },
+    {
+      attribute: 'audience',
+      label: 'catchUpAfter',
+      implied: true,
+      values: [
+        catchUpAfterSeconds === undefined ? EVERY_EVENT_AUDIENCE : catchUpAudience(catchUpAfterSeconds),
+      ],
+    },
   ];
 }
 
@@ -75,6 +94,7 @@ function compile(
   filter: PolicyFilter | undefined,
   organizationIds: readonly string[] | undefined,
   heldTypes: readonly string[] = [],
+  catchUpAfterSeconds: number | undefined = undefined,
 ): Compiled {
   const establishmentEventsPass = ESTABLISHMENT_EVENT_TYPES.some(
     (type) => !heldTypes.includes(type) && (filter?.types === undefined || filter.types.includes(type)),
@@ -82,8 +102,8 @@ function compile(
   if (filter?.types !== undefined && filter.types.length > 0 && !takesEventsAtOnce(filter, heldTypes)) {
     return { refusal: 'every type of the filter is in the digest, so nothing is sent at once' };
   }
-  const present = policyKeys(filter, organizationIds, heldTypes).flatMap(
-    ({ attribute, label, values, normalize, aboutOrders }) => {
+  const present = policyKeys(filter, organizationIds, heldTypes, catchUpAfterSeconds).flatMap(
+    ({ attribute, label, values, normalize, aboutOrders, implied }) => {
       if (values === undefined) return [];
       const normalized = normalize ?? ((value: string) => value);
       const written = [
@@ -91,7 +111,7 @@ function compile(
       ];
       // An empty list stays empty, to be refused below: the marker must not turn "nothing" into "summaries".
       const marked = aboutOrders === true && establishmentEventsPass && written.length > 0;
-      return [{ attribute, label, values: marked ? [...written, NOT_AN_ORDER] : written, marked }];
+      return [{ attribute, label, values: marked ? [...written, NOT_AN_ORDER] : written, marked, implied }];
     },
   );
   const empty = present.find(({ values }) => values.length === 0);
@@ -101,8 +121,8 @@ function compile(
       refusal: `${empty.label} lists no values, and SNS cannot express a filter that matches nothing; leave the key out to match everything`,
     };
   }
-  // Four filter keys plus the organization fit today (`type` is always one of them); the check keeps a
-  // future filter key honest.
+  // Four filter keys and `audience` fit (`type` and `audience` are always among them); the organization
+  // restriction on top of all four does not, and the check keeps a future filter key honest.
   if (present.length > SNS_MAX_POLICY_KEYS) {
     const labels = present.map(({ label }) => label).join(', ');
     return {
@@ -114,7 +134,7 @@ function compile(
   if (combinations > SNS_MAX_VALUE_COMBINATIONS) {
     // A key nobody wrote (types implied as "any but") multiplies by one: not worth naming.
     const factors = present
-      .filter(({ values }) => values.some((value) => typeof value === 'string'))
+      .filter(({ values, implied }) => implied !== true && values.some((value) => typeof value === 'string'))
       .map(({ label, values, marked }) =>
         marked
           ? `${label} ${values.length - 1}+1 for prep summaries and changes`
@@ -134,14 +154,17 @@ function compile(
  * @param organizationIds restricts the subscription to these organizations; left out, a subscriber of a
  *   multi-organization config receives every organization's events, as the local matcher does
  * @param heldTypes the types an e-mail subscriber's digest gathers (`digest.types`), left out here
+ * @param catchUpAfterSeconds a person's catch-up threshold (catchUpAfterMs / 1000); left out, the
+ *   subscription takes every event however late, and no catch-up
  * @throws FilterPolicyError when SNS cannot express the filter
  */
 export function compileFilterPolicy(
   filter: PolicyFilter | undefined,
   organizationIds?: readonly string[],
   heldTypes?: readonly string[],
+  catchUpAfterSeconds?: number,
 ): SnsFilterPolicy {
-  const compiled = compile(filter, organizationIds, heldTypes);
+  const compiled = compile(filter, organizationIds, heldTypes, catchUpAfterSeconds);
   if ('refusal' in compiled) throw new FilterPolicyError(compiled.refusal);
   return compiled.policy;
 }

@@ -17,7 +17,8 @@
 // - An event's key is its deterministic id, so `attribute_not_exists(pk)` on the Put makes the log
 //   idempotent: the same transition seen twice is written once. The event log is the outbox: the table's
 //   stream (NEW_IMAGE) carries each INSERT of `kind = event` to the publisher. Event items hold the full
-//   CloudEvent as JSON (`payload`) plus `eventType`, `recordedAt` and `position` (order within a commit).
+//   CloudEvent as JSON (`payload`) plus `eventType`, `recordedAt` and `position` (order within a commit),
+//   and `sourceTime` when the API dated the change (the publisher's `audience`: stale or not).
 // - The lease against overlapping runs is two attributes of the poll state item (`leaseOwner`,
 //   `leaseUntil`). Taking and giving it back are conditional UpdateItems of those attributes alone, and
 //   saving the state is an UpdateItem that leaves them be, so the save at the end of a cycle can give the

@@ -1,6 +1,8 @@
 // The delivery outbox as the local delivery engine needs it: one queue per subscriber of (event, attempts
-// made, next attempt time), each outcome recorded before the next send. The SQLite outbox is the adapter.
+// made, next attempt time), each outcome recorded before the next send, and the deliveries whose events went
+// stale folded into a catch-up. The SQLite outbox is the adapter.
 import * as z from 'zod';
+import type { CatchUpEvent } from '../events/catchUpEvent.js';
 import type { DigestEvent } from '../events/digestEvent.js';
 import type { NotifierEvent } from '../events/notifierEvent.js';
 import type { SubscriberStatus } from './subscriberStatus.js';
@@ -19,6 +21,8 @@ export const DeliverySchema = z.object({
   /** The last failure, kept on dead letters and after a later success alike. */
   lastError: z.string().nullable(),
   deliveredAt: z.number().nullable(),
+  /** Set when it was delivered by a catch-up instead (its event had gone stale): that catch-up's event id. */
+  foldedInto: z.string().optional(),
 });
 export type Delivery = z.infer<typeof DeliverySchema>;
 
@@ -44,8 +48,48 @@ export interface QueuedSubscriber {
   nextAttemptAt: number;
 }
 
+/** A queued delivery that may have gone stale (catchUpCandidates). */
+export interface QueuedEvent {
+  eventId: string;
+  organizationId: string;
+  event: NotifierEvent;
+  /** When its change happened at the source (epoch ms), when the log has it. */
+  sourceTime: number | undefined;
+  nextAttemptAt: number;
+}
+
+/** What may be folded into a subscriber's catch-up now. */
+export interface CatchUpCandidates {
+  /**
+   * Its queued deliveries of order events whose change happened before the cut-off (by the source time,
+   * else by when the event was logged), in the order logged: the caller judges each with isStale.
+   */
+  stale: QueuedEvent[];
+  /** Its catch-ups still queued (not delivered yet), which a new one absorbs. */
+  catchUps: (QueuedEvent & { event: CatchUpEvent })[];
+}
+
 export interface DeliveryOutbox extends SubscriberStatus {
   queuedSubscribers(): Promise<QueuedSubscriber[]>;
+  catchUpCandidates(subscriberId: string, changedBeforeMs: number): Promise<CatchUpCandidates>;
+  /**
+   * Makes the subscriber's deliveries waiting out a retry's backoff due at `nowMs`: its receiver answered
+   * again. @returns how many
+   */
+  resumeBackedOff(subscriberId: string, nowMs: number): Promise<number>;
+  /**
+   * In one transaction: logs the catch-up and queues it for the subscriber at `nextAttemptAt`, and marks
+   * the subscriber's queued deliveries of `folded` (events, and catch-ups it absorbs) delivered at `atMs`,
+   * by the catch-up. Each event id stays delivered exactly once: folded, never dropped.
+   * @returns how many deliveries were folded
+   */
+  foldIntoCatchUp(
+    subscriberId: string,
+    organizationId: string,
+    catchUp: CatchUpEvent,
+    folded: readonly string[],
+    timing: { atMs: number; nextAttemptAt: number },
+  ): Promise<number>;
   /** The subscriber's queued deliveries due at `nowMs`, in the order they are to be sent. */
   dueDeliveries(subscriberId: string, nowMs: number, limit: number): Promise<DueDelivery[]>;
   markDelivered(subscriberId: string, eventId: string, nowMs: number): Promise<boolean>;

@@ -3,11 +3,20 @@
 // is decided by decideDelivery, as on AWS, and recorded before that subscriber's next send, so a crash
 // re-sends at most the one in flight, under the same event id. Stopping lets each attempt in flight finish
 // and be recorded, and starts no other.
+//
+// A person is not buried under a backlog (README, "Calm after an outage"): before each batch, a subscriber
+// with a `catchUpAfter` has its queued order events that went stale (their change happened longer ago than
+// that, by the API's timestamps) folded into one catch-up per organization, absorbing any catch-up of its
+// still queued: each folded delivery is recorded as delivered by the catch-up, never dropped. And when such
+// a subscriber's receiver answers again, what waits out a backoff is due at once, so that what went stale
+// meanwhile goes in one catch-up rather than in one per retry that falls due later.
+import { buildCatchUp } from '../events/buildCatchUp.js';
 import { isDigest } from '../events/digestEvent.js';
-import { eventReference } from '../events/notifierEvent.js';
+import { eventReference, isOrderEvent } from '../events/notifierEvent.js';
+import { isStale } from '../events/staleness.js';
 import { attemptDelivery } from './attemptDelivery.js';
 import { type DeliveryDecision, decideDelivery } from './deliveryDecision.js';
-import type { DeliveryOutbox, DueDelivery } from './deliveryOutbox.js';
+import type { DeliveryOutbox, DueDelivery, QueuedEvent } from './deliveryOutbox.js';
 import type { DeliveryOutcome, EventSender } from './deliveryOutcome.js';
 import { digestPeriodLabel } from './email/digestEmail.js';
 import { DeliveryRecordError } from './errors.js';
@@ -28,6 +37,28 @@ export interface DeliveryReport {
   eventTime: string;
 }
 
+/** One catch-up composed for a subscriber, and the deliveries it stands for. */
+export interface CatchUpReport {
+  subscriberId: string;
+  organizationId: string;
+  catchUpId: string;
+  /** The events whose deliveries it folded now. */
+  folded: string[];
+  /** A catch-up of the subscriber's, still queued, that it replaces (its events are counted in this one). */
+  absorbed?: string;
+  /** The events it stands for in all. */
+  events: number;
+}
+
+/** Who gets catch-ups, the organizations' time zones their times are shown in, and their highlight words. */
+export interface CatchUpSettings {
+  /** The subscriber's threshold (ms); undefined for one that gets every event however late. */
+  catchUpAfterMs(subscriberId: string): number | undefined;
+  timeZoneOf?(organizationId: string): string | undefined;
+  /** The organization's words that flag a note a catch-up lists. @default the default words */
+  highlightWordsOf?(organizationId: string): readonly string[];
+}
+
 /** Where the engine gets a subscriber's sender; see SubscriberSenders. */
 export interface SenderSource {
   /** Undefined when the subscriber is no longer configured; a throw when it cannot be built now. */
@@ -46,6 +77,10 @@ export interface OutboxDeliveryDependencies {
   onError?: (error: unknown) => void;
   /** Deliveries fetched at a time per subscriber. @default 50 */
   batchSize?: number;
+  /** Folds stale deliveries into catch-ups; without it (replay), every delivery is sent however late. */
+  catchUps?: CatchUpSettings;
+  /** Told of each catch-up composed, once it is recorded. */
+  onCatchUp?: (report: CatchUpReport) => void;
 }
 
 /** New events are queued by poll cycles at any moment; a second is the longest they wait unless woken. */
@@ -176,6 +211,7 @@ export class OutboxDelivery {
     const batchSize = this.#deps.batchSize ?? 50;
     for (;;) {
       if (stop?.aborted) return;
+      await this.#foldStale(subscriberId);
       const due = await this.#deps.outbox.dueDeliveries(subscriberId, this.#deps.clock(), batchSize);
       if (due.length === 0) return;
       for (const delivery of due) {
@@ -185,6 +221,74 @@ export class OutboxDelivery {
         // Everything else queued for a gone subscriber was dead-lettered with it.
         if (report.state === 'subscriber_disabled') return;
       }
+    }
+  }
+
+  /**
+   * Folds the subscriber's stale deliveries into a catch-up per organization (see the head of this file).
+   * The catch-up is due when the earliest of what it stands for was: a receiver in backoff is not hurried.
+   */
+  async #foldStale(subscriberId: string): Promise<void> {
+    const settings = this.#deps.catchUps;
+    const thresholdMs = settings?.catchUpAfterMs(subscriberId);
+    if (settings === undefined || thresholdMs === undefined) return;
+    const { outbox, clock } = this.#deps;
+    const now = clock();
+    const candidates = await outbox.catchUpCandidates(subscriberId, now - thresholdMs);
+    const stale = candidates.stale.filter(({ event, sourceTime }) =>
+      isStale(event, sourceTime, now, thresholdMs),
+    );
+    const byOrganization = new Map<string, QueuedEvent[]>();
+    for (const queued of stale) {
+      byOrganization.set(queued.organizationId, [
+        ...(byOrganization.get(queued.organizationId) ?? []),
+        queued,
+      ]);
+    }
+    for (const [organizationId, queued] of byOrganization) {
+      const absorbing = candidates.catchUps.find(
+        (catchUp) =>
+          catchUp.organizationId === organizationId &&
+          catchUp.event.data.catch_up_after === Math.round(thresholdMs / 1000),
+      );
+      const first = queued[0];
+      if (first === undefined) continue;
+      const catchUp = buildCatchUp({
+        organization: {
+          id: organizationId,
+          name: first.event.data.organization.name,
+          timeZone: settings.timeZoneOf?.(organizationId),
+          highlightWords: settings.highlightWordsOf?.(organizationId),
+        },
+        source: first.event.source,
+        catchUpAfterMs: thresholdMs,
+        nowMs: now,
+        subscriberId,
+        events: queued.flatMap(({ event, sourceTime }) =>
+          isOrderEvent(event) ? [{ event, sourceTime }] : [],
+        ),
+        absorbing: absorbing?.event,
+      });
+      const folded = queued.map(({ eventId }) => eventId);
+      const nextAttemptAt = Math.min(
+        ...queued.map((entry) => entry.nextAttemptAt),
+        ...(absorbing ? [absorbing.nextAttemptAt] : []),
+      );
+      await outbox.foldIntoCatchUp(
+        subscriberId,
+        organizationId,
+        catchUp,
+        absorbing ? [...folded, absorbing.eventId] : folded,
+        { atMs: now, nextAttemptAt },
+      );
+      this.#deps.onCatchUp?.({
+        subscriberId,
+        organizationId,
+        catchUpId: catchUp.id,
+        folded,
+        ...(absorbing ? { absorbed: absorbing.eventId } : {}),
+        events: catchUp.data.events,
+      });
     }
   }
 
@@ -216,6 +320,9 @@ export class OutboxDelivery {
     switch (decision.kind) {
       case 'delivered':
         await outbox.markDelivered(subscriberId, eventId, atMs);
+        if (this.#deps.catchUps?.catchUpAfterMs(subscriberId) !== undefined) {
+          await outbox.resumeBackedOff(subscriberId, atMs);
+        }
         return;
       case 'gone':
         await outbox.disableSubscriber(subscriberId, decision.reason, atMs);

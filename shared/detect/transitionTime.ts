@@ -1,8 +1,8 @@
 // When the change an event reports happened at the source, for the detection latency (the poll cycle's
 // report, the demo): the order's created_at for a new order, completed_at or canceled_at for those
 // transitions, updated_at otherwise, and the closing time for a prep summary (how long after closing it
-// went out). A prep_changed has none of its own: it gathers order events, each dated by its own order. The
-// event itself carries only the detection time.
+// went out). A prep_changed has none of its own: it gathers order events, each dated by its own order. A
+// catch-up has none either. The event itself carries only the detection time.
 import type { Order } from '../api/schemas.js';
 import { isOrderEvent, isPrepSummary, type NotifierEvent } from '../events/notifierEvent.js';
 import type { FieldChange } from '../events/orderEvent.js';
@@ -10,6 +10,7 @@ import type { FieldChange } from '../events/orderEvent.js';
 /** Epoch ms, or undefined when the order no longer tells (it moved on, or is gone). */
 export function transitionTime(event: NotifierEvent, order: Order | undefined): number | undefined {
   if (isPrepSummary(event)) return parse(event.data.closed_at);
+  // A catch-up is no change at the source: it is made of changes already dated.
   if (!isOrderEvent(event)) return undefined;
   const changed = (field: 'completed_at' | 'canceled_at') =>
     event.data.changes.find((change): change is FieldChange => change.field === field)?.to ??

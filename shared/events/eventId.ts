@@ -1,6 +1,7 @@
 // Deterministic event ids: the same transition, seen twice, by two overlapping runs or after a crash,
 // gets the same id, so stores refuse the copy and consumers can dedupe on it.
 import { createHash } from 'node:crypto';
+import { CATCH_UP_EVENT_TYPE } from './catchUpEvent.js';
 import { PREP_CHANGED_EVENT_TYPE } from './prepChangedEvent.js';
 import { PREP_SUMMARY_EVENT_TYPE } from './prepSummaryEvent.js';
 
@@ -68,5 +69,24 @@ export function digestEventId(subscriberId: string, organizationId: string, peri
     `subscriber:${subscriberId}`,
     'digest.email',
     new Date(periodStartMs).toISOString(),
+  );
+}
+
+/**
+ * The one id of a catch-up standing for these events (in any order), made for one threshold and, locally,
+ * one subscriber: the same stale events give the same catch-up, whoever records it and however often.
+ */
+export function catchUpEventId(
+  organizationId: string,
+  catchUpAfterSeconds: number,
+  eventIds: readonly string[],
+  subscriberId?: string,
+): string {
+  const audience = subscriberId === undefined ? 'every subscriber' : `subscriber:${subscriberId}`;
+  return eventId(
+    organizationId.toLowerCase(),
+    `${audience} after ${catchUpAfterSeconds}s`,
+    CATCH_UP_EVENT_TYPE,
+    [...eventIds].sort().join(','),
   );
 }

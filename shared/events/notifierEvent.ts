@@ -1,7 +1,8 @@
-// Every event the product records and delivers: the order events, and the establishment events (the prep
-// summaries and their amendments, prep_changed), one union discriminated by `type`, and the one list of
-// types that config validation, SNS filter policies and message attributes all read.
+// Every event the product records and delivers: the order events, the establishment events (the prep
+// summaries and their amendments, prep_changed) and the catch-ups, one union discriminated by `type`, and
+// the one list of types that config validation, SNS filter policies and message attributes all read.
 import * as z from 'zod';
+import { CATCH_UP_EVENT_TYPE, type CatchUpEvent, CatchUpEventSchema, isCatchUp } from './catchUpEvent.js';
 import { type FieldChange, ORDER_EVENT_TYPES, type OrderEvent, OrderEventSchema } from './orderEvent.js';
 import {
   PREP_CHANGED_EVENT_TYPE,
@@ -17,7 +18,7 @@ import {
 /** The events about one establishment's pickup date rather than one order: no status, no payment method. */
 export const ESTABLISHMENT_EVENT_TYPES = [PREP_SUMMARY_EVENT_TYPE, PREP_CHANGED_EVENT_TYPE] as const;
 
-export const EVENT_TYPES = [...ORDER_EVENT_TYPES, ...ESTABLISHMENT_EVENT_TYPES] as const;
+export const EVENT_TYPES = [...ORDER_EVENT_TYPES, ...ESTABLISHMENT_EVENT_TYPES, CATCH_UP_EVENT_TYPE] as const;
 export const EventTypeSchema = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof EventTypeSchema>;
 
@@ -25,13 +26,14 @@ export const NotifierEventSchema = z.discriminatedUnion('type', [
   OrderEventSchema,
   PrepSummaryEventSchema,
   PrepChangedEventSchema,
+  CatchUpEventSchema,
 ]);
 export type EstablishmentEvent = PrepSummaryEvent | PrepChangedEvent;
-export type NotifierEvent = OrderEvent | EstablishmentEvent;
+export type NotifierEvent = OrderEvent | EstablishmentEvent | CatchUpEvent;
 
 /**
- * About one order (`data.order`, its status and payment method); every other event is an establishment
- * event. Ask this rather than naming an establishment type, so that a new kind is not taken for an order.
+ * About one order (`data.order`, its status and payment method). Ask this rather than naming the other
+ * kinds, so that a new kind is not taken for an order.
  */
 export function isOrderEvent(event: NotifierEvent): event is OrderEvent {
   return (ORDER_EVENT_TYPES as readonly string[]).includes(event.type);
@@ -39,7 +41,7 @@ export function isOrderEvent(event: NotifierEvent): event is OrderEvent {
 
 /** About one establishment's pickup date: a prep summary or its amendment. */
 export function isEstablishmentEvent(event: NotifierEvent): event is EstablishmentEvent {
-  return !isOrderEvent(event);
+  return (ESTABLISHMENT_EVENT_TYPES as readonly string[]).includes(event.type);
 }
 
 export function isPrepSummary(event: NotifierEvent): event is PrepSummaryEvent {
@@ -56,15 +58,18 @@ export function isPrepChanged(event: NotifierEvent): event is PrepChangedEvent {
  */
 export function eventReference(event: NotifierEvent): string {
   if (isEstablishmentEvent(event)) return `${event.data.establishment.name} ${event.data.pickup_date}`;
+  if (isCatchUp(event)) return `catch-up of ${event.data.events} (${event.data.organization.name})`;
   return event.data.order.reference;
 }
 
 /**
  * The establishments an event is about, as given: an establishment event's own; an order's current one,
- * and the one it left when its changes say it moved, so that both kitchens hear of the move.
+ * and the one it left when its changes say it moved, so that both kitchens hear of the move; every one a
+ * catch-up counts.
  */
 export function establishmentsOf(event: NotifierEvent): string[] {
   if (isEstablishmentEvent(event)) return [event.data.establishment.uuid];
+  if (isCatchUp(event)) return event.data.establishments;
   const current = event.data.order.establishment.uuid;
   const left = event.data.changes.find(
     (change): change is FieldChange => change.field === 'establishment',

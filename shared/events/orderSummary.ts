@@ -113,6 +113,7 @@ export function eventForSubscriber<Event extends NotifierEvent>(
   includeContactDetails: boolean,
 ): Event;
 export function eventForSubscriber(event: NotifierEvent, includeContactDetails: boolean): NotifierEvent {
+  // Only an order event names a customer: a summary or a catch-up is the same for everyone.
   if (!isOrderEvent(event)) return event;
   const parent = event.data.order.customer.parent;
   if (includeContactDetails || !parent) return event;

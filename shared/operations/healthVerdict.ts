@@ -1,12 +1,12 @@
 // Whether the notifier is healthy (pure): the one decision behind the exit code of `meal-notifier status`,
 // locally and with --stack, and behind the local runner's /healthz. Healthy is every organization polled
-// successfully within its last three poll intervals, and nothing dead: no dead letter, no subscriber
-// disabled, no stream batch the publisher gave up on, and nothing the report could not read. Each problem
-// is one line naming what is at fault and where to look.
+// successfully within its last three poll intervals, nothing dead (no dead letter, no subscriber disabled,
+// no stream batch the publisher gave up on), no person's backlog older than its catchUpAfter, and nothing
+// the report could not read. Each problem is one line naming what is at fault and where to look.
 
 import { counted } from '../text/counted.js';
 import { humanDuration } from '../time/humanDuration.js';
-import type { OrganizationStatus, StatusReport } from './statusReport.js';
+import type { OrganizationStatus, StatusReport, SubscriberStatus } from './statusReport.js';
 
 /** Poll intervals without a successful cycle after which an organization is failing: one late or failed
  *  cycle is weather, three in a row are not. */
@@ -35,6 +35,8 @@ export function assessHealth(report: StatusReport, nowMs: number): Health {
         `subscriber ${subscriber.id} is disabled: ${subscriber.disabled.reason} (meal-notifier replay${stackFlag} to it enables it again)`,
       );
     }
+    const behind = behindProblem(subscriber, nowMs, stackFlag);
+    if (behind !== undefined) problems.push(behind);
     if (subscriber.dead) {
       problems.push(
         `subscriber ${subscriber.id} has ${counted(subscriber.dead, 'dead letter')}: see meal-notifier deliveries${stackFlag} --failed`,
@@ -50,6 +52,21 @@ export function assessHealth(report: StatusReport, nowMs: number): Health {
     for (const unknown of report.problems) problems.push(`not known: ${unknown}`);
   }
   return { healthy: problems.length === 0, problems };
+}
+
+/**
+ * A person's backlog older than its `catchUpAfter`: the receiver is down or too slow, and what is queued
+ * will reach it as catch-ups, not as it happens.
+ */
+function behindProblem(subscriber: SubscriberStatus, nowMs: number, stackFlag: string): string | undefined {
+  const { behindSince, catchUpAfterSeconds } = subscriber;
+  if (behindSince === null || behindSince === undefined || catchUpAfterSeconds === undefined)
+    return undefined;
+  const age = nowMs - Date.parse(behindSince);
+  if (age <= catchUpAfterSeconds * 1000) return undefined;
+  const queued =
+    subscriber.queued === null ? '' : `, ${counted(subscriber.queued, 'delivery', 'deliveries')} queued`;
+  return `subscriber ${subscriber.id} is behind: its oldest queued change is ${humanDuration(age)} old, over its catchUpAfter of ${humanDuration(catchUpAfterSeconds * 1000)}${queued}; see meal-notifier deliveries${stackFlag}`;
 }
 
 /**

@@ -45,6 +45,13 @@ export interface SubscriberStatus {
   /** null when not known: on AWS, an e-mail subscriber (SNS sends it, no queue) or a queue that did not answer. */
   queued: number | null;
   dead: number | null;
+  /** A person's `catchUpAfter`, in seconds; absent for a subscriber that gets every event however late. */
+  catchUpAfterSeconds?: number;
+  /**
+   * The oldest change still queued for it (ISO 8601): how far behind it is; null when nothing is queued,
+   * absent when not known (on AWS).
+   */
+  behindSince?: string | null;
 }
 
 interface StatusReportBase {

@@ -47,6 +47,11 @@ export interface PollDependencies {
    * @default the error's own message
    */
   describeFailure?: (error: Error) => string;
+  /**
+   * The config's catch-up thresholds (ms), when the cycle records catch-ups itself (AWS: recordCatchUps).
+   * Locally the outbox composes them per subscriber. @default none
+   */
+  catchUpAfter?: readonly number[];
 }
 
 export interface CycleContext {

@@ -2,8 +2,9 @@
 // sequence of phases, each a function of typed values (ARCHITECTURE.md, "The poll cycle"). It claims the
 // lease, plans, reserves the cycle's requests in one go, walks pending, resolves the orders that left it,
 // refreshes the establishments, sweeps a slice of the terminal listings, records each change with its
-// events, amends the summaries already sent, summarizes the closings, plans the next cycle and saves. The
-// report is made from what the phases returned; the poll state is made from the records each phase owns.
+// events, amends the summaries already sent, summarizes the closings, records the catch-ups of stale events
+// (AWS), plans the next cycle and saves. The report is made from what the phases returned; the poll state
+// is made from the records each phase owns.
 
 import { recordCoverage } from '../detect/coverage.js';
 import { forgetListingsBefore, rememberWalks } from '../detect/listingMemory.js';
@@ -22,6 +23,7 @@ import { DEFAULT_LEASE_TERMS, keepLeaseUntil } from './organizationLease.js';
 import { type CyclePlan, planCycle } from './planCycle.js';
 import { planNextCycle, retryDeferredCycle } from './planNextCycle.js';
 import { joinNotes, notesOfWalks, type PollReport, pendingShortfall } from './pollReport.js';
+import { recordCatchUps } from './recordCatchUps.js';
 import { recordChanges } from './recordChanges.js';
 import { refreshEstablishments } from './refreshEstablishments.js';
 import { resolveVanished } from './resolveVanished.js';
@@ -162,6 +164,7 @@ async function walkedCycle(
     observed,
     snapshots,
   });
+  const catchUps = await recordCatchUps(context, { ...changes, health: state.health });
   const pace = planNextCycle(context, plan, state.pace, {
     spent: deps.api.requestCount - requestsBefore,
     baselineDeferred: slice.baselineDeferred,
@@ -184,7 +187,7 @@ async function walkedCycle(
     deferred: walkNotes.deferred,
     ordersSeen: observed.size,
     vanished: resolution.vanished,
-    events: [...changes.events, ...amended.events, ...closings.events],
+    events: [...changes.events, ...amended.events, ...closings.events, ...catchUps],
     sourceTimes: changes.sourceTimes,
     conflicts: changes.conflicts,
     failures,

@@ -65,7 +65,13 @@ export async function recordChanges(context: CycleContext, input: ChangesInput):
     /** Every event of the change, announced or not. */
     made: readonly OrderEvent[] = events,
   ) => {
-    const result = await deps.store.commitChange(organization.id, { snapshot, events });
+    // `order`, when given, dates each event's change at the source; the log keeps it beside the event.
+    const sourceTimes: Record<string, number> = {};
+    for (const event of order ? events : []) {
+      const at = transitionTime(event, order);
+      if (at !== undefined) sourceTimes[event.id] = at;
+    }
+    const result = await deps.store.commitChange(organization.id, { snapshot, events, sourceTimes });
     if (result.outcome === 'version_conflict') {
       recorded.conflicts += 1;
       return;
@@ -76,10 +82,8 @@ export async function recordChanges(context: CycleContext, input: ChangesInput):
     recorded.afterClosing.push(
       ...made.filter((event) => event.data.after_closing === true && !duplicates.has(event.id)),
     );
-    // `order`, when given, dates each new event's change at the source.
-    if (!order) return;
     for (const event of fresh) {
-      const at = transitionTime(event, order);
+      const at = sourceTimes[event.id];
       if (at !== undefined) recorded.sourceTimes[event.id] = at;
     }
   };

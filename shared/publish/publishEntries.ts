@@ -1,7 +1,7 @@
 // One SNS PublishBatch entry per event, and the grouping of entries into requests SNS accepts: at most 10
 // entries and 256 KiB of messages in all per PublishBatch.
 import type { PublishBatchRequestEntry } from '@aws-sdk/client-sns';
-import { eventMessageAttributes } from '../contracts/messageAttributes.js';
+import { type AudienceContext, eventMessageAttributes } from '../contracts/messageAttributes.js';
 import { snsMessageBody, snsSubject } from '../delivery/email/snsEmailMessage.js';
 import type { HighlightWordsOf } from '../delivery/highlightWordsOf.js';
 import type { NotifierEvent } from '../events/notifierEvent.js';
@@ -19,12 +19,16 @@ export type PublishEntryBody = Omit<PublishBatchRequestEntry, 'Id'>;
  * `email`, the text e-mail, always without them (see snsEmailMessage.ts), its notes flagged with the
  * words of the event's organization.
  */
-export function publishEntry(event: NotifierEvent, highlightWords: HighlightWordsOf): PublishEntryBody {
+export function publishEntry(
+  event: NotifierEvent,
+  highlightWords: HighlightWordsOf,
+  audience: AudienceContext = {},
+): PublishEntryBody {
   return {
     Message: snsMessageBody(event, highlightWords),
     MessageStructure: 'json',
     Subject: snsSubject(event, highlightWords),
-    MessageAttributes: eventMessageAttributes(event),
+    MessageAttributes: eventMessageAttributes(event, audience),
   };
 }
 

@@ -16,6 +16,13 @@ export interface PendingEvent {
   /** The stream record's `dynamodb.SequenceNumber`. */
   sequenceNumber: string;
   event: NotifierEvent;
+  /** When its change happened at the source (epoch ms), when the event log has it. */
+  sourceTime?: number | undefined;
+}
+
+export interface PublishSettings {
+  /** The config's catch-up thresholds in seconds: whom each event is for (`audience`). */
+  catchUpAfterSeconds: readonly number[];
 }
 
 export interface PublishFailure {
@@ -43,9 +50,13 @@ export async function publishEvents(
   topicArn: string,
   events: readonly PendingEvent[],
   highlightWords: HighlightWordsOf,
+  settings: PublishSettings,
 ): Promise<PublishReport> {
   const prepared = events.map((pending): Prepared => {
-    const entry = publishEntry(pending.event, highlightWords);
+    const entry = publishEntry(pending.event, highlightWords, {
+      sourceTime: pending.sourceTime,
+      catchUpAfterSeconds: settings.catchUpAfterSeconds,
+    });
     return { pending, entry, bytes: entryBytes(entry) };
   });
   const report: PublishReport = { published: 0, failures: [] };

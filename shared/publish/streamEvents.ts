@@ -7,7 +7,7 @@ import { ItemKind } from '../store/dynamo/stateTableKeys.js';
 import { StreamRecordError } from './errors.js';
 
 export type StreamEntry =
-  | { kind: 'event'; sequenceNumber: string; event: NotifierEvent }
+  | { kind: 'event'; sequenceNumber: string; event: NotifierEvent; sourceTime?: number }
   /** An event item whose payload is not a valid event: reported as a failure, never published. */
   | { kind: 'malformed'; sequenceNumber: string; problem: string };
 
@@ -33,12 +33,20 @@ export function readStreamRecord(record: DynamoDBRecord): StreamEntry | undefine
     const where = first?.path.length ? first.path.join('.') : 'payload';
     return { kind: 'malformed', sequenceNumber, problem: `event payload ${where}: ${first?.message}` };
   }
-  return { kind: 'event', sequenceNumber, event: parsed.data };
+  // When the change happened at the source, as the poll cycle logged it beside the event (absent when the
+  // API did not tell): whether it was stale when found, for its `audience`.
+  const sourceTime = Number(image.sourceTime?.N);
+  return {
+    kind: 'event',
+    sequenceNumber,
+    event: parsed.data,
+    ...(Number.isFinite(sourceTime) && image.sourceTime?.N !== undefined ? { sourceTime } : {}),
+  };
 }
 
 export interface StreamBatch {
   /** The events to publish now, in stream order. */
-  toPublish: { sequenceNumber: string; event: NotifierEvent }[];
+  toPublish: { sequenceNumber: string; event: NotifierEvent; sourceTime?: number }[];
   /** Records that are reported as failed without publishing, with why. */
   held: { sequenceNumber: string; reason: string }[];
   /** Records that are not events to publish. */
@@ -63,7 +71,10 @@ export function readStreamBatch(records: readonly DynamoDBRecord[]): StreamBatch
         sequenceNumber: entry.sequenceNumber,
         reason: `not attempted: record ${blockedBy} before it is malformed`,
       });
-    } else batch.toPublish.push({ sequenceNumber: entry.sequenceNumber, event: entry.event });
+    } else {
+      const { sequenceNumber, event, sourceTime } = entry;
+      batch.toPublish.push({ sequenceNumber, event, ...(sourceTime === undefined ? {} : { sourceTime }) });
+    }
   }
   return batch;
 }

@@ -19,6 +19,11 @@ export interface SnapshotChange {
   /** `version` is the new version; the stored one must be `version - 1` (absent when 1). */
   snapshot: Snapshot;
   events: OrderEvent[];
+  /**
+   * When each event's change happened at the source (epoch ms), by event id, where the API tells: logged
+   * beside the event (not in it), so that delivery can tell a stale event (README, "Calm after an outage").
+   */
+  sourceTimes?: Readonly<Record<string, number>>;
 }
 
 export type CommitResult =

@@ -14,6 +14,8 @@ import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBRecord, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Establishment } from '../../shared/api/schemas.js';
+import { type CatchUpEvent, isCatchUp } from '../../shared/events/catchUpEvent.js';
+import { establishmentsOf, isOrderEvent, type NotifierEvent } from '../../shared/events/notifierEvent.js';
 import type { OrderEvent } from '../../shared/events/orderEvent.js';
 import { DynamoStateStore } from '../../shared/store/dynamo/dynamoStateStore.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
@@ -345,6 +347,138 @@ describe('the bundled functions, wired as the template wires them', () => {
     expect(aws.refused).toEqual([]);
     expect(new Set(aws.secretsRead)).toEqual(new Set(aws.secrets.keys()));
     for (const { name, run } of runs) {
+      const errors = logLines(run).filter((line) => line.level === 'ERROR' || line.level === 'WARN');
+      expect(errors, name).toEqual([]);
+    }
+  }, 60_000);
+
+  // Calm after an outage (issue 22), as far as the chain goes on AWS: the poller did not run for half an
+  // hour while the world moved. Its next cycle records the changes, stale by the API's own timestamps, and a
+  // catch-up of them; the publisher marks them apart (`audience`), and the templates' filter policies give
+  // the Slack channel the catch-up instead of the stale posts and the webhook every event.
+  it('give a Slack channel one catch-up instead of the stale events after a gap, and the webhook every event', async () => {
+    const [schedule] = wiring.schedules();
+    if (!schedule) throw new Error('the template has no poll schedule');
+    const store = new DynamoStateStore({ client: table.client, tableName: table.tableName });
+    const publishedBefore = aws.published.length;
+    const slackBefore = slack.received.length;
+    const webhookBefore = webhook.received.length;
+    const runsBefore = runs.length;
+    const MINUTE = 60_000;
+    const now = Date.now();
+
+    // 1. Half an hour without a cycle, while the world moved: new orders (one with an allergy) at both
+    // establishments, and a kitchen order the poller knew canceled; then one order just now.
+    const today = sim.world.today();
+    const snapshots = await store.loadSnapshots(sim.organization.id);
+    const known = sim.world
+      .listOrders((order) => order.status.value === 'pending' && order.establishment.uuid === kitchen.uuid)
+      .find((order) => order.pickup_at === today && snapshots.get(order.uuid)?.status === 'pending');
+    if (!known) throw new Error('the poller knows no pending kitchen order for today');
+    const stale = [
+      sim.world.addOrder({ pickupDate: today, establishment: kitchen.uuid, createdAtMs: now - 30 * MINUTE }),
+      sim.world.addOrder({
+        pickupDate: today,
+        establishment: kitchen.uuid,
+        createdAtMs: now - 28 * MINUTE,
+        notes: 'Peanut allergy',
+      }),
+      sim.world.addOrder({ pickupDate: today, establishment: office.uuid, createdAtMs: now - 27 * MINUTE }),
+    ];
+    sim.world.setStatus(known.uuid, 'canceled', { atMs: now - 20 * MINUTE });
+    const fresh = sim.world.addOrder({ pickupDate: today, establishment: kitchen.uuid });
+    const state = await store.loadPollState(sim.organization.id);
+    if (!state) throw new Error('no poll state');
+    await store.savePollState({
+      ...state,
+      pace: { ...state.pace, nextPollAt: now },
+      health: { ...state.health, lastSuccessAt: now - 45 * MINUTE },
+    });
+
+    // 2. The cycle after the gap, from the schedule's watchdog: five events and a catch-up of four.
+    const cycle = (await invoke(schedule.functionId, schedule.input)) as { events: number };
+    expect(cycle).toMatchObject({ outcome: 'polled', ok: true });
+
+    // 3. The stream's new event inserts to the publisher.
+    const streamArn = await latestStreamArn();
+    const publisherMapping = wiring.mappingOf(streamArn);
+    const publishedIds = new Set(
+      aws.published.map((message) => (JSON.parse(rawSqsBody(message)) as { id: string }).id),
+    );
+    const records = (await readStreamRecords(table.client, inject('dynamoEndpoint'), table.tableName))
+      .filter((record) => passesFilterCriteria(publisherMapping.filterCriteria, record))
+      .filter((record) => !publishedIds.has(record.dynamodb?.NewImage?.eventId?.S ?? ''));
+    for (const batch of chunks(records, publisherMapping.batchSize)) {
+      await invokeBatch(publisherMapping.functionId, { Records: batch });
+    }
+    const messages = aws.published.slice(publishedBefore);
+    const events = messages.map((message) => JSON.parse(rawSqsBody(message)) as NotifierEvent);
+    const catchUps = events.filter(isCatchUp);
+    const orderEvents = events.filter(isOrderEvent);
+    expect(catchUps).toHaveLength(1);
+    const [catchUp] = catchUps as [CatchUpEvent];
+    const freshEvent = orderEvents.find((event) => event.subject === fresh.uuid);
+    const staleEvents = orderEvents.filter((event) => event !== freshEvent);
+    expect(staleEvents.map((event) => `${event.type} ${event.subject}`).sort()).toEqual(
+      [...stale.map((order) => `order.created ${order.uuid}`), `order.canceled ${known.uuid}`].sort(),
+    );
+    expect(catchUp.data).toMatchObject({ catch_up_after: 900, events: 4, found_late: 4 });
+    expect([...catchUp.data.event_ids].sort()).toEqual(staleEvents.map((event) => event.id).sort());
+    // Since the last successful cycle, to the second, in the organization's zone.
+    expect(Date.parse(catchUp.data.unpolled?.from ?? '')).toBe(Math.floor((now - 45 * MINUTE) / 1000) * 1000);
+    expect(catchUp.data.notes.map((line) => line.reference)).toEqual([stale[1]?.reference]);
+    // What the filter policies read: the stale events are for every-event subscriptions alone.
+    const audienceOf = (event: NotifierEvent) =>
+      messages[events.indexOf(event)]?.attributes.audience?.StringValue ?? '';
+    expect(audienceOf(catchUp)).toBe('catch-up-after-900s');
+    for (const event of staleEvents) expect(audienceOf(event)).toBe('every-event');
+    expect(JSON.parse(audienceOf(freshEvent as NotifierEvent))).toEqual([
+      'every-event',
+      'catch-up-after-900s',
+    ]);
+
+    // 4. The fan-out by the template's filter policies, to the delivery functions.
+    for (const subscription of wiring.sqsSubscriptions()) {
+      const matching = messages.filter((message) =>
+        snsPolicyMatches(subscription.filterPolicy, message.attributes),
+      );
+      const mapping = wiring.mappingOf(subscription.queueArn);
+      for (const batch of chunks(matching, mapping.batchSize)) {
+        await invokeBatch(mapping.functionId, {
+          Records: batch.map((message) => queueRecord(subscription.queueArn, message)),
+        });
+      }
+    }
+
+    // 5. The webhook (new orders): every order.created, stale or not, each once; never the catch-up.
+    const hooked = webhook.received
+      .slice(webhookBefore)
+      .map((request) => String(request.headers['webhook-id']));
+    const created = orderEvents.filter((event) => event.type === 'order.created').map((event) => event.id);
+    expect(hooked.sort()).toEqual([...created].sort());
+    expect(hooked).not.toContain(catchUp.id);
+
+    // 6. Slack (the kitchen): the catch-up and the fresh order, and no stale post.
+    const posts = slack.received.slice(slackBefore).map((message) => JSON.stringify(message.payload));
+    expect(posts).toHaveLength(2);
+    expect(posts.filter((text) => text.includes('⏪ Catch-up: 4 changes at North School'))).toHaveLength(1);
+    expect(posts.filter((text) => text.includes(`New order ${fresh.reference}`))).toHaveLength(1);
+    expect(posts.filter((text) => text.includes('Peanut allergy'))).toHaveLength(1);
+
+    // 7. No event id lost or twice for the kitchen: each event its filter takes reached it once, by itself
+    // or in the catch-up.
+    const forKitchen = orderEvents.filter((event) =>
+      establishmentsOf(event).some((uuid) => uuid.toLowerCase() === kitchen.uuid.toLowerCase()),
+    );
+    expect(forKitchen).toHaveLength(4);
+    for (const event of forKitchen) {
+      const inCatchUp = catchUp.data.event_ids.includes(event.id);
+      const posted = posts.some(
+        (text) => text.includes(`${event.data.order.reference}`) && !text.includes('Catch-up'),
+      );
+      expect(Number(inCatchUp) + Number(posted), `${event.type} ${event.data.order.reference}`).toBe(1);
+    }
+    for (const { name, run } of runs.slice(runsBefore)) {
       const errors = logLines(run).filter((line) => line.level === 'ERROR' || line.level === 'WARN');
       expect(errors, name).toEqual([]);
     }

@@ -183,7 +183,7 @@ describe('meal-notifier events', () => {
     const result = await runCli(['events', '--config', config, '--type', 'created,cancelled']);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      'meal-notifier: --type "cancelled" is not an event type (did you mean order.canceled?); known: order.created, order.completed, order.canceled, order.archived, order.status_changed, order.rescheduled, order.updated, establishment.prep_summary, establishment.prep_changed\n',
+      'meal-notifier: --type "cancelled" is not an event type (did you mean order.canceled?); known: order.created, order.completed, order.canceled, order.archived, order.status_changed, order.rescheduled, order.updated, establishment.prep_summary, establishment.prep_changed, notifier.catch_up\n',
     );
     expect(result.stdout).toBe('');
   });

@@ -125,7 +125,7 @@ describe('digest subscriptions', () => {
     }
     // office@ is also office-email's recipient (the example's filter); head@ shares it too.
     expect(email('office@north-school.example.org').map((s) => s.FilterPolicy)).toContainEqual(
-      compileFilterPolicy(undefined, undefined, ['order.created', 'order.completed']),
+      compileFilterPolicy(undefined, undefined, ['order.created', 'order.completed'], 900),
     );
   });
 

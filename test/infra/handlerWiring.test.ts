@@ -81,6 +81,8 @@ describe('the publisher as deployed', () => {
     const { config } = parsePublisherEnvironment(environment);
     expect(config.organizations.map(({ highlightWords }) => highlightWords.length > 0)).toEqual([true]);
     expect(config.subscribers).toEqual([]);
+    // The Slack subscriber's catchUpAfter, left at its default of 15 minutes.
+    expect(parsePublisherEnvironment(environment).catchUpAfterSeconds).toEqual([900]);
     expect(() => parsePublisherEnvironment({ ...environment, TOPIC_ARN: undefined })).toThrow(
       'publisher environment: TOPIC_ARN is not set',
     );

@@ -3,6 +3,7 @@
 // queues and redrive, and the delivery functions' SQS mappings.
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import { catchUpAfterMs as catchUpAfterMsOf } from '../../shared/config/catchUpAfter.js';
 import { parseConfig } from '../../shared/config/loadConfig.js';
 import {
   DELIVERY_BATCH_SIZE,
@@ -97,7 +98,7 @@ describe('topics', () => {
 });
 
 describe('e-mail subscriptions', () => {
-  it("subscribes each recipient with the filter policy compileFilterPolicy makes of the subscriber's filter", () => {
+  it("subscribes each recipient with the filter policy compileFilterPolicy makes of the subscriber's filter and catch-up threshold", () => {
     const subscriber = parsed.subscribers.find((candidate) => candidate.id === 'office-email');
     const email = subscriptions.filter((subscription) => subscription.Protocol === 'email');
     expect(email.map((subscription) => subscription.Endpoint).sort()).toEqual([
@@ -107,7 +108,8 @@ describe('e-mail subscriptions', () => {
     for (const subscription of email) {
       expect(subscription).toMatchObject({
         TopicArn: { Ref: eventTopicId },
-        FilterPolicy: compileFilterPolicy(subscriber?.filter),
+        // A person: its catch-ups (15 minutes, the default), and no event that was stale for them.
+        FilterPolicy: compileFilterPolicy(subscriber?.filter, undefined, undefined, 900),
       });
     }
   });
@@ -137,7 +139,13 @@ describe('subscriber queues', () => {
       const subscription = sqs.find(
         (candidate) => (candidate.Endpoint as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0] === queueId,
       );
-      const policy = compileFilterPolicy(subscriber.filter);
+      const catchUpAfterMs = catchUpAfterMsOf(subscriber);
+      const policy = compileFilterPolicy(
+        subscriber.filter,
+        undefined,
+        undefined,
+        catchUpAfterMs === undefined ? undefined : catchUpAfterMs / 1000,
+      );
       expect(subscription, subscriber.id).toMatchObject({
         TopicArn: { Ref: eventTopicId },
         RawMessageDelivery: true,

@@ -73,7 +73,7 @@ export interface CycleFixtureOptions {
   deps?: Partial<
     Pick<
       PollDependencies,
-      'runId' | 'lease' | 'snapshotGraceDays' | 'describeFailure' | 'organizationsOnToken'
+      'runId' | 'lease' | 'snapshotGraceDays' | 'describeFailure' | 'organizationsOnToken' | 'catchUpAfter'
     >
   >;
 }

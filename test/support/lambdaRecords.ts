@@ -62,6 +62,7 @@ function nextSequenceNumber(): string {
 export function eventInsertRecord(
   event: OrderEvent,
   payload: string = JSON.stringify(event),
+  sourceTime?: number,
 ): DynamoDBRecord {
   const key = eventKey(event.data.organization.id, event.id);
   return streamRecord('INSERT', {
@@ -75,6 +76,7 @@ export function eventInsertRecord(
     recordedAt: { N: String(Date.now()) },
     position: { N: '0' },
     payload: { S: payload },
+    ...(sourceTime === undefined ? {} : { sourceTime: { N: String(sourceTime) } }),
   });
 }
 

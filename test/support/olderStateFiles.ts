@@ -33,8 +33,20 @@ export function pollStateAsVersion1(state: PollState): Record<string, unknown> {
   };
 }
 
+/** The file at `path` (closed) as schema 5 left it: migration 6 added the events' source time and folds. */
+export function rewriteAsSchema5(path: string): void {
+  const raw = new Database(path);
+  try {
+    raw.exec('ALTER TABLE events DROP COLUMN source_time; ALTER TABLE deliveries DROP COLUMN folded_into;');
+    raw.pragma('user_version = 5');
+  } finally {
+    raw.close();
+  }
+}
+
 /** The file at `path` (closed) as schema 4 left it: migration 5 rewrote the poll states as records. */
 export function rewriteAsSchema4(path: string): void {
+  rewriteAsSchema5(path);
   const raw = new Database(path);
   try {
     const rows = raw

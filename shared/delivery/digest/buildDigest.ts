@@ -2,8 +2,10 @@
 // the digest's types and passing the subscriber's filter, counted by type and by establishment and
 // listed in the order recorded. A period with none of them makes no digest: nothing is sent for it.
 import type { SubscriberFilter } from '../../config/configSchema.js';
+import { isCatchUp } from '../../events/catchUpEvent.js';
 import { DIGEST_EVENT_TYPE, type DigestEntry, type DigestEvent } from '../../events/digestEvent.js';
-import { eventReference, isEstablishmentEvent, type NotifierEvent } from '../../events/notifierEvent.js';
+import { type EstablishmentEvent, eventReference, isEstablishmentEvent } from '../../events/notifierEvent.js';
+import type { OrderEvent } from '../../events/orderEvent.js';
 import type { StoredEvent } from '../../store/stateStore.js';
 import { zonedIsoTime } from '../../time/zonedTime.js';
 import { matchesFilter } from '../subscriberFilter.js';
@@ -25,7 +27,9 @@ export function buildDigest(
         matchesFilter(filter, entry.event),
     )
     .sort((a, b) => a.recordedAt - b.recordedAt)
-    .map((entry) => entry.event);
+    .map((entry) => entry.event)
+    // A catch-up is never gathered: it stands for events already counted (the config refuses its type).
+    .filter((event): event is OrderEvent | EstablishmentEvent => !isCatchUp(event));
   const first = events[0];
   if (first === undefined) return undefined;
   const zone = plan.organization.timeZone;
@@ -51,7 +55,7 @@ export function buildDigest(
   };
 }
 
-function entryOf(event: NotifierEvent): DigestEntry {
+function entryOf(event: OrderEvent | EstablishmentEvent): DigestEntry {
   // A prep summary or a prep_changed: the establishment and day it is about.
   if (isEstablishmentEvent(event)) {
     return {

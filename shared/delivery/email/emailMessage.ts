@@ -1,11 +1,12 @@
 // The e-mail an event becomes: a one-line subject naming the transition (and whether it came after
 // closing), a plain-text part and a simple HTML part (inline styles only, since mail clients drop style
-// sheets); a prep summary has its own (prepSummaryEmail.ts). An order's notes come before its items, those
-// naming an allergy or a diet first and marked ALLERGY/DIET (with the organization's highlight words); an
-// update's changes come first of all. Pure, so the SMTP sender and the SNS e-mail body share it. Contact
-// details appear only when the event carries them: the caller passes
-// `eventForSubscriber(event, includeContactDetails)`.
+// sheets); a prep summary has its own (prepSummaryEmail.ts), and so have a prep_changed and a catch-up.
+// An order's notes come before its items, those naming an allergy or a diet first and marked ALLERGY/DIET
+// (with the organization's highlight words); an update's changes come first of all. Pure, so the SMTP
+// sender and the SNS e-mail body share it. Contact details appear only when the event carries them: the
+// caller passes `eventForSubscriber(event, includeContactDetails)`.
 
+import { isCatchUp } from '../../events/catchUpEvent.js';
 import { changedContent, contentChangeText, isFlaggedChange } from '../../events/contentChangeText.js';
 import { DEFAULT_HIGHLIGHT_WORDS } from '../../events/noteHighlights.js';
 import { isPrepChanged, isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js';
@@ -19,6 +20,7 @@ import { orderNotes } from '../../events/orderNotes.js';
 import { isSampleEvent } from '../../events/sampleEvent.js';
 import { counted } from '../../text/counted.js';
 import { paymentMethodLabel } from '../paymentMethodLabel.js';
+import { catchUpSubject, formatCatchUpEmail } from './catchUpEmail.js';
 import {
   type EmailField,
   type EmailMessage,
@@ -73,6 +75,7 @@ export function formatEmail(
   highlightWords: readonly string[] = DEFAULT_HIGHLIGHT_WORDS,
 ): EmailMessage {
   if (isPrepSummary(event)) return formatPrepSummaryEmail(event);
+  if (isCatchUp(event)) return formatCatchUpEmail(event);
   if (isPrepChanged(event)) return formatPrepChangedEmail(event);
   const subject = emailSubject(event, highlightWords);
   const parts: OrderParts = {
@@ -100,6 +103,7 @@ export function emailSubject(
 ): string {
   if (isPrepSummary(event)) return prepSummarySubject(event);
   if (isPrepChanged(event)) return prepChangedSubject(event);
+  if (isCatchUp(event)) return catchUpSubject(event);
   const order = event.data.order;
   const where = `${singleLine(order.establishment.name)}, pickup ${singleLine(order.pickup_date)}`;
   const late = event.data.after_closing ? 'After closing: ' : '';

@@ -2,6 +2,7 @@
 // start a new mail header), HTML escaping, the inline styles mail clients keep, the labelled fields and
 // highlighted notices an e-mail opens with, the notes (an allergy or a diet marked), and the footer naming
 // the event.
+import { isCatchUp } from '../../events/catchUpEvent.js';
 import { type DigestEvent, isDigest } from '../../events/digestEvent.js';
 import { isEstablishmentEvent, type NotifierEvent } from '../../events/notifierEvent.js';
 
@@ -39,7 +40,8 @@ export function escapeHtml(text: string): string {
 
 /** The event's identity, so a reader can match the mail with a webhook delivery or a log line. */
 export function eventFooter(event: NotifierEvent | DigestEvent): string {
-  const when = isDigest(event) ? 'built' : isEstablishmentEvent(event) ? 'recorded' : 'detected';
+  const when =
+    isDigest(event) || isCatchUp(event) ? 'built' : isEstablishmentEvent(event) ? 'recorded' : 'detected';
   return singleLine(`Event ${event.type} ${event.id}, ${when} ${event.time}.`);
 }
 

@@ -2,10 +2,11 @@
 // a header naming the transition (and whether it came after closing), where a rescheduled order moved or
 // what an update changed, the order's key fields, its notes (those naming an allergy or a diet first,
 // marked 🚨, with the organization's highlight words), its item lines — plus a plain `text` fallback for
-// notifications; a prep summary has its own layout (prepSummarySlackMessage.ts). Every value is fitted to
-// Slack's limits, so no order, however large or oddly named, produces a message Slack refuses as
+// notifications; a prep summary, a prep_changed and a catch-up have their own layouts. Every value is
+// fitted to Slack's limits, so no order, however large or oddly named, produces a message Slack refuses as
 // `invalid_blocks`. Parent e-mail and phone are never printed.
 
+import { isCatchUp } from '../../events/catchUpEvent.js';
 import { changedContent, contentChangeText, isFlaggedChange } from '../../events/contentChangeText.js';
 import { DEFAULT_HIGHLIGHT_WORDS } from '../../events/noteHighlights.js';
 import { isPrepChanged, isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js';
@@ -21,6 +22,7 @@ import { isSampleEvent } from '../../events/sampleEvent.js';
 import { counted } from '../../text/counted.js';
 import { dayLabel } from '../../time/dayLabel.js';
 import { paymentMethodLabel } from '../paymentMethodLabel.js';
+import { formatCatchUpSlackMessage } from './catchUpSlackMessage.js';
 import { formatPrepChangedSlackMessage } from './prepChangedSlackMessage.js';
 import { formatPrepSummarySlackMessage } from './prepSummarySlackMessage.js';
 import {
@@ -56,6 +58,7 @@ export function formatSlackMessage(
 ): SlackMessage {
   if (isPrepSummary(event)) return formatPrepSummarySlackMessage(event);
   if (isPrepChanged(event)) return formatPrepChangedSlackMessage(event);
+  if (isCatchUp(event)) return formatCatchUpSlackMessage(event);
   const order = event.data.order;
   const notes = orderNotes(order, highlightWords);
   const { title, blocks } = openingBlocks(

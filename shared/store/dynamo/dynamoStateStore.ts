@@ -134,7 +134,13 @@ export class DynamoStateStore implements StateStore {
   async commitChange(organizationId: string, change: SnapshotChange): Promise<CommitResult> {
     const snapshot = snapshotToWrite(organizationId, change.snapshot);
     eventsToWrite('commitChange', organizationId, change.events);
-    const logged = await this.#logEvents('commitChange', organizationId, change.events, snapshot);
+    const logged = await this.#logEvents(
+      'commitChange',
+      organizationId,
+      change.events,
+      snapshot,
+      change.sourceTimes,
+    );
     return logged === 'version_conflict'
       ? { outcome: 'version_conflict' }
       : { outcome: 'committed', duplicateEventIds: logged };
@@ -157,6 +163,7 @@ export class DynamoStateStore implements StateStore {
     organizationId: string,
     events: readonly NotifierEvent[],
     snapshot?: Snapshot,
+    sourceTimes: Readonly<Record<string, number>> = {},
   ): Promise<string[] | 'version_conflict'> {
     const recordedAt = this.#clock();
     const duplicateEventIds: string[] = [];
@@ -175,7 +182,9 @@ export class DynamoStateStore implements StateStore {
         new TransactWriteCommand({
           TransactItems: [
             ...(snapshot ? [this.#snapshotPut(organizationId, snapshot)] : []),
-            ...pending.map((event, position) => this.#eventPut(organizationId, event, recordedAt, position)),
+            ...pending.map((event, position) =>
+              this.#eventPut(organizationId, event, recordedAt, position, sourceTimes[event.id]),
+            ),
           ],
           ReturnConsumedCapacity: 'TOTAL',
         }),
@@ -434,7 +443,13 @@ export class DynamoStateStore implements StateStore {
     };
   }
 
-  #eventPut(organizationId: string, event: NotifierEvent, recordedAt: number, position: number) {
+  #eventPut(
+    organizationId: string,
+    event: NotifierEvent,
+    recordedAt: number,
+    position: number,
+    sourceTime: number | undefined,
+  ) {
     return {
       Put: {
         TableName: this.#table.name,
@@ -451,6 +466,8 @@ export class DynamoStateStore implements StateStore {
           position,
           expiresAt: ttlSeconds(recordedAt + this.#eventRetentionMs),
           payload: JSON.stringify(event),
+          // When the change happened at the source: the publisher reads it off the stream (`audience`).
+          ...(sourceTime === undefined ? {} : { sourceTime }),
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       },

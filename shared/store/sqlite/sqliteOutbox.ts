@@ -1,21 +1,27 @@
 // The local delivery outbox: one row per (subscriber, event) with its attempt count, next attempt time and
 // last error. Rows are enqueued inside the commit that logs the event, so no event is logged undelivered.
-// It also keeps which subscribers are disabled, so it serves the subscriber-status port too.
+// A row whose event went stale is folded into a catch-up: delivered, by the catch-up (`folded_into`), in the
+// transaction that logs and queues the catch-up. It also keeps which subscribers are disabled, so it serves
+// the subscriber-status port too.
 import type Database from 'better-sqlite3';
 import * as z from 'zod';
 import type {
+  CatchUpCandidates,
   Delivery,
   DeliveryOutbox,
   DeliveryStatus,
   DueDelivery,
   FailedAttempt,
+  QueuedEvent,
   QueuedSubscriber,
 } from '../../delivery/deliveryOutbox.js';
 import { DeliveryStatusSchema } from '../../delivery/deliveryOutbox.js';
 import type { DisabledSubscriber } from '../../delivery/subscriberStatus.js';
+import { CATCH_UP_EVENT_TYPE, type CatchUpEvent, isCatchUp } from '../../events/catchUpEvent.js';
 import { DigestEventSchema } from '../../events/digestEvent.js';
 import { type NotifierEvent, NotifierEventSchema } from '../../events/notifierEvent.js';
 import { parseStored } from '../parseStored.js';
+import { DEFAULT_EVENT_RETENTION_MS } from '../stateStore.js';
 import { guarded } from './sqliteErrors.js';
 
 /** Picks the subscribers an event goes to (after their filters). */
@@ -35,6 +41,15 @@ const DeliveryRowSchema = z.object({
   next_attempt_at: z.number(),
   last_error: z.string().nullable(),
   delivered_at: z.number().nullable(),
+  folded_into: z.string().nullable(),
+});
+
+const QueuedEventRowSchema = z.object({
+  event_id: z.string(),
+  organization_id: z.string(),
+  payload: z.string(),
+  source_time: z.number().nullable(),
+  next_attempt_at: z.number(),
 });
 
 const DueRowSchema = DeliveryRowSchema.extend({ organization_id: z.string(), payload: z.string() });
@@ -44,15 +59,39 @@ const QueuedEventSchema = z.union([NotifierEventSchema, DigestEventSchema]);
 
 const QueuedRowSchema = z.object({ subscriber_id: z.string(), at: z.number() });
 
+const BacklogRowSchema = z.object({
+  subscriber_id: z.string(),
+  queued: z.number().int(),
+  oldest: z.number(),
+});
+
 const COLUMNS =
-  'd.subscriber_id, d.event_id, d.status, d.attempts, d.next_attempt_at, d.last_error, d.delivered_at';
+  'd.subscriber_id, d.event_id, d.status, d.attempts, d.next_attempt_at, d.last_error, d.delivered_at, d.folded_into';
+
+/** A queued delivery of the subscriber with its event, in the order logged; `?2` narrows it further. */
+const QUEUED_EVENTS = `SELECT d.event_id, e.organization_id, e.payload, e.source_time, d.next_attempt_at
+  FROM deliveries d JOIN events e ON e.id = d.event_id
+  WHERE d.subscriber_id = @subscriberId AND d.status = 'queued'`;
 
 export class SqliteOutbox implements DeliveryOutbox {
   readonly #route: EventRouter;
   readonly #statements;
   readonly #disable: (subscriberId: string, reason: string, atMs: number) => void;
+  readonly #fold: (
+    subscriberId: string,
+    organizationId: string,
+    catchUp: CatchUpEvent,
+    folded: readonly string[],
+    atMs: number,
+    nextAttemptAt: number,
+  ) => number;
 
-  constructor(db: Database.Database, route: EventRouter = () => []) {
+  /** @param retentionMs how long a catch-up it logs stays in the event log, as the store's events do */
+  constructor(
+    db: Database.Database,
+    route: EventRouter = () => [],
+    retentionMs = DEFAULT_EVENT_RETENTION_MS,
+  ) {
     this.#route = route;
     const statements = {
       enqueue: db.prepare(
@@ -82,7 +121,7 @@ export class SqliteOutbox implements DeliveryOutbox {
         `SELECT ${COLUMNS}, e.organization_id, e.payload
          FROM deliveries d JOIN events e ON e.id = d.event_id
          WHERE d.subscriber_id = ? AND d.status = 'queued' AND d.next_attempt_at <= ?
-         ORDER BY d.next_attempt_at, e.seq
+         ORDER BY d.next_attempt_at, e.event_type = '${CATCH_UP_EVENT_TYPE}' DESC, e.seq
          LIMIT ?`,
       ),
       markDelivered: db.prepare(
@@ -112,12 +151,68 @@ export class SqliteOutbox implements DeliveryOutbox {
         `SELECT ${COLUMNS} FROM deliveries d JOIN events e ON e.id = d.event_id
          WHERE d.status = ? ORDER BY e.seq, d.subscriber_id`,
       ),
+      // Order events changed before the cut-off: by the API's time, else by when they were logged.
+      staleCandidates: db.prepare(
+        `${QUEUED_EVENTS} AND e.event_type LIKE 'order.%'
+           AND COALESCE(e.source_time, e.recorded_at) < @changedBefore
+         ORDER BY e.seq`,
+      ),
+      queuedCatchUps: db.prepare(
+        `${QUEUED_EVENTS} AND e.event_type = '${CATCH_UP_EVENT_TYPE}' ORDER BY e.seq`,
+      ),
+      // Its source time is the first change it stands for: how far behind the subscriber is (backlogs).
+      insertCatchUp: db.prepare(
+        `INSERT OR IGNORE INTO events
+           (id, organization_id, event_type, order_uuid, recorded_at, expires_at, payload, source_time)
+         VALUES (@id, @organizationId, '${CATCH_UP_EVENT_TYPE}', @subject, @atMs, @expiresAt, @payload, @firstChangeAt)`,
+      ),
+      backlogs: db.prepare(
+        `SELECT d.subscriber_id, COUNT(*) AS queued, MIN(COALESCE(e.source_time, e.recorded_at)) AS oldest
+         FROM deliveries d JOIN events e ON e.id = d.event_id
+         WHERE d.status = 'queued' GROUP BY d.subscriber_id ORDER BY d.subscriber_id`,
+      ),
+      resumeBackedOff: db.prepare(
+        `UPDATE deliveries SET next_attempt_at = @nowMs
+         WHERE subscriber_id = @subscriberId AND status = 'queued' AND attempts > 0 AND next_attempt_at > @nowMs`,
+      ),
+      markFolded: db.prepare(
+        `UPDATE deliveries SET status = 'delivered', delivered_at = @atMs, folded_into = @catchUpId
+         WHERE subscriber_id = @subscriberId AND status = 'queued'
+           AND event_id IN (SELECT value FROM json_each(@folded))`,
+      ),
     };
     this.#statements = statements;
     this.#disable = db.transaction((subscriberId: string, reason: string, atMs: number) => {
       statements.disable.run(subscriberId, atMs, reason);
       statements.deadenQueued.run(`subscriber disabled: ${reason}`, subscriberId);
     }).immediate;
+    this.#fold = db.transaction(
+      (
+        subscriberId: string,
+        organizationId: string,
+        catchUp: CatchUpEvent,
+        folded: readonly string[],
+        atMs: number,
+        nextAttemptAt: number,
+      ) => {
+        statements.insertCatchUp.run({
+          id: catchUp.id,
+          organizationId,
+          subject: catchUp.subject,
+          atMs,
+          expiresAt: atMs + retentionMs,
+          payload: JSON.stringify(catchUp),
+          firstChangeAt: Date.parse(catchUp.data.first_change_at),
+        });
+        statements.enqueue.run({ subscriberId, eventId: catchUp.id, recordedAt: nextAttemptAt });
+        return statements.markFolded.run({
+          subscriberId,
+          atMs,
+          catchUpId: catchUp.id,
+          folded: JSON.stringify(folded),
+        }).changes;
+      },
+    ).immediate;
   }
 
   /** Queues a newly logged event for each subscriber it routes to; call inside the logging transaction. */
@@ -141,7 +236,74 @@ export class SqliteOutbox implements DeliveryOutbox {
     );
   }
 
-  /** The subscriber's queued deliveries due at `nowMs`: earliest due first, then in the order logged. */
+  async catchUpCandidates(subscriberId: string, changedBeforeMs: number): Promise<CatchUpCandidates> {
+    return guarded('catchUpCandidates', undefined, () => {
+      const read = (raw: unknown): QueuedEvent => {
+        const row = parseRow(QueuedEventRowSchema, raw, 'catchUpCandidates');
+        const event = parseStored(
+          NotifierEventSchema,
+          row.payload,
+          'catchUpCandidates',
+          row.organization_id,
+          `event ${row.event_id}`,
+        );
+        return {
+          eventId: row.event_id,
+          organizationId: row.organization_id,
+          event,
+          sourceTime: row.source_time ?? undefined,
+          nextAttemptAt: row.next_attempt_at,
+        };
+      };
+      return {
+        stale: this.#statements.staleCandidates
+          .all({ subscriberId, changedBefore: changedBeforeMs })
+          .map(read),
+        catchUps: this.#statements.queuedCatchUps
+          .all({ subscriberId })
+          .map(read)
+          .flatMap((queued) => (isCatchUp(queued.event) ? [{ ...queued, event: queued.event }] : [])),
+      };
+    });
+  }
+
+  async resumeBackedOff(subscriberId: string, nowMs: number): Promise<number> {
+    return guarded(
+      'resumeBackedOff',
+      undefined,
+      () => this.#statements.resumeBackedOff.run({ subscriberId, nowMs }).changes,
+    );
+  }
+
+  async foldIntoCatchUp(
+    subscriberId: string,
+    organizationId: string,
+    catchUp: CatchUpEvent,
+    folded: readonly string[],
+    timing: { atMs: number; nextAttemptAt: number },
+  ): Promise<number> {
+    return guarded('foldIntoCatchUp', organizationId, () =>
+      this.#fold(subscriberId, organizationId, catchUp, folded, timing.atMs, timing.nextAttemptAt),
+    );
+  }
+
+  /**
+   * Each subscriber with deliveries queued: how many, and the oldest change they carry (epoch ms: its
+   * source time, else when it was logged; a catch-up's first change), which says how far behind it is.
+   */
+  async backlogs(): Promise<{ subscriberId: string; queued: number; oldestChangeAt: number }[]> {
+    return guarded('backlogs', undefined, () =>
+      this.#statements.backlogs.all().map((raw) => {
+        const row = parseRow(BacklogRowSchema, raw, 'backlogs');
+        return { subscriberId: row.subscriber_id, queued: row.queued, oldestChangeAt: row.oldest };
+      }),
+    );
+  }
+
+  /**
+   * The subscriber's queued deliveries due at `nowMs`: earliest due first, then a catch-up (due when the
+   * first event it stands for was, it tells what came before), then in the order logged.
+   */
   async dueDeliveries(subscriberId: string, nowMs: number, limit: number): Promise<DueDelivery[]> {
     return guarded('dueDeliveries', undefined, () =>
       this.#statements.due.all(subscriberId, nowMs, limit).map((raw) => {
@@ -257,6 +419,7 @@ function toDelivery(row: z.infer<typeof DeliveryRowSchema>): Delivery {
     nextAttemptAt: row.next_attempt_at,
     lastError: row.last_error,
     deliveredAt: row.delivered_at,
+    ...(row.folded_into === null ? {} : { foldedInto: row.folded_into }),
   };
 }
 

@@ -90,6 +90,13 @@ const MIGRATIONS: ReadonlyArray<string | ((db: Database.Database) => void)> = [
   SET expires_at = expires_at * 1000, data = json_set(data, '$.expiresAt', expires_at * 1000);
   `,
   rewritePollStatesAsCurrentVersion,
+  `
+  -- When an event's change happened at the source (epoch ms), where the API tells: a delivery whose event
+  -- went stale is folded into a catch-up instead of being sent (README, "Calm after an outage").
+  ALTER TABLE events ADD COLUMN source_time INTEGER;
+  -- A delivery folded into a catch-up: delivered, by the catch-up event of this id.
+  ALTER TABLE deliveries ADD COLUMN folded_into TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -62,7 +62,12 @@ export class SqliteStateStore implements StateStore {
   readonly #clock: () => number;
   readonly #eventRetentionMs: number;
   readonly #statements;
-  readonly #commit: (organizationId: string, snapshot: Snapshot, events: NotifierEvent[]) => CommitResult;
+  readonly #commit: (
+    organizationId: string,
+    snapshot: Snapshot,
+    events: NotifierEvent[],
+    sourceTimes: Readonly<Record<string, number>>,
+  ) => CommitResult;
   readonly #recordEvents: (organizationId: string, events: readonly NotifierEvent[]) => RecordResult;
   readonly #recordDigest: (organizationId: string, digest: DigestEvent) => boolean;
   readonly #prune: (nowMs: number) => { snapshots: number; events: number };
@@ -76,7 +81,7 @@ export class SqliteStateStore implements StateStore {
     }
     this.#clock = options.clock ?? Date.now;
     this.#eventRetentionMs = options.eventRetentionMs ?? DEFAULT_EVENT_RETENTION_MS;
-    this.outbox = new SqliteOutbox(this.#db, options.routeEvent);
+    this.outbox = new SqliteOutbox(this.#db, options.routeEvent, this.#eventRetentionMs);
     this.budgetCounters = new SqliteBudgetCounterStore(this.#db);
     const db = this.#db;
     this.#statements = {
@@ -92,8 +97,9 @@ export class SqliteStateStore implements StateStore {
          SET version = excluded.version, expires_at = excluded.expires_at, data = excluded.data`,
       ),
       insertEvent: db.prepare(
-        `INSERT OR IGNORE INTO events (id, organization_id, event_type, order_uuid, recorded_at, expires_at, payload)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT OR IGNORE INTO events
+           (id, organization_id, event_type, order_uuid, recorded_at, expires_at, payload, source_time)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       eventsSince: db.prepare<[string, number], EventRow>(
         `SELECT id, organization_id, recorded_at, payload FROM events
@@ -143,7 +149,11 @@ export class SqliteStateStore implements StateStore {
      * event already in the log was queued when it was first logged, so it is not queued again; its id is
      * returned.
      */
-    const logEvents = (organizationId: string, events: readonly NotifierEvent[]): string[] => {
+    const logEvents = (
+      organizationId: string,
+      events: readonly NotifierEvent[],
+      sourceTimes: Readonly<Record<string, number>> = {},
+    ): string[] => {
       const recordedAt = this.#clock();
       const duplicateEventIds: string[] = [];
       for (const event of events) {
@@ -155,6 +165,7 @@ export class SqliteStateStore implements StateStore {
           recordedAt,
           recordedAt + this.#eventRetentionMs,
           JSON.stringify(event),
+          sourceTimes[event.id] ?? null,
         );
         if (inserted.changes === 0) duplicateEventIds.push(event.id);
         else this.outbox.enqueue(event, recordedAt);
@@ -162,19 +173,29 @@ export class SqliteStateStore implements StateStore {
       return duplicateEventIds;
     };
 
-    this.#commit = db.transaction((organizationId: string, snapshot: Snapshot, events: NotifierEvent[]) => {
-      const stored = statements.snapshotVersion.get(organizationId, snapshot.orderUuid);
-      const expected = snapshot.version === 1 ? undefined : snapshot.version - 1;
-      if (stored?.version !== expected) return { outcome: 'version_conflict' } as const;
-      statements.upsertSnapshot.run(
-        organizationId,
-        snapshot.orderUuid,
-        snapshot.version,
-        snapshot.expiresAt,
-        JSON.stringify(snapshot),
-      );
-      return { outcome: 'committed', duplicateEventIds: logEvents(organizationId, events) } as const;
-    }).immediate;
+    this.#commit = db.transaction(
+      (
+        organizationId: string,
+        snapshot: Snapshot,
+        events: NotifierEvent[],
+        sourceTimes: Readonly<Record<string, number>>,
+      ) => {
+        const stored = statements.snapshotVersion.get(organizationId, snapshot.orderUuid);
+        const expected = snapshot.version === 1 ? undefined : snapshot.version - 1;
+        if (stored?.version !== expected) return { outcome: 'version_conflict' } as const;
+        statements.upsertSnapshot.run(
+          organizationId,
+          snapshot.orderUuid,
+          snapshot.version,
+          snapshot.expiresAt,
+          JSON.stringify(snapshot),
+        );
+        return {
+          outcome: 'committed',
+          duplicateEventIds: logEvents(organizationId, events, sourceTimes),
+        } as const;
+      },
+    ).immediate;
 
     this.#recordEvents = db.transaction((organizationId: string, events: readonly NotifierEvent[]) => ({
       duplicateEventIds: logEvents(organizationId, events),
@@ -190,6 +211,7 @@ export class SqliteStateStore implements StateStore {
         recordedAt,
         recordedAt + this.#eventRetentionMs,
         JSON.stringify(digest),
+        null,
       );
       if (inserted.changes === 0) return false;
       this.outbox.enqueueFor(digest.data.subscriber_id, digest.id, recordedAt);
@@ -223,7 +245,7 @@ export class SqliteStateStore implements StateStore {
     const snapshot = snapshotToWrite(organizationId, change.snapshot);
     eventsToWrite('commitChange', organizationId, change.events);
     return guarded('commitChange', organizationId, () =>
-      this.#commit(organizationId, snapshot, change.events),
+      this.#commit(organizationId, snapshot, change.events, change.sourceTimes ?? {}),
     );
   }
 

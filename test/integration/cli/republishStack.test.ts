@@ -148,7 +148,8 @@ describe('meal-notifier republish --stack', () => {
         expect.objectContaining({
           Message: snsMessageBody(first, defaultHighlightWords),
           MessageStructure: 'json',
-          MessageAttributes: eventMessageAttributes(first),
+          // Without the source time, timely for the config's one threshold (its people's default 15 min).
+          MessageAttributes: eventMessageAttributes(first, { catchUpAfterSeconds: [900] }),
         }),
         expect.objectContaining({ Message: snsMessageBody(second, defaultHighlightWords) }),
       ],

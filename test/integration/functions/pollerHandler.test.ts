@@ -80,6 +80,7 @@ beforeAll(async () => {
   vi.stubEnv('NOTIFIER_CONFIG', config());
   vi.stubEnv('SECRETS_PREFIX', SECRETS_PREFIX);
   vi.stubEnv('TICK_QUEUE_URL', TICK_QUEUE_URL);
+  vi.stubEnv('CATCH_UP_AFTER_SECONDS', 'none');
   vi.stubEnv('AWS_ENDPOINT_URL_DYNAMODB', inject('dynamoEndpoint'));
   vi.stubEnv('AWS_REGION', 'us-east-1');
   vi.stubEnv('AWS_ACCESS_KEY_ID', 'local');

@@ -18,6 +18,7 @@ import {
 import {
   rewriteAsSchema1,
   rewriteAsSchema4,
+  rewriteAsSchema5,
   SNAPSHOTS_BACK_TO_SECONDS,
 } from '../../support/olderStateFiles.js';
 import {
@@ -201,6 +202,7 @@ describe('SqliteStateStore on a state file', () => {
     first.close();
     stores.splice(0);
     // The file as schema 3 wrote it: a snapshot's expiry in epoch seconds, in its column and in its JSON.
+    rewriteAsSchema5(path);
     const raw = new Database(path);
     raw.exec(SNAPSHOTS_BACK_TO_SECONDS);
     expect(raw.prepare('SELECT expires_at FROM snapshots ORDER BY expires_at').pluck().all()).toEqual([

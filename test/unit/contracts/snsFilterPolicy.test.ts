@@ -28,6 +28,9 @@ const FIVE_TYPES: EventType[] = [
   'establishment.prep_summary',
 ];
 
+/** What every subscription that takes each event however late (no catch-ups) names beside its filter. */
+const EVERY_EVENT = ['every-event'];
+
 function refusalOf(compile: () => unknown): FilterPolicyError {
   try {
     compile();
@@ -40,17 +43,24 @@ function refusalOf(compile: () => unknown): FilterPolicyError {
 
 describe('compileFilterPolicy', () => {
   it('takes every event type but digests for no filter or an empty one, so no subscription takes a digest', () => {
-    expect(compileFilterPolicy(undefined)).toEqual({ type: [{ 'anything-but': ['digest.email'] }] });
-    expect(compileFilterPolicy({})).toEqual({ type: [{ 'anything-but': ['digest.email'] }] });
+    expect(compileFilterPolicy(undefined)).toEqual({
+      type: [{ 'anything-but': ['digest.email'] }],
+      audience: EVERY_EVENT,
+    });
+    expect(compileFilterPolicy({})).toEqual({
+      type: [{ 'anything-but': ['digest.email'] }],
+      audience: EVERY_EVENT,
+    });
   });
 
   it("leaves out the types an e-mail subscriber's digest gathers", () => {
     expect(compileFilterPolicy(undefined, undefined, ['order.created', 'order.completed'])).toEqual({
       type: [{ 'anything-but': ['order.created', 'order.completed', 'digest.email'] }],
+      audience: EVERY_EVENT,
     });
     expect(
       compileFilterPolicy({ types: ['order.created', 'order.canceled'] }, undefined, ['order.created']),
-    ).toEqual({ type: ['order.canceled'] });
+    ).toEqual({ type: ['order.canceled'], audience: EVERY_EVENT });
   });
 
   it('lets no establishment event through a statuses key when the digest gathers both kinds', () => {
@@ -67,6 +77,7 @@ describe('compileFilterPolicy', () => {
     ).toEqual({
       type: [{ 'anything-but': ['establishment.prep_summary', 'digest.email'] }],
       status: ['canceled', 'n/a'],
+      audience: EVERY_EVENT,
     });
     expect(
       compileFilterPolicy({
@@ -103,6 +114,7 @@ describe('compileFilterPolicy', () => {
       establishment: [CANTEEN_1],
       status: ['pending'],
       payment_method: ['card', 'credit'],
+      audience: EVERY_EVENT,
     });
   });
 
@@ -110,6 +122,7 @@ describe('compileFilterPolicy', () => {
     expect(compileFilterPolicy({ establishments: [CANTEEN_1.toUpperCase(), CANTEEN_1, CANTEEN_2] })).toEqual({
       type: [{ 'anything-but': ['digest.email'] }],
       establishment: [CANTEEN_1, CANTEEN_2],
+      audience: EVERY_EVENT,
     });
   });
 
@@ -117,10 +130,12 @@ describe('compileFilterPolicy', () => {
     expect(compileFilterPolicy({ types: ['order.created'] }, [NORTH.toUpperCase(), SOUTH])).toEqual({
       type: ['order.created'],
       organization: [NORTH, SOUTH],
+      audience: EVERY_EVENT,
     });
     expect(compileFilterPolicy(undefined, [NORTH])).toEqual({
       type: [{ 'anything-but': ['digest.email'] }],
       organization: [NORTH],
+      audience: EVERY_EVENT,
     });
     expect(compileFilterPolicy({ types: ['order.created'] })).not.toHaveProperty('organization');
   });
@@ -130,6 +145,7 @@ describe('compileFilterPolicy', () => {
     expect(JSON.parse(JSON.stringify(policy))).toEqual({
       type: ['order.created'],
       establishment: [CANTEEN_1],
+      audience: EVERY_EVENT,
     });
   });
 
@@ -139,16 +155,22 @@ describe('compileFilterPolicy', () => {
       type: [{ 'anything-but': ['digest.email'] }],
       status: ['pending', NOT_AN_ORDER],
       payment_method: ['card', 'cash', NOT_AN_ORDER],
+      audience: EVERY_EVENT,
     });
     expect(
       compileFilterPolicy({ types: ['order.created', 'establishment.prep_summary'], statuses: ['pending'] }),
-    ).toEqual({ type: ['order.created', 'establishment.prep_summary'], status: ['pending', NOT_AN_ORDER] });
+    ).toEqual({
+      type: ['order.created', 'establishment.prep_summary'],
+      status: ['pending', NOT_AN_ORDER],
+      audience: EVERY_EVENT,
+    });
   });
 
   it('adds no such value when the types leave prep summaries out', () => {
     expect(compileFilterPolicy({ types: ['order.created'], statuses: ['pending'] })).toEqual({
       type: ['order.created'],
       status: ['pending'],
+      audience: EVERY_EVENT,
     });
   });
 
@@ -159,6 +181,7 @@ describe('compileFilterPolicy', () => {
       type: FIVE_TYPES,
       establishment: establishmentIds(10),
       status: [...statuses, NOT_AN_ORDER],
+      audience: EVERY_EVENT,
     });
   });
 
@@ -219,21 +242,39 @@ describe('compileFilterPolicy', () => {
     );
   });
 
-  it('uses at most five keys even with every filter key and an organization restriction', () => {
-    // A filter cannot exceed SNS's key limit: its attributes (all but `digest`, which only a digest
-    // subscription names) are as many as SNS allows keys.
-    const eventAttributes = MESSAGE_ATTRIBUTE_NAMES.filter((name) => name !== 'digest');
-    expect(eventAttributes.length).toBeLessThanOrEqual(SNS_MAX_POLICY_KEYS);
-    const policy = compileFilterPolicy(
-      {
-        types: ['order.created'],
-        establishments: [CANTEEN_1],
-        statuses: ['pending'],
-        paymentMethods: ['cash'],
-      },
-      [NORTH],
+  it('uses at most five keys with every filter key, audience among them; an organization on top is refused', () => {
+    // Every event attribute but `digest` (which only a digest subscription names) and `organization`
+    // (which no deployed policy names: infra restricts nothing by organization) is a key of a full filter.
+    const eventAttributes = MESSAGE_ATTRIBUTE_NAMES.filter(
+      (name) => name !== 'digest' && name !== 'organization',
     );
-    expect(Object.keys(policy).sort()).toEqual([...eventAttributes].sort());
+    expect(eventAttributes.length).toBeLessThanOrEqual(SNS_MAX_POLICY_KEYS);
+    const filter = {
+      types: ['order.created' as const],
+      establishments: [CANTEEN_1],
+      statuses: ['pending' as const],
+      paymentMethods: ['cash' as const],
+    };
+    expect(Object.keys(compileFilterPolicy(filter, undefined, undefined, 900)).sort()).toEqual(
+      [...eventAttributes].sort(),
+    );
+    expect(refusalOf(() => compileFilterPolicy(filter, [NORTH])).reason).toBe(
+      'filter uses 6 attribute keys (types, establishments, statuses, paymentMethods, organizations, catchUpAfter); SNS allows 5',
+    );
+  });
+
+  it("names a person's catch-up threshold as its audience, with one value: no filter it could express is refused", () => {
+    expect(compileFilterPolicy(undefined, undefined, undefined, 900)).toEqual({
+      type: [{ 'anything-but': ['digest.email'] }],
+      audience: ['catch-up-after-900s'],
+    });
+    // The 150 combinations of order types alone still fit: the audience multiplies them by one.
+    const full = {
+      types: ORDER_EVENT_TYPES.filter((type) => type !== 'order.updated'),
+      establishments: establishmentIds(25),
+    };
+    expect(compileFilterPolicy(full, undefined, undefined, 3600).audience).toEqual(['catch-up-after-3600s']);
+    expect(checkFilterExpressible(full)).toBeUndefined();
   });
 });
 

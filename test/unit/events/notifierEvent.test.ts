@@ -19,11 +19,12 @@ import { makePrepSummary } from '../../support/prepSummaryFixtures.js';
 const SIDE_COUNTER = { uuid: 'e5a1b2c3-0000-4000-8000-000000000002', name: 'Side Counter' };
 
 describe('EVENT_TYPES', () => {
-  it('lists every order event type, the prep summary and the prep changes, once each', () => {
+  it('lists every order event type, the prep summary, the prep changes and the catch-up, once each', () => {
     expect(EVENT_TYPES).toEqual([
       ...ORDER_EVENT_TYPES,
       'establishment.prep_summary',
       'establishment.prep_changed',
+      'notifier.catch_up',
     ]);
     expect(ESTABLISHMENT_EVENT_TYPES).toEqual(['establishment.prep_summary', 'establishment.prep_changed']);
     expect(new Set(EVENT_TYPES).size).toBe(EVENT_TYPES.length);

@@ -18,12 +18,17 @@ const CONFIG = JSON.stringify({
 
 const TICK_QUEUE_URL = 'https://sqs.eu-west-1.amazonaws.com/123456789012/ticks';
 /** Everything but the config. */
-const BASE = { STATE_TABLE_NAME: 't', SECRETS_PREFIX: 'p/', TICK_QUEUE_URL };
+const BASE = {
+  STATE_TABLE_NAME: 't',
+  SECRETS_PREFIX: 'p/',
+  TICK_QUEUE_URL,
+  CATCH_UP_AFTER_SECONDS: '900,3600',
+};
 
 describe('parsePollerEnvironment', () => {
   it('names every variable that is not set', () => {
     expect(() => parsePollerEnvironment({})).toThrow(
-      'poller environment: STATE_TABLE_NAME is not set; NOTIFIER_CONFIG is not set; SECRETS_PREFIX is not set; TICK_QUEUE_URL is not set',
+      'poller environment: STATE_TABLE_NAME is not set; NOTIFIER_CONFIG is not set; SECRETS_PREFIX is not set; TICK_QUEUE_URL is not set; CATCH_UP_AFTER_SECONDS is not set',
     );
   });
 
@@ -38,6 +43,19 @@ describe('parsePollerEnvironment', () => {
     expect(() => parsePollerEnvironment({ ...BASE, NOTIFIER_CONFIG: broken })).toThrow(
       /NOTIFIER_CONFIG: 1 problem\n {2}\$\.organizations\[0\]\.timeZone: "Europe\/Lisbn" is not an IANA time zone/,
     );
+  });
+
+  it('reads the catch-up thresholds, and refuses what is not whole seconds', () => {
+    expect(parsePollerEnvironment({ ...BASE, NOTIFIER_CONFIG: CONFIG }).catchUpAfterSeconds).toEqual([
+      900, 3600,
+    ]);
+    expect(
+      parsePollerEnvironment({ ...BASE, NOTIFIER_CONFIG: CONFIG, CATCH_UP_AFTER_SECONDS: 'none' })
+        .catchUpAfterSeconds,
+    ).toEqual([]);
+    expect(() =>
+      parsePollerEnvironment({ ...BASE, NOTIFIER_CONFIG: CONFIG, CATCH_UP_AFTER_SECONDS: '15m' }),
+    ).toThrow('poller environment: CATCH_UP_AFTER_SECONDS: must be whole seconds, comma-separated, or none');
   });
 
   it('reads the table, the config, the secrets prefix and the tick queue', () => {

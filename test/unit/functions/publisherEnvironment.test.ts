@@ -38,11 +38,35 @@ describe('parsePublisherEnvironment', () => {
     ).toThrow('publisher environment: TOPIC_ARN: must be an SNS topic ARN');
   });
 
-  it("reads the topic ARN and the config, with each organization's highlight words", () => {
+  it("reads the topic ARN, the catch-up thresholds and the config, with each organization's highlight words", () => {
     const topicArn = 'arn:aws:sns:eu-west-1:123456789012:meal-order-events';
-    const environment = parsePublisherEnvironment({ TOPIC_ARN: topicArn, NOTIFIER_CONFIG: CONFIG });
+    const environment = parsePublisherEnvironment({
+      TOPIC_ARN: topicArn,
+      CATCH_UP_AFTER_SECONDS: '900,3600',
+      NOTIFIER_CONFIG: CONFIG,
+    });
     expect(environment.topicArn).toBe(topicArn);
+    expect(environment.catchUpAfterSeconds).toEqual([900, 3600]);
     expect(environment.config.organizations[0]?.highlightWords).toEqual(['glúten']);
+    expect(
+      parsePublisherEnvironment({
+        TOPIC_ARN: topicArn,
+        CATCH_UP_AFTER_SECONDS: 'none',
+        NOTIFIER_CONFIG: CONFIG,
+      }).catchUpAfterSeconds,
+    ).toEqual([]);
+  });
+
+  it('names CATCH_UP_AFTER_SECONDS when it is missing or not whole seconds', () => {
+    const TOPIC_ARN = 'arn:aws:sns:eu-west-1:123456789012:meal-order-events';
+    expect(() => parsePublisherEnvironment({ TOPIC_ARN, NOTIFIER_CONFIG: CONFIG })).toThrow(
+      'publisher environment: CATCH_UP_AFTER_SECONDS is not set',
+    );
+    expect(() =>
+      parsePublisherEnvironment({ TOPIC_ARN, CATCH_UP_AFTER_SECONDS: '15m', NOTIFIER_CONFIG: CONFIG }),
+    ).toThrow(
+      'publisher environment: CATCH_UP_AFTER_SECONDS: must be whole seconds, comma-separated, or none',
+    );
   });
 
   it('makes the handler module fail to load without its environment', async () => {

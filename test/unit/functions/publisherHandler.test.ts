@@ -40,6 +40,7 @@ let output: CapturedOutput;
 beforeAll(async () => {
   vi.stubEnv('TOPIC_ARN', TOPIC_ARN);
   vi.stubEnv('NOTIFIER_CONFIG', JSON.stringify(PUBLISHER_CONFIG));
+  vi.stubEnv('CATCH_UP_AFTER_SECONDS', '900');
   vi.stubEnv('AWS_REGION', 'us-east-1');
   vi.stubEnv('AWS_ACCESS_KEY_ID', 'test');
   vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'test');
@@ -100,7 +101,7 @@ describe('publisher handler', () => {
           Message: expect.any(String),
           MessageStructure: 'json',
           Subject: snsSubject(event),
-          MessageAttributes: eventMessageAttributes(event),
+          MessageAttributes: eventMessageAttributes(event, { catchUpAfterSeconds: [900] }),
         },
       ],
     });
@@ -113,7 +114,7 @@ describe('publisher handler', () => {
     expect(message.email).not.toContain('parent@example.test');
     expect(message.email).not.toContain('+351 000 000 000');
     expect(Object.keys(eventMessageAttributes(event)).sort()).toEqual(
-      ['establishment', 'organization', 'payment_method', 'status', 'type'].sort(),
+      ['audience', 'establishment', 'organization', 'payment_method', 'status', 'type'].sort(),
     );
   });
 
@@ -134,6 +135,24 @@ describe('publisher handler', () => {
     const body = JSON.parse(sentEntries()[0]?.[0]?.Message ?? '{}') as { email: string };
     // An organization the config does not have gets the default words, which do not name a grandma.
     expect(body.email).toContain('\nNotes:\n  Order: Picked up by grandma\n');
+  });
+
+  it('keeps an event found longer after its change than a catch-up threshold from that threshold’s people', async () => {
+    const {
+      events: [event],
+    } = events(1);
+    if (!event) throw new Error('no event');
+    const detectedAt = Date.parse(event.time);
+    const stale = eventInsertRecord(event, JSON.stringify(event), detectedAt - 16 * 60_000);
+    const timely = eventInsertRecord({ ...event, id: `${event.id}-b` }, undefined, detectedAt - 14 * 60_000);
+
+    await handlerModule.handler({ Records: [stale, timely] });
+
+    const audiences = (sentEntries()[0] ?? []).map(({ MessageAttributes }) => MessageAttributes?.audience);
+    expect(audiences).toEqual([
+      { DataType: 'String', StringValue: 'every-event' },
+      { DataType: 'String.Array', StringValue: JSON.stringify(['every-event', 'catch-up-after-900s']) },
+    ]);
   });
 
   it('sends 23 events as PublishBatch calls of 10, 10 and 3, in stream order', async () => {

@@ -1,6 +1,6 @@
 // The health verdict behind `status`'s exit code and the runner's /healthz: every organization polled
-// successfully within its last three poll intervals (the pace's, at least the config's), nothing dead; one
-// line per problem, naming what is at fault and where to look.
+// successfully within its last three poll intervals (the pace's, at least the config's), nothing dead, no
+// person behind by more than its catchUpAfter; one line per problem, naming what is at fault and where to look.
 import { describe, expect, it } from 'vitest';
 import { assessHealth, pollIntervalMs } from '../../../shared/operations/healthVerdict.js';
 import type {
@@ -157,6 +157,22 @@ describe('assessHealth', () => {
         'subscriber legacy has 1 dead letter: see meal-notifier deliveries --failed',
       ],
     });
+  });
+
+  it('fails on a person whose oldest queued change is older than its catchUpAfter, and only then', () => {
+    const kitchen = (behindSince: string | null, queued = 12) =>
+      subscriber({ id: 'kitchen', type: 'slack', queued, catchUpAfterSeconds: 900, behindSince });
+    expect(assessHealth(local([organization()], [kitchen(ago(25 * 60))]), NOW)).toEqual({
+      healthy: false,
+      problems: [
+        'subscriber kitchen is behind: its oldest queued change is 25 min old, over its catchUpAfter of 15 min, 12 deliveries queued; see meal-notifier deliveries',
+      ],
+    });
+    expect(assessHealth(local([organization()], [kitchen(ago(14 * 60))]), NOW).healthy).toBe(true);
+    expect(assessHealth(local([organization()], [kitchen(null, 0)]), NOW).healthy).toBe(true);
+    // A webhook gets every event however late: a backlog is weather, which dead letters will tell.
+    const hook = subscriber({ queued: 40, behindSince: ago(3_600) });
+    expect(assessHealth(local([organization()], [hook]), NOW).healthy).toBe(true);
   });
 
   it('on a stack, also fails on batches the publisher gave up on and on what could not be read', () => {
