@@ -5,6 +5,7 @@
 // Slack and e-mail only; webhooks get every event instead. Recorded by the poll cycle on AWS (one per
 // threshold), composed per subscriber by the local outbox.
 import * as z from 'zod';
+import { describeTypes } from './catalogNotes.js';
 import { cloudEventSchema } from './cloudEventEnvelope.js';
 import { OrderEventTypeSchema } from './orderEvent.js';
 
@@ -79,7 +80,13 @@ export const CatchUpDataSchema = z.object({
 });
 export type CatchUpData = z.infer<typeof CatchUpDataSchema>;
 
-export const CatchUpEventSchema = cloudEventSchema(z.literal(CATCH_UP_EVENT_TYPE), CatchUpDataSchema);
+const CatchUpTypeSchema = z.literal(CATCH_UP_EVENT_TYPE);
+describeTypes(CatchUpTypeSchema, {
+  [CATCH_UP_EVENT_TYPE]:
+    'One message for a person instead of order events that went stale (older than the subscriber’s catchUpAfter when they could be sent): counts by type and establishment, orders after closing, flagged notes. Sent to Slack and e-mail subscribers only; subject is the organization id.',
+});
+
+export const CatchUpEventSchema = cloudEventSchema(CatchUpTypeSchema, CatchUpDataSchema);
 /** `subject` is the organization's id. */
 export type CatchUpEvent = z.infer<typeof CatchUpEventSchema>;
 

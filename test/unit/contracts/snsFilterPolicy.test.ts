@@ -68,6 +68,7 @@ describe('compileFilterPolicy', () => {
     expect(compileFilterPolicy({ statuses: ['canceled'] }, undefined, held)).toEqual({
       type: [{ 'anything-but': [...held, 'digest.email'] }],
       status: ['canceled'],
+      audience: EVERY_EVENT,
     });
   });
 
@@ -84,7 +85,11 @@ describe('compileFilterPolicy', () => {
         types: ['order.canceled', 'establishment.prep_changed'],
         statuses: ['canceled'],
       }),
-    ).toEqual({ type: ['order.canceled', 'establishment.prep_changed'], status: ['canceled', 'n/a'] });
+    ).toEqual({
+      type: ['order.canceled', 'establishment.prep_changed'],
+      status: ['canceled', 'n/a'],
+      audience: EVERY_EVENT,
+    });
   });
 
   it('refuses a filter whose every type the digest gathers, and says whether any is left', () => {

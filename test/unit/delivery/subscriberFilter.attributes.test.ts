@@ -109,6 +109,7 @@ describe('eventMessageAttributes', () => {
       establishment: { DataType: 'String', StringValue: CANTEEN_2 },
       status: { DataType: 'String', StringValue: NOT_AN_ORDER },
       payment_method: { DataType: 'String', StringValue: NOT_AN_ORDER },
+      audience: { DataType: 'String', StringValue: 'every-event' },
     });
   });
 

@@ -25,7 +25,7 @@ afterEach(() => {
 describe('parsePublisherEnvironment', () => {
   it('names TOPIC_ARN and NOTIFIER_CONFIG when they are not set', () => {
     expect(() => parsePublisherEnvironment({})).toThrow(
-      'publisher environment: TOPIC_ARN is not set; NOTIFIER_CONFIG is not set',
+      'publisher environment: TOPIC_ARN is not set; CATCH_UP_AFTER_SECONDS is not set; NOTIFIER_CONFIG is not set',
     );
   });
 
