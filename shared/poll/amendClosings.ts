@@ -27,6 +27,7 @@ import type { PrepChangedEvent } from '../events/prepChangedEvent.js';
 import type { EstablishmentsCache } from '../store/pollState.js';
 import { zonedIsoTime } from '../time/zonedTime.js';
 import type { CycleContext } from './cycleContext.js';
+import { recordBuiltEvents } from './recordBuiltEvents.js';
 
 export interface AmendInput {
   /** The summaries as earlier cycles left them. */
@@ -49,37 +50,21 @@ export interface AmendedClosings {
 }
 
 export async function amendClosings(context: CycleContext, input: AmendInput): Promise<AmendedClosings> {
-  const { organization, deps } = context;
   const none: AmendedClosings = { events: [], failures: [], prepSummaries: input.prepSummaries };
   const orders = changedOrders(input);
   if (orders.length === 0) return none;
   const due = planPrepChanges({ summaries: input.prepSummaries, orders });
-  const built: Array<{ amendment: DueAmendment; event: PrepChangedEvent }> = [];
-  const failures: string[] = [];
-  for (const amendment of due) {
-    try {
-      built.push({ amendment, event: buildAmendment(context, amendment, input) });
-    } catch (error) {
-      failures.push(`${organization.name}: ${(error as Error).message}`);
-    }
-  }
-  if (built.length === 0) return { ...none, failures };
-  const { duplicateEventIds } = await deps.store.recordEvents(
-    organization.id,
-    built.map(({ event }) => event),
+  const { built, events, failures } = await recordBuiltEvents(context, due, (amendment) =>
+    buildAmendment(context, amendment, input),
   );
   const prepSummaries = { ...input.prepSummaries };
-  for (const { amendment, event } of built) {
+  for (const { due: amendment, event } of built) {
     // What the event says is what the kitchen heard, a duplicate's included: the log holds it already.
     const items = heardAfter(amendment.summary.items, event.data.items);
     const { items: _heard, ...summary } = amendment.summary;
     prepSummaries[amendment.key] = items === undefined ? summary : { ...summary, items };
   }
-  return {
-    events: built.map(({ event }) => event).filter((event) => !duplicateEventIds.includes(event.id)),
-    failures,
-    prepSummaries,
-  };
+  return { events, failures, prepSummaries };
 }
 
 /** Each order with after-closing events this cycle, as the last cycle left it and as this one saw it. */

@@ -20,6 +20,7 @@ import type { EstablishmentsCache } from '../store/pollState.js';
 import { addDays } from '../time/calendarDate.js';
 import { zonedIsoTime } from '../time/zonedTime.js';
 import type { CycleContext } from './cycleContext.js';
+import { recordBuiltEvents } from './recordBuiltEvents.js';
 
 export interface ClosingsInput {
   prepSummaries: PrepSummaries;
@@ -45,7 +46,7 @@ export async function summarizeClosings(
   context: CycleContext,
   input: ClosingsInput,
 ): Promise<SummarizedClosings> {
-  const { organization, deps, startedAt, window, today } = context;
+  const { organization, startedAt, window, today } = context;
   const prepSummaries = forgetSummariesBefore(input.prepSummaries, window.startDate);
   const none: SummarizedClosings = { events: [], failures: [], prepSummaries };
   if (input.establishments === null) return none;
@@ -66,22 +67,11 @@ export async function summarizeClosings(
   });
   if (due.length === 0) return none;
   const sightings = sightingsOf(input.snapshots, input.observed);
-  const built: Array<{ summary: DueSummary; event: PrepSummaryEvent }> = [];
-  const failures: string[] = [];
-  for (const summary of due) {
-    try {
-      built.push({ summary, event: buildSummary(context, summary, input.observed, sightings) });
-    } catch (error) {
-      failures.push(`${organization.name}: ${(error as Error).message}`);
-    }
-  }
-  if (built.length === 0) return { ...none, failures };
-  const { duplicateEventIds } = await deps.store.recordEvents(
-    organization.id,
-    built.map(({ event }) => event),
+  const { built, events, failures } = await recordBuiltEvents(context, due, (summary) =>
+    buildSummary(context, summary, input.observed, sightings),
   );
   const recorded = { ...prepSummaries };
-  for (const { summary, event } of built) {
+  for (const { due: summary, event } of built) {
     const { establishment, pickupDate, closesAt } = summary.closing;
     // What the kitchen heard, the "from" of its prep_changed events (amendClosings); none when too large.
     const items = heardOf(event.data.items);
@@ -92,11 +82,7 @@ export async function summarizeClosings(
       ...(items === undefined ? {} : { items }),
     };
   }
-  return {
-    events: built.map(({ event }) => event).filter((event) => !duplicateEventIds.includes(event.id)),
-    failures,
-    prepSummaries: recorded,
-  };
+  return { events, failures, prepSummaries: recorded };
 }
 
 function buildSummary(

@@ -1,0 +1,38 @@
+// How a phase records the events it builds from a plan (prep summaries, their amendments): each built on
+// its own, so that one that cannot be built is a failure line rather than the end of the others; then all
+// logged in one call, which refuses an id the log holds already (a cycle redone after a crash).
+import type { NotifierEvent } from '../events/notifierEvent.js';
+import type { CycleContext } from './cycleContext.js';
+
+export interface RecordedBuilds<Due, Event> {
+  /** Every event built, with what it was built for, a duplicate's included (the log holds it already). */
+  built: Array<{ due: Due; event: Event }>;
+  /** The events newly recorded, in the plan's order. */
+  events: Event[];
+  /** What could not be built, one line each, naming the organization. */
+  failures: string[];
+}
+
+export async function recordBuiltEvents<Due, Event extends NotifierEvent>(
+  context: CycleContext,
+  plan: readonly Due[],
+  build: (due: Due) => Event,
+): Promise<RecordedBuilds<Due, Event>> {
+  const { organization, deps } = context;
+  const built: Array<{ due: Due; event: Event }> = [];
+  const failures: string[] = [];
+  for (const due of plan) {
+    try {
+      built.push({ due, event: build(due) });
+    } catch (error) {
+      failures.push(`${organization.name}: ${(error as Error).message}`);
+    }
+  }
+  if (built.length === 0) return { built, events: [], failures };
+  const { duplicateEventIds } = await deps.store.recordEvents(
+    organization.id,
+    built.map(({ event }) => event),
+  );
+  const duplicates = new Set(duplicateEventIds);
+  return { built, events: built.map(({ event }) => event).filter(({ id }) => !duplicates.has(id)), failures };
+}
