@@ -114,7 +114,7 @@ function listingProblemRecords(report: PollReport, organization: Record<string, 
     (problem): LogRecord => ({
       level: 'warn',
       kind: 'listing',
-      message: `  warning: ${describeListingProblem(problem)}`,
+      message: `  warning: ${report.organization.name}: ${describeListingProblem(problem)}`,
       fields: { ...organization, problem },
     }),
   );
@@ -123,7 +123,7 @@ function listingProblemRecords(report: PollReport, organization: Record<string, 
   const summary: LogRecord = {
     level: 'warn',
     kind: 'listing',
-    message: `  warning: ${counted(rest.length, 'more listing problem', 'more listing problems')}: ${countListingProblems(rest)}`,
+    message: `  warning: ${report.organization.name}: ${counted(rest.length, 'more listing problem', 'more listing problems')}: ${countListingProblems(rest)}`,
     fields: {
       ...organization,
       more: rest.length,

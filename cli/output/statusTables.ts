@@ -1,6 +1,6 @@
 // `meal-notifier status` for people, locally or for a deployed stack: one table of organizations (each
 // one's last error on a line of its own under it), one of subscribers, both fitted to the width given,
-// orders unreadable for over an hour, and the verdict: one line per health problem (an organization not
+// orders unreadable for over an hour, establishment records the last read could not read, and the verdict: one line per health problem (an organization not
 // polled lately, a disabled subscriber, dead letters, batches the publisher gave up on, what could not be
 // read), or one line saying all is well.
 import { type Health, STALE_AFTER_INTERVALS } from '../../shared/operations/healthVerdict.js';
@@ -34,7 +34,9 @@ export function formatStatus(report: StatusReport, health: Health, nowMs: number
       width,
     ),
   );
-  for (const organization of report.organizations) lines.push(...unreadableNotes(organization, nowMs));
+  for (const organization of report.organizations) {
+    lines.push(...unreadableNotes(organization, nowMs), ...unreadableEstablishmentNotes(organization, nowMs));
+  }
   if (report.subscribers.length > 0) {
     lines.push(
       renderTable(
@@ -88,6 +90,18 @@ function unreadableNotes(organization: OrganizationStatus, nowMs: number): strin
     ...orders.map(
       (order) =>
         `  ${order.uuid}: unreadable for ${humanDuration(nowMs - Date.parse(order.since))}, last in listing ${order.listing}, page ${order.page} (${order.detail})`,
+    ),
+  ];
+}
+
+function unreadableEstablishmentNotes(organization: OrganizationStatus, nowMs: number): string[] {
+  const records = organization.unreadableEstablishments;
+  if (records.length === 0) return [];
+  return [
+    `${organization.name}: ${counted(records.length, 'establishment record')} unreadable in the last read of GET /establishments:`,
+    ...records.map(
+      (record) =>
+        `  ${record.uuid ?? '(no readable uuid)'}: page ${record.page} (${record.detail}), read ${humanDuration(nowMs - Date.parse(record.readAt))} ago; ${record.consequence}`,
     ),
   ];
 }

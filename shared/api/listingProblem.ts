@@ -10,6 +10,7 @@ export const LISTING_PROBLEM_KINDS = [
   'inconsistent_walk',
   'repeated_uuid',
   'empty_page_with_more',
+  'unread_listing',
 ] as const;
 
 export const ListingProblemSchema = z.object({
@@ -17,7 +18,7 @@ export const ListingProblemSchema = z.object({
   /** The listing: a poll cycle's listing key (`pending`, `completed[2026-11-20..2026-11-21]`), or the request. */
   listing: z.string(),
   page: z.number().int().positive(),
-  /** The order's uuid, when it was readable. */
+  /** The record's uuid (an order's, an establishment's in the establishments listing), when readable. */
   uuid: z.string().optional(),
   /** One short clause: the field that failed, the figures that disagree. */
   detail: z.string(),
@@ -31,13 +32,21 @@ const KIND_WORDS: Record<ListingProblemKind, [string, string]> = {
   inconsistent_walk: ['inconsistent walk', 'inconsistent walks'],
   repeated_uuid: ['uuid listed twice', 'uuids listed twice'],
   empty_page_with_more: ['empty page with more after it', 'empty pages with more after them'],
+  unread_listing: ['listing not read', 'listings not read'],
 };
 
-/** `listing pending, page 2, order <uuid>: skipped malformed record (customer: …)`, for a warning line. */
+/**
+ * `listing pending, page 2, order <uuid>: skipped malformed record (customer: …)`, for a warning line; in
+ * the establishments listing the record is an establishment.
+ */
 export function describeListingProblem(problem: ListingProblem): string {
-  const order = problem.uuid === undefined ? '' : `, order ${problem.uuid}`;
-  return `listing ${problem.listing}, page ${problem.page}${order}: ${KIND_WORDS[problem.kind][0]} (${problem.detail})`;
+  const noun = problem.listing === ESTABLISHMENTS_LISTING ? 'establishment' : 'order';
+  const record = problem.uuid === undefined ? '' : `, ${noun} ${problem.uuid}`;
+  return `listing ${problem.listing}, page ${problem.page}${record}: ${KIND_WORDS[problem.kind][0]} (${problem.detail})`;
 }
+
+/** The poll cycle's name for GET /establishments, in its reports and problems. */
+export const ESTABLISHMENTS_LISTING = 'establishments';
 
 /** `2 skipped malformed records, 1 inconsistent walk`: many problems counted by kind. */
 export function countListingProblems(problems: readonly ListingProblem[]): string {

@@ -5,7 +5,10 @@ import { addDays, calendarDateIn } from '../time/calendarDate.js';
 import { zonedInstant } from '../time/zonedTime.js';
 import { closingsOn, type EstablishmentSchedule, worksOn } from './closingTimes.js';
 
-/** `fixed`: the organization asked for it, or its establishments are not known yet. */
+/**
+ * `fixed`: the organization asked for it, or its establishments are not known yet, or a polled one's record
+ * could not be read.
+ */
 export type CadenceMode = 'hot' | 'normal' | 'cold' | 'fixed';
 
 /** How far either side of a closing time the organization is hot. */
@@ -25,6 +28,11 @@ export interface CadenceInput {
   cadence: 'auto' | 'fixed';
   /** The establishments cache's records; null until it is first filled. */
   establishments: readonly EstablishmentSchedule[] | null;
+  /**
+   * Establishments the cache's last read could not read (uuid when readable): their closing times are
+   * unknown, so when any of them is polled (or may be: no uuid) the cadence is fixed.
+   */
+  unreadable?: readonly { uuid?: string | undefined }[] | undefined;
   /** Only these establishment uuids count, when the organization polls only them. */
   polled?: readonly string[] | undefined;
   timeZone: string;
@@ -47,6 +55,11 @@ export function planCadence(input: CadenceInput): CadencePlan {
   const fixed: CadencePlan = { mode: 'fixed', minIntervalMs: input.normalIntervalMs, changesAt: null };
   if (input.cadence === 'fixed' || input.establishments === null) return fixed;
   const polled = input.polled === undefined ? undefined : new Set(input.polled.map(lower));
+  const unknown = (input.unreadable ?? []).some(
+    ({ uuid }) => polled === undefined || uuid === undefined || polled.has(lower(uuid)),
+  );
+  // Without one watched establishment's closing times, a cold or normal day may be its hot one.
+  if (unknown) return fixed;
   const establishments = input.establishments.filter(
     (establishment) => polled === undefined || polled.has(lower(establishment.uuid)),
   );

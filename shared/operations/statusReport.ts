@@ -23,7 +23,28 @@ export interface OrganizationStatus {
   eventsLastDay: number;
   /** Orders whose record has been skipped as malformed for over an hour: their transitions go unseen. */
   unreadableOrders: UnreadableOrderStatus[];
+  /**
+   * Establishments whose record the last read of GET /establishments skipped as malformed: their closing
+   * times are unknown, so the cadence is fixed and their prep summaries are not sent.
+   */
+  unreadableEstablishments: UnreadableEstablishmentStatus[];
 }
+
+export interface UnreadableEstablishmentStatus {
+  /** Absent when the record had no readable uuid. */
+  uuid?: string;
+  /** ISO 8601: the read that skipped it. */
+  readAt: string;
+  page: number;
+  /** What was wrong with it: the field. */
+  detail: string;
+  /** What its unknown closing times cost, in one clause. */
+  consequence: string;
+}
+
+/** Why an establishment skipped by the last read is missed. */
+export const UNREADABLE_ESTABLISHMENT_CONSEQUENCE =
+  'closing times unknown: cadence fixed, no prep summary for it; its orders are still polled';
 
 export interface UnreadableOrderStatus {
   uuid: string;
@@ -107,6 +128,13 @@ export async function organizationStatus(
     eventsLastHour: lastDay.filter((stored) => stored.recordedAt >= nowMs - HOUR_MS).length,
     eventsLastDay: lastDay.length,
     unreadableOrders: unreadableOrderStatuses(state?.unreadable ?? {}, nowMs),
+    unreadableEstablishments: (state?.establishments?.unreadable ?? []).map((record) => ({
+      ...(record.uuid === undefined ? {} : { uuid: record.uuid }),
+      readAt: new Date(state?.establishments?.fetchedAt ?? nowMs).toISOString(),
+      page: record.page,
+      detail: record.detail,
+      consequence: UNREADABLE_ESTABLISHMENT_CONSEQUENCE,
+    })),
   };
 }
 

@@ -46,6 +46,7 @@ export function planCycle(
   const cadence = planCadence({
     cadence: organization.cadence ?? 'auto',
     establishments: state.establishments?.records ?? null,
+    unreadable: state.establishments?.unreadable,
     polled: organization.establishments,
     timeZone: organization.timeZone,
     now: startedAt,

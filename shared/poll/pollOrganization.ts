@@ -6,6 +6,7 @@
 // (AWS), plans the next cycle and saves. The report is made from what the phases returned; the poll state
 // is made from the records each phase owns.
 
+import { ESTABLISHMENTS_LISTING } from '../api/listingProblem.js';
 import { recordCoverage } from '../detect/coverage.js';
 import { forgetListingsBefore, rememberWalks } from '../detect/listingMemory.js';
 import { trackUnreadable } from '../detect/unreadableOrders.js';
@@ -204,7 +205,8 @@ async function walkedCycle(
     establishments: establishments.cache,
     prepSummaries: closings.prepSummaries,
     unreadable: trackUnreadable(state.unreadable, {
-      problems: walkNotes.problems,
+      // The orders' records: an unreadable establishment is named by the cache instead.
+      problems: walkNotes.problems.filter((problem) => problem.listing !== ESTABLISHMENTS_LISTING),
       readWell: new Set(observed.keys()),
       now: startedAt,
     }),

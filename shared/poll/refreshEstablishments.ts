@@ -1,6 +1,10 @@
 // Phase 5, refresh the establishments: GET /establishments when the cache is an hour old, or sooner when an
-// order names an establishment it lacks. Their closing times drive the cadence and the prep summaries. A
-// failure keeps the old cache and is reported.
+// order names an establishment it lacks. Their closing times drive the cadence and the prep summaries, not
+// order detection: what goes wrong here is reported as a listing problem, and fails the cycle only when it
+// would fail every listing (a 401, an unreachable API). A record skipped as malformed leaves the cache with
+// those read well and names the one it could not read (the cadence is then fixed, its prep summaries not
+// sent); a listing not read whole otherwise keeps the old cache.
+import { ESTABLISHMENTS_LISTING, type ListingProblem } from '../api/listingProblem.js';
 import type { Order } from '../api/schemas.js';
 import type { EstablishmentsCache } from '../store/pollState.js';
 import type { CycleContext } from './cycleContext.js';
@@ -14,8 +18,8 @@ const MAX_AGE_MS = 60 * 60_000;
  * establishment the listing does not show (deleted, hidden) must not cost a request every cycle.
  */
 const MIN_AGE_MS = 60_000;
-/** The report's name for the establishments listing (deferred, failures). */
-const LISTING = 'establishments';
+/** The report's name for the establishments listing (deferred, failures, problems). */
+const LISTING = ESTABLISHMENTS_LISTING;
 
 export interface EstablishmentsRefresh {
   /** The cache for the rest of the cycle and the next: new, or as it was. */
@@ -42,11 +46,6 @@ export async function refreshEstablishments(
   const { budget } = deps.api;
   if (stopped || !(await afford(budget, 1)))
     return { ...unchanged, notes: { ...NO_NOTES, deferred: [LISTING] } };
-  const failed = (why: string, problems: CycleNotes['problems'] = []): CycleNotes => ({
-    ...NO_NOTES,
-    problems,
-    failures: [`${organization.name}: establishments not refreshed (${why}); closing times as last read`],
-  });
   const requestsBefore = deps.api.requestCount;
   const requests = () => deps.api.requestCount - requestsBefore;
   try {
@@ -54,25 +53,57 @@ export async function refreshEstablishments(
       listing: LISTING,
       mayContinue: async ({ page, lastPage }) => afford(budget, (lastPage ?? page) - page + 1),
     });
-    if (!listing.complete || !listing.consistent || listing.stoppedEarly) {
+    if (!listing.consistent || listing.stoppedEarly) {
+      // Not trusted as the whole list: closing times as last read. Its problems say why; a walk the budget
+      // stopped is read again next cycle (the cache's age has not moved).
       return {
         ...unchanged,
         requests: requests(),
-        notes: failed('the listing could not be read whole', listing.problems),
+        notes: {
+          ...NO_NOTES,
+          problems: listing.problems,
+          deferred: listing.stoppedEarly ? [LISTING] : [],
+        },
       };
     }
     return {
-      cache: { fetchedAt: startedAt, records: listing.records },
+      cache: {
+        fetchedAt: startedAt,
+        records: listing.records,
+        ...(listing.skipped.length === 0
+          ? {}
+          : {
+              unreadable: listing.skipped.map(({ uuid, page, index, problem }) => ({
+                ...(uuid === undefined ? {} : { uuid }),
+                page,
+                detail: `record #${index} on the page: ${problem}`,
+              })),
+            }),
+      },
       requests: requests(),
       notes: { ...NO_NOTES, problems: listing.problems },
       stopsCycle: false,
     };
   } catch (error) {
-    return {
-      ...unchanged,
-      requests: requests(),
-      notes: failed((error as Error).message),
-      stopsCycle: failsEveryListing(error),
+    if (failsEveryListing(error)) {
+      return {
+        ...unchanged,
+        requests: requests(),
+        notes: {
+          ...NO_NOTES,
+          failures: [
+            `${organization.name}: establishments not refreshed (${(error as Error).message}); closing times as last read`,
+          ],
+        },
+        stopsCycle: true,
+      };
+    }
+    const problem: ListingProblem = {
+      kind: 'unread_listing',
+      listing: LISTING,
+      page: 1,
+      detail: `${(error as Error).message}; closing times as last read`,
     };
+    return { ...unchanged, requests: requests(), notes: { ...NO_NOTES, problems: [problem] } };
   }
 }

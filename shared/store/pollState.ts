@@ -33,12 +33,31 @@ export const LookupsSchema = z.object({
   averageRequests: z.number().nonnegative(),
 });
 
+/** An establishment record GET /establishments answered but the notifier could not read. */
+export const UnreadableEstablishmentSchema = z.object({
+  /** Its uuid, when readable. */
+  uuid: z.string().optional(),
+  page: z.number().int().positive(),
+  /** What was wrong with it: `record #0 on the page: working_days: …` (names the field, never a value). */
+  detail: z.string(),
+});
+export type UnreadableEstablishment = z.infer<typeof UnreadableEstablishmentSchema>;
+
 /**
  * The organization's establishments as GET /establishments last gave them (fields the spec does not list
  * kept), and when (epoch ms): their closing times drive prep summaries and the cadence.
  */
 export const EstablishmentsCacheSchema = z
-  .object({ fetchedAt: z.number(), records: z.array(EstablishmentSchema) })
+  .object({
+    fetchedAt: z.number(),
+    records: z.array(EstablishmentSchema),
+    /**
+     * Records the last read skipped as malformed (the page, and what was wrong: the field): their closing
+     * times are unknown, so the cadence is fixed and their prep summaries are not sent. Absent in states
+     * written before it, and when none was.
+     */
+    unreadable: z.array(UnreadableEstablishmentSchema).optional(),
+  })
   .nullable();
 
 /** When the next cycle is due, and what a cycle costs (the plan-next-cycle phase's record). */

@@ -265,13 +265,14 @@ describe('the log records of a cycle', () => {
         level: 'warn',
         kind: 'listing',
         message:
-          '  warning: listing pending, page 1, order 0e9a0000-0000-4000-8000-000000000110: skipped malformed record (record #0 on the page: total: invalid)',
+          '  warning: North School: listing pending, page 1, order 0e9a0000-0000-4000-8000-000000000110: skipped malformed record (record #0 on the page: total: invalid)',
         fields: expect.objectContaining({ organization: 'North School', problem: skippedRecord(1) }),
       },
       {
         level: 'warn',
         kind: 'listing',
-        message: '  warning: listing completed, page 3: inconsistent walk (meta.total moved from 30 to 31)',
+        message:
+          '  warning: North School: listing completed, page 3: inconsistent walk (meta.total moved from 30 to 31)',
         fields: expect.objectContaining({ problem: report.problems[1] }),
       },
     ]);
@@ -293,7 +294,8 @@ describe('the log records of a cycle', () => {
     expect(records.at(-1)).toMatchObject({
       level: 'warn',
       kind: 'listing',
-      message: '  warning: 4 more listing problems: 3 skipped malformed records, 1 uuid listed twice',
+      message:
+        '  warning: North School: 4 more listing problems: 3 skipped malformed records, 1 uuid listed twice',
       fields: {
         more: 4,
         uuids: [...many.slice(MAX_PROBLEM_RECORDS).map((problem) => problem.uuid)],

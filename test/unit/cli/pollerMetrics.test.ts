@@ -30,6 +30,7 @@ function organizationStatus(overrides: Partial<OrganizationStatus> = {}): Organi
     eventsLastHour: 0,
     eventsLastDay: 0,
     unreadableOrders: [],
+    unreadableEstablishments: [],
     ...overrides,
   };
 }

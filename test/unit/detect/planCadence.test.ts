@@ -127,6 +127,22 @@ describe('planCadence', () => {
     expect(plan('2026-11-29T12:00:00', { polled: ['other'] }).mode).toBe('fixed');
   });
 
+  it('is fixed when a polled establishment’s record could not be read: its closing times are unknown', () => {
+    // Tuesday 09:45 would be hot around the canteen's closing.
+    const unreadable = [{ uuid: 'x', page: 1, detail: 'record #2 on the page: working_days: required' }];
+    expect(plan('2026-11-24T09:45:00', { unreadable })).toEqual({
+      mode: 'fixed',
+      minIntervalMs: 10_000,
+      changesAt: null,
+    });
+    // Without its uuid, it may be any of them.
+    expect(plan('2026-11-24T09:45:00', { unreadable: [{}] }).mode).toBe('fixed');
+    // One the organization does not poll changes nothing.
+    expect(plan('2026-11-24T09:45:00', { unreadable, polled: ['c', 'f'] }).mode).toBe('hot');
+    expect(plan('2026-11-24T09:45:00', { unreadable, polled: ['c', 'X'] }).mode).toBe('fixed');
+    expect(plan('2026-11-24T09:45:00', { unreadable: [] }).mode).toBe('hot');
+  });
+
   it('sees no change ahead when no establishment works any day: cold for good', () => {
     const never = { ...canteen, working_days: [] };
     expect(plan('2026-11-24T10:00:00', { establishments: [never] })).toEqual({

@@ -27,6 +27,7 @@ function organization(overrides: Partial<OrganizationStatus> = {}): Organization
     eventsLastHour: 0,
     eventsLastDay: 0,
     unreadableOrders: [],
+    unreadableEstablishments: [],
     ...overrides,
   };
 }

@@ -1,6 +1,8 @@
 // Pins the establishments phase: GET /establishments only when the cache is missing or an hour old, or a
-// minute old and an order names an establishment it lacks; a failure keeps the old cache with one failure
-// line naming the organization; no budget or a stopped cycle defers it without a request.
+// minute old and an order names an establishment it lacks; a record skipped as malformed is named in the
+// cache beside those read well; a failure this listing alone meets keeps the old cache and is a listing
+// problem, one every listing would meet (a 401) a failure that stops the cycle; no budget or a stopped
+// cycle defers it without a request.
 import { describe, expect, it } from 'vitest';
 import { NO_NOTES } from '../../../shared/poll/pollReport.js';
 import { refreshEstablishments } from '../../../shared/poll/refreshEstablishments.js';
@@ -90,7 +92,7 @@ describe('refreshEstablishments', () => {
     expect(source.requestCount).toBe(0);
   });
 
-  it('keeps the old cache on a failure, with one failure line naming the organization', async () => {
+  it('keeps the old cache on a failure only this listing meets, as a listing problem, not a failure', async () => {
     const cache = establishmentsCache(T0 - 2 * 60 * MINUTE, [canteen]);
     const fixture = await cycleFixture({ establishments: [canteen, hall] });
     fixture.source.failListing({ listing: 'establishments', error: apiFailures.server(503) });
@@ -98,8 +100,14 @@ describe('refreshEstablishments', () => {
     expect(refreshed.cache).toBe(cache);
     expect(refreshed.requests).toBe(1);
     expect(refreshed.stopsCycle).toBe(false);
-    expect(refreshed.notes.failures).toEqual([
-      'North School: establishments not refreshed (North School: server error (503) on GET /establishments); closing times as last read',
+    expect(refreshed.notes.failures).toEqual([]);
+    expect(refreshed.notes.problems).toEqual([
+      {
+        kind: 'unread_listing',
+        listing: 'establishments',
+        page: 1,
+        detail: 'North School: server error (503) on GET /establishments; closing times as last read',
+      },
     ]);
     expect(refreshed.notes.deferred).toEqual([]);
   });
@@ -112,17 +120,40 @@ describe('refreshEstablishments', () => {
     expect(refreshed.notes.failures).toHaveLength(1);
   });
 
-  it('keeps the old cache when the listing cannot be read whole, and passes on its problems', async () => {
+  it('keeps the establishments read well and names the one skipped, with its field, as a problem only', async () => {
+    const cache = establishmentsCache(T0 - 2 * 60 * MINUTE, [canteen, hall]);
+    const { working_days: _dropped, ...withoutDays } = hall;
+    const fixture = await cycleFixture({
+      establishments: [canteen, withoutDays as unknown as EstablishmentInput],
+    });
+    const refreshed = await refreshEstablishments(fixture.context, cache, [], false);
+    expect(refreshed.cache).toEqual({
+      ...establishmentsCache(T0, [canteen]),
+      unreadable: [
+        { uuid: hall.uuid, page: 1, detail: expect.stringMatching(/^record #1 on the page: working_days: /) },
+      ],
+    });
+    expect(refreshed.notes.failures).toEqual([]);
+    expect(refreshed.stopsCycle).toBe(false);
+    expect(refreshed.notes.problems).toEqual([
+      {
+        kind: 'skipped_record',
+        listing: 'establishments',
+        page: 1,
+        uuid: hall.uuid,
+        detail: expect.stringContaining('working_days'),
+      },
+    ]);
+  });
+
+  it('keeps the old cache when the listing is not consistent, its problems said', async () => {
     const cache = establishmentsCache(T0 - 2 * 60 * MINUTE, [canteen]);
-    const broken = { ...hall, working_days: ['weekdays'] } as unknown as EstablishmentInput;
-    const fixture = await cycleFixture({ establishments: [canteen, broken] });
+    const fixture = await cycleFixture({ establishments: [canteen, canteen, hall] });
     const refreshed = await refreshEstablishments(fixture.context, cache, [], false);
     expect(refreshed.cache).toBe(cache);
-    expect(refreshed.notes.failures).toEqual([
-      'North School: establishments not refreshed (the listing could not be read whole); closing times as last read',
-    ]);
+    expect(refreshed.notes.failures).toEqual([]);
     expect(refreshed.notes.problems).toEqual([
-      expect.objectContaining({ kind: 'skipped_record', listing: 'establishments', uuid: hall.uuid }),
+      expect.objectContaining({ kind: 'repeated_uuid', listing: 'establishments', uuid: canteen.uuid }),
     ]);
   });
 
