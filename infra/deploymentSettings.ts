@@ -9,7 +9,7 @@
 // | `alarmEmail`     | none                         | an address subscribed to the alarm topic              |
 // | `removalPolicy`  | retain                       | kept on destroy, not after a failed first create;     |
 // |                  |                              | `destroy` also deletes table, secrets and logs        |
-// | `polling`        | on                           | `off` deploys the schedules disabled                  |
+// | `polling`        | on                           | `off` deploys the schedules (digest too) disabled     |
 // | `pollerMemory`   | 256                          | the poller's memory in MB, for large organizations    |
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -52,7 +52,10 @@ export interface MealOrderNotifierStackProps extends StackProps {
    * @default RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE
    */
   readonly removalPolicy?: RemovalPolicy;
-  /** Whether the poll schedules run and the poller takes ticks; off, the stack deploys without polling. @default true */
+  /**
+   * Whether the poll schedules and the digest schedule run and the poller takes ticks; off, the stack
+   * deploys without polling or digests. @default true
+   */
   readonly pollingEnabled?: boolean;
   /** The poller's memory in MB (PollerFunctionProps.memorySize). @default POLLER_MEMORY_MB */
   readonly pollerMemoryMb?: number;
@@ -137,7 +140,11 @@ export class MealOrderNotifierStack extends Stack {
             topic: events.topic,
             logRemovalPolicy: removalPolicy,
           });
-    if (this.digest !== undefined) new DigestSchedule(this, 'DigestSchedule', { digest: this.digest });
+    // Polling off pauses the deployment's schedules, the digests' too: with nothing polled they would send
+    // empty or stale digests, and `-c polling=off` is what a deployment without its secrets yet uses.
+    if (this.digest !== undefined) {
+      new DigestSchedule(this, 'DigestSchedule', { digest: this.digest, enabled: pollingEnabled });
+    }
 
     const functions: NotifierFunction[] = [
       this.poller,
