@@ -150,4 +150,12 @@ describe('digest subscriptions', () => {
   it('leaves no subscription without a policy, so no other subscriber gets a digest', () => {
     for (const subscription of subscriptions) expect(subscription.FilterPolicy).toBeDefined();
   });
+
+  it('names the filter policy scope, MessageAttributes, on every subscription, the digest ones too', () => {
+    // CloudFormation fails an update that edits a filter policy on a subscription created without it.
+    expect(subscriptions.length).toBeGreaterThan(3);
+    for (const subscription of subscriptions) {
+      expect(subscription.FilterPolicyScope).toBe('MessageAttributes');
+    }
+  });
 });
