@@ -30,7 +30,7 @@ import { PollerFunction } from './pollerFunction.js';
 import { PollSchedules } from './pollSchedules.js';
 import { PollTickQueue } from './pollTickQueue.js';
 import { Publisher } from './publisher.js';
-import { assertStackFits } from './stackLimits.js';
+import { assertFilterPoliciesFit, assertStackFits } from './stackLimits.js';
 import { addStackOutputs } from './stackOutputs.js';
 import { StateTable } from './stateTable.js';
 import { SubscriberQueues } from './subscriberQueues.js';
@@ -59,6 +59,11 @@ export interface MealOrderNotifierStackProps extends StackProps {
   readonly pollingEnabled?: boolean;
   /** The poller's memory in MB (PollerFunctionProps.memorySize). @default POLLER_MEMORY_MB */
   readonly pollerMemoryMb?: number;
+  /**
+   * The account's SNS quota of filter policies on one topic (raised on request): more filtered
+   * subscriptions on the event topic are refused at synth. @default DEFAULT_FILTER_POLICIES_PER_TOPIC (200)
+   */
+  readonly snsFilterPolicies?: number;
 }
 
 export class MealOrderNotifierStack extends Stack {
@@ -197,6 +202,8 @@ export class MealOrderNotifierStack extends Stack {
       publisherFailureQueue: this.publisher.failureQueue,
       pollingEnabled,
     });
+    // The narrower limit first: a config of many e-mail recipients is over it long before the others.
+    assertFilterPoliciesFit(this, events.topic, props.snsFilterPolicies);
     assertStackFits(this, dashboard.widgetCount);
   }
 }
