@@ -141,6 +141,22 @@ describe('DynamoStateStore writes on DynamoDB Local', () => {
     expect(logged.sort()).toEqual(summaries.map((summary) => summary.id).sort());
   });
 
+  it('records events past 4 MB in all, each near DynamoDB’s 400 KB item limit, in several transactions', async () => {
+    const { store, organizationId } = await open();
+    const events = Array.from({ length: 14 }, (_, index) => {
+      const event = makeEvent(organizationId, newOrderUuid(), 'order.created');
+      event.data.order.items = [{ name: `${index} ${'x'.repeat(300_000)}`, quantity: 1 }];
+      return event;
+    });
+
+    expect(await store.recordEvents(organizationId, events)).toEqual({ duplicateEventIds: [] });
+
+    expect(store.metrics.byOperation.recordEvents.writeRequests).toBeGreaterThan(1);
+    expect((await store.listEvents(organizationId)).map(({ event }) => event.id)).toEqual(
+      events.map((event) => event.id),
+    );
+  });
+
   it('commits a change of more than 99 events, the snapshot with the last of them', async () => {
     const { store, organizationId } = await open();
     const snapshot = makeSnapshot(newOrderUuid());
