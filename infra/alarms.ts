@@ -160,7 +160,7 @@ export class NotifierAlarms extends Construct {
       // One-minute periods, every one of them without a success: the alarm fires after exactly `minutes`
       // minutes without one, not at the end of a fixed five-minute bucket, whatever the reason. Every due
       // trigger that did not succeed publishes 0 (a failed walk, a token not put, a deferral for want of
-      // budget, a skip for another run's lease), and a minute without any datapoint counts as a failure
+      // budget; a skip for another run's lease publishes nothing, that run publishes its own), and a minute without any datapoint counts as a failure
       // too: a poller that does not run, or that throws before publishing, publishes nothing.
       alarm(`NotPolled${organization.id}`, pollSucceededMetric(organization.id, { statistic: 'Sum' }), {
         name: `${organization.name} not polled successfully for ${minutes} minutes`,

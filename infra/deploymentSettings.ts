@@ -9,8 +9,10 @@
 // | `alarmEmail`     | none                         | an address subscribed to the alarm topic              |
 // | `removalPolicy`  | retain                       | kept on destroy, not after a failed first create;     |
 // |                  |                              | `destroy` also deletes table, secrets and logs        |
-// | `polling`        | on                           | `off` deploys the schedules disabled                  |
+// | `polling`        | on                           | `off` deploys the schedules (digest too) disabled     |
 // | `pollerMemory`   | 256                          | the poller's memory in MB, for large organizations    |
+// | `snsFilterPolicies` | 200                       | filter policies SNS lets one topic have (a raised     |
+// |                  |                              | quota); more filtered subscriptions are refused       |
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { RemovalPolicy } from 'aws-cdk-lib';
@@ -65,6 +67,12 @@ export function deploymentSettings(node: Node): DeploymentSettings {
   if (pollerMemoryMb !== undefined && (pollerMemoryMb < 128 || pollerMemoryMb > 10_240)) {
     throw new DeploymentError(`-c pollerMemory=${pollerMemory}: expected whole megabytes, 128 to 10240`);
   }
+  const filterPolicies = text('snsFilterPolicies');
+  if (filterPolicies !== undefined && !/^[1-9]\d{0,5}$/.test(filterPolicies)) {
+    throw new DeploymentError(
+      `-c snsFilterPolicies=${filterPolicies}: expected a whole number, your account's SNS quota of filter policies per topic`,
+    );
+  }
   const configPath = text('config') ?? EXAMPLE_CONFIG_PATH;
   const secretsPrefix = text('secretsPrefix');
   return {
@@ -82,6 +90,7 @@ export function deploymentSettings(node: Node): DeploymentSettings {
       ),
       pollingEnabled: choice('polling', { on: true, off: false }, true),
       ...(pollerMemoryMb === undefined ? {} : { pollerMemoryMb }),
+      ...(filterPolicies === undefined ? {} : { snsFilterPolicies: Number(filterPolicies) }),
     },
   };
 }

@@ -12,6 +12,7 @@ import { digestFilterPolicy, takesEventsAtOnce } from '../shared/contracts/snsFi
 import {
   catchUpAfterSecondsOf,
   renderedPolicy,
+  scopedToMessageAttributes,
   subscriptionFilterPolicy,
 } from './subscriptionFilterPolicy.js';
 
@@ -46,12 +47,14 @@ export class EmailSubscriptions extends Construct {
         subscriber.to.map(
           // Named by address, so reordering `to` does not replace subscriptions (and ask to confirm again).
           (address) =>
-            new Subscription(scope, address, {
-              topic: props.topic,
-              protocol: SubscriptionProtocol.EMAIL,
-              endpoint: address,
-              filterPolicy,
-            }),
+            scopedToMessageAttributes(
+              new Subscription(scope, address, {
+                topic: props.topic,
+                protocol: SubscriptionProtocol.EMAIL,
+                endpoint: address,
+                filterPolicy,
+              }),
+            ),
         );
       subscriptions.set(
         subscriber.id,

@@ -30,7 +30,7 @@ import { PollerFunction } from './pollerFunction.js';
 import { PollSchedules } from './pollSchedules.js';
 import { PollTickQueue } from './pollTickQueue.js';
 import { Publisher } from './publisher.js';
-import { assertStackFits } from './stackLimits.js';
+import { assertFilterPoliciesFit, assertStackFits } from './stackLimits.js';
 import { addStackOutputs } from './stackOutputs.js';
 import { StateTable } from './stateTable.js';
 import { SubscriberQueues } from './subscriberQueues.js';
@@ -52,10 +52,18 @@ export interface MealOrderNotifierStackProps extends StackProps {
    * @default RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE
    */
   readonly removalPolicy?: RemovalPolicy;
-  /** Whether the poll schedules run and the poller takes ticks; off, the stack deploys without polling. @default true */
+  /**
+   * Whether the poll schedules and the digest schedule run and the poller takes ticks; off, the stack
+   * deploys without polling or digests. @default true
+   */
   readonly pollingEnabled?: boolean;
   /** The poller's memory in MB (PollerFunctionProps.memorySize). @default POLLER_MEMORY_MB */
   readonly pollerMemoryMb?: number;
+  /**
+   * The account's SNS quota of filter policies on one topic (raised on request): more filtered
+   * subscriptions on the event topic are refused at synth. @default DEFAULT_FILTER_POLICIES_PER_TOPIC (200)
+   */
+  readonly snsFilterPolicies?: number;
 }
 
 export class MealOrderNotifierStack extends Stack {
@@ -137,7 +145,11 @@ export class MealOrderNotifierStack extends Stack {
             topic: events.topic,
             logRemovalPolicy: removalPolicy,
           });
-    if (this.digest !== undefined) new DigestSchedule(this, 'DigestSchedule', { digest: this.digest });
+    // Polling off pauses the deployment's schedules, the digests' too: with nothing polled they would send
+    // empty or stale digests, and `-c polling=off` is what a deployment without its secrets yet uses.
+    if (this.digest !== undefined) {
+      new DigestSchedule(this, 'DigestSchedule', { digest: this.digest, enabled: pollingEnabled });
+    }
 
     const functions: NotifierFunction[] = [
       this.poller,
@@ -190,6 +202,8 @@ export class MealOrderNotifierStack extends Stack {
       publisherFailureQueue: this.publisher.failureQueue,
       pollingEnabled,
     });
+    // The narrower limit first: a config of many e-mail recipients is over it long before the others.
+    assertFilterPoliciesFit(this, events.topic, props.snsFilterPolicies);
     assertStackFits(this, dashboard.widgetCount);
   }
 }

@@ -36,7 +36,8 @@ export function listingProblemsMetric(options: MetricOptions = {}): Metric {
 
 /**
  * PollSucceeded, the one metric functions/poller/pollSummary.ts publishes per organization: 1 for each
- * successful cycle, 0 for each failed, deferred or skipped one.
+ * successful cycle, 0 for each failed or deferred one; none for a skipped one (another run held the lease:
+ * that run publishes its cycle's).
  */
 export function pollSucceededMetric(organizationId: string, options: MetricOptions = {}): Metric {
   return new Metric({

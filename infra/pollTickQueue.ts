@@ -9,6 +9,13 @@ import { secureQueue } from './secureQueue.js';
 /** The poller's timeout, from the contract pollerFunction.ts sets it from (which takes this construct). */
 const POLLER_TIMEOUT = Duration.seconds(AWS_POLLER_TIMEOUT_SECONDS);
 
+/**
+ * How many poller timeouts a taken tick stays hidden: 6, as AWS advises for an SQS event source (Lambda's
+ * poller may hold a message a while before the invocation starts, and retries a throttled one). With one,
+ * a cycle that ran long came back while it still ran: the second invocation found the lease held.
+ */
+export const TICK_VISIBILITY_TIMEOUTS = 6;
+
 /** The longest delay SQS gives a message: a tick due later than this arrives early and is not due. */
 const MAX_TICK_DELAY = Duration.minutes(15);
 
@@ -21,9 +28,10 @@ export interface PollTickQueueProps {
    */
   readonly retentionPeriod?: Duration;
   /**
-   * How long a tick the poller took stays hidden. At least the poller's timeout, as SQS event sources
-   * require; a tick whose invocation crashed comes back after it, and costs one state read then.
-   * @default POLLER_TIMEOUT
+   * How long a tick the poller took stays hidden. At least 6 times the poller's timeout, as AWS advises
+   * for SQS event sources. A tick whose invocation crashed comes back after it if still kept (then it costs
+   * one state read), or is dropped with the retention period: the minute schedule restarts the chain.
+   * @default 6 × POLLER_TIMEOUT (24 minutes)
    */
   readonly visibilityTimeout?: Duration;
 }
@@ -34,10 +42,11 @@ export class PollTickQueue extends Construct {
   constructor(scope: Construct, id: string, props: PollTickQueueProps = {}) {
     super(scope, id);
     const retentionPeriod = props.retentionPeriod ?? MAX_TICK_DELAY.plus(Duration.minutes(5));
-    const visibilityTimeout = props.visibilityTimeout ?? POLLER_TIMEOUT;
-    if (visibilityTimeout.toSeconds() < POLLER_TIMEOUT.toSeconds()) {
+    const least = TICK_VISIBILITY_TIMEOUTS * POLLER_TIMEOUT.toSeconds();
+    const visibilityTimeout = props.visibilityTimeout ?? Duration.seconds(least);
+    if (visibilityTimeout.toSeconds() < least) {
       throw new Error(
-        `visibilityTimeout must be at least the poller's ${POLLER_TIMEOUT.toSeconds()} s timeout`,
+        `visibilityTimeout must be at least ${TICK_VISIBILITY_TIMEOUTS} times the poller's ${POLLER_TIMEOUT.toSeconds()} s timeout (${least} s)`,
       );
     }
     this.queue = secureQueue(this, 'Queue', { retentionPeriod, visibilityTimeout });

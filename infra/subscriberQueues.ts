@@ -14,7 +14,11 @@ import {
   MAX_RECEIVE_COUNT,
 } from '../shared/contracts/deliveryQueueContract.js';
 import { secureQueue } from './secureQueue.js';
-import { catchUpAfterSecondsOf, subscriptionFilterPolicy } from './subscriptionFilterPolicy.js';
+import {
+  catchUpAfterSecondsOf,
+  scopedToMessageAttributes,
+  subscriptionFilterPolicy,
+} from './subscriptionFilterPolicy.js';
 
 export interface SubscriberQueue {
   readonly subscriber: DeliverySubscriber;
@@ -68,7 +72,9 @@ export class SubscriberQueues extends Construct {
           undefined,
           catchUpAfterSecondsOf(subscriber),
         );
-        props.topic.addSubscription(new SqsSubscription(queue, { rawMessageDelivery: true, filterPolicy }));
+        scopedToMessageAttributes(
+          props.topic.addSubscription(new SqsSubscription(queue, { rawMessageDelivery: true, filterPolicy })),
+        );
       }
       return { subscriber, queue, deadLetterQueue };
     });

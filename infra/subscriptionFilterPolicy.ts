@@ -1,8 +1,8 @@
 // A subscriber's filter as the SNS subscription filter policy the CDK renders: compileFilterPolicy decides
 // what the policy is (the same rules the local matcher applies, refused at config time when SNS cannot
 // express them); this only changes its form, each attribute becoming its list of conditions (exact
-// strings, or one `anything-but`) as SNS reads them.
-import { SubscriptionFilter } from 'aws-cdk-lib/aws-sns';
+// strings, or one `anything-but`) as SNS reads them; and every filtered subscription names its scope.
+import { type CfnSubscription, type Subscription, SubscriptionFilter } from 'aws-cdk-lib/aws-sns';
 import { catchUpAfterMs, catchUpThresholds } from '../shared/config/catchUpAfter.js';
 import type { SubscriberConfig, SubscriberFilter } from '../shared/config/configSchema.js';
 import { compileFilterPolicy, type SnsFilterPolicy } from '../shared/contracts/snsFilterPolicy.js';
@@ -32,6 +32,19 @@ export function catchUpAfterSecondsVariable(subscribers: readonly SubscriberConf
 export function catchUpAfterSecondsOf(subscriber: SubscriberConfig): number | undefined {
   const ms = catchUpAfterMs(subscriber);
   return ms === undefined ? undefined : Math.round(ms / 1000);
+}
+
+/** What every filter policy of the stack reads: the message attributes (the CDK names only MessageBody). */
+export const FILTER_POLICY_SCOPE = 'MessageAttributes';
+
+/**
+ * Names the subscription's filter policy scope, MessageAttributes, which is also SNS's default. Stated, not
+ * left to the default: CloudFormation is known to fail an update that edits the filter policy of a
+ * subscription created without `FilterPolicyScope`.
+ */
+export function scopedToMessageAttributes(subscription: Subscription): Subscription {
+  (subscription.node.defaultChild as CfnSubscription).filterPolicyScope = FILTER_POLICY_SCOPE;
+  return subscription;
 }
 
 /** A compiled policy in the CDK's form. */

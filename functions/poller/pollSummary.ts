@@ -72,13 +72,17 @@ export function summarizePoll(report: PollReport): PollSummary {
 }
 
 /**
- * PollSucceeded for every trigger that found the organization due: 1 for a success, 0 for anything else
- * (a failed walk, a cycle deferred for want of budget, one skipped for another run's lease). The alarm
+ * PollSucceeded for every trigger that found the organization due and ran its cycle: 1 for a success, 0
+ * otherwise (a failed walk, a cycle deferred for want of budget); none for a cycle skipped for another
+ * run's lease (a redelivered tick, a trigger during a long cycle), which is no failure. The alarm
  * also counts a minute without any datapoint as a failure, for a poller that does not run at all.
  * ListingProblems, for a cycle that polled, is one metric for the whole deployment, without the
  * organization: the warning in the log names it.
  */
 export function publishPollMetrics(metrics: Metrics, report: PollReport): void {
+  // A skip is no cycle of this run's: the run holding the lease publishes its own. A 0 here would count
+  // a redelivered tick, or a trigger that met a running cycle, as a failed cycle on the dashboard.
+  if (report.outcome === 'skipped') return;
   if (report.outcome === 'polled') {
     metrics.singleMetric().addMetric(LISTING_PROBLEMS_METRIC, MetricUnit.Count, report.problems.length);
   }

@@ -35,6 +35,7 @@ describe('deploymentSettings', () => {
     expect(settings.stackProps).not.toHaveProperty('alarmEmail');
     expect(settings.stackProps).not.toHaveProperty('secretsPrefix');
     expect(settings.stackProps).not.toHaveProperty('pollerMemoryMb');
+    expect(settings.stackProps).not.toHaveProperty('snsFilterPolicies');
   });
 
   it('reads every setting from the context', () => {
@@ -48,6 +49,7 @@ describe('deploymentSettings', () => {
       removalPolicy: 'destroy',
       polling: 'off',
       pollerMemory: '512',
+      snsFilterPolicies: '400',
     });
     expect(settings.stackName).toBe('MealOrderNotifierStaging');
     expect(settings.stackProps).toMatchObject({
@@ -57,6 +59,7 @@ describe('deploymentSettings', () => {
       removalPolicy: RemovalPolicy.DESTROY,
       pollingEnabled: false,
       pollerMemoryMb: 512,
+      snsFilterPolicies: 400,
     });
   });
 
@@ -71,6 +74,11 @@ describe('deploymentSettings', () => {
     expect(() => settingsFor({ alarmEmail: 'oncall' })).toThrow(
       '-c alarmEmail=oncall: not an e-mail address',
     );
+    for (const snsFilterPolicies of ['0', '200.5', 'many']) {
+      expect(() => settingsFor({ snsFilterPolicies })).toThrow(
+        `-c snsFilterPolicies=${snsFilterPolicies}: expected a whole number`,
+      );
+    }
     for (const pollerMemory of ['512MB', '64', '20000']) {
       expect(() => settingsFor({ pollerMemory })).toThrow(
         `-c pollerMemory=${pollerMemory}: expected whole megabytes, 128 to 10240`,

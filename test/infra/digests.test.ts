@@ -85,6 +85,18 @@ describe('the digest function', () => {
     });
   });
 
+  it('is deployed disabled when polling is off (-c polling=off), like the poll schedules', () => {
+    const { stack: paused, template: pausedTemplate } = notifierApp(config, {
+      props: { pollingEnabled: false },
+    });
+    const pausedFunctionId = logicalIdAt(paused, 'Digest', 'Function');
+    const schedules = resourcesOfType(pausedTemplate, 'AWS::Scheduler::Schedule')
+      .map(([, schedule]) => schedule.Properties ?? {})
+      .filter((properties) => JSON.stringify(properties.Target).includes(pausedFunctionId));
+    expect(schedules).toHaveLength(1);
+    expect(schedules[0]).toMatchObject({ State: 'DISABLED' });
+  });
+
   it('may query the table, put and update its claims, and publish to the topic: nothing else', () => {
     const roleId = logicalIdAt(stack, 'Digest', 'Role');
     const statements = resourcesOfType(template, 'AWS::IAM::Policy')
@@ -137,5 +149,13 @@ describe('digest subscriptions', () => {
 
   it('leaves no subscription without a policy, so no other subscriber gets a digest', () => {
     for (const subscription of subscriptions) expect(subscription.FilterPolicy).toBeDefined();
+  });
+
+  it('names the filter policy scope, MessageAttributes, on every subscription, the digest ones too', () => {
+    // CloudFormation fails an update that edits a filter policy on a subscription created without it.
+    expect(subscriptions.length).toBeGreaterThan(3);
+    for (const subscription of subscriptions) {
+      expect(subscription.FilterPolicyScope).toBe('MessageAttributes');
+    }
   });
 });

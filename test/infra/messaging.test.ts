@@ -97,6 +97,15 @@ describe('topics', () => {
   });
 });
 
+describe('subscriptions', () => {
+  it('name the filter policy scope, MessageAttributes, wherever a filter policy is set: e-mail and queues alike', () => {
+    // CloudFormation fails an update that edits a filter policy on a subscription created without it.
+    const filtered = subscriptions.filter((subscription) => subscription.FilterPolicy !== undefined);
+    expect(new Set(filtered.map((subscription) => subscription.Protocol))).toEqual(new Set(['email', 'sqs']));
+    for (const subscription of filtered) expect(subscription.FilterPolicyScope).toBe('MessageAttributes');
+  });
+});
+
 describe('e-mail subscriptions', () => {
   it("subscribes each recipient with the filter policy compileFilterPolicy makes of the subscriber's filter and catch-up threshold", () => {
     const subscriber = parsed.subscribers.find((candidate) => candidate.id === 'office-email');

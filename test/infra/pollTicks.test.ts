@@ -2,9 +2,12 @@
 // its mapping to the poller one tick at a time, the poller sending to that queue and no other, its URL in
 // the poller's environment, no Lambda retries of a failed invocation, and the minute schedule kept as the
 // watchdog.
+
+import { App, Duration, Stack } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { parsePollerEnvironment } from '../../functions/poller/environment.js';
 import { POLLER_TIMEOUT } from '../../infra/pollerFunction.js';
+import { PollTickQueue } from '../../infra/pollTickQueue.js';
 import {
   functionEnvironment,
   functionLogicalId,
@@ -21,14 +24,27 @@ const pollerId = functionLogicalId(template, 'poller');
 const resources = template.toJSON().Resources as Record<string, { Properties?: Record<string, unknown> }>;
 
 describe('the tick queue', () => {
-  it('is encrypted with SQS-managed keys, keeps a tick 20 minutes at most, and hides a taken one for the poller timeout', () => {
+  it('is encrypted with SQS-managed keys, keeps a tick 20 minutes at most, and hides a taken one for 6 poller timeouts', () => {
     expect(resources[queueId]?.Properties).toMatchObject({
       SqsManagedSseEnabled: true,
       MessageRetentionPeriod: 20 * 60,
-      VisibilityTimeout: POLLER_TIMEOUT.toSeconds(),
+      // As AWS advises for an SQS event source: a long cycle's tick does not come back while it runs.
+      VisibilityTimeout: 6 * POLLER_TIMEOUT.toSeconds(),
     });
+    expect(6 * POLLER_TIMEOUT.toSeconds()).toBe(24 * 60);
     // No DLQ: a tick that could not be handled is worthless, the schedule restarts the chain.
     expect(resources[queueId]?.Properties).not.toHaveProperty('RedrivePolicy');
+  });
+
+  it('refuses a visibility timeout under 6 poller timeouts', () => {
+    const app = new App();
+    const scope = new Stack(app, 'Scope');
+    expect(
+      () =>
+        new PollTickQueue(scope, 'Ticks', {
+          visibilityTimeout: Duration.seconds(5 * POLLER_TIMEOUT.toSeconds()),
+        }),
+    ).toThrow(`at least 6 times the poller's ${POLLER_TIMEOUT.toSeconds()} s timeout`);
   });
 
   it('refuses any request without TLS', () => {

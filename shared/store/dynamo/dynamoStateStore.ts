@@ -1,6 +1,7 @@
 // The state store on one DynamoDB table (layout in stateTableDefinition.ts): one Query loads an
-// organization's snapshots, one TransactWriteItems commits each changed order with its events; the lease
-// lives on the poll state item, so the end of a cycle can save the state and give the lease back at once.
+// organization's snapshots, TransactWriteItems (one, unless over DynamoDB's limits) commit each changed
+// order with its events; the lease lives on the poll state item, so the end of a cycle can save the state
+// and give the lease back at once.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   type DynamoDBDocumentClient,
@@ -8,6 +9,7 @@ import {
   QueryCommand,
   type QueryCommandInput,
   TransactWriteCommand,
+  type TransactWriteCommandInput,
   UpdateCommand,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
@@ -50,6 +52,7 @@ import {
   snapshotKey,
   ttlSeconds,
 } from './stateTableKeys.js';
+import { chunkTransactionItems, estimatedItemBytes } from './transactionChunks.js';
 
 export interface DynamoStateStoreOptions {
   /** Build it once at module scope and share it: the store never creates or destroys clients. */
@@ -68,6 +71,8 @@ export interface DynamoStateStoreOptions {
 }
 
 const SNAPSHOT_FIELDS = SnapshotSchema.keyof().options;
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** An event's order within its commit (absent on items written before it was kept). */
 const PositionSchema = z.number().int().default(0);
@@ -146,7 +151,7 @@ export class DynamoStateStore implements StateStore {
       : { outcome: 'committed', duplicateEventIds: logged };
   }
 
-  /** One TransactWriteItems of conditional puts (at most 100 events), retried without those already logged. */
+  /** Conditional puts, in TransactWriteItems within DynamoDB's limits, retried without those already logged. */
   async recordEvents(organizationId: string, events: readonly NotifierEvent[]): Promise<RecordResult> {
     const parsed = eventsToWrite('recordEvents', organizationId, events);
     const logged = await this.#logEvents('recordEvents', organizationId, parsed);
@@ -154,9 +159,17 @@ export class DynamoStateStore implements StateStore {
   }
 
   /**
-   * Logs the events, each only if new, with the snapshot (under its version check) when given, in one
-   * transaction: again without the events the log already holds, until it commits. The ids of those
-   * events, or `version_conflict` when the snapshot's check failed (nothing is written then).
+   * Logs the events, each only if new, with the snapshot (under its version check) when given. The ids of
+   * the events the log already held, or `version_conflict` when the snapshot's check failed.
+   *
+   * One transaction holds at most 100 items and 4 MB (transactionChunks.ts), so many events (150 prep
+   * summaries due at once) go in several, one after the other. A failure between them leaves the earlier
+   * ones written: the caller's error makes the cycle run again, and the retry writes the rest, the events
+   * already logged refused by their condition and reported as duplicates, so each is still logged once.
+   * The snapshot goes in the last transaction, after every event of its change: a commit that fits one
+   * transaction (the usual one) stays all or nothing; in a longer one a failed version check comes after
+   * the earlier events are logged (delivered at most twice rather than lost), and a snapshot is never
+   * saved without its events.
    */
   async #logEvents(
     operation: 'commitChange' | 'recordEvents',
@@ -168,29 +181,56 @@ export class DynamoStateStore implements StateStore {
     const recordedAt = this.#clock();
     const duplicateEventIds: string[] = [];
     // Two copies of one event are one event; the log keeps the first.
-    let pending = events.filter((event, index, all) => {
+    const unique = events.filter((event, index, all) => {
       const first = all.findIndex((other) => other.id === event.id) === index;
       if (!first) duplicateEventIds.push(event.id);
       return first;
     });
-    const firstEvent = snapshot ? 1 : 0;
+    // The position is the event's order in the whole write, whichever transaction carries it.
+    const puts = unique.map((event, position) => ({
+      event,
+      put: this.#eventPut(organizationId, event, recordedAt, position, sourceTimes[event.id]),
+    }));
+    const snapshotPut = snapshot ? this.#snapshotPut(organizationId, snapshot) : undefined;
+    const chunks = chunkTransactionItems(puts, ({ put }) => estimatedItemBytes(put), {
+      reservedItems: snapshotPut ? 1 : 0,
+      reservedBytes: snapshotPut ? estimatedItemBytes(snapshotPut) : 0,
+    });
+    for (const [index, chunk] of chunks.entries()) {
+      const withSnapshot = index === chunks.length - 1 ? snapshotPut : undefined;
+      if (chunk.length === 0 && !withSnapshot) continue;
+      const logged = await this.#transact(operation, organizationId, chunk, withSnapshot);
+      if (logged === 'version_conflict') return logged;
+      duplicateEventIds.push(...logged);
+    }
+    return duplicateEventIds;
+  }
+
+  /**
+   * One transaction of the puts (and the snapshot's, first, when given): again without the events the log
+   * already holds, until it commits. The ids of those events, or `version_conflict` (nothing written).
+   */
+  async #transact(
+    operation: 'commitChange' | 'recordEvents',
+    organizationId: string,
+    puts: readonly { event: NotifierEvent; put: TransactItem }[],
+    snapshotPut?: TransactItem,
+  ): Promise<string[] | 'version_conflict'> {
+    const duplicateEventIds: string[] = [];
+    let pending = [...puts];
+    const firstEvent = snapshotPut ? 1 : 0;
     // Each pass either commits, or learns that some events are already logged and drops them; so it ends.
-    while (snapshot || pending.length > 0) {
+    while (snapshotPut || pending.length > 0) {
       const refused = await this.#table.send(
         operation,
         organizationId,
         new TransactWriteCommand({
-          TransactItems: [
-            ...(snapshot ? [this.#snapshotPut(organizationId, snapshot)] : []),
-            ...pending.map((event, position) =>
-              this.#eventPut(organizationId, event, recordedAt, position, sourceTimes[event.id]),
-            ),
-          ],
+          TransactItems: [...(snapshotPut ? [snapshotPut] : []), ...pending.map(({ put }) => put)],
           ReturnConsumedCapacity: 'TOTAL',
         }),
         {
           onConditionFailed: ({ items, otherFailure, error }) => {
-            if (snapshot && items.includes(0)) return 'version_conflict' as const;
+            if (snapshotPut && items.includes(0)) return 'version_conflict' as const;
             const logged = items.map((item) => item - firstEvent).filter((position) => position >= 0);
             // Logged events are dropped only from a transaction refused for that alone.
             if (logged.length === 0 || otherFailure) throw error;
@@ -201,8 +241,8 @@ export class DynamoStateStore implements StateStore {
       if (refused === 'version_conflict') return refused;
       if (!Array.isArray(refused)) break;
       const logged = pending.filter((_, position) => refused.includes(position));
-      duplicateEventIds.push(...logged.map((event) => event.id));
-      pending = pending.filter((event) => !logged.includes(event));
+      duplicateEventIds.push(...logged.map(({ event }) => event.id));
+      pending = pending.filter((entry) => !logged.includes(entry));
     }
     return duplicateEventIds;
   }

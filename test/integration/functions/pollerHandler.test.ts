@@ -436,7 +436,7 @@ describe('poller handler, triggered by the schedule', () => {
     expect(output.text()).not.toContain(sim.token);
   });
 
-  it('publishes PollSucceeded 0 for a cycle skipped for another run’s lease, with no figures and no tick', async () => {
+  it('publishes no PollSucceeded for a cycle skipped for another run’s lease, with no figures and no tick: no failed cycle', async () => {
     await setDue(north, Date.now());
     expect(await store.acquireLease(north, 'another-run', Date.now(), 60_000)).toBe(true);
     try {
@@ -451,12 +451,30 @@ describe('poller handler, triggered by the schedule', () => {
     } finally {
       await store.releaseLease(north, 'another-run');
     }
-    expect(output.emf()).toEqual([expect.objectContaining({ Organization: north, PollSucceeded: 0 })]);
+    // The run holding the lease publishes its cycle's; a 0 here would be a failed cycle on the dashboard.
+    expect(output.emf()).toEqual([]);
     const [line] = logLines().filter(({ message }) => message === 'poll cycle skipped');
     // No figures: a 0 of budget left or orders seen would be a false point on the dashboard.
     expect(line).toBeDefined();
     expect(line).not.toHaveProperty('budgetRemaining');
     expect(line).not.toHaveProperty('requests');
+    expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
+  });
+
+  it('takes a tick redelivered while its cycle still runs as a skip: no failure logged, no metric, no tick, nothing retried', async () => {
+    await setDue(north, Date.now());
+    // The first delivery's invocation is still polling: it holds the lease.
+    expect(await store.acquireLease(north, 'r-first-delivery/m1', Date.now(), 60_000)).toBe(true);
+    try {
+      const result = await handlerModule.handler(tickEvent(north, Date.now()), { awsRequestId: 'r-again' });
+      expect(result).toEqual({ batchItemFailures: [] });
+    } finally {
+      await store.releaseLease(north, 'r-first-delivery/m1');
+    }
+    expect(output.emf()).toEqual([]);
+    const lines = logLines();
+    expect(lines.filter(({ level }) => level === 'ERROR' || level === 'WARN')).toEqual([]);
+    expect(lines.filter(({ message }) => message === 'poll cycle skipped')).toHaveLength(1);
     expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
   });
 

@@ -9,7 +9,13 @@ import { DynamoStateStore } from '../../../shared/store/dynamo/dynamoStateStore.
 import { StateStoreError } from '../../../shared/store/errors.js';
 import { initialPollState } from '../../../shared/store/pollState.js';
 import { createLocalStateTable, type LocalTable, localDynamoClient } from '../../support/dynamoLocal.js';
-import { makeEvent, makeSnapshot, newOrderUuid, T0 } from '../../support/stateStoreConformance.js';
+import {
+  makeEvent,
+  makePrepSummary,
+  makeSnapshot,
+  newOrderUuid,
+  T0,
+} from '../../support/stateStoreConformance.js';
 
 describe('DynamoStateStore writes on DynamoDB Local', () => {
   const tables: LocalTable[] = [];
@@ -98,6 +104,74 @@ describe('DynamoStateStore writes on DynamoDB Local', () => {
     const logged = (await store.listEvents(organizationId)).map(({ event }) => event.id);
     expect(logged.sort()).toEqual([completed.id, archived.id].sort());
     expect((await store.loadSnapshots(organizationId)).get(first.orderUuid)).toEqual(next);
+  });
+
+  it('records 150 prep summaries due at once in transactions of at most 100, each once; a second recording refuses them all as duplicates', async () => {
+    const { store, organizationId } = await open();
+    const day = (index: number) =>
+      new Date(Date.UTC(2026, 2, 6) + index * 86_400_000).toISOString().slice(0, 10);
+    const summaries = Array.from({ length: 150 }, (_, index) => makePrepSummary(organizationId, day(index)));
+
+    expect(await store.recordEvents(organizationId, summaries)).toEqual({ duplicateEventIds: [] });
+
+    expect(store.metrics.byOperation.recordEvents.writeRequests).toBe(2);
+    // One write, in its order: the position runs on across the transactions.
+    expect((await store.listEvents(organizationId)).map(({ event }) => event.id)).toEqual(
+      summaries.map((summary) => summary.id),
+    );
+    expect(await store.recordEvents(organizationId, summaries)).toEqual({
+      duplicateEventIds: summaries.map((summary) => summary.id),
+    });
+    expect(await store.listEvents(organizationId)).toHaveLength(150);
+  });
+
+  it('after a recording stopped between transactions, records the rest on the retry and reports the logged ones as duplicates', async () => {
+    const { store, organizationId } = await open();
+    const day = (index: number) =>
+      new Date(Date.UTC(2026, 2, 6) + index * 86_400_000).toISOString().slice(0, 10);
+    const summaries = Array.from({ length: 150 }, (_, index) => makePrepSummary(organizationId, day(index)));
+    // What a failure after the first transaction leaves: its 100 events logged, the other 50 not.
+    await store.recordEvents(organizationId, summaries.slice(0, 100));
+
+    expect(await store.recordEvents(organizationId, summaries)).toEqual({
+      duplicateEventIds: summaries.slice(0, 100).map((summary) => summary.id),
+    });
+
+    const logged = (await store.listEvents(organizationId)).map(({ event }) => event.id);
+    expect(logged.sort()).toEqual(summaries.map((summary) => summary.id).sort());
+  });
+
+  it('records events past 4 MB in all, each near DynamoDB’s 400 KB item limit, in several transactions', async () => {
+    const { store, organizationId } = await open();
+    const events = Array.from({ length: 14 }, (_, index) => {
+      const event = makeEvent(organizationId, newOrderUuid(), 'order.created');
+      event.data.order.items = [{ name: `${index} ${'x'.repeat(300_000)}`, quantity: 1 }];
+      return event;
+    });
+
+    expect(await store.recordEvents(organizationId, events)).toEqual({ duplicateEventIds: [] });
+
+    expect(store.metrics.byOperation.recordEvents.writeRequests).toBeGreaterThan(1);
+    expect((await store.listEvents(organizationId)).map(({ event }) => event.id)).toEqual(
+      events.map((event) => event.id),
+    );
+  });
+
+  it('commits a change of more than 99 events, the snapshot with the last of them', async () => {
+    const { store, organizationId } = await open();
+    const snapshot = makeSnapshot(newOrderUuid());
+    const events = Array.from({ length: 120 }, (_, index) =>
+      makeEvent(organizationId, snapshot.orderUuid, 'order.created', `state-${index}`),
+    );
+
+    expect(await store.commitChange(organizationId, { snapshot, events })).toEqual({
+      outcome: 'committed',
+      duplicateEventIds: [],
+    });
+
+    expect(store.metrics.byOperation.commitChange.writeRequests).toBe(2);
+    expect(await store.listEvents(organizationId)).toHaveLength(120);
+    expect((await store.loadSnapshots(organizationId)).get(snapshot.orderUuid)).toEqual(snapshot);
   });
 
   it('takes a lease over from an owner named gone in one write, leaving the poll state alone', async () => {
