@@ -6,6 +6,13 @@
 export const LISTING_PROBLEMS_METRIC = 'ListingProblems';
 /** Published by the poller under `service` and `Organization`: each organization's one metric and alarm. */
 export const POLL_SUCCEEDED_METRIC = 'PollSucceeded';
+/**
+ * Published by the poller under `service` and `Organization` on every trigger, due or not: 1 when the
+ * organization is overdue by the one rule (shared/detect/overdue.ts), else 0. Its "not polled" alarm reads it.
+ */
+export const POLL_OVERDUE_METRIC = 'PollOverdue';
+/** The alarm on PollOverdue: this many one-minute periods in a row, each overdue or without data. */
+export { OVERDUE_ALARM_PERIOD_MS, OVERDUE_ALARM_PERIODS } from '../detect/overdue.js';
 
 /** The delivery functions' counts, per subscriber (`Subscriber` dimension). */
 export const DELIVERY_COUNTERS = [

@@ -197,7 +197,9 @@ describe('poller handler, on a first deployment before the tokens are put', () =
     });
     const lines = logLines();
     expect(lines).toEqual([notSetLine(north, 'NORTH_TOKEN')]);
-    expect(output.emf()).toEqual([expect.objectContaining({ Organization: north, PollSucceeded: 0 })]);
+    expect(output.emf()).toEqual([
+      expect.objectContaining({ Organization: north, PollSucceeded: 0, PollOverdue: 1 }),
+    ]);
     expect(sim.requestLog.size).toBe(requestsBefore);
     expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
   });
@@ -207,7 +209,9 @@ describe('poller handler, on a first deployment before the tokens are put', () =
     const result = await handlerModule.handler(tickEvent(SOUTH, Date.now()), { awsRequestId: 'first-2' });
     expect(result).toEqual({ batchItemFailures: [] });
     expect(logLines()).toEqual([notSetLine(SOUTH, 'SOUTH_TOKEN')]);
-    expect(output.emf()).toEqual([expect.objectContaining({ Organization: SOUTH, PollSucceeded: 0 })]);
+    expect(output.emf()).toEqual([
+      expect.objectContaining({ Organization: SOUTH, PollSucceeded: 0, PollOverdue: 1 }),
+    ]);
   });
 });
 
@@ -258,7 +262,7 @@ describe('poller handler, triggered by the schedule', () => {
     expect(output.text()).not.toContain(sim.token);
   });
 
-  it('answers a trigger before the due time with one state read: no API request, no tick, no metric', async () => {
+  it('answers a trigger before the due time with one state read: no API request, no tick, only PollOverdue 0', async () => {
     await setDue(north, Date.now() + 60_000);
     const requestsBefore = sim.requestLog.size;
     const result = await handlerModule.handler({ organizationId: north }, { awsRequestId: 'r3' });
@@ -269,7 +273,10 @@ describe('poller handler, triggered by the schedule', () => {
     });
     expect(sim.requestLog.size).toBe(requestsBefore);
     expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
-    expect(output.emf()).toEqual([]);
+    const [overdue, ...others] = output.emf();
+    expect(others).toEqual([]);
+    expect(overdue).toMatchObject({ Organization: north, PollOverdue: 0 });
+    expect(overdue).not.toHaveProperty('PollSucceeded');
     expect(logLines()).toContainEqual(expect.objectContaining({ level: 'DEBUG', message: 'poll not due' }));
   });
 
@@ -320,7 +327,10 @@ describe('poller handler, triggered by the schedule', () => {
       await new RequestBudget({ token: sim.token, store: store.budgetCounters }).remaining(),
     ).toBeGreaterThanOrEqual(budgetBefore);
     expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
-    expect(output.emf()).toHaveLength(metricsOfCycle);
+    // Each trigger says the organization is not overdue: 15 minutes apart is its plan today.
+    expect(output.emf().slice(metricsOfCycle)).toEqual(
+      Array.from({ length: 3 }, () => expect.objectContaining({ Organization: north, PollOverdue: 0 })),
+    );
     await store.savePollState({ ...((await store.loadPollState(north)) ?? state), establishments: null });
   });
 
@@ -451,7 +461,9 @@ describe('poller handler, triggered by the schedule', () => {
     } finally {
       await store.releaseLease(north, 'another-run');
     }
-    expect(output.emf()).toEqual([expect.objectContaining({ Organization: north, PollSucceeded: 0 })]);
+    expect(output.emf()).toEqual([
+      expect.objectContaining({ Organization: north, PollSucceeded: 0, PollOverdue: 1 }),
+    ]);
     const [line] = logLines().filter(({ message }) => message === 'poll cycle skipped');
     // No figures: a 0 of budget left or orders seen would be a false point on the dashboard.
     expect(line).toBeDefined();
@@ -498,7 +510,10 @@ describe('poller handler, triggered by a tick', () => {
     expect(result).toEqual({ batchItemFailures: [] });
     expect(sim.requestLog.size).toBe(requestsBefore);
     expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
-    expect(output.emf()).toEqual([]);
+    const [overdue, ...others] = output.emf();
+    expect(others).toEqual([]);
+    expect(overdue).toMatchObject({ Organization: north, PollOverdue: 0 });
+    expect(overdue).not.toHaveProperty('PollSucceeded');
   });
 
   it('still sends the tick of the next cycle when the cycle fails, without failing the batch', async () => {

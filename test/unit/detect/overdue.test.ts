@@ -46,7 +46,10 @@ describe('the overdue rule', () => {
 
   it('is overdue when no cycle ever succeeded', () => {
     expect(
-      assessOverdue({ pollIntervalSeconds: 60, lastSuccessAt: null, lastAttemptAt: null, nextPollAt: null }, NOW),
+      assessOverdue(
+        { pollIntervalSeconds: 60, lastSuccessAt: null, lastAttemptAt: null, nextPollAt: null },
+        NOW,
+      ),
     ).toEqual({ overdue: true, intervalMs: MINUTE, allowanceMs: 3 * MINUTE, ageMs: null });
   });
 });

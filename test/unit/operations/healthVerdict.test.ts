@@ -91,7 +91,7 @@ describe('assessHealth', () => {
     });
   });
 
-  it('allows the overdue rule\'s allowance since the last success (3 min at a 10 s interval), failures in between included', () => {
+  it("allows the overdue rule's allowance since the last success (3 min at a 10 s interval), failures in between included", () => {
     const at = (seconds: number, failures = 0) =>
       assessHealth(
         local([
