@@ -55,11 +55,13 @@ export function outageBoundMs(intervalMs: number): number {
 
 /**
  * How long without success before the organization is overdue: the outage bound less the periods the
- * alarm waits, so the alarm notifies within the bound. Under the bound's own two intervals, one failed
- * or late cycle in between is weather.
+ * alarm waits and the period in which the organization turned overdue (CloudWatch decides at a period's
+ * end), so the alarm notifies within the bound: 2 minutes at most intervals, 2 × the interval − 2 minutes
+ * past 2.5 minutes. One failed or late cycle between two successes is weather: the alarm wants two
+ * overdue periods in a row.
  */
 export function allowanceMs(intervalMs: number): number {
-  return outageBoundMs(intervalMs) - OVERDUE_ALARM_PERIODS * OVERDUE_ALARM_PERIOD_MS;
+  return outageBoundMs(intervalMs) - (OVERDUE_ALARM_PERIODS + 1) * OVERDUE_ALARM_PERIOD_MS;
 }
 
 /** Overdue: no successful cycle ever, or none within the allowance of the planned interval. */

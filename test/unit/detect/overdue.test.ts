@@ -1,5 +1,5 @@
 // The one overdue rule: no successful cycle within max(5 min, 2 × the planned interval + 1 min) less the
-// alarm's two one-minute periods; the planned interval is the pace's (cadence, budget), at least the config's.
+// alarm's two one-minute periods and the one it turns overdue in; the planned interval is the pace's (cadence, budget), at least the config's.
 import { describe, expect, it } from 'vitest';
 import {
   allowanceMs,
@@ -26,22 +26,22 @@ describe('the overdue rule', () => {
     expect(outageBoundMs(MINUTE)).toBe(5 * MINUTE);
     expect(outageBoundMs(15 * MINUTE)).toBe(31 * MINUTE);
     for (const interval of [10_000, MINUTE, 15 * MINUTE]) {
-      expect(allowanceMs(interval) + OVERDUE_ALARM_PERIODS * OVERDUE_ALARM_PERIOD_MS).toBe(
+      expect(allowanceMs(interval) + (OVERDUE_ALARM_PERIODS + 1) * OVERDUE_ALARM_PERIOD_MS).toBe(
         outageBoundMs(interval),
       );
     }
   });
 
-  it('is not overdue on a closed day polled every 15 minutes, and is after two intervals less a minute', () => {
+  it('is not overdue on a closed day polled every 15 minutes, and is after two intervals less two minutes', () => {
     const cold = { pollIntervalSeconds: 60, lastAttemptAt: NOW, nextPollAt: NOW + 15 * MINUTE };
     expect(assessOverdue({ ...cold, lastSuccessAt: NOW }, NOW + 16 * MINUTE)).toEqual({
       overdue: false,
       intervalMs: 15 * MINUTE,
-      allowanceMs: 29 * MINUTE,
+      allowanceMs: 28 * MINUTE,
       ageMs: 16 * MINUTE,
     });
-    expect(assessOverdue({ ...cold, lastSuccessAt: NOW }, NOW + 29 * MINUTE).overdue).toBe(false);
-    expect(assessOverdue({ ...cold, lastSuccessAt: NOW }, NOW + 29 * MINUTE + 1).overdue).toBe(true);
+    expect(assessOverdue({ ...cold, lastSuccessAt: NOW }, NOW + 28 * MINUTE).overdue).toBe(false);
+    expect(assessOverdue({ ...cold, lastSuccessAt: NOW }, NOW + 28 * MINUTE + 1).overdue).toBe(true);
   });
 
   it('is overdue when no cycle ever succeeded', () => {
@@ -50,6 +50,6 @@ describe('the overdue rule', () => {
         { pollIntervalSeconds: 60, lastSuccessAt: null, lastAttemptAt: null, nextPollAt: null },
         NOW,
       ),
-    ).toEqual({ overdue: true, intervalMs: MINUTE, allowanceMs: 3 * MINUTE, ageMs: null });
+    ).toEqual({ overdue: true, intervalMs: MINUTE, allowanceMs: 2 * MINUTE, ageMs: null });
   });
 });

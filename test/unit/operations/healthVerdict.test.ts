@@ -91,7 +91,7 @@ describe('assessHealth', () => {
     });
   });
 
-  it("allows the overdue rule's allowance since the last success (3 min at a 10 s interval), failures in between included", () => {
+  it("allows the overdue rule's allowance since the last success (2 min at a 10 s interval), failures in between included", () => {
     const at = (seconds: number, failures = 0) =>
       assessHealth(
         local([
@@ -105,18 +105,18 @@ describe('assessHealth', () => {
         ]),
         NOW,
       );
-    expect(at(180, 2).healthy).toBe(true);
-    expect(at(181, 2)).toEqual({
+    expect(at(120, 2).healthy).toBe(true);
+    expect(at(121, 2)).toEqual({
       healthy: false,
       problems: [
-        'North School: last successful poll 3 min ago, over the 3 min its poll interval of 10 s allows; 2 failed cycles in a row, the last: API answered 500',
+        'North School: last successful poll 2 min ago, over the 2 min its poll interval of 10 s allows; 2 failed cycles in a row, the last: API answered 500',
       ],
     });
   });
 
   it('counts intervals as the pace spaced them when the budget spaces cycles wider than the config asks', () => {
     // The pace chose 15 min between cycles (a day no establishment works): 25 min without a new success is
-    // still within its allowance, 2 × 15 min − 1 min.
+    // still within its allowance, 2 × 15 min − 2 min.
     const paced = organization({ lastSuccessAt: ago(1500), lastAttemptAt: ago(1500), nextPollAt: ago(600) });
     expect(pollIntervalMs(paced)).toBe(900_000);
     expect(assessHealth(local([paced]), NOW).healthy).toBe(true);
@@ -127,7 +127,7 @@ describe('assessHealth', () => {
   it('says when no cycle has run since the last success: the runner is not running', () => {
     const stopped = organization({ lastSuccessAt: ago(600), lastAttemptAt: ago(600), nextPollAt: ago(590) });
     expect(assessHealth(local([stopped]), NOW).problems).toEqual([
-      'North School: last successful poll 10 min ago, over the 3 min its poll interval of 10 s allows; no cycle has run since: is meal-notifier poll running with this config?',
+      'North School: last successful poll 10 min ago, over the 2 min its poll interval of 10 s allows; no cycle has run since: is meal-notifier poll running with this config?',
     ]);
   });
 
