@@ -143,7 +143,8 @@ async function runWeek(options: {
     }
     if (failing && outage.kind === 'not running') continue;
     const before = (await store.loadPollState(organization.id))?.health.lastSuccessAt ?? null;
-    if (failing && outage.kind === 'throws') store.failNext('loadPollState', new Error('DynamoDB unreachable'));
+    if (failing && outage.kind === 'throws')
+      store.failNext('loadPollState', new Error('DynamoDB unreachable'));
     try {
       const result = await pollOnTrigger(next.trigger, deps);
       if (result.outcome !== 'not_due') run.cycles.push(now);
