@@ -5,7 +5,12 @@
 // no stream batch the publisher gave up on), no person's backlog older than its catchUpAfter, and nothing
 // the report could not read. Each problem is one line naming what is at fault and where to look.
 
-import { assessOverdue, type OverdueInput, plannedIntervalMs } from '../detect/overdue.js';
+import {
+  assessOverdue,
+  type OverdueInput,
+  type OverdueVerdict,
+  plannedIntervalMs,
+} from '../detect/overdue.js';
 import { counted } from '../text/counted.js';
 import { humanDuration } from '../time/humanDuration.js';
 import type { OrganizationStatus, StatusReport, SubscriberStatus } from './statusReport.js';
@@ -78,6 +83,11 @@ function overdueInput(organization: OrganizationStatus): OverdueInput {
   };
 }
 
+/** The one overdue rule's verdict on a status line (shared/detect/overdue.ts): the AWS alarm's too. */
+export function overdueOf(organization: OrganizationStatus, nowMs: number): OverdueVerdict {
+  return assessOverdue(overdueInput(organization), nowMs);
+}
+
 /** The gap the organization is polled at, as the overdue rule plans it (shared/detect/overdue.ts). */
 export function pollIntervalMs(organization: OrganizationStatus): number {
   return plannedIntervalMs(overdueInput(organization));
@@ -97,7 +107,7 @@ function organizationProblem(
     }
     return `${name}: never polled successfully; ${sinceThen(organization, onStack)}`;
   }
-  const verdict = assessOverdue(overdueInput(organization), nowMs);
+  const verdict = overdueOf(organization, nowMs);
   if (!verdict.overdue) return undefined;
   const age = verdict.ageMs ?? 0;
   const late = `last successful poll ${humanDuration(age)} ago, over the ${humanDuration(verdict.allowanceMs)} its poll interval of ${humanDuration(verdict.intervalMs)} allows`;
