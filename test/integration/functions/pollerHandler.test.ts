@@ -368,6 +368,10 @@ describe('poller handler, triggered by the schedule', () => {
   it('still sends the tick of the next cycle when the cycle fails, and publishes PollSucceeded 0', async () => {
     const result = await handlerModule.handler({ organizationId: SOUTH }, { awsRequestId: 'r4' });
     expect(result).toMatchObject({ outcome: 'polled', ok: false });
+    // Worded as the local runner words it (shared/config/explainApiFailure.ts).
+    expect((result as { failures: string[] }).failures).toContainEqual(
+      expect.stringContaining('South School: the API rejected the token (401): the value of SOUTH_TOKEN'),
+    );
     expect(sentTick()).toMatchObject({ body: { organizationId: SOUTH, dueAt: await nextPollAtOf(SOUTH) } });
     expect(output.emf()).toEqual([
       { ...deploymentMetric, ListingProblems: 0 },
