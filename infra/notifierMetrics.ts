@@ -9,20 +9,14 @@ import { Metric, type MetricOptions } from 'aws-cdk-lib/aws-cloudwatch';
 import {
   type DeliveryMetricName,
   LISTING_PROBLEMS_METRIC,
+  METRICS_NAMESPACE,
   POLL_OVERDUE_METRIC,
   POLL_SUCCEEDED_METRIC,
+  SERVICE_NAMES,
 } from '../shared/contracts/customMetrics.js';
 
-export const METRICS_NAMESPACE = 'MealOrderNotifier';
-
-/** The service names the handlers give Powertools: the `service` dimension and POWERTOOLS_SERVICE_NAME. */
-export const SERVICE_NAMES = {
-  poller: 'poller',
-  publisher: 'publisher',
-  webhook: 'webhook-delivery',
-  slack: 'slack-delivery',
-  digest: 'digest',
-} as const;
+/** The namespace and service names live in shared/contracts/customMetrics.ts, with the handlers'. */
+export { METRICS_NAMESPACE, SERVICE_NAMES };
 
 /** ListingProblems: what the poller's cycles found wrong with listings, all organizations together. */
 export function listingProblemsMetric(options: MetricOptions = {}): Metric {

@@ -210,12 +210,21 @@ describe('alarms', () => {
   it('uses the service names the handlers give Powertools', () => {
     const source = (path: string) =>
       readFileSync(new URL(`../../functions/${path}`, import.meta.url), 'utf8');
+    // The names come from shared/contracts/customMetrics.ts, which infra/notifierMetrics.ts re-exports.
     expect(source('poller/handler.ts')).toContain(
-      `new Metrics({ namespace: '${METRICS_NAMESPACE}', serviceName: '${SERVICE_NAMES.poller}' })`,
+      'new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller })',
+    );
+    expect(source('publisher/handler.ts')).toContain(
+      'new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.publisher })',
     );
     expect(source('shared/sqsDeliveryHandler.ts')).toContain(
-      `new Metrics({ namespace: '${METRICS_NAMESPACE}', serviceName: functionName })`,
+      'new Metrics({ namespace: METRICS_NAMESPACE, serviceName: functionName })',
     );
+    // Each Logger takes its service name from POWERTOOLS_SERVICE_NAME, which the stack sets.
+    for (const handler of ['poller/handler.ts', 'publisher/handler.ts', 'digest/handler.ts']) {
+      expect(source(handler)).toContain('new Logger()');
+    }
+    expect(source('shared/sqsDeliveryHandler.ts')).toContain('new Logger()');
     expect(source('webhook-delivery/handler.ts')).toContain(
       `createSqsDeliveryHandler('${SERVICE_NAMES.webhook}'`,
     );

@@ -87,6 +87,8 @@ beforeAll(async () => {
   vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'local');
   // Debug, captured: not-due triggers log at debug, and no line may carry a token.
   vi.stubEnv('POWERTOOLS_LOG_LEVEL', 'DEBUG');
+  // As the stack sets it (SERVICE_NAMES.poller): the Logger takes its service name from it.
+  vi.stubEnv('POWERTOOLS_SERVICE_NAME', 'poller');
   handlerModule = await import('../../../functions/poller/handler.js');
 });
 
@@ -230,6 +232,7 @@ describe('poller handler, triggered by the schedule', () => {
     expect(logLines()).toContainEqual(
       expect.objectContaining({
         message: 'poll cycle',
+        service: 'poller',
         organization: north,
         requests: expect.any(Number),
         budgetRemaining: expect.any(Number),

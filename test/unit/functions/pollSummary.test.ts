@@ -10,6 +10,7 @@ import {
   publishPollMetrics,
   summarizePoll,
 } from '../../../functions/poller/pollSummary.js';
+import { METRICS_NAMESPACE, SERVICE_NAMES } from '../../../shared/contracts/customMetrics.js';
 import type { PollReport } from '../../../shared/poll/pollReport.js';
 import { captureOutput } from '../../support/captureOutput.js';
 import { ORGANIZATION } from '../../support/detectFixtures.js';
@@ -21,7 +22,11 @@ afterEach(() => {
 
 function publish(report: PollReport): Record<string, unknown>[] {
   const output = captureOutput();
-  publishPollMetrics(new Metrics({ namespace: 'MealOrderNotifier', serviceName: 'poller' }), report, false);
+  publishPollMetrics(
+    new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller }),
+    report,
+    false,
+  );
   vi.restoreAllMocks();
   return output.emf();
 }
@@ -56,7 +61,7 @@ describe('publishPollMetrics', () => {
   it('publishes PollSucceeded 0 for a cycle that could not start', () => {
     const output = captureOutput();
     publishOrganizationMetrics(
-      new Metrics({ namespace: 'MealOrderNotifier', serviceName: 'poller' }),
+      new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller }),
       ORGANIZATION.id,
       { succeeded: false, overdue: true },
     );
