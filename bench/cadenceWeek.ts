@@ -12,11 +12,13 @@ import {
   AWS_BUDGET_WAIT_MS,
   AWS_DEFAULT_POLL_INTERVAL_SECONDS,
 } from '../shared/contracts/awsPollSettings.js';
+import { OVERDUE_ALARM_PERIOD_MS, OVERDUE_ALARM_PERIODS } from '../shared/contracts/customMetrics.js';
+import { assessOverdue } from '../shared/detect/overdue.js';
 import type { HttpClient, HttpResponse } from '../shared/http/httpClient.js';
 import type { PolledOrganization } from '../shared/poll/cycleContext.js';
 import { pollOrganization } from '../shared/poll/pollOrganization.js';
 import type { PollReport } from '../shared/poll/pollReport.js';
-import { pollWhenDue, tickDelaySeconds } from '../shared/poll/pollWhenDue.js';
+import { overdueInputOf, pollWhenDue, tickDelaySeconds } from '../shared/poll/pollWhenDue.js';
 import { initialPollState } from '../shared/store/pollState.js';
 import { SqliteStateStore } from '../shared/store/sqlite/sqliteStateStore.js';
 import { addDays } from '../shared/time/calendarDate.js';
@@ -28,6 +30,7 @@ import { listOrders } from '../simulator/routes/orders.js';
 import { SeededRandom } from '../simulator/seededRandom.js';
 import { World } from '../simulator/world.js';
 import type { WorldChange } from '../simulator/worldChange.js';
+import { alarmDefinitionOf, type Datapoint, evaluateAlarm } from '../test/support/cloudWatchAlarm.js';
 import { percentile, round } from './support/figures.js';
 import { VirtualTime } from './support/virtualTime.js';
 
@@ -64,7 +67,7 @@ interface WeekWorld {
  * A school: three canteens, Monday to Friday, closing in the morning for lunch. Parents order up to three
  * days ahead, so Monday's orders come in over the weekend and pending always holds a few days of them.
  */
-const SCHOOL: WeekWorld = {
+export const SCHOOL: WeekWorld = {
   name: 'school',
   leadHours: 72,
   sites: [
@@ -93,6 +96,10 @@ interface WeekFigures {
   hotDetectionP95: number;
   detectionP95: number;
   rateLimited: number;
+  /** AWS runtime: the "not polled" alarm's notifications to ALARM over the week, as deployed now. */
+  alarms?: number;
+  /** The same under the alarm before issue 23: PollSucceeded of due triggers, Sum < 1 for 5 minutes. */
+  alarmsBefore?: number;
 }
 
 export async function benchCadenceWeek(): Promise<Record<string, number>> {
@@ -114,7 +121,7 @@ export async function benchCadenceWeek(): Promise<Record<string, number>> {
       const started = performance.now();
       const result = await runWeek(world, runtime, cadence);
       process.stderr.write(
-        `bench:   ${world.name}, ${runtime} runtime's settings, cadence ${cadence}: ${result.requests} requests, ${result.missed} missed of ${result.transitions} (${Math.round(performance.now() - started)} ms)\n`,
+        `bench:   ${world.name}, ${runtime} runtime's settings, cadence ${cadence}: ${result.requests} requests, ${result.missed} missed of ${result.transitions}${result.alarms === undefined ? '' : `, ${result.alarms} not-polled alarms (${result.alarmsBefore} before issue 23)`} (${Math.round(performance.now() - started)} ms)\n`,
       );
       Object.assign(figures, {
         [`${prefix}_requests_${cadence}`]: result.requests,
@@ -123,13 +130,19 @@ export async function benchCadenceWeek(): Promise<Record<string, number>> {
         [`${prefix}_hot_detection_p95_s_${cadence}`]: round(result.hotDetectionP95, 1),
         [`${prefix}_detection_p95_s_${cadence}`]: round(result.detectionP95, 1),
         [`${prefix}_429s_${cadence}`]: result.rateLimited,
+        ...(result.alarms === undefined
+          ? {}
+          : {
+              [`${prefix}_not_polled_alarms_${cadence}`]: result.alarms,
+              [`${prefix}_not_polled_alarms_before_fix_${cadence}`]: result.alarmsBefore ?? 0,
+            }),
       });
     }
   }
   return figures;
 }
 
-async function runWeek(week: WeekWorld, runtime: Runtime, cadence: Cadence): Promise<WeekFigures> {
+export async function runWeek(week: WeekWorld, runtime: Runtime, cadence: Cadence): Promise<WeekFigures> {
   const start = zonedInstant(MONDAY, '00:00:00', TIME_ZONE);
   const end = zonedInstant(addDays(MONDAY, 7), '00:00:00', TIME_ZONE);
   const time = new VirtualTime(start);
@@ -195,6 +208,8 @@ async function runWeek(week: WeekWorld, runtime: Runtime, cadence: Cadence): Pro
   };
   const deps = { api, store, clock: time.clock, runId: `bench-${runtime}`, baseUrl: BASE_URL };
   const detected = new Map<string, Array<{ type: string; at: number }>>();
+  const overdue: Datapoint[] = [];
+  const succeeded: Datapoint[] = [];
   const onReport = (report: PollReport) => {
     for (const event of report.events) {
       const list = detected.get(event.subject) ?? [];
@@ -229,7 +244,15 @@ async function runWeek(week: WeekWorld, runtime: Runtime, cadence: Cadence): Pro
       time.now = Math.max(time.now, trigger.at);
       if (trigger.kind === 'schedule') triggers.push({ at: trigger.at + MINUTE, kind: 'schedule' });
       const result = await pollWhenDue(organization, deps);
+      // What the poller publishes for the alarms: PollOverdue on every trigger, PollSucceeded per cycle.
+      const state = await store.loadPollState(organization.id);
+      overdue.push({
+        at: time.now,
+        value: assessOverdue(overdueInputOf(organization, state), time.now).overdue ? 1 : 0,
+      });
       if (result.outcome === 'polled') {
+        const ok = result.report.outcome === 'polled' && result.report.ok;
+        succeeded.push({ at: time.now, value: ok ? 1 : 0 });
         onReport(result.report);
         if (result.report.outcome !== 'skipped') {
           const delay = tickDelaySeconds(result.report.nextPollAt, time.now) * 1000;
@@ -241,7 +264,37 @@ async function runWeek(week: WeekWorld, runtime: Runtime, cadence: Cadence): Pro
   }
   await api.close();
   store.close();
-  return measure(changes, detected, plan.closings, end, served);
+  const figures = measure(changes, detected, plan.closings, end, served);
+  if (runtime === 'aws') {
+    const fired = (definition: Record<string, unknown>, datapoints: Datapoint[]) =>
+      evaluateAlarm(alarmDefinitionOf(definition), datapoints, { from: start, to: end }).filter(
+        ({ state }) => state === 'ALARM',
+      ).length;
+    const metric = { MetricName: 'x', Dimensions: [], Period: OVERDUE_ALARM_PERIOD_MS / 1000 };
+    figures.alarms = fired(
+      {
+        ...metric,
+        Statistic: 'Maximum',
+        EvaluationPeriods: OVERDUE_ALARM_PERIODS,
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        TreatMissingData: 'breaching',
+      },
+      overdue,
+    );
+    figures.alarmsBefore = fired(
+      {
+        ...metric,
+        Statistic: 'Sum',
+        EvaluationPeriods: 5,
+        Threshold: 1,
+        ComparisonOperator: 'LessThanThreshold',
+        TreatMissingData: 'breaching',
+      },
+      succeeded,
+    );
+  }
+  return figures;
 }
 
 interface PlannedChange {

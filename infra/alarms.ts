@@ -1,5 +1,5 @@
-// The alarms, all notifying one alarm topic (on ALARM and on OK): poller errors; an organization not
-// polled successfully for five minutes (its PollSucceeded metric); listings found broken again and again
+// The alarms, all notifying one alarm topic (on ALARM and on OK): poller errors; an organization overdue
+// by the one overdue rule (its PollOverdue metric, which every trigger publishes, due or not); listings found broken again and again
 // (ListingProblems); any message on a dead-letter queue; any error or throttle of any function; and a
 // publisher falling behind the stream. Each description says what to look at first. The topic's policy
 // and its key's policy let CloudWatch publish this stack's alarms to it, and nothing else.
@@ -12,8 +12,9 @@ import { Subscription, SubscriptionProtocol, Topic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { OrganizationConfig } from '../shared/config/configSchema.js';
+import { OVERDUE_ALARM_PERIOD_MS, OVERDUE_ALARM_PERIODS } from '../shared/contracts/customMetrics.js';
 import type { NotifierFunction } from './notifierFunction.js';
-import { listingProblemsMetric, pollSucceededMetric, SERVICE_NAMES } from './notifierMetrics.js';
+import { listingProblemsMetric, pollOverdueMetric, SERVICE_NAMES } from './notifierMetrics.js';
 import { scheduleRateMinutes } from './pollSchedules.js';
 
 /**
@@ -23,18 +24,6 @@ import { scheduleRateMinutes } from './pollSchedules.js';
  * default) still shows it in half of the periods.
  */
 export const LISTING_PROBLEM_PERIODS = { withProblems: 3, of: 6 } as const;
-
-/** CloudWatch evaluates at most one day of periods. */
-const MAX_WINDOW_MINUTES = 24 * 60;
-
-/**
- * Minutes without a successful cycle before an organization's alarm fires: five, or two poll intervals
- * when the organization is polled less often than every 2.5 minutes (one late schedule is not an outage),
- * at most a day.
- */
-export function notPolledWindowMinutes(pollIntervalSeconds: number): number {
-  return Math.min(MAX_WINDOW_MINUTES, Math.max(5, 2 * scheduleRateMinutes(pollIntervalSeconds)));
-}
 
 /**
  * What every alarm name of the stack starts with, and what the alarm topic's policy matches alarm ARNs
@@ -156,25 +145,34 @@ export class NotifierAlarms extends Construct {
     const fiveMinutes = Duration.minutes(5);
 
     for (const organization of props.organizations) {
-      const minutes = notPolledWindowMinutes(organization.pollIntervalSeconds);
-      // One-minute periods, every one of them without a success: the alarm fires after exactly `minutes`
-      // minutes without one, not at the end of a fixed five-minute bucket, whatever the reason. Every due
-      // trigger that did not succeed publishes 0 (a failed walk, a token not put, a deferral for want of
-      // budget; a skip for another run's lease publishes nothing, that run publishes its own), and a minute without any datapoint counts as a failure
-      // too: a poller that does not run, or that throws before publishing, publishes nothing.
-      alarm(`NotPolled${organization.id}`, pollSucceededMetric(organization.id, { statistic: 'Sum' }), {
-        name: `${organization.name} not polled successfully for ${minutes} minutes`,
-        description:
-          `No successful poll cycle of ${organization.name} (${organization.id}) in ${minutes} minutes. ` +
-          'Read the poller log for the cycle lines of this organization: "organization token not set" (it names the secret and the aws secretsmanager put-secret-value command that sets it), a rejected token (put the right one in its secret), an unreachable API, cycles deferred because the token\'s request budget is spent (too many organizations on one token), or poller errors (see that alarm).',
-        threshold: 1,
-        comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
-        treatMissingData: TreatMissingData.BREACHING,
-        evaluationPeriods: minutes,
-        actionsEnabled: props.pollingEnabled,
-      });
+      // The poller publishes PollOverdue on every trigger, due or not: the minute schedule alone gives
+      // each minute a datapoint, so a day polled every 15 minutes (a closed day under cadence auto) still
+      // reads 0 between its cycles. The alarm fires after OVERDUE_ALARM_PERIODS minutes in a row each
+      // overdue or without data: the rule's allowance leaves room for them, so a real outage (a token
+      // rejected, an unreachable API, cycles deferred for budget) notifies within max(5 min, 2 × the
+      // planned interval + 1 min) of the last success; a poller that does not run, or throws before it
+      // publishes, leaves minutes without data, which count as overdue.
+      // An organization whose watchdog runs less often than every minute (pollIntervalSeconds of 90 or
+      // more) has a datapoint only every few minutes: its periods are the schedule's rate.
+      const period = Duration.millis(
+        OVERDUE_ALARM_PERIOD_MS * scheduleRateMinutes(organization.pollIntervalSeconds),
+      );
+      alarm(
+        `NotPolled${organization.id}`,
+        pollOverdueMetric(organization.id, { statistic: 'Maximum', period }),
+        {
+          name: `${organization.name} not polled`,
+          description:
+            `${organization.name} (${organization.id}) is overdue: no successful poll cycle within max(5 min, 2 × its planned poll interval + 1 min), or the poller did not run. ` +
+            'Read the poller log for the cycle lines of this organization: "organization token not set" (it names the secret and the aws secretsmanager put-secret-value command that sets it), a rejected token (put the right one in its secret), an unreachable API, cycles deferred because the token\'s request budget is spent (too many organizations on one token), or poller errors (see that alarm). meal-notifier status --stack says the same.',
+          threshold: 1,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          treatMissingData: TreatMissingData.BREACHING,
+          evaluationPeriods: OVERDUE_ALARM_PERIODS,
+          actionsEnabled: props.pollingEnabled,
+        },
+      );
     }
-
     // One for the deployment, like its metric: the poller's "listing problems" warnings name the organization.
     alarm('ListingProblems', listingProblemsMetric({ statistic: 'Sum', period: fiveMinutes }), {
       name: 'listings broken again and again',

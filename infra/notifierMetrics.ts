@@ -3,25 +3,20 @@
 // name the handler gives Powertools, and the metric's own (`Organization` or `Subscriber`); ListingProblems,
 // one for the whole deployment, has `service` alone. A metric is found only by its exact dimension set, so
 // each is named here. Each name and dimension set is one custom metric, $0.30 a month: an organization has
-// one (PollSucceeded), and its other figures are fields of the poller's log lines.
+// two (PollOverdue, PollSucceeded), and its other figures are fields of the poller's log lines.
 import { Duration } from 'aws-cdk-lib';
 import { Metric, type MetricOptions } from 'aws-cdk-lib/aws-cloudwatch';
 import {
   type DeliveryMetricName,
   LISTING_PROBLEMS_METRIC,
+  METRICS_NAMESPACE,
+  POLL_OVERDUE_METRIC,
   POLL_SUCCEEDED_METRIC,
+  SERVICE_NAMES,
 } from '../shared/contracts/customMetrics.js';
 
-export const METRICS_NAMESPACE = 'MealOrderNotifier';
-
-/** The service names the handlers give Powertools: the `service` dimension and POWERTOOLS_SERVICE_NAME. */
-export const SERVICE_NAMES = {
-  poller: 'poller',
-  publisher: 'publisher',
-  webhook: 'webhook-delivery',
-  slack: 'slack-delivery',
-  digest: 'digest',
-} as const;
+/** The namespace and service names live in shared/contracts/customMetrics.ts, with the handlers'. */
+export { METRICS_NAMESPACE, SERVICE_NAMES };
 
 /** ListingProblems: what the poller's cycles found wrong with listings, all organizations together. */
 export function listingProblemsMetric(options: MetricOptions = {}): Metric {
@@ -43,6 +38,20 @@ export function pollSucceededMetric(organizationId: string, options: MetricOptio
   return new Metric({
     namespace: METRICS_NAMESPACE,
     metricName: POLL_SUCCEEDED_METRIC,
+    dimensionsMap: { service: SERVICE_NAMES.poller, Organization: organizationId },
+    period: Duration.minutes(1),
+    ...options,
+  });
+}
+
+/**
+ * PollOverdue, published per organization by every trigger of the poller, due or not: 1 when the one
+ * overdue rule (shared/detect/overdue.ts) finds it overdue, else 0. Its "not polled" alarm reads it.
+ */
+export function pollOverdueMetric(organizationId: string, options: MetricOptions = {}): Metric {
+  return new Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName: POLL_OVERDUE_METRIC,
     dimensionsMap: { service: SERVICE_NAMES.poller, Organization: organizationId },
     period: Duration.minutes(1),
     ...options,

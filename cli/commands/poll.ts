@@ -85,8 +85,8 @@ The first cycle of an organization is a silent baseline unless it sets "emitExis
 --metrics-port N serves, while the runner runs, GET /metrics (Prometheus text format: cycles, failures,
 requests and budget, orders seen, events by type, deliveries by subscriber and outcome, queue depths,
 detection and delivery latency) and GET /healthz: 200 "ok", or 503 with one line per problem, the same
-verdict meal-notifier status exits with (every organization polled successfully within its last 3 poll
-intervals, no dead letter, no disabled subscriber). A line on stderr gives the address once it listens.
+verdict meal-notifier status exits with (no organization overdue, by the rule the AWS "not polled" alarm
+reads too; no dead letter, no disabled subscriber). A line on stderr gives the address once it listens.
 
 Examples:
   $ NORTH_TOKEN=… meal-notifier poll --config notifier.json --once

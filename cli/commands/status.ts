@@ -45,8 +45,9 @@ Locally it reads the state file only: no secrets are needed and no request is ma
 With --stack it reads the stack's state table and its queues' depths (nothing is taken off a queue), and
 the publisher's failure queue.
 
-Exit code 0 when healthy: every organization polled successfully within its last 3 poll intervals (the
-interval its pace last chose, at least pollIntervalSeconds), no dead letter, no disabled subscriber, and
+Exit code 0 when healthy: no organization overdue (a successful cycle within max(2 min, 2 poll intervals
+- 2 min), the interval its pace last chose, at least pollIntervalSeconds: the rule the AWS "not polled"
+alarm reads too), no dead letter, no disabled subscriber, and
 with --stack no batch the publisher gave up on and nothing that could not be read. Otherwise 1, with one
 line per problem (in --json: "health": {"healthy": false, "problems": [...]}). On a stack deployed with
 -c polling=off, organizations are not counted.

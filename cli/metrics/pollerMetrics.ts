@@ -4,7 +4,7 @@
 // too. Only the latencies are observed here as they happen: a distribution is not a tally.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
-import { assessHealth, type Health } from '../../shared/operations/healthVerdict.js';
+import { assessHealth, type Health, overdueOf } from '../../shared/operations/healthVerdict.js';
 import type { StatusReport } from '../../shared/operations/statusReport.js';
 import type { PollReport } from '../../shared/poll/pollReport.js';
 import type { RunTally } from '../runtime/runTally.js';
@@ -77,6 +77,11 @@ export class PollerMetrics {
     "When the organization's last successful cycle started (Unix time); absent before the first.",
     ['organization'],
   );
+  readonly #overdue = this.#gauge(
+    'poll_overdue',
+    '1 when the organization is overdue (no successful cycle within the allowance of its poll interval: the rule of /healthz and of the AWS "not polled" alarm), else 0.',
+    ['organization'],
+  );
   readonly #queued = this.#gauge(
     'delivery_queue_depth',
     'Deliveries waiting or being retried in the outbox, by subscriber.',
@@ -85,7 +90,7 @@ export class PollerMetrics {
   readonly #dead = this.#gauge('dead_letters', 'Deliveries given up on, by subscriber.', ['subscriber']);
   readonly #healthy = this.#gauge(
     'healthy',
-    '1 when /healthz answers 200 (every organization polled successfully within 3 intervals, nothing dead), else 0.',
+    '1 when /healthz answers 200 (no organization overdue, nothing dead), else 0.',
     [],
   );
   readonly #detectionLatency = new Histogram({
@@ -178,9 +183,14 @@ export class PollerMetrics {
 
   #readStatus(report: StatusReport): void {
     this.#lastSuccess.reset();
+    this.#overdue.reset();
     this.#queued.reset();
     this.#dead.reset();
     for (const organization of report.organizations) {
+      this.#overdue.set(
+        { organization: organization.name },
+        overdueOf(organization, this.#clock()).overdue ? 1 : 0,
+      );
       if (organization.lastSuccessAt === null) continue;
       this.#lastSuccess.set(
         { organization: organization.name },

@@ -3,7 +3,7 @@
 // orders unreadable for over an hour, establishment records the last read could not read, and the verdict: one line per health problem (an organization not
 // polled lately, a disabled subscriber, dead letters, batches the publisher gave up on, what could not be
 // read), or one line saying all is well.
-import { type Health, STALE_AFTER_INTERVALS } from '../../shared/operations/healthVerdict.js';
+import type { Health } from '../../shared/operations/healthVerdict.js';
 import type { OrganizationStatus, StatusReport } from '../../shared/operations/statusReport.js';
 import { counted } from '../../shared/text/counted.js';
 import { humanDuration } from '../../shared/time/humanDuration.js';
@@ -68,7 +68,7 @@ export function formatStatus(report: StatusReport, health: Health, nowMs: number
     lines.push(
       pollingOff
         ? 'healthy: nothing dead'
-        : `healthy: every organization polled successfully within its last ${STALE_AFTER_INTERVALS} poll intervals, nothing dead`,
+        : `healthy: every organization polled successfully within the allowance of its poll interval, nothing dead`,
     );
   }
   lines.push(...health.problems);

@@ -11,7 +11,8 @@ import { parseDigestEnvironment } from './environment.js';
 import { DigestPublishError } from './errors.js';
 
 const environment = parseDigestEnvironment(process.env);
-const logger = new Logger({ serviceName: 'meal-order-notifier-digest' });
+// Its service is POWERTOOLS_SERVICE_NAME, which the stack sets to SERVICE_NAMES.digest.
+const logger = new Logger();
 const store = new DynamoDigestStore({ client: new DynamoDBClient({}), tableName: environment.tableName });
 const sns = new SNSClient({});
 

@@ -7,6 +7,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse } from 'aws-lambda';
 import { SecretsManagerJsonSecretResolver } from '../../shared/config/secretsManagerJsonSecretResolver.js';
+import { METRICS_NAMESPACE, SERVICE_NAMES } from '../../shared/contracts/customMetrics.js';
 import { ORGANIZATION_TOKENS_SECRET } from '../../shared/contracts/organizationTokensSecret.js';
 import { DynamoStateStore } from '../../shared/store/dynamo/dynamoStateStore.js';
 import { parsePollerEnvironment } from './environment.js';
@@ -17,8 +18,9 @@ import { pollOnTrigger, type TriggerDependencies, type TriggerResult } from './p
 import { TickQueue } from './tickQueue.js';
 
 const environment = parsePollerEnvironment(process.env);
-const logger = new Logger({ serviceName: 'meal-order-notifier-poller' });
-const metrics = new Metrics({ namespace: 'MealOrderNotifier', serviceName: 'poller' });
+// The Logger's service is POWERTOOLS_SERVICE_NAME, which the stack sets to SERVICE_NAMES.poller.
+const logger = new Logger();
+const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller });
 const store = new DynamoStateStore({ client: new DynamoDBClient({}), tableName: environment.tableName });
 const clients = new OrganizationClients(
   environment.config.api,

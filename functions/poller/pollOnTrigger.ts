@@ -1,20 +1,29 @@
 // One trigger of the poller, the schedule's or a tick: the organization's cycle if it is due
 // (pollWhenDue), its log line (and a warning with its listing problems) and metrics, then the one tick that
-// triggers its next cycle. An organization whose token secret has no value yet gets a failed cycle: one
-// line naming the secret and the command that sets it, and PollSucceeded 0, never a function error.
+// triggers its next cycle. Every trigger, due or not, publishes the organization's PollOverdue (the one
+// overdue rule, shared/detect/overdue.ts: its "not polled" alarm). An organization whose token secret has
+// no value yet gets a failed cycle: one line naming the secret and the command that sets it, and
+// PollSucceeded 0, never a function error.
 
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Config, OrganizationConfig } from '../../shared/config/configSchema.js';
 import { SecretNotSetError } from '../../shared/config/errors.js';
+import { apiTargetOf, explainApiFailure } from '../../shared/config/explainApiFailure.js';
 import { secretRefKey } from '../../shared/config/secretRef.js';
 import { AWS_LEASE_TERMS } from '../../shared/contracts/awsPollSettings.js';
+import { assessOverdue, type OverdueInput } from '../../shared/detect/overdue.js';
 import type { OrdersSource } from '../../shared/poll/ordersSource.js';
-import { pollWhenDue } from '../../shared/poll/pollWhenDue.js';
+import { overdueInputOf, pollWhenDue } from '../../shared/poll/pollWhenDue.js';
 import type { StateStore } from '../../shared/store/stateStore.js';
 import { UnknownOrganizationError } from './errors.js';
 import type { PollTrigger } from './pollerEvent.js';
-import { type PollSummary, publishPollMetrics, publishPollSucceeded, summarizePoll } from './pollSummary.js';
+import {
+  type PollSummary,
+  publishOrganizationMetrics,
+  publishPollMetrics,
+  summarizePoll,
+} from './pollSummary.js';
 import type { TickSender } from './tickQueue.js';
 
 export interface TriggerDependencies {
@@ -71,7 +80,10 @@ export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependenc
       secret: error.secretName,
       reason: error.message,
     });
-    publishPollSucceeded(deps.metrics, organization.id, false);
+    publishOrganizationMetrics(deps.metrics, organization.id, {
+      succeeded: false,
+      overdue: await isOverdue(organization, deps),
+    });
     return {
       organization: organization.id,
       outcome: 'failed',
@@ -88,6 +100,9 @@ export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependenc
     lease: AWS_LEASE_TERMS,
     baseUrl: deps.config.api.baseUrl,
     organizationsOnToken: organizationsOnToken(deps.config.organizations, organization),
+    // The words the local runner and check-config --ping use: a rejected token says what to check.
+    describeFailure: (error) =>
+      `${organization.name}: ${explainApiFailure(error, apiTargetOf(deps.config, organization.id))}`,
     // On AWS the cycle records the catch-ups; the publisher keeps them and the stale events apart.
     ...(deps.catchUpAfter === undefined ? {} : { catchUpAfter: deps.catchUpAfter }),
   });
@@ -95,6 +110,9 @@ export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependenc
     // An early or duplicate trigger: the cycle that set this due time sent the tick for it.
     const nextPollAt = new Date(due.nextPollAt).toISOString();
     deps.logger.debug('poll not due', { ...context, nextPollAt });
+    publishOrganizationMetrics(deps.metrics, organization.id, {
+      overdue: await isOverdue(organization, deps, due.overdue),
+    });
     return { organization: organization.id, outcome: 'not_due', nextPollAt };
   }
 
@@ -113,7 +131,7 @@ export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependenc
       more: Math.max(0, report.problems.length - MAX_LOGGED_PROBLEMS),
     });
   }
-  publishPollMetrics(deps.metrics, report);
+  publishPollMetrics(deps.metrics, report, await isOverdue(organization, deps));
   // A skipped cycle found another run holding the lease; that run sends the next tick, and a second one
   // from here would start a second chain.
   const nextTickDelaySeconds =
@@ -121,6 +139,19 @@ export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependenc
       ? null
       : await deps.ticks.send({ organizationId: organization.id, dueAt: report.nextPollAt }, deps.clock());
   return { ...summary, nextTickDelaySeconds };
+}
+
+/**
+ * The one overdue rule's verdict on the organization now: from the state the trigger read, or read again
+ * after a cycle (or a cycle that could not start) saved its own.
+ */
+async function isOverdue(
+  organization: OrganizationConfig,
+  deps: Pick<TriggerDependencies, 'store' | 'clock'>,
+  known?: OverdueInput,
+): Promise<boolean> {
+  const input = known ?? overdueInputOf(organization, await deps.store.loadPollState(organization.id));
+  return assessOverdue(input, deps.clock()).overdue;
 }
 
 /**

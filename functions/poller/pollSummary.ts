@@ -1,9 +1,13 @@
-// The poll report as the poller logs it, and the two custom metrics it publishes: PollSucceeded, the one
-// metric of each organization (its "not polled successfully" alarm), and ListingProblems, one for the
-// whole deployment. A cycle's other figures (requests, budget left, orders seen, events) are fields of its
+// The poll report as the poller logs it, and the custom metrics it publishes: per organization PollOverdue
+// (every trigger, due or not: its "not polled" alarm) and PollSucceeded (every cycle), and ListingProblems,
+// one for the whole deployment. A cycle's other figures (requests, budget left, orders seen, events) are fields of its
 // log line, which the dashboard queries: as metrics they would cost $0.30 a month each per organization.
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { LISTING_PROBLEMS_METRIC, POLL_SUCCEEDED_METRIC } from '../../shared/contracts/customMetrics.js';
+import {
+  LISTING_PROBLEMS_METRIC,
+  POLL_OVERDUE_METRIC,
+  POLL_SUCCEEDED_METRIC,
+} from '../../shared/contracts/customMetrics.js';
 import type { PollReport } from '../../shared/poll/pollReport.js';
 
 interface SummaryBase {
@@ -72,26 +76,32 @@ export function summarizePoll(report: PollReport): PollSummary {
 }
 
 /**
- * PollSucceeded for every trigger that found the organization due and ran its cycle: 1 for a success, 0
- * otherwise (a failed walk, a cycle deferred for want of budget); none for a cycle skipped for another
- * run's lease (a redelivered tick, a trigger during a long cycle), which is no failure. The alarm
- * also counts a minute without any datapoint as a failure, for a poller that does not run at all.
- * ListingProblems, for a cycle that polled, is one metric for the whole deployment, without the
- * organization: the warning in the log names it.
+ * A cycle's metrics: ListingProblems for a cycle that polled, then the organization's PollSucceeded and
+ * PollOverdue (after the cycle) in one blob. A cycle skipped for another run's lease (a redelivered tick, a
+ * trigger during a long cycle) publishes no PollSucceeded, which is no failure: the run holding the lease
+ * publishes its own. Its PollOverdue is the rule's verdict all the same.
  */
-export function publishPollMetrics(metrics: Metrics, report: PollReport): void {
-  // A skip is no cycle of this run's: the run holding the lease publishes its own. A 0 here would count
-  // a redelivered tick, or a trigger that met a running cycle, as a failed cycle on the dashboard.
-  if (report.outcome === 'skipped') return;
+export function publishPollMetrics(metrics: Metrics, report: PollReport, overdue: boolean): void {
   if (report.outcome === 'polled') {
     metrics.singleMetric().addMetric(LISTING_PROBLEMS_METRIC, MetricUnit.Count, report.problems.length);
   }
-  publishPollSucceeded(metrics, report.organization.id, pollSucceeded(report));
+  publishOrganizationMetrics(metrics, report.organization.id, {
+    ...(report.outcome === 'skipped' ? {} : { succeeded: pollSucceeded(report) }),
+    overdue,
+  });
 }
 
-/** The organization's one metric; also published, as 0, for a cycle that could not start. */
-export function publishPollSucceeded(metrics: Metrics, organizationId: string, succeeded: boolean): void {
+/**
+ * The organization's metrics of one trigger: PollOverdue always (the one overdue rule's verdict: the alarm
+ * reads it), PollSucceeded when a cycle ran or could not start (0 then).
+ */
+export function publishOrganizationMetrics(
+  metrics: Metrics,
+  organizationId: string,
+  { succeeded, overdue }: { succeeded?: boolean; overdue: boolean },
+): void {
   metrics.addDimension('Organization', organizationId);
-  metrics.addMetric(POLL_SUCCEEDED_METRIC, MetricUnit.Count, succeeded ? 1 : 0);
+  if (succeeded !== undefined) metrics.addMetric(POLL_SUCCEEDED_METRIC, MetricUnit.Count, succeeded ? 1 : 0);
+  metrics.addMetric(POLL_OVERDUE_METRIC, MetricUnit.Count, overdue ? 1 : 0);
   metrics.publishStoredMetrics();
 }

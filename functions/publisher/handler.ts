@@ -7,6 +7,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { SNSClient } from '@aws-sdk/client-sns';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { METRICS_NAMESPACE, SERVICE_NAMES } from '../../shared/contracts/customMetrics.js';
 import { highlightWordsOf } from '../../shared/delivery/highlightWordsOf.js';
 import { publishEvents } from '../../shared/publish/publishEvents.js';
 import { readStreamBatch } from '../../shared/publish/streamEvents.js';
@@ -15,8 +16,9 @@ import { parsePublisherEnvironment } from './environment.js';
 const environment = parsePublisherEnvironment(process.env);
 // Each organization's words flag the notes of the e-mail body, as the local SMTP sender flags them.
 const highlightWords = highlightWordsOf(environment.config.organizations);
-const logger = new Logger({ serviceName: 'meal-order-notifier-publisher' });
-const metrics = new Metrics({ namespace: 'MealOrderNotifier', serviceName: 'publisher' });
+// The Logger's service is POWERTOOLS_SERVICE_NAME, which the stack sets to SERVICE_NAMES.publisher.
+const logger = new Logger();
+const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.publisher });
 const sns = new SNSClient({});
 
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {

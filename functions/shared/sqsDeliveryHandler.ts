@@ -13,6 +13,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { SecretsManagerSecretResolver } from '../../shared/config/secretsManagerSecretResolver.js';
+import { METRICS_NAMESPACE } from '../../shared/contracts/customMetrics.js';
 import type { DeliverySubscriber } from '../../shared/contracts/deliveryQueueContract.js';
 import type { ClosableSender } from '../../shared/delivery/deliveryOutcome.js';
 import { type HighlightWordsOf, highlightWordsOf } from '../../shared/delivery/highlightWordsOf.js';
@@ -53,8 +54,9 @@ export function createSqsDeliveryHandler<S extends DeliverySubscriber>(
   build: ChannelSenderBuilder<S>,
 ): SqsDeliveryHandler {
   const environment = parseDeliveryEnvironment<S>(functionName, subscriberType, process.env);
-  const logger = new Logger({ serviceName: `meal-order-notifier-${functionName}` });
-  const metrics = new Metrics({ namespace: 'MealOrderNotifier', serviceName: functionName });
+  // The Logger's service is POWERTOOLS_SERVICE_NAME, which the stack sets to the same name.
+  const logger = new Logger();
+  const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: functionName });
   const sqs = new SQSClient({});
   const status = new DynamoSubscriberStatus({
     client: new DynamoDBClient({}),

@@ -1,16 +1,19 @@
 // Whether the notifier is healthy (pure): the one decision behind the exit code of `meal-notifier status`,
 // locally and with --stack, and behind the local runner's /healthz. Healthy is every organization polled
-// successfully within its last three poll intervals, nothing dead (no dead letter, no subscriber disabled,
+// successfully within the allowance of its planned poll interval (the one overdue rule,
+// shared/detect/overdue.ts, which the AWS alarm reads too), nothing dead (no dead letter, no subscriber disabled,
 // no stream batch the publisher gave up on), no person's backlog older than its catchUpAfter, and nothing
 // the report could not read. Each problem is one line naming what is at fault and where to look.
 
+import {
+  assessOverdue,
+  type OverdueInput,
+  type OverdueVerdict,
+  plannedIntervalMs,
+} from '../detect/overdue.js';
 import { counted } from '../text/counted.js';
 import { humanDuration } from '../time/humanDuration.js';
 import type { OrganizationStatus, StatusReport, SubscriberStatus } from './statusReport.js';
-
-/** Poll intervals without a successful cycle after which an organization is failing: one late or failed
- *  cycle is weather, three in a row are not. */
-export const STALE_AFTER_INTERVALS = 3;
 
 export interface Health {
   healthy: boolean;
@@ -69,14 +72,25 @@ function behindProblem(subscriber: SubscriberStatus, nowMs: number, stackFlag: s
   return `subscriber ${subscriber.id} is behind: its oldest queued change is ${humanDuration(age)} old, over its catchUpAfter of ${humanDuration(catchUpAfterSeconds * 1000)}${queued}; see meal-notifier deliveries${stackFlag}`;
 }
 
-/**
- * The gap the organization is polled at: what its pace last decided (the token's budget may space cycles
- * further apart than the config asks), never less than the config's shortest gap.
- */
+/** The status line's times as the overdue rule reads them (epoch ms). */
+function overdueInput(organization: OrganizationStatus): OverdueInput {
+  const ms = (iso: string | null) => (iso === null ? null : Date.parse(iso));
+  return {
+    pollIntervalSeconds: organization.pollIntervalSeconds,
+    lastSuccessAt: ms(organization.lastSuccessAt),
+    lastAttemptAt: ms(organization.lastAttemptAt),
+    nextPollAt: ms(organization.nextPollAt),
+  };
+}
+
+/** The one overdue rule's verdict on a status line (shared/detect/overdue.ts): the AWS alarm's too. */
+export function overdueOf(organization: OrganizationStatus, nowMs: number): OverdueVerdict {
+  return assessOverdue(overdueInput(organization), nowMs);
+}
+
+/** The gap the organization is polled at, as the overdue rule plans it (shared/detect/overdue.ts). */
 export function pollIntervalMs(organization: OrganizationStatus): number {
-  const floor = organization.pollIntervalSeconds * 1000;
-  if (organization.nextPollAt === null || organization.lastAttemptAt === null) return floor;
-  return Math.max(floor, Date.parse(organization.nextPollAt) - Date.parse(organization.lastAttemptAt));
+  return plannedIntervalMs(overdueInput(organization));
 }
 
 function organizationProblem(
@@ -93,10 +107,10 @@ function organizationProblem(
     }
     return `${name}: never polled successfully; ${sinceThen(organization, onStack)}`;
   }
-  const interval = pollIntervalMs(organization);
-  const age = nowMs - Date.parse(lastSuccessAt);
-  if (age <= STALE_AFTER_INTERVALS * interval) return undefined;
-  const late = `last successful poll ${humanDuration(age)} ago, over ${STALE_AFTER_INTERVALS} poll intervals of ${humanDuration(interval)}`;
+  const verdict = overdueOf(organization, nowMs);
+  if (!verdict.overdue) return undefined;
+  const age = verdict.ageMs ?? 0;
+  const late = `last successful poll ${humanDuration(age)} ago, over the ${humanDuration(verdict.allowanceMs)} its poll interval of ${humanDuration(verdict.intervalMs)} allows`;
   return `${name}: ${late}; ${sinceThen(organization, onStack)}`;
 }
 

@@ -1,6 +1,8 @@
 // The poll cycle as a trigger sees it on AWS: the minute schedule and the self-scheduled ticks both ask
 // here, and only a trigger that finds the organization's pace due runs a cycle. A tick that comes early,
 // or twice, costs one state read and no API request, so the chain of ticks can never multiply.
+import type { OverdueInput } from '../detect/overdue.js';
+import type { PollState } from '../store/pollState.js';
 import type { StateStore } from '../store/stateStore.js';
 import type { PollDependencies, PolledOrganization } from './cycleContext.js';
 import { pollOrganization } from './pollOrganization.js';
@@ -9,7 +11,23 @@ import type { PollReport } from './pollReport.js';
 /** A trigger this close before the due time runs the cycle: delays are whole seconds. */
 export const EARLY_TOLERANCE_MS = 1_000;
 
-export type DuePoll = { outcome: 'not_due'; nextPollAt: number } | { outcome: 'polled'; report: PollReport };
+export type DuePoll =
+  /** `overdue`: what the overdue rule reads, from the state this trigger read anyway. */
+  | { outcome: 'not_due'; nextPollAt: number; overdue: OverdueInput }
+  | { outcome: 'polled'; report: PollReport };
+
+/** What the overdue rule (shared/detect/overdue.ts) reads of an organization's poll state, if any. */
+export function overdueInputOf(
+  organization: Pick<PolledOrganization, 'pollIntervalSeconds'>,
+  state: PollState | undefined,
+): OverdueInput {
+  return {
+    pollIntervalSeconds: organization.pollIntervalSeconds,
+    lastSuccessAt: state?.health.lastSuccessAt ?? null,
+    lastAttemptAt: state?.health.lastAttemptAt ?? null,
+    nextPollAt: state?.pace.nextPollAt ?? null,
+  };
+}
 
 export async function pollWhenDue(
   organization: PolledOrganization,
@@ -18,7 +36,7 @@ export async function pollWhenDue(
   const state = await deps.store.loadPollState(organization.id);
   const nextPollAt = state?.pace.nextPollAt ?? null;
   if (nextPollAt !== null && deps.clock() < nextPollAt - EARLY_TOLERANCE_MS) {
-    return { outcome: 'not_due', nextPollAt };
+    return { outcome: 'not_due', nextPollAt, overdue: overdueInputOf(organization, state) };
   }
   return { outcome: 'polled', report: await pollOrganization(organization, deps) };
 }

@@ -1,14 +1,13 @@
 // The alarms and the dashboard, read as an operator would: every alarm notifies the alarm topic, on
-// ALARM and on OK; each organization has a "not polled successfully" alarm on the very metric the poller
-// publishes (same namespace, name and dimension set, or CloudWatch would never find it), which every due
-// trigger that did not succeed publishes as 0, and whose missing minutes count as failures; it is the
-// organization's only custom metric; every DLQ, the publisher's failure queue included, alarms on its
+// ALARM and on OK; each organization has a "not polled" alarm on the very metric the poller publishes
+// (same namespace, name and dimension set, or CloudWatch would never find it): PollOverdue, the one overdue
+// rule's verdict, which every trigger publishes, due or not, and whose missing minutes count as overdue; every DLQ, the publisher's failure queue included, alarms on its
 // first message; every function on errors and throttles.
 import { readFileSync } from 'node:fs';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { publishPollMetrics, publishPollSucceeded } from '../../functions/poller/pollSummary.js';
-import { LISTING_PROBLEM_PERIODS, notPolledWindowMinutes } from '../../infra/alarms.js';
+import { publishOrganizationMetrics, publishPollMetrics } from '../../functions/poller/pollSummary.js';
+import { LISTING_PROBLEM_PERIODS } from '../../infra/alarms.js';
 import { METRICS_NAMESPACE, SERVICE_NAMES } from '../../infra/notifierMetrics.js';
 import { DeliveryTally } from '../../shared/delivery/sqs/deliveryMetrics.js';
 import type { PollReport } from '../../shared/poll/pollReport.js';
@@ -56,39 +55,29 @@ function alarmOn(metricName: string, dimension: { Name: string; Value: unknown }
   return found[0];
 }
 
-describe('notPolledWindowMinutes', () => {
-  it('is five minutes, or two intervals for organizations polled less often, at most a day', () => {
-    expect(notPolledWindowMinutes(60)).toBe(5);
-    expect(notPolledWindowMinutes(120)).toBe(5);
-    expect(notPolledWindowMinutes(180)).toBe(6);
-    expect(notPolledWindowMinutes(300)).toBe(10);
-    expect(notPolledWindowMinutes(86_400)).toBe(1_440);
-  });
-});
-
 describe('alarms', () => {
-  it('fires when an organization has had no successful cycle for five minutes, a missing datapoint counting as a failure', () => {
-    expect(alarmOn('PollSucceeded', { Name: 'Organization', Value: NORTH })).toMatchObject({
+  it('fires after two minutes in a row overdue by the one rule, a minute without data counting as overdue', () => {
+    expect(alarmOn('PollOverdue', { Name: 'Organization', Value: NORTH })).toMatchObject({
       Namespace: 'MealOrderNotifier',
       Dimensions: [
         { Name: 'Organization', Value: NORTH },
         { Name: 'service', Value: 'poller' },
       ],
-      Statistic: 'Sum',
+      Statistic: 'Maximum',
       Period: 60,
-      EvaluationPeriods: 5,
-      DatapointsToAlarm: 5,
-      ComparisonOperator: 'LessThanThreshold',
+      EvaluationPeriods: 2,
+      DatapointsToAlarm: 2,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
       Threshold: 1,
       TreatMissingData: 'breaching',
     });
   });
 
-  it('waits two intervals for an organization polled every five minutes', () => {
-    expect(alarmOn('PollSucceeded', { Name: 'Organization', Value: EAST })).toMatchObject({
-      EvaluationPeriods: 10,
-      DatapointsToAlarm: 10,
-      Period: 60,
+  it('takes its periods at the watchdog schedule’s rate for an organization polled every five minutes', () => {
+    expect(alarmOn('PollOverdue', { Name: 'Organization', Value: EAST })).toMatchObject({
+      EvaluationPeriods: 2,
+      DatapointsToAlarm: 2,
+      Period: 300,
     });
   });
 
@@ -105,7 +94,7 @@ describe('alarms', () => {
       events: [],
       problems: [],
     };
-    publishPollMetrics(metrics, report as unknown as PollReport);
+    publishPollMetrics(metrics, report as unknown as PollReport, false);
     // The first blob is the deployment's ListingProblems (its own test below); this one is the organization's.
     const [, blob] = output.emf() as {
       _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][] }[] };
@@ -113,8 +102,8 @@ describe('alarms', () => {
     const published = blob?._aws.CloudWatchMetrics[0];
     expect(published?.Namespace).toBe('MealOrderNotifier');
     expect(published?.Dimensions).toEqual([['service', 'Organization']]);
-    expect(blob).toMatchObject({ service: 'poller', Organization: NORTH, PollSucceeded: 1 });
-    const alarm = alarmOn('PollSucceeded', { Name: 'Organization', Value: NORTH });
+    expect(blob).toMatchObject({ service: 'poller', Organization: NORTH, PollSucceeded: 1, PollOverdue: 0 });
+    const alarm = alarmOn('PollOverdue', { Name: 'Organization', Value: NORTH });
     expect(
       property<{ Name: string }[]>(alarm, 'Dimensions')
         .map(({ Name }) => Name)
@@ -122,23 +111,30 @@ describe('alarms', () => {
     ).toEqual([...(published?.Dimensions[0] ?? [])].sort());
   });
 
-  it('never counts a skip, a deferral, a failed walk or a token not put as a success: a skip publishes nothing (the lease holder publishes its cycle), the others 0, where the alarm wants at least 1', () => {
+  it('never counts a skip, a deferral, a failed walk or a token not put as a success, and publishes the rule’s verdict with each, and with a trigger not due', () => {
     const output = captureOutput();
     const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller });
     const cycle = (outcome: string, ok: boolean) =>
       ({ organization: { id: NORTH }, outcome, ok, problems: [] }) as unknown as PollReport;
-    publishPollMetrics(metrics, cycle('skipped', true));
-    publishPollMetrics(metrics, cycle('deferred', true));
-    publishPollMetrics(metrics, cycle('polled', false));
-    publishPollSucceeded(metrics, NORTH, false);
+    publishPollMetrics(metrics, cycle('skipped', true), false);
+    publishPollMetrics(metrics, cycle('deferred', true), true);
+    publishPollMetrics(metrics, cycle('polled', false), true);
+    publishOrganizationMetrics(metrics, NORTH, { succeeded: false, overdue: true });
+    publishOrganizationMetrics(metrics, NORTH, { overdue: true });
     const published = output
       .emf()
-      .filter((blob) => 'PollSucceeded' in blob)
-      .map((blob) => blob.PollSucceeded);
-    expect(published).toEqual([0, 0, 0]);
-    expect(alarmOn('PollSucceeded', { Name: 'Organization', Value: NORTH })).toMatchObject({
-      Statistic: 'Sum',
-      ComparisonOperator: 'LessThanThreshold',
+      .filter((blob) => 'PollOverdue' in blob)
+      .map((blob) => [blob.PollSucceeded, blob.PollOverdue]);
+    expect(published).toEqual([
+      [0, 0],
+      [0, 1],
+      [0, 1],
+      [0, 1],
+      [undefined, 1],
+    ]);
+    expect(alarmOn('PollOverdue', { Name: 'Organization', Value: NORTH })).toMatchObject({
+      Statistic: 'Maximum',
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
       Threshold: 1,
       TreatMissingData: 'breaching',
     });
@@ -146,7 +142,7 @@ describe('alarms', () => {
 
   it('says where to look first, a token not put included, with the command that sets it', () => {
     const description = String(
-      alarmOn('PollSucceeded', { Name: 'Organization', Value: NORTH })?.AlarmDescription,
+      alarmOn('PollOverdue', { Name: 'Organization', Value: NORTH })?.AlarmDescription,
     );
     expect(description).toContain('"organization token not set"');
     expect(description).toContain('aws secretsmanager put-secret-value');
@@ -159,9 +155,9 @@ describe('alarms', () => {
       ([, alarm]) => alarm.Properties ?? {},
     );
     for (const alarm of pausedAlarms) {
-      expect(alarm.ActionsEnabled, String(alarm.AlarmName)).toBe(alarm.MetricName !== 'PollSucceeded');
+      expect(alarm.ActionsEnabled, String(alarm.AlarmName)).toBe(alarm.MetricName !== 'PollOverdue');
     }
-    expect(pausedAlarms.filter((alarm) => alarm.MetricName === 'PollSucceeded')).toHaveLength(2);
+    expect(pausedAlarms.filter((alarm) => alarm.MetricName === 'PollOverdue')).toHaveLength(2);
     for (const alarm of alarms) expect(alarm.ActionsEnabled, String(alarm.AlarmName)).toBe(true);
   });
 
@@ -198,7 +194,7 @@ describe('alarms', () => {
       events: [],
       problems: [problem],
     };
-    publishPollMetrics(metrics, report as unknown as PollReport);
+    publishPollMetrics(metrics, report as unknown as PollReport, false);
     const blob = output.emf().find((candidate) => 'ListingProblems' in candidate) as
       | { _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][] }[] } }
       | undefined;
@@ -214,12 +210,21 @@ describe('alarms', () => {
   it('uses the service names the handlers give Powertools', () => {
     const source = (path: string) =>
       readFileSync(new URL(`../../functions/${path}`, import.meta.url), 'utf8');
+    // The names come from shared/contracts/customMetrics.ts, which infra/notifierMetrics.ts re-exports.
     expect(source('poller/handler.ts')).toContain(
-      `new Metrics({ namespace: '${METRICS_NAMESPACE}', serviceName: '${SERVICE_NAMES.poller}' })`,
+      'new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller })',
+    );
+    expect(source('publisher/handler.ts')).toContain(
+      'new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.publisher })',
     );
     expect(source('shared/sqsDeliveryHandler.ts')).toContain(
-      `new Metrics({ namespace: '${METRICS_NAMESPACE}', serviceName: functionName })`,
+      'new Metrics({ namespace: METRICS_NAMESPACE, serviceName: functionName })',
     );
+    // Each Logger takes its service name from POWERTOOLS_SERVICE_NAME, which the stack sets.
+    for (const handler of ['poller/handler.ts', 'publisher/handler.ts', 'digest/handler.ts']) {
+      expect(source(handler)).toContain('new Logger()');
+    }
+    expect(source('shared/sqsDeliveryHandler.ts')).toContain('new Logger()');
     expect(source('webhook-delivery/handler.ts')).toContain(
       `createSqsDeliveryHandler('${SERVICE_NAMES.webhook}'`,
     );
@@ -339,7 +344,7 @@ describe('dashboard', () => {
     }
   });
 
-  it('holds one custom metric per organization, its PollSucceeded, in the alarms and the dashboard alike', () => {
+  it('holds two custom metrics per organization, PollOverdue (its alarm) and PollSucceeded (its cycles), in the alarms and the dashboard', () => {
     const perOrganization = new Set<string>();
     for (const alarm of alarms) {
       const dimensions = (alarm.Dimensions ?? []) as { Name: string }[];
@@ -349,7 +354,7 @@ describe('dashboard', () => {
     for (const id of [NORTH, EAST]) {
       for (const metric of organizationMetrics(widgets, id)) perOrganization.add(metric.split(' ')[0] ?? '');
     }
-    expect([...perOrganization]).toEqual(['PollSucceeded']);
+    expect([...perOrganization].sort()).toEqual(['PollOverdue', 'PollSucceeded']);
   });
 
   it('shows, per Slack or webhook subscriber, delivery latency and failures', () => {

@@ -87,6 +87,8 @@ beforeAll(async () => {
   vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'local');
   // Debug, captured: not-due triggers log at debug, and no line may carry a token.
   vi.stubEnv('POWERTOOLS_LOG_LEVEL', 'DEBUG');
+  // As the stack sets it (SERVICE_NAMES.poller): the Logger takes its service name from it.
+  vi.stubEnv('POWERTOOLS_SERVICE_NAME', 'poller');
   handlerModule = await import('../../../functions/poller/handler.js');
 });
 
@@ -197,7 +199,9 @@ describe('poller handler, on a first deployment before the tokens are put', () =
     });
     const lines = logLines();
     expect(lines).toEqual([notSetLine(north, 'NORTH_TOKEN')]);
-    expect(output.emf()).toEqual([expect.objectContaining({ Organization: north, PollSucceeded: 0 })]);
+    expect(output.emf()).toEqual([
+      expect.objectContaining({ Organization: north, PollSucceeded: 0, PollOverdue: 1 }),
+    ]);
     expect(sim.requestLog.size).toBe(requestsBefore);
     expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
   });
@@ -207,7 +211,9 @@ describe('poller handler, on a first deployment before the tokens are put', () =
     const result = await handlerModule.handler(tickEvent(SOUTH, Date.now()), { awsRequestId: 'first-2' });
     expect(result).toEqual({ batchItemFailures: [] });
     expect(logLines()).toEqual([notSetLine(SOUTH, 'SOUTH_TOKEN')]);
-    expect(output.emf()).toEqual([expect.objectContaining({ Organization: SOUTH, PollSucceeded: 0 })]);
+    expect(output.emf()).toEqual([
+      expect.objectContaining({ Organization: SOUTH, PollSucceeded: 0, PollOverdue: 1 }),
+    ]);
   });
 });
 
@@ -226,6 +232,7 @@ describe('poller handler, triggered by the schedule', () => {
     expect(logLines()).toContainEqual(
       expect.objectContaining({
         message: 'poll cycle',
+        service: 'poller',
         organization: north,
         requests: expect.any(Number),
         budgetRemaining: expect.any(Number),
@@ -258,7 +265,7 @@ describe('poller handler, triggered by the schedule', () => {
     expect(output.text()).not.toContain(sim.token);
   });
 
-  it('answers a trigger before the due time with one state read: no API request, no tick, no metric', async () => {
+  it('answers a trigger before the due time with one state read: no API request, no tick, only PollOverdue 0', async () => {
     await setDue(north, Date.now() + 60_000);
     const requestsBefore = sim.requestLog.size;
     const result = await handlerModule.handler({ organizationId: north }, { awsRequestId: 'r3' });
@@ -269,7 +276,10 @@ describe('poller handler, triggered by the schedule', () => {
     });
     expect(sim.requestLog.size).toBe(requestsBefore);
     expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
-    expect(output.emf()).toEqual([]);
+    const [overdue, ...others] = output.emf();
+    expect(others).toEqual([]);
+    expect(overdue).toMatchObject({ Organization: north, PollOverdue: 0 });
+    expect(overdue).not.toHaveProperty('PollSucceeded');
     expect(logLines()).toContainEqual(expect.objectContaining({ level: 'DEBUG', message: 'poll not due' }));
   });
 
@@ -320,7 +330,10 @@ describe('poller handler, triggered by the schedule', () => {
       await new RequestBudget({ token: sim.token, store: store.budgetCounters }).remaining(),
     ).toBeGreaterThanOrEqual(budgetBefore);
     expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
-    expect(output.emf()).toHaveLength(metricsOfCycle);
+    // Each trigger says the organization is not overdue: 15 minutes apart is its plan today.
+    expect(output.emf().slice(metricsOfCycle)).toEqual(
+      Array.from({ length: 3 }, () => expect.objectContaining({ Organization: north, PollOverdue: 0 })),
+    );
     await store.savePollState({ ...((await store.loadPollState(north)) ?? state), establishments: null });
   });
 
@@ -358,6 +371,10 @@ describe('poller handler, triggered by the schedule', () => {
   it('still sends the tick of the next cycle when the cycle fails, and publishes PollSucceeded 0', async () => {
     const result = await handlerModule.handler({ organizationId: SOUTH }, { awsRequestId: 'r4' });
     expect(result).toMatchObject({ outcome: 'polled', ok: false });
+    // Worded as the local runner words it (shared/config/explainApiFailure.ts).
+    expect((result as { failures: string[] }).failures).toContainEqual(
+      expect.stringContaining('South School: the API rejected the token (401): the value of SOUTH_TOKEN'),
+    );
     expect(sentTick()).toMatchObject({ body: { organizationId: SOUTH, dueAt: await nextPollAtOf(SOUTH) } });
     expect(output.emf()).toEqual([
       { ...deploymentMetric, ListingProblems: 0 },
@@ -451,8 +468,10 @@ describe('poller handler, triggered by the schedule', () => {
     } finally {
       await store.releaseLease(north, 'another-run');
     }
-    // The run holding the lease publishes its cycle's; a 0 here would be a failed cycle on the dashboard.
-    expect(output.emf()).toEqual([]);
+    // The run holding the lease publishes its cycle's; a PollSucceeded 0 here would be a failed cycle on the
+    // dashboard. The rule's verdict is published all the same.
+    expect(output.emf()).toEqual([expect.objectContaining({ Organization: north, PollOverdue: 0 })]);
+    expect(output.emf()[0]).not.toHaveProperty('PollSucceeded');
     const [line] = logLines().filter(({ message }) => message === 'poll cycle skipped');
     // No figures: a 0 of budget left or orders seen would be a false point on the dashboard.
     expect(line).toBeDefined();
@@ -516,7 +535,10 @@ describe('poller handler, triggered by a tick', () => {
     expect(result).toEqual({ batchItemFailures: [] });
     expect(sim.requestLog.size).toBe(requestsBefore);
     expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
-    expect(output.emf()).toEqual([]);
+    const [overdue, ...others] = output.emf();
+    expect(others).toEqual([]);
+    expect(overdue).toMatchObject({ Organization: north, PollOverdue: 0 });
+    expect(overdue).not.toHaveProperty('PollSucceeded');
   });
 
   it('still sends the tick of the next cycle when the cycle fails, without failing the batch', async () => {

@@ -120,6 +120,7 @@ describe('PollerMetrics', () => {
       (NOW - 4_000) / 1000,
     );
     expect(sample(healthy, 'meal_notifier_healthy')).toBe(1);
+    expect(sample(healthy, 'meal_notifier_poll_overdue', north)).toBe(0);
     expect(await metrics.health()).toEqual({ healthy: true, problems: [] });
 
     report = statusReport({
@@ -127,6 +128,7 @@ describe('PollerMetrics', () => {
     });
     const never = await metrics.render();
     expect(sample(never, 'meal_notifier_healthy')).toBe(0);
+    expect(sample(never, 'meal_notifier_poll_overdue', north)).toBe(1);
     expect(sample(never, 'meal_notifier_last_successful_poll_timestamp_seconds', north)).toBeUndefined();
     expect((await metrics.health()).problems).toEqual([expect.stringMatching(/^North School: never polled/)]);
   });

@@ -6,10 +6,11 @@
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  publishOrganizationMetrics,
   publishPollMetrics,
-  publishPollSucceeded,
   summarizePoll,
 } from '../../../functions/poller/pollSummary.js';
+import { METRICS_NAMESPACE, SERVICE_NAMES } from '../../../shared/contracts/customMetrics.js';
 import type { PollReport } from '../../../shared/poll/pollReport.js';
 import { captureOutput } from '../../support/captureOutput.js';
 import { ORGANIZATION } from '../../support/detectFixtures.js';
@@ -21,19 +22,23 @@ afterEach(() => {
 
 function publish(report: PollReport): Record<string, unknown>[] {
   const output = captureOutput();
-  publishPollMetrics(new Metrics({ namespace: 'MealOrderNotifier', serviceName: 'poller' }), report);
+  publishPollMetrics(
+    new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller }),
+    report,
+    false,
+  );
   vi.restoreAllMocks();
   return output.emf();
 }
 
 describe('publishPollMetrics', () => {
-  it('publishes PollSucceeded 1, and no other metric of the organization, for a cycle that polled without a failure', () => {
+  it('publishes PollSucceeded 1 and PollOverdue, and no other metric of the organization, for a cycle that polled without a failure', () => {
     const [, blob] = publish(pollReport({ ok: true, requests: 12, budgetRemaining: 30, ordersSeen: 90 }));
     expect(blob).toMatchObject({ Organization: ORGANIZATION.id, PollSucceeded: 1 });
     const [directive] = (blob as { _aws: { CloudWatchMetrics: { Metrics: { Name: string }[] }[] } })._aws
       .CloudWatchMetrics;
     // Each metric is $0.30 a month per organization: the figures go to the log line instead.
-    expect(directive?.Metrics.map(({ Name }) => Name)).toEqual(['PollSucceeded']);
+    expect(directive?.Metrics.map(({ Name }) => Name)).toEqual(['PollSucceeded', 'PollOverdue']);
   });
 
   it('publishes PollSucceeded 0 for a cycle that polled and failed', () => {
@@ -53,14 +58,19 @@ describe('publishPollMetrics', () => {
 
   it('publishes PollSucceeded 0 for a cycle that could not start', () => {
     const output = captureOutput();
-    publishPollSucceeded(
-      new Metrics({ namespace: 'MealOrderNotifier', serviceName: 'poller' }),
+    publishOrganizationMetrics(
+      new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller }),
       ORGANIZATION.id,
-      false,
+      { succeeded: false, overdue: true },
     );
     vi.restoreAllMocks();
     expect(output.emf()).toEqual([
-      expect.objectContaining({ service: 'poller', Organization: ORGANIZATION.id, PollSucceeded: 0 }),
+      expect.objectContaining({
+        service: 'poller',
+        Organization: ORGANIZATION.id,
+        PollSucceeded: 0,
+        PollOverdue: 1,
+      }),
     ]);
   });
 

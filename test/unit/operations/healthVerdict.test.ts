@@ -1,5 +1,6 @@
 // The health verdict behind `status`'s exit code and the runner's /healthz: every organization polled
-// successfully within its last three poll intervals (the pace's, at least the config's), nothing dead, no
+// successfully within the overdue rule's allowance of its poll interval (the pace's, at least the config's:
+// shared/detect/overdue.ts, the AWS alarm's rule too), nothing dead, no
 // person behind by more than its catchUpAfter; one line per problem, naming what is at fault and where to look.
 import { describe, expect, it } from 'vitest';
 import { assessHealth, pollIntervalMs } from '../../../shared/operations/healthVerdict.js';
@@ -91,7 +92,7 @@ describe('assessHealth', () => {
     });
   });
 
-  it('allows up to three intervals since the last success, failures in between included', () => {
+  it("allows the overdue rule's allowance since the last success (2 min at a 10 s interval), failures in between included", () => {
     const at = (seconds: number, failures = 0) =>
       assessHealth(
         local([
@@ -105,19 +106,20 @@ describe('assessHealth', () => {
         ]),
         NOW,
       );
-    expect(at(30, 2).healthy).toBe(true);
-    expect(at(31, 2)).toEqual({
+    expect(at(120, 2).healthy).toBe(true);
+    expect(at(121, 2)).toEqual({
       healthy: false,
       problems: [
-        'North School: last successful poll 31 s ago, over 3 poll intervals of 10 s; 2 failed cycles in a row, the last: API answered 500',
+        'North School: last successful poll 2 min ago, over the 2 min its poll interval of 10 s allows; 2 failed cycles in a row, the last: API answered 500',
       ],
     });
   });
 
   it('counts intervals as the pace spaced them when the budget spaces cycles wider than the config asks', () => {
-    // The pace chose 60 s between cycles: 2.5 min without a new success is still within three.
-    const paced = organization({ lastSuccessAt: ago(150), lastAttemptAt: ago(150), nextPollAt: ago(90) });
-    expect(pollIntervalMs(paced)).toBe(60_000);
+    // The pace chose 15 min between cycles (a day no establishment works): 25 min without a new success is
+    // still within its allowance, 2 × 15 min − 2 min.
+    const paced = organization({ lastSuccessAt: ago(1500), lastAttemptAt: ago(1500), nextPollAt: ago(600) });
+    expect(pollIntervalMs(paced)).toBe(900_000);
     expect(assessHealth(local([paced]), NOW).healthy).toBe(true);
     // A short deferral retry never shrinks the interval below the config's.
     expect(pollIntervalMs(organization({ lastAttemptAt: ago(1), nextPollAt: ago(-4) }))).toBe(10_000);
@@ -126,14 +128,14 @@ describe('assessHealth', () => {
   it('says when no cycle has run since the last success: the runner is not running', () => {
     const stopped = organization({ lastSuccessAt: ago(600), lastAttemptAt: ago(600), nextPollAt: ago(590) });
     expect(assessHealth(local([stopped]), NOW).problems).toEqual([
-      'North School: last successful poll 10 min ago, over 3 poll intervals of 10 s; no cycle has run since: is meal-notifier poll running with this config?',
+      'North School: last successful poll 10 min ago, over the 2 min its poll interval of 10 s allows; no cycle has run since: is meal-notifier poll running with this config?',
     ]);
   });
 
   it('says when the cycles since were deferred for want of budget', () => {
-    const starved = organization({ lastSuccessAt: ago(120), lastAttemptAt: ago(3), nextPollAt: ago(-2) });
+    const starved = organization({ lastSuccessAt: ago(240), lastAttemptAt: ago(3), nextPollAt: ago(-2) });
     expect(assessHealth(local([starved]), NOW).problems[0]).toMatch(
-      /^North School: last successful poll 2 min ago, .*; its cycles were deferred for want of request budget/,
+      /^North School: last successful poll 4 min ago, .*; its cycles were deferred for want of request budget/,
     );
   });
 

@@ -77,17 +77,17 @@ describe('a cycle whose establishments listing has a record without working_days
     expect(second.ok).toBe(true);
   });
 
-  it('publishes PollSucceeded 1 and ListingProblems 1 on AWS', async () => {
+  it('publishes PollSucceeded 1, PollOverdue 0 and ListingProblems 1 on AWS', async () => {
     const { cycle } = await brokenWorld();
     const report = await cycle();
     const output = captureOutput();
-    publishPollMetrics(new Metrics({ namespace: 'MealOrderNotifier', serviceName: 'poller' }), report);
+    publishPollMetrics(new Metrics({ namespace: 'MealOrderNotifier', serviceName: 'poller' }), report, false);
     vi.restoreAllMocks();
     const blobs = output.emf();
     expect(blobs).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ ListingProblems: 1 }),
-        expect.objectContaining({ PollSucceeded: 1 }),
+        expect.objectContaining({ PollSucceeded: 1, PollOverdue: 0 }),
       ]),
     );
   });

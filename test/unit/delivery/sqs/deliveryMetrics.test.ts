@@ -2,6 +2,7 @@
 // with zeros, and every latency value kept under its dimension however many there are.
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { METRICS_NAMESPACE, SERVICE_NAMES } from '../../../../shared/contracts/customMetrics.js';
 import { DeliveryTally } from '../../../../shared/delivery/sqs/deliveryMetrics.js';
 import { captureOutput } from '../../../support/captureOutput.js';
 
@@ -12,7 +13,7 @@ afterEach(() => {
 describe('DeliveryTally', () => {
   it('publishes one blob per subscriber, with every counter and the latencies', () => {
     const output = captureOutput();
-    const metrics = new Metrics({ namespace: 'MealOrderNotifier', serviceName: 'webhook-delivery' });
+    const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.webhook });
     const tally = new DeliveryTally();
     tally.count('hooks', 'Delivered');
     tally.latency('hooks', 1_200);
@@ -43,7 +44,7 @@ describe('DeliveryTally', () => {
 
   it('keeps the Subscriber dimension on every latency value beyond EMF’s 100 per blob', () => {
     const output = captureOutput();
-    const metrics = new Metrics({ namespace: 'MealOrderNotifier', serviceName: 'webhook-delivery' });
+    const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.webhook });
     const tally = new DeliveryTally();
     for (let index = 0; index < 250; index += 1) {
       tally.count('hooks', 'Delivered');
@@ -61,7 +62,7 @@ describe('DeliveryTally', () => {
   it('publishes nothing for a batch that tallied nothing', () => {
     const output = captureOutput();
     new DeliveryTally().publish(
-      new Metrics({ namespace: 'MealOrderNotifier', serviceName: 'webhook-delivery' }),
+      new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.webhook }),
     );
     expect(output.emf()).toEqual([]);
   });
