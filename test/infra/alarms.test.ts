@@ -126,7 +126,7 @@ describe('alarms', () => {
       .filter((blob) => 'PollOverdue' in blob)
       .map((blob) => [blob.PollSucceeded, blob.PollOverdue]);
     expect(published).toEqual([
-      [0, 0],
+      [undefined, 0],
       [0, 1],
       [0, 1],
       [0, 1],

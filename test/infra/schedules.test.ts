@@ -135,8 +135,8 @@ describe('poll schedules', () => {
     expect(stack.config.parsed.organizations.map((o) => o.pollIntervalSeconds)).toEqual([60]);
     defaults.hasResourceProperties('AWS::Scheduler::Schedule', { ScheduleExpression: 'rate(1 minute)' });
     defaults.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      MetricName: 'PollSucceeded',
-      EvaluationPeriods: 5,
+      MetricName: 'PollOverdue',
+      EvaluationPeriods: 2,
       Period: 60,
     });
     // A config that sets the interval keeps it.

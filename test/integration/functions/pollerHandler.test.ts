@@ -480,7 +480,7 @@ describe('poller handler, triggered by the schedule', () => {
     expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
   });
 
-  it('takes a tick redelivered while its cycle still runs as a skip: no failure logged, no metric, no tick, nothing retried', async () => {
+  it('takes a tick redelivered while its cycle still runs as a skip: no failure logged, no PollSucceeded, no tick, nothing retried', async () => {
     await setDue(north, Date.now());
     // The first delivery's invocation is still polling: it holds the lease.
     expect(await store.acquireLease(north, 'r-first-delivery/m1', Date.now(), 60_000)).toBe(true);
@@ -490,7 +490,9 @@ describe('poller handler, triggered by the schedule', () => {
     } finally {
       await store.releaseLease(north, 'r-first-delivery/m1');
     }
-    expect(output.emf()).toEqual([]);
+    // No PollSucceeded: the run holding the lease publishes its cycle's. The overdue verdict, as on every trigger.
+    expect(output.emf().some((blob) => 'PollSucceeded' in blob)).toBe(false);
+    expect(output.emf()).toEqual([expect.objectContaining({ Organization: north, PollOverdue: 0 })]);
     const lines = logLines();
     expect(lines.filter(({ level }) => level === 'ERROR' || level === 'WARN')).toEqual([]);
     expect(lines.filter(({ message }) => message === 'poll cycle skipped')).toHaveLength(1);

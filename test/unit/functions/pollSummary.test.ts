@@ -53,7 +53,9 @@ describe('publishPollMetrics', () => {
   });
 
   it('publishes no PollSucceeded for a skipped cycle: another run holding the lease (a redelivered tick) is no failed cycle', () => {
-    expect(publish(pollReport({ outcome: 'skipped' }))).toEqual([]);
+    const blobs = publish(pollReport({ outcome: 'skipped' }));
+    expect(blobs.some((blob) => 'PollSucceeded' in blob)).toBe(false);
+    expect(blobs).toEqual([expect.objectContaining({ PollOverdue: 0 })]);
   });
 
   it('publishes PollSucceeded 0 for a cycle that could not start', () => {
