@@ -64,13 +64,7 @@ export function sampleEvent(input: SampleEventInput): OrderEvent {
   const establishment = input.establishment ?? { ...SAMPLE_ESTABLISHMENT };
   const time = new Date(input.now).toISOString();
   return {
-    specversion: '1.0',
-    id: `${SAMPLE_EVENT_ID_PREFIX}${nonce}`,
-    source: input.source,
-    type,
-    subject: nonce,
-    time,
-    datacontenttype: 'application/json',
+    ...sampleEnvelope(input, type, nonce),
     data: {
       test: true,
       organization: { id: input.organization.id, name: input.organization.name },
@@ -154,13 +148,7 @@ export function samplePrepSummary(input: SamplePrepSummaryInput): PrepSummaryEve
     ].map((note) => ({ ...note, flagged: isFlaggedNote(note.note, words) })),
   );
   return {
-    specversion: '1.0',
-    id: `${SAMPLE_EVENT_ID_PREFIX}${input.nonce}`,
-    source: input.source,
-    type: PREP_SUMMARY_EVENT_TYPE,
-    subject: establishment.uuid,
-    time,
-    datacontenttype: 'application/json',
+    ...sampleEnvelope(input, PREP_SUMMARY_EVENT_TYPE, establishment.uuid),
     data: {
       test: true,
       organization: { id: input.organization.id, name: input.organization.name },
@@ -189,16 +177,9 @@ export function samplePrepSummary(input: SamplePrepSummaryInput): PrepSummaryEve
  */
 export function samplePrepChanged(input: SamplePrepSummaryInput): PrepChangedEvent {
   const establishment = input.establishment ?? { ...SAMPLE_ESTABLISHMENT };
-  const time = new Date(input.now).toISOString();
   const reference = (n: number) => `${SAMPLE_REFERENCE_PREFIX}${input.nonce.slice(0, 3).toUpperCase()}${n}`;
   return {
-    specversion: '1.0',
-    id: `${SAMPLE_EVENT_ID_PREFIX}${input.nonce}`,
-    source: input.source,
-    type: PREP_CHANGED_EVENT_TYPE,
-    subject: establishment.uuid,
-    time,
-    datacontenttype: 'application/json',
+    ...sampleEnvelope(input, PREP_CHANGED_EVENT_TYPE, establishment.uuid),
     data: {
       test: true,
       organization: { id: input.organization.id, name: input.organization.name },
@@ -281,5 +262,25 @@ function sampleLine(
     is_menu: true,
     status: 'pending',
     created_at: time,
+  };
+}
+
+/**
+ * The CloudEvents envelope of every sample: a `test-` id (never UUID-shaped, so it cannot take a real
+ * event's), the organization's source, and `now` as its time.
+ */
+function sampleEnvelope<Type extends string>(
+  input: Pick<SampleEventInput, 'nonce' | 'source' | 'now'>,
+  type: Type,
+  subject: string,
+) {
+  return {
+    specversion: '1.0' as const,
+    id: `${SAMPLE_EVENT_ID_PREFIX}${input.nonce}`,
+    source: input.source,
+    type,
+    subject,
+    time: new Date(input.now).toISOString(),
+    datacontenttype: 'application/json' as const,
   };
 }
