@@ -79,7 +79,7 @@ export const SCHOOL: WeekWorld = {
 /**
  * The same school where every order is placed on the morning itself, in the six hours before closing: the
  * quiet days are nearly free even under `fixed`, and the hot windows are when pending is largest, so
- * `auto` costs more than it saves (see the README).
+ * `auto` costs more than it saves (see docs/benchmarks.md).
  */
 const SAME_DAY_SCHOOL: WeekWorld = { ...SCHOOL, name: 'same-day school', leadHours: 6 };
 /** The school's canteens, and a café open on Saturday too, closing in the afternoon. */

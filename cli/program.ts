@@ -50,7 +50,7 @@ export function buildProgram(): Command {
 See it work, with no account, network or config (Ctrl-C stops it):
   $ meal-notifier demo              # what npm start runs
 
-Watch a real organization (see the README for the config file):
+Watch a real organization (docs/configuration.md describes the config file):
   $ meal-notifier check-config notifier.json --ping
   $ meal-notifier send-test --config notifier.json --subscriber kitchen   # a sample, marked TEST
   $ meal-notifier poll --config notifier.json

@@ -170,12 +170,12 @@ export class MealOrderNotifierStack extends Stack {
           queue: deadLetterQueue,
           advice:
             `Deliveries to ${subscriber.id} failed for good (a refusal, a receiver gone, or the retry schedule spent). ` +
-            `Each message carries the reason in its attributes: meal-notifier deliveries --stack ${this.stackName} --failed lists them. Fix the cause, then move them back with meal-notifier replay --stack ${this.stackName} --subscriber ${subscriber.id} --dead-letters (README, "Operate it").`,
+            `Each message carries the reason in its attributes: meal-notifier deliveries --stack ${this.stackName} --failed lists them. Fix the cause, then move them back with meal-notifier replay --stack ${this.stackName} --subscriber ${subscriber.id} --dead-letters (docs/aws.md, "Operate it").`,
         })),
         {
           label: 'publisher failure queue',
           queue: this.publisher.failureQueue,
-          advice: `The publisher gave up on stream records: those events were recorded but not published. Each message names the shard and sequence numbers; the publisher log says why. Once the cause is fixed, meal-notifier republish --stack ${this.stackName} publishes them (README, "Operate it").`,
+          advice: `The publisher gave up on stream records: those events were recorded but not published. Each message names the shard and sequence numbers; the publisher log says why. Once the cause is fixed, meal-notifier republish --stack ${this.stackName} publishes them (docs/aws.md, "Operate it").`,
         },
       ],
       ...(props.alarmEmail === undefined ? {} : { email: props.alarmEmail }),

@@ -5,7 +5,7 @@
 // SecretsManagerJsonSecretResolver reads): a secret costs $0.40 a month, which one per organization would
 // double the organization's cost with. The prefix is the stack's name by default, so two stacks in one
 // account and region never claim one name. The stack creates the secrets empty; the operator puts the
-// values (README, "Deploy on AWS"), so no value ever passes through the template or the CDK context.
+// values (docs/aws.md, "Put the secrets"), so no value ever passes through the template or the CDK context.
 // `smtp.url` gets none: on AWS, SNS sends the e-mail.
 import { RemovalPolicy, Stack, Tags, Validations } from 'aws-cdk-lib';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
@@ -55,7 +55,7 @@ export interface NotifierSecretsProps {
   /**
    * What `cdk destroy` does with the secrets. CloudFormation deletes a secret at once, with no recovery
    * window, so they are kept by default: the values are credentials the operator would have to collect
-   * again. A kept secret's name stays taken (README, "Tear down"), which is why the default keeps none
+   * again. A kept secret's name stays taken (docs/aws.md, "Tear down"), which is why the default keeps none
    * that a failed first deployment created: its rollback deletes them, and the retry finds the names free.
    * @default RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE
    */

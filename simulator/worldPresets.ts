@@ -45,7 +45,7 @@ const DEMO: WorldPreset = {
   name: 'demo',
   summary: 'two schools, 60 orders each (mostly pending today), one token each',
   organizations: [{ name: 'North School' }, { name: 'South Academy' }],
-  // Open every day, so the demo and the README's walkthrough are never met by a closed, quiet weekend;
+  // Open every day, so the demo and the README's walkthroughs are never met by a closed, quiet weekend;
   // the catalog's closing times still stop today's orders as the day goes on.
   schedules: ESTABLISHMENTS.map(() => ({ workingDays: EVERY_DAY })),
   initialOrders: 60,

@@ -36,7 +36,7 @@ export class SnsEventPublisher implements EventPublisher {
       this.#sns,
       this.#topicArn,
       // Without the source times the event log keeps, a republished event counts as timely: it goes to
-      // every subscriber its filter lets it reach, however late (README, "Calm after an outage").
+      // every subscriber its filter lets it reach, however late (docs/delivery.md, "Calm after an outage").
       events.map((event) => ({ sequenceNumber: event.id, event })),
       this.#highlightWords,
       { catchUpAfterSeconds: this.#catchUpAfterSeconds },

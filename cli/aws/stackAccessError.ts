@@ -38,7 +38,8 @@ export function stackAccessError(
   if (CREDENTIALS.has(name) || /credential/i.test(message)) {
     hint = 'check your AWS credentials (AWS_PROFILE, aws sso login, or AWS_ACCESS_KEY_ID)';
   } else if (ACCESS.has(name)) {
-    hint = 'your AWS identity is not allowed to; see the README for the permissions operators need';
+    hint =
+      'your AWS identity is not allowed to; see docs/aws.md, "Operate it", for the permissions operators need';
   } else if (NO_QUEUE.has(name) || name === 'ResourceNotFoundException') {
     hint = 'it does not exist: check --stack and --region, or deploy the stack again';
   } else if (/region is missing/i.test(message)) {

@@ -23,7 +23,7 @@ export const AWS_LEASE_TERMS: LeaseTerms = { ttlMs: AWS_POLLER_TIMEOUT_SECONDS *
 /**
  * An organization's `pollIntervalSeconds` on AWS when its config does not set one (the local runner's
  * default is 10 s). On AWS every cycle is billed: a Lambda invocation waiting on the API, a DynamoDB Query
- * of every snapshot, a tick; a cycle a minute is what the README's cost section prices. A config that sets
+ * of every snapshot, a tick; a cycle a minute is what docs/aws.md's cost section prices. A config that sets
  * the interval gets it, down to what the budget allows.
  */
 export const AWS_DEFAULT_POLL_INTERVAL_SECONDS = 60;

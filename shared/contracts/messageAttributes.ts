@@ -3,7 +3,7 @@
 // `type` digest.email, its organization, and `digest`, the one subscriber it is addressed to.
 //
 // `audience` tells the events that machines and people get apart from the catch-ups that stand for stale
-// ones (README, "Calm after an outage"): every event names `every-event`, and `catch-up-after-<s>s` for
+// ones (docs/delivery.md, "Calm after an outage"): every event names `every-event`, and `catch-up-after-<s>s` for
 // each catch-up threshold (in seconds) it was not stale for when detected; a catch-up names its own
 // threshold alone. A webhook's policy asks for `every-event`, a person's for its own threshold.
 import type { MessageAttributeValue } from '@aws-sdk/client-sns';

@@ -4,7 +4,7 @@
 // re-sends at most the one in flight, under the same event id. Stopping lets each attempt in flight finish
 // and be recorded, and starts no other.
 //
-// A person is not buried under a backlog (README, "Calm after an outage"): before each batch, a subscriber
+// A person is not buried under a backlog (docs/delivery.md, "Calm after an outage"): before each batch, a subscriber
 // with a `catchUpAfter` has its queued order events that went stale (their change happened longer ago than
 // that, by the API's timestamps) folded into one catch-up per organization, absorbing any catch-up of its
 // still queued: each folded delivery is recorded as delivered by the catch-up, never dropped. And when such

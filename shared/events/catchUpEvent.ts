@@ -62,7 +62,7 @@ export const CatchUpDataSchema = z.object({
   by_type: z.array(CountSchema),
   by_establishment: z.array(CountSchema),
   /**
-   * What a subscriber filter sees of it (ARCHITECTURE.md, the SNS filter policies): the types,
+   * What a subscriber filter sees of it (docs/architecture.md, the SNS filter policies): the types,
    * establishments (uuids, lower-cased), order statuses and payment methods of the events summarized.
    */
   types: z.array(OrderEventTypeSchema),

@@ -1,5 +1,5 @@
 // The poll cycle of one organization, the one use case the Lambda poller and the CLI share: a short
-// sequence of phases, each a function of typed values (ARCHITECTURE.md, "The poll cycle"). It claims the
+// sequence of phases, each a function of typed values (docs/architecture.md, "The poll cycle"). It claims the
 // lease, plans, reserves the cycle's requests in one go, walks pending, resolves the orders that left it,
 // refreshes the establishments, sweeps a slice of the terminal listings, records each change with its
 // events, amends the summaries already sent, summarizes the closings, records the catch-ups of stale events

@@ -21,7 +21,7 @@ export interface SnapshotChange {
   events: OrderEvent[];
   /**
    * When each event's change happened at the source (epoch ms), by event id, where the API tells: logged
-   * beside the event (not in it), so that delivery can tell a stale event (README, "Calm after an outage").
+   * beside the event (not in it), so that delivery can tell a stale event (docs/delivery.md, "Calm after an outage").
    */
   sourceTimes?: Readonly<Record<string, number>>;
 }
