@@ -1,5 +1,5 @@
 // `meal-notifier config-schema`, run as a real process: its output is a draft 2020-12 JSON Schema that ajv
-// compiles, that every example config (the README's, the repository's JSON files, the config `simulate`
+// compiles, that every example config (the README's and docs/' blocks, the repository's JSON files, the config `simulate`
 // prints and the demo's) satisfies, as the notifier's own validation does, and that still refuses what
 // the notifier refuses: an unknown key, a uuid that is not one, a secret written inline.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -36,14 +36,21 @@ afterAll(async () => {
   await sim.close();
 });
 
-/** The README's JSON blocks that are configs: those with organizations. */
-function readmeConfigs(): [string, unknown][] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  return [...readme.matchAll(/^```json\n([\s\S]*?)^```$/gm)]
-    .map((match) => match[1] ?? '')
-    .filter((block) => block.includes('"organizations"'))
-    .map((block, index): [string, unknown] => [`README.md, config block ${index + 1}`, JSON.parse(block)])
-    .filter(([, value]) => hasOrganizations(value));
+/** The JSON blocks of the README and docs/ that are configs: those with organizations. */
+function documentedConfigs(): [string, unknown][] {
+  const pages = [
+    'README.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `docs/${name}`),
+  ];
+  return pages.flatMap((page) =>
+    [...readFileSync(join(ROOT, page), 'utf8').matchAll(/^```json\n([\s\S]*?)^```$/gm)]
+      .map((match) => match[1] ?? '')
+      .filter((block) => block.includes('"organizations"'))
+      .map((block, index): [string, unknown] => [`${page}, config block ${index + 1}`, JSON.parse(block)])
+      .filter(([, value]) => hasOrganizations(value)),
+  );
 }
 
 /** Every JSON file of the repository that is a config: an object with organizations. */
@@ -83,7 +90,7 @@ describe('meal-notifier config-schema', () => {
 
   it('accepts every example config, as the notifier does', () => {
     const examples: [string, unknown][] = [
-      ...readmeConfigs(),
+      ...documentedConfigs(),
       ...repositoryConfigs(),
       ['the config simulate prints', notifierConfigFor(sim)],
       [
@@ -101,7 +108,10 @@ describe('meal-notifier config-schema', () => {
     ];
     const names = examples.map(([name]) => name);
     expect(names).toEqual(expect.arrayContaining(['infra/example.config.json']));
-    expect(names.filter((name) => name.startsWith('README.md'))).toHaveLength(2);
+    // The simulator walkthrough's config in the README, the real organization's in the configuration page.
+    expect(names).toEqual(
+      expect.arrayContaining(['README.md, config block 1', 'docs/configuration.md, config block 1']),
+    );
     for (const [name, config] of examples) {
       expect(problems(config), name).toEqual([]);
       expect(() => parseConfig(config, name), name).not.toThrow();
@@ -109,7 +119,7 @@ describe('meal-notifier config-schema', () => {
   });
 
   it('refuses what the notifier refuses: an unknown key, a malformed uuid, a secret written inline', () => {
-    const [, example] = readmeConfigs()[0] ?? [];
+    const [, example] = documentedConfigs()[0] ?? [];
     const config = example as { organizations: Record<string, unknown>[] };
     const organization = config.organizations[0] ?? {};
     const broken = (change: Record<string, unknown>) => ({

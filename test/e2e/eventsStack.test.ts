@@ -1,5 +1,5 @@
 // `meal-notifier events --stack` as an operator runs it: a real process reading a state table on DynamoDB
-// Local (the endpoint override the README documents), the stack's outputs from a file. Events come from
+// Local (the endpoint override docs/aws.md documents), the stack's outputs from a file. Events come from
 // the table, newest first and filtered there by type; each lists the subscribers its filter routes it to,
 // since a stack records no delivery per event.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The README's canteen walkthrough, run as a new user would: `simulate --world canteen-afternoon` in one
+// The simulator page's canteen walkthrough (docs/simulator.md), run as a new user would: `simulate --world canteen-afternoon` in one
 // process, then the config it printed, saved to a file, checked against it with the exports it printed.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

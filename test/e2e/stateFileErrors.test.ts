@@ -1,5 +1,5 @@
 // `meal-notifier poll`, run as a real process, with its state file in a directory it may not write to: one
-// line naming the file, the directory, the user and the fix, and exit 2, which the README's systemd unit
+// line naming the file, the directory, the user and the fix, and exit 2, which the operating guide's systemd unit
 // does not restart on (RestartPreventExitStatus=2).
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

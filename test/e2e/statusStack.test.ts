@@ -1,5 +1,5 @@
 // `meal-notifier status --stack` as a new user tries it: a real process against a state table on DynamoDB
-// Local, reached through the endpoint override the README documents (AWS_ENDPOINT_URL_DYNAMODB), with the
+// Local, reached through the endpoint override docs/aws.md documents (AWS_ENDPOINT_URL_DYNAMODB), with the
 // stack's outputs from a file and no SQS to answer. The table's part (poll state, recent events, a disabled
 // subscriber) is shown; the queues' counts are marked unknown, each with the queue and what to check.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

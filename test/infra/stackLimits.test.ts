@@ -1,6 +1,6 @@
 // The stack refuses at synth time a config CloudFormation or CloudWatch would refuse halfway through a
 // deployment (500 resources, 200 outputs, 500 dashboard widgets, SNS's 200 filter policies on a topic),
-// naming the count and the way out; the organization count the README promises still fits.
+// naming the count and the way out; the organization count docs/aws.md promises still fits.
 import { describe, expect, it } from 'vitest';
 import { DeploymentError } from '../../infra/deploymentError.js';
 import { DEFAULT_FILTER_POLICIES_PER_TOPIC, STACK_LIMITS } from '../../infra/stackLimits.js';
@@ -20,7 +20,7 @@ function withOrganizations(count: number) {
 }
 
 describe('stack limits', () => {
-  it('deploys the 150 organizations the README promises beside the example subscribers', () => {
+  it('deploys the 150 organizations docs/aws.md promises beside the example subscribers', () => {
     const { template } = notifierApp(withOrganizations(150));
     const json = template.toJSON() as { Resources: object; Outputs: object };
     expect(Object.keys(json.Resources).length).toBeLessThanOrEqual(STACK_LIMITS.resources);

@@ -2,7 +2,7 @@
 // thing), the config it was deployed with (the contract's example: webhook `automation`, Slack
 // `kitchen-north`, e-mail `office`), and an outputs file in the shape `cdk deploy --outputs-file` writes,
 // whose queue URLs SQS mocks (or an unreachable loopback port) answer. The AWS variables the commands read
-// point the SDK at DynamoDB Local (the endpoint override the README documents).
+// point the SDK at DynamoDB Local (the endpoint override docs/aws.md documents).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

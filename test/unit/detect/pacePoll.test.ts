@@ -102,7 +102,7 @@ describe('pacePoll', () => {
     expect(pacing.sweepPeriodMs).toBe(Number.POSITIVE_INFINITY);
   });
 
-  it('works the README example: 45 usable a minute, 9 detection requests, 108 sweep pages over 5 minutes', () => {
+  it('works the documented example: 45 usable a minute, 9 detection requests, 108 sweep pages over 5 minutes', () => {
     // 50/min less the 10 % margin = 45 usable; a 9-request cycle is held 9 × 250 ms = 2,250 ms.
     expect(reservationHoldMs(9)).toBe(2_250);
     const pacing = pacePoll({

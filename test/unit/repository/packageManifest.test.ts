@@ -1,6 +1,6 @@
 // package.json against what it speaks for: the Node.js versions that run meal-notifier and that development
-// works on, as the tools themselves declare them and as the README states them; its licence, as LICENSE
-// grants it.
+// works on, as the tools themselves declare them and as the README and docs/development.md state them; its
+// licence, as LICENSE grants it.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,8 @@ interface Manifest {
 }
 
 const manifest = JSON.parse(read('package.json')) as Manifest;
-const README = read('README.md').replace(/\s+/g, ' ');
+/** Where the Node.js versions are written: the README's two lines and the development page's detail. */
+const NODE_DOCS = `${read('README.md')}\n${read('docs/development.md')}`.replace(/\s+/g, ' ');
 
 describe('package.json', () => {
   it('admits for development exactly the Node.js versions vitest runs on, and 20.19+ through the shim', () => {
@@ -30,7 +31,7 @@ describe('package.json', () => {
       name: 'node',
       version: `^20.19.0 || ${vitest.engines?.node}`,
     });
-    expect(README).toContain('`devEngines` is 20.19+, 22.12+, 24 or 26+');
+    expect(NODE_DOCS).toContain('`devEngines` is 20.19+, 22.12+, 24 or 26+');
   });
 
   it('names the licence LICENSE grants', () => {
@@ -40,13 +41,13 @@ describe('package.json', () => {
     expect(license).toContain('Permission is hereby granted, free of charge, to any person obtaining a copy');
   });
 
-  it('requires the Node.js the README says meal-notifier runs on, and the README never rounds it down', () => {
+  it('requires the Node.js the docs say meal-notifier runs on, and the docs never round it down', () => {
     const minimum = /^>=(\d+\.\d+\.\d+)$/.exec(manifest.engines?.node ?? '')?.[1];
     expect(minimum).toBeDefined();
-    expect(README).toContain(`\`engines\` is Node.js ${minimum} or later`);
+    expect(NODE_DOCS).toContain(`\`engines\` is Node.js ${minimum} or later`);
     const [major, minor] = (minimum ?? '').split('.');
     // "20.18", "20.18+" or "20.18.0" would promise a release the engines refuse.
-    const mentions = [...README.matchAll(new RegExp(`\\b${major}\\.${minor}(\\.\\d+)?\\b`, 'g'))];
+    const mentions = [...NODE_DOCS.matchAll(new RegExp(`\\b${major}\\.${minor}(\\.\\d+)?\\b`, 'g'))];
     expect(mentions.length).toBeGreaterThan(1);
     for (const [mention] of mentions) expect(mention).toBe(minimum);
   });
