@@ -99,3 +99,18 @@ export class DeliveryRecordError extends TransientError {
     this.eventId = eventId;
   }
 }
+
+/** A digest, or one part of it, that could not be queued this time; the next look tries its period again. */
+export class DigestNotQueuedError extends TransientError {
+  readonly subscriberId: string;
+  readonly eventId: string;
+
+  constructor(failure: { subscriberId: string; digestId: string; part?: string; reason: string }) {
+    const what = failure.part === undefined ? 'digest' : `digest ${failure.part}`;
+    super(
+      `subscriber "${failure.subscriberId}": ${what} ${failure.digestId} not queued: ${failure.reason}; its period is looked at again shortly`,
+    );
+    this.subscriberId = failure.subscriberId;
+    this.eventId = failure.digestId;
+  }
+}

@@ -7,6 +7,7 @@ import type { SubscriberConfig } from '../../../shared/config/configSchema.js';
 import type { DeliveryOutcome, EventSender } from '../../../shared/delivery/deliveryOutcome.js';
 import { isDigested } from '../../../shared/delivery/digest/planDigests.js';
 import { queueDueDigests } from '../../../shared/delivery/digest/queueDueDigests.js';
+import { EMAIL_DIGEST_LIMIT } from '../../../shared/delivery/email/digestEmailLimit.js';
 import { OutboxDelivery } from '../../../shared/delivery/outboxDelivery.js';
 import { matchesFilter } from '../../../shared/delivery/subscriberFilter.js';
 import type { DigestEvent } from '../../../shared/events/digestEvent.js';
@@ -60,7 +61,13 @@ async function logEvent(type: OrderEvent['type']): Promise<void> {
 }
 
 function tick() {
-  return queueDueDigests({ subscribers, organizations: [organization], store, nowMs: now });
+  return queueDueDigests({
+    subscribers,
+    organizations: [organization],
+    store,
+    nowMs: now,
+    limits: [EMAIL_DIGEST_LIMIT],
+  });
 }
 
 function engine(office: RecordingSender, hook = new RecordingSender()) {
