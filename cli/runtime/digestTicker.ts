@@ -35,7 +35,7 @@ export function digestTicker(
         limits: [EMAIL_DIGEST_LIMIT],
         skip: (id) => examined.has(id),
       });
-      const retry = new Set(result.failed.map((failure) => failure.periodDigestId));
+      const retry = new Set(result.failed.flatMap((failure) => failure.periodDigestIds));
       for (const plan of result.examined) if (!retry.has(plan.digestId)) examined.add(plan.digestId);
       return { queued: result.queued, failed: result.failed };
     },

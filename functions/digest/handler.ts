@@ -32,6 +32,12 @@ export async function handler(): Promise<DigestRunReport> {
     sent: report.sent.length,
     failed: report.failed.length,
   });
-  if (report.failed.length > 0) throw new DigestPublishError(report.failed.map(({ digestId }) => digestId));
+  if (report.failed.length > 0)
+    throw new DigestPublishError(
+      report.failed.map(
+        ({ digestId, subscriberId, organizationId }) =>
+          digestId ?? `${subscriberId}'s digests of ${organizationId} (event log unread)`,
+      ),
+    );
   return report;
 }

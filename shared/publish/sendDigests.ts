@@ -38,7 +38,7 @@ export interface DigestRunDependencies {
 
 interface DigestAbout {
   /** The id of the message claimed and published: the digest's, or its part's. */
-  digestId: string;
+  digestId?: string;
   subscriberId: string;
   organizationId: string;
   /** "part 2 of 4", when the digest was split. */
@@ -48,7 +48,7 @@ interface DigestAbout {
 export interface DigestRunReport {
   /** Periods whose digest was looked at (sent now, sent before, or empty). */
   examined: number;
-  sent: (DigestAbout & { events: number; bytes: number })[];
+  sent: (DigestAbout & { digestId: string; events: number; bytes: number })[];
   failed: (DigestAbout & { stage: 'claim' | 'publish'; reason: string })[];
 }
 
@@ -63,10 +63,10 @@ export async function sendDigests(deps: DigestRunDependencies): Promise<DigestRu
   const report: DigestRunReport = {
     examined: result.examined.length,
     sent: [],
-    failed: result.failed.map(({ periodDigestId: _, ...failure }) => ({ ...failure, stage: 'claim' })),
+    failed: result.failed.map(({ periodDigestIds: _, ...failure }) => ({ ...failure, stage: 'claim' })),
   };
   for (const digest of result.queued) {
-    const about: DigestAbout = {
+    const about = {
       digestId: digest.id,
       subscriberId: digest.data.subscriber_id,
       organizationId: digest.data.organization.id,

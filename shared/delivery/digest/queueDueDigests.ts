@@ -22,10 +22,10 @@ export interface DigestStore {
 
 /** A digest, or one part of it, that could not be recorded this time. */
 export interface DigestFailure {
-  /** The period's digest (its plan's id), so the caller looks at the period again. */
-  periodDigestId: string;
-  /** The part's id (the period's when the log could not be read). */
-  digestId: string;
+  /** The periods to look at again, by their digests' ids (all of the subscriber's, when the log failed). */
+  periodDigestIds: string[];
+  /** The digest's or part's id; absent when the organization's log could not be read. */
+  digestId?: string;
   subscriberId: string;
   organizationId: string;
   /** "part 2 of 4", when the digest was split. */
@@ -59,9 +59,11 @@ export async function queueDueDigests(input: {
   const failed: DigestFailure[] = [];
   // One read of the log per organization, from the oldest period's start.
   const logs = new Map<string, Promise<StoredEvent[]>>();
+  // A log that cannot be read fails each subscriber's digests of that organization once, not per period.
+  const unread = new Map<string, DigestFailure>();
   for (const plan of plans) {
     const organizationId = plan.organization.id;
-    const about = { periodDigestId: plan.digestId, subscriberId: plan.subscriberId, organizationId };
+    const about = { periodDigestIds: [plan.digestId], subscriberId: plan.subscriberId, organizationId };
     let log = logs.get(organizationId);
     if (log === undefined) {
       const since = Math.min(
@@ -70,10 +72,23 @@ export async function queueDueDigests(input: {
       log = input.store.listEvents(organizationId, since);
       logs.set(organizationId, log);
     }
+    let events: StoredEvent[];
+    try {
+      events = await log;
+    } catch (error) {
+      const key = `${plan.subscriberId}\n${organizationId}`;
+      const known = unread.get(key);
+      if (known === undefined) {
+        const failure = { ...about, reason: `the event log could not be read: ${reasonOf(error)}` };
+        unread.set(key, failure);
+        failed.push(failure);
+      } else known.periodDigestIds.push(plan.digestId);
+      continue;
+    }
     let parts: DigestEvent[];
     try {
       const subscriber = input.subscribers.find((candidate) => candidate.id === plan.subscriberId);
-      const digest = buildDigest(plan, subscriber?.filter, await log);
+      const digest = buildDigest(plan, subscriber?.filter, events);
       parts = digest === undefined ? [] : splitDigest(digest, splitOptions(plan, input));
     } catch (error) {
       failed.push({ ...about, digestId: plan.digestId, reason: reasonOf(error) });

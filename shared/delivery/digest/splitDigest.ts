@@ -43,10 +43,13 @@ export function splitDigest(digest: DigestEvent, options: SplitDigestOptions): D
   // so filling in the real ones afterwards never makes a part bigger than it was measured.
   const measured = (start: number, count: number) =>
     partOf(digest, options.partId(1), start, count, { number: maxParts, of: maxParts, leftOut: total });
+  // Where to start looking: the share of the events the tightest limit would take if each were as big.
+  const share = Math.min(...options.limits.map((limit) => limit.maxBytes / limit.sizeOf(digest)));
+  const guess = Math.max(1, Math.ceil(total * share * 1.25));
   const runs: { start: number; count: number }[] = [];
   let start = 0;
   while (start < total && runs.length < maxParts) {
-    const count = largestFitting(total - start, (count) =>
+    const count = largestFitting(total - start, guess, (count) =>
       fitsDigestLimits(measured(start, count), options.limits),
     );
     runs.push({ start, count });
@@ -80,10 +83,17 @@ function partOf(
   };
 }
 
-/** The most of `available` (at least 1) for which `fits` holds; a part only grows as events are added. */
-function largestFitting(available: number, fits: (count: number) => boolean): number {
+/**
+ * The most of `available` (at least 1) for which `fits` holds, a part only growing as events are added:
+ * searched below `guess` first, and above it only when the guess fits (events of uneven size).
+ */
+function largestFitting(available: number, guess: number, fits: (count: number) => boolean): number {
   let low = 1;
   let high = available;
+  if (guess < available) {
+    if (fits(guess)) low = guess;
+    else high = guess - 1;
+  }
   while (low < high) {
     const middle = Math.ceil((low + high) / 2);
     if (fits(middle)) low = middle;

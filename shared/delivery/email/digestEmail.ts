@@ -52,8 +52,8 @@ function partLines(event: DigestEvent): string[] {
   return lines;
 }
 
-export function formatDigestEmail(event: DigestEvent): EmailMessage {
-  const subject = digestSubject(event);
+/** The rows and lines both parts show, in the order they show them. */
+function digestContent(event: DigestEvent) {
   const { data } = event;
   const byType = data.by_type.map((entry) => [singleLine(entry.name), String(entry.count)] as const);
   const byEstablishment = data.by_establishment.map(
@@ -70,11 +70,17 @@ export function formatDigestEmail(event: DigestEvent): EmailMessage {
       ] as const,
   );
   const period = `${data.period_start} to ${data.period_end} (${data.organization.time_zone})`;
-  const ordersHeading = ['Reference', 'Type', 'Establishment', 'Pickup date', 'Time'] as const;
-  const opening = `${counted(periodEventCount(event), 'event')} from ${period}.`;
+  const opening = [`${counted(periodEventCount(event), 'event')} from ${period}.`, ...partLines(event)];
+  return { byType, byEstablishment, orders, opening };
+}
+
+const ORDERS_HEADING = ['Reference', 'Type', 'Establishment', 'Pickup date', 'Time'] as const;
+
+/** The subject and text part alone: what SNS e-mail carries, and what is measured against its limit. */
+export function formatDigestText(event: DigestEvent): Omit<EmailMessage, 'html'> {
+  const { byType, byEstablishment, orders, opening } = digestContent(event);
   const text = [
-    opening,
-    ...partLines(event),
+    ...opening,
     '',
     'By type:',
     ...textTable(['Type', 'Events'], byType, ['left', 'right'], [NAME_COLUMN_MAX]),
@@ -84,7 +90,7 @@ export function formatDigestEmail(event: DigestEvent): EmailMessage {
     '',
     'Orders:',
     ...textTable(
-      ordersHeading,
+      ORDERS_HEADING,
       orders,
       ['left', 'left', 'left', 'left', 'left'],
       [undefined, undefined, NAME_COLUMN_MAX],
@@ -92,18 +98,24 @@ export function formatDigestEmail(event: DigestEvent): EmailMessage {
     '',
     eventFooter(event),
   ].join('\n');
+  return { subject: digestSubject(event), text: `${text}\n` };
+}
+
+export function formatDigestEmail(event: DigestEvent): EmailMessage {
+  const { subject, text } = formatDigestText(event);
+  const { byType, byEstablishment, orders, opening } = digestContent(event);
   const html = htmlDocument(
     subject,
     [
-      [opening, ...partLines(event)].map((line) => `<p>${escapeHtml(line)}</p>\n`).join(''),
+      opening.map((line) => `<p>${escapeHtml(line)}</p>\n`).join(''),
       `<h2 style="${HTML_STYLES.heading}">By type</h2>\n`,
       htmlTable(['Type', 'Events'], byType, [false, true]),
       `<h2 style="${HTML_STYLES.heading}">By establishment</h2>\n`,
       htmlTable(['Establishment', 'Events'], byEstablishment, [false, true]),
       `<h2 style="${HTML_STYLES.heading}">Orders</h2>\n`,
-      htmlTable(ordersHeading, orders, [false, false, false, false, false]),
+      htmlTable(ORDERS_HEADING, orders, [false, false, false, false, false]),
     ].join(''),
     event,
   );
-  return { subject, text: `${text}\n`, html };
+  return { subject, text, html };
 }
