@@ -141,6 +141,28 @@ describe('digests through the SQLite outbox', () => {
     expect(new Set(office.digests.map((d) => d.id)).size).toBe(1);
   });
 
+  it('queues a 3,000-event digest as numbered parts, each an e-mail within 1 MB, delivered once each', async () => {
+    const events = Array.from({ length: 3_000 }, () => makeEvent(ORG, newOrderUuid(), 'order.created'));
+    await store.recordEvents(ORG, events);
+    now = HOUR_START + 3_600_000 + 1_000;
+    const { queued, failed } = await tick();
+    expect(failed).toEqual([]);
+    expect(queued.map((part) => part.data.part?.number)).toEqual([1, 2]);
+    for (const part of queued) expect(EMAIL_DIGEST_LIMIT.sizeOf(part)).toBeLessThanOrEqual(1_000_000);
+    expect(queued.flatMap((part) => part.data.events.map((entry) => entry.event_id))).toEqual(
+      events.map((event) => event.id),
+    );
+    expect((await tick()).queued).toEqual([]);
+
+    const office = new RecordingSender();
+    const reports = (await engine(office).deliverDue()).filter((r) => r.subscriberId === 'office');
+    expect(reports.map((r) => `${r.reference} ${r.state}`)).toEqual([
+      'digest 11:00–12:00 part 1 of 2 delivered',
+      'digest 11:00–12:00 part 2 of 2 delivered',
+    ]);
+    expect(office.digests.map((d) => d.id)).toEqual(queued.map((part) => part.id));
+  });
+
   it('dead-letters a digest queued for a subscriber whose sender takes none', async () => {
     await logEvent('order.created');
     now = HOUR_START + 3_600_000 + 1_000;
