@@ -3,7 +3,7 @@
 // and dead deliveries; a skip only when it is not the same as the last), per failure and per delivery
 // attempt. The run's tally counts each cycle and delivery; the metrics, when served, observe their
 // latencies.
-import { DeliveryRecordError } from '../../shared/delivery/errors.js';
+import { DeliveryRecordError, DigestNotQueuedError } from '../../shared/delivery/errors.js';
 import type { HighlightWordsOf } from '../../shared/delivery/highlightWordsOf.js';
 import type { CatchUpReport, DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
 import { eventForSubscriber } from '../../shared/events/orderSummary.js';
@@ -81,10 +81,11 @@ export class PollReporter {
     this.#options.logger.log({
       level: 'error',
       kind: 'failure',
-      message: `delivery paused: ${message}`,
+      // A digest not queued pauses nobody's delivery: only that digest waits for the next look.
+      message: error instanceof DigestNotQueuedError ? message : `delivery paused: ${message}`,
       fields: {
         error: message,
-        ...(error instanceof DeliveryRecordError
+        ...(error instanceof DeliveryRecordError || error instanceof DigestNotQueuedError
           ? { subscriberId: error.subscriberId, eventId: error.eventId }
           : {}),
       },

@@ -3,6 +3,7 @@
 // in flight with its outcome recorded) and only then does this resolve, so the caller can close the
 // state file knowing nothing still writes to it.
 import { setTimeout as delay } from 'node:timers/promises';
+import { DigestNotQueuedError } from '../../shared/delivery/errors.js';
 import {
   type CatchUpReport,
   type DeliveryReport,
@@ -79,7 +80,10 @@ async function deliverWhileLeased(
         const digests = digestTicker(runtime);
         const queueDigests = async () => {
           try {
-            if (((await digests?.tick()) ?? []).length > 0) delivery.wake();
+            const result = await digests?.tick();
+            if (result === undefined) return;
+            if (result.queued.length > 0) delivery.wake();
+            for (const failure of result.failed) hooks.onDeliveryError(new DigestNotQueuedError(failure));
           } catch (error) {
             hooks.onDeliveryError(error);
           }

@@ -1,7 +1,8 @@
 // The digest Lambda, invoked by its hourly schedule: builds each e-mail subscriber's digest of every period
 // that has ended from the event log and publishes it to the event topic for that subscriber alone
-// (shared/publish/sendDigests.ts). A digest that could not be published fails the invocation (the
-// function's error alarm); the next run sends it.
+// (shared/publish/sendDigests.ts), in numbered parts when it is too big for one message. A digest or part
+// that could not be claimed or published is logged with its subscriber and fails the invocation (the
+// function's error alarm) once every other one has gone; the next run sends it.
 import { Logger } from '@aws-lambda-powertools/logger';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SNSClient } from '@aws-sdk/client-sns';
@@ -31,6 +32,12 @@ export async function handler(): Promise<DigestRunReport> {
     sent: report.sent.length,
     failed: report.failed.length,
   });
-  if (report.failed.length > 0) throw new DigestPublishError(report.failed.map(({ digestId }) => digestId));
+  if (report.failed.length > 0)
+    throw new DigestPublishError(
+      report.failed.map(
+        ({ digestId, subscriberId, organizationId }) =>
+          digestId ?? `${subscriberId}'s digests of ${organizationId} (event log unread)`,
+      ),
+    );
   return report;
 }

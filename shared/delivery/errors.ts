@@ -99,3 +99,28 @@ export class DeliveryRecordError extends TransientError {
     this.eventId = eventId;
   }
 }
+
+/** A digest, or one part of it, that could not be queued this time; the next look tries its period again. */
+export class DigestNotQueuedError extends TransientError {
+  readonly subscriberId: string;
+  /** The digest's (or part's) id; absent when the organization's event log could not be read. */
+  readonly eventId: string | undefined;
+
+  constructor(failure: {
+    subscriberId: string;
+    organizationId: string;
+    digestId?: string;
+    part?: string;
+    reason: string;
+  }) {
+    const what =
+      failure.digestId === undefined
+        ? `digests of organization ${failure.organizationId}`
+        : `digest ${failure.part === undefined ? '' : `${failure.part} `}${failure.digestId}`;
+    super(
+      `subscriber "${failure.subscriberId}": ${what} not queued: ${failure.reason}; looked at again shortly`,
+    );
+    this.subscriberId = failure.subscriberId;
+    this.eventId = failure.digestId;
+  }
+}

@@ -11,7 +11,7 @@
 // a subscriber's receiver answers again, what waits out a backoff is due at once, so that what went stale
 // meanwhile goes in one catch-up rather than in one per retry that falls due later.
 import { buildCatchUp } from '../events/buildCatchUp.js';
-import { isDigest } from '../events/digestEvent.js';
+import { type DigestEvent, isDigest } from '../events/digestEvent.js';
 import { eventReference, isOrderEvent } from '../events/notifierEvent.js';
 import { isStale } from '../events/staleness.js';
 import { attemptDelivery } from './attemptDelivery.js';
@@ -367,6 +367,12 @@ export class OutboxDelivery {
   }
 }
 
+/** " part 2 of 4" for a part of a split digest, so the report tells its parts apart. */
+function partSuffix(digest: DigestEvent): string {
+  const { part } = digest.data;
+  return part === undefined ? '' : ` part ${part.number} of ${part.of}`;
+}
+
 function reportOf(
   delivery: DueDelivery,
   outcome: DeliveryOutcome,
@@ -379,7 +385,7 @@ function reportOf(
     eventId: delivery.eventId,
     eventType: delivery.event.type,
     reference: isDigest(delivery.event)
-      ? `digest ${digestPeriodLabel(delivery.event)}`
+      ? `digest ${digestPeriodLabel(delivery.event)}${partSuffix(delivery.event)}`
       : eventReference(delivery.event),
     outcome,
     attempts,

@@ -32,8 +32,23 @@ export const DigestDataSchema = z.object({
   /** Events per type and per establishment, most first. */
   by_type: z.array(CountSchema),
   by_establishment: z.array(CountSchema),
-  /** Every event of the period, in the order recorded. */
+  /** The period's events in the order recorded: every one, or this part's run of them. */
   events: z.array(DigestEntrySchema).min(1),
+  /**
+   * Present when the period's digest was too big for one message (splitDigest.ts): which part this is,
+   * where its events start among the period's, and, in the last part of a digest that was cut, how many of
+   * the period's events no part lists. `by_type` and `by_establishment` always count the whole period.
+   */
+  part: z
+    .object({
+      number: z.number().int().positive(),
+      of: z.number().int().positive(),
+      /** The 1-based position of this part's first event among the period's events. */
+      first_event: z.number().int().positive(),
+      /** The period's events in no part (0 unless this is the last part of a cut digest). */
+      left_out: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 export type DigestData = z.infer<typeof DigestDataSchema>;
 

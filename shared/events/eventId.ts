@@ -61,14 +61,22 @@ export function prepChangedEventId(
 /**
  * The one id of a subscriber's digest of one organization's period, however often the period is looked
  * at, by this runner or after a restart: the store refuses the second copy. Its own namespace (the
- * digest type) keeps it apart from every event's id.
+ * digest type) keeps it apart from every event's id. A digest split into parts (splitDigest.ts) gives
+ * part n its own id, the same on every run, so a retried run never sends a part twice.
  */
-export function digestEventId(subscriberId: string, organizationId: string, periodStartMs: number): string {
+export function digestEventId(
+  subscriberId: string,
+  organizationId: string,
+  periodStartMs: number,
+  part = 1,
+): string {
+  const period = new Date(periodStartMs).toISOString();
   return eventId(
     organizationId.toLowerCase(),
     `subscriber:${subscriberId}`,
     'digest.email',
-    new Date(periodStartMs).toISOString(),
+    // Part 1 is the digest itself, so a digest that fits one message keeps the id it always had.
+    part === 1 ? period : `${period} part ${part}`,
   );
 }
 

@@ -1,14 +1,32 @@
 // One run of the digest schedule: the shared use case claims each ended period's digest in the state
-// table (queueDueDigests over DynamoDigestStore), then each claimed digest is published to the event topic
-// for its one subscriber (the `digest` attribute its subscriptions filter on) and marked sent. A digest
-// whose publish fails stays claimed but unsent, and a later run takes it again once the claim is stale.
+// table (queueDueDigests over DynamoDigestStore), split first into parts that fit one SNS publish and one
+// DynamoDB item, then each claimed part is published to the event topic for its one subscriber (the
+// `digest` attribute its subscriptions filter on) and marked sent. Each claim and each publish stands
+// alone: one that fails is reported and the rest still go. A part whose publish fails stays claimed but
+// unsent, and a later run takes it again once the claim is stale; one whose claim failed is claimed again
+// by the next run.
 import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
 import type { Config } from '../config/configSchema.js';
 import { digestMessageAttributes } from '../contracts/messageAttributes.js';
-import { queueDueDigests } from '../delivery/digest/queueDueDigests.js';
+import { partLabel, queueDueDigests } from '../delivery/digest/queueDueDigests.js';
+import type { DigestSizeLimit } from '../delivery/digest/splitDigest.js';
 import { snsDigestMessageBody, snsSubject } from '../delivery/email/snsEmailMessage.js';
 import type { DigestEvent } from '../events/digestEvent.js';
-import type { DynamoDigestStore } from '../store/dynamo/dynamoDigestStore.js';
+import { DIGEST_CLAIM_ITEM_LIMIT, type DynamoDigestStore } from '../store/dynamo/dynamoDigestStore.js';
+import { entryBytes } from './publishEntries.js';
+
+/** SNS's most bytes in one Publish, message and attributes together (256 KiB). */
+export const SNS_PUBLISH_MAX_BYTES = 262_144;
+
+/** What a digest message must fit to be published: counted as SNS counts it, and the subject with it. */
+export const DIGEST_PUBLISH_LIMIT: DigestSizeLimit = {
+  name: 'SNS message',
+  maxBytes: SNS_PUBLISH_MAX_BYTES,
+  sizeOf: (message) => entryBytes(publishInput('', message)),
+};
+
+/** Every limit a digest message meets on AWS. */
+export const AWS_DIGEST_LIMITS: readonly DigestSizeLimit[] = [DIGEST_PUBLISH_LIMIT, DIGEST_CLAIM_ITEM_LIMIT];
 
 export interface DigestRunDependencies {
   config: Config;
@@ -18,11 +36,20 @@ export interface DigestRunDependencies {
   clock: () => number;
 }
 
+interface DigestAbout {
+  /** The id of the message claimed and published: the digest's, or its part's. */
+  digestId?: string;
+  subscriberId: string;
+  organizationId: string;
+  /** "part 2 of 4", when the digest was split. */
+  part?: string;
+}
+
 export interface DigestRunReport {
   /** Periods whose digest was looked at (sent now, sent before, or empty). */
   examined: number;
-  sent: { digestId: string; subscriberId: string; organizationId: string; events: number }[];
-  failed: { digestId: string; subscriberId: string; organizationId: string; reason: string }[];
+  sent: (DigestAbout & { digestId: string; events: number; bytes: number })[];
+  failed: (DigestAbout & { stage: 'claim' | 'publish'; reason: string })[];
 }
 
 export async function sendDigests(deps: DigestRunDependencies): Promise<DigestRunReport> {
@@ -31,21 +58,29 @@ export async function sendDigests(deps: DigestRunDependencies): Promise<DigestRu
     organizations: deps.config.organizations,
     store: deps.store,
     nowMs: deps.clock(),
+    limits: AWS_DIGEST_LIMITS,
   });
-  const report: DigestRunReport = { examined: result.examined.length, sent: [], failed: [] };
+  const report: DigestRunReport = {
+    examined: result.examined.length,
+    sent: [],
+    failed: result.failed.map(({ periodDigestIds: _, ...failure }) => ({ ...failure, stage: 'claim' })),
+  };
   for (const digest of result.queued) {
     const about = {
       digestId: digest.id,
       subscriberId: digest.data.subscriber_id,
       organizationId: digest.data.organization.id,
+      ...partLabel(digest),
     };
     try {
-      await deps.sns.send(new PublishCommand(publishInput(deps.topicArn, digest)));
+      const input = publishInput(deps.topicArn, digest);
+      await deps.sns.send(new PublishCommand(input));
       await deps.store.markDigestSent(about.organizationId, digest.id);
-      report.sent.push({ ...about, events: digest.data.events.length });
+      report.sent.push({ ...about, events: digest.data.events.length, bytes: entryBytes(input) });
     } catch (error) {
       report.failed.push({
         ...about,
+        stage: 'publish',
         reason: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
       });
     }

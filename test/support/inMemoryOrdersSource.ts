@@ -29,7 +29,7 @@ import {
   validationMessage,
 } from '../../simulator/orderListingQuery.js';
 import { withStatus } from '../../simulator/orderStatus.js';
-import { paginate } from '../../simulator/pagination.js';
+import { PAGE_SIZE, paginate } from '../../simulator/pagination.js';
 import { PickupDateWriter, type PickupFormat } from '../../simulator/pickupFormat.js';
 import { microsFromMs } from '../../simulator/timestamps.js';
 import { CountingBudget, type SourceBudget } from './cycleBudgets.js';
@@ -147,7 +147,9 @@ export class InMemoryOrdersSource implements OrdersSource {
   }
 
   listEstablishments(walk: ListingWalk<Establishment> = {}): Promise<Listing<Establishment>> {
-    return this.#list('establishments', {}, EstablishmentSchema, walk, () => this.#establishmentsPage());
+    return this.#list('establishments', {}, EstablishmentSchema, walk, (url) =>
+      this.#establishmentsPage(url),
+    );
   }
 
   // --- the world ---
@@ -300,9 +302,18 @@ export class InMemoryOrdersSource implements OrdersSource {
     };
   }
 
-  /** GET /establishments as the spec's sample and the simulator show it: every record, no pagination keys. */
-  #establishmentsPage(): unknown {
-    return { success: true, message: 'Establishments retrieved successfully.', data: this.#establishments };
+  /**
+   * GET /establishments as the spec's sample and the simulator show it: every record, no pagination keys.
+   * Past one page (25), paginated as the spec says every list endpoint is: the sample never showed more.
+   */
+  #establishmentsPage(url: URL): unknown {
+    const envelope = { success: true, message: 'Establishments retrieved successfully.' };
+    if (this.#establishments.length <= PAGE_SIZE) return { ...envelope, data: this.#establishments };
+    const page = paginate(this.#establishments, Number(url.searchParams.get('page') ?? '1'), {
+      path: `${url.origin}${url.pathname}`,
+      query: url.searchParams,
+    });
+    return { ...envelope, data: page.data, links: page.links, meta: page.meta };
   }
 
   #failureFor(listing: FetchedPage['listing'], url: URL, page: number): ListingFailure | undefined {

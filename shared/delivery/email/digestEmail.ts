@@ -1,6 +1,8 @@
 // The e-mail a digest becomes (pure): "Digest: 14 events, 11:00–12:00 — North School", the counts by type
 // and by establishment, then one row per event (reference, type, establishment, pickup date, time), in a
-// text part that lines up in a fixed-width font and an HTML part with the same tables.
+// text part that lines up in a fixed-width font and an HTML part with the same tables. A part of a split
+// digest says so first ("Digest part 2 of 4: …", which survives SNS's cut of a long subject) and names
+// its run of events; the last part of a cut digest says how many events no part lists.
 import type { DigestEvent } from '../../events/digestEvent.js';
 import { counted } from '../../text/counted.js';
 import { dayLabel } from '../../time/dayLabel.js';
@@ -22,13 +24,36 @@ export function digestPeriodLabel(event: DigestEvent): string {
   return `${dayLabel(start.slice(0, 10))} ${clockOf(start)} – ${dayLabel(end.slice(0, 10))} ${clockOf(end)}`;
 }
 
-export function digestSubject(event: DigestEvent): string {
-  const count = counted(event.data.events.length, 'event');
-  return `Digest: ${count}, ${digestPeriodLabel(event)} — ${singleLine(event.data.organization.name)}`;
+/** The period's events, whether this message lists them all or is one part: the counts cover them all. */
+export function periodEventCount(event: DigestEvent): number {
+  return event.data.by_type.reduce((sum, entry) => sum + entry.count, 0);
 }
 
-export function formatDigestEmail(event: DigestEvent): EmailMessage {
-  const subject = digestSubject(event);
+export function digestSubject(event: DigestEvent): string {
+  const count = counted(periodEventCount(event), 'event');
+  const { part } = event.data;
+  const heading = part === undefined ? 'Digest' : `Digest part ${part.number} of ${part.of}`;
+  return `${heading}: ${count}, ${digestPeriodLabel(event)} — ${singleLine(event.data.organization.name)}`;
+}
+
+/** The lines a part adds under the opening one: which events it lists, and what a cut left out. */
+function partLines(event: DigestEvent): string[] {
+  const { part, events } = event.data;
+  if (part === undefined) return [];
+  const last = part.first_event + events.length - 1;
+  const lines = [
+    `Part ${part.number} of ${part.of}: events ${part.first_event} to ${last} of ${periodEventCount(event)}.`,
+  ];
+  if (part.left_out > 0) {
+    lines.push(
+      `Cut after ${counted(part.of, 'part')}: the period's last ${counted(part.left_out, 'event')} ${part.left_out === 1 ? 'is' : 'are'} left out of this digest.`,
+    );
+  }
+  return lines;
+}
+
+/** The rows and lines both parts show, in the order they show them. */
+function digestContent(event: DigestEvent) {
   const { data } = event;
   const byType = data.by_type.map((entry) => [singleLine(entry.name), String(entry.count)] as const);
   const byEstablishment = data.by_establishment.map(
@@ -45,9 +70,17 @@ export function formatDigestEmail(event: DigestEvent): EmailMessage {
       ] as const,
   );
   const period = `${data.period_start} to ${data.period_end} (${data.organization.time_zone})`;
-  const ordersHeading = ['Reference', 'Type', 'Establishment', 'Pickup date', 'Time'] as const;
+  const opening = [`${counted(periodEventCount(event), 'event')} from ${period}.`, ...partLines(event)];
+  return { byType, byEstablishment, orders, opening };
+}
+
+const ORDERS_HEADING = ['Reference', 'Type', 'Establishment', 'Pickup date', 'Time'] as const;
+
+/** The subject and text part alone: what SNS e-mail carries, and what is measured against its limit. */
+export function formatDigestText(event: DigestEvent): Omit<EmailMessage, 'html'> {
+  const { byType, byEstablishment, orders, opening } = digestContent(event);
   const text = [
-    `${counted(data.events.length, 'event')} from ${period}.`,
+    ...opening,
     '',
     'By type:',
     ...textTable(['Type', 'Events'], byType, ['left', 'right'], [NAME_COLUMN_MAX]),
@@ -57,7 +90,7 @@ export function formatDigestEmail(event: DigestEvent): EmailMessage {
     '',
     'Orders:',
     ...textTable(
-      ordersHeading,
+      ORDERS_HEADING,
       orders,
       ['left', 'left', 'left', 'left', 'left'],
       [undefined, undefined, NAME_COLUMN_MAX],
@@ -65,18 +98,24 @@ export function formatDigestEmail(event: DigestEvent): EmailMessage {
     '',
     eventFooter(event),
   ].join('\n');
+  return { subject: digestSubject(event), text: `${text}\n` };
+}
+
+export function formatDigestEmail(event: DigestEvent): EmailMessage {
+  const { subject, text } = formatDigestText(event);
+  const { byType, byEstablishment, orders, opening } = digestContent(event);
   const html = htmlDocument(
     subject,
     [
-      `<p>${escapeHtml(`${counted(data.events.length, 'event')} from ${period}.`)}</p>\n`,
+      opening.map((line) => `<p>${escapeHtml(line)}</p>\n`).join(''),
       `<h2 style="${HTML_STYLES.heading}">By type</h2>\n`,
       htmlTable(['Type', 'Events'], byType, [false, true]),
       `<h2 style="${HTML_STYLES.heading}">By establishment</h2>\n`,
       htmlTable(['Establishment', 'Events'], byEstablishment, [false, true]),
       `<h2 style="${HTML_STYLES.heading}">Orders</h2>\n`,
-      htmlTable(ordersHeading, orders, [false, false, false, false, false]),
+      htmlTable(ORDERS_HEADING, orders, [false, false, false, false, false]),
     ].join(''),
     event,
   );
-  return { subject, text: `${text}\n`, html };
+  return { subject, text, html };
 }

@@ -5,7 +5,7 @@ import { type DigestEvent, isDigest } from '../../events/digestEvent.js';
 import type { NotifierEvent } from '../../events/notifierEvent.js';
 import { eventForSubscriber } from '../../events/orderSummary.js';
 import { defaultHighlightWords, type HighlightWordsOf, highlightWordsFor } from '../highlightWordsOf.js';
-import { digestSubject, formatDigestEmail } from './digestEmail.js';
+import { digestSubject, formatDigestText } from './digestEmail.js';
 import { emailSubject, formatEmail } from './emailMessage.js';
 
 /**
@@ -38,7 +38,7 @@ export function snsMessageBody(event: NotifierEvent, highlightWords: HighlightWo
  * digest names orders by reference only, so the one body serves every recipient.
  */
 export function snsDigestMessageBody(digest: DigestEvent): string {
-  const { subject, text } = formatDigestEmail(digest);
+  const { subject, text } = formatDigestText(digest);
   return JSON.stringify({ default: JSON.stringify(digest), email: `${subject}\n\n${text}` });
 }
 

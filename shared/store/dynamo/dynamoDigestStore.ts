@@ -2,15 +2,55 @@
 // is claimed by a conditional Put of an item keyed by its deterministic id before it is published, then
 // marked sent. A re-run of the schedule for the same period finds the claim and sends nothing; a claim
 // whose publish never got marked (the function died between the two) is taken again once it is stale, so
-// a digest is sent at least once and, outside that crash window, exactly once.
+// a digest is sent at least once and, outside that crash window, exactly once. A digest too big for one
+// item is split before it is claimed (DIGEST_CLAIM_ITEM_LIMIT), each part claimed under its own id.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DigestStore } from '../../delivery/digest/queueDueDigests.js';
+import type { DigestSizeLimit } from '../../delivery/digest/splitDigest.js';
 import type { DigestEvent } from '../../events/digestEvent.js';
 import { DEFAULT_EVENT_RETENTION_MS, type StoredEvent } from '../stateStore.js';
 import { DynamoStateStore } from './dynamoStateStore.js';
 import { StateTableClient } from './stateTableClient.js';
 import { digestKey, ItemKind, ttlSeconds } from './stateTableKeys.js';
+
+/** DynamoDB's most bytes in one item (400 KB), attribute names and values together. */
+export const DYNAMO_ITEM_MAX_BYTES = 409_600;
+
+/** The item that claims a digest (or one part of it): its key, who it is for, when, and the digest. */
+function digestClaimItem(organizationId: string, digest: DigestEvent, nowMs: number, expiresAtMs: number) {
+  return {
+    ...digestKey(organizationId, digest.id),
+    kind: ItemKind.digest,
+    subscriberId: digest.data.subscriber_id,
+    claimedAt: nowMs,
+    expiresAt: ttlSeconds(expiresAtMs),
+    payload: JSON.stringify(digest),
+  };
+}
+
+/**
+ * The claim item's size as DynamoDB counts it, from above: each attribute's name and value in UTF-8, a
+ * number at its most (21 bytes). The sentAt a later update adds is counted too.
+ */
+export function digestClaimItemBytes(digest: DigestEvent): number {
+  const item: Record<string, unknown> = {
+    ...digestClaimItem(digest.data.organization.id, digest, 0, 0),
+    sentAt: 0,
+  };
+  return Object.entries(item).reduce(
+    (bytes, [name, value]) =>
+      bytes + Buffer.byteLength(name) + (typeof value === 'number' ? 21 : Buffer.byteLength(String(value))),
+    0,
+  );
+}
+
+/** What a digest message must fit to be claimed in the state table (splitDigest.ts). */
+export const DIGEST_CLAIM_ITEM_LIMIT: DigestSizeLimit = {
+  name: 'DynamoDB item',
+  maxBytes: DYNAMO_ITEM_MAX_BYTES,
+  sizeOf: digestClaimItemBytes,
+};
 
 /** Longer than the digest function's timeout, so a claim is only taken again from a run that is gone. */
 export const DEFAULT_DIGEST_CLAIM_TIMEOUT_MS = 15 * 60_000;
@@ -57,14 +97,7 @@ export class DynamoDigestStore implements DigestStore {
       organizationId,
       new PutCommand({
         TableName: this.#table.name,
-        Item: {
-          ...digestKey(organizationId, digest.id),
-          kind: ItemKind.digest,
-          subscriberId: digest.data.subscriber_id,
-          claimedAt: now,
-          expiresAt: ttlSeconds(now + this.#retentionMs),
-          payload: JSON.stringify(digest),
-        },
+        Item: digestClaimItem(organizationId, digest, now, now + this.#retentionMs),
         ConditionExpression:
           'attribute_not_exists(#pk) OR (attribute_not_exists(#sentAt) AND #claimedAt < :stale)',
         ExpressionAttributeNames: { '#pk': 'pk', '#sentAt': 'sentAt', '#claimedAt': 'claimedAt' },

@@ -7,6 +7,7 @@ import type { SubscriberConfig } from '../../../shared/config/configSchema.js';
 import type { DeliveryOutcome, EventSender } from '../../../shared/delivery/deliveryOutcome.js';
 import { isDigested } from '../../../shared/delivery/digest/planDigests.js';
 import { queueDueDigests } from '../../../shared/delivery/digest/queueDueDigests.js';
+import { EMAIL_DIGEST_LIMIT } from '../../../shared/delivery/email/digestEmailLimit.js';
 import { OutboxDelivery } from '../../../shared/delivery/outboxDelivery.js';
 import { matchesFilter } from '../../../shared/delivery/subscriberFilter.js';
 import type { DigestEvent } from '../../../shared/events/digestEvent.js';
@@ -60,7 +61,13 @@ async function logEvent(type: OrderEvent['type']): Promise<void> {
 }
 
 function tick() {
-  return queueDueDigests({ subscribers, organizations: [organization], store, nowMs: now });
+  return queueDueDigests({
+    subscribers,
+    organizations: [organization],
+    store,
+    nowMs: now,
+    limits: [EMAIL_DIGEST_LIMIT],
+  });
 }
 
 function engine(office: RecordingSender, hook = new RecordingSender()) {
@@ -132,6 +139,28 @@ describe('digests through the SQLite outbox', () => {
     const [second] = await ofOffice();
     expect(second).toMatchObject({ state: 'delivered', attempts: 2 });
     expect(new Set(office.digests.map((d) => d.id)).size).toBe(1);
+  });
+
+  it('queues a 3,000-event digest as numbered parts, each an e-mail within 1 MB, delivered once each', async () => {
+    const events = Array.from({ length: 3_000 }, () => makeEvent(ORG, newOrderUuid(), 'order.created'));
+    await store.recordEvents(ORG, events);
+    now = HOUR_START + 3_600_000 + 1_000;
+    const { queued, failed } = await tick();
+    expect(failed).toEqual([]);
+    expect(queued.map((part) => part.data.part?.number)).toEqual([1, 2]);
+    for (const part of queued) expect(EMAIL_DIGEST_LIMIT.sizeOf(part)).toBeLessThanOrEqual(1_000_000);
+    expect(queued.flatMap((part) => part.data.events.map((entry) => entry.event_id))).toEqual(
+      events.map((event) => event.id),
+    );
+    expect((await tick()).queued).toEqual([]);
+
+    const office = new RecordingSender();
+    const reports = (await engine(office).deliverDue()).filter((r) => r.subscriberId === 'office');
+    expect(reports.map((r) => `${r.reference} ${r.state}`)).toEqual([
+      'digest 11:00–12:00 part 1 of 2 delivered',
+      'digest 11:00–12:00 part 2 of 2 delivered',
+    ]);
+    expect(office.digests.map((d) => d.id)).toEqual(queued.map((part) => part.id));
   });
 
   it('dead-letters a digest queued for a subscriber whose sender takes none', async () => {

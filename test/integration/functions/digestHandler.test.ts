@@ -1,11 +1,16 @@
 // The digest Lambda handler as AWS runs it: the event log and the digests' claims in DynamoDB Local, SNS
-// mocked (aws-sdk-client-mock), the clock fixed a minute after an hourly period ended.
-import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+// mocked (aws-sdk-client-mock) and refusing, as SNS does, a publish over 256 KB, the clock fixed a minute
+// after an hourly period ended. Two subscribers: `office` (orders created and completed) and `kitchen`
+// (orders archived), so one's digest going wrong can be seen not to stop the other's.
+import { PublishCommand, type PublishCommandInput, SNSClient } from '@aws-sdk/client-sns';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConfigInput } from '../../../shared/config/configSchema.js';
 import { DigestEventSchema } from '../../../shared/events/digestEvent.js';
+import { DynamoDigestStore } from '../../../shared/store/dynamo/dynamoDigestStore.js';
 import { DynamoStateStore } from '../../../shared/store/dynamo/dynamoStateStore.js';
+import { digestKey } from '../../../shared/store/dynamo/stateTableKeys.js';
 import { type CapturedOutput, captureOutput } from '../../support/captureOutput.js';
 import { ORGANIZATION_CONFIG, stubDeliveryEnvironment } from '../../support/deliveryFunctionEnv.js';
 import { parsedOrder, snapshotOf } from '../../support/detectFixtures.js';
@@ -36,8 +41,63 @@ function config(): ConfigInput {
         to: ['office@example.test'],
         digest: { every: '1h', types: ['order.created', 'order.completed'] },
       },
+      {
+        id: 'kitchen',
+        type: 'email',
+        to: ['kitchen@example.test'],
+        digest: { every: '1h', types: ['order.archived'] },
+      },
     ],
   };
+}
+
+/** SNS's limit on one Publish: the message and its attributes, 262,144 bytes in all. */
+const SNS_MAX_BYTES = 262_144;
+
+function publishBytes(input: PublishCommandInput): number {
+  let bytes = Buffer.byteLength(input.Message ?? '');
+  for (const [name, value] of Object.entries(input.MessageAttributes ?? {}))
+    bytes +=
+      Buffer.byteLength(name) +
+      Buffer.byteLength(value.DataType ?? '') +
+      Buffer.byteLength(value.StringValue ?? '');
+  return bytes;
+}
+
+/** SNS as it answers a publish: refused over its size limit, else accepted. */
+function snsAcceptsWithinItsLimit(): void {
+  let sent = 0;
+  sns.on(PublishCommand).callsFake((input: PublishCommandInput) => {
+    if (publishBytes(input) > SNS_MAX_BYTES)
+      throw Object.assign(new Error('Invalid parameter: Message too long'), {
+        name: 'InvalidParameterException',
+      });
+    sent += 1;
+    return { MessageId: `m-${sent}` };
+  });
+}
+
+function publishedTo(subscriberId: string): PublishCommandInput[] {
+  return sns
+    .commandCalls(PublishCommand)
+    .map((call) => call.args[0].input)
+    .filter((input) => input.MessageAttributes?.digest?.StringValue === subscriberId);
+}
+
+function digestOf(input: PublishCommandInput) {
+  const body = JSON.parse(input.Message ?? '{}') as { default: string; email: string };
+  return { digest: DigestEventSchema.parse(JSON.parse(body.default)), email: body.email };
+}
+
+/** Logs events in bulk as the poller's recordEvents does, 100 at a time, at the given time. */
+async function recordMany(recordedAt: number, events: ReturnType<typeof makeOrderEvent>[]): Promise<void> {
+  const store = new DynamoStateStore({
+    client: table.client,
+    tableName: table.tableName,
+    clock: () => recordedAt,
+  });
+  for (let start = 0; start < events.length; start += 100)
+    await store.recordEvents(ORGANIZATION_CONFIG.id, events.slice(start, start + 100));
 }
 
 /** Records events in the log as the poller would, at the given times. */
@@ -143,5 +203,112 @@ describe('a digest whose publish failed', () => {
     const published = sns.commandCalls(PublishCommand).map((call) => call.args[0].input.Message ?? '');
     expect(published).toHaveLength(1);
     expect(published[0]).toContain('R-4');
+  });
+});
+
+describe('a digest of 3,000 events', () => {
+  it('goes out as numbered parts each within SNS’s 256 KB, claimed within DynamoDB’s item limit, and the other subscriber’s digest goes too', async () => {
+    // Two days on, so no earlier period is in the run's catch-up window.
+    const start = PERIOD_START + 48 * 3_600_000;
+    const events = Array.from({ length: 3_000 }, (_, n) =>
+      makeOrderEvent({ order: { reference: `B-${n}` } }),
+    );
+    await recordMany(start + 60_000, events);
+    await record(start + 120_000, [makeOrderEvent({ type: 'order.archived', order: { reference: 'K-1' } })]);
+    vi.setSystemTime(start + 3_600_000 + 60_000);
+    snsAcceptsWithinItsLimit();
+
+    const report = await handlerModule.handler();
+
+    expect(report.failed).toEqual([]);
+    const office = publishedTo('office');
+    expect(office).toHaveLength(4);
+    for (const input of office) expect(publishBytes(input)).toBeLessThanOrEqual(SNS_MAX_BYTES);
+    expect(office.map((input) => input.Subject)).toEqual(
+      [1, 2, 3, 4].map((n) => `Digest part ${n} of 4: 3000 events, 11:00-12:00 - North School`),
+    );
+    const parts = office.map((input) => digestOf(input));
+    expect(parts.map(({ digest }) => digest.data.part?.number)).toEqual([1, 2, 3, 4]);
+    expect(parts[1]?.email).toContain(`Part 2 of 4: events ${parts[1]?.digest.data.part?.first_event} to`);
+    const listed = parts.flatMap(({ digest }) => digest.data.events.map((entry) => entry.reference));
+    expect(listed).toHaveLength(3_000);
+    expect(new Set(listed)).toEqual(new Set(events.map((event) => event.data.order.reference)));
+    expect(report.sent.filter((sent) => sent.subscriberId === 'office').map((sent) => sent.part)).toEqual([
+      'part 1 of 4',
+      'part 2 of 4',
+      'part 3 of 4',
+      'part 4 of 4',
+    ]);
+
+    // Each part's claim is in the table, marked sent, under the part's own id.
+    const documents = DynamoDBDocumentClient.from(table.client);
+    for (const { digest } of parts) {
+      const claim = await documents.send(
+        new GetCommand({ TableName: table.tableName, Key: digestKey(ORGANIZATION_CONFIG.id, digest.id) }),
+      );
+      expect(claim.Item?.sentAt).toEqual(expect.any(Number));
+    }
+    expect(new Set(parts.map(({ digest }) => digest.id)).size).toBe(4);
+
+    const kitchen = publishedTo('kitchen');
+    expect(
+      kitchen.map((input) => digestOf(input).digest.data.events.map((entry) => entry.reference)),
+    ).toEqual([['K-1']]);
+
+    // A second run (or Scheduler delivering twice) sends no part again.
+    sns.reset();
+    snsAcceptsWithinItsLimit();
+    expect((await handlerModule.handler()).sent).toEqual([]);
+    expect(sns.commandCalls(PublishCommand)).toHaveLength(0);
+    // 3,000 events written to DynamoDB Local and read back twice: seconds, not the usual milliseconds.
+  }, 60_000);
+});
+
+describe('a digest whose claim fails', () => {
+  it('is reported with its subscriber and fails the run, while the next subscriber’s digest is still sent', async () => {
+    const start = PERIOD_START + 96 * 3_600_000;
+    await record(start + 60_000, [makeOrderEvent({ order: { reference: 'O-1' } })]);
+    await record(start + 120_000, [makeOrderEvent({ type: 'order.archived', order: { reference: 'K-2' } })]);
+    vi.setSystemTime(start + 3_600_000 + 60_000);
+    snsAcceptsWithinItsLimit();
+    const claim = DynamoDigestStore.prototype.recordDigest;
+    const failing = vi.spyOn(DynamoDigestStore.prototype, 'recordDigest').mockImplementation(async function (
+      this: DynamoDigestStore,
+      organizationId,
+      digest,
+    ) {
+      if (digest.data.subscriber_id === 'office')
+        throw Object.assign(new Error('Item size has exceeded the maximum allowed size'), {
+          name: 'ValidationException',
+        });
+      return claim.call(this, organizationId, digest);
+    });
+
+    await expect(handlerModule.handler()).rejects.toThrow(/1 digest\(s\) not published/);
+
+    expect(publishedTo('office')).toHaveLength(0);
+    expect(publishedTo('kitchen').map((input) => digestOf(input).digest.data.events[0]?.reference)).toEqual([
+      'K-2',
+    ]);
+    const logged = output
+      .text()
+      .split('\n')
+      .filter((line) => line.includes('digest not sent'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged).toEqual([
+      expect.objectContaining({
+        subscriberId: 'office',
+        stage: 'claim',
+        reason: 'ValidationException: Item size has exceeded the maximum allowed size',
+      }),
+    ]);
+
+    // The next run claims and sends it; the kitchen's is not sent again.
+    failing.mockRestore();
+    sns.reset();
+    snsAcceptsWithinItsLimit();
+    const next = await handlerModule.handler();
+    expect(next.sent.map((sent) => sent.subscriberId)).toEqual(['office']);
+    expect(publishedTo('office')).toHaveLength(1);
   });
 });
