@@ -199,8 +199,10 @@ function nextPageUrl<T>(
   }
   const hasMore = page.meta
     ? page.meta.current_page < page.meta.last_page
-    : // Without pagination keys (the old bare form), only a full page can have a successor.
-      page.records.length + page.skipped.length >= PAGE_SIZE;
+    : // Without pagination keys (the old bare form), only a full page can have a successor. One longer than
+      // the fixed page size was not paged at all (the establishments sample has no keys): it is the whole
+      // listing, and a page 2 of it would only repeat it.
+      page.records.length + page.skipped.length === PAGE_SIZE;
   if (!hasMore) return undefined;
   const url = new URL(firstUrl);
   url.searchParams.set('page', String(pageNumber + 1));

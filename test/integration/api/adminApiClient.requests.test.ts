@@ -188,6 +188,18 @@ describe('AdminApiClient listEstablishments', () => {
     expect(listing).toMatchObject({ complete: true, consistent: true, pages: 1, total: undefined });
   });
 
+  it('takes an unpaged establishments listing longer than a page whole, without asking for page 2', async () => {
+    // The spec's establishments sample has no pagination keys: a server that does not page this endpoint
+    // answers every record at once, and ignores `page`.
+    const records = Array.from({ length: 30 }, () => makeEstablishment());
+    const server = await serve((_req, res) => sendJson(res, 200, envelope(records)));
+    const { client } = createTestClient(server.baseUrl);
+    const listing = await client.listEstablishments();
+    expect(server.requests.map((request) => request.url)).toEqual(['/api/v1/admin/establishments']);
+    expect(listing.records).toHaveLength(30);
+    expect(listing).toMatchObject({ complete: true, consistent: true, pages: 1, problems: [] });
+  });
+
   it('skips a broken establishment and marks the listing incomplete', async () => {
     const broken = { ...makeEstablishment(), working_days: [9] };
     const server = await serve((_req, res) => sendJson(res, 200, envelope([makeEstablishment(), broken])));
