@@ -47,6 +47,7 @@ export async function handler(
     config: environment.config,
     catchUpAfter: environment.catchUpAfterSeconds.map((seconds) => seconds * 1000),
     clientFor: (organization) => clients.clientFor(organization),
+    tokenIdentityOf: (organization) => clients.tokenIdentityOf(organization),
     store,
     ticks,
     logger,
