@@ -11,6 +11,9 @@ const app = new App();
 try {
   const { stackName, stackProps } = deploymentSettings(app.node);
   new MealOrderNotifierStack(app, stackName, stackProps);
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  // Inside the try: checks that read the finished policies run at synth (rolePolicySize.ts).
+  app.synth();
 } catch (error) {
   // A mistake in the config or the context (ConfigError, DeploymentError, …): the message says everything,
   // a stack trace would bury it. Exit 1 whatever the class's own code: cdk reports any failure of the app
@@ -21,5 +24,3 @@ try {
   }
   throw error;
 }
-Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-app.synth();

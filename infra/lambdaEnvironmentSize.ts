@@ -15,7 +15,7 @@ export const LAMBDA_ENVIRONMENT_LIMIT_BYTES = 4096;
  * lands in: partitions are at most 10 characters (`aws-us-gov`) and region codes 14 (`ap-southeast-7`)
  * today; 12 and 16 leave room for new ones.
  */
-const LONGEST = {
+export const LONGEST = {
   partition: 'p'.repeat(12),
   region: 'r'.repeat(16),
   account: '0'.repeat(12),

@@ -30,6 +30,7 @@ import { PollerFunction } from './pollerFunction.js';
 import { PollSchedules } from './pollSchedules.js';
 import { PollTickQueue } from './pollTickQueue.js';
 import { Publisher } from './publisher.js';
+import { checkRolePolicySizes } from './rolePolicySize.js';
 import { assertFilterPoliciesFit, assertStackFits } from './stackLimits.js';
 import { addStackOutputs } from './stackOutputs.js';
 import { StateTable } from './stateTable.js';
@@ -205,5 +206,7 @@ export class MealOrderNotifierStack extends Stack {
     // The narrower limit first: a config of many e-mail recipients is over it long before the others.
     assertFilterPoliciesFit(this, events.topic, props.snsFilterPolicies);
     assertStackFits(this, dashboard.widgetCount);
+    // At synth, once every grant is in and CDK has split what it would: the policies as they deploy.
+    checkRolePolicySizes(this);
   }
 }

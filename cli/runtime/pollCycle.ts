@@ -1,6 +1,7 @@
 // One poll cycle of one organization in the local runner: prune what SQLite has no TTL for, then the
 // shared use case. Reporting is the caller's: the poll command prints, the demo narrates.
 import { apiTargetOf, explainApiFailure } from '../../shared/config/explainApiFailure.js';
+import { organizationsOnToken } from '../../shared/poll/organizationsOnToken.js';
 import { pollOrganization } from '../../shared/poll/pollOrganization.js';
 import type { PollReport } from '../../shared/poll/pollReport.js';
 import type { LocalRuntime, OrganizationRuntime } from './localRuntime.js';
@@ -17,9 +18,11 @@ export async function runPollCycle(
     runId: runtime.runId,
     lease: runtime.lease,
     baseUrl: runtime.config.api.baseUrl,
-    organizationsOnToken: runtime.organizations.filter(
-      (entry) => entry.client.budget.key === client.budget.key,
-    ).length,
+    // Each client's budget is keyed by its token's identity: the one rule counts them (AWS counts the same).
+    organizationsOnToken: organizationsOnToken(
+      runtime.organizations.map((entry) => entry.client.budget.key),
+      client.budget.key,
+    ),
     // The words check-config --ping uses: an unreachable API or a rejected token says what to check.
     describeFailure: (error) =>
       `${organization.name}: ${explainApiFailure(error, apiTargetOf(runtime.config, organization.id))}`,

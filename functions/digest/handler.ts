@@ -8,6 +8,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { type DigestRunReport, sendDigests } from '../../shared/publish/sendDigests.js';
 import { DynamoDigestStore } from '../../shared/store/dynamo/dynamoDigestStore.js';
+import { addInvocationContext, type InvocationContext } from '../shared/invocationContext.js';
 import { parseDigestEnvironment } from './environment.js';
 import { DigestPublishError } from './errors.js';
 
@@ -17,7 +18,9 @@ const logger = new Logger();
 const store = new DynamoDigestStore({ client: new DynamoDBClient({}), tableName: environment.tableName });
 const sns = new SNSClient({});
 
-export async function handler(): Promise<DigestRunReport> {
+/** The schedule's event carries nothing the run needs: it builds what has ended by now. */
+export async function handler(_event?: unknown, context?: InvocationContext): Promise<DigestRunReport> {
+  addInvocationContext(logger, context);
   const report = await sendDigests({
     config: environment.config,
     store,

@@ -5,11 +5,12 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import type { Context, SQSBatchResponse } from 'aws-lambda';
+import type { SQSBatchResponse } from 'aws-lambda';
 import { SecretsManagerJsonSecretResolver } from '../../shared/config/secretsManagerJsonSecretResolver.js';
 import { METRICS_NAMESPACE, SERVICE_NAMES } from '../../shared/contracts/customMetrics.js';
 import { ORGANIZATION_TOKENS_SECRET } from '../../shared/contracts/organizationTokensSecret.js';
 import { DynamoStateStore } from '../../shared/store/dynamo/dynamoStateStore.js';
+import { addInvocationContext, type InvocationContext } from '../shared/invocationContext.js';
 import { parsePollerEnvironment } from './environment.js';
 import { UnknownOrganizationError } from './errors.js';
 import { OrganizationClients } from './organizationClients.js';
@@ -40,13 +41,15 @@ const ticks = new TickQueue(environment.tickQueueUrl, new SQSClient({}));
  */
 export async function handler(
   event: unknown,
-  context: Pick<Context, 'awsRequestId'>,
+  context: InvocationContext & { awsRequestId: string },
 ): Promise<TriggerResult | SQSBatchResponse> {
+  addInvocationContext(logger, context);
   const parsed = parsePollerEvent(event);
   const deps = (runId: string): TriggerDependencies => ({
     config: environment.config,
     catchUpAfter: environment.catchUpAfterSeconds.map((seconds) => seconds * 1000),
     clientFor: (organization) => clients.clientFor(organization),
+    tokenIdentityOf: (organization) => clients.tokenIdentityOf(organization),
     store,
     ticks,
     logger,

@@ -10,10 +10,10 @@ import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Config, OrganizationConfig } from '../../shared/config/configSchema.js';
 import { SecretNotSetError } from '../../shared/config/errors.js';
 import { apiTargetOf, explainApiFailure } from '../../shared/config/explainApiFailure.js';
-import { secretRefKey } from '../../shared/config/secretRef.js';
 import { AWS_LEASE_TERMS } from '../../shared/contracts/awsPollSettings.js';
 import { assessOverdue, type OverdueInput } from '../../shared/detect/overdue.js';
 import type { OrdersSource } from '../../shared/poll/ordersSource.js';
+import { organizationsOnToken } from '../../shared/poll/organizationsOnToken.js';
 import { overdueInputOf, pollWhenDue } from '../../shared/poll/pollWhenDue.js';
 import type { StateStore } from '../../shared/store/stateStore.js';
 import { UnknownOrganizationError } from './errors.js';
@@ -30,6 +30,11 @@ export interface TriggerDependencies {
   config: Config;
   /** The organization's Admin API client (OrganizationClients.clientFor). */
   clientFor(organization: OrganizationConfig): Promise<OrdersSource>;
+  /**
+   * The identity of the organization's token, the key its budget is counted under
+   * (OrganizationClients.tokenIdentityOf); never throws for a token that cannot be read.
+   */
+  tokenIdentityOf(organization: OrganizationConfig): Promise<string>;
   store: StateStore;
   ticks: TickSender;
   logger: Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
@@ -99,7 +104,7 @@ export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependenc
     runId: deps.runId,
     lease: AWS_LEASE_TERMS,
     baseUrl: deps.config.api.baseUrl,
-    organizationsOnToken: organizationsOnToken(deps.config.organizations, organization),
+    organizationsOnToken: await sharingToken(organization, deps),
     // The words the local runner and check-config --ping use: a rejected token says what to check.
     describeFailure: (error) =>
       `${organization.name}: ${explainApiFailure(error, apiTargetOf(deps.config, organization.id))}`,
@@ -155,14 +160,13 @@ async function isOverdue(
 }
 
 /**
- * The organizations sharing `organization`'s token, itself included: its share of the budget. Counted by
- * secret reference, which is what the deployment knows without reading the secrets; two references
- * holding the same token would each be counted as a token of their own.
+ * The organizations of the deployment sharing `organization`'s token, itself included: the one rule, by token
+ * identity as the budget is keyed, so two secret references holding one token count as one token.
  */
-export function organizationsOnToken(
-  organizations: readonly OrganizationConfig[],
+async function sharingToken(
   organization: OrganizationConfig,
-): number {
-  const token = secretRefKey(organization.token);
-  return organizations.filter((candidate) => secretRefKey(candidate.token) === token).length;
+  deps: Pick<TriggerDependencies, 'config' | 'tokenIdentityOf'>,
+): Promise<number> {
+  const identities = await Promise.all(deps.config.organizations.map((other) => deps.tokenIdentityOf(other)));
+  return organizationsOnToken(identities, await deps.tokenIdentityOf(organization));
 }

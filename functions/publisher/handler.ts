@@ -11,6 +11,7 @@ import { METRICS_NAMESPACE, SERVICE_NAMES } from '../../shared/contracts/customM
 import { highlightWordsOf } from '../../shared/delivery/highlightWordsOf.js';
 import { publishEvents } from '../../shared/publish/publishEvents.js';
 import { readStreamBatch } from '../../shared/publish/streamEvents.js';
+import { addInvocationContext, type InvocationContext } from '../shared/invocationContext.js';
 import { parsePublisherEnvironment } from './environment.js';
 
 const environment = parsePublisherEnvironment(process.env);
@@ -21,7 +22,11 @@ const logger = new Logger();
 const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.publisher });
 const sns = new SNSClient({});
 
-export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
+export async function handler(
+  event: DynamoDBStreamEvent,
+  context?: InvocationContext,
+): Promise<DynamoDBBatchResponse> {
+  addInvocationContext(logger, context);
   const batch = readStreamBatch(event.Records ?? []);
   const report = await publishEvents(sns, environment.topicArn, batch.toPublish, highlightWords, {
     catchUpAfterSeconds: environment.catchUpAfterSeconds,

@@ -29,11 +29,12 @@ import {
 import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
 import { DynamoSubscriberStatus } from '../../shared/store/dynamo/dynamoSubscriberStatus.js';
 import { parseDeliveryEnvironment } from './deliveryEnvironment.js';
+import { addInvocationContext, type InvocationContext } from './invocationContext.js';
 import { queueUrlFromArn } from './queueUrl.js';
 
 export type SqsDeliveryHandler = (
   event: SQSEvent,
-  context?: Pick<Context, 'getRemainingTimeInMillis'>,
+  context?: Pick<Context, 'getRemainingTimeInMillis'> & InvocationContext,
 ) => Promise<SQSBatchResponse>;
 
 /** The shared builder of the one subscriber type a function delivers (buildWebhookSender, buildSlackSender). */
@@ -87,6 +88,7 @@ export function createSqsDeliveryHandler<S extends DeliverySubscriber>(
   const processor = new BatchProcessor(EventType.SQS);
 
   return async (event, context) => {
+    addInvocationContext(logger, context);
     const tally = new DeliveryTally();
     const deps: SqsDeliveryDependencies<S> = {
       subscriberOfQueue: environment.subscriberOfQueue,

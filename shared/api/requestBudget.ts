@@ -1,10 +1,10 @@
 // The per-token request budget (default 50/min, the spec's limit). The spec does not say whether the
 // limit counts per token, organization or address, so we count per token: the strictest plausible scope.
 // A poll cycle reserves its requests in one store write; requests outside a reservation take one each.
-import { createHash } from 'node:crypto';
 import { sleep } from '../time/sleep.js';
 import { type BudgetCounterStore, InMemoryBudgetCounterStore } from './budgetCounterStore.js';
 import { RequestBudgetExhaustedError, type RequestContext } from './errors.js';
+import { tokenIdentity } from './tokenIdentity.js';
 
 const WINDOW_MS = 60_000;
 /** The share of the limit kept unused, against the server counting a request a little later than we do. */
@@ -52,7 +52,7 @@ export class RequestBudget {
   constructor(options: RequestBudgetOptions) {
     this.requestsPerMinute = options.requestsPerMinute ?? 50;
     this.usablePerMinute = usablePerMinute(this.requestsPerMinute);
-    this.key = `token#${createHash('sha256').update(options.token).digest('hex').slice(0, 32)}`;
+    this.key = tokenIdentity(options.token);
     this.#store = options.store ?? new InMemoryBudgetCounterStore();
     this.maxWaitMs = options.maxWaitMs ?? 65_000;
     this.#clock = options.clock ?? Date.now;

@@ -118,4 +118,36 @@ describe('infra/app.ts', () => {
     );
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
+
+  it('exits 1 with one line naming the role, for a config whose role policy IAM would refuse (checked as it synthesizes)', () => {
+    const config = exampleConfig();
+    // Eight webhook subscribers mid-rotation, four secrets each with long names: over IAM's 10,240.
+    for (let index = 0; index < 8; index += 1) {
+      config.subscribers.push({
+        id: `hook-${index}`,
+        type: 'webhook',
+        url: `https://hooks.example.org/${index}`,
+        secret: Array.from({ length: 4 }, (_, key) => ({
+          env: `HOOK_${index}_SECRET_${key}_`.padEnd(140, 'X'),
+        })),
+      });
+    }
+    const path = join(directory, 'large-role.json');
+    writeFileSync(path, JSON.stringify(config));
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'infra/app.ts'], {
+      cwd: new URL('../..', import.meta.url),
+      env: {
+        ...process.env,
+        // Not bundled: the refusal does not depend on the functions' code.
+        CDK_CONTEXT_JSON: JSON.stringify({ config: path, 'aws:cdk:bundling-stacks': [] }),
+        CDK_OUTDIR: join(directory, 'out-large-role'),
+      },
+      encoding: 'utf8',
+      timeout: 90_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(
+      /^meal-order-notifier: the role MealOrderNotifier\/Delivery\/Webhook\/Role\/Resource would hold \d+ characters of inline policy, over IAM's limit of 10240 on a role's inline policies: .*\n$/,
+    );
+  }, 120_000);
 });

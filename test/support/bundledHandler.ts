@@ -20,6 +20,8 @@ export interface BundledInvocation {
   timeoutSeconds: number;
   /** The Node binary. @default process.execPath */
   node?: string;
+  /** The invocation's id in the context. @default a random UUID */
+  awsRequestId?: string;
 }
 
 export type HandlerAnswer =
@@ -27,6 +29,8 @@ export type HandlerAnswer =
   | { ok: false; errorType: string; errorMessage: string };
 
 export interface BundledRun {
+  /** The context's request id: Lambda's id of this invocation. */
+  awsRequestId: string;
   answer: HandlerAnswer | undefined;
   exitCode: number | null;
   /** The function's log lines (Powertools Logger and EMF write JSON lines here). */
@@ -66,7 +70,7 @@ process.exit(0);
 
 export function invokeBundle(invocation: BundledInvocation): Promise<BundledRun> {
   const context = {
-    awsRequestId: randomUUID(),
+    awsRequestId: invocation.awsRequestId ?? randomUUID(),
     functionName: invocation.functionName,
     functionVersion: '$LATEST',
     invokedFunctionArn: `arn:aws:lambda:${invocation.env.AWS_REGION}:123456789012:function:${invocation.functionName}`,
@@ -100,6 +104,7 @@ export function invokeBundle(invocation: BundledInvocation): Promise<BundledRun>
     child.once('close', (exitCode) => {
       const text = Buffer.concat(answer).toString('utf8');
       resolve({
+        awsRequestId: context.awsRequestId,
         answer: text ? (JSON.parse(text) as HandlerAnswer) : undefined,
         exitCode,
         stdout: Buffer.concat(stdout).toString('utf8'),

@@ -107,6 +107,8 @@ async function runWeek(options: {
   const deps: TriggerDependencies = {
     config,
     clientFor: async () => source,
+    // One organization on its token.
+    tokenIdentityOf: async () => 'token#week',
     store,
     ticks: {
       async send(tick, nowMs) {

@@ -4,7 +4,8 @@
 // Triggered by the minute schedule or by a tick, it polls only when the organization is due, every cycle
 // that ran sends exactly one tick for the next, and a cycle that met broken listings warns and counts
 // them. A token not put yet is a failed cycle, not an error; a skip or a deferral is no success: each
-// publishes PollSucceeded 0.
+// publishes PollSucceeded 0. Organizations whose different secret references hold one token share it: each
+// paces for its share of the token's budget.
 import { randomUUID } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -34,6 +35,11 @@ const WEST = randomUUID();
 /** Its token's budget is paused by a 429 elsewhere: its cycles are deferred. */
 const EAST = randomUUID();
 const EAST_TOKEN_VALUE = 'sim_east_token';
+const NORTH_TOKEN_VALUE = 'sim_north_token';
+/** South Academy's token, held by two secret references: the academy's and its annex's. */
+const ACADEMY_TOKEN_VALUE = 'sim_academy_token';
+/** Shares South Academy's token under a reference of its own; never triggered here. */
+const ACADEMY_ANNEX = randomUUID();
 
 const secretsManager = mockClient(SecretsManagerClient);
 const sqs = mockClient(SQSClient);
@@ -51,14 +57,18 @@ let store: DynamoStateStore;
 let handlerModule: typeof import('../../../functions/poller/handler.js');
 let output: CapturedOutput;
 let north: string;
+let academy: string;
 
 function config() {
-  const organization = (id: string, name: string, token: string) => ({
+  const organization = (id: string, name: string, token: string, settings = {}) => ({
     id,
     name,
     token: { env: token },
     timeZone: sim.world.timeZone,
+    ...settings,
   });
+  // Paced by the budget alone: the shortest floor, and no cadence to move the next cycle.
+  const budgetPaced = { pollIntervalSeconds: 2, cadence: 'fixed' };
   return JSON.stringify({
     api: { baseUrl: proxy.baseUrl },
     organizations: [
@@ -66,13 +76,26 @@ function config() {
       organization(SOUTH, 'South School', 'SOUTH_TOKEN'),
       organization(WEST, 'West School', 'WEST_TOKEN'),
       organization(EAST, 'East School', 'EAST_TOKEN'),
+      organization(academy, 'South Academy', 'ACADEMY_TOKEN', budgetPaced),
+      organization(ACADEMY_ANNEX, 'South Academy Annex', 'ACADEMY_ANNEX_TOKEN', budgetPaced),
     ],
   });
 }
 
 beforeAll(async () => {
-  sim = await startSimulator({ seed: 8, scenario: false, initialOrders: 40 });
+  sim = await startSimulator({
+    seed: 8,
+    scenario: false,
+    initialOrders: 40,
+    tokens: [
+      { token: NORTH_TOKEN_VALUE, organizations: ['North School'] },
+      { token: ACADEMY_TOKEN_VALUE, organizations: ['South Academy'] },
+    ],
+  });
   north = sim.organization.id;
+  const second = sim.organizations[1];
+  if (!second) throw new Error('the simulator has no second organization');
+  academy = second.id;
   proxy = await startRewritingProxy(sim.baseUrl, (url, body) => hostile?.rewrite(url, body));
   table = await createLocalStateTable();
   store = new DynamoStateStore({ client: table.client, tableName: table.tableName });
@@ -107,6 +130,8 @@ beforeEach(() => {
       NORTH_TOKEN: sim.token,
       SOUTH_TOKEN: 'sim_refused',
       EAST_TOKEN: EAST_TOKEN_VALUE,
+      ACADEMY_TOKEN: ACADEMY_TOKEN_VALUE,
+      ACADEMY_ANNEX_TOKEN: ACADEMY_TOKEN_VALUE,
     }),
   });
   sqs.on(SendMessageCommand).resolves({ MessageId: 'tick' });
@@ -509,6 +534,27 @@ describe('poller handler, triggered by the schedule', () => {
     expect(output.emf()).toEqual([expect.objectContaining({ Organization: EAST, PollSucceeded: 0 })]);
     expect(sim.requestLog.size).toBe(requestsBefore);
     expect(sentTick()).toMatchObject({ body: { organizationId: EAST, dueAt: await nextPollAtOf(EAST) } });
+  });
+});
+
+describe('poller handler, with two secret references holding one token', () => {
+  it('paces each organization on the token for its half of the budget: counted by the token, not by the reference', async () => {
+    const before = Date.now();
+    const result = await handlerModule.handler({ organizationId: academy }, { awsRequestId: 'r-shared' });
+    expect(result).toMatchObject({ organization: academy, outcome: 'polled', ok: true });
+    const { requests } = result as { requests: number };
+    expect(requests).toBeGreaterThan(0);
+    // A first cycle: the next is due when its requests' share of the pace allows, HEADROOM (0.9) of the
+    // usable 45 a minute split between the organizations on the token, each reservation held up to 15 s
+    // longer in the window (shared/detect/pacePoll.ts).
+    const shareOf = (organizations: number) => (0.9 * 45) / organizations;
+    const gapMs = (organizations: number, holdMs: number) =>
+      Math.max(2_000, ((requests * 60_000) / shareOf(organizations)) * ((60_000 + holdMs) / 60_000));
+    const dueAt = await nextPollAtOf(academy);
+    // Alone on its token, the gap would be at most gapMs(1, 15_000): below what two organizations allow.
+    expect(gapMs(1, 15_000)).toBeLessThan(gapMs(2, 0));
+    expect(dueAt - before).toBeGreaterThanOrEqual(gapMs(2, 0) - 1);
+    expect(output.text()).not.toContain(ACADEMY_TOKEN_VALUE);
   });
 });
 
