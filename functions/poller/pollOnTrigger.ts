@@ -9,7 +9,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Config, OrganizationConfig } from '../../shared/config/configSchema.js';
 import { SecretNotSetError } from '../../shared/config/errors.js';
-import { apiTargetOf, explainApiFailure } from '../../shared/config/explainApiFailure.js';
+import { apiTargetOf, describeApiFailure } from '../../shared/config/explainApiFailure.js';
 import { secretRefKey } from '../../shared/config/secretRef.js';
 import { AWS_LEASE_TERMS } from '../../shared/contracts/awsPollSettings.js';
 import { assessOverdue, type OverdueInput } from '../../shared/detect/overdue.js';
@@ -101,8 +101,7 @@ export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependenc
     baseUrl: deps.config.api.baseUrl,
     organizationsOnToken: organizationsOnToken(deps.config.organizations, organization),
     // The words the local runner and check-config --ping use: a rejected token says what to check.
-    describeFailure: (error) =>
-      `${organization.name}: ${explainApiFailure(error, apiTargetOf(deps.config, organization.id))}`,
+    describeFailure: (error) => describeApiFailure(error, apiTargetOf(deps.config, organization.id)),
     // On AWS the cycle records the catch-ups; the publisher keeps them and the stale events apart.
     ...(deps.catchUpAfter === undefined ? {} : { catchUpAfter: deps.catchUpAfter }),
   });

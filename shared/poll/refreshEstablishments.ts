@@ -44,8 +44,10 @@ export async function refreshEstablishments(
   const age = cache === null ? Number.POSITIVE_INFINITY : startedAt - cache.fetchedAt;
   if (age < MAX_AGE_MS && !(unknown && age >= MIN_AGE_MS)) return unchanged;
   const { budget } = deps.api;
-  if (stopped || !(await afford(budget, 1)))
-    return { ...unchanged, notes: { ...NO_NOTES, deferred: [LISTING] } };
+  // A cycle already stopped by a failure every listing shares (a rejected token, an unreachable API) says
+  // only that failure: the refresh is not deferred for budget, it is simply not tried.
+  if (stopped) return unchanged;
+  if (!(await afford(budget, 1))) return { ...unchanged, notes: { ...NO_NOTES, deferred: [LISTING] } };
   const requestsBefore = deps.api.requestCount;
   const requests = () => deps.api.requestCount - requestsBefore;
   try {
