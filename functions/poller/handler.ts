@@ -23,7 +23,7 @@ const logger = new Logger();
 const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller });
 const store = new DynamoStateStore({ client: new DynamoDBClient({}), tableName: environment.tableName });
 const clients = new OrganizationClients(
-  environment.config.api,
+  environment.config,
   // Every organization's token, by its reference's name, in one secret (infra/notifierSecrets.ts).
   new SecretsManagerJsonSecretResolver({
     secretName: `${environment.secretsPrefix}${ORGANIZATION_TOKENS_SECRET}`,

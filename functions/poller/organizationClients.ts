@@ -3,7 +3,8 @@
 import { AdminApiClient } from '../../shared/api/adminApiClient.js';
 import type { BudgetCounterStore } from '../../shared/api/budgetCounterStore.js';
 import { RequestBudget } from '../../shared/api/requestBudget.js';
-import type { ApiConfig, OrganizationConfig } from '../../shared/config/configSchema.js';
+import { jsonPath } from '../../shared/config/configProblems.js';
+import type { Config, OrganizationConfig } from '../../shared/config/configSchema.js';
 import type { SecretResolver } from '../../shared/config/secretResolver.js';
 import { AWS_BUDGET_WAIT_MS } from '../../shared/contracts/awsPollSettings.js';
 
@@ -11,25 +12,27 @@ export class OrganizationClients {
   readonly #clients = new Map<string, { token: string; client: AdminApiClient }>();
 
   constructor(
-    private readonly api: ApiConfig,
+    private readonly config: Pick<Config, 'api' | 'organizations'>,
     private readonly secrets: SecretResolver,
     private readonly budgetCounters: BudgetCounterStore,
   ) {}
 
   async clientFor(organization: OrganizationConfig): Promise<AdminApiClient> {
-    const token = await this.secrets.resolve(organization.token, `organizations[${organization.id}].token`);
+    // Its place in the config, in the notation of every config message, e.g. `$.organizations[1].token`.
+    const index = this.config.organizations.findIndex(({ id }) => id === organization.id);
+    const token = await this.secrets.resolve(organization.token, jsonPath(['organizations', index, 'token']));
     const cached = this.#clients.get(organization.id);
     // A rotated token gets a fresh client; the old pool is closed rather than leaked.
     if (cached?.token === token) return cached.client;
     await cached?.client.close();
     const client = new AdminApiClient({
-      baseUrl: this.api.baseUrl,
+      baseUrl: this.config.api.baseUrl,
       organizationId: organization.id,
       organizationName: organization.name,
       token,
       budget: new RequestBudget({
         token,
-        requestsPerMinute: this.api.requestsPerMinute,
+        requestsPerMinute: this.config.api.requestsPerMinute,
         store: this.budgetCounters,
         maxWaitMs: AWS_BUDGET_WAIT_MS,
       }),

@@ -178,7 +178,7 @@ const notSetLine = (organization: string, key: string) =>
     organization,
     secret: TOKENS_SECRET,
     reason: expect.stringContaining(
-      `secret ${TOKENS_SECRET} has no value for ${key} in Secrets Manager (needed by organizations[`,
+      `secret ${TOKENS_SECRET} has no value for ${key} in Secrets Manager (needed by $.organizations[`,
     ),
   });
 
