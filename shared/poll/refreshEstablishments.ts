@@ -37,7 +37,7 @@ export async function refreshEstablishments(
   observed: Iterable<Order>,
   stopped: boolean,
 ): Promise<EstablishmentsRefresh> {
-  const { deps, organization, startedAt } = context;
+  const { deps, startedAt } = context;
   const unchanged: EstablishmentsRefresh = { cache, notes: NO_NOTES, stopsCycle: false };
   const known = new Set(cache?.records.map((record) => record.uuid.toLowerCase()) ?? []);
   const unknown = [...observed].some((order) => !known.has(order.establishment.uuid.toLowerCase()));
@@ -93,8 +93,9 @@ export async function refreshEstablishments(
         requests: requests(),
         notes: {
           ...NO_NOTES,
+          // The failure line every command prints for it (the runtime's describeFailure), then what it cost.
           failures: [
-            `${organization.name}: establishments not refreshed (${(error as Error).message}); closing times as last read`,
+            `${deps.describeFailure?.(error as Error) ?? (error as Error).message} (establishments not refreshed; closing times as last read)`,
           ],
         },
         stopsCycle: true,
