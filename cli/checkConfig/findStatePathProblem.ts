@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import type { ConfigProblem } from '../../shared/config/errors.js';
 
 const PATH = '$.state.path';
-const ELSEWHERE = 'or point $.state.path elsewhere';
+const ELSEWHERE = 'or point state.path elsewhere';
 
 /** @param statePath absolute, as the runner resolves it (statePathOf) */
 export async function findStatePathProblem(statePath: string): Promise<ConfigProblem | undefined> {
@@ -26,7 +26,7 @@ export async function findStatePathProblem(statePath: string): Promise<ConfigPro
     if (found.isDirectory()) {
       return {
         path: PATH,
-        message: `${statePath} is a directory; $.state.path names the SQLite file, e.g. ${join(statePath, 'state.db')}`,
+        message: `${statePath} is a directory; state.path names the SQLite file, e.g. ${join(statePath, 'state.db')}`,
       };
     }
     if (!(await canWrite(statePath, constants.W_OK))) {

@@ -136,7 +136,7 @@ export class StateFileTooNewError extends StateFileError {
   ) {
     super(
       path,
-      `a newer meal-notifier wrote it (schema version ${fileVersion}; this one reads up to ${programVersion}); run that version or a later one, or point $.state.path at another file`,
+      `a newer meal-notifier wrote it (schema version ${fileVersion}; this one reads up to ${programVersion}); run that version or a later one, or point state.path at another file`,
       { retryable: false },
     );
   }

@@ -241,7 +241,7 @@ describe('meal-notifier check-config', () => {
         `meal-notifier: ${config}: 3 problems`,
         '  $.subscribers[0].url: webhook subscriber "automation": the URL must not carry a user name or password',
         '  $.subscribers[0].secret: environment variable HOOK_SECRET is not set or is empty',
-        `  $.state.path: ${blocker} is a file, not a directory, so ${join(blocker, 'state.db')} cannot be created; move that file, or point $.state.path elsewhere`,
+        `  $.state.path: ${blocker} is a file, not a directory, so ${join(blocker, 'state.db')} cannot be created; move that file, or point state.path elsewhere`,
         '',
       ].join('\n'),
     );
@@ -289,7 +289,7 @@ describe('meal-notifier check-config', () => {
     expect(notes.code).toBe(2);
     expect(notes.stderr).toBe(
       `meal-notifier: cannot open state file ${notADatabase}: it is not a SQLite database (SQLITE_NOTADB); ` +
-        "set $.state.path to the notifier's state file or to a new one, or move this file away\n",
+        "set state.path to the notifier's state file or to a new one, or move this file away\n",
     );
     expect(notes.stdout).toBe('');
     expect(await readFile(notADatabase, 'utf8')).toBe(text);
@@ -306,7 +306,7 @@ describe('meal-notifier check-config', () => {
     expect(refused.stderr).toBe(
       `meal-notifier: cannot open state file ${newer}: a newer meal-notifier wrote it ` +
         `(schema version ${SCHEMA_VERSION + 1}; this one reads up to ${SCHEMA_VERSION}); ` +
-        'run that version or a later one, or point $.state.path at another file\n',
+        'run that version or a later one, or point state.path at another file\n',
     );
     const after = new Database(newer, { readonly: true });
     expect(after.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION + 1);

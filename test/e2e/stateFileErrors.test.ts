@@ -40,7 +40,7 @@ describe('meal-notifier poll with a state directory it may not write to', () => 
     expect(result.stderr).toMatch(
       new RegExp(
         `^meal-notifier: cannot open state file ${join(locked, 'state.db')}: permission denied ` +
-          `\\(directory ${locked} is not writable by user [^)]+\\); let .+ write to it, or set \\$\\.state\\.path to a directory it can write to\\n$`,
+          `\\(directory ${locked} is not writable by user [^)]+\\); let .+ write to it, or set state\\.path to a directory it can write to\\n$`,
       ),
     );
     expect(result.stdout).toBe('');

@@ -138,7 +138,7 @@ describe('meal-notifier status', () => {
     expect(result.stderr).toBe(
       `meal-notifier: cannot open state file ${statePath}: a newer meal-notifier wrote it ` +
         `(schema version ${SCHEMA_VERSION + 1}; this one reads up to ${SCHEMA_VERSION}); ` +
-        'run that version or a later one, or point $.state.path at another file\n',
+        'run that version or a later one, or point state.path at another file\n',
     );
     expect(result.stdout).toBe('');
   });

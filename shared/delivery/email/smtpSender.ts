@@ -162,7 +162,7 @@ export class SmtpEmailSender implements EventSender {
       // A refused login is about the server account, not this event: dead-lettering would discard every
       // event until someone fixed the password, while retrying delivers them once it is fixed.
       const reply = error.response ? `: ${this.#excerpt(error.response)}` : '';
-      const reason = `${this.#endpoint} refused the SMTP login${reply}; check the user and password in $.smtp.url`;
+      const reason = `${this.#endpoint} refused the SMTP login${reply}; check the user and password in smtp.url`;
       return status === undefined ? { kind: 'retry', reason } : { kind: 'retry', reason, status };
     }
     if (status !== undefined) {

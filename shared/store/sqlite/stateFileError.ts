@@ -29,7 +29,7 @@ function fileSystemProblem(path: string): string | undefined {
   const user = currentUser();
   const file = statOf(path);
   if (file?.isDirectory()) {
-    return `it is a directory; set $.state.path to a file in it, e.g. ${join(path, 'state.db')}`;
+    return `it is a directory; set state.path to a file in it, e.g. ${join(path, 'state.db')}`;
   }
   if (file) {
     const missing = missingAccess(path, [
@@ -47,20 +47,20 @@ function fileSystemProblem(path: string): string | undefined {
   let existing = directory;
   while (statOf(existing) === undefined && dirname(existing) !== existing) existing = dirname(existing);
   const stat = statOf(existing);
-  if (stat && !stat.isDirectory()) return `${existing} is a file, not a directory; fix $.state.path`;
+  if (stat && !stat.isDirectory()) return `${existing} is a file, not a directory; fix state.path`;
   // In WAL mode SQLite also creates state.db-wal and state.db-shm beside the file: the directory must be
   // writable even when the file is.
   const missing = missingAccess(existing, [[constants.W_OK | constants.X_OK, 'writable']]);
   if (missing === undefined) return undefined;
   const refusal = missing === 'EROFS' ? 'is on a read-only file system' : `is not writable by user ${user}`;
   if (existing === directory) {
-    return `permission denied (directory ${directory} ${refusal}); ${missing === 'EROFS' ? WRITABLE_FIX : `let ${user} write to it, or set $.state.path to a directory it can write to`}`;
+    return `permission denied (directory ${directory} ${refusal}); ${missing === 'EROFS' ? WRITABLE_FIX : `let ${user} write to it, or set state.path to a directory it can write to`}`;
   }
-  return `directory ${directory} does not exist and cannot be created (${existing} ${refusal}); create it, writable by user ${user}, or set $.state.path to a directory that is`;
+  return `directory ${directory} does not exist and cannot be created (${existing} ${refusal}); create it, writable by user ${user}, or set state.path to a directory that is`;
 }
 
 const WRITABLE_FIX =
-  'set $.state.path to a writable directory (under systemd with ProtectSystem=strict, one that StateDirectory= or ReadWritePaths= names)';
+  'set state.path to a writable directory (under systemd with ProtectSystem=strict, one that StateDirectory= or ReadWritePaths= names)';
 
 interface CodeProblem {
   reason: string;
@@ -73,7 +73,7 @@ function codeProblem(code: string | undefined): CodeProblem | undefined {
   if (code === 'SQLITE_NOTADB') {
     return {
       reason:
-        "it is not a SQLite database (SQLITE_NOTADB); set $.state.path to the notifier's state file or to a new one, or move this file away",
+        "it is not a SQLite database (SQLITE_NOTADB); set state.path to the notifier's state file or to a new one, or move this file away",
       retryable: false,
     };
   }
@@ -105,7 +105,7 @@ function codeProblem(code: string | undefined): CodeProblem | undefined {
     ['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST', 'EISDIR', 'ENAMETOOLONG'].includes(code)
   ) {
     return {
-      reason: `SQLite cannot open or write it (${code}); check that $.state.path names a file in a directory user ${currentUser()} can write to`,
+      reason: `SQLite cannot open or write it (${code}); check that state.path names a file in a directory user ${currentUser()} can write to`,
       retryable: false,
     };
   }

@@ -56,11 +56,11 @@ describe('SqliteStateStore refuses a state file it cannot use, saying why and wh
 
   it('names a directory given as the file, and a file standing where a directory should', () => {
     expect(openError(dir).message).toBe(
-      `cannot open state file ${dir}: it is a directory; set $.state.path to a file in it, e.g. ${join(dir, 'state.db')}`,
+      `cannot open state file ${dir}: it is a directory; set state.path to a file in it, e.g. ${join(dir, 'state.db')}`,
     );
     writeFileSync(join(dir, 'notes'), 'x');
     const error = openError(join(dir, 'notes', 'state.db'));
-    expect(error.message).toContain(`: ${join(dir, 'notes')} is a file, not a directory; fix $.state.path`);
+    expect(error.message).toContain(`: ${join(dir, 'notes')} is a file, not a directory; fix state.path`);
     expect(error.retryable).toBe(false);
   });
 
@@ -68,7 +68,7 @@ describe('SqliteStateStore refuses a state file it cannot use, saying why and wh
     const path = join(dir, 'notifier.json');
     writeFileSync(path, '{ "api": {} }'.repeat(100));
     const error = openError(path);
-    expect(error.message).toMatch(/: it is not a SQLite database \(SQLITE_NOTADB\); set \$\.state\.path /);
+    expect(error.message).toMatch(/: it is not a SQLite database \(SQLITE_NOTADB\); set state\.path /);
     expect(error.retryable).toBe(false);
   });
 
@@ -80,7 +80,7 @@ describe('SqliteStateStore refuses a state file it cannot use, saying why and wh
     raw.close();
     const error = openError(path);
     expect(error.message).toBe(
-      `cannot open state file ${path}: a newer meal-notifier wrote it (schema version ${SCHEMA_VERSION + 1}; this one reads up to ${SCHEMA_VERSION}); run that version or a later one, or point $.state.path at another file`,
+      `cannot open state file ${path}: a newer meal-notifier wrote it (schema version ${SCHEMA_VERSION + 1}; this one reads up to ${SCHEMA_VERSION}); run that version or a later one, or point state.path at another file`,
     );
     expect(error.retryable).toBe(false);
   });

@@ -153,7 +153,7 @@ describe('SqliteStateStore on a state file', () => {
     });
     expect((error as Error).message).toBe(
       `cannot open state file ${path}: a newer meal-notifier wrote it (schema version ${SCHEMA_VERSION + 1}; ` +
-        `this one reads up to ${SCHEMA_VERSION}); run that version or a later one, or point $.state.path at another file`,
+        `this one reads up to ${SCHEMA_VERSION}); run that version or a later one, or point state.path at another file`,
     );
     // Refused before any migration touched it.
     const after = new Database(path, { readonly: true });

@@ -32,14 +32,14 @@ describe('findStatePathProblem', () => {
     const path = join(dir, 'blocker', 'sub', 'state.db');
     expect(await findStatePathProblem(path)).toEqual({
       path: '$.state.path',
-      message: `${join(dir, 'blocker')} is a file, not a directory, so ${path} cannot be created; move that file, or point $.state.path elsewhere`,
+      message: `${join(dir, 'blocker')} is a file, not a directory, so ${path} cannot be created; move that file, or point state.path elsewhere`,
     });
   });
 
   it('names a directory given as the state file, and what to write instead', async () => {
     await mkdir(join(dir, 'data'));
     expect((await findStatePathProblem(join(dir, 'data')))?.message).toBe(
-      `${join(dir, 'data')} is a directory; $.state.path names the SQLite file, e.g. ${join(dir, 'data', 'state.db')}`,
+      `${join(dir, 'data')} is a directory; state.path names the SQLite file, e.g. ${join(dir, 'data', 'state.db')}`,
     );
   });
 
@@ -49,7 +49,7 @@ describe('findStatePathProblem', () => {
     const problem = await findStatePathProblem(join(dir, 'locked', 'sub', 'state.db'));
     expect(problem?.message).toMatch(
       new RegExp(
-        `^${join(dir, 'locked', 'sub')} does not exist and user \\S+ \\(uid \\d+\\) cannot create it in ${join(dir, 'locked')}; create it for that user \\(sudo install -d -o \\S+ ${join(dir, 'locked', 'sub')}\\), or point \\$\\.state\\.path elsewhere$`,
+        `^${join(dir, 'locked', 'sub')} does not exist and user \\S+ \\(uid \\d+\\) cannot create it in ${join(dir, 'locked')}; create it for that user \\(sudo install -d -o \\S+ ${join(dir, 'locked', 'sub')}\\), or point state.path elsewhere$`,
       ),
     );
   });
