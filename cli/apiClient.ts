@@ -3,8 +3,11 @@
 // reporting each attempt on stderr, closed when the command is done with it.
 import type { Command } from 'commander';
 import { AdminApiClient, type AttemptReport } from '../shared/api/adminApiClient.js';
+import { AdminApiError } from '../shared/api/errors.js';
+import { describeApiFailure } from '../shared/config/explainApiFailure.js';
 import { createUndiciHttpClient } from '../shared/http/undiciHttpClient.js';
 import { addConnectionOptions, CONNECTION_HELP, type Connection, resolveConnection } from './connection.js';
+import { ApiRequestFailedError } from './errors.js';
 import { stderrSink } from './output/outputSink.js';
 
 /** Adds --verbose and the connection's flags, and after the options the connection's help, then `examples`. */
@@ -14,15 +17,22 @@ export function withApiClientOptions(command: Command, examples: string): Comman
   return command.addHelpText('after', `${CONNECTION_HELP}\n\nExamples:\n${examples}`);
 }
 
-/** Runs `use` with a client for the connection the command was given, and closes the client after it. */
+/**
+ * Runs `use` with a client for the connection the command was given, and closes the client after it.
+ * @throws ApiRequestFailedError worded as poll and check-config --ping word the same failure
+ */
 export async function withCliApiClient(
   command: Command,
   verbose: boolean,
   use: (client: AdminApiClient) => Promise<void>,
 ): Promise<void> {
-  const client = createCliApiClient(await resolveConnection(command), verbose);
+  const connection = await resolveConnection(command);
+  const client = createCliApiClient(connection, verbose);
   try {
     await use(client);
+  } catch (error) {
+    if (!(error instanceof AdminApiError)) throw error;
+    throw new ApiRequestFailedError(describeApiFailure(error, connection.target), { cause: error });
   } finally {
     await client.close();
   }

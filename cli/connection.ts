@@ -4,6 +4,7 @@ import { type Command, Option } from 'commander';
 import * as z from 'zod';
 import { jsonPath } from '../shared/config/configProblems.js';
 import type { Config } from '../shared/config/configSchema.js';
+import { type ApiTarget, apiTargetOf } from '../shared/config/explainApiFailure.js';
 import { type ConfigSecretsCheck, loadConfigFile } from '../shared/config/loadConfig.js';
 import { CliUsageError } from './errors.js';
 import { configFileOf, configGivenAsFlag, withConfigOption } from './flags.js';
@@ -21,6 +22,8 @@ export interface Connection {
   /** Known when the connection comes from a config; errors then name the organization. */
   organizationName?: string;
   token: string;
+  /** Where each part was given, for the failure line (explainApiFailure) to name what to fix. */
+  target: ApiTarget;
 }
 
 export function addConnectionOptions(command: Command): Command {
@@ -81,10 +84,10 @@ export async function resolveConnection(
       token: fromCli('token') ? options.token : undefined,
     });
   }
-  return connectionFromFlags(options);
+  return connectionFromFlags(options, fromCli);
 }
 
-function connectionFromFlags(options: ConnectionOptions): Connection {
+function connectionFromFlags(options: ConnectionOptions, fromCli: (name: string) => boolean): Connection {
   const missing = [
     options.baseUrl ? undefined : '--base-url or MEAL_API_BASE_URL',
     options.organization ? undefined : '--organization or MEAL_API_ORGANIZATION',
@@ -102,7 +105,17 @@ function connectionFromFlags(options: ConnectionOptions): Connection {
   if (!z.guid().safeParse(options.organization).success) {
     throw new CliUsageError(`organization "${options.organization}" is not a uuid`);
   }
-  return { baseUrl: options.baseUrl, organizationId: options.organization, token: options.token };
+  // Named as the user gave it: the flag, or the environment variable behind it.
+  const key = (name: string, flag: string, variable: string) => (fromCli(name) ? flag : variable);
+  const target: ApiTarget = {
+    organization: options.organization,
+    id: options.organization,
+    idKey: key('organization', '--organization', 'MEAL_API_ORGANIZATION'),
+    token: fromCli('token') ? 'the token given with --token' : 'the value of MEAL_API_TOKEN',
+    baseUrlKey: key('baseUrl', '--base-url', 'MEAL_API_BASE_URL'),
+    baseUrl: options.baseUrl,
+  };
+  return { baseUrl: options.baseUrl, organizationId: options.organization, token: options.token, target };
 }
 
 interface ConfigSelection {
@@ -137,11 +150,13 @@ function connectionFromConfig(
       `environment variable ${organization.token.env} is not set or is empty: it holds the token of "${organization.name}" (${jsonPath(['organizations', index, 'token'])} in ${file})`,
     );
   }
+  const target = apiTargetOf(config, index);
   return {
     baseUrl: config.api.baseUrl,
     organizationId: organization.id,
     organizationName: organization.name,
     token,
+    target: selection.token === undefined ? target : { ...target, token: 'the token given with --token' },
   };
 }
 

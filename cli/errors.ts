@@ -5,6 +5,7 @@ import { CommanderError } from 'commander';
 import { ConfigError } from '../shared/config/errors.js';
 import { FixByHandError } from '../shared/errors/fixByHandError.js';
 import { EXIT_FAILURE, EXIT_USAGE, NotifierError } from '../shared/errors/notifierError.js';
+import { TransientError } from '../shared/errors/transientError.js';
 import { StateFileTooNewError } from '../shared/store/errors.js';
 import type { LogFormat } from './logging/logFormat.js';
 import type { OutputSink } from './output/outputSink.js';
@@ -25,6 +26,13 @@ export class MetricsListenError extends CliUsageError {
     super(`cannot serve metrics on ${host}:${port}: ${reason}`, options);
   }
 }
+
+/**
+ * An Admin API request of a one-shot command (orders, establishments) failed: its message is the one failure
+ * line every command prints for it (describeApiFailure), the client's error its cause. Exits 1, as the
+ * client's error would.
+ */
+export class ApiRequestFailedError extends TransientError {}
 
 /**
  * Prints the failure and returns the exit code. With the json log format (a runner whose stderr goes to

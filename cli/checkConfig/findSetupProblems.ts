@@ -6,8 +6,12 @@
 import { jsonPath } from '../../shared/config/configProblems.js';
 import type { Config, SmtpConfig, SubscriberConfig } from '../../shared/config/configSchema.js';
 import type { ConfigProblem } from '../../shared/config/errors.js';
-import { subscriberSecrets } from '../../shared/config/secretReferences.js';
-import { EnvSecretResolver, findMissingSecrets } from '../../shared/config/secretResolver.js';
+import { subscriberPathIn, subscriberSecrets } from '../../shared/config/secretReferences.js';
+import {
+  EnvSecretResolver,
+  findMissingSecrets,
+  missingSecretProblem,
+} from '../../shared/config/secretResolver.js';
 import { buildSender } from '../../shared/delivery/buildSender.js';
 import {
   SlackWebhookUrlError,
@@ -21,10 +25,7 @@ import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
 
 export async function findSetupProblems(config: Config, env: NodeJS.ProcessEnv): Promise<ConfigProblem[]> {
   const missing = findMissingSecrets(config, env);
-  const problems: ConfigProblem[] = missing.map(({ path, variable }) => ({
-    path,
-    message: `environment variable ${variable} is not set or is empty`,
-  }));
+  const problems: ConfigProblem[] = missing.map(missingSecretProblem);
   const unset = new Set(missing.map(({ variable }) => variable));
   const smtpMissing = config.smtp !== undefined && unset.has(config.smtp.url.env);
   const lacksSecrets = (subscriber: SubscriberConfig) =>
@@ -42,6 +43,7 @@ export async function findSetupProblems(config: Config, env: NodeJS.ProcessEnv):
     secrets: new EnvSecretResolver(env),
     build: buildSender,
     highlightWords: highlightWordsOf(config.organizations),
+    subscriberPath: subscriberPathIn(config.subscribers),
   });
   try {
     problems.push(...(await senders.prepare()).map((error) => subscriberProblem(config, error)));

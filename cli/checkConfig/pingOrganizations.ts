@@ -2,12 +2,13 @@
 // listing), to prove the base URL, the token and the organization id work together.
 import { AdminApiClient } from '../../shared/api/adminApiClient.js';
 import type { Config } from '../../shared/config/configSchema.js';
-import { apiTargetOf, explainApiFailure } from '../../shared/config/explainApiFailure.js';
+import { apiTargetOf, describeApiFailure } from '../../shared/config/explainApiFailure.js';
 import { createUndiciHttpClient } from '../../shared/http/undiciHttpClient.js';
 
 export type PingResult =
   | { organization: string; ok: true; establishments: number }
-  | { organization: string; ok: false; explanation: string };
+  /** `failure`: the one failure line every command prints for it, the organization first. */
+  | { organization: string; ok: false; failure: string };
 
 /** A ping is a question, not a poll: one retry at most, and an answer within seconds. */
 const PING_RETRY = { maxAttempts: 2, maxElapsedMs: 5_000 };
@@ -29,8 +30,8 @@ export async function pingOrganizations(config: Config, env: NodeJS.ProcessEnv):
         const listing = await client.listEstablishments();
         return { organization: organization.name, ok: true, establishments: listing.records.length };
       } catch (error) {
-        const explanation = explainApiFailure(error, apiTargetOf(config, index));
-        return { organization: organization.name, ok: false, explanation };
+        const failure = describeApiFailure(error, apiTargetOf(config, index));
+        return { organization: organization.name, ok: false, failure };
       } finally {
         await client.close();
       }

@@ -3,10 +3,9 @@
 // organization's token works and whether the SMTP server answers.
 import { existsSync } from 'node:fs';
 import { Command } from 'commander';
-import { inDocumentOrder } from '../../shared/config/configProblems.js';
 import { type Config, DEFAULT_STATE_PATH } from '../../shared/config/configSchema.js';
 import { ConfigError, type ConfigProblem } from '../../shared/config/errors.js';
-import { parseConfig, readConfigJson } from '../../shared/config/loadConfig.js';
+import { configProblemsIn, parseConfig, readConfigJson } from '../../shared/config/loadConfig.js';
 import { findUnsetRotationSecrets } from '../../shared/config/secretResolver.js';
 import { StateFileError } from '../../shared/store/errors.js';
 import { checkStateFile } from '../../shared/store/sqlite/checkStateFile.js';
@@ -78,7 +77,8 @@ Examples:
           stdout.line(
             result.ok
               ? `${result.organization}: OK, the token reads this organization (${counted(result.establishments, 'establishment')})`
-              : `${result.organization}: FAILED, ${result.explanation}`,
+              : // The line every command prints for this failure; the summary below says the ping failed.
+                result.failure,
           );
         }
         if (smtp) stdout.line(smtpLine(smtp));
@@ -114,7 +114,7 @@ async function checkedConfig(file: string, env: NodeJS.ProcessEnv): Promise<Conf
     if (!(error instanceof ConfigError)) throw error;
     const state = draftStatePath(json);
     const more = state === undefined ? [] : await statePathProblems(state, file);
-    throw new ConfigError(file, inDocumentOrder([...error.problems, ...more], json));
+    throw configProblemsIn(file, json, [...error.problems, ...more]);
   }
   const problems: StatePathProblem[] = [
     ...(await findSetupProblems(config, env)),
@@ -124,7 +124,7 @@ async function checkedConfig(file: string, env: NodeJS.ProcessEnv): Promise<Conf
   if (problems.length === 1 && only?.openError) throw only.openError;
   if (problems.length > 0) {
     const listed = problems.map(({ openError: _said, ...problem }) => problem);
-    throw new ConfigError(file, inDocumentOrder(listed, json));
+    throw configProblemsIn(file, json, listed);
   }
   return config;
 }

@@ -2,19 +2,22 @@
 // delivered to one subscriber by its real sender (Standard Webhooks signing, Slack blocks, SMTP), and what
 // the receiver answered. The state file is never opened: the sample is in no event log, outbox or count.
 import { Command } from 'commander';
-import { loadConfigFile } from '../../shared/config/loadConfig.js';
-import { EnvSecretResolver } from '../../shared/config/secretResolver.js';
+import { configProblemsIn, loadConfigDocument } from '../../shared/config/loadConfig.js';
+import { subscriberPathIn } from '../../shared/config/secretReferences.js';
+import { EnvSecretResolver, missingSecretProblem } from '../../shared/config/secretResolver.js';
 import { buildSender } from '../../shared/delivery/buildSender.js';
+import { SubscriberConfigError } from '../../shared/delivery/errors.js';
 import { highlightWordsOf } from '../../shared/delivery/highlightWordsOf.js';
 import { matchesFilter } from '../../shared/delivery/subscriberFilter.js';
 import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
 import { EVENT_TYPES } from '../../shared/events/notifierEvent.js';
 import { createUndiciHttpClient } from '../../shared/http/undiciHttpClient.js';
+import { subscriberProblem } from '../checkConfig/findSetupProblems.js';
 import { EXIT_FAILURE } from '../errors.js';
 import { suggestingChoiceFlag, withConfigOption } from '../flags.js';
 import { stderrSink, stdoutSink } from '../output/outputSink.js';
 import { formatTestDeliveryLine } from '../output/testDeliveryLine.js';
-import { findSubscriber } from '../sendTest/findSubscriber.js';
+import { findSubscriber, findSubscriberMissingSecrets } from '../sendTest/findSubscriber.js';
 import { defaultSampleType, sampleEventFor } from '../sendTest/sampleEventFor.js';
 
 interface SendTestOptions {
@@ -54,11 +57,14 @@ Examples:
     .action(async (options: SendTestOptions) => {
       const asked =
         options.type === undefined ? undefined : suggestingChoiceFlag('--type', options.type, EVENT_TYPES);
-      const config = await loadConfigFile(options.config, {
+      const { config, json } = await loadConfigDocument(options.config, {
         env: process.env,
         needed: { subscriber: options.subscriber },
       });
       const subscriber = findSubscriber(config, options.subscriber, options.config);
+      // Its unset secrets, as poll and check-config list them (path, variable, the file's order).
+      const unset = findSubscriberMissingSecrets(config, subscriber, process.env);
+      if (unset.length > 0) throw configProblemsIn(options.config, json, unset.map(missingSecretProblem));
       const type = asked ?? defaultSampleType(subscriber);
       const stderr = stderrSink();
       const note = (message: string) => stderr.line(`note: ${message}`);
@@ -81,10 +87,14 @@ Examples:
         highlightWords: highlightWordsOf(config.organizations),
         tuning: { httpClient: createUndiciHttpClient },
         onWarning: (message) => stderr.line(`warning: ${message}`),
+        subscriberPath: subscriberPathIn(config.subscribers),
       });
       try {
-        // A secret not set or a setting that cannot work throws here, and exits 2 naming it.
-        const sender = await senders.senderFor(subscriber.id);
+        // A setting that cannot work is refused here, exit 2, as check-config and poll list it.
+        const sender = await senders.senderFor(subscriber.id).catch((error: unknown) => {
+          if (!(error instanceof SubscriberConfigError)) throw error;
+          throw configProblemsIn(options.config, json, [subscriberProblem(config, error)]);
+        });
         if (!sender) throw new Error(`no sender was built for subscriber "${subscriber.id}"`);
         const started = performance.now();
         const outcome = await sender.send(event);

@@ -26,6 +26,15 @@ export function formatPollReportLine(
     // Not a failure: the token's minute is spent, and the pace brings the cycle back when it frees.
     return `${name}: waiting for request budget, next cycle in ${secondsUntil(report)} s${deliveries ? `, ${deliveries}` : ''}`;
   }
+  if (report.apiUnreachable) {
+    // Nothing got an answer: the budget and what was left undone would only mislead. The failure follows.
+    const parts = [
+      'could not reach the API',
+      ...(deliveries ? [deliveries] : []),
+      `next in ${secondsUntil(report)} s`,
+    ];
+    return `${name}: ${parts.join(', ')}`;
+  }
   const events = counted(report.events.length, 'event');
   const { detect, resolve, sweep, establishments = 0 } = report.requestsFor;
   // What each count was spent on, named before it ("pending 2, look-up 1"): a label, so it never has to
@@ -78,6 +87,7 @@ export function pollReportRecords(
       outcome: report.outcome,
       ...(report.reason === undefined ? {} : { reason: report.reason }),
       ok: report.ok,
+      ...(report.apiUnreachable ? { apiUnreachable: true } : {}),
       requests: report.requests,
       requestsFor: report.requestsFor,
       vanished: report.vanished.length,

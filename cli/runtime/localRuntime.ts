@@ -9,11 +9,11 @@ import { RequestBudget } from '../../shared/api/requestBudget.js';
 import { catchUpAfterMs } from '../../shared/config/catchUpAfter.js';
 import { jsonPath } from '../../shared/config/configProblems.js';
 import type { Config, OrganizationConfig } from '../../shared/config/configSchema.js';
-import { ConfigError } from '../../shared/config/errors.js';
-import { loadConfigFile } from '../../shared/config/loadConfig.js';
+import { configProblemsIn, loadConfigDocument, loadConfigFile } from '../../shared/config/loadConfig.js';
 import {
   EnvSecretResolver,
   findMissingSecrets,
+  missingSecretProblem,
   type ResolvedSecrets,
   resolveSecrets,
 } from '../../shared/config/secretResolver.js';
@@ -114,17 +114,9 @@ export async function openLocalRuntime(
 ): Promise<LocalRuntime> {
   const env = options.env ?? process.env;
   const clock = options.clock ?? Date.now;
-  const config = await loadConfigFile(configPath, { env });
+  const { config, json } = await loadConfigDocument(configPath, { env });
   const missing = findMissingSecrets(config, env);
-  if (missing.length > 0) {
-    throw new ConfigError(
-      configPath,
-      missing.map(({ path, variable }) => ({
-        path,
-        message: `environment variable ${variable} is not set or is empty`,
-      })),
-    );
-  }
+  if (missing.length > 0) throw configProblemsIn(configPath, json, missing.map(missingSecretProblem));
   const resolver = new EnvSecretResolver(env);
   const tokens = config.organizations.map((organization, index) => ({
     path: jsonPath(['organizations', index, 'token']),
@@ -143,8 +135,9 @@ export async function openLocalRuntime(
   const refused = await senders.prepare();
   if (refused.length > 0) {
     await senders.close();
-    throw new ConfigError(
+    throw configProblemsIn(
       configPath,
+      json,
       refused.map((error) => subscriberProblem(config, error)),
     );
   }

@@ -1,6 +1,6 @@
 // One poll cycle of one organization in the local runner: prune what SQLite has no TTL for, then the
 // shared use case. Reporting is the caller's: the poll command prints, the demo narrates.
-import { apiTargetOf, explainApiFailure } from '../../shared/config/explainApiFailure.js';
+import { apiTargetOf, describeApiFailure } from '../../shared/config/explainApiFailure.js';
 import { organizationsOnToken } from '../../shared/poll/organizationsOnToken.js';
 import { pollOrganization } from '../../shared/poll/pollOrganization.js';
 import type { PollReport } from '../../shared/poll/pollReport.js';
@@ -23,8 +23,7 @@ export async function runPollCycle(
       runtime.organizations.map((entry) => entry.client.budget.key),
       client.budget.key,
     ),
-    // The words check-config --ping uses: an unreachable API or a rejected token says what to check.
-    describeFailure: (error) =>
-      `${organization.name}: ${explainApiFailure(error, apiTargetOf(runtime.config, organization.id))}`,
+    // The one failure line of every command: an unreachable API or a rejected token says what to fix.
+    describeFailure: (error) => describeApiFailure(error, apiTargetOf(runtime.config, organization.id)),
   });
 }

@@ -23,12 +23,11 @@ const environment = parsePollerEnvironment(process.env);
 const logger = new Logger();
 const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller });
 const store = new DynamoStateStore({ client: new DynamoDBClient({}), tableName: environment.tableName });
+const tokensSecret = `${environment.secretsPrefix}${ORGANIZATION_TOKENS_SECRET}`;
 const clients = new OrganizationClients(
-  environment.config.api,
+  environment.config,
   // Every organization's token, by its reference's name, in one secret (infra/notifierSecrets.ts).
-  new SecretsManagerJsonSecretResolver({
-    secretName: `${environment.secretsPrefix}${ORGANIZATION_TOKENS_SECRET}`,
-  }),
+  new SecretsManagerJsonSecretResolver({ secretName: tokensSecret }),
   store.budgetCounters,
 );
 const ticks = new TickQueue(environment.tickQueueUrl, new SQSClient({}));
@@ -50,6 +49,7 @@ export async function handler(
     catchUpAfter: environment.catchUpAfterSeconds.map((seconds) => seconds * 1000),
     clientFor: (organization) => clients.clientFor(organization),
     tokenIdentityOf: (organization) => clients.tokenIdentityOf(organization),
+    tokensSecret,
     store,
     ticks,
     logger,

@@ -5,7 +5,8 @@ import { AdminApiClient } from '../../shared/api/adminApiClient.js';
 import type { BudgetCounterStore } from '../../shared/api/budgetCounterStore.js';
 import { RequestBudget } from '../../shared/api/requestBudget.js';
 import { tokenIdentity } from '../../shared/api/tokenIdentity.js';
-import type { ApiConfig, OrganizationConfig } from '../../shared/config/configSchema.js';
+import { jsonPath } from '../../shared/config/configProblems.js';
+import type { Config, OrganizationConfig } from '../../shared/config/configSchema.js';
 import { SecretLookupError, SecretNotSetError } from '../../shared/config/errors.js';
 import { secretRefKey } from '../../shared/config/secretRef.js';
 import type { SecretResolver } from '../../shared/config/secretResolver.js';
@@ -15,25 +16,31 @@ export class OrganizationClients {
   readonly #clients = new Map<string, { token: string; client: AdminApiClient }>();
 
   constructor(
-    private readonly api: ApiConfig,
+    private readonly config: Pick<Config, 'api' | 'organizations'>,
     private readonly secrets: SecretResolver,
     private readonly budgetCounters: BudgetCounterStore,
   ) {}
 
+  /** Its place in the config, in the notation of every config message, e.g. `$.organizations[1].token`. */
+  #tokenPath(organization: OrganizationConfig): string {
+    const index = this.config.organizations.findIndex(({ id }) => id === organization.id);
+    return jsonPath(['organizations', index, 'token']);
+  }
+
   async clientFor(organization: OrganizationConfig): Promise<AdminApiClient> {
-    const token = await this.secrets.resolve(organization.token, `organizations[${organization.id}].token`);
+    const token = await this.secrets.resolve(organization.token, this.#tokenPath(organization));
     const cached = this.#clients.get(organization.id);
     // A rotated token gets a fresh client; the old pool is closed rather than leaked.
     if (cached?.token === token) return cached.client;
     await cached?.client.close();
     const client = new AdminApiClient({
-      baseUrl: this.api.baseUrl,
+      baseUrl: this.config.api.baseUrl,
       organizationId: organization.id,
       organizationName: organization.name,
       token,
       budget: new RequestBudget({
         token,
-        requestsPerMinute: this.api.requestsPerMinute,
+        requestsPerMinute: this.config.api.requestsPerMinute,
         store: this.budgetCounters,
         maxWaitMs: AWS_BUDGET_WAIT_MS,
       }),
@@ -49,9 +56,7 @@ export class OrganizationClients {
    */
   async tokenIdentityOf(organization: OrganizationConfig): Promise<string> {
     try {
-      return tokenIdentity(
-        await this.secrets.resolve(organization.token, `organizations[${organization.id}].token`),
-      );
+      return tokenIdentity(await this.secrets.resolve(organization.token, this.#tokenPath(organization)));
     } catch (error) {
       if (!(error instanceof SecretNotSetError || error instanceof SecretLookupError)) throw error;
       // Another organization's token not put yet (or not readable now) must not fail this organization's

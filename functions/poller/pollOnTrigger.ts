@@ -9,7 +9,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Config, OrganizationConfig } from '../../shared/config/configSchema.js';
 import { SecretNotSetError } from '../../shared/config/errors.js';
-import { apiTargetOf, explainApiFailure } from '../../shared/config/explainApiFailure.js';
+import { type ApiTarget, apiTargetOf, describeApiFailure } from '../../shared/config/explainApiFailure.js';
 import { AWS_LEASE_TERMS } from '../../shared/contracts/awsPollSettings.js';
 import { assessOverdue, type OverdueInput } from '../../shared/detect/overdue.js';
 import type { OrdersSource } from '../../shared/poll/ordersSource.js';
@@ -44,6 +44,8 @@ export interface TriggerDependencies {
   runId: string;
   /** The config's catch-up thresholds (ms): each cycle records catch-ups of what was stale for them. */
   catchUpAfter?: readonly number[];
+  /** The Secrets Manager secret holding every token by its variable's name, for the failure line to name. */
+  tokensSecret?: string;
 }
 
 /** Listing problems logged one by one per cycle; past these, counted. */
@@ -105,9 +107,9 @@ export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependenc
     lease: AWS_LEASE_TERMS,
     baseUrl: deps.config.api.baseUrl,
     organizationsOnToken: await sharingToken(organization, deps),
-    // The words the local runner and check-config --ping use: a rejected token says what to check.
-    describeFailure: (error) =>
-      `${organization.name}: ${explainApiFailure(error, apiTargetOf(deps.config, organization.id))}`,
+    // The words the local runner and check-config --ping use: a rejected token says what to fix, here
+    // the token's value in the secret, not an environment variable.
+    describeFailure: (error) => describeApiFailure(error, awsApiTarget(deps, organization)),
     // On AWS the cycle records the catch-ups; the publisher keeps them and the stale events apart.
     ...(deps.catchUpAfter === undefined ? {} : { catchUpAfter: deps.catchUpAfter }),
   });
@@ -169,4 +171,11 @@ async function sharingToken(
 ): Promise<number> {
   const identities = await Promise.all(deps.config.organizations.map((other) => deps.tokenIdentityOf(other)));
   return organizationsOnToken(identities, await deps.tokenIdentityOf(organization));
+}
+
+/** The organization's connection as the failure line names it on AWS: its token is a value of a secret. */
+function awsApiTarget(deps: TriggerDependencies, organization: OrganizationConfig): ApiTarget {
+  const target = apiTargetOf(deps.config, organization.id);
+  if (deps.tokensSecret === undefined) return target;
+  return { ...target, token: `the ${organization.token.env} value of secret ${deps.tokensSecret}` };
 }

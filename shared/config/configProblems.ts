@@ -73,14 +73,19 @@ function meantBranch(branches: readonly (readonly z.core.$ZodIssue[])[]): readon
 
 /**
  * The problems in the order their places appear in the file (`json`, as parsed), so that one list from
- * several checks reads top to bottom; problems at the same place keep their order, and a place the file
- * does not have (a missing key) comes after its siblings.
+ * several checks reads top to bottom: every command that refuses a config lists it this way. Problems at
+ * the same place keep their order, a place the file does not have (a missing key) comes after its
+ * siblings, and an unknown key, reported on its object, sits where the key itself is written.
  */
 export function inDocumentOrder(problems: readonly ConfigProblem[], json: unknown): ConfigProblem[] {
-  const positions = new Map(problems.map(({ path }) => [path, documentPosition(path, json)]));
-  return [...problems].sort((a, b) =>
-    comparePositions(positions.get(a.path) ?? [], positions.get(b.path) ?? []),
-  );
+  const positions = new Map(problems.map((problem) => [problem, documentPosition(placeOf(problem), json)]));
+  return [...problems].sort((a, b) => comparePositions(positions.get(a) ?? [], positions.get(b) ?? []));
+}
+
+/** Where the problem is written: its path, or for an unknown key (unknownKeysMessage) the key's own place. */
+function placeOf({ path, message }: ConfigProblem): string {
+  const unknown = /^unknown key ("(?:[^"\\]|\\.)*")/.exec(message)?.[1];
+  return unknown === undefined ? path : `${path}[${unknown}]`;
 }
 
 const PATH_SEGMENT = /\.([A-Za-z_$][\w$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/gy;

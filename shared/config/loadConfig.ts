@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { configErrorMap, inDocumentOrder, problemsFromZodError } from './configProblems.js';
 import { type Config, ConfigSchema } from './configSchema.js';
-import { ConfigError } from './errors.js';
+import { ConfigError, type ConfigProblem } from './errors.js';
 import { findUnsetSecretsInDraft, type SecretsNeeded } from './findUnsetSecretsInDraft.js';
 import { findJsonSyntaxError } from './jsonSyntax.js';
 
@@ -17,14 +17,14 @@ export interface ConfigSecretsCheck {
 /**
  * Validates an already-parsed JSON value; `file` only names the source in the error. Given `secrets`, a
  * config the schema refuses also lists the unset secrets the command needs (a valid config's are the
- * command's to check, as it resolves them), in the file's order with the schema's problems.
+ * command's to check, as it resolves them). Every command lists the problems in the file's order.
  */
 export function parseConfig(json: unknown, file?: string, secrets?: ConfigSecretsCheck): Config {
   const result = ConfigSchema.safeParse(json, { error: configErrorMap });
   if (!result.success) {
     const problems = problemsFromZodError(result.error);
     const unset = secrets ? findUnsetSecretsInDraft(json, secrets.env, secrets.needed) : [];
-    throw new ConfigError(file, unset.length > 0 ? inDocumentOrder([...problems, ...unset], json) : problems);
+    throw new ConfigError(file, inDocumentOrder([...problems, ...unset], json));
   }
   const { $schema: _editorsOnly, ...config } = result.data;
   return config;
@@ -36,7 +36,35 @@ export function parseConfigText(text: string, file?: string): Config {
 }
 
 export async function loadConfigFile(path: string, secrets?: ConfigSecretsCheck): Promise<Config> {
-  return parseConfig(await readConfigJson(path), path, secrets);
+  return (await loadConfigDocument(path, secrets)).config;
+}
+
+/** A config and the JSON it was read from. */
+export interface ConfigDocument {
+  config: Config;
+  /** As parsed, for problems found later to be listed in the file's order (configProblemsIn). */
+  json: unknown;
+}
+
+/** The config and its JSON, for a command that finds more problems once the schema has passed. */
+export async function loadConfigDocument(
+  path: string,
+  secrets?: ConfigSecretsCheck,
+): Promise<ConfigDocument> {
+  const json = await readConfigJson(path);
+  return { config: parseConfig(json, path, secrets), json };
+}
+
+/**
+ * The one way a command refuses a config for problems found past the schema (unset secrets, settings a
+ * sender refuses): every problem, in the file's order, as check-config lists them.
+ */
+export function configProblemsIn(
+  file: string,
+  json: unknown,
+  problems: readonly ConfigProblem[],
+): ConfigError {
+  return new ConfigError(file, inDocumentOrder(problems, json));
 }
 
 /**

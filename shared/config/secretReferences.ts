@@ -22,6 +22,22 @@ export function subscriberSecrets(subscriber: SubscriberConfig): SecretRef[] {
   }
 }
 
+/**
+ * The JSON path of each subscriber of `subscribers` (the config's list), by id, e.g. `$.subscribers[2]`:
+ * messages about a subscriber's secret point into the file the way check-config does.
+ */
+export function subscriberPathIn(subscribers: readonly SubscriberConfig[]): (subscriberId: string) => string {
+  return (subscriberId) => {
+    const index = subscribers.findIndex(({ id }) => id === subscriberId);
+    return index < 0 ? jsonPath(['subscribers']) : jsonPath(['subscribers', index]);
+  };
+}
+
+/** Where a webhook's signing secret sits: a single one is written without a list, and pointed at that way. */
+export function signingSecretPath(at: string, secrets: readonly SecretRef[], position: number): string {
+  return secrets.length === 1 ? `${at}.secret` : `${at}.secret[${position}]`;
+}
+
 /** Every secret reference in the config, in document order. */
 export function secretReferences(config: Config): SecretReference[] {
   const references: SecretReference[] = [];
@@ -31,10 +47,8 @@ export function secretReferences(config: Config): SecretReference[] {
   config.subscribers.forEach((subscriber, index) => {
     const at = ['subscribers', index];
     if (subscriber.type === 'webhook') {
-      // A single secret is written without a list, and is pointed at that way.
       subscriber.secret.forEach((ref, position) => {
-        const path = subscriber.secret.length === 1 ? [...at, 'secret'] : [...at, 'secret', position];
-        references.push({ path: jsonPath(path), ref });
+        references.push({ path: signingSecretPath(jsonPath(at), subscriber.secret, position), ref });
       });
     } else if (subscriber.type === 'slack') {
       references.push({ path: jsonPath([...at, 'webhookUrl']), ref: subscriber.webhookUrl });

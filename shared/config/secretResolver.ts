@@ -2,7 +2,7 @@
 // Secrets Manager on AWS; messages name the variable and the config path, never a value.
 import { jsonPath } from './configProblems.js';
 import type { Config } from './configSchema.js';
-import { MissingSecretError } from './errors.js';
+import { type ConfigProblem, MissingSecretError } from './errors.js';
 import { type SecretRef, secretRefKey } from './secretRef.js';
 import { type SecretReference, secretReferences } from './secretReferences.js';
 
@@ -37,6 +37,11 @@ export function findMissingSecrets(config: Config, env: NodeJS.ProcessEnv = proc
   return secretReferences(config)
     .filter(({ path, ref }) => isMissing(env[ref.env]) && !rotating.has(path))
     .map(({ path, ref }) => ({ path, variable: ref.env }));
+}
+
+/** An unset secret as a config problem, worded as every command words it. */
+export function missingSecretProblem({ path, variable }: MissingSecret): ConfigProblem {
+  return { path, message: `environment variable ${variable} is not set or is empty` };
 }
 
 /** Webhook signing secrets that are unset while another secret of the same subscriber is set. */

@@ -4,6 +4,7 @@
 import type { SmtpConfig, SubscriberConfig } from '../config/configSchema.js';
 import { MissingSecretError, SecretNotSetError } from '../config/errors.js';
 import type { SecretRef } from '../config/secretRef.js';
+import { signingSecretPath } from '../config/secretReferences.js';
 import type { SecretResolver } from '../config/secretResolver.js';
 
 export interface SenderSecrets {
@@ -13,24 +14,29 @@ export interface SenderSecrets {
   unset: SecretRef[];
 }
 
-/** @throws MissingSecretError, SecretNotSetError, SecretLookupError: a secret the sender cannot do without */
+/**
+ * @param where the subscriber's JSON path in the config, e.g. `$.subscribers[2]`, for the messages
+ * @throws MissingSecretError, SecretNotSetError, SecretLookupError: a secret the sender cannot do without
+ */
 export async function resolveSenderSecrets(
   subscriber: SubscriberConfig,
   smtp: SmtpConfig | undefined,
   resolver: SecretResolver,
+  where: string,
 ): Promise<SenderSecrets> {
-  const where = `subscribers[${subscriber.id}]`;
   switch (subscriber.type) {
     case 'slack':
       return { values: [await resolver.resolve(subscriber.webhookUrl, `${where}.webhookUrl`)], unset: [] };
     case 'email':
       // The config schema requires smtp whenever an e-mail subscriber exists.
       return smtp
-        ? { values: [await resolver.resolve(smtp.url, 'smtp.url')], unset: [] }
+        ? { values: [await resolver.resolve(smtp.url, '$.smtp.url')], unset: [] }
         : { values: [], unset: [] };
     case 'webhook': {
       const outcomes = await Promise.allSettled(
-        subscriber.secret.map((ref, index) => resolver.resolve(ref, `${where}.secret[${index}]`)),
+        subscriber.secret.map((ref, index) =>
+          resolver.resolve(ref, signingSecretPath(where, subscriber.secret, index)),
+        ),
       );
       const values: string[] = [];
       const unset: SecretRef[] = [];

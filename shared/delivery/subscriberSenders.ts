@@ -3,6 +3,7 @@
 // when one has changed, a rotated signing secret or a new Slack URL, the sender is rebuilt and the old
 // pool closed. Both runtimes get their senders here, so they build and validate them the same way.
 import type { SmtpConfig, SubscriberConfig } from '../config/configSchema.js';
+import { subscriberPathIn } from '../config/secretReferences.js';
 import type { SecretResolver } from '../config/secretResolver.js';
 import type { SenderBuilder } from './buildSender.js';
 import type { ClosableSender, EventSender } from './deliveryOutcome.js';
@@ -22,6 +23,11 @@ export interface SubscriberSendersOptions {
   build: SenderBuilder;
   /** Each organization's words that flag a note: `highlightWordsOf(config.organizations)`. */
   highlightWords: HighlightWordsOf;
+  /**
+   * Each subscriber's JSON path in the config (`subscriberPathIn(config.subscribers)`), for messages about
+   * its secrets; by default its place in `subscribers`, right when that is the config's whole list.
+   */
+  subscriberPath?: (subscriberId: string) => string;
 }
 
 export class SubscriberSenders {
@@ -46,7 +52,8 @@ export class SubscriberSenders {
     const subscriber = this.#subscribers.get(subscriberId);
     if (subscriber === undefined) return undefined;
     const { smtp, secrets, tuning, onWarning, highlightWords } = this.#options;
-    const { values, unset } = await resolveSenderSecrets(subscriber, smtp, secrets);
+    const where = this.#options.subscriberPath ?? subscriberPathIn(this.#options.subscribers);
+    const { values, unset } = await resolveSenderSecrets(subscriber, smtp, secrets, where(subscriberId));
     const cached = this.#senders.get(subscriberId);
     if (cached && sameValues(cached.secretValues, values)) return cached.sender;
     for (const ref of unset) {

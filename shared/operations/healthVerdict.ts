@@ -116,13 +116,15 @@ function organizationProblem(
 
 /** What became of the cycles after the last success (or since the first attempt, if none succeeded). */
 function sinceThen(organization: OrganizationStatus, onStack: boolean): string {
-  const { consecutiveFailures, lastError, lastSuccessAt, lastAttemptAt } = organization;
+  const { consecutiveFailures, lastError, lastSuccessAt, lastAttemptAt, name } = organization;
   if (consecutiveFailures > 0) {
-    return `${counted(consecutiveFailures, 'failed cycle')} in a row, the last: ${lastError ?? 'no error recorded'}`;
+    // The failure line names the organization first, as every command prints it; this line already has.
+    const error = lastError?.startsWith(`${name}: `) ? lastError.slice(name.length + 2) : lastError;
+    return `${counted(consecutiveFailures, 'failed cycle')} in a row, the last: ${error ?? 'no error recorded'}`;
   }
   if (lastAttemptAt !== null && (lastSuccessAt === null || lastAttemptAt > lastSuccessAt)) {
     // Saved without success or failure: a cycle deferred because the token's budget had no room.
-    return 'its cycles were deferred for want of request budget (see api.requestsPerMinute and the organizations sharing its token)';
+    return 'its cycles were deferred for want of request budget (see $.api.requestsPerMinute and the organizations sharing its token)';
   }
   return onStack
     ? "no cycle has run since: check the poller's log and that polling is on"

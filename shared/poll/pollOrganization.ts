@@ -23,7 +23,7 @@ import { observedOrders } from './observedOrders.js';
 import { DEFAULT_LEASE_TERMS, keepLeaseUntil } from './organizationLease.js';
 import { type CyclePlan, planCycle } from './planCycle.js';
 import { planNextCycle, retryDeferredCycle } from './planNextCycle.js';
-import { joinNotes, notesOfWalks, type PollReport, pendingShortfall } from './pollReport.js';
+import { apiUnreachable, joinNotes, notesOfWalks, type PollReport, pendingShortfall } from './pollReport.js';
 import { recordCatchUps } from './recordCatchUps.js';
 import { recordChanges } from './recordChanges.js';
 import { refreshEstablishments } from './refreshEstablishments.js';
@@ -178,6 +178,8 @@ async function walkedCycle(
   const report: CycleReport = {
     outcome: 'polled',
     ok: failures.length === 0,
+    // The establishments refresh is not tried once the walks found the API unreachable.
+    ...(apiUnreachable(walked) ? { apiUnreachable: true as const } : {}),
     requestsFor: {
       detect: requestsOf('detect'),
       resolve: requestsOf('resolve'),

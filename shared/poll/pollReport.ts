@@ -1,5 +1,6 @@
 // What a cycle reports: the report's shape, and the notes each phase contributes to it (the listings it
 // walked, failures, problems, what it deferred), which the cycle puts together in phase order.
+import { NetworkError } from '../api/errors.js';
 import type { ListingProblem } from '../api/listingProblem.js';
 import type { WalkPurpose } from '../detect/listingSpec.js';
 import type { CadenceMode } from '../detect/planCadence.js';
@@ -36,6 +37,11 @@ export interface PollReport {
   leaseTakenOverFrom?: string;
   /** Every walk started was fetched without error. */
   ok: boolean;
+  /**
+   * No request of the cycle got an answer: the API could not be reached (its failure says why), so the
+   * requests, the budget left and what was not walked say nothing about the budget.
+   */
+  apiUnreachable?: true;
   requests: number;
   /** Requests by what they were for: pending, look-ups of vanished orders, the terminal sweep. */
   requestsFor: Record<WalkPurpose, number> & {
@@ -88,7 +94,8 @@ export function notesOfWalks(context: CycleContext, outcomes: readonly WalkOutco
   for (const outcome of outcomes) {
     const { walk, listing, error } = outcome;
     if (outcome.deferred) {
-      notes.deferred.push(walk.key);
+      // Left for the budget, and said so; a walk the cycle's failure stopped is that failure's to explain.
+      if (!outcome.stopped) notes.deferred.push(walk.key);
       continue;
     }
     notes.listings.push({
@@ -114,6 +121,15 @@ export function notesOfWalks(context: CycleContext, outcomes: readonly WalkOutco
     if (listing.stoppedEarly && walk.purpose === 'detect') notes.deferred.push(walk.key);
   }
   return notes;
+}
+
+/** Whether every walk the cycle started found the API unreachable, so that no request got an answer. */
+export function apiUnreachable(outcomes: readonly WalkOutcome[]): boolean {
+  const started = outcomes.filter((outcome) => !outcome.deferred);
+  return (
+    started.length > 0 &&
+    started.every((outcome) => outcome.listing === undefined && outcome.error instanceof NetworkError)
+  );
 }
 
 /** The notes of several phases, in order. */

@@ -37,15 +37,17 @@ export async function refreshEstablishments(
   observed: Iterable<Order>,
   stopped: boolean,
 ): Promise<EstablishmentsRefresh> {
-  const { deps, organization, startedAt } = context;
+  const { deps, startedAt } = context;
   const unchanged: EstablishmentsRefresh = { cache, notes: NO_NOTES, stopsCycle: false };
   const known = new Set(cache?.records.map((record) => record.uuid.toLowerCase()) ?? []);
   const unknown = [...observed].some((order) => !known.has(order.establishment.uuid.toLowerCase()));
   const age = cache === null ? Number.POSITIVE_INFINITY : startedAt - cache.fetchedAt;
   if (age < MAX_AGE_MS && !(unknown && age >= MIN_AGE_MS)) return unchanged;
   const { budget } = deps.api;
-  if (stopped || !(await afford(budget, 1)))
-    return { ...unchanged, notes: { ...NO_NOTES, deferred: [LISTING] } };
+  // A cycle already stopped by a failure every listing shares (a rejected token, an unreachable API) says
+  // only that failure: the refresh is not deferred for budget, it is simply not tried.
+  if (stopped) return unchanged;
+  if (!(await afford(budget, 1))) return { ...unchanged, notes: { ...NO_NOTES, deferred: [LISTING] } };
   const requestsBefore = deps.api.requestCount;
   const requests = () => deps.api.requestCount - requestsBefore;
   try {
@@ -91,8 +93,9 @@ export async function refreshEstablishments(
         requests: requests(),
         notes: {
           ...NO_NOTES,
+          // The failure line every command prints for it (the runtime's describeFailure), then what it cost.
           failures: [
-            `${organization.name}: establishments not refreshed (${(error as Error).message}); closing times as last read`,
+            `${deps.describeFailure?.(error as Error) ?? (error as Error).message} (establishments not refreshed; closing times as last read)`,
           ],
         },
         stopsCycle: true,

@@ -12,6 +12,8 @@ import type { CycleBudget } from './ordersSource.js';
 export interface WalkOutcome extends WalkResult {
   /** Not started: the cycle had stopped, or the budget could not pay for a first page. */
   deferred: boolean;
+  /** Not started because an earlier walk's failure stopped the cycle: the budget had nothing to do with it. */
+  stopped?: true;
   /** Requests the walk made. */
   requests: number;
 }
@@ -29,7 +31,8 @@ export async function walkListing(
   options: WalkOptions,
 ): Promise<WalkOutcome> {
   const { api } = context.deps;
-  if (options.stopped || !(await afford(api.budget, 1))) return { walk, deferred: true, requests: 0 };
+  if (options.stopped) return { walk, deferred: true, stopped: true, requests: 0 };
+  if (!(await afford(api.budget, 1))) return { walk, deferred: true, requests: 0 };
   const requestsBefore = api.requestCount;
   const lastAllowed =
     walk.maxPages === undefined ? Number.POSITIVE_INFINITY : walk.fromPage + walk.maxPages - 1;

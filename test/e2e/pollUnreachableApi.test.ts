@@ -1,6 +1,7 @@
 // `meal-notifier poll` against an API nothing listens for, run as a real process: the failure line says
-// what it means and what to check in the words `check-config --ping` uses, not a bare ECONNREFUSED, and the
-// cycle stops at the first listing instead of trying every one the same way.
+// what it means and what to check in the words `check-config --ping` uses, not a bare ECONNREFUSED, the
+// cycle stops at the first listing instead of trying every one the same way, and its status line says it
+// could not reach the API, with no budget figures or deferred listings, which do not apply.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,9 +34,11 @@ describe('meal-notifier poll against an unreachable API', () => {
 
     const explanation =
       `cannot reach ${origin} (connection refused: nothing listens at that address and port): ` +
-      "check api.baseUrl, DNS and this machine's network";
-    expect(pinged.stdout).toContain(`North School: FAILED, ${explanation}\n`);
+      "check $.api.baseUrl, DNS and this machine's network";
+    expect(pinged.stdout).toContain(`North School: ${explanation}\n`);
     expect(polled.code).toBe(1);
+    expect(polled.stderr).toMatch(/^North School: could not reach the API, next in \d+ s$/m);
+    expect(polled.stderr).not.toMatch(/deferred|left this minute|requests?\b/);
     const failures = polled.stderr.split('\n').filter((line) => line.startsWith('  North School: '));
     expect(failures).toEqual([`  North School: ${explanation}`]);
     expect(polled.stderr).not.toContain('ECONNREFUSED');

@@ -79,7 +79,7 @@ describe('meal-notifier status --stack (real process, DynamoDB Local)', () => {
     expect(result.stdout).toContain("not known: cannot reach the publisher's failure queue");
     // Polled successfully 2 h ago, every 60 s: failing, with its last error.
     expect(result.stdout).toMatch(
-      /\nNorth School: last successful poll 2 h ago, over the 2 min its poll interval of 60 s allows; 3 failed cycles in a row, the last: North School: API answered 500\n/,
+      /\nNorth School: last successful poll 2 h ago, over the 2 min its poll interval of 60 s allows; 3 failed cycles in a row, the last: API answered 500\n/,
     );
     // An incomplete report is not a success.
     expect(result.code).toBe(1);

@@ -171,7 +171,7 @@ export function listingOf(
 /** What walking `walk` came to: `listing` as walked, or `error`. */
 export function walkOutcome(
   walk: PlannedWalk,
-  result: { listing: Listing<Order> } | { error: Error } | { deferred: true },
+  result: { listing: Listing<Order> } | { error: Error } | { deferred: true; stopped?: true },
   requests = 'listing' in result ? result.listing.pages : 'error' in result ? 1 : 0,
 ): WalkOutcome {
   return { walk, deferred: false, requests, ...result };

@@ -203,7 +203,7 @@ const notSetLine = (organization: string, key: string) =>
     organization,
     secret: TOKENS_SECRET,
     reason: expect.stringContaining(
-      `secret ${TOKENS_SECRET} has no value for ${key} in Secrets Manager (needed by organizations[`,
+      `secret ${TOKENS_SECRET} has no value for ${key} in Secrets Manager (needed by $.organizations[`,
     ),
   });
 
@@ -398,7 +398,8 @@ describe('poller handler, triggered by the schedule', () => {
     expect(result).toMatchObject({ outcome: 'polled', ok: false });
     // Worded as the local runner words it (shared/config/explainApiFailure.ts).
     expect((result as { failures: string[] }).failures).toContainEqual(
-      expect.stringContaining('South School: the API rejected the token (401): the value of SOUTH_TOKEN'),
+      // On AWS the token is a value of the tokens secret, and the line says which.
+      `South School: the API rejected the token (401): the SOUTH_TOKEN value of secret ${TOKENS_SECRET} is wrong, expired or revoked; set it to a current API token`,
     );
     expect(sentTick()).toMatchObject({ body: { organizationId: SOUTH, dueAt: await nextPollAtOf(SOUTH) } });
     expect(output.emf()).toEqual([

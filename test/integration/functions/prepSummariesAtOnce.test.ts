@@ -65,6 +65,7 @@ describe('150 prep summaries due at once, on DynamoDB Local', () => {
     const deps: TriggerDependencies = {
       config,
       clientFor: async () => source,
+      tokenIdentityOf: async () => 'token#prep-summaries',
       store,
       ticks: { send: async () => 0 },
       logger: { debug() {}, info() {}, warn() {}, error() {} },

@@ -136,6 +136,21 @@ describe('the status line of a cycle', () => {
     );
   });
 
+  it('says a cycle that could not reach the API so, without budget figures that do not apply', () => {
+    const report = pollReport({
+      ok: false,
+      apiUnreachable: true,
+      requests: 4,
+      deferred: [],
+      failures: ['North School: cannot reach http://127.0.0.1:9 (connection refused)'],
+      budgetRemaining: 41,
+      nextPollAt: NOW + 8_000,
+    });
+    expect(formatPollReportLine(report, 45, { queued: 2, dead: 0 })).toBe(
+      'North School: could not reach the API, 2 deliveries queued, next in 8 s',
+    );
+  });
+
   it('says a cycle deferred for budget is waiting, and when it comes again', () => {
     const report = pollReport({
       outcome: 'deferred',

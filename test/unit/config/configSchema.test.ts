@@ -521,9 +521,10 @@ describe('parseConfig on mistakes, each named by its JSON path', () => {
   it('still checks for duplicates when a subscriber is malformed', () => {
     const json = configWith(['subscribers', 1, 'id'], 'automation');
     configWith(['subscribers', 1, 'webhookUrl'], 'https://hooks.slack.test/T0/B0/x', json);
+    // In the file's order: the subscriber's id is written before its webhookUrl.
     expect(problemsOf(json).map((problem) => problem.path)).toEqual([
-      '$.subscribers[1].webhookUrl',
       '$.subscribers[1].id',
+      '$.subscribers[1].webhookUrl',
     ]);
   });
 

@@ -11,15 +11,33 @@ import {
   UnauthorizedError,
   UnexpectedStatusError,
 } from '../../../shared/api/errors.js';
-import { type ApiTarget, apiTargetOf, explainApiFailure } from '../../../shared/config/explainApiFailure.js';
+import {
+  type ApiTarget,
+  apiTargetOf,
+  describeApiFailure,
+  explainApiFailure,
+} from '../../../shared/config/explainApiFailure.js';
 import { parseConfig } from '../../../shared/config/loadConfig.js';
 
 const context = { organization: 'South Academy', endpoint: 'GET /establishments' };
 const target: ApiTarget = {
-  path: '$.organizations[1]',
+  organization: 'South',
   id: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
-  tokenVariable: 'SOUTH_TOKEN',
+  idKey: '$.organizations[1].id',
+  token: 'the value of SOUTH_TOKEN',
+  baseUrlKey: '$.api.baseUrl',
   baseUrl: 'https://meals.example.org/api/v1/admin',
+  budgetKey: '$.api.requestsPerMinute',
+};
+
+/** The same organization, its connection given by the flags' environment variables. */
+const fromEnvironment: ApiTarget = {
+  organization: target.id,
+  id: target.id,
+  idKey: 'MEAL_API_ORGANIZATION',
+  token: 'the value of MEAL_API_TOKEN',
+  baseUrlKey: 'MEAL_API_BASE_URL',
+  baseUrl: target.baseUrl,
 };
 
 function refused(code: string): Error {
@@ -40,8 +58,11 @@ describe('explainApiFailure', () => {
       new ForbiddenError(context),
       /may not read organization 3f2b8c1e-.* \(403\): check \$\.organizations\[1\]\.id/,
     ],
-    [new NotFoundError(context), /404.*api\.baseUrl.*must end in \/api\/v1\/admin/],
-    [new RateLimitedError(context, 30_000), /rate limit \(429\): something else is using it too/],
+    [new NotFoundError(context), /404.*\$\.api\.baseUrl.*must end in \/api\/v1\/admin/],
+    [
+      new RateLimitedError(context, 30_000),
+      /rate limit \(429\): something else is using it too.*, or \$\.api\.requestsPerMinute is above/,
+    ],
     [
       new ServerError(context, 503),
       /failed on its side \(503\) on GET \/establishments; this is not a config problem/,
@@ -61,7 +82,7 @@ describe('explainApiFailure', () => {
   it('says what a network failure means, from the innermost error code', () => {
     expect(explainApiFailure(new NetworkError(context, refused('ECONNREFUSED')), target)).toBe(
       'cannot reach https://meals.example.org (connection refused: nothing listens at that address and port): ' +
-        "check api.baseUrl, DNS and this machine's network",
+        "check $.api.baseUrl, DNS and this machine's network",
     );
     expect(explainApiFailure(new NetworkError(context, refused('ENOTFOUND')), target)).toContain(
       'no such host',
@@ -72,6 +93,25 @@ describe('explainApiFailure', () => {
   it("keeps the API's own words for the rest, without the organization's name, which the caller puts first", () => {
     expect(explainApiFailure(new UnexpectedStatusError(context, 418), target)).toBe(
       'unexpected response (418) on GET /establishments',
+    );
+  });
+});
+
+describe('describeApiFailure', () => {
+  it('puts the organization first, by name, and names the key to fix where the connection came from', () => {
+    const unreachable = new NetworkError(context, refused('ECONNREFUSED'));
+    expect(describeApiFailure(new UnauthorizedError(context), target)).toBe(
+      'South: the API rejected the token (401): the value of SOUTH_TOKEN is wrong, expired or revoked; set it to a current API token',
+    );
+    expect(describeApiFailure(unreachable, target)).toMatch(/^South: cannot reach .*check \$\.api\.baseUrl,/);
+    expect(describeApiFailure(unreachable, fromEnvironment)).toMatch(
+      /^3f2b8c1e-[-0-9a-f]+: cannot reach .*check MEAL_API_BASE_URL,/,
+    );
+    expect(describeApiFailure(new ForbiddenError(context), fromEnvironment)).toContain(
+      '(403): check MEAL_API_ORGANIZATION,',
+    );
+    expect(describeApiFailure(new RateLimitedError(context, undefined), fromEnvironment)).not.toContain(
+      'requestsPerMinute',
     );
   });
 });

@@ -44,4 +44,25 @@ describe('inDocumentOrder', () => {
       '$.smtp',
     ]);
   });
+
+  it('puts an unknown key where the key is written, not before its whole object', () => {
+    const json = { organizations: [{ id: 'x', timeZone: 'Europe/Lisbn', pollIntervalSecond: 10 }] };
+    const problems = [
+      {
+        path: '$.organizations[0]',
+        message: 'unknown key "pollIntervalSecond" (did you mean "pollIntervalSeconds"?)',
+      },
+      { path: '$.organizations[0].name', message: 'required' },
+      { path: '$.organizations[0].timeZone', message: 'not an IANA time zone' },
+      { path: '$.organizations[0].id', message: 'not a uuid' },
+    ];
+    expect(
+      inDocumentOrder(problems, json).map(({ path, message }) => `${path} ${message.slice(0, 15)}`),
+    ).toEqual([
+      '$.organizations[0].id not a uuid',
+      '$.organizations[0].timeZone not an IANA tim',
+      '$.organizations[0] unknown key "po',
+      '$.organizations[0].name required',
+    ]);
+  });
 });

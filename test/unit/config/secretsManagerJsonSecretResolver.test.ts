@@ -40,10 +40,10 @@ describe('SecretsManagerJsonSecretResolver', () => {
     secretsManager
       .on(GetSecretValueCommand)
       .rejects(Object.assign(new Error('not found'), { name: 'ResourceNotFoundException' }));
-    const failure = resolver().resolve({ env: 'NORTH_TOKEN' }, 'organizations[north].token');
+    const failure = resolver().resolve({ env: 'NORTH_TOKEN' }, '$.organizations[0].token');
     await expect(failure).rejects.toBeInstanceOf(SecretNotSetError);
     await expect(failure).rejects.toThrow(
-      'secret notifier/organization-tokens has no value for NORTH_TOKEN in Secrets Manager (needed by organizations[north].token); ' +
+      'secret notifier/organization-tokens has no value for NORTH_TOKEN in Secrets Manager (needed by $.organizations[0].token); ' +
         'set it with: aws secretsmanager put-secret-value --secret-id notifier/organization-tokens --secret-string file://<JSON file holding every value by name, {"NORTH_TOKEN": "...", ...}>',
     );
   });

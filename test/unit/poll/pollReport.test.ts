@@ -1,9 +1,10 @@
 // Pins the notes the phases give the report: one listing line per walk started, a failure line per failed
 // walk (in the caller's words when it gives them), problems, what was deferred; and why pending fell short.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ServerError } from '../../../shared/api/errors.js';
+import { NetworkError, ServerError } from '../../../shared/api/errors.js';
 import type { ListingProblem } from '../../../shared/api/listingProblem.js';
 import {
+  apiUnreachable,
   type CycleNotes,
   joinNotes,
   NO_NOTES,
@@ -73,6 +74,16 @@ describe('notesOfWalks', () => {
       ...NO_NOTES,
       deferred: ['pending'],
     });
+  });
+
+  it("does not call a walk the cycle's failure stopped deferred for budget: the failure explains it", async () => {
+    const { context } = await cycleFixture();
+    const notes = notesOfWalks(context, [
+      walkOutcome(pending, { error: serverError() }),
+      walkOutcome(completed, { deferred: true, stopped: true }),
+    ]);
+    expect(notes.deferred).toEqual([]);
+    expect(notes.failures).toHaveLength(1);
   });
 
   it('defers the rest of a pending walk cut short, but not of a sweep slice', async () => {
@@ -174,5 +185,33 @@ describe('pendingShortfall', () => {
       { ...NO_NOTES, deferred: ['establishments'] },
     );
     expect(pendingShortfall(notes)).toBeUndefined();
+  });
+});
+
+describe('apiUnreachable', () => {
+  const refused = () =>
+    new NetworkError(
+      { organization: 'North School', endpoint: 'GET /orders?status=pending' },
+      Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+    );
+
+  it('holds when every walk started found the API unreachable, and the rest were stopped', () => {
+    expect(
+      apiUnreachable([
+        walkOutcome(pending, { error: refused() }),
+        walkOutcome(completed, { deferred: true, stopped: true }),
+      ]),
+    ).toBe(true);
+  });
+
+  it('does not hold when the API answered, even with an error, or when nothing was started', () => {
+    expect(apiUnreachable([walkOutcome(pending, { error: serverError() })])).toBe(false);
+    expect(
+      apiUnreachable([
+        walkOutcome(pending, { listing: listingOf([]) }),
+        walkOutcome(completed, { error: refused() }),
+      ]),
+    ).toBe(false);
+    expect(apiUnreachable([walkOutcome(pending, { deferred: true })])).toBe(false);
   });
 });

@@ -168,9 +168,9 @@ describe('refreshEstablishments', () => {
     expect(source.requestCount).toBe(0);
   });
 
-  it('defers the read without a request once the cycle has stopped', async () => {
+  it('does not try the read once the cycle has stopped, nor calls it deferred for budget', async () => {
     const { refreshed, source } = await refresh(null, [], { stopped: true });
-    expect(refreshed.notes.deferred).toEqual(['establishments']);
+    expect(refreshed.notes).toEqual(NO_NOTES);
     expect(refreshed.requests).toBeUndefined();
     expect(source.requestCount).toBe(0);
   });

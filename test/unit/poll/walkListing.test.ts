@@ -78,11 +78,12 @@ describe('walkListing', () => {
     ]);
   });
 
-  it('is deferred without a request or a reservation once the cycle has stopped', async () => {
+  it('is not started, without a request or a reservation, once the cycle has stopped, and says why', async () => {
     const { context, source, budget } = await cycleFixture({ orders: pendingToday(), reserved: 3 });
     expect(await walkListing(context, pending, { stopped: true })).toEqual({
       walk: pending,
       deferred: true,
+      stopped: true,
       requests: 0,
     });
     expect(source.requestCount).toBe(0);
