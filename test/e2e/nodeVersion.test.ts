@@ -42,8 +42,11 @@ function olderNodeOnThisMachine(): { path: string; version: string } | undefined
 }
 
 describe('bin/meal-notifier.js on an older Node.js', () => {
-  it('takes its floor from package.json: Node.js 22.12', () => {
+  it("names as the floor package.json's engines, Node.js 22.12", () => {
     expect(engines.node).toBe('>=22.12');
+    expect(runReporting('0.0.1', ['--version']).stderr).toContain(
+      `needs Node.js ${engines.node.slice(2)} or later;`,
+    );
   });
 
   it('refuses 22.11.0 in one line naming it and 22.12, exit 1, no stack trace', () => {
