@@ -4,21 +4,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-// Vitest 5's reporter calls Map.groupBy (Node >= 21) when it prints a failure; on Node 20 it would crash
-// and hide which test failed.
-const MapConstructor = Map as unknown as { groupBy?: unknown };
-if (!MapConstructor.groupBy) {
-  MapConstructor.groupBy = <K, T>(items: Iterable<T>, keyOf: (item: T, index: number) => K): Map<K, T[]> => {
-    const groups = new Map<K, T[]>();
-    let index = 0;
-    for (const item of items) {
-      const key = keyOf(item, index++);
-      groups.set(key, [...(groups.get(key) ?? []), item]);
-    }
-    return groups;
-  };
-}
-
 export default defineConfig({
   test: {
     setupFiles: ['test/setup.ts'],

@@ -8,7 +8,6 @@ import { benchFunctionBundles } from './functionBundles.js';
 import { benchPollerLambda } from './pollerLambda.js';
 import { benchPollRequests } from './pollRequests.js';
 import { benchSnapshotMemory } from './snapshotMemory.js';
-import { sqliteBuiltUnoptimized } from './support/sqliteBuild.js';
 
 const benches: ReadonlyArray<readonly [string, () => Promise<Record<string, number>>]> = [
   // First, before DynamoDB Local's JVM is started (it runs until the bench exits) and competes for the CPU
@@ -37,13 +36,6 @@ const benches: ReadonlyArray<readonly [string, () => Promise<Record<string, numb
 const only = process.argv[2]?.toLowerCase();
 const selected = only === undefined ? benches : benches.filter(([name]) => name.toLowerCase().includes(only));
 if (selected.length === 0) throw new Error(`no benchmark's name holds "${only}"`);
-
-if (sqliteBuiltUnoptimized()) {
-  process.stderr.write(
-    'bench: node_modules/better-sqlite3 was compiled without optimization (.ci/run does that); run `npm rebuild better-sqlite3`, then the bench\n',
-  );
-  process.exit(1);
-}
 
 // Exit through process.exit on Ctrl-C, so the 'exit' hook that kills DynamoDB Local runs.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));

@@ -45,7 +45,7 @@ const result = await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20.18',
+  target: 'node22.12',
   external: ['better-sqlite3'],
   // Packages' ES module builds where they have one (jsonc-parser's UMD build requires files at run time).
   mainFields: ['module', 'main'],

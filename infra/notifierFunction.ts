@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Token } from 'aws-cdk-lib';
 import { type IGrantable, type IPrincipal, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { Config } from '../shared/config/configSchema.js';
@@ -112,6 +112,8 @@ export class NotifierFunction extends Construct implements IGrantable {
       awsSdkConnectionReuse: false,
       bundling: {
         forceDockerBundling: false,
+        // esbuild's per-file size summary would fill `cdk synth --quiet`; its warnings and errors still show.
+        logLevel: LogLevel.WARNING,
         format: OutputFormat.ESM,
         mainFields: ['module', 'main'],
         banner: REQUIRE_BANNER,

@@ -5,6 +5,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks, type IApplyRule, NagRuleCompliance, type NagRuleResult } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { MealOrderNotifierStack } from '../../infra/mealOrderNotifierStack.js';
+import { cdkJsonContext } from './support/cdkJsonContext.js';
 import { exampleConfig, notifierApp } from './support/notifierApp.js';
 
 interface Finding {
@@ -130,7 +131,7 @@ describe.each([
 
 describe('the app with the plugin registered, as app.ts registers it', () => {
   const registeredApp = () => {
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const app = new App({ context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } });
     const stack = new MealOrderNotifierStack(app, 'MealOrderNotifier', { config: exampleConfig() });
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
     return { app, stack };

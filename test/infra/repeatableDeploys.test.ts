@@ -6,6 +6,7 @@ import { App, RemovalPolicy } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { MealOrderNotifierStack } from '../../infra/mealOrderNotifierStack.js';
+import { cdkJsonContext } from './support/cdkJsonContext.js';
 import {
   type CfnResource,
   exampleConfig,
@@ -56,7 +57,7 @@ function explicitPhysicalNames(template: Template): string[] {
 
 describe('two stacks in one account and region', () => {
   it('share no physical name: secrets, alarms, the alarm topic and the schedule group are named after the stack', () => {
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const app = new App({ context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } });
     const config = exampleConfig();
     const productionStack = new MealOrderNotifierStack(app, 'MealOrderNotifier', { config });
     const stagingStack = new MealOrderNotifierStack(app, 'Staging', {

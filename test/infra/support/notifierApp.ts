@@ -10,6 +10,7 @@ import {
   MealOrderNotifierStack,
   type MealOrderNotifierStackProps,
 } from '../../../infra/mealOrderNotifierStack.js';
+import { cdkJsonContext } from './cdkJsonContext.js';
 
 /** The config file as written, as a fresh object each call so a test can vary it. */
 export type WrittenConfig = {
@@ -59,7 +60,7 @@ export function notifierApp(
   const app = new App({
     ...(options.outdir ? { outdir: options.outdir } : {}),
     // An empty list turns asset bundling off for every stack.
-    context: options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] },
+    context: { ...cdkJsonContext(), ...(options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) },
   });
   const stack = new MealOrderNotifierStack(app, options.stackName ?? 'MealOrderNotifier', {
     config,

