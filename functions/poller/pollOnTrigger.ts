@@ -169,8 +169,10 @@ async function sharingToken(
   organization: OrganizationConfig,
   deps: Pick<TriggerDependencies, 'config' | 'tokenIdentityOf'>,
 ): Promise<number> {
-  const identities = await Promise.all(deps.config.organizations.map((other) => deps.tokenIdentityOf(other)));
-  return organizationsOnToken(identities, await deps.tokenIdentityOf(organization));
+  const organizations = deps.config.organizations;
+  const identities = await Promise.all(organizations.map((other) => deps.tokenIdentityOf(other)));
+  const own = identities[organizations.findIndex(({ id }) => id === organization.id)];
+  return own === undefined ? 1 : organizationsOnToken(identities, own);
 }
 
 /** The organization's connection as the failure line names it on AWS: its token is a value of a secret. */

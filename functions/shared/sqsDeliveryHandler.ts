@@ -12,7 +12,7 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { subscriberPathIn } from '../../shared/config/secretReferences.js';
+import { subscriberPathById } from '../../shared/config/secretReferences.js';
 import { SecretsManagerSecretResolver } from '../../shared/config/secretsManagerSecretResolver.js';
 import { METRICS_NAMESPACE } from '../../shared/contracts/customMetrics.js';
 import type { DeliverySubscriber } from '../../shared/contracts/deliveryQueueContract.js';
@@ -72,7 +72,8 @@ export function createSqsDeliveryHandler<S extends DeliverySubscriber>(
       build(subscriber as S, secretValues, tuning, highlightWords),
     // The bundle's config has every organization: a Slack message flags notes with the words of its own.
     highlightWords: highlightWordsOf(environment.config.organizations),
-    subscriberPath: subscriberPathIn(environment.config.subscribers),
+    // The bundle holds this function's type of subscriber only: an index would point at another in the file.
+    subscriberPath: subscriberPathById,
     onWarning: (message) => logger.warn(message),
   });
   const queue: QueueActions = {

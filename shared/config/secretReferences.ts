@@ -33,6 +33,15 @@ export function subscriberPathIn(subscribers: readonly SubscriberConfig[]): (sub
   };
 }
 
+/**
+ * The JSON path of a subscriber by its id, `$.subscribers[?@.id=='pos']` (RFC 9535's filter): for a function
+ * whose config holds only some of the file's subscribers (an AWS delivery function keeps those of its type),
+ * where an index would point at another subscriber of the file.
+ */
+export function subscriberPathById(subscriberId: string): string {
+  return `$.subscribers[?@.id=='${subscriberId}']`;
+}
+
 /** Where a webhook's signing secret sits: a single one is written without a list, and pointed at that way. */
 export function signingSecretPath(at: string, secrets: readonly SecretRef[], position: number): string {
   return secrets.length === 1 ? `${at}.secret` : `${at}.secret[${position}]`;

@@ -352,6 +352,8 @@ describe('webhook-delivery handler', () => {
     expect(sqs).toHaveReceivedCommandWith(ChangeMessageVisibilityCommand, { VisibilityTimeout: 5 });
     expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
     expect(output.text()).toContain(`secret ${SECRETS_PREFIX}UNSET_SECRET has no value in Secrets Manager`);
+    // The deployed bundle holds the webhook subscribers alone: an index would point at another of the file's.
+    expect(output.text()).toContain(`(needed by $.subscribers[?@.id=='hooks-unset'].secret)`);
   });
 
   it('leaves a message from a queue it does not know for the redrive policy', async () => {
