@@ -1,6 +1,6 @@
 // The local runtime's digest ticker over a real SQLite store: a digest that could not be queued is
 // reported with its subscriber, every other subscriber's digest is queued all the same, and the failed
-// period is looked at again on the next tick (while those queued are not built again).
+// period is looked at again after a wait that doubles (while those queued are not built again).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { digestTicker } from '../../../cli/runtime/digestTicker.js';
 import type { Config } from '../../../shared/config/configSchema.js';
@@ -42,7 +42,7 @@ afterEach(() => {
 });
 
 describe('the digest ticker', () => {
-  it('reports a digest it could not queue, queues the other subscriber’s, and tries the failed one again next tick', async () => {
+  it('reports a digest it could not queue, queues the other subscriber’s, and tries the failed one again after a doubling wait', async () => {
     await store.recordEvents(NORTH_SCHOOL_ID, [makeEvent(NORTH_SCHOOL_ID, newOrderUuid(), 'order.created')]);
     const ticker = digestTicker({ config: config(), store }, () => now);
     now = HOUR_START + 3_600_000 + 1_000;
@@ -61,10 +61,21 @@ describe('the digest ticker', () => {
     expect(error.subscriberId).toBe('office');
     expect(error.message).toMatch(/^subscriber "office": digest \S+ not queued: Error: database is locked/);
 
-    failing.mockRestore();
+    // Looked at again 5 s later, then after 10 s, 20 s…: a lasting fault is not reported every tick.
     const second = await ticker?.tick();
-    expect(second?.queued.map((digest) => digest.data.subscriber_id)).toEqual(['office']);
     expect(second?.failed).toEqual([]);
+    now += 5_000;
+    expect((await ticker?.tick())?.failed).toHaveLength(1);
+    now += 5_000;
+    expect((await ticker?.tick())?.failed).toEqual([]);
+    now += 5_000;
+    expect((await ticker?.tick())?.failed).toHaveLength(1);
+
+    failing.mockRestore();
+    now += 20_000;
+    const third = await ticker?.tick();
+    expect(third?.queued.map((digest) => digest.data.subscriber_id)).toEqual(['office']);
+    expect(third?.failed).toEqual([]);
     expect((await ticker?.tick())?.queued).toEqual([]);
   });
 });
