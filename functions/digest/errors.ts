@@ -1,4 +1,5 @@
-// What fails a digest run: digests claimed but not published, named, so the error alarm points at them.
+// What fails a digest run: digests (or parts) not sent, because their event log could not be read, they could
+// not be built, claimed or published; named, so the error alarm points at them.
 import { TransientError } from '../../shared/errors/transientError.js';
 
 export class DigestPublishError extends TransientError {
@@ -6,7 +7,7 @@ export class DigestPublishError extends TransientError {
 
   constructor(digestIds: readonly string[]) {
     super(
-      `${digestIds.length} digest(s) not published (${digestIds.join(', ')}); the digest function log says why, and the next run retries them`,
+      `${digestIds.length} digest(s) not sent (${digestIds.join(', ')}); the digest function log says why, and the next run retries them`,
     );
     this.digestIds = digestIds;
   }

@@ -8,7 +8,12 @@
 import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
 import type { Config } from '../config/configSchema.js';
 import { digestMessageAttributes } from '../contracts/messageAttributes.js';
-import { partLabel, queueDueDigests } from '../delivery/digest/queueDueDigests.js';
+import {
+  type DigestFailure,
+  partLabel,
+  queueDueDigests,
+  reasonOf,
+} from '../delivery/digest/queueDueDigests.js';
 import type { DigestSizeLimit } from '../delivery/digest/splitDigest.js';
 import { snsDigestMessageBody, snsSubject } from '../delivery/email/snsEmailMessage.js';
 import type { DigestEvent } from '../events/digestEvent.js';
@@ -49,7 +54,7 @@ export interface DigestRunReport {
   /** Periods whose digest was looked at (sent now, sent before, or empty). */
   examined: number;
   sent: (DigestAbout & { digestId: string; events: number; bytes: number })[];
-  failed: (DigestAbout & { stage: 'claim' | 'publish'; reason: string })[];
+  failed: (DigestAbout & { stage: DigestFailure['stage'] | 'publish'; reason: string })[];
 }
 
 export async function sendDigests(deps: DigestRunDependencies): Promise<DigestRunReport> {
@@ -63,7 +68,7 @@ export async function sendDigests(deps: DigestRunDependencies): Promise<DigestRu
   const report: DigestRunReport = {
     examined: result.examined.length,
     sent: [],
-    failed: result.failed.map(({ periodDigestIds: _, ...failure }) => ({ ...failure, stage: 'claim' })),
+    failed: result.failed.map(({ periodDigestIds: _, ...failure }) => failure),
   };
   for (const digest of result.queued) {
     const about = {
@@ -81,7 +86,7 @@ export async function sendDigests(deps: DigestRunDependencies): Promise<DigestRu
       report.failed.push({
         ...about,
         stage: 'publish',
-        reason: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+        reason: reasonOf(error),
       });
     }
   }

@@ -30,6 +30,8 @@ export interface DigestFailure {
   organizationId: string;
   /** "part 2 of 4", when the digest was split. */
   part?: string;
+  /** Where it failed: reading the event log, building or splitting the digest, or claiming it under its id. */
+  stage: 'read' | 'build' | 'claim';
   reason: string;
 }
 
@@ -79,7 +81,11 @@ export async function queueDueDigests(input: {
       const key = `${plan.subscriberId}\n${organizationId}`;
       const known = unread.get(key);
       if (known === undefined) {
-        const failure = { ...about, reason: `the event log could not be read: ${reasonOf(error)}` };
+        const failure: DigestFailure = {
+          ...about,
+          stage: 'read',
+          reason: `the event log could not be read: ${reasonOf(error)}`,
+        };
         unread.set(key, failure);
         failed.push(failure);
       } else known.periodDigestIds.push(plan.digestId);
@@ -91,14 +97,20 @@ export async function queueDueDigests(input: {
       const digest = buildDigest(plan, subscriber?.filter, events);
       parts = digest === undefined ? [] : splitDigest(digest, splitOptions(plan, input));
     } catch (error) {
-      failed.push({ ...about, digestId: plan.digestId, reason: reasonOf(error) });
+      failed.push({ ...about, digestId: plan.digestId, stage: 'build', reason: reasonOf(error) });
       continue;
     }
     for (const part of parts) {
       try {
         if (await input.store.recordDigest(organizationId, part)) queued.push(part);
       } catch (error) {
-        failed.push({ ...about, digestId: part.id, ...partLabel(part), reason: reasonOf(error) });
+        failed.push({
+          ...about,
+          digestId: part.id,
+          ...partLabel(part),
+          stage: 'claim',
+          reason: reasonOf(error),
+        });
       }
     }
   }
@@ -119,6 +131,6 @@ export function partLabel(message: DigestEvent): { part?: string } {
   return part === undefined ? {} : { part: `part ${part.number} of ${part.of}` };
 }
 
-function reasonOf(error: unknown): string {
+export function reasonOf(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

@@ -190,7 +190,7 @@ describe('a digest whose publish failed', () => {
     await record(PERIOD_END + 10 * 60_000, [makeOrderEvent({ order: { reference: 'R-4' } })]);
     vi.setSystemTime(PERIOD_END + 3_600_000 + 60_000);
     sns.on(PublishCommand).rejects(Object.assign(new Error('Rate exceeded'), { name: 'ThrottledException' }));
-    await expect(handlerModule.handler()).rejects.toThrow(/1 digest\(s\) not published/);
+    await expect(handlerModule.handler()).rejects.toThrow(/1 digest\(s\) not sent/);
     expect(output.text()).toContain('ThrottledException: Rate exceeded');
 
     sns.reset();
@@ -284,7 +284,7 @@ describe('a digest whose claim fails', () => {
       return claim.call(this, organizationId, digest);
     });
 
-    await expect(handlerModule.handler()).rejects.toThrow(/1 digest\(s\) not published/);
+    await expect(handlerModule.handler()).rejects.toThrow(/1 digest\(s\) not sent/);
 
     expect(publishedTo('office')).toHaveLength(0);
     expect(publishedTo('kitchen').map((input) => digestOf(input).digest.data.events[0]?.reference)).toEqual([

@@ -89,6 +89,7 @@ describe('queueDueDigests', () => {
         subscriberId: 'office',
         organizationId: NORTH.id,
         part: 'part 2 of 3',
+        stage: 'claim',
         reason: 'RangeError: Item size has exceeded the maximum allowed size',
       },
     ]);
