@@ -156,9 +156,13 @@ function refStandIn(logicalId: string, stack: Stack, resources: ReadonlyMap<stri
   const pseudo = PSEUDO[logicalId];
   if (pseudo) return pseudo(stack);
   const resource = resources.get(logicalId);
-  // What a Ref gives: the ARN for topics and secrets (and their policies' documents use them so).
+  // What a Ref gives: the ARN for topics and secrets, a queue's URL, and the name of the rest.
   if (resource instanceof CfnTopic || resource instanceof CfnSecret) {
     return attributeStandIn(logicalId, 'Arn', stack, resources);
+  }
+  if (resource instanceof CfnQueue) {
+    const queueName = attributeStandIn(logicalId, 'QueueName', stack, resources);
+    return `https://sqs.${LONGEST.region}.${LONGEST.urlSuffix}/${LONGEST.account}/${queueName}`;
   }
   return attributeStandIn(logicalId, 'Name', stack, resources);
 }

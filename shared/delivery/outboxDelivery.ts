@@ -18,6 +18,7 @@ import { attemptDelivery } from './attemptDelivery.js';
 import { type DeliveryDecision, decideDelivery } from './deliveryDecision.js';
 import type { DeliveryOutbox, DueDelivery, QueuedEvent } from './deliveryOutbox.js';
 import type { DeliveryOutcome, EventSender } from './deliveryOutcome.js';
+import { partLabel } from './digest/queueDueDigests.js';
 import { digestPeriodLabel } from './email/digestEmail.js';
 import { DeliveryRecordError } from './errors.js';
 
@@ -368,9 +369,9 @@ export class OutboxDelivery {
 }
 
 /** " part 2 of 4" for a part of a split digest, so the report tells its parts apart. */
-function partSuffix(digest: DigestEvent): string {
-  const { part } = digest.data;
-  return part === undefined ? '' : ` part ${part.number} of ${part.of}`;
+function partSuffixOf(digest: DigestEvent): string {
+  const { part } = partLabel(digest);
+  return part === undefined ? '' : ` ${part}`;
 }
 
 function reportOf(
@@ -385,7 +386,7 @@ function reportOf(
     eventId: delivery.eventId,
     eventType: delivery.event.type,
     reference: isDigest(delivery.event)
-      ? `digest ${digestPeriodLabel(delivery.event)}${partSuffix(delivery.event)}`
+      ? `digest ${digestPeriodLabel(delivery.event)}${partSuffixOf(delivery.event)}`
       : eventReference(delivery.event),
     outcome,
     attempts,

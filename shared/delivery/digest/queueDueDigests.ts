@@ -51,8 +51,6 @@ export async function queueDueDigests(input: {
   nowMs: number;
   /** What each digest message must fit (the runtime's transport and store). */
   limits: readonly DigestSizeLimit[];
-  /** @default DIGEST_MAX_PARTS */
-  maxParts?: number;
   /** Periods already examined (by id) in this process: not built again. */
   skip?: (digestId: string) => boolean;
 }): Promise<DigestTickResult> {
@@ -117,11 +115,10 @@ export async function queueDueDigests(input: {
   return { queued, examined: plans, failed };
 }
 
-function splitOptions(plan: PlannedDigest, input: { limits: readonly DigestSizeLimit[]; maxParts?: number }) {
+function splitOptions(plan: PlannedDigest, input: { limits: readonly DigestSizeLimit[] }) {
   return {
     limits: input.limits,
     partId: (number: number) => digestEventId(plan.subscriberId, plan.organization.id, plan.startMs, number),
-    maxParts: input.maxParts,
   };
 }
 
