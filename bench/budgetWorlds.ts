@@ -69,6 +69,9 @@ interface RunSettings {
   pollIntervalSeconds: number;
 }
 
+/** `BENCH_BUDGET_RUNS=canteen_local,shared_token_aws` runs only those, while working on one of them. */
+const ONLY = process.env.BENCH_BUDGET_RUNS?.split(',');
+
 const RUNS: readonly RunSettings[] = [
   { runtime: 'local', name: 'local', pollIntervalSeconds: 10 },
   { runtime: 'aws', name: 'aws', pollIntervalSeconds: 10 },
@@ -113,16 +116,17 @@ export async function benchBudgetWorlds(): Promise<Record<string, number>> {
   const dynamo = await startDynamoLocal();
   const client = dynamoLocalClient(dynamo.endpoint);
   const figures: Record<string, number> = {};
-  const all: WorldFigures[] = [];
+  const all: Array<WorldFigures & { world: WorldName }> = [];
   try {
     for (const world of ['canteen-afternoon', 'shared-token'] as const) {
       for (const run of RUNS) {
+        const suffix = `${world === 'canteen-afternoon' ? 'canteen' : 'shared_token'}_${run.name}`;
+        if (ONLY && !ONLY.includes(suffix)) continue;
         process.stderr.write(
-          `bench:   ${world} with the ${run.runtime} runtime's settings, polled every ${run.pollIntervalSeconds} s at most…\n`,
+          `bench:   ${world} with the ${run.runtime} runtime's settings, at most a cycle every ${run.pollIntervalSeconds} s…\n`,
         );
         const result = await runWorld(world, run, client);
-        all.push(result);
-        const suffix = `${world === 'canteen-afternoon' ? 'canteen' : 'shared_token'}_${run.name}`;
+        all.push({ ...result, world });
         Object.assign(figures, {
           [`budget_missed_transitions_${suffix}`]: result.missed,
           [`budget_false_events_${suffix}`]: result.falseEvents,
@@ -159,9 +163,9 @@ export async function benchBudgetWorlds(): Promise<Record<string, number>> {
     client.destroy();
     await dynamo.stop();
   }
-  const canteen = all.slice(0, RUNS.length);
-  const shared = all.slice(RUNS.length);
-  const worst = (runs: WorldFigures[], pick: (run: WorldFigures) => number) => Math.max(...runs.map(pick));
+  const canteen = all.filter((run) => run.world === 'canteen-afternoon');
+  const shared = all.filter((run) => run.world === 'shared-token');
+  const worst = (runs: WorldFigures[], pick: (run: WorldFigures) => number) => Math.max(0, ...runs.map(pick));
   return {
     budget_missed_transitions: all.reduce((sum, run) => sum + run.missed, 0),
     budget_false_events: all.reduce((sum, run) => sum + run.falseEvents, 0),
@@ -356,6 +360,18 @@ async function runWorld(world: WorldName, run: RunSettings, dynamo: DynamoDBClie
     }
   }
 
+  if (process.env.BENCH_BUDGET_LOG) {
+    for (const entry of sim.requestLog.all())
+      if (entry.at >= phase.measuredFrom && entry.at < phase.measuredFrom + 5 * MINUTE)
+        process.stderr.write(
+          `REQ ${entry.at - phase.measuredFrom} ${entry.status} ${JSON.stringify(entry.query)}\n`,
+        );
+    for (const cycle of cycles)
+      if (cycle.startedAt >= phase.measuredFrom && cycle.startedAt < phase.measuredFrom + 5 * MINUTE)
+        process.stderr.write(
+          `CYC ${cycle.startedAt - phase.measuredFrom} ${cycle.endedAt - phase.measuredFrom} ${JSON.stringify(cycle.report.requestsFor)} ${cycle.report.listings.map((l) => `${l.key}:${l.trustworthy}`).join(' ')}\n`,
+        );
+  }
   const measuredChanges = changes.filter(
     (change) => change.at >= phase.measuredFrom && change.at < phase.measuredFrom + MEASURED_MS,
   );
@@ -503,6 +519,21 @@ function measure(
       LATENCY_MS,
     );
     if (breakdown) breakdowns.push({ delay: seen.at - change.at, breakdown });
+    if (
+      process.env.BENCH_BUDGET_DEBUG &&
+      breakdown &&
+      (breakdown.missed_walk_cut > 0 || breakdown.cycle_budget_wait > 10)
+    ) {
+      const own = cycles.filter(
+        (c) =>
+          c.organizationId === change.organizationId &&
+          c.endedAt >= change.at - 60_000 &&
+          c.startedAt <= seen.at,
+      );
+      process.stderr.write(
+        `${JSON.stringify({ change, delay: (seen.at - change.at) / 1000, type, cycles: own.map((c) => ({ s: c.startedAt - change.at, e: c.endedAt - change.at, out: c.report.outcome, req: c.report.requestsFor, listings: c.report.listings.map((l) => `${l.key}:${l.trustworthy}:${l.orders}:${l.pages}`), deferred: c.report.deferred, problems: c.report.problems.map((p) => p.kind), total: c.report.requests, vanished: c.report.vanished.length, ev: c.report.events.filter((e) => e.subject === change.orderUuid).map((e) => e.type) })) })}\n`,
+      );
+    }
   }
   breakdowns.sort((a, b) => a.delay - b.delay);
   const tail = breakdowns.slice(Math.floor(breakdowns.length * 0.9));

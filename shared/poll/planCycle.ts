@@ -89,9 +89,20 @@ export function planCycle(
     nextSweep && nextSweep.walk.maxPages === undefined ? nextSweep.walk.estimatedRequests : 0;
   const planned =
     detectionRequests +
-    Math.ceil(state.lookups.averageRequests) +
+    lookupAllowance(state.lookups.averageRequests) +
     Math.max(baselinePages, Math.floor(sweepBudget));
   return { cadence, detection, detectionRequests, pace, sweepBudget, baselinePages, planned };
+}
+
+/**
+ * What a cycle reserves beyond pending's pages for the look-ups it may need and a pending listing grown by
+ * a page since it was last counted: twice the usual look-ups and one more. Reserved up front, they go out
+ * with the walk; a request beyond the reservation waits for the window to free a slot, which on a token
+ * near its limit is seconds in the middle of the cycle, and a walk that waits between pages is one the
+ * world moves under. What the cycle does not use goes back when it ends.
+ */
+export function lookupAllowance(averageLookups: number): number {
+  return Math.ceil(2 * averageLookups) + 1;
 }
 
 /** The sweep's next walk of at most `pages` pages, from its progress; null when nothing is due. */

@@ -127,21 +127,22 @@ describe('planCycle', () => {
   it('asks for a due baseline pass of the sweep whole, as part of what the cycle reserves', async () => {
     const { plan } = await planned(state({ listings: { sizes: { completed: 60 }, walkedAt: {} } }));
     expect(plan.baselinePages).toBe(3);
-    expect(plan.planned).toBe(plan.detectionRequests + Math.max(3, Math.floor(plan.sweepBudget)));
+    expect(plan.planned).toBe(plan.detectionRequests + 1 + Math.max(3, Math.floor(plan.sweepBudget)));
   });
 
   it('asks for no baseline once completed and canceled were swept: archived never has one', async () => {
     const sweep = { inProgress: null, sweptAt: { completed: T0 - MINUTE, canceled: T0 - MINUTE }, credit: 0 };
     const { plan } = await planned(state({ sweep, listings: { sizes: { archived: 500 }, walkedAt: {} } }));
     expect(plan.baselinePages).toBe(0);
-    expect(plan.planned).toBe(plan.detectionRequests + Math.floor(plan.sweepBudget));
+    expect(plan.planned).toBe(plan.detectionRequests + 1 + Math.floor(plan.sweepBudget));
   });
 
-  it('reserves what look-ups cost on average, rounded up, and expects it in the pace', async () => {
+  it('reserves twice what look-ups cost on average, rounded up, and one more; expects the average in the pace', async () => {
     const without = (await planned()).plan;
     const lookups = { searched: {}, averageRequests: 2.4 };
     const { plan } = await planned(state({ lookups }));
-    expect(plan.planned).toBe(without.planned + 3);
+    // Without look-ups the one request for a pending listing grown by a page; with them 2 × 2.4 → 5 more.
+    expect(plan.planned).toBe(without.planned + 5);
     expect(plan.detectionRequests).toBe(without.detectionRequests);
     expect(plan.pace.intervalMs).toBeGreaterThanOrEqual(without.pace.intervalMs);
   });
