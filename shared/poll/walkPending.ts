@@ -22,8 +22,7 @@ export async function walkPending(
 function movedUnderWalk(outcome: WalkOutcome): boolean {
   const { listing } = outcome;
   return (
-    listing !== undefined &&
-    listing.complete &&
+    listing?.complete === true &&
     !listing.consistent &&
     !listing.stoppedEarly &&
     listing.fromPage === 1

@@ -103,7 +103,9 @@ describe('walkPending', () => {
     const listOrders = source.listOrders.bind(source);
     let walksOfNorth = 0;
     source.listOrders = (query, walk = {}) => {
-      if (query?.establishment !== north.uuid || (walksOfNorth += 1) > 1) return listOrders(query, walk);
+      if (query?.establishment !== north.uuid) return listOrders(query, walk);
+      walksOfNorth += 1;
+      if (walksOfNorth > 1) return listOrders(query, walk);
       // An order arrives between the first walk's two pages: meta.total moves under it.
       return listOrders(query, {
         ...walk,
