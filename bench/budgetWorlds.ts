@@ -314,7 +314,11 @@ async function runWorld(world: WorldName, run: RunSettings, dynamo: DynamoDBClie
     const stop = new AbortController();
     const startedAt = new Map<string, number>();
     await runPollScheduler({
-      organizations: organizations.map((entry) => ({ ...entry, lockKey: budget.key })),
+      organizations: organizations.map((entry) => ({
+        ...entry,
+        lockKey: budget.key,
+        tokenRequestsPerMinute: budget.usablePerMinute,
+      })),
       runCycle: (entry) => {
         startedAt.set(entry.organization.id, time.now);
         return pollOrganization(entry.organization, deps(entry));
@@ -369,7 +373,7 @@ async function runWorld(world: WorldName, run: RunSettings, dynamo: DynamoDBClie
     for (const cycle of cycles)
       if (cycle.startedAt >= phase.measuredFrom && cycle.startedAt < phase.measuredFrom + 5 * MINUTE)
         process.stderr.write(
-          `CYC ${cycle.startedAt - phase.measuredFrom} ${cycle.endedAt - phase.measuredFrom} ${JSON.stringify(cycle.report.requestsFor)} ${cycle.report.listings.map((l) => `${l.key}:${l.trustworthy}`).join(' ')}\n`,
+          `CYC ${cycle.organizationId.slice(0, 4)} ${cycle.report.cadence} ${cycle.report.outcome} ${cycle.startedAt - phase.measuredFrom} ${cycle.endedAt - phase.measuredFrom} gap=${cycle.report.nextPollAt - cycle.startedAt} req=${cycle.report.requests} ${JSON.stringify(cycle.report.requestsFor)}\n`,
         );
   }
   const measuredChanges = changes.filter(
