@@ -21,12 +21,7 @@ export async function walkPending(
 /** Read whole, every record valid, yet the pages disagree: the listing changed while it was read. */
 function movedUnderWalk(outcome: WalkOutcome): boolean {
   const { listing } = outcome;
-  return (
-    listing?.complete === true &&
-    !listing.consistent &&
-    !listing.stoppedEarly &&
-    listing.fromPage === 1
-  );
+  return listing?.complete === true && !listing.consistent && !listing.stoppedEarly && listing.fromPage === 1;
 }
 
 /**
