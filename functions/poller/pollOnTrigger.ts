@@ -11,7 +11,7 @@ import type { Config, OrganizationConfig } from '../../shared/config/configSchem
 import { SecretNotSetError } from '../../shared/config/errors.js';
 import { apiTargetOf, explainApiFailure } from '../../shared/config/explainApiFailure.js';
 import { secretRefKey } from '../../shared/config/secretRef.js';
-import { AWS_LEASE_TERMS } from '../../shared/contracts/awsPollSettings.js';
+import { AWS_LEASE_TERMS, awsIntervalSeconds } from '../../shared/contracts/awsPollSettings.js';
 import { assessOverdue, type OverdueInput } from '../../shared/detect/overdue.js';
 import type { OrdersSource } from '../../shared/poll/ordersSource.js';
 import { overdueInputOf, pollWhenDue } from '../../shared/poll/pollWhenDue.js';
@@ -100,6 +100,8 @@ export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependenc
     lease: AWS_LEASE_TERMS,
     baseUrl: deps.config.api.baseUrl,
     organizationsOnToken: organizationsOnToken(deps.config.organizations, organization),
+    // At the AWS default interval a small organization is polled more often (awsPollSettings.ts).
+    leastIntervalSeconds: awsIntervalSeconds,
     // The words the local runner and check-config --ping use: a rejected token says what to check.
     describeFailure: (error) =>
       `${organization.name}: ${explainApiFailure(error, apiTargetOf(deps.config, organization.id))}`,

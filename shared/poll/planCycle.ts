@@ -43,16 +43,6 @@ export function planCycle(
   budget: PlanBudget,
 ): CyclePlan {
   const { organization, startedAt, window } = context;
-  const cadence = planCadence({
-    cadence: organization.cadence ?? 'auto',
-    establishments: state.establishments?.records ?? null,
-    unreadable: state.establishments?.unreadable,
-    polled: organization.establishments,
-    timeZone: organization.timeZone,
-    now: startedAt,
-    normalIntervalMs: organization.pollIntervalSeconds * 1000,
-    coldIntervalMs: (organization.coldSweepMinutes ?? DEFAULT_COLD_SWEEP_MINUTES) * 60_000,
-  });
   const detection = planDetection({
     today: context.today,
     window: organization.window,
@@ -63,6 +53,23 @@ export function planCycle(
     maxWalkPages: Math.max(1, Math.floor(budget.usablePerMinute * MAX_WALK_SHARE)),
   });
   const detectionRequests = detection.reduce((sum, walk) => sum + walk.estimatedRequests, 0);
+  const cadence = planCadence({
+    cadence: organization.cadence ?? 'auto',
+    establishments: state.establishments?.records ?? null,
+    unreadable: state.establishments?.unreadable,
+    polled: organization.establishments,
+    timeZone: organization.timeZone,
+    now: startedAt,
+    normalIntervalMs:
+      (context.deps.leastIntervalSeconds?.({
+        pollIntervalSeconds: organization.pollIntervalSeconds,
+        pendingPages: detectionRequests,
+        averageLookups: state.lookups.averageRequests,
+        organizationsOnToken: context.deps.organizationsOnToken ?? 1,
+        usablePerMinute: budget.usablePerMinute,
+      }) ?? organization.pollIntervalSeconds) * 1000,
+    coldIntervalMs: (organization.coldSweepMinutes ?? DEFAULT_COLD_SWEEP_MINUTES) * 60_000,
+  });
   const expected = detectionRequests + state.lookups.averageRequests;
   const sweepPeriodMs = organization.sweepIntervalSeconds * 1000;
   const pace = pacePoll({

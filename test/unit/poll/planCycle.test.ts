@@ -3,7 +3,7 @@
 // sweep's owed pages in what the cycle reserves, the cadence from the cached establishments; and planSweepPages.
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../../shared/detect/snapshot.js';
-import type { PolledOrganization } from '../../../shared/poll/cycleContext.js';
+import type { PollDependencies, PolledOrganization } from '../../../shared/poll/cycleContext.js';
 import { planCycle, planSweepPages } from '../../../shared/poll/planCycle.js';
 import { initialPollState, type PollState } from '../../../shared/store/pollState.js';
 import { addDays } from '../../../shared/time/calendarDate.js';
@@ -38,12 +38,16 @@ async function planned(
     organization?: Partial<PolledOrganization>;
     usablePerMinute?: number;
     organizationsOnToken?: number;
+    leastIntervalSeconds?: PollDependencies['leastIntervalSeconds'];
   } = {},
 ) {
   const { context, budget } = await cycleFixture({
     ...(options.organization ? { organization: options.organization } : {}),
     ...(options.usablePerMinute ? { usablePerMinute: options.usablePerMinute } : {}),
-    ...(options.organizationsOnToken ? { deps: { organizationsOnToken: options.organizationsOnToken } } : {}),
+    deps: {
+      ...(options.organizationsOnToken ? { organizationsOnToken: options.organizationsOnToken } : {}),
+      ...(options.leastIntervalSeconds ? { leastIntervalSeconds: options.leastIntervalSeconds } : {}),
+    },
   });
   return { context, plan: planCycle(context, pollState, snapshots, budget) };
 }
@@ -155,6 +159,35 @@ describe('planCycle', () => {
     expect(owedLittle.sweepBudget).toBeCloseTo(Math.min(share + 0.25, Math.max(1, share * 1.5)));
     const owedMuch = (await planned(state({ sweep: { inProgress: null, sweptAt: {}, credit: 100 } }))).plan;
     expect(owedMuch.sweepBudget).toBeCloseTo(Math.max(1, share * 1.5));
+  });
+
+  it('takes the least interval from the runtime’s rule for the organization’s size, when it has one', async () => {
+    const asked: unknown[] = [];
+    const { plan } = await planned(
+      state({ listings: { sizes: { pending: 30 }, walkedAt: {} } }),
+      NO_SNAPSHOTS,
+      {
+        organization: { pollIntervalSeconds: 60, cadence: 'fixed' },
+        leastIntervalSeconds: (input) => {
+          asked.push(input);
+          return input.pendingPages <= 2 ? 15 : input.pollIntervalSeconds;
+        },
+      },
+    );
+    expect(asked).toEqual([
+      {
+        pollIntervalSeconds: 60,
+        pendingPages: 2,
+        averageLookups: 0,
+        organizationsOnToken: 1,
+        usablePerMinute: 45,
+      },
+    ]);
+    expect(plan.cadence.minIntervalMs).toBe(15_000);
+    const without = await planned(state(), NO_SNAPSHOTS, {
+      organization: { pollIntervalSeconds: 60, cadence: 'fixed' },
+    });
+    expect(without.plan.cadence.minIntervalMs).toBe(60_000);
   });
 
   it('paces on the organization’s share of the token', async () => {
