@@ -367,18 +367,6 @@ async function runWorld(world: WorldName, run: RunSettings, dynamo: DynamoDBClie
     }
   }
 
-  if (process.env.BENCH_BUDGET_LOG) {
-    for (const entry of sim.requestLog.all())
-      if (entry.at >= phase.measuredFrom && entry.at < phase.measuredFrom + 5 * MINUTE)
-        process.stderr.write(
-          `REQ ${entry.at - phase.measuredFrom} ${entry.status} ${JSON.stringify(entry.query)}\n`,
-        );
-    for (const cycle of cycles)
-      if (cycle.startedAt >= phase.measuredFrom && cycle.startedAt < phase.measuredFrom + 5 * MINUTE)
-        process.stderr.write(
-          `CYC ${cycle.organizationId.slice(0, 4)} ${cycle.report.cadence} ${cycle.report.outcome} ${cycle.startedAt - phase.measuredFrom} ${cycle.endedAt - phase.measuredFrom} gap=${cycle.report.nextPollAt - cycle.startedAt} req=${cycle.report.requests} ${JSON.stringify(cycle.report.requestsFor)}\n`,
-        );
-  }
   const measuredChanges = changes.filter(
     (change) => change.at >= phase.measuredFrom && change.at < phase.measuredFrom + MEASURED_MS,
   );
@@ -526,21 +514,6 @@ function measure(
       LATENCY_MS,
     );
     if (breakdown) breakdowns.push({ delay: seen.at - change.at, breakdown });
-    if (
-      process.env.BENCH_BUDGET_DEBUG &&
-      breakdown &&
-      (breakdown.missed_walk_cut > 0 || breakdown.cycle_budget_wait > 10)
-    ) {
-      const own = cycles.filter(
-        (c) =>
-          c.organizationId === change.organizationId &&
-          c.endedAt >= change.at - 60_000 &&
-          c.startedAt <= seen.at,
-      );
-      process.stderr.write(
-        `${JSON.stringify({ change, delay: (seen.at - change.at) / 1000, type, cycles: own.map((c) => ({ s: c.startedAt - change.at, e: c.endedAt - change.at, out: c.report.outcome, req: c.report.requestsFor, listings: c.report.listings.map((l) => `${l.key}:${l.trustworthy}:${l.orders}:${l.pages}`), deferred: c.report.deferred, problems: c.report.problems.map((p) => p.kind), total: c.report.requests, vanished: c.report.vanished.length, ev: c.report.events.filter((e) => e.subject === change.orderUuid).map((e) => e.type) })) })}\n`,
-      );
-    }
   }
   breakdowns.sort((a, b) => a.delay - b.delay);
   const tail = breakdowns.slice(Math.floor(breakdowns.length * 0.9));
