@@ -11,6 +11,7 @@ import type { Order } from '../shared/api/schemas.js';
 import {
   AWS_BUDGET_WAIT_MS,
   AWS_DEFAULT_POLL_INTERVAL_SECONDS,
+  awsIntervalSeconds,
 } from '../shared/contracts/awsPollSettings.js';
 import { createStateTableInput } from '../shared/contracts/stateTableDefinition.js';
 import { pagesFor } from '../shared/detect/listingSpec.js';
@@ -22,9 +23,19 @@ import { pollWhenDue, tickDelaySeconds } from '../shared/poll/pollWhenDue.js';
 import { DynamoStateStore } from '../shared/store/dynamo/dynamoStateStore.js';
 import { SqliteStateStore } from '../shared/store/sqlite/sqliteStateStore.js';
 import type { StateStore } from '../shared/store/stateStore.js';
+import { addDays } from '../shared/time/calendarDate.js';
 import { startSimulator } from '../simulator/startSimulator.js';
 import type { WorldChange } from '../simulator/worldChange.js';
 import { type WorldName, worldPreset } from '../simulator/worldPresets.js';
+import { detectionBound } from './detectionBound.js';
+import {
+  type BenchCycle,
+  BREAKDOWN_PARTS,
+  type Breakdown,
+  breakDown,
+  meanBreakdown,
+  walkedPendingWhole,
+} from './detectionBreakdown.js';
 import { dynamoLocalClient, startDynamoLocal } from './support/dynamoLocal.js';
 import { percentile, round } from './support/figures.js';
 import { VirtualTime } from './support/virtualTime.js';
@@ -42,10 +53,31 @@ const MEASURED_MS = 30 * MINUTE;
 /** After it: polling goes on, so that what the sweep bounds is seen, but new transitions are not counted. */
 const DRAIN_MS = 20 * MINUTE;
 const SWEPT = ['completed', 'canceled', 'archived'];
+const SWEEP_INTERVAL_SECONDS = 300;
 const LATENCY_MS = 100;
 const REQUESTS_PER_MINUTE = 50;
 
 type Runtime = 'local' | 'aws';
+
+/**
+ * A runtime and the interval its organizations get: the local runner's default (10 s), the AWS poller at
+ * 10 s (what the bound is held to there), and the AWS poller at its default for the world's organizations.
+ */
+interface RunSettings {
+  runtime: Runtime;
+  /** Figures' suffix after the world's. */
+  name: string;
+  pollIntervalSeconds: number;
+}
+
+/** `BENCH_BUDGET_RUNS=canteen_local,shared_token_aws` runs only those, while working on one of them. */
+const ONLY = process.env.BENCH_BUDGET_RUNS?.split(',');
+
+const RUNS: readonly RunSettings[] = [
+  { runtime: 'local', name: 'local', pollIntervalSeconds: 10 },
+  { runtime: 'aws', name: 'aws', pollIntervalSeconds: 10 },
+  { runtime: 'aws', name: 'aws_default', pollIntervalSeconds: AWS_DEFAULT_POLL_INTERVAL_SECONDS },
+];
 
 export interface WorldFigures {
   missed: number;
@@ -61,25 +93,41 @@ export interface WorldFigures {
   maxSweepGapS: number;
   rateLimited: number;
   writesPerRequest: number | undefined;
+  /** The p95 no poller could beat in this world (bench/detectionBound.ts). */
+  boundS: number;
+  periodBoundS: number;
+  /** The world's own numbers the bound was derived from. */
+  pendingPages: number;
+  lookupsPerMinute: number;
+  sweepPages: number;
+  /** The longest any organization went between two complete walks of its pending window. */
+  maxPendingWalkGapS: number;
+  /** Where the time went, on average and over the slowest tenth of the transitions. */
+  breakdownMean: Breakdown;
+  breakdownTail: Breakdown;
 }
 
 interface Detection {
   type: string;
   at: number;
+  organizationId: string;
 }
 
 export async function benchBudgetWorlds(): Promise<Record<string, number>> {
   const dynamo = await startDynamoLocal();
   const client = dynamoLocalClient(dynamo.endpoint);
   const figures: Record<string, number> = {};
-  const all: WorldFigures[] = [];
+  const all: Array<WorldFigures & { world: WorldName }> = [];
   try {
     for (const world of ['canteen-afternoon', 'shared-token'] as const) {
-      for (const runtime of ['local', 'aws'] as const) {
-        process.stderr.write(`bench:   ${world} with the ${runtime} runtime's settings…\n`);
-        const result = await runWorld(world, runtime, client);
-        all.push(result);
-        const suffix = `${world === 'canteen-afternoon' ? 'canteen' : 'shared_token'}_${runtime}`;
+      for (const run of RUNS) {
+        const suffix = `${world === 'canteen-afternoon' ? 'canteen' : 'shared_token'}_${run.name}`;
+        if (ONLY && !ONLY.includes(suffix)) continue;
+        process.stderr.write(
+          `bench:   ${world} with the ${run.runtime} runtime's settings, at most a cycle every ${run.pollIntervalSeconds} s…\n`,
+        );
+        const result = await runWorld(world, run, client);
+        all.push({ ...result, world });
         Object.assign(figures, {
           [`budget_missed_transitions_${suffix}`]: result.missed,
           [`budget_false_events_${suffix}`]: result.falseEvents,
@@ -93,6 +141,19 @@ export async function benchBudgetWorlds(): Promise<Record<string, number>> {
           [`budget_archive_detection_p95_s_${suffix}`]: round(result.archiveP95, 1),
           [`budget_max_sweep_gap_s_${suffix}`]: round(result.maxSweepGapS, 1),
           [`budget_429s_${suffix}`]: result.rateLimited,
+          [`budget_detection_bound_s_${suffix}`]: round(result.boundS, 1),
+          [`budget_detection_p95_ratio_${suffix}`]: round(result.detectionP95 / result.boundS, 2),
+          [`budget_bound_period_s_${suffix}`]: round(result.periodBoundS, 1),
+          [`budget_bound_pending_pages_${suffix}`]: round(result.pendingPages, 2),
+          [`budget_bound_lookups_per_minute_${suffix}`]: round(result.lookupsPerMinute, 2),
+          [`budget_bound_sweep_pages_${suffix}`]: round(result.sweepPages, 1),
+          [`budget_max_pending_walk_gap_s_${suffix}`]: round(result.maxPendingWalkGapS, 1),
+          ...Object.fromEntries(
+            BREAKDOWN_PARTS.flatMap((part) => [
+              [`budget_time_${part}_mean_s_${suffix}`, round(result.breakdownMean[part], 1)],
+              [`budget_time_${part}_tail_s_${suffix}`, round(result.breakdownTail[part], 1)],
+            ]),
+          ),
           ...(result.writesPerRequest === undefined
             ? {}
             : { [`dynamo_writes_per_api_request_${suffix}`]: round(result.writesPerRequest, 2) }),
@@ -103,9 +164,9 @@ export async function benchBudgetWorlds(): Promise<Record<string, number>> {
     client.destroy();
     await dynamo.stop();
   }
-  const canteen = all.slice(0, 2);
-  const shared = all.slice(2);
-  const worst = (runs: WorldFigures[], pick: (run: WorldFigures) => number) => Math.max(...runs.map(pick));
+  const canteen = all.filter((run) => run.world === 'canteen-afternoon');
+  const shared = all.filter((run) => run.world === 'shared-token');
+  const worst = (runs: WorldFigures[], pick: (run: WorldFigures) => number) => Math.max(0, ...runs.map(pick));
   return {
     budget_missed_transitions: all.reduce((sum, run) => sum + run.missed, 0),
     budget_false_events: all.reduce((sum, run) => sum + run.falseEvents, 0),
@@ -133,14 +194,26 @@ export async function benchBudgetWorlds(): Promise<Record<string, number>> {
     ),
     shared_token_429s: shared.reduce((sum, run) => sum + run.rateLimited, 0),
     dynamo_writes_per_api_request: round(
-      worst([all[1], all[3]].filter(defined), (run) => run.writesPerRequest ?? 0),
+      worst(
+        all.filter((run) => run.writesPerRequest !== undefined),
+        (run) => run.writesPerRequest ?? 0,
+      ),
       2,
+    ),
+    budget_detection_p95_ratio: round(
+      worst(all, (run) => run.detectionP95 / run.boundS),
+      2,
+    ),
+    budget_max_pending_walk_gap_s: round(
+      worst(all, (run) => run.maxPendingWalkGapS),
+      1,
     ),
     ...figures,
   };
 }
 
-async function runWorld(world: WorldName, runtime: Runtime, dynamo: DynamoDBClient): Promise<WorldFigures> {
+async function runWorld(world: WorldName, run: RunSettings, dynamo: DynamoDBClient): Promise<WorldFigures> {
+  const { runtime } = run;
   const time = new VirtualTime(T0);
   const preset = worldPreset(world);
   const sim = await startSimulator({
@@ -151,10 +224,11 @@ async function runWorld(world: WorldName, runtime: Runtime, dynamo: DynamoDBClie
     requestsPerMinute: REQUESTS_PER_MINUTE,
     faults: { latencyMs: LATENCY_MS },
   });
-  const changes: WorldChange[] = [];
-  for (const organization of sim.organizations) organization.world.onChange((change) => changes.push(change));
+  const changes: Array<WorldChange & { organizationId: string }> = [];
+  for (const organization of sim.organizations)
+    organization.world.onChange((change) => changes.push({ ...change, organizationId: organization.id }));
 
-  const store = await openStore(runtime, dynamo, time, world);
+  const store = await openStore(runtime, dynamo, time, `${world}-${run.name}`);
   const budget = new RequestBudget({
     token: sim.token,
     requestsPerMinute: REQUESTS_PER_MINUTE,
@@ -171,10 +245,8 @@ async function runWorld(world: WorldName, runtime: Runtime, dynamo: DynamoDBClie
       window: preset.notifier.window,
       statuses: ['pending', 'completed', 'canceled', 'archived'],
       emitExisting: false,
-      // Each runtime's default, as a config that sets none gets it: the local runner's 10 s (the pace is
-      // the budget's), the AWS stack's minute (what its cost section prices).
-      pollIntervalSeconds: runtime === 'aws' ? AWS_DEFAULT_POLL_INTERVAL_SECONDS : 10,
-      sweepIntervalSeconds: 300,
+      pollIntervalSeconds: run.pollIntervalSeconds,
+      sweepIntervalSeconds: SWEEP_INTERVAL_SECONDS,
     };
     const client = new AdminApiClient({
       baseUrl: sim.baseUrl,
@@ -191,22 +263,27 @@ async function runWorld(world: WorldName, runtime: Runtime, dynamo: DynamoDBClie
   });
   const detected = new Map<string, Detection[]>();
   const ids = new Map<string, number>();
-  const cycles: Array<{ organizationId: string; report: PollReport; endedAt: number; lowerBound: number }> =
-    [];
+  const cycles: Array<BenchCycle & { lowerBound: number }> = [];
   const phase = { measuredFrom: Number.POSITIVE_INFINITY, endAt: Number.POSITIVE_INFINITY };
-  const onReport = async (entry: (typeof organizations)[number], report: PollReport) => {
+  /** The world's pending pages at each cycle's end, and its terminal pages when counting starts. */
+  const pendingPages: number[] = [];
+  let sweepPages = 0;
+  const onReport = async (entry: (typeof organizations)[number], report: PollReport, startedAt: number) => {
     for (const event of report.events) {
       ids.set(event.id, (ids.get(event.id) ?? 0) + 1);
       const list = detected.get(event.subject) ?? [];
-      list.push({ type: event.type, at: time.now });
+      list.push({ type: event.type, at: time.now, organizationId: entry.organization.id });
       detected.set(event.subject, list);
     }
     cycles.push({
       organizationId: entry.organization.id,
       report,
+      startedAt,
       endedAt: time.now,
       lowerBound: lowerBoundOf(report, entry.world),
     });
+    if (time.now >= phase.measuredFrom && time.now < phase.measuredFrom + MEASURED_MS)
+      pendingPages.push(pagesFor(inWindow(entry.world, ['pending'])));
     if (phase.measuredFrom === Number.POSITIVE_INFINITY && time.now >= T0 + MIN_WARM_UP_MS) {
       if (
         await everySwept(
@@ -216,6 +293,12 @@ async function runWorld(world: WorldName, runtime: Runtime, dynamo: DynamoDBClie
       ) {
         phase.measuredFrom = time.now;
         phase.endAt = time.now + MEASURED_MS + DRAIN_MS;
+        sweepPages =
+          organizations.reduce(
+            (sum, { world: w }) =>
+              sum + SWEPT.reduce((pages, status) => pages + pagesFor(inWindow(w, [status])), 0),
+            0,
+          ) / organizations.length;
       }
     }
   };
@@ -226,15 +309,25 @@ async function runWorld(world: WorldName, runtime: Runtime, dynamo: DynamoDBClie
     runId: `bench-${runtime}`,
     baseUrl: sim.baseUrl,
     organizationsOnToken: organizations.length,
+    // The AWS poller's own: at its default interval a small organization is polled more often.
+    ...(runtime === 'aws' ? { leastIntervalSeconds: awsIntervalSeconds } : {}),
   });
 
   if (runtime === 'local') {
     const stop = new AbortController();
+    const startedAt = new Map<string, number>();
     await runPollScheduler({
-      organizations: organizations.map((entry) => ({ ...entry, lockKey: budget.key })),
-      runCycle: (entry) => pollOrganization(entry.organization, deps(entry)),
+      organizations: organizations.map((entry) => ({
+        ...entry,
+        lockKey: budget.key,
+        tokenRequestsPerMinute: budget.usablePerMinute,
+      })),
+      runCycle: (entry) => {
+        startedAt.set(entry.organization.id, time.now);
+        return pollOrganization(entry.organization, deps(entry));
+      },
       onReport: async (entry, report) => {
-        await onReport(entry, report);
+        await onReport(entry, report, startedAt.get(entry.organization.id) ?? time.now);
         if (time.now >= phase.endAt) stop.abort();
       },
       onError: (_entry, error) => {
@@ -260,9 +353,10 @@ async function runWorld(world: WorldName, runtime: Runtime, dynamo: DynamoDBClie
       if (trigger.kind === 'schedule') schedule(trigger.at + MINUTE, trigger.index, 'schedule');
       const entry = organizations[trigger.index];
       if (!entry) continue;
+      const startedAt = time.now;
       const result = await pollWhenDue(entry.organization, deps(entry));
       if (result.outcome !== 'polled') continue;
-      await onReport(entry, result.report);
+      await onReport(entry, result.report, startedAt);
       if (result.report.outcome !== 'skipped') {
         schedule(
           time.now + tickDelaySeconds(result.report.nextPollAt, time.now) * 1000,
@@ -273,14 +367,40 @@ async function runWorld(world: WorldName, runtime: Runtime, dynamo: DynamoDBClie
     }
   }
 
-  const figures = measure(
-    phase.measuredFrom,
-    changes,
-    detected,
-    ids,
-    cycles,
-    sim.requestLog.all().filter((r) => r.status === 429).length,
+  const measuredChanges = changes.filter(
+    (change) => change.at >= phase.measuredFrom && change.at < phase.measuredFrom + MEASURED_MS,
   );
+  const worldNumbers = {
+    pendingPages: pendingPages.reduce((sum, pages) => sum + pages, 0) / Math.max(1, pendingPages.length),
+    // Every order that leaves pending for another status is told apart by one look-up at the least.
+    lookupsPerMinute:
+      measuredChanges.filter((change) => change.kind === 'status' && change.from === 'pending').length /
+      organizations.length /
+      (MEASURED_MS / MINUTE),
+    sweepPages,
+  };
+  const bound = detectionBound({
+    usablePerMinute: budget.usablePerMinute,
+    organizations: organizations.length,
+    ...worldNumbers,
+    sweepIntervalSeconds: SWEEP_INTERVAL_SECONDS,
+    pollIntervalSeconds: run.pollIntervalSeconds,
+    latencyMs: LATENCY_MS,
+    deliveryS: 0,
+  });
+  const figures: WorldFigures = {
+    ...measure(
+      phase.measuredFrom,
+      changes,
+      detected,
+      ids,
+      cycles,
+      sim.requestLog.all().filter((r) => r.status === 429).length,
+    ),
+    boundS: bound.boundS,
+    periodBoundS: bound.periodS,
+    ...worldNumbers,
+  };
   if (store instanceof DynamoStateStore) {
     const byOperation = store.metrics.byOperation;
     const bookkeeping =
@@ -349,12 +469,12 @@ function eventTypeOf(change: WorldChange): string | undefined {
 
 function measure(
   measuredFrom: number,
-  changes: readonly WorldChange[],
+  changes: ReadonlyArray<WorldChange & { organizationId: string }>,
   detected: ReadonlyMap<string, Detection[]>,
   ids: ReadonlyMap<string, number>,
-  cycles: ReadonlyArray<{ organizationId: string; report: PollReport; endedAt: number; lowerBound: number }>,
+  cycles: ReadonlyArray<BenchCycle & { lowerBound: number }>,
   rateLimited: number,
-): WorldFigures {
+): Omit<WorldFigures, 'boundS' | 'periodBoundS' | 'pendingPages' | 'lookupsPerMinute' | 'sweepPages'> {
   const measuredTo = measuredFrom + MEASURED_MS;
   const expected = new Map<string, Set<string>>();
   for (const change of changes) {
@@ -368,6 +488,7 @@ function measure(
   let transitions = 0;
   const delays: number[] = [];
   const archiveDelays: number[] = [];
+  const breakdowns: Array<{ delay: number; breakdown: Breakdown }> = [];
   for (const change of changes) {
     if (change.at < measuredFrom || change.at >= measuredTo) continue;
     const type = eventTypeOf(change);
@@ -381,7 +502,21 @@ function measure(
       continue;
     }
     (type === 'order.archived' ? archiveDelays : delays).push((seen.at - change.at) / 1000);
+    if (type === 'order.archived') continue;
+    const breakdown = breakDown(
+      {
+        organizationId: change.organizationId,
+        orderUuid: change.orderUuid,
+        changedAt: change.at,
+        detectedAt: seen.at,
+      },
+      cycles,
+      LATENCY_MS,
+    );
+    if (breakdown) breakdowns.push({ delay: seen.at - change.at, breakdown });
   }
+  breakdowns.sort((a, b) => a.delay - b.delay);
+  const tail = breakdowns.slice(Math.floor(breakdowns.length * 0.9));
   let falseEvents = 0;
   for (const [uuid, detections] of detected) {
     for (const detection of detections) if (!expected.get(uuid)?.has(detection.type)) falseEvents += 1;
@@ -402,6 +537,15 @@ function measure(
       maxGap = Math.max(maxGap, cycle.endedAt - previous);
     lastSuccess.set(cycle.organizationId, cycle.endedAt);
   }
+  let maxWalkGap = 0;
+  const lastWalk = new Map<string, number>();
+  for (const cycle of cycles) {
+    if (!walkedPendingWhole(cycle.report)) continue;
+    const previous = lastWalk.get(cycle.organizationId);
+    if (previous !== undefined && cycle.startedAt >= measuredFrom && cycle.startedAt < measuredTo)
+      maxWalkGap = Math.max(maxWalkGap, cycle.startedAt - previous);
+    lastWalk.set(cycle.organizationId, cycle.startedAt);
+  }
   return {
     missed,
     falseEvents,
@@ -418,9 +562,21 @@ function measure(
     maxSweepGapS: maxGap / 1000,
     rateLimited,
     writesPerRequest: undefined,
+    maxPendingWalkGapS: maxWalkGap / 1000,
+    breakdownMean: meanBreakdown(breakdowns.map(({ breakdown }) => breakdown)),
+    breakdownTail: meanBreakdown(tail.map(({ breakdown }) => breakdown)),
   };
 }
 
-function defined<T>(value: T | undefined): value is T {
-  return value !== undefined;
+/** Orders of the world in any of `statuses` whose pickup date is in the watched window (today ±3 days). */
+function inWindow(
+  world: { today(): string; viewOrders(keep: (order: Order) => boolean): readonly Order[] },
+  statuses: readonly string[],
+): number {
+  const today = world.today();
+  const start = addDays(today, -3);
+  const end = addDays(today, 3);
+  return world.viewOrders(
+    (order) => statuses.includes(order.status.value) && order.pickup_at >= start && order.pickup_at <= end,
+  ).length;
 }

@@ -1,9 +1,10 @@
 // The long-running local runner's poll loop: for each token, its organizations take turns (longest-unpolled
-// first among those due), each next due when its pace says (the cycle's cost and its share of the token),
-// until the stop signal. A cycle in flight when the signal comes always finishes, so its commits are whole.
+// first among those due). An organization alone on its token is next due when its pace says; several on
+// one token are walked in a round the token paces (takeTurns.ts): no cycle starts before the last one's
+// requests are paid for at the token's rate. Until the stop signal. A cycle in flight when the signal comes always finishes, so its commits are whole.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { PollReport } from '../../shared/poll/pollReport.js';
-import { nextTurn, type Turn } from '../../shared/poll/takeTurns.js';
+import { dueAfter, nextTurn, type Turn, tokenFreeAt } from '../../shared/poll/takeTurns.js';
 
 /** After a cycle that threw, how long before that organization is tried again, at the least. */
 const RETRY_AFTER_ERROR_MS = 10_000;
@@ -13,6 +14,8 @@ export interface ScheduledOrganization {
   organization: { id: string; name: string; pollIntervalSeconds: number };
   /** Organizations with the same key take turns (one key per token's budget). */
   lockKey: string;
+  /** What the token may send a minute: spaces the round's cycles. @default unpaced (the pace alone) */
+  tokenRequestsPerMinute?: number;
 }
 
 export interface SchedulerOptions<Entry extends ScheduledOrganization> {
@@ -49,8 +52,9 @@ async function takeTurns<Entry extends ScheduledOrganization>(
   clock: () => number,
 ): Promise<void> {
   const { stop } = options;
+  let freeAt = Number.NEGATIVE_INFINITY;
   while (!stop.aborted) {
-    const turn = nextTurn(group, clock());
+    const turn = nextTurn(group, clock(), freeAt);
     if (!turn) return;
     if (turn.waitMs > 0) {
       await (options.sleep ?? sleepUnlessStopped)(turn.waitMs, stop);
@@ -61,7 +65,10 @@ async function takeTurns<Entry extends ScheduledOrganization>(
     entry.lastPolledAt = startedAt;
     try {
       const report = await options.runCycle(entry);
-      entry.dueAt = report.nextPollAt;
+      const inRound = group.length > 1 && entry.tokenRequestsPerMinute !== undefined;
+      entry.dueAt = dueAfter(report, inRound);
+      if (inRound && entry.tokenRequestsPerMinute !== undefined)
+        freeAt = tokenFreeAt(startedAt, report.requests, entry.tokenRequestsPerMinute);
       await options.onReport(entry, report);
     } catch (error) {
       // One organization failing must not stop the others.

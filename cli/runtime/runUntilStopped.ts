@@ -46,7 +46,11 @@ export async function runUntilStopped(
   const results = await Promise.allSettled([
     runPollScheduler({
       // One lock per request budget, that is per token.
-      organizations: runtime.organizations.map((entry) => ({ ...entry, lockKey: entry.client.budget.key })),
+      organizations: runtime.organizations.map((entry) => ({
+        ...entry,
+        lockKey: entry.client.budget.key,
+        tokenRequestsPerMinute: entry.client.budget.usablePerMinute,
+      })),
       runCycle: (entry) => runPollCycle(runtime, entry),
       onReport: async (entry, report) => {
         // New events are queued: deliver them now rather than at the engine's next look.

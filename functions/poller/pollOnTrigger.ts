@@ -10,7 +10,7 @@ import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Config, OrganizationConfig } from '../../shared/config/configSchema.js';
 import { SecretNotSetError } from '../../shared/config/errors.js';
 import { type ApiTarget, apiTargetOf, describeApiFailure } from '../../shared/config/explainApiFailure.js';
-import { AWS_LEASE_TERMS } from '../../shared/contracts/awsPollSettings.js';
+import { AWS_LEASE_TERMS, awsIntervalSeconds } from '../../shared/contracts/awsPollSettings.js';
 import { assessOverdue, type OverdueInput } from '../../shared/detect/overdue.js';
 import type { OrdersSource } from '../../shared/poll/ordersSource.js';
 import { organizationsOnToken } from '../../shared/poll/organizationsOnToken.js';
@@ -107,6 +107,8 @@ export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependenc
     lease: AWS_LEASE_TERMS,
     baseUrl: deps.config.api.baseUrl,
     organizationsOnToken: await sharingToken(organization, deps),
+    // At the AWS default interval a small organization is polled more often (awsPollSettings.ts).
+    leastIntervalSeconds: awsIntervalSeconds,
     // The words the local runner and check-config --ping use: a rejected token says what to fix, here
     // the token's value in the secret, not an environment variable.
     describeFailure: (error) => describeApiFailure(error, awsApiTarget(deps, organization)),

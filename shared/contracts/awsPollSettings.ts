@@ -27,3 +27,43 @@ export const AWS_LEASE_TERMS: LeaseTerms = { ttlMs: AWS_POLLER_TIMEOUT_SECONDS *
  * the interval gets it, down to what the budget allows.
  */
 export const AWS_DEFAULT_POLL_INTERVAL_SECONDS = 60;
+
+/** An organization whose pending listing fits in this many pages is small: its cycle costs a few requests. */
+export const AWS_SMALL_ORGANIZATION_PAGES = 2;
+
+/**
+ * The default interval of a small organization on AWS: a change lands at a uniformly random moment, so its
+ * p95 is about 0.95 × 15 s plus the walk and the whole-second tick, under 20 s; at about $0.0000059 a
+ * small cycle, 172,800 cycles a month cost about $1.02, and the organization about $1.91 with its metrics,
+ * alarm, watchdog and events (the README's cost section).
+ */
+export const AWS_SMALL_ORGANIZATION_INTERVAL_SECONDS = 15;
+
+export interface IntervalBySizeInput {
+  /** The organization's configured interval: only the AWS default follows the organization's size. */
+  pollIntervalSeconds: number;
+  /** Pages its pending window took when last walked (detection's estimate). */
+  pendingPages: number;
+  /** Look-ups its cycles make on average. */
+  averageLookups: number;
+  organizationsOnToken: number;
+  /** What the token may send a minute. */
+  usablePerMinute: number;
+}
+
+/**
+ * The least interval an organization gets on AWS: what its config sets; at the default, a small
+ * organization's shorter interval, never shorter than the round in which every organization on the token
+ * makes a cycle like it within the token's budget, so that together they never ask for more than it
+ * holds (the pace stretches any interval further when cycles cost more than that).
+ */
+export function awsIntervalSeconds(input: IntervalBySizeInput): number {
+  if (input.pollIntervalSeconds !== AWS_DEFAULT_POLL_INTERVAL_SECONDS) return input.pollIntervalSeconds;
+  if (input.pendingPages > AWS_SMALL_ORGANIZATION_PAGES) return input.pollIntervalSeconds;
+  const cycleRequests = input.pendingPages + Math.max(1, input.averageLookups);
+  const roundSeconds = (Math.max(1, input.organizationsOnToken) * cycleRequests * 60) / input.usablePerMinute;
+  return Math.min(
+    input.pollIntervalSeconds,
+    Math.max(AWS_SMALL_ORGANIZATION_INTERVAL_SECONDS, Math.ceil(roundSeconds)),
+  );
+}

@@ -69,6 +69,15 @@ export function pacePoll(input: PacingInput): Pacing {
   };
 }
 
+/**
+ * The gap a token whose organizations are walked in a round rests after a cycle of `requests` requests:
+ * what they cost of the whole token's rate, as the pace plans for it (headroom and hold taken off).
+ */
+export function roundGapFor(usablePerMinute: number, requests: number, holdMs: number): number {
+  const perMinute = (HEADROOM * usablePerMinute * MINUTE_MS) / (MINUTE_MS + holdMs);
+  return Math.round((Math.max(0, requests) / perMinute) * MINUTE_MS);
+}
+
 /** The gap from one cycle's start to the next for cycles of `requests` requests: what they cost of the share. */
 export function gapFor(pacing: Pacing, requests: number): number {
   return Math.round(Math.max(pacing.minIntervalMs, (requests / pacing.perMinute) * MINUTE_MS));

@@ -38,6 +38,17 @@ export interface PollDependencies {
   baseUrl: string;
   /** Organizations sharing this organization's token: its share of the budget. @default 1 */
   organizationsOnToken?: number;
+  /**
+   * The least interval between this organization's cycles, from its size (AWS: awsIntervalSeconds, a small
+   * organization at the default polled more often). @default the configured pollIntervalSeconds
+   */
+  leastIntervalSeconds?: (input: {
+    pollIntervalSeconds: number;
+    pendingPages: number;
+    averageLookups: number;
+    organizationsOnToken: number;
+    usablePerMinute: number;
+  }) => number;
   /** How this run holds the organization's lease. @default DEFAULT_LEASE_TERMS: for the cycle, 5 minutes */
   lease?: LeaseTerms;
   /** Days a snapshot outlives its pickup date's exit from the window. @default 2 */

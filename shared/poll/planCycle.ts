@@ -43,16 +43,6 @@ export function planCycle(
   budget: PlanBudget,
 ): CyclePlan {
   const { organization, startedAt, window } = context;
-  const cadence = planCadence({
-    cadence: organization.cadence ?? 'auto',
-    establishments: state.establishments?.records ?? null,
-    unreadable: state.establishments?.unreadable,
-    polled: organization.establishments,
-    timeZone: organization.timeZone,
-    now: startedAt,
-    normalIntervalMs: organization.pollIntervalSeconds * 1000,
-    coldIntervalMs: (organization.coldSweepMinutes ?? DEFAULT_COLD_SWEEP_MINUTES) * 60_000,
-  });
   const detection = planDetection({
     today: context.today,
     window: organization.window,
@@ -63,6 +53,23 @@ export function planCycle(
     maxWalkPages: Math.max(1, Math.floor(budget.usablePerMinute * MAX_WALK_SHARE)),
   });
   const detectionRequests = detection.reduce((sum, walk) => sum + walk.estimatedRequests, 0);
+  const cadence = planCadence({
+    cadence: organization.cadence ?? 'auto',
+    establishments: state.establishments?.records ?? null,
+    unreadable: state.establishments?.unreadable,
+    polled: organization.establishments,
+    timeZone: organization.timeZone,
+    now: startedAt,
+    normalIntervalMs:
+      (context.deps.leastIntervalSeconds?.({
+        pollIntervalSeconds: organization.pollIntervalSeconds,
+        pendingPages: detectionRequests,
+        averageLookups: state.lookups.averageRequests,
+        organizationsOnToken: context.deps.organizationsOnToken ?? 1,
+        usablePerMinute: budget.usablePerMinute,
+      }) ?? organization.pollIntervalSeconds) * 1000,
+    coldIntervalMs: (organization.coldSweepMinutes ?? DEFAULT_COLD_SWEEP_MINUTES) * 60_000,
+  });
   const expected = detectionRequests + state.lookups.averageRequests;
   const sweepPeriodMs = organization.sweepIntervalSeconds * 1000;
   const pace = pacePoll({
@@ -89,9 +96,20 @@ export function planCycle(
     nextSweep && nextSweep.walk.maxPages === undefined ? nextSweep.walk.estimatedRequests : 0;
   const planned =
     detectionRequests +
-    Math.ceil(state.lookups.averageRequests) +
+    lookupAllowance(state.lookups.averageRequests) +
     Math.max(baselinePages, Math.floor(sweepBudget));
   return { cadence, detection, detectionRequests, pace, sweepBudget, baselinePages, planned };
+}
+
+/**
+ * What a cycle reserves beyond pending's pages for the look-ups it may need and a pending listing grown by
+ * a page since it was last counted: twice the usual look-ups and one more. Reserved up front, they go out
+ * with the walk; a request beyond the reservation waits for the window to free a slot, which on a token
+ * near its limit is seconds in the middle of the cycle, and a walk that waits between pages is one the
+ * world moves under. What the cycle does not use goes back when it ends.
+ */
+export function lookupAllowance(averageLookups: number): number {
+  return Math.ceil(2 * averageLookups) + 1;
 }
 
 /** The sweep's next walk of at most `pages` pages, from its progress; null when nothing is due. */

@@ -196,6 +196,7 @@ async function walkedCycle(
     failures,
     problems: walkNotes.problems,
     nextPollAt: pace.nextPollAt ?? startedAt,
+    earliestNextPollAt: Math.min(pace.nextPollAt ?? startedAt, startedAt + plan.cadence.minIntervalMs),
     cadence: plan.cadence.mode,
   };
   const next: PollState = {

@@ -74,6 +74,12 @@ export interface PollReport {
   problems: ListingProblem[];
   /** When the next cycle is due (epoch ms), from the pace. */
   nextPollAt: number;
+  /**
+   * The earliest the cadence allows the next cycle (epoch ms): its least interval after this cycle's start.
+   * A runner that paces a shared token's round itself polls the organization when its turn comes, but never
+   * before this. Absent where no cycle ran.
+   */
+  earliestNextPollAt?: number;
   /** How closely the cycle's cadence watched (planCadence); absent when no cycle ran. */
   cadence?: CadenceMode;
 }

@@ -73,7 +73,13 @@ export interface CycleFixtureOptions {
   deps?: Partial<
     Pick<
       PollDependencies,
-      'runId' | 'lease' | 'snapshotGraceDays' | 'describeFailure' | 'organizationsOnToken' | 'catchUpAfter'
+      | 'runId'
+      | 'lease'
+      | 'snapshotGraceDays'
+      | 'describeFailure'
+      | 'organizationsOnToken'
+      | 'catchUpAfter'
+      | 'leastIntervalSeconds'
     >
   >;
 }

@@ -3,7 +3,7 @@
 // sweep's owed pages in what the cycle reserves, the cadence from the cached establishments; and planSweepPages.
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../../shared/detect/snapshot.js';
-import type { PolledOrganization } from '../../../shared/poll/cycleContext.js';
+import type { PollDependencies, PolledOrganization } from '../../../shared/poll/cycleContext.js';
 import { planCycle, planSweepPages } from '../../../shared/poll/planCycle.js';
 import { initialPollState, type PollState } from '../../../shared/store/pollState.js';
 import { addDays } from '../../../shared/time/calendarDate.js';
@@ -38,12 +38,16 @@ async function planned(
     organization?: Partial<PolledOrganization>;
     usablePerMinute?: number;
     organizationsOnToken?: number;
+    leastIntervalSeconds?: PollDependencies['leastIntervalSeconds'];
   } = {},
 ) {
   const { context, budget } = await cycleFixture({
     ...(options.organization ? { organization: options.organization } : {}),
     ...(options.usablePerMinute ? { usablePerMinute: options.usablePerMinute } : {}),
-    ...(options.organizationsOnToken ? { deps: { organizationsOnToken: options.organizationsOnToken } } : {}),
+    deps: {
+      ...(options.organizationsOnToken ? { organizationsOnToken: options.organizationsOnToken } : {}),
+      ...(options.leastIntervalSeconds ? { leastIntervalSeconds: options.leastIntervalSeconds } : {}),
+    },
   });
   return { context, plan: planCycle(context, pollState, snapshots, budget) };
 }
@@ -127,21 +131,22 @@ describe('planCycle', () => {
   it('asks for a due baseline pass of the sweep whole, as part of what the cycle reserves', async () => {
     const { plan } = await planned(state({ listings: { sizes: { completed: 60 }, walkedAt: {} } }));
     expect(plan.baselinePages).toBe(3);
-    expect(plan.planned).toBe(plan.detectionRequests + Math.max(3, Math.floor(plan.sweepBudget)));
+    expect(plan.planned).toBe(plan.detectionRequests + 1 + Math.max(3, Math.floor(plan.sweepBudget)));
   });
 
   it('asks for no baseline once completed and canceled were swept: archived never has one', async () => {
     const sweep = { inProgress: null, sweptAt: { completed: T0 - MINUTE, canceled: T0 - MINUTE }, credit: 0 };
     const { plan } = await planned(state({ sweep, listings: { sizes: { archived: 500 }, walkedAt: {} } }));
     expect(plan.baselinePages).toBe(0);
-    expect(plan.planned).toBe(plan.detectionRequests + Math.floor(plan.sweepBudget));
+    expect(plan.planned).toBe(plan.detectionRequests + 1 + Math.floor(plan.sweepBudget));
   });
 
-  it('reserves what look-ups cost on average, rounded up, and expects it in the pace', async () => {
+  it('reserves twice what look-ups cost on average, rounded up, and one more; expects the average in the pace', async () => {
     const without = (await planned()).plan;
     const lookups = { searched: {}, averageRequests: 2.4 };
     const { plan } = await planned(state({ lookups }));
-    expect(plan.planned).toBe(without.planned + 3);
+    // Without look-ups the one request for a pending listing grown by a page; with them 2 × 2.4 → 5 more.
+    expect(plan.planned).toBe(without.planned + 5);
     expect(plan.detectionRequests).toBe(without.detectionRequests);
     expect(plan.pace.intervalMs).toBeGreaterThanOrEqual(without.pace.intervalMs);
   });
@@ -154,6 +159,35 @@ describe('planCycle', () => {
     expect(owedLittle.sweepBudget).toBeCloseTo(Math.min(share + 0.25, Math.max(1, share * 1.5)));
     const owedMuch = (await planned(state({ sweep: { inProgress: null, sweptAt: {}, credit: 100 } }))).plan;
     expect(owedMuch.sweepBudget).toBeCloseTo(Math.max(1, share * 1.5));
+  });
+
+  it('takes the least interval from the runtime’s rule for the organization’s size, when it has one', async () => {
+    const asked: unknown[] = [];
+    const { plan } = await planned(
+      state({ listings: { sizes: { pending: 30 }, walkedAt: {} } }),
+      NO_SNAPSHOTS,
+      {
+        organization: { pollIntervalSeconds: 60, cadence: 'fixed' },
+        leastIntervalSeconds: (input) => {
+          asked.push(input);
+          return input.pendingPages <= 2 ? 15 : input.pollIntervalSeconds;
+        },
+      },
+    );
+    expect(asked).toEqual([
+      {
+        pollIntervalSeconds: 60,
+        pendingPages: 2,
+        averageLookups: 0,
+        organizationsOnToken: 1,
+        usablePerMinute: 45,
+      },
+    ]);
+    expect(plan.cadence.minIntervalMs).toBe(15_000);
+    const without = await planned(state(), NO_SNAPSHOTS, {
+      organization: { pollIntervalSeconds: 60, cadence: 'fixed' },
+    });
+    expect(without.plan.cadence.minIntervalMs).toBe(60_000);
   });
 
   it('paces on the organization’s share of the token', async () => {

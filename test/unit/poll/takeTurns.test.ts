@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextTurn, type Turn } from '../../../shared/poll/takeTurns.js';
+import { dueAfter, nextTurn, type Turn, tokenFreeAt } from '../../../shared/poll/takeTurns.js';
 
 const NOW = 1_795_000_000_000;
 
@@ -76,5 +76,32 @@ describe('nextTurn', () => {
       const shuffled = order.map((index) => entries[index] as Entry);
       expect(nextTurn(shuffled, NOW)?.entry.name, order.join(',')).toBe('east');
     }
+  });
+
+  it('waits for the token to be free, even for an entry already due', () => {
+    const due = entry('north', NOW - 5_000, NOW - 60_000);
+    expect(nextTurn([due], NOW, NOW + 3_000)).toEqual({ entry: due, waitMs: 3_000 });
+    expect(nextTurn([due], NOW, NOW - 3_000)).toEqual({ entry: due, waitMs: 0 });
+  });
+});
+
+describe('tokenFreeAt', () => {
+  it('rests the token for what the cycle cost at 90 % of its rate, the hold of its reservation allowed for', () => {
+    // 40.5 a minute, less for the 1 s the 4 requests are held: 4 / (40.5 × 60 / 61) minutes.
+    expect(tokenFreeAt(NOW, 4, 45)).toBe(NOW + Math.round((4 / ((40.5 * 60) / 61)) * 60_000));
+    expect(tokenFreeAt(NOW, 0, 45)).toBe(NOW);
+  });
+});
+
+describe('dueAfter', () => {
+  const report = { nextPollAt: NOW + 90_000, earliestNextPollAt: NOW + 10_000 };
+
+  it('makes an organization in a round due as soon as its cadence allows', () => {
+    expect(dueAfter(report, true)).toBe(NOW + 10_000);
+  });
+
+  it('makes an organization alone on its token due when its pace says', () => {
+    expect(dueAfter(report, false)).toBe(NOW + 90_000);
+    expect(dueAfter({ nextPollAt: NOW + 5_000 }, true)).toBe(NOW + 5_000);
   });
 });

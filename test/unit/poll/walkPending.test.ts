@@ -96,4 +96,49 @@ describe('walkPending', () => {
     expect(await walkPending(context, [])).toEqual([]);
     expect(source.requestCount).toBe(0);
   });
+
+  it('walks a listing the world moved under once more at once, and keeps the second walk with both walks’ requests', async () => {
+    const { context, source } = await cycleFixture({ orders: orders(), reserved: 8 });
+    const arrived = makeOrder({ pickup_at: TODAY, establishment: north });
+    const listOrders = source.listOrders.bind(source);
+    let walksOfNorth = 0;
+    source.listOrders = (query, walk = {}) => {
+      if (query?.establishment !== north.uuid) return listOrders(query, walk);
+      walksOfNorth += 1;
+      if (walksOfNorth > 1) return listOrders(query, walk);
+      // An order arrives between the first walk's two pages: meta.total moves under it.
+      return listOrders(query, {
+        ...walk,
+        mayContinue: async (next) => {
+          if (next.page === 2) source.addOrders(arrived);
+          return (await walk.mayContinue?.(next)) ?? true;
+        },
+      });
+    };
+    const [northOutcome] = await walkPending(context, walks.slice(0, 1));
+    expect(walksOfNorth).toBe(2);
+    expect(northOutcome?.listing?.consistent).toBe(true);
+    expect(northOutcome?.listing?.records.map((order) => order.uuid)).toContain(arrived.uuid);
+    expect(northOutcome?.requests).toBe(4);
+  });
+
+  it('walks a listing that stays inconsistent only twice', async () => {
+    const { context, source } = await cycleFixture({ orders: orders(), reserved: 8 });
+    const listOrders = source.listOrders.bind(source);
+    let walksOfNorth = 0;
+    source.listOrders = (query, walk = {}) => {
+      if (query?.establishment === north.uuid) walksOfNorth += 1;
+      return listOrders(query, {
+        ...walk,
+        mayContinue: async (next) => {
+          if (next.page === 2) source.addOrders(makeOrder({ pickup_at: TODAY, establishment: north }));
+          return (await walk.mayContinue?.(next)) ?? true;
+        },
+      });
+    };
+    const [northOutcome] = await walkPending(context, walks.slice(0, 1));
+    expect(walksOfNorth).toBe(2);
+    expect(northOutcome?.listing?.consistent).toBe(false);
+    expect(northOutcome?.requests).toBe(4);
+  });
 });
