@@ -195,7 +195,7 @@ describe('the "not polled" alarm over a week under cadence auto', () => {
     expect(saturday.length).toBeGreaterThan(80);
     expect(saturday.length).toBeLessThanOrEqual(100);
     expect(run.datapoints.length).toBeGreaterThanOrEqual(7 * 24 * 60);
-    // A week of cycles every 15 s on working days (a small organization at the AWS default): about 25,000
+    // A week of cycles every 15 s on working days (a small organization at the AWS default): about 30,000
     // cycles, a minute of CPU alone and several on a busy 2-core machine.
   }, 600_000);
 
