@@ -30,7 +30,13 @@ import {
 } from '../support/fakeAwsServices.js';
 import { passesFilterCriteria } from '../support/lambdaFilterPattern.js';
 import { sqsRecord } from '../support/lambdaRecords.js';
-import { ACCOUNT, type LocalFunction, LocalWiring, REGION } from '../support/localWiring.js';
+import {
+  ACCOUNT,
+  type LocalFunction,
+  LocalWiring,
+  lambdaEnvironment,
+  REGION,
+} from '../support/localWiring.js';
 import { type SlackReceiver, startSlackReceiver } from '../support/slackReceiver.js';
 import { snsPolicyMatches } from '../support/snsPolicyEvaluator.js';
 import { makeWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
@@ -123,26 +129,13 @@ async function latestStreamArn(): Promise<string> {
   return arn;
 }
 
-/** What Lambda gives the function: the template's variables, its own, and the loopback endpoints. */
-function lambdaEnvironment(fn: LocalFunction): Record<string, string> {
-  return {
-    PATH: process.env.PATH ?? '',
-    ...fn.environment,
-    AWS_REGION: REGION,
-    AWS_DEFAULT_REGION: REGION,
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    AWS_SESSION_TOKEN: 'local',
-    AWS_LAMBDA_FUNCTION_NAME: fn.logicalId,
-    AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
-    AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memorySize),
-    TZ: ':UTC',
-    // No profile of this machine's may point the SDK elsewhere.
-    AWS_CONFIG_FILE: join(outdir, 'no-aws-config'),
-    AWS_SHARED_CREDENTIALS_FILE: join(outdir, 'no-aws-credentials'),
-    AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
-    ...aws.endpointEnvironment,
-  };
+/** What Lambda gives the function, pointed at this run's loopback services. */
+function environmentOf(fn: LocalFunction): Record<string, string> {
+  return lambdaEnvironment(fn, {
+    scratch: outdir,
+    dynamoEndpoint: inject('dynamoEndpoint'),
+    endpointEnvironment: aws.endpointEnvironment,
+  });
 }
 
 /** Runs one invocation of the function's bundle and returns what its handler answered. */
@@ -151,7 +144,7 @@ async function invoke(functionId: string, event: unknown): Promise<unknown> {
   const run = await invokeBundle({
     bundle: fn.bundle,
     exportName: fn.exportName,
-    env: lambdaEnvironment(fn),
+    env: environmentOf(fn),
     event,
     functionName: fn.logicalId,
     timeoutSeconds: fn.timeoutSeconds,

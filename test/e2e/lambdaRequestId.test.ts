@@ -13,7 +13,13 @@ import { type BundledRun, invokeBundle } from '../support/bundledHandler.js';
 import { createLocalStateTable, type LocalTable } from '../support/dynamoLocal.js';
 import { type FakeAwsServices, startFakeAwsServices } from '../support/fakeAwsServices.js';
 import { sqsRecord } from '../support/lambdaRecords.js';
-import { ACCOUNT, type LocalFunction, LocalWiring, REGION } from '../support/localWiring.js';
+import {
+  ACCOUNT,
+  type LocalFunction,
+  LocalWiring,
+  lambdaEnvironment,
+  REGION,
+} from '../support/localWiring.js';
 
 let aws: FakeAwsServices;
 let table: LocalTable;
@@ -46,25 +52,13 @@ afterAll(async () => {
   if (outdir) await rm(outdir, { recursive: true, force: true });
 });
 
-/** What Lambda gives the function: the template's variables, its own, and the loopback endpoints. */
-function lambdaEnvironment(fn: LocalFunction): Record<string, string> {
-  return {
-    PATH: process.env.PATH ?? '',
-    ...fn.environment,
-    AWS_REGION: REGION,
-    AWS_DEFAULT_REGION: REGION,
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    AWS_SESSION_TOKEN: 'local',
-    AWS_LAMBDA_FUNCTION_NAME: fn.logicalId,
-    AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
-    AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memorySize),
-    TZ: ':UTC',
-    AWS_CONFIG_FILE: join(outdir, 'no-aws-config'),
-    AWS_SHARED_CREDENTIALS_FILE: join(outdir, 'no-aws-credentials'),
-    AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
-    ...aws.endpointEnvironment,
-  };
+/** What Lambda gives the function, pointed at this run's loopback services. */
+function environmentOf(fn: LocalFunction): Record<string, string> {
+  return lambdaEnvironment(fn, {
+    scratch: outdir,
+    dynamoEndpoint: inject('dynamoEndpoint'),
+    endpointEnvironment: aws.endpointEnvironment,
+  });
 }
 
 async function invoke(functionId: string, event: unknown, awsRequestId: string): Promise<BundledRun> {
@@ -72,7 +66,7 @@ async function invoke(functionId: string, event: unknown, awsRequestId: string):
   const run = await invokeBundle({
     bundle: fn.bundle,
     exportName: fn.exportName,
-    env: lambdaEnvironment(fn),
+    env: environmentOf(fn),
     event,
     functionName: fn.logicalId,
     timeoutSeconds: fn.timeoutSeconds,

@@ -32,6 +32,33 @@ export interface LocalFunction {
   environment: Record<string, string>;
 }
 
+/**
+ * What Lambda gives a function: the template's variables, its own, and the loopback endpoints. `scratch` is a
+ * directory the run may name files in: no profile of this machine's may point the SDK elsewhere.
+ */
+export function lambdaEnvironment(
+  fn: LocalFunction,
+  loopback: { scratch: string; dynamoEndpoint: string; endpointEnvironment: Record<string, string> },
+): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    ...fn.environment,
+    AWS_REGION: REGION,
+    AWS_DEFAULT_REGION: REGION,
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_SESSION_TOKEN: 'local',
+    AWS_LAMBDA_FUNCTION_NAME: fn.logicalId,
+    AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+    AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memorySize),
+    TZ: ':UTC',
+    AWS_CONFIG_FILE: join(loopback.scratch, 'no-aws-config'),
+    AWS_SHARED_CREDENTIALS_FILE: join(loopback.scratch, 'no-aws-credentials'),
+    AWS_ENDPOINT_URL_DYNAMODB: loopback.dynamoEndpoint,
+    ...loopback.endpointEnvironment,
+  };
+}
+
 export interface EventSourceMapping {
   functionId: string;
   sourceArn: string;
