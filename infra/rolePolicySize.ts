@@ -20,8 +20,11 @@ import { CfnQueue } from 'aws-cdk-lib/aws-sqs';
 import { DeploymentError } from './deploymentError.js';
 import { generatedNameLength, LONGEST } from './lambdaEnvironmentSize.js';
 
-/** IAM's limits, in characters without whitespace: all of a role's inline policies, one managed policy. */
-export const IAM_POLICY_LIMITS = { inlinePerRole: 10_240, managedPolicy: 6_144 } as const;
+/**
+ * IAM's limits: in characters without whitespace, all of a role's inline policies and one managed policy;
+ * and the managed policies attached to one role (the default quota).
+ */
+export const IAM_POLICY_LIMITS = { inlinePerRole: 10_240, managedPolicy: 6_144, managedPerRole: 10 } as const;
 
 /** Refuses, at synth, a role of `stack` whose policies would not fit IAM's limits once deployed. */
 export function checkRolePolicySizes(stack: Stack): void {
@@ -40,6 +43,8 @@ export function checkRolePolicySizes(stack: Stack): void {
 export interface PolicySizes {
   inlineByRole: Map<string, number>;
   managed: Map<string, number>;
+  /** How many managed policies each role has attached, by the role's construct path. */
+  managedCountByRole: Map<string, number>;
 }
 
 export function measureRolePolicies(stack: Stack): PolicySizes {
@@ -47,7 +52,11 @@ export function measureRolePolicies(stack: Stack): PolicySizes {
   const resources = resourcesByLogicalId(stack);
   const measure = (document: unknown) => deployedLength(stack.resolve(document), stack, resources);
   const pathOf = (logicalId: string) => resources.get(logicalId)?.node.path ?? logicalId;
-  const sizes: PolicySizes = { inlineByRole: new Map(), managed: new Map() };
+  const sizes: PolicySizes = { inlineByRole: new Map(), managed: new Map(), managedCountByRole: new Map() };
+  const attach = (logicalId: string, count: number) => {
+    const path = pathOf(logicalId);
+    sizes.managedCountByRole.set(path, (sizes.managedCountByRole.get(path) ?? 0) + count);
+  };
   const add = (logicalId: string, size: number) => {
     const path = pathOf(logicalId);
     sizes.inlineByRole.set(path, (sizes.inlineByRole.get(path) ?? 0) + size);
@@ -57,6 +66,7 @@ export function measureRolePolicies(stack: Stack): PolicySizes {
       const policies = stack.resolve(construct.policies) as Array<{ policyDocument?: unknown }> | undefined;
       const logicalId = String(stack.resolve(construct.logicalId));
       for (const policy of policies ?? []) add(logicalId, measure(policy.policyDocument));
+      attach(logicalId, ((stack.resolve(construct.managedPolicyArns) as unknown[] | undefined) ?? []).length);
     }
     if (construct instanceof CfnPolicy) {
       // An AWS::IAM::Policy is put on each of its roles as an inline policy of that role.
@@ -64,8 +74,11 @@ export function measureRolePolicies(stack: Stack): PolicySizes {
       for (const role of (stack.resolve(construct.roles) as unknown[] | undefined) ?? [])
         add(refOf(role), size);
     }
-    if (construct instanceof CfnManagedPolicy)
+    if (construct instanceof CfnManagedPolicy) {
       sizes.managed.set(construct.node.path, measure(construct.policyDocument));
+      for (const role of (stack.resolve(construct.roles) as unknown[] | undefined) ?? [])
+        attach(refOf(role), 1);
+    }
   }
   return sizes;
 }
@@ -80,9 +93,9 @@ export function resourcesByLogicalId(stack: Stack): Map<string, CfnResource> {
   );
 }
 
-/** @throws DeploymentError naming the first role (or managed policy) over its limit, its size and the limit */
+/** @throws DeploymentError naming the first role (or managed policy) over a limit, its size or count and the limit */
 export function assertRolePoliciesFit(stack: Stack): void {
-  const { inlineByRole, managed } = measureRolePolicies(stack);
+  const { inlineByRole, managed, managedCountByRole } = measureRolePolicies(stack);
   for (const [role, size] of inlineByRole) {
     if (size <= IAM_POLICY_LIMITS.inlinePerRole) continue;
     throw new DeploymentError(
@@ -93,6 +106,12 @@ export function assertRolePoliciesFit(stack: Stack): void {
     if (size <= IAM_POLICY_LIMITS.managedPolicy) continue;
     throw new DeploymentError(
       `the managed policy ${policy} would hold ${size} characters, over IAM's limit of ${IAM_POLICY_LIMITS.managedPolicy} on a managed policy: ${SPLIT_ADVICE}`,
+    );
+  }
+  for (const [role, count] of managedCountByRole) {
+    if (count <= IAM_POLICY_LIMITS.managedPerRole) continue;
+    throw new DeploymentError(
+      `the role ${role} would have ${count} managed policies attached, over IAM's default limit of ${IAM_POLICY_LIMITS.managedPerRole} on a role: ${SPLIT_ADVICE}`,
     );
   }
 }

@@ -3,9 +3,12 @@
 // ARN it becomes, not its template text). CDK moves what it estimates over 10,000 into managed policies
 // (its estimate counts 150 characters an ARN), so the inline policy passes the limit only when ARNs are
 // longer than that: here, webhook secrets with long names, several per subscriber mid-rotation.
+import { App, Stack } from 'aws-cdk-lib';
+import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { describe, expect, it } from 'vitest';
 import { DeploymentError } from '../../infra/deploymentError.js';
 import {
+  assertRolePoliciesFit,
   deployedLength,
   IAM_POLICY_LIMITS,
   measureRolePolicies,
@@ -85,4 +88,24 @@ describe('IAM policy sizes at synth', () => {
       /^the managed policy MealOrderNotifier\/Delivery\/Webhook\/Role\/OverflowPolicy1\/Resource would hold \d+ characters, over IAM's limit of 6144 on a managed policy: /,
     );
   }, 30_000);
+
+  it('refuses a role with more managed policies attached than IAM allows by default, and takes ten', () => {
+    const roleWith = (policies: number) => {
+      const stack = new Stack(new App(), 'Roles');
+      const role = new Role(stack, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+      for (let index = 0; index < policies; index += 1) {
+        new ManagedPolicy(stack, `Policy${index}`, {
+          roles: [role],
+          statements: [
+            new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [`arn:aws:sqs:*:*:q${index}`] }),
+          ],
+        });
+      }
+      return stack;
+    };
+    expect(() => assertRolePoliciesFit(roleWith(10))).not.toThrow();
+    expect(() => assertRolePoliciesFit(roleWith(11))).toThrow(
+      /^the role Roles\/Role\/Resource would have 11 managed policies attached, over IAM's default limit of 10 on a role: /,
+    );
+  });
 });
