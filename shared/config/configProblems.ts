@@ -54,6 +54,8 @@ function collect(
     const path = [...prefix, ...issue.path];
     if (issue.code === 'invalid_union' && issue.errors.length > 0) {
       collect(meantBranch(issue.errors), path, into);
+    } else if (issue.code === 'unrecognized_keys' && issue.keys[0] !== undefined) {
+      into.push({ path: jsonPath(path), message: issue.message, place: jsonPath([...path, issue.keys[0]]) });
     } else {
       into.push({ path: jsonPath(path), message: issue.message });
     }
@@ -82,10 +84,9 @@ export function inDocumentOrder(problems: readonly ConfigProblem[], json: unknow
   return [...problems].sort((a, b) => comparePositions(positions.get(a) ?? [], positions.get(b) ?? []));
 }
 
-/** Where the problem is written: its path, or for an unknown key (unknownKeysMessage) the key's own place. */
-function placeOf({ path, message }: ConfigProblem): string {
-  const unknown = /^unknown key ("(?:[^"\\]|\\.)*")/.exec(message)?.[1];
-  return unknown === undefined ? path : `${path}[${unknown}]`;
+/** Where the problem is written: its path, or for an unknown key the key's own place. */
+function placeOf({ path, place }: ConfigProblem): string {
+  return place ?? path;
 }
 
 const PATH_SEGMENT = /\.([A-Za-z_$][\w$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/gy;

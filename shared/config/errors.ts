@@ -9,6 +9,8 @@ export interface ConfigProblem {
   /** JSON path from the document root, e.g. `$.organizations[0].timeZone`. */
   path: string;
   message: string;
+  /** Where the problem is written when that is not `path`: an unknown key, reported on its object, sits at the key. */
+  place?: string;
 }
 
 /** The config could not be read or does not satisfy the contract; nothing should run. */

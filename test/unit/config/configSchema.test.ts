@@ -294,6 +294,7 @@ describe('parseConfig on mistakes, each named by its JSON path', () => {
       problem: {
         path: '$.organizations[0]',
         message: 'unknown key "pollIntervalSecond" (did you mean "pollIntervalSeconds"?)',
+        place: '$.organizations[0].pollIntervalSecond',
       },
     },
     {
@@ -302,6 +303,7 @@ describe('parseConfig on mistakes, each named by its JSON path', () => {
       problem: {
         path: '$',
         message: 'unknown key "logging"; known keys: api, organizations, subscribers, smtp, state, $schema',
+        place: '$.logging',
       },
     },
     {
@@ -369,7 +371,11 @@ describe('parseConfig on mistakes, each named by its JSON path', () => {
     {
       mistake: 'a filter with an unknown key',
       json: () => configWith(['subscribers', 0, 'filter', 'type'], ['order.created']),
-      problem: { path: '$.subscribers[0].filter', message: 'unknown key "type" (did you mean "types"?)' },
+      problem: {
+        path: '$.subscribers[0].filter',
+        message: 'unknown key "type" (did you mean "types"?)',
+        place: '$.subscribers[0].filter.type',
+      },
     },
     {
       mistake: 'an empty filter list',
@@ -438,7 +444,11 @@ describe('parseConfig on mistakes, each named by its JSON path', () => {
     {
       mistake: 'a key that belongs to another subscriber type',
       json: () => configWith(['subscribers', 1, 'url'], 'https://hooks.example.test/x'),
-      problem: { path: '$.subscribers[1]', message: expect.stringMatching(/^unknown key "url"/) },
+      problem: {
+        path: '$.subscribers[1]',
+        message: expect.stringMatching(/^unknown key "url"/),
+        place: '$.subscribers[1].url',
+      },
     },
     {
       mistake: 'a base URL without the Admin API path',

@@ -51,6 +51,7 @@ describe('inDocumentOrder', () => {
       {
         path: '$.organizations[0]',
         message: 'unknown key "pollIntervalSecond" (did you mean "pollIntervalSeconds"?)',
+        place: '$.organizations[0].pollIntervalSecond',
       },
       { path: '$.organizations[0].name', message: 'required' },
       { path: '$.organizations[0].timeZone', message: 'not an IANA time zone' },

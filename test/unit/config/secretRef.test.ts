@@ -62,7 +62,11 @@ describe('secret references in the config', () => {
     const error = refusal(configWith(['organizations', 0, 'token'], { value: SECRET }));
     // In the file's order: the unknown key is there, the missing one after it.
     expect(error.problems).toEqual([
-      { path: '$.organizations[0].token', message: 'unknown key "value"; known keys: env' },
+      {
+        path: '$.organizations[0].token',
+        message: 'unknown key "value"; known keys: env',
+        place: '$.organizations[0].token.value',
+      },
       { path: '$.organizations[0].token.env', message: 'required' },
     ]);
     expect(error.message).not.toContain(SECRET);
