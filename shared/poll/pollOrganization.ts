@@ -118,7 +118,7 @@ async function walkedCycle(
 ): Promise<CycleEnd> {
   const { deps, startedAt, window } = context;
   const requestsBefore = deps.api.requestCount;
-  const pending = await walkPending(context, plan.detection);
+  const pending = await walkPending(context, plan.detection, snapshots);
   const resolution = await resolveVanished(context, snapshots, pending, state.lookups);
   const looked = [...pending, ...resolution.outcomes];
   // Before the sweep, which fills what room is left: the cache's request is taken from that room.

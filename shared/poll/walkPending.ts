@@ -3,17 +3,19 @@
 // went between its pages) is walked once more at once: absence in it proves nothing, so every departure it
 // straddled would otherwise wait a whole cycle to be looked up, the longest part of detection's tail.
 import type { PlannedWalk } from '../detect/listingSpec.js';
+import type { Snapshot } from '../detect/snapshot.js';
 import type { CycleContext } from './cycleContext.js';
 import { afford, stopsCycle, type WalkOutcome, walkListing } from './walkListing.js';
 
 export async function walkPending(
   context: CycleContext,
   detection: readonly PlannedWalk[],
+  snapshots: ReadonlyMap<string, Snapshot>,
 ): Promise<WalkOutcome[]> {
   const outcomes: WalkOutcome[] = [];
   for (const walk of detection) {
     const first = await walkListing(context, walk, { stopped: stopsCycle(outcomes) });
-    outcomes.push(movedUnderWalk(first) ? await walkAgain(context, first) : first);
+    outcomes.push(movedUnderWalk(first) ? await walkAgain(context, first, snapshots) : first);
   }
   return outcomes;
 }
@@ -25,14 +27,32 @@ function movedUnderWalk(outcome: WalkOutcome): boolean {
 }
 
 /**
- * The second walk stands for the listing, with both walks' requests. The first one's records are dropped:
- * an order it saw that the second does not has left pending since, and is looked up like any other.
+ * The second walk stands for the listing, with both walks' requests. An order the first saw and the second
+ * does not has left pending since: one already known is looked up like any other absent order, but one
+ * that is new was never recorded, and nothing would look for it. It was pending when the first walk read
+ * it, so it joins the second walk's records as seen. A second walk that fails says so, as any walk does.
  */
-async function walkAgain(context: CycleContext, first: WalkOutcome): Promise<WalkOutcome> {
+async function walkAgain(
+  context: CycleContext,
+  first: WalkOutcome,
+  snapshots: ReadonlyMap<string, Snapshot>,
+): Promise<WalkOutcome> {
   // Every page is reserved before the first goes out, so the second walk is not one that waits between
   // its pages for budget, and so moved under again.
   if (!(await afford(context.deps.api.budget, first.listing?.pages ?? 1))) return first;
   const second = await walkListing(context, first.walk, { stopped: false });
-  if (!second.listing) return { ...first, requests: first.requests + second.requests };
-  return { ...second, requests: first.requests + second.requests };
+  const requests = first.requests + second.requests;
+  if (!second.listing || !first.listing) {
+    return { ...first, requests, ...(second.error === undefined ? {} : { error: second.error }) };
+  }
+  const seen = new Set(second.listing.records.map((order) => order.uuid));
+  const newAndGone = first.listing.records.filter(
+    (order) => !seen.has(order.uuid) && !snapshots.has(order.uuid),
+  );
+  if (newAndGone.length === 0) return { ...second, requests };
+  return {
+    ...second,
+    requests,
+    listing: { ...second.listing, records: [...second.listing.records, ...newAndGone] },
+  };
 }

@@ -44,7 +44,7 @@ async function resolve(
   { context, snapshots }: Awaited<ReturnType<typeof cycleAfter>>,
   lookups: Lookups = NO_LOOKUPS,
 ) {
-  const pending = await walkPending(context, [plannedWalk()]);
+  const pending = await walkPending(context, [plannedWalk()], new Map());
   return resolveVanished(context, snapshots, pending, lookups);
 }
 

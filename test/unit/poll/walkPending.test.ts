@@ -2,6 +2,7 @@
 // that would fail every listing defers the rest without a request, one that fails a single listing does not.
 import { describe, expect, it } from 'vitest';
 import { NetworkError, ServerError, UnauthorizedError } from '../../../shared/api/errors.js';
+import type { Snapshot } from '../../../shared/detect/snapshot.js';
 import { walkPending } from '../../../shared/poll/walkPending.js';
 import { cycleFixture, plannedWalk, TODAY, windowListing } from '../../support/cycleFixture.js';
 import { apiFailures } from '../../support/inMemoryOrdersSource.js';
@@ -25,7 +26,7 @@ const orders = () => [
 describe('walkPending', () => {
   it('walks every planned listing in the plan’s order, each with its own orders and requests', async () => {
     const { context, source } = await cycleFixture({ orders: orders(), reserved: 4 });
-    const outcomes = await walkPending(context, walks);
+    const outcomes = await walkPending(context, walks, new Map());
     expect(
       outcomes.map((outcome) => [
         outcome.walk.key,
@@ -49,7 +50,7 @@ describe('walkPending', () => {
   it('defers the rest without a request after a 401 on the first walk', async () => {
     const { context, source } = await cycleFixture({ orders: orders(), reserved: 4 });
     source.failListing({ error: apiFailures.unauthorized() });
-    const outcomes = await walkPending(context, walks);
+    const outcomes = await walkPending(context, walks, new Map());
     expect(outcomes[0]?.error).toBeInstanceOf(UnauthorizedError);
     expect(outcomes.map((outcome) => [outcome.deferred, outcome.requests])).toEqual([
       [false, 1],
@@ -62,7 +63,7 @@ describe('walkPending', () => {
   it('defers the walks after an unreachable API, but not those before it', async () => {
     const { context, source } = await cycleFixture({ orders: orders(), reserved: 4 });
     source.failListing({ query: { establishment: south.uuid }, error: apiFailures.network() });
-    const outcomes = await walkPending(context, walks);
+    const outcomes = await walkPending(context, walks, new Map());
     expect(outcomes.map((outcome) => outcome.listing !== undefined)).toEqual([true, false, false]);
     expect(outcomes[1]?.error).toBeInstanceOf(NetworkError);
     expect(outcomes[2]).toMatchObject({ deferred: true, requests: 0 });
@@ -71,7 +72,7 @@ describe('walkPending', () => {
   it('walks on after a server error, which fails only its own listing', async () => {
     const { context, source } = await cycleFixture({ orders: orders(), reserved: 4 });
     source.failListing({ query: { establishment: north.uuid }, error: apiFailures.server(500) });
-    const outcomes = await walkPending(context, walks);
+    const outcomes = await walkPending(context, walks, new Map());
     expect(outcomes[0]?.error).toBeInstanceOf(ServerError);
     expect(outcomes.slice(1).map((outcome) => [outcome.deferred, outcome.listing?.complete])).toEqual([
       [false, true],
@@ -81,7 +82,7 @@ describe('walkPending', () => {
 
   it('defers the walks the budget no longer stretches to, without failing them', async () => {
     const { context, source } = await cycleFixture({ orders: orders(), available: 3, reserved: 3 });
-    const outcomes = await walkPending(context, walks);
+    const outcomes = await walkPending(context, walks, new Map());
     expect(outcomes.map((outcome) => [outcome.deferred, outcome.requests])).toEqual([
       [false, 2],
       [false, 1],
@@ -93,7 +94,7 @@ describe('walkPending', () => {
 
   it('walks nothing when nothing is planned', async () => {
     const { context, source } = await cycleFixture();
-    expect(await walkPending(context, [])).toEqual([]);
+    expect(await walkPending(context, [], new Map())).toEqual([]);
     expect(source.requestCount).toBe(0);
   });
 
@@ -115,7 +116,7 @@ describe('walkPending', () => {
         },
       });
     };
-    const [northOutcome] = await walkPending(context, walks.slice(0, 1));
+    const [northOutcome] = await walkPending(context, walks.slice(0, 1), new Map());
     expect(walksOfNorth).toBe(2);
     expect(northOutcome?.listing?.consistent).toBe(true);
     expect(northOutcome?.listing?.records.map((order) => order.uuid)).toContain(arrived.uuid);
@@ -136,9 +137,78 @@ describe('walkPending', () => {
         },
       });
     };
-    const [northOutcome] = await walkPending(context, walks.slice(0, 1));
+    const [northOutcome] = await walkPending(context, walks.slice(0, 1), new Map());
     expect(walksOfNorth).toBe(2);
     expect(northOutcome?.listing?.consistent).toBe(false);
     expect(northOutcome?.requests).toBe(4);
+  });
+
+  describe('an order the first walk saw and the second did not', () => {
+    /**
+     * North's first walk is moved under (an order arrives between its pages), then the first order it read
+     * leaves pending before the second walk; `known` says whether a snapshot of it was there already.
+     */
+    async function walkedTwice(known: boolean) {
+      const { context, source } = await cycleFixture({ orders: orders(), reserved: 8 });
+      const snapshots = new Map<string, Snapshot>();
+      const listOrders = source.listOrders.bind(source);
+      let walksOfNorth = 0;
+      let gone = '';
+      source.listOrders = async (query, walk = {}) => {
+        if (query?.establishment !== north.uuid) return listOrders(query, walk);
+        walksOfNorth += 1;
+        if (walksOfNorth > 1) return listOrders(query, walk);
+        const listing = await listOrders(query, {
+          ...walk,
+          mayContinue: async (next) => {
+            if (next.page === 2) source.addOrders(makeOrder({ pickup_at: TODAY, establishment: north }));
+            return (await walk.mayContinue?.(next)) ?? true;
+          },
+        });
+        gone = listing.records[0]?.uuid ?? '';
+        source.setStatus(gone, 'completed');
+        if (known) snapshots.set(gone, {} as Snapshot);
+        return listing;
+      };
+      const [northOutcome] = await walkPending(context, walks.slice(0, 1), snapshots);
+      expect(walksOfNorth).toBe(2);
+      return { seen: northOutcome?.listing?.records.map((order) => order.uuid) ?? [], gone };
+    }
+
+    it('keeps one that was new as seen: it was pending when read, and nothing else would look for it', async () => {
+      const { seen, gone } = await walkedTwice(false);
+      expect(gone).not.toBe('');
+      expect(seen).toContain(gone);
+    });
+
+    it('leaves one already known out, for the look-up of absent orders to find where it went', async () => {
+      const { seen, gone } = await walkedTwice(true);
+      expect(seen).not.toContain(gone);
+    });
+  });
+
+  it('reports a second walk that failed, so the cycle stops as for any failed walk', async () => {
+    const { context, source } = await cycleFixture({ orders: orders(), reserved: 8 });
+    const listOrders = source.listOrders.bind(source);
+    let walksOfNorth = 0;
+    source.listOrders = async (query, walk = {}) => {
+      if (query?.establishment !== north.uuid) return listOrders(query, walk);
+      walksOfNorth += 1;
+      if (walksOfNorth > 1) return listOrders(query, walk);
+      const listing = await listOrders(query, {
+        ...walk,
+        mayContinue: async (next) => {
+          if (next.page === 2) source.addOrders(makeOrder({ pickup_at: TODAY, establishment: north }));
+          return (await walk.mayContinue?.(next)) ?? true;
+        },
+      });
+      // The token is revoked between the two walks.
+      source.failListing({ query: { establishment: north.uuid }, error: apiFailures.unauthorized() });
+      return listing;
+    };
+    const outcomes = await walkPending(context, walks, new Map());
+    expect(walksOfNorth).toBe(2);
+    expect(outcomes[0]?.error).toBeInstanceOf(UnauthorizedError);
+    expect(outcomes.slice(1).map((outcome) => outcome.stopped)).toEqual([true, true]);
   });
 });
