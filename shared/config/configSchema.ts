@@ -188,7 +188,7 @@ export const OrganizationConfigSchema = strictObject({
   pollIntervalSeconds: wholeNumber(2, 86_400)
     .default(10)
     .describe(
-      'The shortest gap between two cycles, in seconds (2-86400); locally the pace follows the token budget. Default 10 (60 on AWS).',
+      'The shortest gap between two cycles, in seconds (2-86400); locally the pace follows the token budget. Default 10 (on AWS 60, or 15 for an organization whose pending orders fit in two pages).',
     ),
   // How long one full sweep of the terminal listings should take: it bounds how late an order that never
   // passed through pending, or a completed or canceled one being archived, is seen.

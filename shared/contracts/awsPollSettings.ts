@@ -23,8 +23,9 @@ export const AWS_LEASE_TERMS: LeaseTerms = { ttlMs: AWS_POLLER_TIMEOUT_SECONDS *
 /**
  * An organization's `pollIntervalSeconds` on AWS when its config does not set one (the local runner's
  * default is 10 s). On AWS every cycle is billed: a Lambda invocation waiting on the API, a DynamoDB Query
- * of every snapshot, a tick; a cycle a minute is what docs/aws.md's cost section prices. A config that sets
- * the interval gets it, down to what the budget allows.
+ * of every snapshot, a tick; a cycle a minute is what docs/aws.md's cost section prices for the reference
+ * organization, and a small one gets AWS_SMALL_ORGANIZATION_INTERVAL_SECONDS. A config that sets another
+ * interval gets it, down to what the budget allows; one that sets 60 cannot be told from the default.
  */
 export const AWS_DEFAULT_POLL_INTERVAL_SECONDS = 60;
 

@@ -33,7 +33,7 @@ export function dueAfter(
 export function nextTurn<T extends Turn>(
   entries: readonly T[],
   nowMs: number,
-  /** When the token is free for the next cycle (tokenFreeAt). @default now */
+  /** When the token is free for the next cycle (tokenFreeAt). @default no wait for the token */
   freeAt = Number.NEGATIVE_INFINITY,
 ): { entry: T; waitMs: number } | undefined {
   let best: T | undefined;
