@@ -44,10 +44,16 @@ export interface Pacing {
   holdMs: number;
 }
 
+/**
+ * The requests a minute a share of the token may plan for: its usable rate with headroom, less what a
+ * reservation held for `holdMs` keeps from the next minute's window.
+ */
+function plannedPerMinute(usablePerMinute: number, organizations: number, holdMs: number): number {
+  return (HEADROOM * (usablePerMinute / Math.max(1, organizations)) * MINUTE_MS) / (MINUTE_MS + holdMs);
+}
+
 export function pacePoll(input: PacingInput): Pacing {
-  const perMinute =
-    (HEADROOM * (input.usablePerMinute / Math.max(1, input.organizationsOnToken)) * MINUTE_MS) /
-    (MINUTE_MS + input.holdMs);
+  const perMinute = plannedPerMinute(input.usablePerMinute, input.organizationsOnToken, input.holdMs);
   const sweepPerMinute = Math.min(
     input.sweepPages / (input.sweepPeriodMs / MINUTE_MS),
     perMinute * MAX_SWEEP_SHARE,
@@ -74,8 +80,7 @@ export function pacePoll(input: PacingInput): Pacing {
  * what they cost of the whole token's rate, as the pace plans for it (headroom and hold taken off).
  */
 export function roundGapFor(usablePerMinute: number, requests: number, holdMs: number): number {
-  const perMinute = (HEADROOM * usablePerMinute * MINUTE_MS) / (MINUTE_MS + holdMs);
-  return Math.round((Math.max(0, requests) / perMinute) * MINUTE_MS);
+  return Math.round((Math.max(0, requests) / plannedPerMinute(usablePerMinute, 1, holdMs)) * MINUTE_MS);
 }
 
 /** The gap from one cycle's start to the next for cycles of `requests` requests: what they cost of the share. */
