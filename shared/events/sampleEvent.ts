@@ -12,6 +12,12 @@ import { PREP_SUMMARY_EVENT_TYPE, type PrepSummaryEvent } from './prepSummaryEve
 export const SAMPLE_EVENT_ID_PREFIX = 'test-';
 export const SAMPLE_REFERENCE_PREFIX = 'TEST-';
 
+/** A sample order's reference, `TEST-4F2A` from its nonce; the n-th of several, `TEST-4F2A-2`. */
+function sampleReference(nonce: string, n?: number): string {
+  const reference = `${SAMPLE_REFERENCE_PREFIX}${nonce.slice(0, 4).toUpperCase()}`;
+  return n === undefined ? reference : `${reference}-${n}`;
+}
+
 /** The sample's establishment when none is given: a well-formed uuid that no API hands out. */
 const SAMPLE_ESTABLISHMENT = {
   uuid: '00000000-0000-4000-8000-000000000000',
@@ -70,7 +76,7 @@ export function sampleEvent(input: SampleEventInput): OrderEvent {
       organization: { id: input.organization.id, name: input.organization.name },
       order: {
         uuid: nonce,
-        reference: `${SAMPLE_REFERENCE_PREFIX}${nonce.slice(0, 4).toUpperCase()}`,
+        reference: sampleReference(nonce),
         status: transition.to,
         pickup_date: input.pickupDate,
         establishment,
@@ -134,13 +140,12 @@ export type SamplePrepSummaryInput = Omit<SampleEventInput, 'type' | 'paymentMet
 export function samplePrepSummary(input: SamplePrepSummaryInput): PrepSummaryEvent {
   const establishment = input.establishment ?? { ...SAMPLE_ESTABLISHMENT };
   const time = new Date(input.now).toISOString();
-  const reference = (n: number) => `${SAMPLE_REFERENCE_PREFIX}${input.nonce.slice(0, 4).toUpperCase()}-${n}`;
   const words = input.highlightWords ?? DEFAULT_HIGHLIGHT_WORDS;
   const notes = flaggedFirst(
     [
-      { reference: reference(2), class: null, note: 'Cut in small pieces' },
+      { reference: sampleReference(input.nonce, 2), class: null, note: 'Cut in small pieces' },
       {
-        reference: reference(1),
+        reference: sampleReference(input.nonce, 1),
         class: '5B',
         item: { sku: 'SAMPLE-MEAL', name: 'Sample meal' },
         note: SAMPLE_ORDER_NOTE,
@@ -177,7 +182,6 @@ export function samplePrepSummary(input: SamplePrepSummaryInput): PrepSummaryEve
  */
 export function samplePrepChanged(input: SamplePrepSummaryInput): PrepChangedEvent {
   const establishment = input.establishment ?? { ...SAMPLE_ESTABLISHMENT };
-  const reference = (n: number) => `${SAMPLE_REFERENCE_PREFIX}${input.nonce.slice(0, 3).toUpperCase()}${n}`;
   return {
     ...sampleEnvelope(input, PREP_CHANGED_EVENT_TYPE, establishment.uuid),
     data: {
@@ -195,12 +199,12 @@ export function samplePrepChanged(input: SamplePrepSummaryInput): PrepChangedEve
       orders: [
         {
           uuid: `${input.nonce.slice(0, 8)}-0000-4000-8000-000000000011`,
-          reference: reference(1),
+          reference: sampleReference(input.nonce, 1),
           change: 'created',
         },
         {
           uuid: `${input.nonce.slice(0, 8)}-0000-4000-8000-000000000012`,
-          reference: reference(2),
+          reference: sampleReference(input.nonce, 2),
           change: 'updated',
           notes_changed: true,
         },
