@@ -2,10 +2,12 @@
 // that would fail every listing defers the rest without a request, one that fails a single listing does not.
 import { describe, expect, it } from 'vitest';
 import { NetworkError, ServerError, UnauthorizedError } from '../../../shared/api/errors.js';
+import type { Listing } from '../../../shared/api/pagination.js';
+import type { Order, OrderInput } from '../../../shared/api/schemas.js';
 import type { Snapshot } from '../../../shared/detect/snapshot.js';
 import { walkPending } from '../../../shared/poll/walkPending.js';
 import { cycleFixture, plannedWalk, TODAY, windowListing } from '../../support/cycleFixture.js';
-import { apiFailures } from '../../support/inMemoryOrdersSource.js';
+import { apiFailures, type InMemoryOrdersSource } from '../../support/inMemoryOrdersSource.js';
 import { makeEstablishment, makeOrder } from '../../support/orderFactory.js';
 
 function establishment(): { uuid: string; name: string } {
@@ -101,23 +103,9 @@ describe('walkPending', () => {
   it('walks a listing the world moved under once more at once, and keeps the second walk with both walks’ requests', async () => {
     const { context, source } = await cycleFixture({ orders: orders(), reserved: 8 });
     const arrived = makeOrder({ pickup_at: TODAY, establishment: north });
-    const listOrders = source.listOrders.bind(source);
-    let walksOfNorth = 0;
-    source.listOrders = (query, walk = {}) => {
-      if (query?.establishment !== north.uuid) return listOrders(query, walk);
-      walksOfNorth += 1;
-      if (walksOfNorth > 1) return listOrders(query, walk);
-      // An order arrives between the first walk's two pages: meta.total moves under it.
-      return listOrders(query, {
-        ...walk,
-        mayContinue: async (next) => {
-          if (next.page === 2) source.addOrders(arrived);
-          return (await walk.mayContinue?.(next)) ?? true;
-        },
-      });
-    };
+    const walksOfNorth = moveUnderNorth(source, { arrived });
     const [northOutcome] = await walkPending(context, walks.slice(0, 1), new Map());
-    expect(walksOfNorth).toBe(2);
+    expect(walksOfNorth()).toBe(2);
     expect(northOutcome?.listing?.consistent).toBe(true);
     expect(northOutcome?.listing?.records.map((order) => order.uuid)).toContain(arrived.uuid);
     expect(northOutcome?.requests).toBe(4);
@@ -125,53 +113,31 @@ describe('walkPending', () => {
 
   it('walks a listing that stays inconsistent only twice', async () => {
     const { context, source } = await cycleFixture({ orders: orders(), reserved: 8 });
-    const listOrders = source.listOrders.bind(source);
-    let walksOfNorth = 0;
-    source.listOrders = (query, walk = {}) => {
-      if (query?.establishment === north.uuid) walksOfNorth += 1;
-      return listOrders(query, {
-        ...walk,
-        mayContinue: async (next) => {
-          if (next.page === 2) source.addOrders(makeOrder({ pickup_at: TODAY, establishment: north }));
-          return (await walk.mayContinue?.(next)) ?? true;
-        },
-      });
-    };
+    const walksOfNorth = moveUnderNorth(source, { every: true });
     const [northOutcome] = await walkPending(context, walks.slice(0, 1), new Map());
-    expect(walksOfNorth).toBe(2);
+    expect(walksOfNorth()).toBe(2);
     expect(northOutcome?.listing?.consistent).toBe(false);
     expect(northOutcome?.requests).toBe(4);
   });
 
   describe('an order the first walk saw and the second did not', () => {
     /**
-     * North's first walk is moved under (an order arrives between its pages), then the first order it read
-     * leaves pending before the second walk; `known` says whether a snapshot of it was there already.
+     * North's first walk is moved under, then the first order it read leaves pending before the second
+     * walk; `known` says whether a snapshot of it was there already.
      */
     async function walkedTwice(known: boolean) {
       const { context, source } = await cycleFixture({ orders: orders(), reserved: 8 });
       const snapshots = new Map<string, Snapshot>();
-      const listOrders = source.listOrders.bind(source);
-      let walksOfNorth = 0;
       let gone = '';
-      source.listOrders = async (query, walk = {}) => {
-        if (query?.establishment !== north.uuid) return listOrders(query, walk);
-        walksOfNorth += 1;
-        if (walksOfNorth > 1) return listOrders(query, walk);
-        const listing = await listOrders(query, {
-          ...walk,
-          mayContinue: async (next) => {
-            if (next.page === 2) source.addOrders(makeOrder({ pickup_at: TODAY, establishment: north }));
-            return (await walk.mayContinue?.(next)) ?? true;
-          },
-        });
-        gone = listing.records[0]?.uuid ?? '';
-        source.setStatus(gone, 'completed');
-        if (known) snapshots.set(gone, {} as Snapshot);
-        return listing;
-      };
+      const walksOfNorth = moveUnderNorth(source, {
+        afterFirst: (listing) => {
+          gone = listing.records[0]?.uuid ?? '';
+          source.setStatus(gone, 'completed');
+          if (known) snapshots.set(gone, {} as Snapshot);
+        },
+      });
       const [northOutcome] = await walkPending(context, walks.slice(0, 1), snapshots);
-      expect(walksOfNorth).toBe(2);
+      expect(walksOfNorth()).toBe(2);
       return { seen: northOutcome?.listing?.records.map((order) => order.uuid) ?? [], gone };
     }
 
@@ -189,26 +155,46 @@ describe('walkPending', () => {
 
   it('reports a second walk that failed, so the cycle stops as for any failed walk', async () => {
     const { context, source } = await cycleFixture({ orders: orders(), reserved: 8 });
-    const listOrders = source.listOrders.bind(source);
-    let walksOfNorth = 0;
-    source.listOrders = async (query, walk = {}) => {
-      if (query?.establishment !== north.uuid) return listOrders(query, walk);
-      walksOfNorth += 1;
-      if (walksOfNorth > 1) return listOrders(query, walk);
-      const listing = await listOrders(query, {
-        ...walk,
-        mayContinue: async (next) => {
-          if (next.page === 2) source.addOrders(makeOrder({ pickup_at: TODAY, establishment: north }));
-          return (await walk.mayContinue?.(next)) ?? true;
-        },
-      });
+    const walksOfNorth = moveUnderNorth(source, {
       // The token is revoked between the two walks.
-      source.failListing({ query: { establishment: north.uuid }, error: apiFailures.unauthorized() });
-      return listing;
-    };
+      afterFirst: () =>
+        source.failListing({ query: { establishment: north.uuid }, error: apiFailures.unauthorized() }),
+    });
     const outcomes = await walkPending(context, walks, new Map());
-    expect(walksOfNorth).toBe(2);
+    expect(walksOfNorth()).toBe(2);
     expect(outcomes[0]?.error).toBeInstanceOf(UnauthorizedError);
     expect(outcomes.slice(1).map((outcome) => outcome.stopped)).toEqual([true, true]);
   });
 });
+
+/**
+ * Moves north's pending listing under its first walk (or under `every` walk): an order arrives between its
+ * two pages, so `meta.total` moves. `afterFirst` sees what the first walk read before the second starts.
+ * @returns how many walks of north's listing there have been
+ */
+function moveUnderNorth(
+  source: InMemoryOrdersSource,
+  options: { arrived?: OrderInput; every?: boolean; afterFirst?: (listing: Listing<Order>) => void } = {},
+): () => number {
+  const listOrders = source.listOrders.bind(source);
+  let walksOfNorth = 0;
+  source.listOrders = async (query, walk = {}) => {
+    if (query?.establishment !== north.uuid) return listOrders(query, walk);
+    walksOfNorth += 1;
+    if (walksOfNorth > 1 && !options.every) return listOrders(query, walk);
+    const arrived =
+      walksOfNorth === 1 && options.arrived
+        ? options.arrived
+        : makeOrder({ pickup_at: TODAY, establishment: north });
+    const listing = await listOrders(query, {
+      ...walk,
+      mayContinue: async (next) => {
+        if (next.page === 2) source.addOrders(arrived);
+        return (await walk.mayContinue?.(next)) ?? true;
+      },
+    });
+    if (walksOfNorth === 1) options.afterFirst?.(listing);
+    return listing;
+  };
+  return () => walksOfNorth;
+}
