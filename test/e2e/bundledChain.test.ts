@@ -20,7 +20,7 @@ import type { OrderEvent } from '../../shared/events/orderEvent.js';
 import { DynamoStateStore } from '../../shared/store/dynamo/dynamoStateStore.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
 import { functionLogicalId, notifierApp } from '../infra/support/notifierApp.js';
-import { type BundledRun, invokeBundle } from '../support/bundledHandler.js';
+import type { BundledRun } from '../support/bundledHandler.js';
 import { createLocalStateTable, type LocalTable } from '../support/dynamoLocal.js';
 import { readStreamRecords } from '../support/dynamoLocalStream.js';
 import {
@@ -32,6 +32,7 @@ import { passesFilterCriteria } from '../support/lambdaFilterPattern.js';
 import { sqsRecord } from '../support/lambdaRecords.js';
 import {
   ACCOUNT,
+  invokeLocalFunction,
   type LocalFunction,
   LocalWiring,
   lambdaEnvironment,
@@ -141,15 +142,7 @@ function environmentOf(fn: LocalFunction): Record<string, string> {
 /** Runs one invocation of the function's bundle and returns what its handler answered. */
 async function invoke(functionId: string, event: unknown): Promise<unknown> {
   const fn = wiring.function(functionId);
-  const run = await invokeBundle({
-    bundle: fn.bundle,
-    exportName: fn.exportName,
-    env: environmentOf(fn),
-    event,
-    functionName: fn.logicalId,
-    timeoutSeconds: fn.timeoutSeconds,
-    node: NODE,
-  });
+  const run = await invokeLocalFunction(fn, { env: environmentOf(fn), event, node: NODE });
   runs.push({ name: functionId, run });
   if (run.answer?.ok !== true) {
     throw new Error(

@@ -9,12 +9,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SERVICE_NAMES } from '../../shared/contracts/customMetrics.js';
 import { exampleConfigWithDigest, functionLogicalId, notifierApp } from '../infra/support/notifierApp.js';
-import { type BundledRun, invokeBundle } from '../support/bundledHandler.js';
+import type { BundledRun } from '../support/bundledHandler.js';
 import { createLocalStateTable, type LocalTable } from '../support/dynamoLocal.js';
 import { type FakeAwsServices, startFakeAwsServices } from '../support/fakeAwsServices.js';
 import { sqsRecord } from '../support/lambdaRecords.js';
 import {
   ACCOUNT,
+  invokeLocalFunction,
   type LocalFunction,
   LocalWiring,
   lambdaEnvironment,
@@ -63,15 +64,7 @@ function environmentOf(fn: LocalFunction): Record<string, string> {
 
 async function invoke(functionId: string, event: unknown, awsRequestId: string): Promise<BundledRun> {
   const fn = wiring.function(functionId);
-  const run = await invokeBundle({
-    bundle: fn.bundle,
-    exportName: fn.exportName,
-    env: environmentOf(fn),
-    event,
-    functionName: fn.logicalId,
-    timeoutSeconds: fn.timeoutSeconds,
-    awsRequestId,
-  });
+  const run = await invokeLocalFunction(fn, { env: environmentOf(fn), event, awsRequestId });
   expect(run.answer, `${functionId}: ${run.stderr}`).toMatchObject({ ok: true });
   return run;
 }

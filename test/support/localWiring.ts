@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { type CfnResource, resourcesOfType } from '../infra/support/notifierApp.js';
+import { type BundledInvocation, type BundledRun, invokeBundle } from './bundledHandler.js';
 import type { FilterPolicyDocument } from './snsPolicyEvaluator.js';
 
 export const ACCOUNT = '123456789012';
@@ -57,6 +58,20 @@ export function lambdaEnvironment(
     AWS_ENDPOINT_URL_DYNAMODB: loopback.dynamoEndpoint,
     ...loopback.endpointEnvironment,
   };
+}
+
+/** Runs one invocation of the function's bundle as the template wires it: its handler, name and timeout. */
+export function invokeLocalFunction(
+  fn: LocalFunction,
+  invocation: Pick<BundledInvocation, 'env' | 'event' | 'node' | 'awsRequestId'>,
+): Promise<BundledRun> {
+  return invokeBundle({
+    bundle: fn.bundle,
+    exportName: fn.exportName,
+    functionName: fn.logicalId,
+    timeoutSeconds: fn.timeoutSeconds,
+    ...invocation,
+  });
 }
 
 export interface EventSourceMapping {
