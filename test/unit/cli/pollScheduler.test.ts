@@ -123,58 +123,61 @@ describe('the poll scheduler', () => {
   });
 });
 
+/**
+ * Runs the scheduler on a virtual clock until `cycles` cycles have run, each answering `report`.
+ * @returns each cycle as `<organization>@<ms>`, in the order they ran
+ */
+async function cyclesOnVirtualClock(
+  organizations: ScheduledOrganization[],
+  cycles: number,
+  report: (entry: ScheduledOrganization, now: number) => PollReport,
+): Promise<string[]> {
+  const stop = new AbortController();
+  let now = 0;
+  const order: string[] = [];
+  await runPollScheduler({
+    organizations,
+    clock: () => now,
+    sleep: async (ms) => {
+      now += ms;
+    },
+    runCycle: async (entry) => {
+      order.push(`${entry.organization.id}@${now}`);
+      if (order.length >= cycles) stop.abort();
+      return report(entry, now);
+    },
+    onReport: () => {},
+    onError: (_entry, error) => {
+      throw error;
+    },
+    stop: stop.signal,
+  });
+  return order;
+}
+
 describe('turns on one token', () => {
   it('gives the turn to the organization polled least recently, each due again when its report says', async () => {
-    const stop = new AbortController();
-    let now = 0;
-    const order: string[] = [];
-    await runPollScheduler({
-      organizations: [organization('north', 'token-a'), organization('south', 'token-a')],
-      clock: () => now,
-      sleep: async (ms) => {
-        now += ms;
-      },
-      runCycle: async (entry) => {
-        order.push(`${entry.organization.id}@${now}`);
-        if (order.length >= 4) stop.abort();
-        // North's pace asks for 30 s between its cycles, south's for 10 s.
-        return pollReport({ nextPollAt: now + (entry.organization.id === 'north' ? 30_000 : 10_000) });
-      },
-      onReport: () => {},
-      onError: (_entry, error) => {
-        throw error;
-      },
-      stop: stop.signal,
-    });
+    const order = await cyclesOnVirtualClock(
+      [organization('north', 'token-a'), organization('south', 'token-a')],
+      4,
+      // North's pace asks for 30 s between its cycles, south's for 10 s.
+      (entry, now) => pollReport({ nextPollAt: now + (entry.organization.id === 'north' ? 30_000 : 10_000) }),
+    );
     expect(order).toEqual(['north@0', 'south@0', 'south@10000', 'south@20000']);
   });
 
   it('walks several organizations on a token in a round it paces: each cycle is followed by what it cost at the token’s rate', async () => {
-    const stop = new AbortController();
-    let now = 0;
-    const order: string[] = [];
     const inRound = (id: string): ScheduledOrganization => ({
       ...organization(id, 'token-a'),
       tokenRequestsPerMinute: 45,
     });
-    await runPollScheduler({
-      organizations: [inRound('north'), inRound('south'), inRound('east')],
-      clock: () => now,
-      sleep: async (ms) => {
-        now += ms;
-      },
-      runCycle: async (entry) => {
-        order.push(`${entry.organization.id}@${now}`);
-        if (order.length >= 6) stop.abort();
-        // Each organization's own pace would wait a minute; its cadence allows another cycle after 10 s.
-        return pollReport({ requests: 9, nextPollAt: now + 60_000, earliestNextPollAt: now + 10_000 });
-      },
-      onReport: () => {},
-      onError: (_entry, error) => {
-        throw error;
-      },
-      stop: stop.signal,
-    });
+    const order = await cyclesOnVirtualClock(
+      [inRound('north'), inRound('south'), inRound('east')],
+      6,
+      // Each organization's own pace would wait a minute; its cadence allows another cycle after 10 s.
+      (_entry, now) =>
+        pollReport({ requests: 9, nextPollAt: now + 60_000, earliestNextPollAt: now + 10_000 }),
+    );
     // 9 requests at 90 % of 45 a minute, held 2.25 s longer in the window: 13.8 s apart, one turn each.
     const gap = tokenFreeAt(0, 9, 45);
     expect(gap).toBe(Math.round((9 / ((40.5 * 60) / 62.25)) * 60_000));
@@ -189,30 +192,16 @@ describe('turns on one token', () => {
   });
 
   it('never polls an organization in a round before its cadence allows', async () => {
-    const stop = new AbortController();
-    let now = 0;
-    const order: string[] = [];
-    await runPollScheduler({
-      organizations: [
+    const order = await cyclesOnVirtualClock(
+      [
         { ...organization('north', 'token-a'), tokenRequestsPerMinute: 45 },
         { ...organization('south', 'token-a'), tokenRequestsPerMinute: 45 },
       ],
-      clock: () => now,
-      sleep: async (ms) => {
-        now += ms;
-      },
-      runCycle: async (entry) => {
-        order.push(`${entry.organization.id}@${now}`);
-        if (order.length >= 4) stop.abort();
-        // One request a cycle: the token rests about 1.5 s; a cold cadence allows a cycle every 15 minutes.
-        return pollReport({ requests: 1, nextPollAt: now + 900_000, earliestNextPollAt: now + 900_000 });
-      },
-      onReport: () => {},
-      onError: (_entry, error) => {
-        throw error;
-      },
-      stop: stop.signal,
-    });
+      4,
+      // One request a cycle: the token rests about 1.5 s; a cold cadence allows a cycle every 15 minutes.
+      (_entry, now) =>
+        pollReport({ requests: 1, nextPollAt: now + 900_000, earliestNextPollAt: now + 900_000 }),
+    );
     const rest = tokenFreeAt(0, 1, 45);
     expect(order).toEqual(['north@0', `south@${rest}`, 'north@900000', `south@${900_000 + rest}`]);
   });
