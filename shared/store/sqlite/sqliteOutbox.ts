@@ -240,13 +240,7 @@ export class SqliteOutbox implements DeliveryOutbox {
     return guarded('catchUpCandidates', undefined, () => {
       const read = (raw: unknown): QueuedEvent => {
         const row = parseRow(QueuedEventRowSchema, raw, 'catchUpCandidates');
-        const event = parseStored(
-          NotifierEventSchema,
-          row.payload,
-          'catchUpCandidates',
-          row.organization_id,
-          `event ${row.event_id}`,
-        );
+        const event = parseQueuedEvent(NotifierEventSchema, row, 'catchUpCandidates');
         return {
           eventId: row.event_id,
           organizationId: row.organization_id,
@@ -308,13 +302,7 @@ export class SqliteOutbox implements DeliveryOutbox {
     return guarded('dueDeliveries', undefined, () =>
       this.#statements.due.all(subscriberId, nowMs, limit).map((raw) => {
         const row = parseRow(DueRowSchema, raw, 'dueDeliveries');
-        const event = parseStored(
-          QueuedEventSchema,
-          row.payload,
-          'dueDeliveries',
-          row.organization_id,
-          `event ${row.event_id}`,
-        );
+        const event = parseQueuedEvent(QueuedEventSchema, row, 'dueDeliveries');
         return { ...toDelivery(row), organizationId: row.organization_id, event };
       }),
     );
@@ -430,4 +418,13 @@ function toDisabled(raw: unknown): DisabledSubscriber {
 
 function parseRow<T>(schema: z.ZodType<T>, raw: unknown, operation: string): T {
   return parseStored(schema, raw, operation, undefined, 'outbox row');
+}
+
+/** The event a queued row carries, named by its id and organization when it is spoiled. */
+function parseQueuedEvent<T>(
+  schema: z.ZodType<T>,
+  row: { payload: unknown; organization_id: string; event_id: string },
+  operation: string,
+): T {
+  return parseStored(schema, row.payload, operation, row.organization_id, `event ${row.event_id}`);
 }
