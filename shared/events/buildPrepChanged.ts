@@ -1,6 +1,7 @@
 // Builds the `establishment.prep_changed` event (pure): the item deltas and the orders behind them that a
 // planner found for one establishment and pickup date whose summary was sent. Its id comes from the summary
 // it amends and the order events it gathers, so the same gathering is one event however often recorded.
+import type { KitchenDayInput } from './buildPrepSummary.js';
 import { PrepChangedInputError } from './errors.js';
 import { prepChangedEventId } from './eventId.js';
 import {
@@ -18,19 +19,11 @@ import {
  */
 export const PREP_CHANGED_LIST_MAX_BYTES = 48 * 1024;
 
-export interface PrepChangedInput {
-  organization: { id: string; name: string };
-  establishment: { uuid: string; name: string };
-  /** YYYY-MM-DD. */
-  pickupDate: string;
+export interface PrepChangedInput extends KitchenDayInput {
   /** The id of the summary amended. */
   summaryId: string;
   /** That summary's closing time, RFC 3339 with the establishment's UTC offset. */
   summaryClosedAt: string;
-  /** CloudEvents `source`: `<base_url>/organizations/<org uuid>`. */
-  source: string;
-  /** When the changes were detected (RFC 3339). */
-  time: string;
   items: readonly PrepChangedItem[];
   orders: readonly PrepChangedOrder[];
   /** The ids of the order events behind it. */

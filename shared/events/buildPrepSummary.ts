@@ -34,17 +34,21 @@ export const PREP_SUMMARY_NOTES_MAX_BYTES = 24 * 1024;
 /** A note longer than this is cut, ending in "…": a summary lists notes, it does not carry essays. */
 export const PREP_SUMMARY_NOTE_MAX_CHARS = 500;
 
-export interface PrepSummaryInput {
+/** What every event about one kitchen's day starts from: whose, which establishment and day, from where, when. */
+export interface KitchenDayInput {
   organization: { id: string; name: string };
   establishment: { uuid: string; name: string };
   /** YYYY-MM-DD. */
   pickupDate: string;
-  /** The establishment's closing time that day, RFC 3339 with its UTC offset. */
-  closedAt: string;
   /** CloudEvents `source`: `<base_url>/organizations/<org uuid>`. */
   source: string;
-  /** When the summary was recorded (RFC 3339). */
+  /** When the event was recorded (RFC 3339). */
   time: string;
+}
+
+export interface PrepSummaryInput extends KitchenDayInput {
+  /** The establishment's closing time that day, RFC 3339 with its UTC offset. */
+  closedAt: string;
   /** The pending orders of that establishment and date, from a complete walk (or as much as could be had). */
   orders: readonly Order[];
   /** Orders of that establishment and date canceled before closing. */
