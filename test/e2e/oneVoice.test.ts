@@ -111,6 +111,11 @@ function expectOneLineEach(results: Record<string, CliResult>): void {
   }
 }
 
+/** The same failure line, as every command that reaches the API prints it. */
+function fromEveryCommand(line: string) {
+  return { orders: line, establishments: line, poll: line, ping: line, status: line, statusJson: line };
+}
+
 describe('every command tells the same API failure in the same words', () => {
   it('a wrong token: the organization by name and the variable that holds the token', async () => {
     const config = await writeConfig('wrong-token', sim.baseUrl);
@@ -119,14 +124,7 @@ describe('every command tells the same API failure in the same words', () => {
     const line =
       'North School: the API rejected the token (401): the value of NORTH_TOKEN is wrong, expired or revoked; ' +
       'set it to a current API token';
-    expect(lines).toEqual({
-      orders: line,
-      establishments: line,
-      poll: line,
-      ping: line,
-      status: line,
-      statusJson: line,
-    });
+    expect(lines).toEqual(fromEveryCommand(line));
     // A token the API refused is not a shortage of budget.
     expect(results.poll.stderr).not.toContain('deferred');
     expectOneLineEach(results);
@@ -140,14 +138,7 @@ describe('every command tells the same API failure in the same words', () => {
     const line =
       `North School: cannot reach ${origin} (connection refused: nothing listens at that address and port): ` +
       "check $.api.baseUrl, DNS and this machine's network";
-    expect(lines).toEqual({
-      orders: line,
-      establishments: line,
-      poll: line,
-      ping: line,
-      status: line,
-      statusJson: line,
-    });
+    expect(lines).toEqual(fromEveryCommand(line));
     // No request got an answer: budget figures and listings "deferred for budget" would mislead.
     expect(results.poll.stderr).toMatch(/^North School: could not reach the API, next in \d+ s$/m);
     expect(results.poll.stderr).not.toMatch(/deferred|left this minute/);
