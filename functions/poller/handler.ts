@@ -22,7 +22,11 @@ const environment = parsePollerEnvironment(process.env);
 // The Logger's service is POWERTOOLS_SERVICE_NAME, which the stack sets to SERVICE_NAMES.poller.
 const logger = new Logger();
 const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller });
-const store = new DynamoStateStore({ client: new DynamoDBClient({}), tableName: environment.tableName });
+const store = new DynamoStateStore({
+  client: new DynamoDBClient({}),
+  tableName: environment.tableName,
+  warn: (line) => logger.warn(line),
+});
 const tokensSecret = `${environment.secretsPrefix}${ORGANIZATION_TOKENS_SECRET}`;
 const clients = new OrganizationClients(
   environment.config,

@@ -58,11 +58,18 @@ export interface QueuedEvent {
   nextAttemptAt: number;
 }
 
+/**
+ * The most stale candidates one read returns: after a long outage a subscriber may owe tens of thousands,
+ * read and folded a batch at a time, each batch's catch-up absorbed by the next.
+ */
+export const CATCH_UP_CANDIDATES_BATCH = 1_000;
+
 /** What may be folded into a subscriber's catch-up now. */
 export interface CatchUpCandidates {
   /**
    * Its queued deliveries of order events whose change happened before the cut-off (by the source time,
-   * else by when the event was logged), in the order logged: the caller judges each with isStale.
+   * else by when the event was logged), in the order logged, the oldest CATCH_UP_CANDIDATES_BATCH: the
+   * caller judges each with isStale, folds them, and reads again while a batch came full.
    */
   stale: QueuedEvent[];
   /** Its catch-ups still queued (not delivered yet), which a new one absorbs. */

@@ -16,7 +16,13 @@ import { eventReference, isOrderEvent } from '../events/notifierEvent.js';
 import { isStale } from '../events/staleness.js';
 import { attemptDelivery } from './attemptDelivery.js';
 import { type DeliveryDecision, decideDelivery } from './deliveryDecision.js';
-import type { DeliveryOutbox, DueDelivery, QueuedEvent } from './deliveryOutbox.js';
+import {
+  CATCH_UP_CANDIDATES_BATCH,
+  type CatchUpCandidates,
+  type DeliveryOutbox,
+  type DueDelivery,
+  type QueuedEvent,
+} from './deliveryOutbox.js';
 import type { DeliveryOutcome, EventSender } from './deliveryOutcome.js';
 import { partLabel } from './digest/queueDueDigests.js';
 import { digestPeriodLabel } from './email/digestEmail.js';
@@ -226,26 +232,43 @@ export class OutboxDelivery {
   }
 
   /**
-   * Folds the subscriber's stale deliveries into a catch-up per organization (see the head of this file).
-   * The catch-up is due when the earliest of what it stands for was: a receiver in backoff is not hurried.
+   * Folds the subscriber's stale deliveries into a catch-up per organization (see the head of this file),
+   * a batch at a time (CATCH_UP_CANDIDATES_BATCH): each batch's catch-up absorbs the one before it, so the
+   * person still gets one, and each batch is folded in one pass over it.
    */
   async #foldStale(subscriberId: string): Promise<void> {
     const settings = this.#deps.catchUps;
     const thresholdMs = settings?.catchUpAfterMs(subscriberId);
     if (settings === undefined || thresholdMs === undefined) return;
-    const { outbox, clock } = this.#deps;
-    const now = clock();
-    const candidates = await outbox.catchUpCandidates(subscriberId, now - thresholdMs);
-    const stale = candidates.stale.filter(({ event, sourceTime }) =>
-      isStale(event, sourceTime, now, thresholdMs),
-    );
-    const byOrganization = new Map<string, QueuedEvent[]>();
-    for (const queued of stale) {
-      byOrganization.set(queued.organizationId, [
-        ...(byOrganization.get(queued.organizationId) ?? []),
-        queued,
-      ]);
+    const now = this.#deps.clock();
+    for (;;) {
+      const candidates = await this.#deps.outbox.catchUpCandidates(subscriberId, now - thresholdMs);
+      const folded = await this.#foldBatch(subscriberId, candidates, thresholdMs, now);
+      // A batch that came short was the last; one that folded nothing would come back the same.
+      if (candidates.stale.length < CATCH_UP_CANDIDATES_BATCH || folded === 0) return;
     }
+  }
+
+  /**
+   * One batch of candidates folded, by organization. The catch-up is due when the earliest of what it
+   * stands for was: a receiver in backoff is not hurried. @returns how many deliveries it folded
+   */
+  async #foldBatch(
+    subscriberId: string,
+    candidates: CatchUpCandidates,
+    thresholdMs: number,
+    now: number,
+  ): Promise<number> {
+    const settings = this.#deps.catchUps;
+    if (settings === undefined) return 0;
+    const byOrganization = new Map<string, QueuedEvent[]>();
+    for (const queued of candidates.stale) {
+      if (!isStale(queued.event, queued.sourceTime, now, thresholdMs)) continue;
+      const group = byOrganization.get(queued.organizationId);
+      if (group === undefined) byOrganization.set(queued.organizationId, [queued]);
+      else group.push(queued);
+    }
+    let foldedCount = 0;
     for (const [organizationId, queued] of byOrganization) {
       const absorbing = candidates.catchUps.find(
         (catchUp) =>
@@ -271,11 +294,10 @@ export class OutboxDelivery {
         absorbing: absorbing?.event,
       });
       const folded = queued.map(({ eventId }) => eventId);
-      const nextAttemptAt = Math.min(
-        ...queued.map((entry) => entry.nextAttemptAt),
-        ...(absorbing ? [absorbing.nextAttemptAt] : []),
-      );
-      await outbox.foldIntoCatchUp(
+      // A loop, not Math.min(...): a spread of a whole batch's arguments is what overflows the stack.
+      let nextAttemptAt = absorbing?.nextAttemptAt ?? Number.POSITIVE_INFINITY;
+      for (const entry of queued) nextAttemptAt = Math.min(nextAttemptAt, entry.nextAttemptAt);
+      foldedCount += await this.#deps.outbox.foldIntoCatchUp(
         subscriberId,
         organizationId,
         catchUp,
@@ -291,6 +313,7 @@ export class OutboxDelivery {
         events: catchUp.data.events,
       });
     }
+    return foldedCount;
   }
 
   async #deliverOne(delivery: DueDelivery): Promise<DeliveryReport> {

@@ -52,9 +52,14 @@ export function buildCatchUp(input: CatchUpInput): CatchUpEvent {
   const zone = organization.timeZone;
   const time = (ms: number) => (zone === undefined ? new Date(ms).toISOString() : zonedIsoTime(ms, zone));
   const before = input.absorbing?.data;
-  const changes = input.events.map(({ event, sourceTime }) => changedAt(event, sourceTime));
-  const first = Math.min(...changes, ...(before ? [Date.parse(before.first_change_at)] : []));
-  const last = Math.max(...changes, ...(before ? [Date.parse(before.last_change_at)] : []));
+  // Loops, not Math.min(...changes): a spread of an outage's events overflows the stack.
+  let first = before ? Date.parse(before.first_change_at) : Number.POSITIVE_INFINITY;
+  let last = before ? Date.parse(before.last_change_at) : Number.NEGATIVE_INFINITY;
+  for (const { event, sourceTime } of input.events) {
+    const at = changedAt(event, sourceTime);
+    first = Math.min(first, at);
+    last = Math.max(last, at);
+  }
   const events = input.events.map(({ event }) => event);
   const eventIds = [...(before?.event_ids ?? []), ...events.map((event) => event.id)];
   const catchUpAfter = Math.round(input.catchUpAfterMs / 1000);
@@ -149,7 +154,8 @@ function notesOf(
   highlightWords: readonly string[],
 ) {
   const lines = [...listed];
-  const seen = new Set(listed.map((line) => line.order_uuid));
+  // Each order's line by uuid: one look-up per event, so a long outage is folded in one pass.
+  const lineOf = new Map(listed.map((line, index) => [line.order_uuid, index]));
   let added = 0;
   for (const event of events) {
     const order = event.data.order;
@@ -168,10 +174,10 @@ function notesOf(
         : order.customer.name,
       notes,
     };
-    const at = lines.findIndex((known) => known.order_uuid === order.uuid);
-    if (at >= 0) lines[at] = line;
-    else if (!seen.has(order.uuid)) {
-      seen.add(order.uuid);
+    const at = lineOf.get(order.uuid);
+    if (at !== undefined) lines[at] = line;
+    else {
+      lineOf.set(order.uuid, lines.length);
       added += 1;
       lines.push(line);
     }

@@ -67,8 +67,22 @@ function matchesAt(words: readonly string[], at: number, pattern: Pattern): bool
   return starts.some((start) => last.startsWith(start));
 }
 
-/** Matches notes against one organization's highlight words; build it once for many notes. */
+/** Highlighters by the list they were built from: a list (the config's, the default) is built once. */
+const highlighters = new WeakMap<readonly string[], (note: string) => boolean>();
+
+/**
+ * Matches notes against one organization's highlight words. Built once per list and kept: a catch-up after
+ * a long outage reads the notes of every event it folds.
+ */
 export function noteHighlighter(highlightWords: readonly string[]): (note: string) => boolean {
+  const known = highlighters.get(highlightWords);
+  if (known !== undefined) return known;
+  const highlighter = buildHighlighter(highlightWords);
+  highlighters.set(highlightWords, highlighter);
+  return highlighter;
+}
+
+function buildHighlighter(highlightWords: readonly string[]): (note: string) => boolean {
   const patterns = highlightWords.map(patternOf).filter((pattern) => pattern !== undefined);
   return (note) => {
     if (patterns.length === 0) return false;

@@ -1,6 +1,7 @@
 // An organization's poll state: what the poll cycle keeps between cycles, one record per phase that writes
 // it (the records whose rules are pure live beside those rules in shared/detect). Versioned: a state of an
-// older shape is upgraded here, once, as it is read, and nowhere else.
+// older shape is upgraded here, once, as it is read, and nowhere else. On DynamoDB it is one item: its size
+// is measured, and trimmed or refused, by pollStateSize.ts.
 import * as z from 'zod';
 import { EstablishmentSchema } from '../api/schemas.js';
 import { type Coverage, CoverageSchema, coverageKey } from '../detect/coverage.js';

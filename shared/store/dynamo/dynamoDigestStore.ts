@@ -9,13 +9,14 @@ import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk
 import type { DigestStore } from '../../delivery/digest/queueDueDigests.js';
 import type { DigestSizeLimit } from '../../delivery/digest/splitDigest.js';
 import type { DigestEvent } from '../../events/digestEvent.js';
+import { DYNAMO_ITEM_MAX_BYTES } from '../pollStateSize.js';
 import { DEFAULT_EVENT_RETENTION_MS, type StoredEvent } from '../stateStore.js';
 import { DynamoStateStore } from './dynamoStateStore.js';
 import { StateTableClient } from './stateTableClient.js';
 import { digestKey, ItemKind, ttlSeconds } from './stateTableKeys.js';
 
-/** DynamoDB's most bytes in one item (400 KB), attribute names and values together. */
-export const DYNAMO_ITEM_MAX_BYTES = 409_600;
+/** DynamoDB's most bytes in one item, the poll state's policy's (pollStateSize.ts). */
+export { DYNAMO_ITEM_MAX_BYTES };
 
 /** The item that claims a digest (or one part of it): its key, who it is for, when, and the digest. */
 function digestClaimItem(organizationId: string, digest: DigestEvent, nowMs: number, expiresAtMs: number) {

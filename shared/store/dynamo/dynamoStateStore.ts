@@ -20,6 +20,7 @@ import type { NotifierEvent } from '../../events/notifierEvent.js';
 import { type EventQuery, EventQuerySchema, matchesEventQuery } from '../eventQuery.js';
 import { parseInput, parseStored } from '../parseStored.js';
 import type { PollState } from '../pollState.js';
+import { fitPollState, trimmedPollStateLine } from '../pollStateSize.js';
 import {
   type AcquireLeaseOptions,
   type CommitResult,
@@ -68,6 +69,11 @@ export interface DynamoStateStoreOptions {
   consistentSnapshotReads?: boolean;
   /** Stamps `recordedAt` on events. @default Date.now */
   clock?: () => number;
+  /**
+   * Told, in one line, of a problem the store worked around: a poll state trimmed to fit its item
+   * (pollStateSize.ts). @default console.warn
+   */
+  warn?: (line: string) => void;
 }
 
 const SNAPSHOT_FIELDS = SnapshotSchema.keyof().options;
@@ -97,6 +103,7 @@ export class DynamoStateStore implements StateStore {
   readonly #eventRetentionMs: number;
   readonly #consistentSnapshotReads: boolean;
   readonly #clock: () => number;
+  readonly #warn: (line: string) => void;
   readonly #metrics = new DynamoMetrics();
 
   constructor(options: DynamoStateStoreOptions) {
@@ -108,6 +115,7 @@ export class DynamoStateStore implements StateStore {
     this.#eventRetentionMs = options.eventRetentionMs ?? DEFAULT_EVENT_RETENTION_MS;
     this.#consistentSnapshotReads = options.consistentSnapshotReads ?? false;
     this.#clock = options.clock ?? Date.now;
+    this.#warn = options.warn ?? ((line) => console.warn(line));
     this.budgetCounters = new DynamoBudgetCounterStore(this.#table);
   }
 
@@ -359,7 +367,7 @@ export class DynamoStateStore implements StateStore {
   }
 
   async savePollState(state: PollState, options: SavePollStateOptions = {}): Promise<void> {
-    const parsed = pollStateToWrite(state);
+    const parsed = this.#fitItem(pollStateToWrite(state));
     const organizationId = parsed.organizationId;
     // An update, not a put: a put would erase the lease attributes that share the item.
     const save: UpdateCommandInput = {
@@ -389,6 +397,16 @@ export class DynamoStateStore implements StateStore {
       if (released !== false) return;
     }
     await this.#table.send('savePollState', organizationId, new UpdateCommand(save));
+  }
+
+  /**
+   * The state within one item (pollStateSize.ts): trimmed, and said so, when it would not fit; refused with
+   * PollStateTooLargeError, before any request, when even that is not enough.
+   */
+  #fitItem(state: PollState): PollState {
+    const fitted = fitPollState(state);
+    if (fitted.forgotHeardItems.length > 0) this.#warn(trimmedPollStateLine(state.organizationId, fitted));
+    return fitted.state;
   }
 
   async acquireLease(

@@ -15,7 +15,7 @@ import type {
   QueuedEvent,
   QueuedSubscriber,
 } from '../../delivery/deliveryOutbox.js';
-import { DeliveryStatusSchema } from '../../delivery/deliveryOutbox.js';
+import { CATCH_UP_CANDIDATES_BATCH, DeliveryStatusSchema } from '../../delivery/deliveryOutbox.js';
 import type { DisabledSubscriber } from '../../delivery/subscriberStatus.js';
 import { CATCH_UP_EVENT_TYPE, type CatchUpEvent, isCatchUp } from '../../events/catchUpEvent.js';
 import { DigestEventSchema } from '../../events/digestEvent.js';
@@ -151,11 +151,12 @@ export class SqliteOutbox implements DeliveryOutbox {
         `SELECT ${COLUMNS} FROM deliveries d JOIN events e ON e.id = d.event_id
          WHERE d.status = ? ORDER BY e.seq, d.subscriber_id`,
       ),
-      // Order events changed before the cut-off: by the API's time, else by when they were logged.
+      // Order events changed before the cut-off: by the API's time, else by when they were logged. The
+      // oldest batch only: the caller folds it and reads the next.
       staleCandidates: db.prepare(
         `${QUEUED_EVENTS} AND e.event_type LIKE 'order.%'
            AND COALESCE(e.source_time, e.recorded_at) < @changedBefore
-         ORDER BY e.seq`,
+         ORDER BY e.seq LIMIT ${CATCH_UP_CANDIDATES_BATCH}`,
       ),
       queuedCatchUps: db.prepare(
         `${QUEUED_EVENTS} AND e.event_type = '${CATCH_UP_EVENT_TYPE}' ORDER BY e.seq`,

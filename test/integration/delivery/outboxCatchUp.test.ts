@@ -4,6 +4,7 @@
 // catch-up still queued absorbed by the next; a webhook, and a person with catchUpAfter false, get every
 // event; status sees a person whose backlog is older than its catchUpAfter.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CATCH_UP_CANDIDATES_BATCH } from '../../../shared/delivery/deliveryOutbox.js';
 import type { DeliveryOutcome, EventSender } from '../../../shared/delivery/deliveryOutcome.js';
 import {
   type CatchUpReport,
@@ -162,6 +163,48 @@ describe('the outbox after an outage', () => {
     );
     // The webhook got each event as it came.
     expect(ids(senders.hook.sent)).toEqual(ids(logged));
+  });
+
+  // Logs and folds thousands of events: seconds on a busy 2-core machine.
+  it('folds a backlog of thousands, read a batch at a time, into one catch-up that holds each event once', {
+    timeout: 60_000,
+  }, async () => {
+    store.close();
+    store = new SqliteStateStore({ path: ':memory:', clock: () => now, routeEvent: () => ['kitchen'] });
+    // The runner was down for a day: 2,345 order changes logged, then an hour before Slack is reached.
+    const backlog = Array.from({ length: 2 * CATCH_UP_CANDIDATES_BATCH + 345 }, () => ({
+      ...makeEvent(ORG, newOrderUuid(), 'order.created'),
+      time: new Date(now).toISOString(),
+    }));
+    await store.recordEvents(ORG, backlog);
+    now += 60 * MINUTE;
+    const kitchen = new ScriptedSender();
+    const folds: CatchUpReport[] = [];
+
+    await engine({ kitchen }, folds).deliverDue();
+
+    // Three reads, each folded in order, each catch-up absorbed by the next.
+    expect(folds.map(({ folded }) => folded.length)).toEqual([
+      CATCH_UP_CANDIDATES_BATCH,
+      CATCH_UP_CANDIDATES_BATCH,
+      345,
+    ]);
+    expect(folds.flatMap(({ folded }) => folded)).toEqual(ids(backlog));
+    expect(folds[1]?.absorbed).toBe(folds[0]?.catchUpId);
+    expect(folds[2]?.absorbed).toBe(folds[1]?.catchUpId);
+    // The person gets one message, standing for every event of the backlog.
+    expect(kitchen.sent).toHaveLength(1);
+    const [catchUp] = kitchen.sent;
+    expect(catchUp?.id).toBe(folds[2]?.catchUpId);
+    expect((catchUp as CatchUpEvent).data).toMatchObject({ events: backlog.length, event_ids: ids(backlog) });
+    // Each event's delivery is delivered once, by the catch-up of its batch; none is left queued.
+    const deliveries = await store.outbox.listDeliveries();
+    expect(deliveries).toHaveLength(backlog.length + folds.length);
+    expect(deliveries.every((d) => d.status === 'delivered')).toBe(true);
+    const foldedInto = new Map(deliveries.map((d) => [d.eventId, d.foldedInto]));
+    expect(backlog.map((event) => foldedInto.get(event.id))).toEqual(
+      backlog.map((_, index) => folds[Math.floor(index / CATCH_UP_CANDIDATES_BATCH)]?.catchUpId),
+    );
   });
 
   it('tells status how far behind each subscriber is: a catch-up counts from its first change', async () => {

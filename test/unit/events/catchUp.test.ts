@@ -136,6 +136,30 @@ describe('buildCatchUp', () => {
     expect(catchUp.data.after_closing).toHaveLength(CATCH_UP_LIST_MAX);
   });
 
+  it('folds a long outage: 20,000 events counted, spanned, and their notes listed once per order', () => {
+    // 500 orders with an allergy, each changed 40 times: each event's order found by its uuid, not searched for.
+    const orders = Array.from({ length: 500 }, () =>
+      makeOrderEvent({ detectedAt: DETECTED_AT, order: { notes: 'Severe peanut allergy' } }),
+    );
+    const events = Array.from({ length: 20_000 }, (_, index) => ({
+      event: orders[index % orders.length] ?? created,
+      sourceTime: detected - 20 * MINUTE - (index % 7_000) * 1_000,
+    }));
+
+    const catchUp = buildCatchUp(input(events));
+
+    expect(catchUp.data.events).toBe(20_000);
+    expect(catchUp.data.event_ids).toHaveLength(20_000);
+    expect(catchUp.data.by_type).toEqual([{ name: 'order.created', count: 20_000 }]);
+    expect(catchUp.data.first_change_at).toBe(new Date(detected - 20 * MINUTE - 6_999_000).toISOString());
+    expect(catchUp.data.last_change_at).toBe(new Date(detected - 20 * MINUTE).toISOString());
+    expect(catchUp.data.found_late).toBe(20_000);
+    expect(catchUp.data.notes_count).toBe(500);
+    expect(catchUp.data.notes.map((line) => line.order_uuid)).toEqual(
+      orders.slice(0, CATCH_UP_LIST_MAX).map((event) => event.data.order.uuid),
+    );
+  });
+
   it('has one id for the same events in any order, and another for another threshold or subscriber', () => {
     const a = buildCatchUp(input([{ event: created }, { event: canceled }]));
     const b = buildCatchUp(input([{ event: canceled }, { event: created }], { nowMs: detected + 5_000 }));
