@@ -1,8 +1,8 @@
 // Builds the local runner's adapters from a config file: the SQLite state file behind each local port
-// (routing each new event to the subscribers whose filters match), one request budget per token shared by every organization using
-// it, one API client per organization, and one sender per subscriber, the last two over undici. The
-// runner keeps each organization's lease while it runs and gives it back as it closes; a lease left by a
-// runner on this machine whose process has ended is taken over at once.
+// (routing each new event to the subscribers whose filters match), one request budget per token shared by
+// every organization using it, one API client per organization, and one sender per subscriber, the last two
+// over undici. The runner keeps each organization's lease while it runs and gives it back as it closes; a
+// lease left by a runner on this machine whose process has ended is taken over at once.
 import { hostname } from 'node:os';
 import { AdminApiClient, type AttemptReport } from '../../shared/api/adminApiClient.js';
 import { RequestBudget } from '../../shared/api/requestBudget.js';

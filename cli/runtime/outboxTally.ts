@@ -1,7 +1,6 @@
 // Where each organization's deliveries stand in the local outbox (queued, dead), for the status line of
 // every cycle and the summary on exit. The outbox rows do not name the organization; the events do, so
 // the tally remembers which organization each event belongs to and looks up only the ones it has not met.
-
 import type { OutboxCounts } from '../output/pollReportLine.js';
 import type { LocalPorts } from './localRuntime.js';
 
