@@ -68,14 +68,14 @@ Examples:
 async function localDeliveries(options: DeliveriesOptions): Promise<void> {
   const runtime = await openLocalState(options.config);
   try {
-    const { store } = runtime;
+    const { outbox, eventLog } = runtime;
     const deliveries = options.failed
-      ? await store.outbox.listDeliveries({ status: 'dead' })
-      : (await store.outbox.listDeliveries()).filter((delivery) => delivery.status !== 'delivered');
+      ? await outbox.listDeliveries({ status: 'dead' })
+      : (await outbox.listDeliveries()).filter((delivery) => delivery.status !== 'delivered');
     const rows: DeliveryRow[] = [];
     const json: DeliveryJson[] = [];
     for (const delivery of deliveries) {
-      const stored = await store.getEvent(delivery.eventId);
+      const stored = await eventLog.getEvent(delivery.eventId);
       const event = {
         eventType: stored?.event.type ?? 'unknown',
         reference: stored === undefined ? '' : eventReference(stored.event),
@@ -88,7 +88,7 @@ async function localDeliveries(options: DeliveriesOptions): Promise<void> {
       stdout.json(json, 2);
       return;
     }
-    const disabled = await store.outbox.disabledSubscribers();
+    const disabled = await outbox.disabledSubscribers();
     if (rows.length > 0) stdout.line(formatDeliveriesTable(rows, Date.now(), outputWidth()));
     const queued = rows.filter((row) => row.status === 'queued').length;
     stdout.line(`${queued} queued, ${rows.length - queued} dead`);

@@ -141,7 +141,7 @@ async function localEvents(config: Config, configPath: string, query: EventQuery
     const organizationIds = state.config.organizations.map(({ id }) => id);
     const found = await findRecentEvents(state.store, organizationIds, query);
     const byEvent = new Map<string, SubscriberDelivery[]>();
-    for (const delivery of await state.store.outbox.deliveriesOf(found.events.map(({ event }) => event.id))) {
+    for (const delivery of await state.outbox.deliveriesOf(found.events.map(({ event }) => event.id))) {
       const deliveries = byEvent.get(delivery.eventId) ?? [];
       deliveries.push(outboxDelivery(delivery));
       byEvent.set(delivery.eventId, deliveries);

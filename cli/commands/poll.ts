@@ -137,7 +137,7 @@ Examples:
             : {}),
         });
         try {
-          const outbox = new OutboxTally(runtime.store);
+          const outbox = new OutboxTally(runtime);
           const run = new RunTally(runtime.config.organizations, Date.now());
           // What the budget allows itself: the spec's limit less the safety margin.
           const budgetPerMinute = usablePerMinute(runtime.config.api.requestsPerMinute);
@@ -202,7 +202,7 @@ async function serveMetrics(
   const { PollerMetrics } = await import('../metrics/pollerMetrics.js');
   const metrics = new PollerMetrics({
     run,
-    status: () => collectStatus(runtime.config, runtime.statePath, runtime.store, Date.now()),
+    status: () => collectStatus(runtime.config, runtime.statePath, runtime, Date.now()),
     budgetPerMinute,
   });
   const endpoint = await startMetricsServer(metrics, where);

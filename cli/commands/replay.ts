@@ -101,10 +101,10 @@ Examples:
         }
         if (!subscriber.enabled)
           throw new CliUsageError(`subscriber "${subscriber.id}" has "enabled": false in the config`);
-        const { store } = runtime;
+        const { store, eventLog, outbox } = runtime;
         const eventIds: string[] = [];
         if (options.event !== undefined) {
-          const stored = await store.getEvent(options.event);
+          const stored = await eventLog.getEvent(options.event);
           if (!stored)
             throw new CliUsageError(
               `event ${options.event} is not in the state file (events are kept 14 days)`,
@@ -122,10 +122,10 @@ Examples:
             }
           }
         }
-        if (await store.outbox.enableSubscriber(subscriber.id)) {
+        if (await outbox.enableSubscriber(subscriber.id)) {
           stderr.line(`subscriber ${subscriber.id} was disabled; it is enabled again`);
         }
-        for (const eventId of eventIds) await store.outbox.requeue(subscriber.id, eventId, Date.now());
+        for (const eventId of eventIds) await outbox.requeue(subscriber.id, eventId, Date.now());
         stderr.line(`replaying ${counted(eventIds.length, 'event')} to ${subscriber.id}`);
         const claim = await claimDelivery(runtime);
         if (!claim.held) {
@@ -137,7 +137,7 @@ Examples:
         }
         const reports = await deliverUntilSettled({
           delivery: new OutboxDelivery({
-            outbox: store.outbox,
+            outbox,
             senders: runtime.senders,
             clock: Date.now,
             onDelivery: (report) => stderr.line(formatDeliveryReportLine(report, Date.now())),

@@ -79,7 +79,7 @@ async function localStatus(config: Config, configPath: string, now: number): Pro
   if (!stateFileExists(statePath)) return collectStatus(config, statePath, undefined, now);
   const state = await openLocalState(configPath);
   try {
-    return await collectStatus(state.config, state.statePath, state.store, now);
+    return await collectStatus(state.config, state.statePath, state, now);
   } finally {
     await state.close();
   }

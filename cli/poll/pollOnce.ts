@@ -26,7 +26,7 @@ export async function pollOnce(runtime: LocalRuntime, reporter: PollReporter): P
   }
   await deliverUntilSettled({
     delivery: new OutboxDelivery({
-      outbox: runtime.store.outbox,
+      outbox: runtime.outbox,
       senders: runtime.senders,
       clock: Date.now,
       onDelivery: (report) => reporter.delivery(report),

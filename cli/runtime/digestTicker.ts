@@ -7,7 +7,6 @@
 // is reported a dozen times an hour, not every few seconds.
 
 import { digestSubscribers } from '../../shared/config/digestSubscribers.js';
-import type { DeliveryOutbox } from '../../shared/delivery/deliveryOutbox.js';
 import { type DigestTickResult, queueDueDigests } from '../../shared/delivery/digest/queueDueDigests.js';
 import { EMAIL_DIGEST_LIMIT } from '../../shared/delivery/email/digestEmailLimit.js';
 import type { LocalRuntime } from './localRuntime.js';
@@ -23,10 +22,10 @@ export interface DigestTicker {
 }
 
 export function digestTicker(
-  runtime: Pick<LocalRuntime, 'config' | 'store'> & { store: { outbox: DeliveryOutbox } },
+  runtime: Pick<LocalRuntime, 'config' | 'digests'>,
   clock: () => number = Date.now,
 ): DigestTicker | undefined {
-  const { config, store } = runtime;
+  const { config, digests } = runtime;
   if (digestSubscribers(config.subscribers).length === 0) return undefined;
   const examined = new Set<string>();
   /** Periods that could not be queued: when to look again, and the wait that led there. */
@@ -37,7 +36,7 @@ export function digestTicker(
       const result = await queueDueDigests({
         subscribers: config.subscribers,
         organizations: config.organizations,
-        store,
+        store: digests,
         nowMs: now,
         limits: [EMAIL_DIGEST_LIMIT],
         skip: (id) => examined.has(id) || (retries.get(id)?.at ?? 0) > now,

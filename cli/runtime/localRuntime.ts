@@ -1,8 +1,8 @@
-// Builds the local runner's adapters from a config file: the SQLite state store (routing each new event
-// to the subscribers whose filters match), one request budget per token shared by every organization using
-// it, one API client per organization, and one sender per subscriber, the last two over undici. The
-// runner keeps each organization's lease while it runs and gives it back as it closes; a lease left by a
-// runner on this machine whose process has ended is taken over at once.
+// Builds the local runner's adapters from a config file: the SQLite state file behind each local port
+// (routing each new event to the subscribers whose filters match), one request budget per token shared by
+// every organization using it, one API client per organization, and one sender per subscriber, the last two
+// over undici. The runner keeps each organization's lease while it runs and gives it back as it closes; a
+// lease left by a runner on this machine whose process has ended is taken over at once.
 import { hostname } from 'node:os';
 import { AdminApiClient, type AttemptReport } from '../../shared/api/adminApiClient.js';
 import { RequestBudget } from '../../shared/api/requestBudget.js';
@@ -18,6 +18,9 @@ import {
   resolveSecrets,
 } from '../../shared/config/secretResolver.js';
 import { buildSender } from '../../shared/delivery/buildSender.js';
+import type { DeliveryLedger } from '../../shared/delivery/deliveryLedger.js';
+import type { DeliveryOutbox } from '../../shared/delivery/deliveryOutbox.js';
+import type { DigestStore } from '../../shared/delivery/digest/digestStore.js';
 import { isDigested } from '../../shared/delivery/digest/planDigests.js';
 import { highlightWordsOf } from '../../shared/delivery/highlightWordsOf.js';
 import type { CatchUpSettings } from '../../shared/delivery/outboxDelivery.js';
@@ -28,7 +31,10 @@ import { createUndiciHttpClient } from '../../shared/http/undiciHttpClient.js';
 import { holderGoneOnThisHost } from '../../shared/poll/holderGoneOnThisHost.js';
 import { type LocalRun, localRunId } from '../../shared/poll/localRunId.js';
 import { DEFAULT_LEASE_TERMS, type LeaseTerms } from '../../shared/poll/organizationLease.js';
+import type { EventLookup } from '../../shared/store/eventLookup.js';
 import { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js';
+import type { StateRetention } from '../../shared/store/stateRetention.js';
+import type { StateStore } from '../../shared/store/stateStore.js';
 import { subscriberProblem } from '../checkConfig/findSetupProblems.js';
 import { DELIVERY_LEASE_KEY } from './deliveryLease.js';
 import { processExists } from './processExists.js';
@@ -37,12 +43,30 @@ import { stoppableSleep } from './stoppableSleep.js';
 
 const PRUNE_EVERY_MS = 3_600_000;
 
-export interface LocalState {
+/**
+ * The ports the local commands and the runner use, each owned by the code that uses it and all served by
+ * the one SQLite state file. A new kind of local record (the Slack board's message map) is one more port
+ * here: its interface in shared/, an adapter over the same file, an in-memory fake and a conformance suite
+ * in test/support/ (docs/architecture.md, "Ports and adapters").
+ */
+export interface LocalPorts {
+  /** The poll cycle's store, and the event log the commands list and search. */
+  store: StateStore;
+  /** One logged event by id alone: replay, deliveries, the outbox tally. */
+  eventLog: EventLookup;
+  /** The delivery engine's outbox, and the ledger the operator's commands read and change. */
+  outbox: DeliveryOutbox & DeliveryLedger;
+  /** The event log as the digest ticker reads it, and where it records a digest. */
+  digests: DigestStore;
+  /** What SQLite has no TTL for, forgotten now and then by the runner. */
+  retention: StateRetention;
+}
+
+export interface LocalState extends LocalPorts {
   config: Config;
   configPath: string;
   /** Absolute path of the SQLite state file. */
   statePath: string;
-  store: SqliteStateStore;
   close(): Promise<void>;
 }
 
@@ -105,7 +129,12 @@ export async function openLocalState(
         )
         .map((subscriber) => subscriber.id),
   });
-  return { config, configPath, statePath, store, close: async () => store.close() };
+  return { config, configPath, statePath, ...localPortsOf(store), close: async () => store.close() };
+}
+
+/** The local ports, as one SQLite state file serves them. */
+export function localPortsOf(store: SqliteStateStore): LocalPorts {
+  return { store, eventLog: store, outbox: store.outbox, digests: store, retention: store };
 }
 
 export async function openLocalRuntime(
@@ -167,7 +196,7 @@ export async function openLocalRuntime(
     pruneIfDue: async () => {
       if (clock() - prunedAt < PRUNE_EVERY_MS) return;
       prunedAt = clock();
-      await state.store.prune(prunedAt);
+      await state.retention.prune(prunedAt);
     },
     close: async () => {
       // Every lease this run holds goes back, so that a runner started next polls at once. One that could
@@ -206,7 +235,7 @@ interface ClientOptions {
 function buildClients(
   config: Config,
   secrets: ResolvedSecrets,
-  store: SqliteStateStore,
+  store: StateStore,
   { clock, sleep, onAttempt }: ClientOptions,
 ): OrganizationRuntime[] {
   const budgets = new Map<string, RequestBudget>();

@@ -1,14 +1,12 @@
 // Where each organization's deliveries stand in the local outbox (queued, dead), for the status line of
 // every cycle and the summary on exit. The outbox rows do not name the organization; the events do, so
 // the tally remembers which organization each event belongs to and looks up only the ones it has not met.
-import type { SqliteOutbox } from '../../shared/store/sqlite/sqliteOutbox.js';
-import type { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js';
 import type { OutboxCounts } from '../output/pollReportLine.js';
+import type { LocalPorts } from './localRuntime.js';
 
-export type OutboxReader = { outbox: Pick<SqliteOutbox, 'listDeliveries'> } & Pick<
-  SqliteStateStore,
-  'getEvent'
->;
+export type OutboxReader = Pick<LocalPorts, 'eventLog'> & {
+  outbox: Pick<LocalPorts['outbox'], 'listDeliveries'>;
+};
 
 export class OutboxTally {
   readonly #store: OutboxReader;
@@ -26,7 +24,7 @@ export class OutboxTally {
   /** The organization an event belongs to; undefined once the event has been pruned from the log. */
   async organizationOf(eventId: string): Promise<string | undefined> {
     if (!this.#organizationOf.has(eventId)) {
-      this.#organizationOf.set(eventId, (await this.#store.getEvent(eventId))?.organizationId);
+      this.#organizationOf.set(eventId, (await this.#store.eventLog.getEvent(eventId))?.organizationId);
     }
     return this.#organizationOf.get(eventId);
   }

@@ -35,7 +35,7 @@ export async function runUntilStopped(
   stop: AbortSignal,
 ): Promise<void> {
   const delivery = new OutboxDelivery({
-    outbox: runtime.store.outbox,
+    outbox: runtime.outbox,
     senders: runtime.senders,
     clock: Date.now,
     onDelivery: hooks.onDelivery,

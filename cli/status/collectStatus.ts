@@ -10,7 +10,10 @@ import {
   organizationStatus,
   type SubscriberStatus,
 } from '../../shared/operations/statusReport.js';
-import type { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js';
+import type { LocalPorts } from '../runtime/localRuntime.js';
+
+/** What status reads from the state file: the poll state and the outbox's ledger. */
+type StatusPorts = Pick<LocalPorts, 'store' | 'outbox'>;
 
 /**
  * Whether the state file exists, checked before opening it: opening would create it. Only a plain "no such
@@ -29,24 +32,24 @@ export function stateFileExists(statePath: string): boolean {
 export async function collectStatus(
   config: Config,
   statePath: string,
-  store: SqliteStateStore | undefined,
+  state: StatusPorts | undefined,
   nowMs: number,
 ): Promise<LocalStatusReport> {
   const organizations: OrganizationStatus[] = [];
   for (const organization of config.organizations) {
-    organizations.push(await organizationStatus(organization, store, nowMs));
+    organizations.push(await organizationStatus(organization, state?.store, nowMs));
   }
   return {
     statePath,
-    stateExists: store !== undefined,
+    stateExists: state !== undefined,
     organizations,
-    subscribers: await subscriberStatuses(config, store),
+    subscribers: await subscriberStatuses(config, state?.outbox),
   };
 }
 
 async function subscriberStatuses(
   config: Config,
-  store: SqliteStateStore | undefined,
+  outbox: StatusPorts['outbox'] | undefined,
 ): Promise<SubscriberStatus[]> {
   const byId = new Map<string, SubscriberStatus & { queued: number; dead: number }>();
   for (const subscriber of config.subscribers) {
@@ -70,15 +73,14 @@ async function subscriberStatuses(
     }
     return status;
   };
-  if (!store) return [...byId.values()];
+  if (!outbox) return [...byId.values()];
   for (const status of ['queued', 'dead'] as const) {
-    for (const delivery of await store.outbox.listDeliveries({ status }))
-      entry(delivery.subscriberId)[status] += 1;
+    for (const delivery of await outbox.listDeliveries({ status })) entry(delivery.subscriberId)[status] += 1;
   }
-  for (const backlog of await store.outbox.backlogs()) {
+  for (const backlog of await outbox.backlogs()) {
     entry(backlog.subscriberId).behindSince = new Date(backlog.oldestChangeAt).toISOString();
   }
-  for (const disabled of await store.outbox.disabledSubscribers()) {
+  for (const disabled of await outbox.disabledSubscribers()) {
     entry(disabled.subscriberId).disabled = {
       since: new Date(disabled.disabledAt).toISOString(),
       reason: disabled.reason,

@@ -1,12 +1,12 @@
-// Phase 7b, amend the closings: this cycle's after-closing order changes, gathered into one
+// The poll cycle's amendment of the closings: this cycle's after-closing order changes, gathered into one
 // `establishment.prep_changed` per establishment and pickup date whose summary was sent (planned in
 // detect/planPrepChanges.ts), recorded through the event log and its outbox; then what each kitchen heard
 // is remembered beside its summary, for the next one's "from".
 //
-// It runs after record the changes (it reads the events that phase committed, and the snapshots as they
-// stood before them) and before summarize the closings: it amends the summaries recorded by earlier cycles
-// only, the ones this cycle's events were after closing for; a summary recorded this cycle counted this
-// cycle's orders already.
+// It runs after the changes are recorded (it reads the events that phase committed, and the snapshots as they
+// stood before them) and before the closings are summarized: it amends the summaries recorded by earlier
+// cycles only, the ones this cycle's events were after closing for; a summary recorded this cycle counted
+// this cycle's orders already.
 //
 // What it cannot do: a cycle that crashes after committing its order events and before recording the
 // prep_changed leaves those changes to the order events alone (the next cycle sees no change in those

@@ -1,5 +1,5 @@
-// Phase 1, claim: the organization's lease, so that no two runs poll it at once. Not held, the cycle is
-// skipped with who holds it.
+// The poll cycle's claim: the organization's lease, so that no two runs poll it at once. Not held, the cycle
+// is skipped with who holds it.
 import type { CycleContext } from './cycleContext.js';
 import { describeLeaseOwner } from './localRunId.js';
 import { claimLease, DEFAULT_LEASE_TERMS } from './organizationLease.js';

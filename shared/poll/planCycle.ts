@@ -1,6 +1,6 @@
-// Phase 2, plan: what this cycle walks and what it may cost (pure). Pending's walks come from the window and
-// the sizes remembered; the pace sets the interval and the sweep's share; a baseline pass of the sweep is
-// paid whole or not started, so it is asked for with the rest.
+// The poll cycle's plan: what this cycle walks and what it may cost (pure). Pending's walks come from the
+// window and the sizes remembered; the pace sets the interval and the sweep's share; a baseline pass of the
+// sweep is paid whole or not started, so it is asked for with the rest.
 import type { OrderStatus } from '../api/schemas.js';
 import type { PlannedWalk } from '../detect/listingSpec.js';
 import { type Pacing, pacePoll } from '../detect/pacePoll.js';

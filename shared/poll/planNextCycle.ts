@@ -1,5 +1,6 @@
-// Phase 9, plan the next cycle (pure): when it is due, from the pace and what cycles cost on average (a
-// burst of look-ups must not push the next cycle away), and never later than the cadence's next change.
+// The poll cycle's plan of the next cycle (pure): when it is due, from the pace and what cycles cost on
+// average (a burst of look-ups must not push the next cycle away), and never later than the cadence's next
+// change.
 import { gapFor } from '../detect/pacePoll.js';
 import type { PaceState } from '../store/pollState.js';
 import type { CycleContext } from './cycleContext.js';

@@ -31,7 +31,7 @@ import { resolveVanished } from './resolveVanished.js';
 import { healthAfter, saveCycle } from './saveCycle.js';
 import { summarizeClosings } from './summarizeClosings.js';
 import { sweepTerminal } from './sweepTerminal.js';
-import { stopsCycle } from './walkListing.js';
+import { stopsCycle, type WalkOutcome } from './walkListing.js';
 import { walkPending } from './walkPending.js';
 
 /** What a cycle that ran reports, before the requests and the budget left are counted. */
@@ -116,8 +116,7 @@ async function walkedCycle(
   state: PollState,
   snapshots: PollSnapshots,
 ): Promise<CycleEnd> {
-  const { deps, startedAt, window } = context;
-  const requestsBefore = deps.api.requestCount;
+  const { startedAt, window } = context;
   const pending = await walkPending(context, plan.detection, snapshots);
   const resolution = await resolveVanished(context, snapshots, pending, state.lookups);
   const looked = [...pending, ...resolution.outcomes];
@@ -130,7 +129,7 @@ async function walkedCycle(
   );
   const slice = await sweepTerminal(context, state, {
     sweepBudget: plan.sweepBudget,
-    room: Math.max(0, plan.planned - (deps.api.requestCount - requestsBefore)),
+    room: Math.max(0, plan.planned - requestsOf(looked) - (establishments.requests ?? 0)),
     stopped: stopsCycle(looked) || establishments.stopsCycle,
   });
   const walked = slice.outcome ? [...looked, slice.outcome] : looked;
@@ -167,23 +166,21 @@ async function walkedCycle(
   });
   const catchUps = await recordCatchUps(context, { ...changes, health: state.health });
   const pace = planNextCycle(context, plan, state.pace, {
-    spent: deps.api.requestCount - requestsBefore,
+    spent: requestsOf(walked) + (establishments.requests ?? 0),
     baselineDeferred: slice.baselineDeferred,
   });
   const failures = [...walkNotes.failures, ...amended.failures, ...closings.failures];
-  const requestsOf = (purpose: 'detect' | 'resolve' | 'sweep') =>
-    walked
-      .filter((outcome) => outcome.walk.purpose === purpose)
-      .reduce((sum, { requests }) => sum + requests, 0);
+  const requestsFor = (purpose: 'detect' | 'resolve' | 'sweep') =>
+    requestsOf(walked.filter((outcome) => outcome.walk.purpose === purpose));
   const report: CycleReport = {
     outcome: 'polled',
     ok: failures.length === 0,
     // The establishments refresh is not tried once the walks found the API unreachable.
     ...(apiUnreachable(walked) ? { apiUnreachable: true as const } : {}),
     requestsFor: {
-      detect: requestsOf('detect'),
-      resolve: requestsOf('resolve'),
-      sweep: requestsOf('sweep'),
+      detect: requestsFor('detect'),
+      resolve: requestsFor('resolve'),
+      sweep: requestsFor('sweep'),
       ...(establishments.requests === undefined ? {} : { establishments: establishments.requests }),
     },
     listings: walkNotes.listings,
@@ -217,6 +214,11 @@ async function walkedCycle(
     health: healthAfter(state.health, report, startedAt),
   };
   return { report, next };
+}
+
+/** What these walks cost: each outcome carries its requests, so no phase reads the client's running count. */
+function requestsOf(outcomes: readonly WalkOutcome[]): number {
+  return outcomes.reduce((sum, { requests }) => sum + requests, 0);
 }
 
 type PollSnapshots = Awaited<ReturnType<PollDependencies['store']['loadSnapshots']>>;

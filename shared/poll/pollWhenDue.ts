@@ -1,6 +1,7 @@
-// The poll cycle as a trigger sees it on AWS: the minute schedule and the self-scheduled ticks both ask
-// here, and only a trigger that finds the organization's pace due runs a cycle. A tick that comes early,
-// or twice, costs one state read and no API request, so the chain of ticks can never multiply.
+// The poll cycle as a trigger sees it on AWS: the watchdog schedule (infra/pollSchedules.ts) and the
+// self-scheduled ticks both ask here, and only a trigger that finds the organization's pace due runs a cycle.
+// A tick that comes early, or twice, costs one state read and no API request, so the chain of ticks can
+// never multiply.
 import type { OverdueInput } from '../detect/overdue.js';
 import type { PollState } from '../store/pollState.js';
 import type { StateStore } from '../store/stateStore.js';

@@ -1,8 +1,8 @@
-// Phase 9, record the catch-ups (AWS): after a gap, the order events this cycle found that were already
-// stale when found (their change happened more than a threshold before this cycle, by the API's own
-// timestamps) are summed up in one catch-up per catch-up threshold of the config, recorded through the event
-// log like any event. The publisher marks those events and the catch-up apart (`audience`), so that a person
-// gets the catch-up and a webhook every event. Locally the outbox composes catch-ups per subscriber instead
+// The poll cycle's catch-ups (AWS): after a gap, the order events this cycle found that were already stale
+// when found (their change happened more than a threshold before this cycle, by the API's own timestamps) are
+// summed up in one catch-up per catch-up threshold of the config, recorded through the event log like any
+// event. The publisher marks those events and the catch-up apart (`audience`), so that a person gets the
+// catch-up and a webhook every event. Locally the outbox composes catch-ups per subscriber instead
 // (outboxDelivery.ts), and this phase records none. The id is made of the events it stands for: the same
 // stale events make the same catch-up, however often recorded.
 import { buildCatchUp } from '../events/buildCatchUp.js';

@@ -1,6 +1,7 @@
-// Phase 7, record the changes: every order seen is diffed against its snapshot and each change committed
-// with its events, one order at a time (a commit is the unit another run can conflict with). Whether a new
-// order is news is judged against the coverage as it stood before this cycle, which is about to widen.
+// The poll cycle's record of the changes: every order seen is diffed against its snapshot and each change
+// committed with its events, one order at a time (a commit is the unit another run can conflict with).
+// Whether a new order is news is judged against the coverage as it stood before this cycle, which is about to
+// widen.
 import type { Order } from '../api/schemas.js';
 import { isNews } from '../detect/absence.js';
 import { announcedEvents } from '../detect/announcedEvents.js';

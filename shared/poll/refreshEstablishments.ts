@@ -1,9 +1,9 @@
-// Phase 5, refresh the establishments: GET /establishments when the cache is an hour old, or sooner when an
-// order names an establishment it lacks. Their closing times drive the cadence and the prep summaries, not
-// order detection: what goes wrong here is reported as a listing problem, and fails the cycle only when it
-// would fail every listing (a 401, an unreachable API). A record skipped as malformed leaves the cache with
-// those read well and names the one it could not read (the cadence is then fixed, its prep summaries not
-// sent); a listing not read whole otherwise keeps the old cache.
+// The poll cycle's refresh of the establishments: GET /establishments when the cache is older than
+// MAX_AGE_MS, or sooner when an order names an establishment it lacks. Their closing times drive the cadence
+// and the prep summaries, not order detection: what goes wrong here is reported as a listing problem, and
+// fails the cycle only when it would fail every listing (a 401, an unreachable API). A record skipped as
+// malformed leaves the cache with those read well and names the one it could not read (the cadence is then
+// fixed, its prep summaries not sent); a listing not read whole otherwise keeps the old cache.
 import { ESTABLISHMENTS_LISTING, type ListingProblem } from '../api/listingProblem.js';
 import type { Order } from '../api/schemas.js';
 import type { EstablishmentsCache } from '../store/pollState.js';

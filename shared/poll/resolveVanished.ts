@@ -1,6 +1,7 @@
-// Phase 4, resolve the vanished: looks for the orders that left a pending listing walked completely, round
-// by round, the likeliest status first, one narrow listing per status, pickup date and establishment. What
-// is still unresolved is remembered with where it was looked for; what is found nowhere is missing.
+// The poll cycle's resolution of the vanished: it looks for the orders that left a pending listing walked
+// completely, round by round, the likeliest status first, one narrow listing per status, pickup date and
+// establishment. What is still unresolved is remembered with where it was looked for; what is found nowhere
+// is missing.
 import { ORDER_STATUSES } from '../api/schemas.js';
 import { findVanished, isMissingEverywhere, searchedStatuses } from '../detect/absence.js';
 import { covers } from '../detect/listingSpec.js';

@@ -1,5 +1,5 @@
-// Phase 10, save: the poll state the phases' records make, with how the cycle went, written in one save
-// that also gives back a lease held for the cycle.
+// The poll cycle's save: the poll state the phases' records make, with how the cycle went, written in one
+// save that also gives back a lease held for the cycle.
 import type { PollHealth, PollState } from '../store/pollState.js';
 import type { CycleContext } from './cycleContext.js';
 import { DEFAULT_LEASE_TERMS } from './organizationLease.js';

@@ -1,6 +1,7 @@
-// Phase 8, summarize the closings: the prep summary of every closing the planner finds due, recorded through
-// the event log and its outbox, then remembered. A crash in between records the same ids again next cycle,
-// which the log refuses as duplicates: one summary per establishment and date, whatever happens.
+// The poll cycle's summaries of the closings: the prep summary of every closing the planner finds due,
+// recorded through the event log and its outbox, then remembered. A crash in between records the same ids
+// again next cycle, which the log refuses as duplicates: one summary per establishment and date, whatever
+// happens.
 import type { Order } from '../api/schemas.js';
 import type { Coverage } from '../detect/coverage.js';
 import { heardOf } from '../detect/planPrepChanges.js';

@@ -1,5 +1,5 @@
-// Phase 6, sweep: this cycle's pages of the slow sweep of the terminal listings, from what is left of the
-// reservation. The sweep fills the cycle up to what a cycle is planned to cost, so that cycles cost alike
+// The poll cycle's sweep: this cycle's pages of the slow sweep of the terminal listings, from what is left of
+// the reservation. The sweep fills the cycle up to what a cycle is planned to cost, so that cycles cost alike
 // and the gaps between them stay even; when look-ups took its room, what it is owed waits for a later cycle.
 import { isTrustworthy } from '../detect/walkResult.js';
 import type { PollState, SweepState } from '../store/pollState.js';

@@ -1,7 +1,8 @@
-// Phase 3, walk pending: every pending listing the plan holds, most overdue first, within what was reserved.
-// A failure that would fail every listing defers the rest. A walk the world moved under (an order came or
-// went between its pages) is walked once more at once: absence in it proves nothing, so every departure it
-// straddled would otherwise wait a whole cycle to be looked up, the longest part of detection's tail.
+// The poll cycle's walk of pending: every pending listing the plan holds, most overdue first, within what was
+// reserved. A failure that would fail every listing defers the rest. A walk the world moved under (an order
+// came or went between its pages) is walked once more at once: absence in it proves nothing, so every
+// departure it straddled would otherwise wait a whole cycle to be looked up, the longest part of detection's
+// tail.
 import type { PlannedWalk } from '../detect/listingSpec.js';
 import type { Snapshot } from '../detect/snapshot.js';
 import type { CycleContext } from './cycleContext.js';

@@ -1,11 +1,17 @@
 // The StateStore port in memory, for fast tests of the poll cycle's phases: the same checks and outcomes as
 // the SQLite and DynamoDB adapters (one conformance suite), records kept as copies so no caller shares them.
+// Like the SQLite store, it also serves the local ports over the same records: one event by id, the
+// digests and pruning, each with a conformance suite of its own (eventLookupConformance.ts, …).
 import { type BudgetCounterStore, InMemoryBudgetCounterStore } from '../../shared/api/budgetCounterStore.js';
+import type { DigestStore } from '../../shared/delivery/digest/digestStore.js';
 import type { Snapshot } from '../../shared/detect/snapshot.js';
+import type { DigestEvent } from '../../shared/events/digestEvent.js';
 import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
+import type { EventLookup } from '../../shared/store/eventLookup.js';
 import { type EventQuery, EventQuerySchema, matchesEventQuery } from '../../shared/store/eventQuery.js';
 import { parseInput } from '../../shared/store/parseStored.js';
 import type { PollState } from '../../shared/store/pollState.js';
+import type { PruneResult, StateRetention } from '../../shared/store/stateRetention.js';
 import {
   type AcquireLeaseOptions,
   type CommitResult,
@@ -59,7 +65,7 @@ interface OrganizationRecords {
   lease: Lease | undefined;
 }
 
-export class InMemoryStateStore implements StateStore {
+export class InMemoryStateStore implements StateStore, EventLookup, DigestStore, StateRetention {
   readonly budgetCounters: BudgetCounterStore;
   /**
    * Spoils stored records behind the store's back, as a bad edit or another version's bug might: the next
@@ -70,6 +76,8 @@ export class InMemoryStateStore implements StateStore {
   readonly #eventRetentionMs: number;
   readonly #organizations = new Map<string, OrganizationRecords>();
   readonly #deliveryQueue: StoredEvent[] = [];
+  /** Digests recorded, by id: kept apart from the event log, which never lists them. */
+  readonly #digests = new Map<string, { digest: string; expiresAt: number }>();
   readonly #failures = new Map<StateStoreOperation, Error[]>();
   #sequence = 0;
 
@@ -209,8 +217,31 @@ export class InMemoryStateStore implements StateStore {
     this.#failures.set(operation, [...(this.#failures.get(operation) ?? []), error]);
   }
 
+  async getEvent(eventId: string): Promise<StoredEvent | undefined> {
+    for (const [organizationId, records] of this.#organizations) {
+      const logged = records.events.get(eventId);
+      if (logged) return toStoredEvent(logged, 'getEvent', organizationId);
+    }
+    return undefined;
+  }
+
+  async recordDigest(_organizationId: string, digest: DigestEvent): Promise<boolean> {
+    if (this.#digests.has(digest.id)) return false;
+    const recordedAt = this.#clock();
+    this.#digests.set(digest.id, {
+      digest: JSON.stringify(digest),
+      expiresAt: recordedAt + this.#eventRetentionMs,
+    });
+    return true;
+  }
+
+  /** The digests recorded so far, in the order recorded. Copies. */
+  recordedDigests(): DigestEvent[] {
+    return [...this.#digests.values()].map(({ digest }) => JSON.parse(digest) as DigestEvent);
+  }
+
   /** As SqliteStateStore.prune: forgets snapshots past their expiresAt and events past the retention. */
-  async prune(nowMs: number): Promise<{ snapshots: number; events: number }> {
+  async prune(nowMs: number): Promise<PruneResult> {
     let snapshots = 0;
     let events = 0;
     for (const records of this.#organizations.values()) {
@@ -225,6 +256,13 @@ export class InMemoryStateStore implements StateStore {
           records.events.delete(eventId);
           events += 1;
         }
+      }
+    }
+    // SQLite keeps a digest as a row of the event log, so its prune counts it as an event.
+    for (const [digestId, { expiresAt }] of this.#digests) {
+      if (expiresAt <= nowMs) {
+        this.#digests.delete(digestId);
+        events += 1;
       }
     }
     return { snapshots, events };

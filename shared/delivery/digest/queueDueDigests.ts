@@ -9,16 +9,9 @@ import type { DigestEvent } from '../../events/digestEvent.js';
 import { digestEventId } from '../../events/eventId.js';
 import type { StoredEvent } from '../../store/stateStore.js';
 import { buildDigest } from './buildDigest.js';
+import type { DigestStore } from './digestStore.js';
 import { type DigestOrganization, type PlannedDigest, planDigests } from './planDigests.js';
 import { type DigestSizeLimit, splitDigest } from './splitDigest.js';
-
-/** The event log as the digests need it, and where a built digest is recorded and queued. */
-export interface DigestStore {
-  /** The organization's events recorded at or after `sinceMs`. */
-  listEvents(organizationId: string, sinceMs: number): Promise<StoredEvent[]>;
-  /** Records the digest and queues it for its subscriber; false when that id is already recorded. */
-  recordDigest(organizationId: string, digest: DigestEvent): Promise<boolean>;
-}
 
 /** A digest, or one part of it, that could not be recorded this time. */
 export interface DigestFailure {

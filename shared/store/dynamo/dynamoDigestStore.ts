@@ -6,7 +6,7 @@
 // item is split before it is claimed (DIGEST_CLAIM_ITEM_LIMIT), each part claimed under its own id.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { DigestStore } from '../../delivery/digest/queueDueDigests.js';
+import type { DigestStore } from '../../delivery/digest/digestStore.js';
 import type { DigestSizeLimit } from '../../delivery/digest/splitDigest.js';
 import type { DigestEvent } from '../../events/digestEvent.js';
 import { DYNAMO_ITEM_MAX_BYTES } from '../pollStateSize.js';

@@ -2,9 +2,10 @@
 // last error. Rows are enqueued inside the commit that logs the event, so no event is logged undelivered.
 // A row whose event went stale is folded into a catch-up: delivered, by the catch-up (`folded_into`), in the
 // transaction that logs and queues the catch-up. It also keeps which subscribers are disabled, so it serves
-// the subscriber-status port too.
+// the subscriber-status port too, and the ledger the operator's commands read (deliveryLedger.ts).
 import type Database from 'better-sqlite3';
 import * as z from 'zod';
+import type { DeliveryLedger, SubscriberBacklog } from '../../delivery/deliveryLedger.js';
 import type {
   CatchUpCandidates,
   Delivery,
@@ -73,7 +74,7 @@ const QUEUED_EVENTS = `SELECT d.event_id, e.organization_id, e.payload, e.source
   FROM deliveries d JOIN events e ON e.id = d.event_id
   WHERE d.subscriber_id = @subscriberId AND d.status = 'queued'`;
 
-export class SqliteOutbox implements DeliveryOutbox {
+export class SqliteOutbox implements DeliveryOutbox, DeliveryLedger {
   readonly #route: EventRouter;
   readonly #statements;
   readonly #disable: (subscriberId: string, reason: string, atMs: number) => void;
@@ -282,11 +283,7 @@ export class SqliteOutbox implements DeliveryOutbox {
     );
   }
 
-  /**
-   * Each subscriber with deliveries queued: how many, and the oldest change they carry (epoch ms: its
-   * source time, else when it was logged; a catch-up's first change), which says how far behind it is.
-   */
-  async backlogs(): Promise<{ subscriberId: string; queued: number; oldestChangeAt: number }[]> {
+  async backlogs(): Promise<SubscriberBacklog[]> {
     return guarded('backlogs', undefined, () =>
       this.#statements.backlogs.all().map((raw) => {
         const row = parseRow(BacklogRowSchema, raw, 'backlogs');

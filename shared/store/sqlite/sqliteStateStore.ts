@@ -1,13 +1,18 @@
 // The state store in one local SQLite file (better-sqlite3, WAL) for the CLI runner: the same semantics as
-// the DynamoDB adapter, each commit one transaction, plus the per-subscriber delivery outbox.
+// the DynamoDB adapter, each commit one transaction. The same file serves the local runner's other ports:
+// one event by id, the digests, pruning (what SQLite has no TTL for) and, through `outbox`, the delivery
+// outbox and its ledger.
 import type Database from 'better-sqlite3';
 import type { BudgetCounterStore } from '../../api/budgetCounterStore.js';
+import type { DigestStore } from '../../delivery/digest/digestStore.js';
 import type { Snapshot } from '../../detect/snapshot.js';
 import { DIGEST_EVENT_TYPE, type DigestEvent } from '../../events/digestEvent.js';
 import type { NotifierEvent } from '../../events/notifierEvent.js';
+import type { EventLookup } from '../eventLookup.js';
 import { type EventQuery, EventQuerySchema } from '../eventQuery.js';
 import { parseInput } from '../parseStored.js';
 import type { PollState } from '../pollState.js';
+import type { PruneResult, StateRetention } from '../stateRetention.js';
 import {
   type AcquireLeaseOptions,
   type CommitResult,
@@ -54,7 +59,7 @@ interface EventRow {
   payload: unknown;
 }
 
-export class SqliteStateStore implements StateStore {
+export class SqliteStateStore implements StateStore, EventLookup, DigestStore, StateRetention {
   readonly budgetCounters: BudgetCounterStore;
   /** The delivery outbox and subscriber status, in the same file and transactions as the event log. */
   readonly outbox: SqliteOutbox;
@@ -70,7 +75,7 @@ export class SqliteStateStore implements StateStore {
   ) => CommitResult;
   readonly #recordEvents: (organizationId: string, events: readonly NotifierEvent[]) => RecordResult;
   readonly #recordDigest: (organizationId: string, digest: DigestEvent) => boolean;
-  readonly #prune: (nowMs: number) => { snapshots: number; events: number };
+  readonly #prune: (nowMs: number) => PruneResult;
   readonly #savePollState: (state: PollState, releaseLeaseOf: string | undefined) => void;
 
   constructor(options: SqliteStateStoreOptions) {
@@ -335,7 +340,6 @@ export class SqliteStateStore implements StateStore {
     guarded('releaseLease', organizationId, () => this.#statements.releaseLease.run(organizationId, owner));
   }
 
-  /** One logged event by id (for replay), or undefined. */
   async getEvent(eventId: string): Promise<StoredEvent | undefined> {
     return guarded('getEvent', undefined, () => {
       const row = this.#statements.eventById.get(eventId);
@@ -343,11 +347,7 @@ export class SqliteStateStore implements StateStore {
     });
   }
 
-  /**
-   * Forgets what DynamoDB's TTL would: snapshots past their expiresAt, events past the retention (with
-   * their deliveries). The runner calls it now and then; loads never hide an expired row on their own.
-   */
-  async prune(nowMs: number): Promise<{ snapshots: number; events: number }> {
+  async prune(nowMs: number): Promise<PruneResult> {
     return guarded('prune', undefined, () => this.#prune(nowMs));
   }
 

@@ -44,7 +44,7 @@ afterEach(() => {
 describe('the digest ticker', () => {
   it('reports a digest it could not queue, queues the other subscriber’s, and tries the failed one again after a doubling wait', async () => {
     await store.recordEvents(NORTH_SCHOOL_ID, [makeEvent(NORTH_SCHOOL_ID, newOrderUuid(), 'order.created')]);
-    const ticker = digestTicker({ config: config(), store }, () => now);
+    const ticker = digestTicker({ config: config(), digests: store }, () => now);
     now = HOUR_START + 3_600_000 + 1_000;
     const record = store.recordDigest.bind(store);
     const failing = vi.spyOn(store, 'recordDigest').mockImplementation(async (organizationId, digest) => {

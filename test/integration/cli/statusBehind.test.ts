@@ -2,6 +2,7 @@
 // oldest queued change is older than its catchUpAfter is behind, not healthy; a webhook with the same
 // backlog is not judged by it.
 import { afterEach, describe, expect, it } from 'vitest';
+import { localPortsOf } from '../../../cli/runtime/localRuntime.js';
 import { collectStatus } from '../../../cli/status/collectStatus.js';
 import { parseConfig } from '../../../shared/config/loadConfig.js';
 import { assessHealth } from '../../../shared/operations/healthVerdict.js';
@@ -33,7 +34,7 @@ describe('status of a person whose deliveries wait', () => {
       sourceTimes: { [event.id]: T0 - MINUTE },
     });
 
-    const soon = await collectStatus(config, ':memory:', store, now);
+    const soon = await collectStatus(config, ':memory:', localPortsOf(store), now);
     expect(soon.subscribers.find((subscriber) => subscriber.id === slack.id)).toMatchObject({
       queued: 1,
       catchUpAfterSeconds: 900,
@@ -44,7 +45,7 @@ describe('status of a person whose deliveries wait', () => {
     expect(behind(soon)).toEqual([]);
 
     now = T0 + 20 * MINUTE;
-    const later = await collectStatus(config, ':memory:', store, now);
+    const later = await collectStatus(config, ':memory:', localPortsOf(store), now);
     expect(behind(later)).toEqual([
       `subscriber ${slack.id} is behind: its oldest queued change is 21 min old, over its catchUpAfter of 15 min, 1 delivery queued; see meal-notifier deliveries`,
     ]);

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { localPortsOf } from '../../../cli/runtime/localRuntime.js';
 import { OutboxTally } from '../../../cli/runtime/outboxTally.js';
 import { SqliteStateStore } from '../../../shared/store/sqlite/sqliteStateStore.js';
 import { parsedOrder, snapshotOf } from '../../support/detectFixtures.js';
@@ -30,7 +31,7 @@ describe('OutboxTally', () => {
       dead: true,
     });
     await store.outbox.markDelivered('automation', second, 0);
-    const tally = new OutboxTally(store);
+    const tally = new OutboxTally(localPortsOf(store));
     tally.remember('org-a', [first]);
     expect(await tally.countsByOrganization()).toEqual(
       new Map([

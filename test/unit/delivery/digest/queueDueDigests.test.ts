@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SubscriberConfig } from '../../../../shared/config/configSchema.js';
-import { type DigestStore, queueDueDigests } from '../../../../shared/delivery/digest/queueDueDigests.js';
+import type { DigestStore } from '../../../../shared/delivery/digest/digestStore.js';
+import { queueDueDigests } from '../../../../shared/delivery/digest/queueDueDigests.js';
 import type { DigestSizeLimit } from '../../../../shared/delivery/digest/splitDigest.js';
 import type { DigestEvent } from '../../../../shared/events/digestEvent.js';
 import { digestEventId } from '../../../../shared/events/eventId.js';
