@@ -17,6 +17,7 @@ import { createStateTableInput } from '../shared/contracts/stateTableDefinition.
 import { pagesFor } from '../shared/detect/listingSpec.js';
 import { createUndiciHttpClient } from '../shared/http/undiciHttpClient.js';
 import type { PolledOrganization } from '../shared/poll/cycleContext.js';
+import type { CycleCleanupError } from '../shared/poll/errors.js';
 import { pollOrganization } from '../shared/poll/pollOrganization.js';
 import type { PollReport } from '../shared/poll/pollReport.js';
 import { pollWhenDue, tickDelaySeconds } from '../shared/poll/pollWhenDue.js';
@@ -309,6 +310,10 @@ async function runWorld(world: WorldName, run: RunSettings, dynamo: DynamoDBClie
     runId: `bench-${runtime}`,
     baseUrl: sim.baseUrl,
     organizationsOnToken: organizations.length,
+    // A figure measured past a failed cleanup would not be the world's: stop there.
+    onCleanupFailure: (failure: CycleCleanupError) => {
+      throw failure;
+    },
     // The AWS poller's own: at its default interval a small organization is polled more often.
     ...(runtime === 'aws' ? { leastIntervalSeconds: awsIntervalSeconds } : {}),
   });

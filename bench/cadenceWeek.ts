@@ -16,6 +16,7 @@ import { OVERDUE_ALARM_PERIOD_MS, OVERDUE_ALARM_PERIODS } from '../shared/contra
 import { assessOverdue } from '../shared/detect/overdue.js';
 import type { HttpClient, HttpResponse } from '../shared/http/httpClient.js';
 import type { PolledOrganization } from '../shared/poll/cycleContext.js';
+import type { CycleCleanupError } from '../shared/poll/errors.js';
 import { pollOrganization } from '../shared/poll/pollOrganization.js';
 import type { PollReport } from '../shared/poll/pollReport.js';
 import { overdueInputOf, pollWhenDue, tickDelaySeconds } from '../shared/poll/pollWhenDue.js';
@@ -206,7 +207,17 @@ export async function runWeek(week: WeekWorld, runtime: Runtime, cadence: Cadenc
     sweepIntervalSeconds: 300,
     cadence,
   };
-  const deps = { api, store, clock: time.clock, runId: `bench-${runtime}`, baseUrl: BASE_URL };
+  const deps = {
+    api,
+    store,
+    clock: time.clock,
+    runId: `bench-${runtime}`,
+    baseUrl: BASE_URL,
+    // A figure measured past a failed cleanup would not be the world's: stop there.
+    onCleanupFailure: (failure: CycleCleanupError) => {
+      throw failure;
+    },
+  };
   const detected = new Map<string, Array<{ type: string; at: number }>>();
   const overdue: Datapoint[] = [];
   const succeeded: Datapoint[] = [];

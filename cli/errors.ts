@@ -81,7 +81,7 @@ function detailsOf(error: NotifierError): Record<string, unknown> {
  * The stack, then the stack of each `cause` down the chain, which is often where the bug shows. Never an
  * inspected object: a value that is not an Error could hold a token, so it is only turned into text.
  */
-function bugReport(error: unknown): string {
+export function bugReport(error: unknown): string {
   const lines = [(error as Error | undefined)?.stack ?? String(error)];
   const seen = new Set<unknown>([error]);
   let cause = error instanceof Error ? error.cause : undefined;

@@ -8,6 +8,7 @@ import { RequestBudget } from '../../shared/api/requestBudget.js';
 import type { OrderStatus } from '../../shared/api/schemas.js';
 import { windowDates } from '../../shared/detect/planDetection.js';
 import type { PolledOrganization } from '../../shared/poll/cycleContext.js';
+import type { CycleCleanupError } from '../../shared/poll/errors.js';
 import { pollOrganization } from '../../shared/poll/pollOrganization.js';
 import type { PollReport } from '../../shared/poll/pollReport.js';
 import type { StateStore } from '../../shared/store/stateStore.js';
@@ -154,6 +155,10 @@ export async function openPollFixture(
         clock,
         runId: 'bench',
         baseUrl: sim.baseUrl,
+        // A figure measured past a failed cleanup would not be the world's: stop there.
+        onCleanupFailure: (failure: CycleCleanupError) => {
+          throw failure;
+        },
       });
     },
     windowCounts,

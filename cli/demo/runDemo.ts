@@ -79,6 +79,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
       {
         onReport: (_entry, report) => narrator.cycle(report, (uuid) => world.getOrder(uuid)),
         onCycleError: ({ organization }, error) => narrator.cycleFailed(organization.name, error),
+        onCleanupFailure: (failure) => narrator.cycleFailed('after the cycle', failure),
         onDelivery: (report) => narrator.delivery(report, webhook.received(report.eventId)),
         onDeliveryError: (error) => narrator.cycleFailed('delivery', error),
         // The demo's state file is its own: no other run delivers it.

@@ -46,7 +46,7 @@ export function formatPollReportLine(
     ...(establishments > 0 ? [`establishments ${establishments}`] : []),
   ];
   const parts = [
-    `${counted(report.requests, 'request')} (${spent.join(', ')}; ${report.budgetRemaining}/${budgetPerMinute} left this minute)`,
+    `${counted(report.requests, 'request')} (${spent.join(', ')}; ${report.budgetRemaining ?? '?'}/${budgetPerMinute} left this minute)`,
     `${counted(report.ordersSeen, 'order')} seen`,
     events,
   ];

@@ -15,7 +15,7 @@ const ONCE_DELIVERY_WINDOW_MS = 30_000;
 export async function pollOnce(runtime: LocalRuntime, reporter: PollReporter): Promise<boolean> {
   let ok = true;
   for (const entry of runtime.organizations) {
-    const report = await runPollCycle(runtime, entry);
+    const report = await runPollCycle(runtime, entry, (failure) => reporter.cleanupFailure(failure));
     await reporter.cycle(report);
     ok &&= report.ok;
   }

@@ -7,8 +7,10 @@ import { DeliveryRecordError, DigestNotQueuedError } from '../../shared/delivery
 import type { HighlightWordsOf } from '../../shared/delivery/highlightWordsOf.js';
 import type { CatchUpReport, DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
 import { eventForSubscriber } from '../../shared/events/orderSummary.js';
+import type { CycleCleanupError } from '../../shared/poll/errors.js';
 import type { PollReport } from '../../shared/poll/pollReport.js';
 import type { Logger } from '../logging/logger.js';
+import { cleanupFailureRecord } from '../output/cycleFailureRecord.js';
 import { catchUpReportRecord, deliveryReportRecord } from '../output/deliveryReportLine.js';
 import { detectedEventRecord } from '../output/detectedEventLine.js';
 import { leaseTakenOverRecord } from '../output/leaseTakenOverLine.js';
@@ -73,6 +75,11 @@ export class PollReporter {
     }
     run?.recordCycle(report);
     this.#options.latencies?.observeCycle(report);
+  }
+
+  /** A step after a cycle failed (the budget or the lease not given back, …): the cycle's outcome stands. */
+  cleanupFailure(failure: CycleCleanupError): void {
+    this.#options.logger.log(cleanupFailureRecord(failure));
   }
 
   /** A subscriber's queue could not be read or an outcome recorded: that subscriber waits a little. */

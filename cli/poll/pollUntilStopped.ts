@@ -1,6 +1,7 @@
 // `poll` without --once: runs until SIGINT or SIGTERM, then prints a summary of the run. The caller opens
 // the runtime with the same stop signal, so budget waits and retry backoffs end with it.
 import type { Logger } from '../logging/logger.js';
+import { cycleFailureRecord } from '../output/cycleFailureRecord.js';
 import { runSummaryRecord, type SummaryRow } from '../output/runSummary.js';
 import type { LocalRuntime } from '../runtime/localRuntime.js';
 import type { OutboxTally } from '../runtime/outboxTally.js';
@@ -39,20 +40,12 @@ export async function pollUntilStopped(options: PollUntilStoppedOptions): Promis
     {
       onReport: (_entry, report) => reporter.cycle(report),
       onCycleError: ({ organization }, error) => {
-        // Stopped while the cycle waited for budget, before its first request: nothing failed.
+        // Stopped while the cycle waited for budget or a retry: nothing failed.
         if (error instanceof RunnerStoppingError) return;
         run.recordCycleError(organization.id);
-        logger.log({
-          level: 'error',
-          kind: 'failure',
-          message: `${organization.name}: cycle failed: ${(error as Error)?.message ?? String(error)}`,
-          fields: {
-            organization: organization.name,
-            organizationId: organization.id,
-            error: (error as Error)?.message ?? String(error),
-          },
-        });
+        logger.log(cycleFailureRecord(organization, error));
       },
+      onCleanupFailure: (failure) => reporter.cleanupFailure(failure),
       onDelivery: (report) => reporter.delivery(report),
       onCatchUp: (report) => reporter.catchUp(report),
       onDeliveryError: (error) => reporter.deliveryError(error),

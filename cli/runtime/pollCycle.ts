@@ -1,6 +1,7 @@
 // One poll cycle of one organization in the local runner: prune what SQLite has no TTL for, then the
 // shared use case. Reporting is the caller's: the poll command prints, the demo narrates.
 import { apiTargetOf, describeApiFailure } from '../../shared/config/explainApiFailure.js';
+import type { CycleCleanupError } from '../../shared/poll/errors.js';
 import { organizationsOnToken } from '../../shared/poll/organizationsOnToken.js';
 import { pollOrganization } from '../../shared/poll/pollOrganization.js';
 import type { PollReport } from '../../shared/poll/pollReport.js';
@@ -9,6 +10,7 @@ import type { LocalRuntime, OrganizationRuntime } from './localRuntime.js';
 export async function runPollCycle(
   runtime: LocalRuntime,
   { organization, client }: OrganizationRuntime,
+  onCleanupFailure: (failure: CycleCleanupError) => void,
 ): Promise<PollReport> {
   await runtime.pruneIfDue();
   return pollOrganization(organization, {
@@ -25,5 +27,6 @@ export async function runPollCycle(
     ),
     // The one failure line of every command: an unreachable API or a rejected token says what to fix.
     describeFailure: (error) => describeApiFailure(error, apiTargetOf(runtime.config, organization.id)),
+    onCleanupFailure,
   });
 }

@@ -9,6 +9,7 @@ import {
   type DeliveryReport,
   OutboxDelivery,
 } from '../../shared/delivery/outboxDelivery.js';
+import type { CycleCleanupError } from '../../shared/poll/errors.js';
 import type { PollReport } from '../../shared/poll/pollReport.js';
 import { claimDelivery, renewDelivery } from './deliveryLease.js';
 import { DIGEST_CHECK_MS, digestTicker } from './digestTicker.js';
@@ -19,6 +20,8 @@ import { runPollScheduler } from './pollScheduler.js';
 export interface RunnerHooks {
   onReport(entry: OrganizationRuntime, report: PollReport): void | Promise<void>;
   onCycleError(entry: OrganizationRuntime, error: unknown): void;
+  /** A step after a cycle failed on its own; the cycle's report or error is told apart. */
+  onCleanupFailure(failure: CycleCleanupError): void;
   onDelivery(report: DeliveryReport): void;
   onCatchUp?(report: CatchUpReport): void;
   onDeliveryError(error: unknown): void;
@@ -51,7 +54,7 @@ export async function runUntilStopped(
         lockKey: entry.client.budget.key,
         tokenRequestsPerMinute: entry.client.budget.usablePerMinute,
       })),
-      runCycle: (entry) => runPollCycle(runtime, entry),
+      runCycle: (entry) => runPollCycle(runtime, entry, hooks.onCleanupFailure),
       onReport: async (entry, report) => {
         // New events are queued: deliver them now rather than at the engine's next look.
         if (report.events.length > 0) delivery.wake();

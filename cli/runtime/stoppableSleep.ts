@@ -1,15 +1,10 @@
 // A sleep that a stop signal cuts short. The runner waits in two places it must not linger on shutdown:
 // for the token's request budget to free up, and between retries of a failed request. Cutting those
-// waits fails the request at once, so the cycle ends (committing what it has) instead of holding the
-// process for up to a minute.
-import { TransientError } from '../../shared/errors/transientError.js';
+// waits fails the request at once, so the cycle ends (recording nothing of its own, nor a failure) instead
+// of holding the process for up to a minute.
+import { RunnerStoppingError } from '../../shared/time/runnerStoppingError.js';
 
-/** The runner is stopping: the request that waited was given up, not refused by the API. */
-export class RunnerStoppingError extends TransientError {
-  constructor() {
-    super('not sent: the runner is stopping');
-  }
-}
+export { RunnerStoppingError };
 
 export function stoppableSleep(stop: AbortSignal): (ms: number) => Promise<void> {
   return (ms) =>

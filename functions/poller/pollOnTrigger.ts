@@ -1,9 +1,9 @@
 // One trigger of the poller, the schedule's or a tick: the organization's cycle if it is due
 // (pollWhenDue), its log line (and a warning with its listing problems) and metrics, then the one tick that
-// triggers its next cycle. Every trigger, due or not, publishes the organization's PollOverdue (the one
-// overdue rule, shared/detect/overdue.ts: its "not polled" alarm). An organization whose token secret has
-// no value yet gets a failed cycle: one line naming the secret and the command that sets it, and
-// PollSucceeded 0, never a function error.
+// triggers its next cycle, sent even when telling the cycle failed. Every trigger, due or not, publishes
+// the organization's PollOverdue (the one overdue rule, shared/detect/overdue.ts: its "not polled" alarm).
+// An organization whose token secret has no value yet gets a failed cycle: one line naming the secret and
+// the command that sets it, and PollSucceeded 0, never a function error.
 
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
@@ -14,6 +14,7 @@ import { AWS_LEASE_TERMS, awsIntervalSeconds } from '../../shared/contracts/awsP
 import { assessOverdue, type OverdueInput } from '../../shared/detect/overdue.js';
 import type { OrdersSource } from '../../shared/poll/ordersSource.js';
 import { organizationsOnToken } from '../../shared/poll/organizationsOnToken.js';
+import type { PollReport } from '../../shared/poll/pollReport.js';
 import { overdueInputOf, pollWhenDue } from '../../shared/poll/pollWhenDue.js';
 import type { StateStore } from '../../shared/store/stateStore.js';
 import { UnknownOrganizationError } from './errors.js';
@@ -61,9 +62,10 @@ export type TriggerResult =
     });
 
 /**
- * @throws UnknownOrganizationError for an organization the deployment does not poll; and whatever else stops
- *   a cycle before it reports (Secrets Manager refusing, DynamoDB, SQS): no tick is sent then, the schedule
- *   is the retry
+ * @throws UnknownOrganizationError for an organization the deployment does not poll; whatever else stops
+ *   a cycle before it reports (Secrets Manager refusing, DynamoDB, a bug): no tick is sent then, the
+ *   schedule is the retry; and what failed in telling a cycle that ran (its line, its metrics), only once
+ *   its next tick is sent
  */
 export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependencies): Promise<TriggerResult> {
   const organization = deps.config.organizations.find(({ id }) => id === trigger.organizationId);
@@ -114,6 +116,9 @@ export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependenc
     describeFailure: (error) => describeApiFailure(error, awsApiTarget(deps, organization)),
     // On AWS the cycle records the catch-ups; the publisher keeps them and the stale events apart.
     ...(deps.catchUpAfter === undefined ? {} : { catchUpAfter: deps.catchUpAfter }),
+    // Logged with its cause, Powertools' error fields: the cycle's line (or error) is what it was.
+    onCleanupFailure: (failure) =>
+      deps.logger.error('poll cycle cleanup failed', { ...context, step: failure.step, error: failure }),
   });
   if (due.outcome === 'not_due') {
     // An early or duplicate trigger: the cycle that set this due time sent the tick for it.
@@ -127,6 +132,30 @@ export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependenc
 
   const { report } = due;
   const summary = summarizePoll(report);
+  // The next tick goes out whatever becomes of the cycle's line and metrics: a chain that stopped for want
+  // of a log line would leave the organization to the minute schedule. What failed is thrown after it.
+  const told = await reportCycle(organization, report, summary, context, deps).then(
+    () => undefined,
+    (error: unknown) => ({ error }),
+  );
+  // A skipped cycle found another run holding the lease; that run sends the next tick, and a second one
+  // from here would start a second chain.
+  const nextTickDelaySeconds =
+    report.outcome === 'skipped'
+      ? null
+      : await deps.ticks.send({ organizationId: organization.id, dueAt: report.nextPollAt }, deps.clock());
+  if (told) throw told.error;
+  return { ...summary, nextTickDelaySeconds };
+}
+
+/** The cycle's log line, its listing problems and its metrics (with the overdue verdict after it). */
+async function reportCycle(
+  organization: OrganizationConfig,
+  report: PollReport,
+  summary: PollSummary,
+  context: Record<string, unknown>,
+  deps: TriggerDependencies,
+): Promise<void> {
   // API failures are expected weather, not function errors: they go to the log and the PollSucceeded metric.
   const line = { ...context, ...summary };
   if (report.outcome === 'polled' && !report.ok) deps.logger.warn('poll cycle failed', line);
@@ -141,13 +170,6 @@ export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependenc
     });
   }
   publishPollMetrics(deps.metrics, report, await isOverdue(organization, deps));
-  // A skipped cycle found another run holding the lease; that run sends the next tick, and a second one
-  // from here would start a second chain.
-  const nextTickDelaySeconds =
-    report.outcome === 'skipped'
-      ? null
-      : await deps.ticks.send({ organizationId: organization.id, dueAt: report.nextPollAt }, deps.clock());
-  return { ...summary, nextTickDelaySeconds };
 }
 
 /**

@@ -27,7 +27,8 @@ export interface CycleSummary extends SummaryBase {
   outcome: 'polled' | 'deferred';
   requests: number;
   requestsFor: PollReport['requestsFor'];
-  budgetRemaining: number;
+  /** Null when the budget's counter could not be read after the cycle (a line of its own says why). */
+  budgetRemaining: number | null;
   ordersSeen: number;
   /** Orders that left pending this cycle. */
   vanished: number;

@@ -22,6 +22,7 @@ import {
 import type { PrepSummaries } from '../detect/planPrepSummaries.js';
 import { contentOf, type Snapshot } from '../detect/snapshot.js';
 import { buildPrepChanged } from '../events/buildPrepChanged.js';
+import { PrepChangedInputError } from '../events/errors.js';
 import type { OrderEvent } from '../events/orderEvent.js';
 import type { PrepChangedEvent } from '../events/prepChangedEvent.js';
 import type { EstablishmentsCache } from '../store/pollState.js';
@@ -54,8 +55,11 @@ export async function amendClosings(context: CycleContext, input: AmendInput): P
   const orders = changedOrders(input);
   if (orders.length === 0) return none;
   const due = planPrepChanges({ summaries: input.prepSummaries, orders });
-  const { built, events, failures } = await recordBuiltEvents(context, due, (amendment) =>
-    buildAmendment(context, amendment, input),
+  const { built, events, failures } = await recordBuiltEvents(
+    context,
+    due,
+    PrepChangedInputError,
+    (amendment) => buildAmendment(context, amendment, input),
   );
   const prepSummaries = { ...input.prepSummaries };
   for (const { due: amendment, event } of built) {

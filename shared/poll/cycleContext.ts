@@ -4,6 +4,7 @@ import type { OrderStatus } from '../api/schemas.js';
 import { windowDates } from '../detect/planDetection.js';
 import type { StateStore } from '../store/stateStore.js';
 import { calendarDateIn } from '../time/calendarDate.js';
+import type { CycleCleanupError } from './errors.js';
 import type { OrdersSource } from './ordersSource.js';
 import type { LeaseTerms } from './organizationLease.js';
 
@@ -63,6 +64,12 @@ export interface PollDependencies {
    * Locally the outbox composes them per subscriber. @default none
    */
   catchUpAfter?: readonly number[];
+  /**
+   * Told of a step after the cycle that failed (the budget or the lease not given back, a failed cycle's
+   * health not recorded, the budget left not read), with its own cause: the cycle's error is still what
+   * the cycle throws, and a cycle that saved still reports. The runtime logs it.
+   */
+  onCleanupFailure: (failure: CycleCleanupError) => void;
 }
 
 export interface CycleContext {

@@ -4,13 +4,15 @@
 // refreshes the establishments, sweeps a slice of the terminal listings, records each change with its
 // events, amends the summaries already sent, summarizes the closings, records the catch-ups of stale events
 // (AWS), plans the next cycle and saves. The report is made from what the phases returned; the poll state
-// is made from the records each phase owns.
+// is made from the records each phase owns. A cycle that throws still records its failure as its health;
+// the steps after a cycle (budget, lease) that fail are told on their own, never in place of its outcome.
 
 import { ESTABLISHMENTS_LISTING } from '../api/listingProblem.js';
 import { recordCoverage } from '../detect/coverage.js';
 import { forgetListingsBefore, rememberWalks } from '../detect/listingMemory.js';
 import { trackUnreadable } from '../detect/unreadableOrders.js';
 import { initialPollState, type PollState } from '../store/pollState.js';
+import { RunnerStoppingError } from '../time/runnerStoppingError.js';
 import { amendClosings } from './amendClosings.js';
 import { claimCycle } from './claimCycle.js';
 import {
@@ -19,8 +21,10 @@ import {
   type PollDependencies,
   type PolledOrganization,
 } from './cycleContext.js';
+import { cycleFailureLine } from './cycleFailureLine.js';
+import { type CleanupStep, CycleCleanupError } from './errors.js';
 import { observedOrders } from './observedOrders.js';
-import { DEFAULT_LEASE_TERMS, keepLeaseUntil } from './organizationLease.js';
+import { DEFAULT_LEASE_TERMS, keepLeaseUntil, type LeaseTerms } from './organizationLease.js';
 import { type CyclePlan, planCycle } from './planCycle.js';
 import { planNextCycle, retryDeferredCycle } from './planNextCycle.js';
 import { apiUnreachable, joinNotes, notesOfWalks, type PollReport, pendingShortfall } from './pollReport.js';
@@ -57,39 +61,97 @@ export async function pollOrganization(
     };
   }
   const lease = deps.lease ?? DEFAULT_LEASE_TERMS;
-  let saved = false;
+  let state: PollState | undefined;
   let report: CycleReport;
   try {
-    const state = (await deps.store.loadPollState(organization.id)) ?? initialPollState(organization.id);
-    const snapshots = await deps.store.loadSnapshots(organization.id);
-    const plan = planCycle(context, state, snapshots, deps.api.budget);
-    // Pending must fit before anything is walked, so the cycle waits, if it must, before its first request
-    // rather than in the middle of a walk; the sweep gets what else the window has room for.
-    const granted = await deps.api.budget.reserve(plan.detectionRequests, plan.planned);
-    const end =
-      granted === 0
-        ? deferredCycle(context, plan, state)
-        : await walkedCycle(context, plan, state, snapshots);
-    await saveCycle(context, end.next);
-    saved = true;
-    report = end.report;
-    if (lease.heldFor === 'run') {
-      // Lost meanwhile to another run, the next claim says so: that cycle is skipped, naming the holder.
-      await keepLeaseUntil(deps.store, organization.id, deps.runId, deps.clock(), report.nextPollAt, lease);
-    }
-  } finally {
-    await deps.api.budget.release();
-    // A lease held for the cycle normally goes back in the same write as the poll state; only a cycle that
-    // failed before saving gives it back on its own. A run that keeps it keeps it even then: it is alive.
-    if (!saved && lease.heldFor === 'cycle') await deps.store.releaseLease(organization.id, deps.runId);
+    state = (await deps.store.loadPollState(organization.id)) ?? initialPollState(organization.id);
+    report = await runCycle(context, state);
+  } catch (error) {
+    await afterFailedCycle(context, lease, state, error);
+    throw error;
   }
+  await afterSavedCycle(context, lease, report.nextPollAt);
   return {
     organization: organizationNamed,
     ...report,
     ...(claim.takenOverFrom === undefined ? {} : { leaseTakenOverFrom: claim.takenOverFrom }),
     requests: deps.api.requestCount - requestsBefore,
-    budgetRemaining: await deps.api.budget.remaining(),
+    budgetRemaining: await cleanup(context, 'read the request budget left', () =>
+      deps.api.budget.remaining(),
+    ),
   };
+}
+
+/** Plans, reserves, walks (or defers) and saves: the cycle whose report it returns. */
+async function runCycle(context: CycleContext, state: PollState): Promise<CycleReport> {
+  const { deps, organization } = context;
+  const snapshots = await deps.store.loadSnapshots(organization.id);
+  const plan = planCycle(context, state, snapshots, deps.api.budget);
+  // Pending must fit before anything is walked, so the cycle waits, if it must, before its first request
+  // rather than in the middle of a walk; the sweep gets what else the window has room for.
+  const granted = await deps.api.budget.reserve(plan.detectionRequests, plan.planned);
+  const end =
+    granted === 0 ? deferredCycle(context, plan, state) : await walkedCycle(context, plan, state, snapshots);
+  await saveCycle(context, end.next);
+  return end.report;
+}
+
+/**
+ * After a saved cycle: the budget not spent goes back, and a run that keeps its lease renews it. A failure
+ * of either is told on its own; the cycle saved, and its report stands.
+ */
+async function afterSavedCycle(context: CycleContext, lease: LeaseTerms, nextPollAt: number): Promise<void> {
+  const { deps, organization } = context;
+  await cleanup(context, 'release the request budget', () => deps.api.budget.release());
+  if (lease.heldFor === 'run') {
+    // Lost meanwhile to another run, the next claim says so: that cycle is skipped, naming the holder.
+    await cleanup(context, 'renew the lease', () =>
+      keepLeaseUntil(deps.store, organization.id, deps.runId, deps.clock(), nextPollAt, lease),
+    );
+  }
+}
+
+/**
+ * After a cycle that threw: the budget not spent goes back, and the poll state as loaded is saved with this
+ * cycle's failure as its health, so status, /healthz and the alarm say what failed now; a lease held for
+ * the cycle goes back in that write. A cycle the runner stopped failed nothing: only the lease goes back.
+ * Never throws: each step that fails is told on its own, and the cycle's error is what the caller throws.
+ */
+async function afterFailedCycle(
+  context: CycleContext,
+  lease: LeaseTerms,
+  state: PollState | undefined,
+  error: unknown,
+): Promise<void> {
+  const { deps, organization, startedAt } = context;
+  await cleanup(context, 'release the request budget', () => deps.api.budget.release());
+  // Without the state as loaded there is nothing to record the health in that would not overwrite the rest.
+  const failed = state !== undefined && !(error instanceof RunnerStoppingError);
+  const recorded =
+    failed &&
+    (await cleanup(context, "record the failed cycle's health", async () => {
+      const failure = { outcome: 'polled' as const, failures: [cycleFailureLine(organization.name, error)] };
+      await saveCycle(context, { ...state, health: healthAfter(state.health, failure, startedAt) });
+      return true;
+    }));
+  // A run that keeps its lease keeps it even then: it is alive.
+  if (!recorded && lease.heldFor === 'cycle') {
+    await cleanup(context, 'give back the lease', () => deps.store.releaseLease(organization.id, deps.runId));
+  }
+}
+
+/** A step after the cycle: its result, or null once its failure is told to the runtime. */
+async function cleanup<T>(
+  context: CycleContext,
+  step: CleanupStep,
+  run: () => Promise<T>,
+): Promise<T | null> {
+  try {
+    return await run();
+  } catch (error) {
+    context.deps.onCleanupFailure(new CycleCleanupError(context.organization.name, step, error));
+    return null;
+  }
 }
 
 interface CycleEnd {

@@ -48,7 +48,8 @@ export interface PollReport {
     /** GET /establishments, when the cache was refreshed this cycle. */
     establishments?: number;
   };
-  budgetRemaining: number;
+  /** Requests the token has left this minute; null when the budget's counter could not be read. */
+  budgetRemaining: number | null;
   listings: ListingReport[];
   /** Walks left for a later cycle because the budget did not stretch to them. */
   deferred: string[];

@@ -1,8 +1,10 @@
 // How a phase records the events it builds from a plan (prep summaries, their amendments): each built on
-// its own, so that one that cannot be built is a failure line rather than the end of the others; then all
-// logged in one call, which refuses an id the log holds already (a cycle redone after a crash).
+// its own, so that one its builder refuses is a failure line rather than the end of the others; then all
+// logged in one call, which refuses an id the log holds already (a cycle redone after a crash). Only the
+// builder's own refusal is a failure line: anything else thrown is a bug, and fails the cycle as one.
 import type { NotifierEvent } from '../events/notifierEvent.js';
 import type { CycleContext } from './cycleContext.js';
+import { UnexpectedCycleError } from './errors.js';
 
 export interface RecordedBuilds<Due, Event> {
   /** Every event built, with what it was built for, a duplicate's included (the log holds it already). */
@@ -13,9 +15,13 @@ export interface RecordedBuilds<Due, Event> {
   failures: string[];
 }
 
+/** The error class a builder refuses its inputs with (its `@throws`), e.g. PrepSummaryInputError. */
+export type BuildRefusal = abstract new (...args: never[]) => Error;
+
 export async function recordBuiltEvents<Due, Event extends NotifierEvent>(
   context: CycleContext,
   plan: readonly Due[],
+  refusal: BuildRefusal,
   build: (due: Due) => Event,
 ): Promise<RecordedBuilds<Due, Event>> {
   const { organization, deps } = context;
@@ -25,7 +31,10 @@ export async function recordBuiltEvents<Due, Event extends NotifierEvent>(
     try {
       built.push({ due, event: build(due) });
     } catch (error) {
-      failures.push(`${organization.name}: ${(error as Error).message}`);
+      if (!(error instanceof refusal)) {
+        throw new UnexpectedCycleError(organization.name, 'building an event', error);
+      }
+      failures.push(`${organization.name}: ${error.message}`);
     }
   }
   if (built.length === 0) return { built, events: [], failures };

@@ -9,7 +9,7 @@ import type { Order } from '../api/schemas.js';
 import type { EstablishmentsCache } from '../store/pollState.js';
 import type { CycleContext } from './cycleContext.js';
 import { type CycleNotes, NO_NOTES } from './pollReport.js';
-import { afford, failsEveryListing } from './walkListing.js';
+import { afford, asListingFailure, failsEveryListing } from './walkListing.js';
 
 /** How old the cache may grow before a cycle reads GET /establishments again. */
 const MAX_AGE_MS = 60 * 60_000;
@@ -86,7 +86,8 @@ export async function refreshEstablishments(
       notes: { ...NO_NOTES, problems: listing.problems },
       stopsCycle: false,
     };
-  } catch (error) {
+  } catch (thrown) {
+    const error = asListingFailure(context, LISTING, thrown);
     if (failsEveryListing(error)) {
       return {
         ...unchanged,
@@ -95,7 +96,7 @@ export async function refreshEstablishments(
           ...NO_NOTES,
           // The failure line every command prints for it (the runtime's describeFailure), then what it cost.
           failures: [
-            `${deps.describeFailure?.(error as Error) ?? (error as Error).message} (establishments not refreshed; closing times as last read)`,
+            `${deps.describeFailure?.(error) ?? error.message} (establishments not refreshed; closing times as last read)`,
           ],
         },
         stopsCycle: true,
@@ -105,7 +106,7 @@ export async function refreshEstablishments(
       kind: 'unread_listing',
       listing: LISTING,
       page: 1,
-      detail: `${(error as Error).message}; closing times as last read`,
+      detail: `${error.message}; closing times as last read`,
     };
     return { ...unchanged, requests: requests(), notes: { ...NO_NOTES, problems: [problem] } };
   }

@@ -16,6 +16,7 @@ import {
 } from '../detect/planPrepSummaries.js';
 import type { Snapshot } from '../detect/snapshot.js';
 import { buildPrepSummary } from '../events/buildPrepSummary.js';
+import { PrepSummaryInputError } from '../events/errors.js';
 import type { PrepSummaryEvent } from '../events/prepSummaryEvent.js';
 import type { EstablishmentsCache } from '../store/pollState.js';
 import { addDays } from '../time/calendarDate.js';
@@ -68,8 +69,11 @@ export async function summarizeClosings(
   });
   if (due.length === 0) return none;
   const sightings = sightingsOf(input.snapshots, input.observed);
-  const { built, events, failures } = await recordBuiltEvents(context, due, (summary) =>
-    buildSummary(context, summary, input.observed, sightings),
+  const { built, events, failures } = await recordBuiltEvents(
+    context,
+    due,
+    PrepSummaryInputError,
+    (summary) => buildSummary(context, summary, input.observed, sightings),
   );
   const recorded = { ...prepSummaries };
   for (const { due: summary, event } of built) {

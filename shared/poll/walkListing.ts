@@ -1,12 +1,16 @@
 // How a phase walks one listing within the token's budget: a walk that turns out longer than reserved gets
 // the rest reserved before its second page, or stops there. Shared by the walks of pending, the look-ups
-// and the sweep; each returns a WalkOutcome, from which the report and the poll state are made.
+// and the sweep; each returns a WalkOutcome, from which the report and the poll state are made. Only the
+// failures the client defines are the walk's error; anything else fails the cycle.
 import { AdminApiError, NetworkError, RequestBudgetExhaustedError } from '../api/errors.js';
 import type { OrderQuery } from '../api/orderQuery.js';
 import type { Order } from '../api/schemas.js';
 import type { ListingSpec, PlannedWalk } from '../detect/listingSpec.js';
 import type { WalkResult } from '../detect/walkResult.js';
+import { NotifierError } from '../errors/notifierError.js';
+import { HttpTransportError } from '../http/httpErrors.js';
 import type { CycleContext } from './cycleContext.js';
+import { UnexpectedCycleError } from './errors.js';
 import type { CycleBudget } from './ordersSource.js';
 
 export interface WalkOutcome extends WalkResult {
@@ -48,10 +52,22 @@ export async function walkListing(
       },
     });
   } catch (error) {
-    outcome.error = error as Error;
+    outcome.error = asListingFailure(context, walk.key, error);
   }
   outcome.requests = api.requestCount - requestsBefore;
   return outcome;
+}
+
+/**
+ * A listing's error, when the API or the transport failed in a way the client defines: a failure line of
+ * the cycle, the other listings walked all the same. Anything else is no listing's failure and is thrown:
+ * a store's error (the budget's counter) as it is, and what no class of ours explains (a TypeError, a
+ * RangeError) as the bug it is, with its stack.
+ */
+export function asListingFailure(context: CycleContext, listing: string, error: unknown): Error {
+  if (error instanceof AdminApiError || error instanceof HttpTransportError) return error;
+  if (error instanceof NotifierError) throw error;
+  throw new UnexpectedCycleError(context.organization.name, `listing ${listing}`, error);
 }
 
 /** Makes sure `pages` more requests are reserved, waiting a while for them; false when they are not to be had. */

@@ -11,6 +11,7 @@ import {
   type PollDependencies,
   type PolledOrganization,
 } from '../../shared/poll/cycleContext.js';
+import type { CycleCleanupError } from '../../shared/poll/errors.js';
 import type { WalkOutcome } from '../../shared/poll/walkListing.js';
 import type { EstablishmentsCache } from '../../shared/store/pollState.js';
 import { CountingBudget } from './cycleBudgets.js';
@@ -80,6 +81,7 @@ export interface CycleFixtureOptions {
       | 'organizationsOnToken'
       | 'catchUpAfter'
       | 'leastIntervalSeconds'
+      | 'onCleanupFailure'
     >
   >;
 }
@@ -90,6 +92,14 @@ export interface CycleFixture {
   source: InMemoryOrdersSource;
   store: InMemoryStateStore;
   budget: CountingBudget;
+}
+
+/**
+ * The cleanup port of a test that expects none to fail: the failure fails the cycle, and so the test. A
+ * test about cleanup failures collects them instead.
+ */
+export function failOnCleanupFailure(failure: CycleCleanupError): never {
+  throw failure;
 }
 
 /** A cycle that began at `startedAt` on fresh fakes; the clock stays there. */
@@ -120,6 +130,7 @@ export async function cycleFixture(options: CycleFixtureOptions = {}): Promise<C
     clock,
     runId: RUN_ID,
     baseUrl: IN_MEMORY_BASE_URL,
+    onCleanupFailure: failOnCleanupFailure,
     ...options.deps,
   };
   return { context: cycleContext(organization, deps, startedAt), organization, source, store, budget };

@@ -13,6 +13,7 @@ import type { PollReport } from '../../../shared/poll/pollReport.js';
 import { initialPollState } from '../../../shared/store/pollState.js';
 import { SqliteStateStore } from '../../../shared/store/sqlite/sqliteStateStore.js';
 import { type RunningSimulator, startSimulator } from '../../../simulator/startSimulator.js';
+import { failOnCleanupFailure } from '../../support/cycleFixture.js';
 
 /** Tuesday 10 March 2026, 11:00 in Lisbon (UTC+0 until the end of March). */
 const T0 = Date.UTC(2026, 2, 10, 11, 0, 0);
@@ -96,6 +97,7 @@ describe('pollOrganization’s cadence', () => {
       clock,
       runId: 'test-run',
       baseUrl: sim.baseUrl,
+      onCleanupFailure: failOnCleanupFailure,
     });
   }
 

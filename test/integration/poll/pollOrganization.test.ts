@@ -16,6 +16,7 @@ import { TERMINAL_STATUSES } from '../../../shared/detect/planSweep.js';
 import { eventReference, type NotifierEvent } from '../../../shared/events/notifierEvent.js';
 import { OrderEventSchema } from '../../../shared/events/orderEvent.js';
 import type { PolledOrganization } from '../../../shared/poll/cycleContext.js';
+import type { CycleCleanupError } from '../../../shared/poll/errors.js';
 import { DEFAULT_LEASE_TERMS, type LeaseTerms } from '../../../shared/poll/organizationLease.js';
 import { pollOrganization } from '../../../shared/poll/pollOrganization.js';
 import type { PollReport } from '../../../shared/poll/pollReport.js';
@@ -24,6 +25,7 @@ import { SqliteStateStore } from '../../../shared/store/sqlite/sqliteStateStore.
 import type { SnapshotChange, StateStore } from '../../../shared/store/stateStore.js';
 import { addDays } from '../../../shared/time/calendarDate.js';
 import { type RunningSimulator, startSimulator } from '../../../simulator/startSimulator.js';
+import { failOnCleanupFailure } from '../../support/cycleFixture.js';
 import { createLocalStateTable } from '../../support/dynamoLocal.js';
 import { startFailingProxy } from '../../support/failingProxy.js';
 import { hostilePendingListing } from '../../support/hostileListing.js';
@@ -121,6 +123,7 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
       runId?: string;
       lease?: LeaseTerms;
       describeFailure?: (error: Error) => string;
+      onCleanupFailure?: (failure: CycleCleanupError) => void;
     } = {},
   ): Promise<PollReport> {
     if (!client) throw new Error('no client');
@@ -132,6 +135,7 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
       baseUrl: sim.baseUrl,
       ...(options.lease ? { lease: options.lease } : {}),
       ...(options.describeFailure ? { describeFailure: options.describeFailure } : {}),
+      onCleanupFailure: options.onCleanupFailure ?? failOnCleanupFailure,
     });
   }
 

@@ -8,6 +8,7 @@ import { diffOrder } from '../../../shared/detect/diffOrder.js';
 import { type PrepSummaries, prepSummaryKey } from '../../../shared/detect/planPrepSummaries.js';
 import type { Snapshot } from '../../../shared/detect/snapshot.js';
 import { type AmendInput, amendClosings } from '../../../shared/poll/amendClosings.js';
+import { UnexpectedCycleError } from '../../../shared/poll/errors.js';
 import {
   type CycleFixture,
   cycleFixture,
@@ -195,12 +196,15 @@ describe('amendClosings', () => {
     });
   });
 
-  it('reports an amendment it cannot build as a failure, and records the rest', async () => {
+  it('fails as the bug it is on an amendment whose record makes no time (a RangeError), recording nothing', async () => {
     const broken = { [KEY]: { ...(SENT[KEY] as PrepSummaries[string]), closedAt: Number.NaN } };
-    const { amended, store } = await amend(lasagneAddedAndOneCanceled(), { prepSummaries: broken });
-    expect(amended.events).toEqual([]);
-    expect(amended.failures).toHaveLength(1);
-    expect(amended.failures[0]).toMatch(/^North School: /);
-    expect(store.deliveryQueue()).toEqual([]);
+    const thrown = await amend(lasagneAddedAndOneCanceled(), { prepSummaries: broken }).catch(
+      (error: unknown) => error,
+    );
+    expect(thrown).toBeInstanceOf(UnexpectedCycleError);
+    expect((thrown as Error).cause).toBeInstanceOf(RangeError);
+    expect((thrown as Error).message).toBe(
+      'North School: building an event: unexpected RangeError: Invalid time value',
+    );
   });
 });

@@ -26,6 +26,7 @@ import { SeededRandom } from '../../../simulator/seededRandom.js';
 import { formatTimestamp, microsFromMs } from '../../../simulator/timestamps.js';
 import { World } from '../../../simulator/world.js';
 import { CountingBudget, virtualRequestBudget } from '../../support/cycleBudgets.js';
+import { failOnCleanupFailure } from '../../support/cycleFixture.js';
 import { ORGANIZATION } from '../../support/detectFixtures.js';
 import { apiFailures, IN_MEMORY_BASE_URL, InMemoryOrdersSource } from '../../support/inMemoryOrdersSource.js';
 import { InMemoryStateStore } from '../../support/inMemoryStateStore.js';
@@ -397,6 +398,7 @@ describe('pollOrganization on the in-memory fakes', () => {
         clock,
         runId: 'test-run',
         baseUrl: IN_MEMORY_BASE_URL,
+        onCleanupFailure: failOnCleanupFailure,
       });
     };
 

@@ -4,6 +4,7 @@ import type { OrdersSource } from '../../../shared/poll/ordersSource.js';
 import { EARLY_TOLERANCE_MS, pollWhenDue, tickDelaySeconds } from '../../../shared/poll/pollWhenDue.js';
 import { initialPollState, type PollState } from '../../../shared/store/pollState.js';
 import type { StateStore } from '../../../shared/store/stateStore.js';
+import { failOnCleanupFailure } from '../../support/cycleFixture.js';
 import { ORGANIZATION } from '../../support/detectFixtures.js';
 
 const NOW = 1_795_000_000_000;
@@ -91,7 +92,14 @@ const api: OrdersSource = {
 };
 
 function deps(store: StateStore) {
-  return { api, store, clock: () => NOW, runId: 'run-1', baseUrl: 'https://example.test/api/v1/admin' };
+  return {
+    api,
+    store,
+    clock: () => NOW,
+    runId: 'run-1',
+    baseUrl: 'https://example.test/api/v1/admin',
+    onCleanupFailure: failOnCleanupFailure,
+  };
 }
 
 function stateDueAt(nextPollAt: number | null): PollState {

@@ -13,7 +13,11 @@ import {
   ServerError,
   UnauthorizedError,
 } from '../../../shared/api/errors.js';
+import { InternalError } from '../../../shared/errors/internalError.js';
+import { HttpNetworkError } from '../../../shared/http/httpErrors.js';
+import { UnexpectedCycleError } from '../../../shared/poll/errors.js';
 import { afford, failsEveryListing, stopsCycle, walkListing } from '../../../shared/poll/walkListing.js';
+import { StoreThrottledError } from '../../../shared/store/errors.js';
 import { CountingBudget } from '../../support/cycleBudgets.js';
 import {
   cycleFixture,
@@ -151,6 +155,38 @@ describe('walkListing', () => {
     expect(outcome.listing).toBeUndefined();
     expect(outcome.error).toBeInstanceOf(ServerError);
     expect(outcome.error?.message).toContain('page=2');
+  });
+
+  it('throws a TypeError met in the walk as the bug it is, never as the walk’s error', async () => {
+    const { context, source } = await cycleFixture({ orders: pendingToday(), reserved: 3 });
+    const bug = new TypeError("Cannot read properties of undefined (reading 'records')");
+    source.failListing({ page: 2, error: bug });
+    const thrown = await walkListing(context, pending, { stopped: false }).catch((error: unknown) => error);
+    expect(thrown).toBeInstanceOf(UnexpectedCycleError);
+    expect(thrown).toBeInstanceOf(InternalError);
+    expect((thrown as Error).cause).toBe(bug);
+    expect((thrown as Error).message).toBe(
+      `North School: listing ${pending.key}: unexpected TypeError: Cannot read properties of undefined (reading 'records')`,
+    );
+  });
+
+  it('throws a store’s error as it is: the budget’s counter failing is no listing’s failure', async () => {
+    const { context, source } = await cycleFixture({ orders: pendingToday(), reserved: 3 });
+    const storeFailure = new StoreThrottledError('tryTake', undefined, 'throughput exceeded');
+    source.failListing({ error: storeFailure });
+    await expect(walkListing(context, pending, { stopped: false })).rejects.toBe(storeFailure);
+  });
+
+  it('keeps a transport failure that reached it unmapped as the walk’s error', async () => {
+    const { context, source } = await cycleFixture({ orders: pendingToday(), reserved: 3 });
+    const cut = new HttpNetworkError({
+      origin: 'https://admin.example.test',
+      code: 'ECONNRESET',
+      detail: 'ECONNRESET',
+      cause: undefined,
+    });
+    source.failListing({ error: cut });
+    expect((await walkListing(context, pending, { stopped: false })).error).toBe(cut);
   });
 });
 

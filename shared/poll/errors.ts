@@ -1,0 +1,52 @@
+// Typed failures of a poll cycle that no phase turns into a failure line of its report: a bug met in a
+// phase, which fails the cycle as a bug; and a step after the cycle (giving back the budget or the lease,
+// recording a failed cycle's health, reading the budget left) that failed, which is told on its own and
+// never takes the place of the cycle's own error or report.
+import { InternalError } from '../errors/internalError.js';
+import { TransientError } from '../errors/transientError.js';
+
+/**
+ * What a phase met that no Admin API or transport failure explains (a TypeError, a RangeError, …): a bug,
+ * shown with its stack and "please report it", never a listing failure. `cause` is what was thrown.
+ */
+export class UnexpectedCycleError extends InternalError {
+  /** The organization whose cycle met it, by name. */
+  readonly organization: string;
+  /** Where in the cycle, e.g. `listing pending:2026-03-10..2026-03-17`. */
+  readonly where: string;
+
+  constructor(organization: string, where: string, cause: unknown) {
+    super(`${organization}: ${where}: unexpected ${describeThrown(cause)}`, { cause });
+    this.organization = organization;
+    this.where = where;
+  }
+}
+
+/** What a cycle does after its phases, each of which may fail on its own. */
+export type CleanupStep =
+  | 'release the request budget'
+  | "record the failed cycle's health"
+  | 'give back the lease'
+  | 'renew the lease'
+  | 'read the request budget left';
+
+/**
+ * A step after the cycle failed (the store or the budget's counter, mostly). Told through the cycle's
+ * `onCleanupFailure` port with its own cause, while the cycle's error (or its report) stands.
+ */
+export class CycleCleanupError extends TransientError {
+  readonly organization: string;
+  readonly step: CleanupStep;
+
+  constructor(organization: string, step: CleanupStep, cause: unknown) {
+    super(`${organization}: after the cycle, could not ${step}: ${describeThrown(cause)}`, { cause });
+    this.organization = organization;
+    this.step = step;
+  }
+}
+
+/** A thrown value in a few words: its class and message when it is an Error; never an inspected object. */
+function describeThrown(thrown: unknown): string {
+  if (thrown instanceof Error) return `${thrown.name}: ${thrown.message}`;
+  return String(thrown);
+}
