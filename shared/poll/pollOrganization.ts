@@ -4,15 +4,17 @@
 // refreshes the establishments, sweeps a slice of the terminal listings, records each change with its
 // events, amends the summaries already sent, summarizes the closings, records the catch-ups of stale events
 // (AWS), plans the next cycle and saves. The report is made from what the phases returned; the poll state
-// is made from the records each phase owns.
+// is made from the records each phase owns. Every write is fenced by the lease: a cycle that lost it (paused
+// past it, and taken over) writes nothing more and reports the loss as a skip.
 
 import { ESTABLISHMENTS_LISTING } from '../api/listingProblem.js';
 import { recordCoverage } from '../detect/coverage.js';
 import { forgetListingsBefore, rememberWalks } from '../detect/listingMemory.js';
 import { trackUnreadable } from '../detect/unreadableOrders.js';
+import { LeaseLostError } from '../store/errors.js';
 import { initialPollState, type PollState } from '../store/pollState.js';
 import { amendClosings } from './amendClosings.js';
-import { claimCycle } from './claimCycle.js';
+import { claimCycle, leaseLostReport } from './claimCycle.js';
 import {
   type CycleContext,
   cycleContext,
@@ -77,6 +79,14 @@ export async function pollOrganization(
       // Lost meanwhile to another run, the next claim says so: that cycle is skipped, naming the holder.
       await keepLeaseUntil(deps.store, organization.id, deps.runId, deps.clock(), report.nextPollAt, lease);
     }
+  } catch (error) {
+    // Not an error of this run: another took the organization over, and its state stands. Said once, in
+    // the cycle's line; the next cycle claims the lease anew, or stands by as any skipped one.
+    if (!(error instanceof LeaseLostError)) throw error;
+    report = {
+      ...emptyCycle(context.startedAt + organization.pollIntervalSeconds * 1000),
+      ...leaseLostReport(error),
+    };
   } finally {
     await deps.api.budget.release();
     // A lease held for the cycle normally goes back in the same write as the poll state; only a cycle that

@@ -200,18 +200,27 @@ describe('DynamoStateStore writes on DynamoDB Local', () => {
     );
   });
 
-  it('saves the poll state without touching a lease taken over by another owner', async () => {
+  it('refuses a fenced save under a lease taken over by another owner, in one write, touching neither', async () => {
     const { store, organizationId, readItem } = await open();
+    const theirs = initialPollState(organizationId);
+    await store.savePollState(theirs);
     await store.acquireLease(organizationId, 'run-b', T0, 60_000);
     const state = {
       ...initialPollState(organizationId),
       health: { lastSuccessAt: T0, lastAttemptAt: null, consecutiveFailures: 0, lastError: null },
     };
+    const before = store.metrics.byOperation.savePollState.writeRequests;
 
-    await store.savePollState(state, { releaseLeaseOf: 'run-a' });
+    await expect(
+      store.savePollState(state, { leaseOwner: 'run-a', releaseLease: true }),
+    ).rejects.toMatchObject({ name: 'LeaseLostError', owner: 'run-a', holder: 'run-b' });
 
-    expect(await readItem('STATE')).toMatchObject({ state, leaseOwner: 'run-b', leaseUntil: T0 + 60_000 });
-    expect(await store.loadPollState(organizationId)).toEqual(state);
+    expect(store.metrics.byOperation.savePollState.writeRequests - before).toBe(1);
+    expect(await readItem('STATE')).toMatchObject({
+      state: theirs,
+      leaseOwner: 'run-b',
+      leaseUntil: T0 + 60_000,
+    });
   });
 
   it('does not release a lease for anyone but its owner', async () => {
