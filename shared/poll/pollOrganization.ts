@@ -61,6 +61,8 @@ export async function pollOrganization(
   const lease = deps.lease ?? DEFAULT_LEASE_TERMS;
   let saved = false;
   let report: CycleReport;
+  // Kept for a save refused for a lost lease: the events the cycle recorded before it stand, and are told.
+  let end: CycleEnd | undefined;
   try {
     const state = (await deps.store.loadPollState(organization.id)) ?? initialPollState(organization.id);
     const snapshots = await deps.store.loadSnapshots(organization.id);
@@ -68,7 +70,7 @@ export async function pollOrganization(
     // Pending must fit before anything is walked, so the cycle waits, if it must, before its first request
     // rather than in the middle of a walk; the sweep gets what else the window has room for.
     const granted = await deps.api.budget.reserve(plan.detectionRequests, plan.planned);
-    const end =
+    end =
       granted === 0
         ? deferredCycle(context, plan, state)
         : await walkedCycle(context, plan, state, snapshots);
@@ -85,6 +87,7 @@ export async function pollOrganization(
     if (!(error instanceof LeaseLostError)) throw error;
     report = {
       ...emptyCycle(context.startedAt + organization.pollIntervalSeconds * 1000),
+      ...(end === undefined ? {} : { events: end.report.events, sourceTimes: end.report.sourceTimes }),
       ...leaseLostReport(error),
     };
   } finally {
