@@ -201,11 +201,11 @@ describe.each(stores)('a cycle that lost its lease while paused, on %s', (_name,
       paused.resume();
       const woken = await stopped;
 
+      expect(await shared.first.loadPollState(organization.id)).toEqual(successorState);
       expect(woken).toMatchObject({ outcome: 'skipped', leaseLost: true, ok: true });
       expect(woken.reason).toMatch(/^lease lost during the cycle to another run/);
       expect(woken.reason).toContain("that run's state stands");
       if (heldFor === 'run') expect(woken.leaseHolder).toBe('run-b');
-      expect(await shared.first.loadPollState(organization.id)).toEqual(successorState);
       // Each new order announced once between the two runs: the paused one's commits, when it made any
       // before its lease ran out, and the successor's.
       const told = [...created(woken.events), ...created(successor.events)];
