@@ -265,4 +265,26 @@ describe('DynamoStateStore writes on DynamoDB Local', () => {
     });
     expect((error as Error).message).toContain(organizationId);
   });
+  it('writes what it validated: a snapshot, events and poll state as their schemas parse them, not as handed in', async () => {
+    const { store, organizationId, readItem } = await open();
+    const snapshot = makeSnapshot(newOrderUuid());
+    const event = makeEvent(organizationId, snapshot.orderUuid, 'order.created');
+    const summary = makePrepSummary(organizationId);
+    // What a caller's object may carry beside its schema's fields: never to reach the table.
+    const extra = { debugNote: 'not part of the record' };
+    await store.commitChange(organizationId, {
+      snapshot: { ...snapshot, ...extra },
+      events: [{ ...event, ...extra }],
+    });
+    await store.recordEvents(organizationId, [{ ...summary, ...extra }]);
+    await store.savePollState({ ...initialPollState(organizationId), ...extra });
+
+    const committed = await readItem(`EVENT#${event.id}`);
+    expect(JSON.parse(String(committed?.payload))).toEqual(event);
+    expect(JSON.parse(String((await readItem(`EVENT#${summary.id}`))?.payload))).not.toHaveProperty(
+      'debugNote',
+    );
+    expect(await readItem(`SNAP#${snapshot.orderUuid}`)).not.toHaveProperty('debugNote');
+    expect((await readItem('STATE'))?.state).not.toHaveProperty('debugNote');
+  });
 });
