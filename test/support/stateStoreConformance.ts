@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
 import type { Snapshot } from '../../shared/detect/snapshot.js';
 import { buildPrepSummary } from '../../shared/events/buildPrepSummary.js';
+import { DIGEST_EVENT_TYPE, type DigestEvent } from '../../shared/events/digestEvent.js';
 import { eventId } from '../../shared/events/eventId.js';
 import type { OrderEvent, OrderEventType } from '../../shared/events/orderEvent.js';
 import type { PrepSummaryEvent } from '../../shared/events/prepSummaryEvent.js';
@@ -120,6 +121,39 @@ export function makePrepSummary(organizationId: string, pickupDate = '2026-03-06
     orders: [],
     canceledBeforeClosing: 0,
   });
+}
+
+/** A one-event hourly digest of the organization for subscriber `ops`. */
+export function makeDigest(organizationId: string): DigestEvent {
+  const event = makeEvent(organizationId, newOrderUuid(), 'order.created');
+  return {
+    specversion: '1.0',
+    id: `digest-${organizationId}`,
+    source: event.source,
+    type: DIGEST_EVENT_TYPE,
+    subject: 'ops',
+    time: '2026-03-05T13:00:00+00:00',
+    datacontenttype: 'application/json',
+    data: {
+      subscriber_id: 'ops',
+      organization: { id: organizationId, name: 'North School', time_zone: 'Europe/Lisbon' },
+      every: '1h',
+      period_start: '2026-03-05T12:00:00+00:00',
+      period_end: '2026-03-05T13:00:00+00:00',
+      by_type: [{ name: 'order.created', count: 1 }],
+      by_establishment: [{ name: 'Main canteen', count: 1 }],
+      events: [
+        {
+          event_id: event.id,
+          type: 'order.created',
+          reference: 'ORD-1',
+          establishment: 'Main canteen',
+          pickup_date: '2026-03-06',
+          time: event.time,
+        },
+      ],
+    },
+  };
 }
 
 export function describeStateStoreConformance(

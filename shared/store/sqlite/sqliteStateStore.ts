@@ -23,6 +23,7 @@ import {
   type StoredEvent,
 } from '../stateStore.js';
 import {
+  digestToWrite,
   eventsToWrite,
   pollStateToWrite,
   readPollState,
@@ -298,7 +299,8 @@ export class SqliteStateStore implements StateStore {
    * digest of that id (the same subscriber, organization and period) is already recorded.
    */
   async recordDigest(organizationId: string, digest: DigestEvent): Promise<boolean> {
-    return guarded('recordDigest', organizationId, () => this.#recordDigest(organizationId, digest));
+    const parsed = digestToWrite(organizationId, digest);
+    return guarded('recordDigest', organizationId, () => this.#recordDigest(organizationId, parsed));
   }
 
   async findEvents(organizationId: string, query: EventQuery): Promise<StoredEvent[]> {

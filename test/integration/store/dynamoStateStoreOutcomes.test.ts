@@ -5,11 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DynamoDigestStore } from '../../../shared/store/dynamo/dynamoDigestStore.js';
 import { DynamoStateStore } from '../../../shared/store/dynamo/dynamoStateStore.js';
 import { StateStoreError } from '../../../shared/store/errors.js';
 import { initialPollState } from '../../../shared/store/pollState.js';
 import { createLocalStateTable, type LocalTable, localDynamoClient } from '../../support/dynamoLocal.js';
 import {
+  makeDigest,
   makeEvent,
   makePrepSummary,
   makeSnapshot,
@@ -266,7 +268,7 @@ describe('DynamoStateStore writes on DynamoDB Local', () => {
     expect((error as Error).message).toContain(organizationId);
   });
   it('writes what it validated: a snapshot, events and poll state as their schemas parse them, not as handed in', async () => {
-    const { store, organizationId, readItem } = await open();
+    const { table, store, organizationId, readItem } = await open();
     const snapshot = makeSnapshot(newOrderUuid());
     const event = makeEvent(organizationId, snapshot.orderUuid, 'order.created');
     const summary = makePrepSummary(organizationId);
@@ -286,5 +288,14 @@ describe('DynamoStateStore writes on DynamoDB Local', () => {
     );
     expect(await readItem(`SNAP#${snapshot.orderUuid}`)).not.toHaveProperty('debugNote');
     expect((await readItem('STATE'))?.state).not.toHaveProperty('debugNote');
+
+    const digests = new DynamoDigestStore({
+      client: table.client,
+      tableName: table.tableName,
+      clock: () => T0,
+    });
+    const digest = makeDigest(organizationId);
+    expect(await digests.recordDigest(organizationId, { ...digest, ...extra })).toBe(true);
+    expect(JSON.parse(String((await readItem(`DIGEST#${digest.id}`))?.payload))).toEqual(digest);
   });
 });

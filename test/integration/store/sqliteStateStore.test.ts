@@ -23,6 +23,7 @@ import {
 } from '../../support/olderStateFiles.js';
 import {
   describeStateStoreConformance,
+  makeDigest,
   makeEvent,
   makePrepSummary,
   makeSnapshot,
@@ -138,6 +139,7 @@ describe('SqliteStateStore on a state file', () => {
     await store.commitChange(ORG, { snapshot: { ...snapshot, ...extra }, events: [{ ...event, ...extra }] });
     await store.recordEvents(ORG, [{ ...summary, ...extra }]);
     await store.savePollState({ ...initialPollState(ORG), ...extra });
+    expect(await store.recordDigest(ORG, { ...makeDigest(ORG), ...extra })).toBe(true);
     store.close();
     stores.splice(0);
 
@@ -157,7 +159,7 @@ describe('SqliteStateStore on a state file', () => {
           .all()
           .map((row) => row.data),
       ];
-      expect(texts).toHaveLength(4);
+      expect(texts).toHaveLength(5);
       for (const text of texts) expect(JSON.parse(text)).not.toHaveProperty('debugNote');
       expect(JSON.parse(texts[0] ?? '')).toEqual(event);
     } finally {
