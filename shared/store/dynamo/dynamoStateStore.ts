@@ -54,7 +54,12 @@ import {
   snapshotKey,
   ttlSeconds,
 } from './stateTableKeys.js';
-import { chunkTransactionItems, estimatedItemBytes, MAX_TRANSACTION_ITEMS } from './transactionChunks.js';
+import {
+  chunkTransactionItems,
+  estimatedItemBytes,
+  MAX_TRANSACTION_BYTES,
+  MAX_TRANSACTION_ITEMS,
+} from './transactionChunks.js';
 
 export interface DynamoStateStoreOptions {
   /** Build it once at module scope and share it: the store never creates or destroys clients. */
@@ -88,6 +93,11 @@ const TAKE_OVER_CONDITION = `${LEASE_CONDITION} OR #owner = :gone`;
 const LeaseItemSchema = z.object({ leaseOwner: z.string(), leaseUntil: z.number() });
 /** A fenced write's condition: the fence's owner holds the lease, run out or not, as nobody took it. */
 const FENCE_CONDITION = '#owner = :leaseOwner';
+/**
+ * What a fence's check adds to its transaction's size: the item it checks (the poll state's), counted by
+ * DynamoDB toward the 4 MB, at its largest (DynamoDB's 400 KB item limit).
+ */
+const FENCE_CHECK_MAX_BYTES = 400 * 1024;
 /** A snapshot item's attributes with its TTL (epoch s) back as the Snapshot's expiresAt (epoch ms). */
 const fromTtl = (item: Record<string, unknown>) =>
   typeof item.expiresAt === 'number' ? { ...item, expiresAt: item.expiresAt * 1000 } : item;
@@ -217,8 +227,9 @@ export class DynamoStateStore implements StateStore {
     const chunks = chunkTransactionItems(puts, ({ put }) => estimatedItemBytes(put), {
       reservedItems: snapshotPut ? 1 : 0,
       reservedBytes: snapshotPut ? estimatedItemBytes(snapshotPut) : 0,
-      // Every transaction carries the fence's check.
+      // Every transaction carries the fence's check, and with it the checked item's size.
       maxItems: MAX_TRANSACTION_ITEMS - (fenceCheck ? 1 : 0),
+      maxBytes: MAX_TRANSACTION_BYTES - (fenceCheck ? FENCE_CHECK_MAX_BYTES : 0),
     });
     for (const [index, chunk] of chunks.entries()) {
       const withSnapshot = index === chunks.length - 1 ? snapshotPut : undefined;
