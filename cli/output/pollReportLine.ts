@@ -19,6 +19,10 @@ export function formatPollReportLine(
 ): string {
   const name = report.organization.name;
   const deliveries = describeOutbox(outbox);
+  if (report.leaseLost) {
+    // Its reason is the whole story: the lease, who took it, and that nothing more was written.
+    return `${name}: ${report.reason ?? 'lease lost during the cycle'}${deliveries ? `, ${deliveries}` : ''}`;
+  }
   if (report.outcome === 'skipped') {
     return `${name}: skipped (${report.reason ?? 'no reason given'})${deliveries ? `, ${deliveries}` : ''}`;
   }
@@ -79,13 +83,14 @@ export function pollReportRecords(
 ): LogRecord[] {
   const organization = { organization: report.organization.name, organizationId: report.organization.id };
   const cycle: LogRecord = {
-    level: report.ok && report.problems.length === 0 ? 'info' : 'warn',
+    level: report.ok && report.problems.length === 0 && !report.leaseLost ? 'info' : 'warn',
     kind: 'cycle',
     message: formatPollReportLine(report, budgetPerMinute, outbox),
     fields: {
       ...organization,
       outcome: report.outcome,
       ...(report.reason === undefined ? {} : { reason: report.reason }),
+      ...(report.leaseLost ? { leaseLost: true, leaseHolder: report.leaseHolder ?? null } : {}),
       ok: report.ok,
       ...(report.apiUnreachable ? { apiUnreachable: true } : {}),
       requests: report.requests,

@@ -159,6 +159,8 @@ async function reportCycle(
   // API failures are expected weather, not function errors: they go to the log and the PollSucceeded metric.
   const line = { ...context, ...summary };
   if (report.outcome === 'polled' && !report.ok) deps.logger.warn('poll cycle failed', line);
+  // Another invocation took the organization over while this one was frozen: its reason says so.
+  else if (report.leaseLost) deps.logger.warn('poll cycle lease lost', line);
   else deps.logger.info(report.outcome === 'polled' ? 'poll cycle' : `poll cycle ${report.outcome}`, line);
   if (report.problems.length > 0) {
     // Each names its listing, page and order uuid, never a record's values; a few dozen tell the story, and

@@ -1,5 +1,6 @@
 // The poll cycle's claim: the organization's lease, so that no two runs poll it at once. Not held, the cycle
-// is skipped with who holds it.
+// is skipped with who holds it; lost during the cycle (a fenced write refused), the cycle ends as skipped too.
+import type { LeaseLostError } from '../store/errors.js';
 import type { CycleContext } from './cycleContext.js';
 import { describeLeaseOwner } from './localRunId.js';
 import { claimLease, DEFAULT_LEASE_TERMS } from './organizationLease.js';
@@ -11,6 +12,22 @@ export type CycleClaim =
       reason: string;
       holder?: string;
     };
+
+/** How a cycle whose lease was taken over during it reports: a skip that names the loss and the holder. */
+export function leaseLostReport(error: LeaseLostError): {
+  outcome: 'skipped';
+  leaseLost: true;
+  reason: string;
+  leaseHolder?: string;
+} {
+  const holder = error.holder === undefined ? '' : ` (${describeLeaseOwner(error.holder)})`;
+  return {
+    outcome: 'skipped',
+    leaseLost: true,
+    reason: `lease lost during the cycle to another run${holder}: nothing more of this cycle was written, and that run's state stands`,
+    ...(error.holder === undefined ? {} : { leaseHolder: error.holder }),
+  };
+}
 
 export async function claimCycle(context: CycleContext): Promise<CycleClaim> {
   const { organization, deps, startedAt } = context;

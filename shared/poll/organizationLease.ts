@@ -3,8 +3,9 @@
 // to have ended (holderGoneOnThisHost.ts), it is taken over at once rather than waited out. Then either it
 // goes back with the poll state at the cycle's end (AWS, where every invocation is a run of its own), or
 // the run keeps it until it stops (the local runner, which stays up), so that a second runner stands by
-// instead of slipping in between the first one's cycles.
-import type { StateStore } from '../store/stateStore.js';
+// instead of slipping in between the first one's cycles. Either way, every write of a cycle is fenced by it:
+// a run paused past its lease, and taken over, writes nothing more.
+import type { LeaseFence, StateStore } from '../store/stateStore.js';
 
 export interface LeaseTerms {
   /** How long a claim holds off other runs: longer than any cycle can last. */
@@ -46,6 +47,14 @@ export async function claimLease(
     takeOverFrom: lease.owner,
   });
   return taken ? { held: true, takenOverFrom: lease.owner } : { held: false };
+}
+
+/**
+ * What fences a cycle's writes: the lease its run claimed. Only the owner is checked, not the time: a lease
+ * run out that nobody took is still safe to write under, and one taken over never again.
+ */
+export function cycleFence(runId: string): LeaseFence {
+  return { leaseOwner: runId };
 }
 
 /**

@@ -4,17 +4,20 @@
 // refreshes the establishments, sweeps a slice of the terminal listings, records each change with its
 // events, amends the summaries already sent, summarizes the closings, records the catch-ups of stale events
 // (AWS), plans the next cycle and saves. The report is made from what the phases returned; the poll state
-// is made from the records each phase owns. A cycle that throws still records its failure as its health;
-// the steps after a cycle (budget, lease) that fail are told on their own, never in place of its outcome.
+// is made from the records each phase owns. Every write is fenced by the lease: a cycle that lost it (paused
+// past it, and taken over) writes nothing more and reports the loss as a skip. A cycle that throws still
+// records its failure as its health; the steps after a cycle (budget, lease) that fail are told on their
+// own, never in place of its outcome.
 
 import { ESTABLISHMENTS_LISTING } from '../api/listingProblem.js';
 import { recordCoverage } from '../detect/coverage.js';
 import { forgetListingsBefore, rememberWalks } from '../detect/listingMemory.js';
 import { trackUnreadable } from '../detect/unreadableOrders.js';
+import { LeaseLostError } from '../store/errors.js';
 import { initialPollState, type PollState } from '../store/pollState.js';
 import { RunnerStoppingError } from '../time/runnerStoppingError.js';
 import { amendClosings } from './amendClosings.js';
-import { claimCycle } from './claimCycle.js';
+import { claimCycle, leaseLostReport } from './claimCycle.js';
 import {
   type CycleContext,
   cycleContext,
@@ -67,10 +70,15 @@ export async function pollOrganization(
     state = (await deps.store.loadPollState(organization.id)) ?? initialPollState(organization.id);
     report = await runCycle(context, state);
   } catch (error) {
-    await afterFailedCycle(context, lease, state, error);
-    throw error;
+    // Not an error of this run: another took the organization over, and its state stands. Said once, in
+    // the cycle's line; the next cycle claims the lease anew, or stands by as any skipped one.
+    if (!(error instanceof LeaseLostError)) {
+      await afterFailedCycle(context, lease, state, error);
+      throw error;
+    }
+    report = leaseLostCycle(context, error);
   }
-  await afterSavedCycle(context, lease, report.nextPollAt);
+  await afterSavedCycle(context, lease, report);
   return {
     organization: organizationNamed,
     ...report,
@@ -92,21 +100,37 @@ async function runCycle(context: CycleContext, state: PollState): Promise<CycleR
   const granted = await deps.api.budget.reserve(plan.detectionRequests, plan.planned);
   const end =
     granted === 0 ? deferredCycle(context, plan, state) : await walkedCycle(context, plan, state, snapshots);
-  await saveCycle(context, end.next);
+  try {
+    await saveCycle(context, end.next);
+  } catch (error) {
+    if (!(error instanceof LeaseLostError)) throw error;
+    // The events the cycle recorded before the refused save stand, and are told.
+    return leaseLostCycle(context, error, end.report);
+  }
   return end.report;
+}
+
+/** A cycle whose lease another run took over during it: a skip naming the loss, with what it recorded. */
+function leaseLostCycle(context: CycleContext, error: LeaseLostError, ran?: CycleReport): CycleReport {
+  return {
+    ...emptyCycle(context.startedAt + context.organization.pollIntervalSeconds * 1000),
+    ...(ran === undefined ? {} : { events: ran.events, sourceTimes: ran.sourceTimes }),
+    ...leaseLostReport(error),
+  };
 }
 
 /**
  * After a saved cycle: the budget not spent goes back, and a run that keeps its lease renews it. A failure
  * of either is told on its own; the cycle saved, and its report stands.
  */
-async function afterSavedCycle(context: CycleContext, lease: LeaseTerms, nextPollAt: number): Promise<void> {
+async function afterSavedCycle(context: CycleContext, lease: LeaseTerms, report: CycleReport): Promise<void> {
   const { deps, organization } = context;
   await cleanup(context, 'release the request budget', () => deps.api.budget.release());
-  if (lease.heldFor === 'run') {
+  // A lease lost to another run is that run's now: renewing it would take it back.
+  if (lease.heldFor === 'run' && report.leaseLost !== true) {
     // Lost meanwhile to another run, the next claim says so: that cycle is skipped, naming the holder.
     await cleanup(context, 'renew the lease', () =>
-      keepLeaseUntil(deps.store, organization.id, deps.runId, deps.clock(), nextPollAt, lease),
+      keepLeaseUntil(deps.store, organization.id, deps.runId, deps.clock(), report.nextPollAt, lease),
     );
   }
 }

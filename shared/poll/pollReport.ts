@@ -33,6 +33,11 @@ export interface PollReport {
   reason?: string;
   /** Skipped: the run holding the lease, when known. */
   leaseHolder?: string;
+  /**
+   * Skipped midway: the lease ran out during the cycle and another run took it, so a write was refused
+   * (nothing of it made) and the cycle stopped there; `reason` says so.
+   */
+  leaseLost?: true;
   /** The ended run whose lease this cycle took over instead of waiting it out. */
   leaseTakenOverFrom?: string;
   /** Every walk started was fetched without error. */

@@ -5,6 +5,7 @@
 import type { NotifierEvent } from '../events/notifierEvent.js';
 import type { CycleContext } from './cycleContext.js';
 import { UnexpectedCycleError } from './errors.js';
+import { cycleFence } from './organizationLease.js';
 
 export interface RecordedBuilds<Due, Event> {
   /** Every event built, with what it was built for, a duplicate's included (the log holds it already). */
@@ -41,6 +42,7 @@ export async function recordBuiltEvents<Due, Event extends NotifierEvent>(
   const { duplicateEventIds } = await deps.store.recordEvents(
     organization.id,
     built.map(({ event }) => event),
+    cycleFence(deps.runId),
   );
   const duplicates = new Set(duplicateEventIds);
   return { built, events: built.map(({ event }) => event).filter(({ id }) => !duplicates.has(id)), failures };

@@ -11,6 +11,7 @@ import { isOrderEvent, type NotifierEvent } from '../events/notifierEvent.js';
 import { isStaleAtDetection } from '../events/staleness.js';
 import type { PollHealth } from '../store/pollState.js';
 import type { CycleContext } from './cycleContext.js';
+import { cycleFence } from './organizationLease.js';
 
 export interface CatchUpsInput {
   /** The events this cycle recorded, in commit order. */
@@ -54,6 +55,10 @@ export async function recordCatchUps(context: CycleContext, input: CatchUpsInput
     );
   }
   if (catchUps.length === 0) return [];
-  const { duplicateEventIds } = await deps.store.recordEvents(organization.id, catchUps);
+  const { duplicateEventIds } = await deps.store.recordEvents(
+    organization.id,
+    catchUps,
+    cycleFence(deps.runId),
+  );
   return catchUps.filter((catchUp) => !duplicateEventIds.includes(catchUp.id));
 }

@@ -16,6 +16,7 @@ import type { OrderEvent } from '../events/orderEvent.js';
 import type { EstablishmentsCache } from '../store/pollState.js';
 import { addDays } from '../time/calendarDate.js';
 import type { CycleContext } from './cycleContext.js';
+import { cycleFence } from './organizationLease.js';
 
 export interface ChangesInput {
   snapshots: ReadonlyMap<string, Snapshot>;
@@ -72,7 +73,11 @@ export async function recordChanges(context: CycleContext, input: ChangesInput):
       const at = transitionTime(event, order);
       if (at !== undefined) sourceTimes[event.id] = at;
     }
-    const result = await deps.store.commitChange(organization.id, { snapshot, events, sourceTimes });
+    const result = await deps.store.commitChange(
+      organization.id,
+      { snapshot, events, sourceTimes },
+      cycleFence(deps.runId),
+    );
     if (result.outcome === 'version_conflict') {
       recorded.conflicts += 1;
       return;

@@ -1,8 +1,8 @@
 // The poll cycle's save: the poll state the phases' records make, with how the cycle went, written in one
-// save that also gives back a lease held for the cycle.
+// save that also gives back a lease held for the cycle; fenced by that lease, as every write of the cycle.
 import type { PollHealth, PollState } from '../store/pollState.js';
 import type { CycleContext } from './cycleContext.js';
-import { DEFAULT_LEASE_TERMS } from './organizationLease.js';
+import { cycleFence, DEFAULT_LEASE_TERMS } from './organizationLease.js';
 import type { PollReport } from './pollReport.js';
 
 /** How the cycle went, for status and alarms. A deferral is neither: the "not polled" alarm still sees the gap. */
@@ -26,5 +26,8 @@ export function healthAfter(
 export async function saveCycle(context: CycleContext, state: PollState): Promise<void> {
   const { deps } = context;
   const heldFor = (deps.lease ?? DEFAULT_LEASE_TERMS).heldFor;
-  await deps.store.savePollState(state, heldFor === 'cycle' ? { releaseLeaseOf: deps.runId } : {});
+  await deps.store.savePollState(state, {
+    ...cycleFence(deps.runId),
+    ...(heldFor === 'cycle' ? { releaseLease: true } : {}),
+  });
 }

@@ -112,6 +112,28 @@ function issueLine(error: z.ZodError, field: string): string {
   return `${field === '' ? '' : `field ${field}: `}${first}${more}`;
 }
 
+/**
+ * A fenced write (LeaseFence) refused: the run's lease on the organization ran out and another run took
+ * it, or it was given back. Nothing of the write was made; the run that holds the lease now owns the
+ * organization's state. Not retryable: only the next cycle's claim can give the lease back to this run.
+ */
+export class LeaseLostError extends StateStoreError {
+  /** The run whose lease was lost. */
+  readonly owner: string;
+  /** Who holds the lease now, when anyone does. */
+  readonly holder: string | undefined;
+
+  constructor(operation: string, organization: string, owner: string, holder: string | undefined) {
+    super(
+      operation,
+      organization,
+      `lease lost: ${holder === undefined ? 'nobody' : holder} holds it now, not ${owner}; nothing was written`,
+    );
+    this.owner = owner;
+    this.holder = holder;
+  }
+}
+
 /** The database refused for capacity reasons even after the client's own retries. */
 export class StoreThrottledError extends StateStoreError {
   override readonly retryable = true;

@@ -1,5 +1,6 @@
 // The state store port: snapshots, the event log (the outbox that delivery drains), per-organization poll
-// state, a lease against overlapping runs, and the per-token request budget. Adapters: DynamoDB, SQLite.
+// state, a lease against overlapping runs (which also fences a cycle's writes), and the per-token request
+// budget. Adapters: DynamoDB, SQLite.
 import * as z from 'zod';
 import type { BudgetCounterStore } from '../api/budgetCounterStore.js';
 import type { Snapshot } from '../detect/snapshot.js';
@@ -62,30 +63,46 @@ export interface AcquireLeaseOptions {
   takeOverFrom?: string;
 }
 
-export interface SavePollStateOptions {
-  /** The owner whose lease on the organization the save also gives back. */
-  releaseLeaseOf?: string;
+/**
+ * What fences a cycle's write: it is made only while `leaseOwner` still holds the organization's lease (run
+ * out or not, as long as nobody took it). Otherwise nothing of it is written and it throws LeaseLostError,
+ * so that a run paused past its lease never writes over the run that took it.
+ */
+export interface LeaseFence {
+  leaseOwner: string;
+}
+
+export interface SavePollStateOptions extends LeaseFence {
+  /** Also gives the lease back, in the same write (the end of a cycle that holds it for the cycle). */
+  releaseLease?: boolean;
 }
 
 export interface StateStore {
   /** Every snapshot of the organization, in one query. */
   loadSnapshots(organizationId: string): Promise<Map<string, Snapshot>>;
-  /** Writes the snapshot (optimistic version check) and its events (each only if new) atomically. */
-  commitChange(organizationId: string, change: SnapshotChange): Promise<CommitResult>;
+  /**
+   * Writes the snapshot (optimistic version check) and its events (each only if new) atomically, as parsed
+   * by their schemas. Fenced: LeaseLostError, nothing written, once the fence's owner lost the lease.
+   */
+  commitChange(organizationId: string, change: SnapshotChange, fence?: LeaseFence): Promise<CommitResult>;
   /**
    * Logs events that belong to no order's snapshot (a prep summary), each only if new, and queues them for
-   * delivery like a commit's: one id is one event, however often it is recorded.
+   * delivery like a commit's: one id is one event, however often it is recorded. Fenced as commitChange.
    */
-  recordEvents(organizationId: string, events: readonly NotifierEvent[]): Promise<RecordResult>;
+  recordEvents(
+    organizationId: string,
+    events: readonly NotifierEvent[],
+    fence?: LeaseFence,
+  ): Promise<RecordResult>;
   /** Events recorded at or after `sinceMs`, oldest first. */
   listEvents(organizationId: string, sinceMs?: number): Promise<StoredEvent[]>;
   /** The organization's events that answer the query: newest first (last committed first), at most its limit. */
   findEvents(organizationId: string, query: EventQuery): Promise<StoredEvent[]>;
   loadPollState(organizationId: string): Promise<PollState | undefined>;
   /**
-   * Saves the poll state, leaving the lease as it is. With `releaseLeaseOf`, also gives the lease back if
-   * that owner still holds it, in the same write (the end of a cycle: one write instead of two); the state
-   * is saved either way, and a lease someone else holds now is left alone.
+   * Saves the poll state, as parsed by its schema. With a fence, only while its owner holds the lease
+   * (LeaseLostError otherwise: nothing written, the holder's lease and state left alone); with
+   * `releaseLease`, also gives the lease back in the same write (the end of a cycle: one write, not two).
    */
   savePollState(state: PollState, options?: SavePollStateOptions): Promise<void>;
   /**

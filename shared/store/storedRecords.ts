@@ -3,6 +3,7 @@
 // name a bad record the same way: the organization, the record, the field.
 import * as z from 'zod';
 import { type Snapshot, SnapshotSchema } from '../detect/snapshot.js';
+import { type DigestEvent, DigestEventSchema } from '../events/digestEvent.js';
 import { type NotifierEvent, NotifierEventSchema } from '../events/notifierEvent.js';
 import { parseInput, parseStored } from './parseStored.js';
 import { type PollState, PollStateSchema, storedPollStateSchema } from './pollState.js';
@@ -42,6 +43,11 @@ export function eventsToWrite(
   return events.map((event) =>
     parseInput(NotifierEventSchema, event, operation, organizationId, eventRecord(event?.id)),
   );
+}
+
+/** A digest to record, checked: a StoreInputError naming it when it does not fit. */
+export function digestToWrite(organizationId: string, digest: DigestEvent): DigestEvent {
+  return parseInput(DigestEventSchema, digest, 'recordDigest', organizationId, eventRecord(digest?.id));
 }
 
 /** The poll state to save, checked: a StoreInputError naming the organization and the field. */

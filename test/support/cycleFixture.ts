@@ -12,6 +12,7 @@ import {
   type PolledOrganization,
 } from '../../shared/poll/cycleContext.js';
 import type { CycleCleanupError } from '../../shared/poll/errors.js';
+import { DEFAULT_LEASE_TERMS } from '../../shared/poll/organizationLease.js';
 import type { WalkOutcome } from '../../shared/poll/walkListing.js';
 import type { EstablishmentsCache } from '../../shared/store/pollState.js';
 import { CountingBudget } from './cycleBudgets.js';
@@ -71,6 +72,11 @@ export interface CycleFixtureOptions {
   usablePerMinute?: number;
   /** Requests reserved before the phase runs, as the cycle reserves up front (taken from `available`). @default 0 */
   reserved?: number;
+  /**
+   * Whether the run already holds the organization's lease, as after the claim phase: the phases' writes
+   * are fenced by it. @default true
+   */
+  leaseHeld?: boolean;
   deps?: Partial<
     Pick<
       PollDependencies,
@@ -133,6 +139,14 @@ export async function cycleFixture(options: CycleFixtureOptions = {}): Promise<C
     onCleanupFailure: failOnCleanupFailure,
     ...options.deps,
   };
+  if (options.leaseHeld ?? true) {
+    await store.acquireLease(
+      organization.id,
+      deps.runId,
+      startedAt,
+      (deps.lease ?? DEFAULT_LEASE_TERMS).ttlMs,
+    );
+  }
   return { context: cycleContext(organization, deps, startedAt), organization, source, store, budget };
 }
 

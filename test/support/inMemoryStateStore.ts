@@ -7,6 +7,7 @@ import type { DigestStore } from '../../shared/delivery/digest/digestStore.js';
 import type { Snapshot } from '../../shared/detect/snapshot.js';
 import type { DigestEvent } from '../../shared/events/digestEvent.js';
 import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
+import { LeaseLostError } from '../../shared/store/errors.js';
 import type { EventLookup } from '../../shared/store/eventLookup.js';
 import { type EventQuery, EventQuerySchema, matchesEventQuery } from '../../shared/store/eventQuery.js';
 import { parseInput } from '../../shared/store/parseStored.js';
@@ -17,6 +18,7 @@ import {
   type CommitResult,
   DEFAULT_EVENT_RETENTION_MS,
   type Lease,
+  type LeaseFence,
   type RecordResult,
   type SavePollStateOptions,
   type SnapshotChange,
@@ -114,10 +116,15 @@ export class InMemoryStateStore implements StateStore, EventLookup, DigestStore,
     return snapshots;
   }
 
-  async commitChange(organizationId: string, change: SnapshotChange): Promise<CommitResult> {
+  async commitChange(
+    organizationId: string,
+    change: SnapshotChange,
+    fence?: LeaseFence,
+  ): Promise<CommitResult> {
     this.#failIfPlanned('commitChange');
     const snapshot = snapshotToWrite(organizationId, change.snapshot);
     const events = eventsToWrite('commitChange', organizationId, change.events);
+    this.#checkFence('commitChange', organizationId, fence);
     const records = this.#records(organizationId);
     const storedVersion = records.snapshots.get(snapshot.orderUuid)?.version;
     const expected = snapshot.version === 1 ? undefined : snapshot.version - 1;
@@ -126,9 +133,14 @@ export class InMemoryStateStore implements StateStore, EventLookup, DigestStore,
     return { outcome: 'committed', duplicateEventIds: this.#logEvents(organizationId, events) };
   }
 
-  async recordEvents(organizationId: string, events: readonly NotifierEvent[]): Promise<RecordResult> {
+  async recordEvents(
+    organizationId: string,
+    events: readonly NotifierEvent[],
+    fence?: LeaseFence,
+  ): Promise<RecordResult> {
     this.#failIfPlanned('recordEvents');
     const parsed = eventsToWrite('recordEvents', organizationId, events);
+    this.#checkFence('recordEvents', organizationId, fence);
     return { duplicateEventIds: this.#logEvents(organizationId, parsed) };
   }
 
@@ -155,14 +167,13 @@ export class InMemoryStateStore implements StateStore, EventLookup, DigestStore,
     return stored && readPollState(structuredClone(stored), 'loadPollState', organizationId);
   }
 
-  async savePollState(state: PollState, options: SavePollStateOptions = {}): Promise<void> {
+  async savePollState(state: PollState, options?: SavePollStateOptions): Promise<void> {
     this.#failIfPlanned('savePollState');
     const parsed = pollStateToWrite(state);
+    this.#checkFence('savePollState', parsed.organizationId, options);
     const records = this.#records(parsed.organizationId);
     records.pollState = structuredClone(parsed);
-    if (options.releaseLeaseOf !== undefined && records.lease?.owner === options.releaseLeaseOf) {
-      records.lease = undefined;
-    }
+    if (options?.releaseLease) records.lease = undefined;
   }
 
   async acquireLease(
@@ -306,6 +317,15 @@ export class InMemoryStateStore implements StateStore, EventLookup, DigestStore,
       this.#organizations.set(organizationId, records);
     }
     return records;
+  }
+
+  /** As the adapters: a fenced write whose owner no longer holds the lease writes nothing. */
+  #checkFence(operation: string, organizationId: string, fence: LeaseFence | undefined): void {
+    if (fence === undefined) return;
+    const holder = this.#records(organizationId).lease?.owner;
+    if (holder !== fence.leaseOwner) {
+      throw new LeaseLostError(operation, organizationId, fence.leaseOwner, holder);
+    }
   }
 
   #failIfPlanned(operation: StateStoreOperation): void {

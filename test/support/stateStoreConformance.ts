@@ -1,15 +1,22 @@
 // The behaviour every StateStore adapter must show, as one suite each adapter's test file runs: snapshots
-// and optimistic versions, the idempotent event log, poll state, the lease (alone and given back with the
-// poll state), the request budget, and the typed errors for a bad value handed in or a bad record read back.
+// and optimistic versions, the idempotent event log, poll state, the lease (alone, given back with the poll
+// state, and fencing a cycle's writes), the request budget, and the typed errors for a bad value handed in or
+// a bad record read back.
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
 import type { Snapshot } from '../../shared/detect/snapshot.js';
 import { buildPrepSummary } from '../../shared/events/buildPrepSummary.js';
+import { DIGEST_EVENT_TYPE, type DigestEvent } from '../../shared/events/digestEvent.js';
 import { eventId } from '../../shared/events/eventId.js';
 import type { OrderEvent, OrderEventType } from '../../shared/events/orderEvent.js';
 import type { PrepSummaryEvent } from '../../shared/events/prepSummaryEvent.js';
-import { MalformedRecordError, StateStoreError, StoreInputError } from '../../shared/store/errors.js';
+import {
+  LeaseLostError,
+  MalformedRecordError,
+  StateStoreError,
+  StoreInputError,
+} from '../../shared/store/errors.js';
 import type { EventQuery } from '../../shared/store/eventQuery.js';
 import { initialPollState, type PollState } from '../../shared/store/pollState.js';
 import type { StateStore } from '../../shared/store/stateStore.js';
@@ -114,6 +121,39 @@ export function makePrepSummary(organizationId: string, pickupDate = '2026-03-06
     orders: [],
     canceledBeforeClosing: 0,
   });
+}
+
+/** A one-event hourly digest of the organization for subscriber `ops`. */
+export function makeDigest(organizationId: string): DigestEvent {
+  const event = makeEvent(organizationId, newOrderUuid(), 'order.created');
+  return {
+    specversion: '1.0',
+    id: `digest-${organizationId}`,
+    source: event.source,
+    type: DIGEST_EVENT_TYPE,
+    subject: 'ops',
+    time: '2026-03-05T13:00:00+00:00',
+    datacontenttype: 'application/json',
+    data: {
+      subscriber_id: 'ops',
+      organization: { id: organizationId, name: 'North School', time_zone: 'Europe/Lisbon' },
+      every: '1h',
+      period_start: '2026-03-05T12:00:00+00:00',
+      period_end: '2026-03-05T13:00:00+00:00',
+      by_type: [{ name: 'order.created', count: 1 }],
+      by_establishment: [{ name: 'Main canteen', count: 1 }],
+      events: [
+        {
+          event_id: event.id,
+          type: 'order.created',
+          reference: 'ORD-1',
+          establishment: 'Main canteen',
+          pickup_date: '2026-03-06',
+          time: event.time,
+        },
+      ],
+    },
+  };
 }
 
 export function describeStateStoreConformance(
@@ -587,43 +627,123 @@ export function describeStateStoreConformance(
         await store.savePollState(stateOf(organizationId, T0 - 60_000));
         await store.acquireLease(organizationId, 'run-a', T0, 60_000);
 
-        await store.savePollState(stateOf(organizationId, T0), { releaseLeaseOf: 'run-a' });
+        await store.savePollState(stateOf(organizationId, T0), { leaseOwner: 'run-a', releaseLease: true });
 
         expect(await store.loadPollState(organizationId)).toEqual(stateOf(organizationId, T0));
         expect(await store.acquireLease(organizationId, 'run-b', T0 + 1, 60_000)).toBe(true);
       });
 
-      it('saves the poll state but leaves alone a lease another owner took over', async () => {
+      it('refuses a fenced save once another owner took the lease over, leaving its state and lease alone', async () => {
         const { store, organizationId } = await open();
         await store.acquireLease(organizationId, 'run-a', T0, 1_000);
         expect(await store.acquireLease(organizationId, 'run-b', T0 + 1_000, 60_000)).toBe(true);
+        await store.savePollState(stateOf(organizationId, T0 + 1_000), { leaseOwner: 'run-b' });
 
-        await store.savePollState(stateOf(organizationId, T0), { releaseLeaseOf: 'run-a' });
+        const error = await store
+          .savePollState(stateOf(organizationId, T0), { leaseOwner: 'run-a', releaseLease: true })
+          .catch((caught: unknown) => caught);
 
-        expect(await store.loadPollState(organizationId)).toEqual(stateOf(organizationId, T0));
-        expect(await store.acquireLease(organizationId, 'run-c', T0 + 2_000, 60_000)).toBe(false);
-        expect(await store.acquireLease(organizationId, 'run-b', T0 + 2_000, 60_000)).toBe(true);
+        expect(error).toBeInstanceOf(LeaseLostError);
+        expect(error).toMatchObject({
+          operation: 'savePollState',
+          organization: organizationId,
+          owner: 'run-a',
+          holder: 'run-b',
+          retryable: false,
+        });
+        expect((error as Error).message).not.toContain('\n');
+        expect(await store.loadPollState(organizationId)).toEqual(stateOf(organizationId, T0 + 1_000));
+        expect(await store.leaseHolder(organizationId)).toEqual({ owner: 'run-b', until: T0 + 61_000 });
       });
 
-      it('saves the poll state when the owner holds no lease any more', async () => {
+      it('refuses a fenced save once the owner gave the lease back', async () => {
         const { store, organizationId } = await open();
         await store.acquireLease(organizationId, 'run-a', T0, 60_000);
         await store.releaseLease(organizationId, 'run-a');
 
-        await store.savePollState(stateOf(organizationId, T0), { releaseLeaseOf: 'run-a' });
+        await expect(
+          store.savePollState(stateOf(organizationId, T0), { leaseOwner: 'run-a', releaseLease: true }),
+        ).rejects.toMatchObject({ name: 'LeaseLostError', holder: undefined });
+
+        expect(await store.loadPollState(organizationId)).toBeUndefined();
+      });
+
+      it('makes a fenced save under a lease run out that nobody took, keeping it unless given back', async () => {
+        const { store, organizationId } = await open();
+        await store.acquireLease(organizationId, 'run-a', T0, 1_000);
+
+        await store.savePollState(stateOf(organizationId, T0), { leaseOwner: 'run-a' });
 
         expect(await store.loadPollState(organizationId)).toEqual(stateOf(organizationId, T0));
-        expect(await store.acquireLease(organizationId, 'run-b', T0 + 1, 60_000)).toBe(true);
+        expect(await store.leaseHolder(organizationId)).toEqual({ owner: 'run-a', until: T0 + 1_000 });
       });
 
       it('saves a first poll state with the lease given back', async () => {
         const { store, organizationId } = await open();
         await store.acquireLease(organizationId, 'run-a', T0, 60_000);
 
-        await store.savePollState(stateOf(organizationId, T0), { releaseLeaseOf: 'run-a' });
+        await store.savePollState(stateOf(organizationId, T0), { leaseOwner: 'run-a', releaseLease: true });
 
         expect(await store.loadPollState(organizationId)).toEqual(stateOf(organizationId, T0));
         expect(await store.acquireLease(organizationId, 'run-b', T0 + 1, 60_000)).toBe(true);
+      });
+    });
+
+    describe('writes fenced by the lease', () => {
+      it('commits and records under the lease its owner holds', async () => {
+        const { store, organizationId, setNow } = await open();
+        await store.acquireLease(organizationId, 'run-a', T0, 60_000);
+        const snapshot = makeSnapshot(newOrderUuid());
+        const event = makeEvent(organizationId, snapshot.orderUuid, 'order.created');
+        const summary = makePrepSummary(organizationId);
+
+        expect(
+          await store.commitChange(organizationId, { snapshot, events: [event] }, { leaseOwner: 'run-a' }),
+        ).toEqual({ outcome: 'committed', duplicateEventIds: [] });
+        setNow(T0 + 1);
+        expect(await store.recordEvents(organizationId, [summary], { leaseOwner: 'run-a' })).toEqual({
+          duplicateEventIds: [],
+        });
+        expect((await store.listEvents(organizationId)).map(({ event }) => event.id)).toEqual([
+          event.id,
+          summary.id,
+        ]);
+      });
+
+      it('refuses a commit and a record once another owner took the lease over, writing nothing', async () => {
+        const { store, organizationId } = await open();
+        await store.acquireLease(organizationId, 'run-a', T0, 1_000);
+        await store.acquireLease(organizationId, 'run-b', T0 + 1_000, 60_000);
+        const snapshot = makeSnapshot(newOrderUuid());
+        const event = makeEvent(organizationId, snapshot.orderUuid, 'order.created');
+
+        const commit = await store
+          .commitChange(organizationId, { snapshot, events: [event] }, { leaseOwner: 'run-a' })
+          .catch((caught: unknown) => caught);
+        const record = await store
+          .recordEvents(organizationId, [makePrepSummary(organizationId)], { leaseOwner: 'run-a' })
+          .catch((caught: unknown) => caught);
+
+        expect(commit).toBeInstanceOf(LeaseLostError);
+        expect(commit).toMatchObject({ operation: 'commitChange', owner: 'run-a', holder: 'run-b' });
+        expect(record).toBeInstanceOf(LeaseLostError);
+        expect(record).toMatchObject({ operation: 'recordEvents', owner: 'run-a', holder: 'run-b' });
+        expect(await store.loadSnapshots(organizationId)).toEqual(new Map());
+        expect(await store.listEvents(organizationId)).toEqual([]);
+        // The holder writes on, the same change included.
+        expect(
+          await store.commitChange(organizationId, { snapshot, events: [event] }, { leaseOwner: 'run-b' }),
+        ).toEqual({ outcome: 'committed', duplicateEventIds: [] });
+      });
+
+      it('refuses a commit fenced by a lease never taken', async () => {
+        const { store, organizationId } = await open();
+        const snapshot = makeSnapshot(newOrderUuid());
+
+        await expect(
+          store.commitChange(organizationId, { snapshot, events: [] }, { leaseOwner: 'run-a' }),
+        ).rejects.toBeInstanceOf(LeaseLostError);
+        expect(await store.loadSnapshots(organizationId)).toEqual(new Map());
       });
     });
 
@@ -643,7 +763,9 @@ export function describeStateStoreConformance(
         const initial = initialPollState(organizationId);
         const bad = { ...initial, health: { ...initial.health, consecutiveFailures: -1 } };
 
-        const error = await rejectionOf(store.savePollState(bad, { releaseLeaseOf: 'run-a' }));
+        const error = await rejectionOf(
+          store.savePollState(bad, { leaseOwner: 'run-a', releaseLease: true }),
+        );
 
         expect(error).toBeInstanceOf(StoreInputError);
         expect(error).toMatchObject({

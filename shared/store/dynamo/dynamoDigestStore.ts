@@ -11,6 +11,7 @@ import type { DigestSizeLimit } from '../../delivery/digest/splitDigest.js';
 import type { DigestEvent } from '../../events/digestEvent.js';
 import { DYNAMO_ITEM_MAX_BYTES } from '../pollStateSize.js';
 import { DEFAULT_EVENT_RETENTION_MS, type StoredEvent } from '../stateStore.js';
+import { digestToWrite } from '../storedRecords.js';
 import { DynamoStateStore } from './dynamoStateStore.js';
 import { StateTableClient } from './stateTableClient.js';
 import { digestKey, ItemKind, ttlSeconds } from './stateTableKeys.js';
@@ -92,13 +93,14 @@ export class DynamoDigestStore implements DigestStore {
    * marked sent), false when it is sent or another run holds it.
    */
   async recordDigest(organizationId: string, digest: DigestEvent): Promise<boolean> {
+    const parsed = digestToWrite(organizationId, digest);
     const now = this.#clock();
     const claimed = await this.#table.send(
       'recordDigest',
       organizationId,
       new PutCommand({
         TableName: this.#table.name,
-        Item: digestClaimItem(organizationId, digest, now, now + this.#retentionMs),
+        Item: digestClaimItem(organizationId, parsed, now, now + this.#retentionMs),
         ConditionExpression:
           'attribute_not_exists(#pk) OR (attribute_not_exists(#sentAt) AND #claimedAt < :stale)',
         ExpressionAttributeNames: { '#pk': 'pk', '#sentAt': 'sentAt', '#claimedAt': 'claimedAt' },

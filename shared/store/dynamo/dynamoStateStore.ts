@@ -1,7 +1,7 @@
 // The state store on one DynamoDB table (layout in stateTableDefinition.ts): one Query loads an
 // organization's snapshots, TransactWriteItems (one, unless over DynamoDB's limits) commit each changed
 // order with its events; the lease lives on the poll state item, so the end of a cycle can save the state
-// and give the lease back at once.
+// and give the lease back at once, and a fenced write checks that item's owner in the same request.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   type DynamoDBDocumentClient,
@@ -17,6 +17,7 @@ import * as z from 'zod';
 import type { BudgetCounterStore } from '../../api/budgetCounterStore.js';
 import { type Snapshot, SnapshotSchema } from '../../detect/snapshot.js';
 import type { NotifierEvent } from '../../events/notifierEvent.js';
+import { LeaseLostError } from '../errors.js';
 import { type EventQuery, EventQuerySchema, matchesEventQuery } from '../eventQuery.js';
 import { parseInput, parseStored } from '../parseStored.js';
 import type { PollState } from '../pollState.js';
@@ -26,6 +27,7 @@ import {
   type CommitResult,
   DEFAULT_EVENT_RETENTION_MS,
   type Lease,
+  type LeaseFence,
   type RecordResult,
   type SavePollStateOptions,
   type SnapshotChange,
@@ -53,7 +55,12 @@ import {
   snapshotKey,
   ttlSeconds,
 } from './stateTableKeys.js';
-import { chunkTransactionItems, estimatedItemBytes } from './transactionChunks.js';
+import {
+  chunkTransactionItems,
+  estimatedItemBytes,
+  MAX_TRANSACTION_BYTES,
+  MAX_TRANSACTION_ITEMS,
+} from './transactionChunks.js';
 
 export interface DynamoStateStoreOptions {
   /** Build it once at module scope and share it: the store never creates or destroys clients. */
@@ -90,6 +97,13 @@ const LEASE_CONDITION = 'attribute_not_exists(#until) OR #until <= :now OR #owne
 /** Or held by an owner known to be gone. */
 const TAKE_OVER_CONDITION = `${LEASE_CONDITION} OR #owner = :gone`;
 const LeaseItemSchema = z.object({ leaseOwner: z.string(), leaseUntil: z.number() });
+/** A fenced write's condition: the fence's owner holds the lease, run out or not, as nobody took it. */
+const FENCE_CONDITION = '#owner = :leaseOwner';
+/**
+ * What a fence's check adds to its transaction's size: the item it checks (the poll state's), counted by
+ * DynamoDB toward the 4 MB, at its largest (DynamoDB's 400 KB item limit).
+ */
+const FENCE_CHECK_MAX_BYTES = 400 * 1024;
 /** A snapshot item's attributes with its TTL (epoch s) back as the Snapshot's expiresAt (epoch ms). */
 const fromTtl = (item: Record<string, unknown>) =>
   typeof item.expiresAt === 'number' ? { ...item, expiresAt: item.expiresAt * 1000 } : item;
@@ -144,25 +158,31 @@ export class DynamoStateStore implements StateStore {
     return snapshots;
   }
 
-  async commitChange(organizationId: string, change: SnapshotChange): Promise<CommitResult> {
+  async commitChange(
+    organizationId: string,
+    change: SnapshotChange,
+    fence?: LeaseFence,
+  ): Promise<CommitResult> {
     const snapshot = snapshotToWrite(organizationId, change.snapshot);
-    eventsToWrite('commitChange', organizationId, change.events);
-    const logged = await this.#logEvents(
-      'commitChange',
-      organizationId,
-      change.events,
+    const events = eventsToWrite('commitChange', organizationId, change.events);
+    const logged = await this.#logEvents('commitChange', organizationId, events, {
       snapshot,
-      change.sourceTimes,
-    );
+      sourceTimes: change.sourceTimes,
+      fence,
+    });
     return logged === 'version_conflict'
       ? { outcome: 'version_conflict' }
       : { outcome: 'committed', duplicateEventIds: logged };
   }
 
   /** Conditional puts, in TransactWriteItems within DynamoDB's limits, retried without those already logged. */
-  async recordEvents(organizationId: string, events: readonly NotifierEvent[]): Promise<RecordResult> {
+  async recordEvents(
+    organizationId: string,
+    events: readonly NotifierEvent[],
+    fence?: LeaseFence,
+  ): Promise<RecordResult> {
     const parsed = eventsToWrite('recordEvents', organizationId, events);
-    const logged = await this.#logEvents('recordEvents', organizationId, parsed);
+    const logged = await this.#logEvents('recordEvents', organizationId, parsed, { fence });
     return { duplicateEventIds: logged === 'version_conflict' ? [] : logged };
   }
 
@@ -178,13 +198,24 @@ export class DynamoStateStore implements StateStore {
    * transaction (the usual one) stays all or nothing; in a longer one a failed version check comes after
    * the earlier events are logged (delivered at most twice rather than lost), and a snapshot is never
    * saved without its events.
+   *
+   * Fenced, every transaction also checks the lease's owner: a lease lost before the first writes nothing
+   * (LeaseLostError); one lost between two leaves the earlier ones, made while it was held, to the run
+   * that took it over, which reads them as any cycle's.
    */
   async #logEvents(
     operation: 'commitChange' | 'recordEvents',
     organizationId: string,
     events: readonly NotifierEvent[],
-    snapshot?: Snapshot,
-    sourceTimes: Readonly<Record<string, number>> = {},
+    {
+      snapshot,
+      sourceTimes = {},
+      fence,
+    }: {
+      snapshot?: Snapshot;
+      sourceTimes?: Readonly<Record<string, number>> | undefined;
+      fence?: LeaseFence | undefined;
+    } = {},
   ): Promise<string[] | 'version_conflict'> {
     const recordedAt = this.#clock();
     const duplicateEventIds: string[] = [];
@@ -200,45 +231,62 @@ export class DynamoStateStore implements StateStore {
       put: this.#eventPut(organizationId, event, recordedAt, position, sourceTimes[event.id]),
     }));
     const snapshotPut = snapshot ? this.#snapshotPut(organizationId, snapshot) : undefined;
+    const fenceCheck = fence ? this.#fenceCheck(organizationId, fence) : undefined;
     const chunks = chunkTransactionItems(puts, ({ put }) => estimatedItemBytes(put), {
       reservedItems: snapshotPut ? 1 : 0,
       reservedBytes: snapshotPut ? estimatedItemBytes(snapshotPut) : 0,
+      // Every transaction carries the fence's check, and with it the checked item's size.
+      maxItems: MAX_TRANSACTION_ITEMS - (fenceCheck ? 1 : 0),
+      maxBytes: MAX_TRANSACTION_BYTES - (fenceCheck ? FENCE_CHECK_MAX_BYTES : 0),
     });
     for (const [index, chunk] of chunks.entries()) {
       const withSnapshot = index === chunks.length - 1 ? snapshotPut : undefined;
       if (chunk.length === 0 && !withSnapshot) continue;
-      const logged = await this.#transact(operation, organizationId, chunk, withSnapshot);
+      const logged = await this.#transact(operation, organizationId, chunk, {
+        snapshotPut: withSnapshot,
+        fenceCheck,
+      });
       if (logged === 'version_conflict') return logged;
+      if (logged === 'lease_lost') {
+        throw await this.#leaseLost(operation, organizationId, fence as LeaseFence);
+      }
       duplicateEventIds.push(...logged);
     }
     return duplicateEventIds;
   }
 
   /**
-   * One transaction of the puts (and the snapshot's, first, when given): again without the events the log
-   * already holds, until it commits. The ids of those events, or `version_conflict` (nothing written).
+   * One transaction of the puts (after the fence's check and the snapshot's put, when given): again
+   * without the events the log already holds, until it commits. The ids of those events, or
+   * `version_conflict` or `lease_lost` (nothing written).
    */
   async #transact(
     operation: 'commitChange' | 'recordEvents',
     organizationId: string,
     puts: readonly { event: NotifierEvent; put: TransactItem }[],
-    snapshotPut?: TransactItem,
-  ): Promise<string[] | 'version_conflict'> {
+    {
+      snapshotPut,
+      fenceCheck,
+    }: { snapshotPut?: TransactItem | undefined; fenceCheck?: TransactItem | undefined },
+  ): Promise<string[] | 'version_conflict' | 'lease_lost'> {
     const duplicateEventIds: string[] = [];
     let pending = [...puts];
-    const firstEvent = snapshotPut ? 1 : 0;
+    const head = [...(fenceCheck ? [fenceCheck] : []), ...(snapshotPut ? [snapshotPut] : [])];
+    const snapshotAt = snapshotPut ? head.length - 1 : undefined;
+    const firstEvent = head.length;
     // Each pass either commits, or learns that some events are already logged and drops them; so it ends.
     while (snapshotPut || pending.length > 0) {
       const refused = await this.#table.send(
         operation,
         organizationId,
         new TransactWriteCommand({
-          TransactItems: [...(snapshotPut ? [snapshotPut] : []), ...pending.map(({ put }) => put)],
+          TransactItems: [...head, ...pending.map(({ put }) => put)],
           ReturnConsumedCapacity: 'TOTAL',
         }),
         {
           onConditionFailed: ({ items, otherFailure, error }) => {
-            if (snapshotPut && items.includes(0)) return 'version_conflict' as const;
+            if (fenceCheck && items.includes(0)) return 'lease_lost' as const;
+            if (snapshotAt !== undefined && items.includes(snapshotAt)) return 'version_conflict' as const;
             const logged = items.map((item) => item - firstEvent).filter((position) => position >= 0);
             // Logged events are dropped only from a transaction refused for that alone.
             if (logged.length === 0 || otherFailure) throw error;
@@ -246,7 +294,7 @@ export class DynamoStateStore implements StateStore {
           },
         },
       );
-      if (refused === 'version_conflict') return refused;
+      if (refused === 'version_conflict' || refused === 'lease_lost') return refused;
       if (!Array.isArray(refused)) break;
       const logged = pending.filter((_, position) => refused.includes(position));
       duplicateEventIds.push(...logged.map(({ event }) => event.id));
@@ -366,7 +414,7 @@ export class DynamoStateStore implements StateStore {
     return readPollState(stored, 'loadPollState', organizationId);
   }
 
-  async savePollState(state: PollState, options: SavePollStateOptions = {}): Promise<void> {
+  async savePollState(state: PollState, options?: SavePollStateOptions): Promise<void> {
     const parsed = this.#fitItem(pollStateToWrite(state));
     const organizationId = parsed.organizationId;
     // An update, not a put: a put would erase the lease attributes that share the item.
@@ -378,25 +426,28 @@ export class DynamoStateStore implements StateStore {
       ExpressionAttributeValues: { ':kind': ItemKind.pollState, ':state': parsed },
       ReturnConsumedCapacity: 'TOTAL',
     };
-    const owner = options.releaseLeaseOf;
-    if (owner !== undefined) {
-      const released = await this.#table.send(
-        'savePollState',
-        organizationId,
-        new UpdateCommand({
-          ...save,
-          UpdateExpression: `${save.UpdateExpression} REMOVE #owner, #until`,
-          ConditionExpression: '#owner = :owner',
-          ExpressionAttributeNames: { ...save.ExpressionAttributeNames, ...LEASE_NAMES },
-          ExpressionAttributeValues: { ...save.ExpressionAttributeValues, ':owner': owner },
-        }),
-        // The lease is no longer ours (it ran out and was taken, or was given back): nothing was written,
-        // so save the state alone, leaving whoever holds the lease now alone. Rare, hence a second write.
-        { onConditionFailed: () => false as const },
-      );
-      if (released !== false) return;
+    if (options === undefined) {
+      await this.#table.send('savePollState', organizationId, new UpdateCommand(save));
+      return;
     }
-    await this.#table.send('savePollState', organizationId, new UpdateCommand(save));
+    const saved = await this.#table.send(
+      'savePollState',
+      organizationId,
+      new UpdateCommand({
+        ...save,
+        UpdateExpression: `${save.UpdateExpression}${options.releaseLease ? ' REMOVE #owner, #until' : ''}`,
+        ConditionExpression: FENCE_CONDITION,
+        ExpressionAttributeNames: {
+          ...save.ExpressionAttributeNames,
+          ...(options.releaseLease ? LEASE_NAMES : { '#owner': LEASE_NAMES['#owner'] }),
+        },
+        ExpressionAttributeValues: { ...save.ExpressionAttributeValues, ':leaseOwner': options.leaseOwner },
+      }),
+      // The lease is no longer ours (it ran out and was taken, or was given back): nothing was written, and
+      // the state of the run that holds it now stands.
+      { onConditionFailed: () => false as const },
+    );
+    if (saved === false) throw await this.#leaseLost('savePollState', organizationId, options);
   }
 
   /**
@@ -477,6 +528,25 @@ export class DynamoStateStore implements StateStore {
       // Someone else holds it now (ours ran out and was taken), or nobody does: nothing of ours to give back.
       { onConditionFailed: () => undefined },
     );
+  }
+
+  /** A transaction's item that writes nothing and holds it to the fence. */
+  #fenceCheck(organizationId: string, fence: LeaseFence): TransactItem {
+    return {
+      ConditionCheck: {
+        TableName: this.#table.name,
+        Key: pollStateKey(organizationId),
+        ConditionExpression: FENCE_CONDITION,
+        ExpressionAttributeNames: { '#owner': LEASE_NAMES['#owner'] },
+        ExpressionAttributeValues: { ':leaseOwner': fence.leaseOwner },
+      },
+    };
+  }
+
+  /** The refusal of a fenced write, naming who holds the lease now (read once more: a rare path). */
+  async #leaseLost(operation: string, organizationId: string, fence: LeaseFence): Promise<LeaseLostError> {
+    const holder = await this.leaseHolder(organizationId);
+    return new LeaseLostError(operation, organizationId, fence.leaseOwner, holder?.owner);
   }
 
   #snapshotPut(organizationId: string, snapshot: Snapshot) {

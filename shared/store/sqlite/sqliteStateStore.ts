@@ -1,13 +1,14 @@
 // The state store in one local SQLite file (better-sqlite3, WAL) for the CLI runner: the same semantics as
-// the DynamoDB adapter, each commit one transaction. The same file serves the local runner's other ports:
-// one event by id, the digests, pruning (what SQLite has no TTL for) and, through `outbox`, the delivery
-// outbox and its ledger.
+// the DynamoDB adapter, each commit one transaction (its lease fence read inside it). The same file serves
+// the local runner's other ports: one event by id, the digests, pruning (what SQLite has no TTL for) and,
+// through `outbox`, the delivery outbox and its ledger.
 import type Database from 'better-sqlite3';
 import type { BudgetCounterStore } from '../../api/budgetCounterStore.js';
 import type { DigestStore } from '../../delivery/digest/digestStore.js';
 import type { Snapshot } from '../../detect/snapshot.js';
 import { DIGEST_EVENT_TYPE, type DigestEvent } from '../../events/digestEvent.js';
 import type { NotifierEvent } from '../../events/notifierEvent.js';
+import { LeaseLostError } from '../errors.js';
 import type { EventLookup } from '../eventLookup.js';
 import { type EventQuery, EventQuerySchema } from '../eventQuery.js';
 import { parseInput } from '../parseStored.js';
@@ -18,6 +19,7 @@ import {
   type CommitResult,
   DEFAULT_EVENT_RETENTION_MS,
   type Lease,
+  type LeaseFence,
   type RecordResult,
   type SavePollStateOptions,
   type SnapshotChange,
@@ -25,6 +27,7 @@ import {
   type StoredEvent,
 } from '../stateStore.js';
 import {
+  digestToWrite,
   eventsToWrite,
   pollStateToWrite,
   readPollState,
@@ -72,11 +75,16 @@ export class SqliteStateStore implements StateStore, EventLookup, DigestStore, S
     snapshot: Snapshot,
     events: NotifierEvent[],
     sourceTimes: Readonly<Record<string, number>>,
+    fence: LeaseFence | undefined,
   ) => CommitResult;
-  readonly #recordEvents: (organizationId: string, events: readonly NotifierEvent[]) => RecordResult;
+  readonly #recordEvents: (
+    organizationId: string,
+    events: readonly NotifierEvent[],
+    fence: LeaseFence | undefined,
+  ) => RecordResult;
   readonly #recordDigest: (organizationId: string, digest: DigestEvent) => boolean;
   readonly #prune: (nowMs: number) => PruneResult;
-  readonly #savePollState: (state: PollState, releaseLeaseOf: string | undefined) => void;
+  readonly #savePollState: (state: PollState, options: SavePollStateOptions | undefined) => void;
 
   constructor(options: SqliteStateStoreOptions) {
     try {
@@ -149,6 +157,15 @@ export class SqliteStateStore implements StateStore, EventLookup, DigestStore, S
     };
     const statements = this.#statements;
 
+    /** Inside the write's transaction, before anything is written: a lost lease writes nothing. */
+    const checkFence = (operation: string, organizationId: string, fence: LeaseFence | undefined) => {
+      if (fence === undefined) return;
+      const holder = statements.leaseHolder.get(organizationId)?.owner;
+      if (holder !== fence.leaseOwner) {
+        throw new LeaseLostError(operation, organizationId, fence.leaseOwner, holder);
+      }
+    };
+
     /**
      * Writes events to the log and queues each new one for delivery, inside the caller's transaction. An
      * event already in the log was queued when it was first logged, so it is not queued again; its id is
@@ -184,7 +201,9 @@ export class SqliteStateStore implements StateStore, EventLookup, DigestStore, S
         snapshot: Snapshot,
         events: NotifierEvent[],
         sourceTimes: Readonly<Record<string, number>>,
+        fence: LeaseFence | undefined,
       ) => {
+        checkFence('commitChange', organizationId, fence);
         const stored = statements.snapshotVersion.get(organizationId, snapshot.orderUuid);
         const expected = snapshot.version === 1 ? undefined : snapshot.version - 1;
         if (stored?.version !== expected) return { outcome: 'version_conflict' } as const;
@@ -202,9 +221,12 @@ export class SqliteStateStore implements StateStore, EventLookup, DigestStore, S
       },
     ).immediate;
 
-    this.#recordEvents = db.transaction((organizationId: string, events: readonly NotifierEvent[]) => ({
-      duplicateEventIds: logEvents(organizationId, events),
-    })).immediate;
+    this.#recordEvents = db.transaction(
+      (organizationId: string, events: readonly NotifierEvent[], fence: LeaseFence | undefined) => {
+        checkFence('recordEvents', organizationId, fence);
+        return { duplicateEventIds: logEvents(organizationId, events) };
+      },
+    ).immediate;
 
     this.#recordDigest = db.transaction((organizationId: string, digest: DigestEvent) => {
       const recordedAt = this.#clock();
@@ -224,9 +246,10 @@ export class SqliteStateStore implements StateStore, EventLookup, DigestStore, S
     }).immediate;
 
     // The end of a cycle saves the state and gives the lease back together.
-    this.#savePollState = db.transaction((state: PollState, releaseLeaseOf: string | undefined) => {
+    this.#savePollState = db.transaction((state: PollState, options: SavePollStateOptions | undefined) => {
+      checkFence('savePollState', state.organizationId, options);
       statements.savePollState.run(state.organizationId, JSON.stringify(state));
-      if (releaseLeaseOf !== undefined) statements.releaseLease.run(state.organizationId, releaseLeaseOf);
+      if (options?.releaseLease) statements.releaseLease.run(state.organizationId, options.leaseOwner);
     }).immediate;
 
     this.#prune = db.transaction((nowMs: number) => ({
@@ -246,17 +269,25 @@ export class SqliteStateStore implements StateStore, EventLookup, DigestStore, S
     });
   }
 
-  async commitChange(organizationId: string, change: SnapshotChange): Promise<CommitResult> {
+  async commitChange(
+    organizationId: string,
+    change: SnapshotChange,
+    fence?: LeaseFence,
+  ): Promise<CommitResult> {
     const snapshot = snapshotToWrite(organizationId, change.snapshot);
-    eventsToWrite('commitChange', organizationId, change.events);
+    const events = eventsToWrite('commitChange', organizationId, change.events);
     return guarded('commitChange', organizationId, () =>
-      this.#commit(organizationId, snapshot, change.events, change.sourceTimes ?? {}),
+      this.#commit(organizationId, snapshot, events, change.sourceTimes ?? {}, fence),
     );
   }
 
-  async recordEvents(organizationId: string, events: readonly NotifierEvent[]): Promise<RecordResult> {
+  async recordEvents(
+    organizationId: string,
+    events: readonly NotifierEvent[],
+    fence?: LeaseFence,
+  ): Promise<RecordResult> {
     const parsed = eventsToWrite('recordEvents', organizationId, events);
-    return guarded('recordEvents', organizationId, () => this.#recordEvents(organizationId, parsed));
+    return guarded('recordEvents', organizationId, () => this.#recordEvents(organizationId, parsed, fence));
   }
 
   async listEvents(organizationId: string, sinceMs?: number): Promise<StoredEvent[]> {
@@ -272,7 +303,8 @@ export class SqliteStateStore implements StateStore, EventLookup, DigestStore, S
    * digest of that id (the same subscriber, organization and period) is already recorded.
    */
   async recordDigest(organizationId: string, digest: DigestEvent): Promise<boolean> {
-    return guarded('recordDigest', organizationId, () => this.#recordDigest(organizationId, digest));
+    const parsed = digestToWrite(organizationId, digest);
+    return guarded('recordDigest', organizationId, () => this.#recordDigest(organizationId, parsed));
   }
 
   async findEvents(organizationId: string, query: EventQuery): Promise<StoredEvent[]> {
@@ -303,11 +335,9 @@ export class SqliteStateStore implements StateStore, EventLookup, DigestStore, S
     });
   }
 
-  async savePollState(state: PollState, options: SavePollStateOptions = {}): Promise<void> {
+  async savePollState(state: PollState, options?: SavePollStateOptions): Promise<void> {
     const parsed = pollStateToWrite(state);
-    guarded('savePollState', parsed.organizationId, () =>
-      this.#savePollState(parsed, options.releaseLeaseOf),
-    );
+    guarded('savePollState', parsed.organizationId, () => this.#savePollState(parsed, options));
   }
 
   async acquireLease(

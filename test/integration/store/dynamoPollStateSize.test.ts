@@ -12,6 +12,7 @@ import {
   PollStateTooLargeError,
   pollStateBytes,
 } from '../../../shared/store/pollStateSize.js';
+import type { SavePollStateOptions } from '../../../shared/store/stateStore.js';
 import { createLocalStateTable, type LocalTable } from '../../support/dynamoLocal.js';
 import {
   LARGE_STATE_TODAY,
@@ -31,7 +32,7 @@ describe('the poll state item on DynamoDB Local', () => {
     const warn = vi.fn<(line: string) => void>();
     const store = new DynamoStateStore({ client: table.client, tableName: table.tableName, warn });
     /** Saves and returns the item's kilobytes as DynamoDB counted them (a first write's capacity units). */
-    const saveMeasured = async (state: PollState, options?: { releaseLeaseOf?: string }) => {
+    const saveMeasured = async (state: PollState, options?: SavePollStateOptions) => {
       const before = store.metrics.byOperation.savePollState.writeCapacityUnits;
       await store.savePollState(state, options);
       return store.metrics.byOperation.savePollState.writeCapacityUnits - before;
@@ -68,7 +69,7 @@ describe('the poll state item on DynamoDB Local', () => {
     expect(await store.acquireLease(state.organizationId, owner, Date.now(), 60_000)).toBe(true);
 
     const first = await saveMeasured(state);
-    const second = await saveMeasured(state, { releaseLeaseOf: owner });
+    const second = await saveMeasured(state, { leaseOwner: owner, releaseLease: true });
 
     expect(first).toBeLessThanOrEqual(400);
     expect(second).toBeLessThanOrEqual(400);

@@ -159,7 +159,7 @@ describe('DynamoStateStore on DynamoDB Local', () => {
 
     expect(await store.loadPollState(organizationId)).toEqual(state);
     expect(await store.leaseHolder(organizationId)).toEqual({ owner: 'run-a', until: T0 + 60_000 });
-    await store.savePollState(state, { releaseLeaseOf: 'run-a' });
+    await store.savePollState(state, { leaseOwner: 'run-a', releaseLease: true });
     const item = (await documents.send(new GetCommand({ TableName: table.tableName, Key: key }))).Item;
     expect(item?.state).toEqual(state);
     expect(item).not.toHaveProperty('leaseOwner');
@@ -189,7 +189,7 @@ describe('DynamoStateStore on DynamoDB Local', () => {
     const before = store.metrics;
     await store.savePollState(
       { ...state, health: { ...state.health, lastSuccessAt: T0 } },
-      { releaseLeaseOf: 'run-a' },
+      { leaseOwner: 'run-a', releaseLease: true },
     );
     const after = store.metrics;
 

@@ -5,11 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DynamoDigestStore } from '../../../shared/store/dynamo/dynamoDigestStore.js';
 import { DynamoStateStore } from '../../../shared/store/dynamo/dynamoStateStore.js';
 import { StateStoreError } from '../../../shared/store/errors.js';
 import { initialPollState } from '../../../shared/store/pollState.js';
 import { createLocalStateTable, type LocalTable, localDynamoClient } from '../../support/dynamoLocal.js';
 import {
+  makeDigest,
   makeEvent,
   makePrepSummary,
   makeSnapshot,
@@ -200,18 +202,27 @@ describe('DynamoStateStore writes on DynamoDB Local', () => {
     );
   });
 
-  it('saves the poll state without touching a lease taken over by another owner', async () => {
+  it('refuses a fenced save under a lease taken over by another owner, in one write, touching neither', async () => {
     const { store, organizationId, readItem } = await open();
+    const theirs = initialPollState(organizationId);
+    await store.savePollState(theirs);
     await store.acquireLease(organizationId, 'run-b', T0, 60_000);
     const state = {
       ...initialPollState(organizationId),
       health: { lastSuccessAt: T0, lastAttemptAt: null, consecutiveFailures: 0, lastError: null },
     };
+    const before = store.metrics.byOperation.savePollState.writeRequests;
 
-    await store.savePollState(state, { releaseLeaseOf: 'run-a' });
+    await expect(
+      store.savePollState(state, { leaseOwner: 'run-a', releaseLease: true }),
+    ).rejects.toMatchObject({ name: 'LeaseLostError', owner: 'run-a', holder: 'run-b' });
 
-    expect(await readItem('STATE')).toMatchObject({ state, leaseOwner: 'run-b', leaseUntil: T0 + 60_000 });
-    expect(await store.loadPollState(organizationId)).toEqual(state);
+    expect(store.metrics.byOperation.savePollState.writeRequests - before).toBe(1);
+    expect(await readItem('STATE')).toMatchObject({
+      state: theirs,
+      leaseOwner: 'run-b',
+      leaseUntil: T0 + 60_000,
+    });
   });
 
   it('does not release a lease for anyone but its owner', async () => {
@@ -255,5 +266,36 @@ describe('DynamoStateStore writes on DynamoDB Local', () => {
       organization: organizationId,
     });
     expect((error as Error).message).toContain(organizationId);
+  });
+  it('writes what it validated: a snapshot, events and poll state as their schemas parse them, not as handed in', async () => {
+    const { table, store, organizationId, readItem } = await open();
+    const snapshot = makeSnapshot(newOrderUuid());
+    const event = makeEvent(organizationId, snapshot.orderUuid, 'order.created');
+    const summary = makePrepSummary(organizationId);
+    // What a caller's object may carry beside its schema's fields: never to reach the table.
+    const extra = { debugNote: 'not part of the record' };
+    await store.commitChange(organizationId, {
+      snapshot: { ...snapshot, ...extra },
+      events: [{ ...event, ...extra }],
+    });
+    await store.recordEvents(organizationId, [{ ...summary, ...extra }]);
+    await store.savePollState({ ...initialPollState(organizationId), ...extra });
+
+    const committed = await readItem(`EVENT#${event.id}`);
+    expect(JSON.parse(String(committed?.payload))).toEqual(event);
+    expect(JSON.parse(String((await readItem(`EVENT#${summary.id}`))?.payload))).not.toHaveProperty(
+      'debugNote',
+    );
+    expect(await readItem(`SNAP#${snapshot.orderUuid}`)).not.toHaveProperty('debugNote');
+    expect((await readItem('STATE'))?.state).not.toHaveProperty('debugNote');
+
+    const digests = new DynamoDigestStore({
+      client: table.client,
+      tableName: table.tableName,
+      clock: () => T0,
+    });
+    const digest = makeDigest(organizationId);
+    expect(await digests.recordDigest(organizationId, { ...digest, ...extra })).toBe(true);
+    expect(JSON.parse(String((await readItem(`DIGEST#${digest.id}`))?.payload))).toEqual(digest);
   });
 });

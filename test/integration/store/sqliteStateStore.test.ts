@@ -23,6 +23,7 @@ import {
 } from '../../support/olderStateFiles.js';
 import {
   describeStateStoreConformance,
+  makeDigest,
   makeEvent,
   makePrepSummary,
   makeSnapshot,
@@ -126,6 +127,44 @@ describe('SqliteStateStore on a state file', () => {
     expect(await second.loadSnapshots(ORG)).toEqual(new Map([[snapshot.orderUuid, snapshot]]));
     expect(await second.listEvents(ORG)).toEqual([{ event, organizationId: ORG, recordedAt: T0 }]);
     expect(await second.loadPollState(ORG)).toEqual(state);
+  });
+
+  it('writes what it validated: a snapshot, events and poll state as their schemas parse them, not as handed in', async () => {
+    const store = open();
+    const snapshot = makeSnapshot(newOrderUuid());
+    const event = makeEvent(ORG, snapshot.orderUuid, 'order.created');
+    const summary = makePrepSummary(ORG);
+    // What a caller's object may carry beside its schema's fields: never to reach the state file.
+    const extra = { debugNote: 'not part of the record' };
+    await store.commitChange(ORG, { snapshot: { ...snapshot, ...extra }, events: [{ ...event, ...extra }] });
+    await store.recordEvents(ORG, [{ ...summary, ...extra }]);
+    await store.savePollState({ ...initialPollState(ORG), ...extra });
+    expect(await store.recordDigest(ORG, { ...makeDigest(ORG), ...extra })).toBe(true);
+    store.close();
+    stores.splice(0);
+
+    const raw = new Database(join(dir, 'nested', 'state.db'), { readonly: true });
+    try {
+      const texts = [
+        ...raw
+          .prepare<[], { payload: string }>('SELECT payload FROM events')
+          .all()
+          .map((row) => row.payload),
+        ...raw
+          .prepare<[], { data: string }>('SELECT data FROM snapshots')
+          .all()
+          .map((row) => row.data),
+        ...raw
+          .prepare<[], { data: string }>('SELECT data FROM poll_states')
+          .all()
+          .map((row) => row.data),
+      ];
+      expect(texts).toHaveLength(5);
+      for (const text of texts) expect(JSON.parse(text)).not.toHaveProperty('debugNote');
+      expect(JSON.parse(texts[0] ?? '')).toEqual(event);
+    } finally {
+      raw.close();
+    }
   });
 
   it('refuses a state file written by a newer schema, naming the file and both versions', () => {

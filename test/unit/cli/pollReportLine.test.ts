@@ -6,6 +6,10 @@ import {
 } from '../../../cli/output/pollReportLine.js';
 import type { ListingProblem } from '../../../shared/api/listingProblem.js';
 import type { VanishedOrder } from '../../../shared/detect/planResolution.js';
+import { leaseLostReport } from '../../../shared/poll/claimCycle.js';
+import { describeLeaseOwner } from '../../../shared/poll/localRunId.js';
+import { LeaseLostError } from '../../../shared/store/errors.js';
+import { ORGANIZATION } from '../../support/detectFixtures.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
 import { pollReport } from './pollReportFixture.js';
 
@@ -172,6 +176,22 @@ describe('the status line of a cycle', () => {
     const report = pollReport({ outcome: 'skipped', reason: 'request budget exhausted for this token' });
     expect(formatPollReportLine(report, 45, { queued: 0, dead: 2 })).toBe(
       'North School: skipped (request budget exhausted for this token), 2 dead letters',
+    );
+  });
+});
+
+describe('a cycle whose lease was taken over', () => {
+  it('is one warning line naming the loss, the holder and that its state stands, then nothing else', () => {
+    const lost = new LeaseLostError('savePollState', ORGANIZATION.id, 'run-a', 'hostname:4242:m1abc');
+    const report = pollReport({ ...leaseLostReport(lost), events: [] });
+    const records = pollReportRecords(report, 45, { queued: 0, dead: 0 });
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({
+      level: 'warn',
+      fields: { outcome: 'skipped', leaseLost: true, leaseHolder: 'hostname:4242:m1abc' },
+    });
+    expect(records[0]?.message).toBe(
+      `North School: lease lost during the cycle to another run (${describeLeaseOwner('hostname:4242:m1abc')}): nothing more of this cycle was written, and that run's state stands`,
     );
   });
 });

@@ -12,26 +12,26 @@ const TTL = DEFAULT_LEASE_TERMS.ttlMs;
 
 describe('claimCycle', () => {
   it('holds a free lease, for the lease’s term from the cycle’s start', async () => {
-    const { context, store } = await cycleFixture();
+    const { context, store } = await cycleFixture({ leaseHeld: false });
     expect(await claimCycle(context)).toEqual({ held: true });
     expect(await store.leaseHolder(ORGANIZATION.id)).toEqual({ owner: RUN_ID, until: T0 + TTL });
   });
 
   it('renews a lease this run already holds', async () => {
-    const { context, store } = await cycleFixture();
+    const { context, store } = await cycleFixture({ leaseHeld: false });
     await store.acquireLease(ORGANIZATION.id, RUN_ID, T0 - MINUTE, TTL);
     expect(await claimCycle(context)).toEqual({ held: true });
     expect(await store.leaseHolder(ORGANIZATION.id)).toEqual({ owner: RUN_ID, until: T0 + TTL });
   });
 
   it('holds a lease whose term another run let run out', async () => {
-    const { context, store } = await cycleFixture();
+    const { context, store } = await cycleFixture({ leaseHeld: false });
     await store.acquireLease(ORGANIZATION.id, 'other-run', T0 - TTL, TTL);
     expect(await claimCycle(context)).toEqual({ held: true });
   });
 
   it('is not held while another run’s lease lives, and names that run in the reason', async () => {
-    const { context, store } = await cycleFixture();
+    const { context, store } = await cycleFixture({ leaseHeld: false });
     await store.acquireLease(ORGANIZATION.id, 'lambda-request-7f3a', T0 - MINUTE, TTL);
     expect(await claimCycle(context)).toEqual({
       held: false,
@@ -42,7 +42,7 @@ describe('claimCycle', () => {
   });
 
   it('names a local run holding the lease by its pid and host', async () => {
-    const { context, store } = await cycleFixture();
+    const { context, store } = await cycleFixture({ leaseHeld: false });
     const holder = localRunId({ host: 'build-7', pid: 4242, startedAt: T0 - MINUTE });
     await store.acquireLease(ORGANIZATION.id, holder, T0 - MINUTE, TTL);
     expect(await claimCycle(context)).toMatchObject({
@@ -53,7 +53,7 @@ describe('claimCycle', () => {
   });
 
   it('says only that another run polls when the lease was given back and taken again between two looks', async () => {
-    const { context } = await cycleFixture();
+    const { context } = await cycleFixture({ leaseHeld: false });
     // Refused, then found free, then refused again: another run was quicker, and who it is is not known.
     // The claim asks the store nothing else.
     const racing = {
@@ -70,6 +70,7 @@ describe('claimCycle', () => {
   it('takes over at once the lease of a run known to have ended, and says whose it was', async () => {
     const ended = localRunId({ host: 'build-7', pid: 4242, startedAt: T0 - 10 * MINUTE });
     const { context, store } = await cycleFixture({
+      leaseHeld: false,
       deps: { lease: { ...DEFAULT_LEASE_TERMS, isGone: (owner) => owner === ended } },
     });
     await store.acquireLease(ORGANIZATION.id, ended, T0 - MINUTE, TTL);
@@ -79,6 +80,7 @@ describe('claimCycle', () => {
 
   it('does not take over from a holder that is not known to have ended', async () => {
     const { context, store } = await cycleFixture({
+      leaseHeld: false,
       deps: { lease: { ...DEFAULT_LEASE_TERMS, isGone: (owner) => owner === 'someone-else' } },
     });
     await store.acquireLease(ORGANIZATION.id, 'other-run', T0 - MINUTE, TTL);

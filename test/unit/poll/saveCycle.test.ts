@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LEASE_TERMS } from '../../../shared/poll/organizationLease.js';
 import { healthAfter, saveCycle } from '../../../shared/poll/saveCycle.js';
+import { LeaseLostError } from '../../../shared/store/errors.js';
 import { initialPollState, type PollHealth } from '../../../shared/store/pollState.js';
 import { cycleFixture, MINUTE, RUN_ID, T0 } from '../../support/cycleFixture.js';
 import { ORGANIZATION } from '../../support/detectFixtures.js';
@@ -78,10 +79,11 @@ describe('saveCycle', () => {
     expect(await store.leaseHolder(ORGANIZATION.id)).toEqual({ owner: RUN_ID, until: T0 + lease.ttlMs });
   });
 
-  it('never gives back a lease another run holds now', async () => {
-    const { context, store } = await cycleFixture();
+  it('saves nothing, and gives back nothing, once another run holds the lease: the lease is lost', async () => {
+    const { context, store } = await cycleFixture({ leaseHeld: false });
     await store.acquireLease(ORGANIZATION.id, 'other-run', T0, DEFAULT_LEASE_TERMS.ttlMs);
-    await saveCycle(context, state);
+    await expect(saveCycle(context, state)).rejects.toBeInstanceOf(LeaseLostError);
     expect(await store.leaseHolder(ORGANIZATION.id)).toMatchObject({ owner: 'other-run' });
+    expect(await store.loadPollState(ORGANIZATION.id)).toBeUndefined();
   });
 });

@@ -169,7 +169,7 @@ describe('DynamoStateStore when DynamoDB refuses', () => {
     ddb.on(UpdateCommand).rejects(new ThrottlingException({ message: 'Slow down', $metadata: {} }));
 
     const error = await rejectionOf(
-      newStore().savePollState(initialPollState(ORG), { releaseLeaseOf: 'run-a' }),
+      newStore().savePollState(initialPollState(ORG), { leaseOwner: 'run-a', releaseLease: true }),
     );
 
     expect(error).toBeInstanceOf(StoreThrottledError);
