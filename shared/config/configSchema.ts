@@ -9,6 +9,7 @@ import { EVENT_TYPES, type EventType } from '../events/notifierEvent.js';
 import { isValidTimeZone } from '../time/calendarDate.js';
 import { parseCatchUpAfter } from './catchUpAfter.js';
 import { closestMatch } from './closestMatch.js';
+import { DELIVERY_URL_RULE, parseDeliveryUrl } from './deliveryUrl.js';
 import { quoted } from './describeValue.js';
 import { SecretRefSchema } from './secretRef.js';
 import { strictObject } from './strictObject.js';
@@ -85,8 +86,8 @@ function parseHttpUrl(text: string): URL | undefined {
 }
 
 // URLs are never quoted back: a webhook URL may carry a token in its query.
-const HttpUrl = z.string().refine((text) => parseHttpUrl(text) !== undefined, {
-  error: 'must be an http:// or https:// URL',
+const DeliveryUrl = z.string().refine((text) => parseDeliveryUrl(text) !== undefined, {
+  error: `must be ${DELIVERY_URL_RULE}`,
 });
 
 const BaseUrl = z
@@ -309,7 +310,7 @@ const subscriberBase = {
 export const WebhookSubscriberSchema = strictObject({
   type: z.literal('webhook'),
   ...subscriberBase,
-  url: HttpUrl.describe('Where the signed POST goes.'),
+  url: DeliveryUrl.describe(`Where the signed POST goes: ${DELIVERY_URL_RULE}.`),
   // Several secrets sign at once during a rotation; always a list once parsed.
   secret: z
     .union([SecretRefSchema, listOf(SecretRefSchema, 'list at least one secret')])
@@ -354,7 +355,10 @@ export const SlackSubscriberSchema = strictObject({
   type: z.literal('slack'),
   ...humanBase,
   // The incoming-webhook URL is itself the credential.
-  webhookUrl: SecretRefSchema.describe('The Slack incoming-webhook URL, a secret: { "env": "NAME" }.'),
+  // A secret, so its value is checked when the sender is built (check-config, start-up), by the same rule.
+  webhookUrl: SecretRefSchema.describe(
+    `The Slack incoming-webhook URL, a secret: { "env": "NAME" }; ${DELIVERY_URL_RULE}.`,
+  ),
 }).describe('Messages to a Slack channel.');
 export type SlackSubscriber = z.infer<typeof SlackSubscriberSchema>;
 

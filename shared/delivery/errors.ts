@@ -1,5 +1,6 @@
 // Typed delivery failures: each says which subscriber setting or send went wrong and why, so callers
 // branch on the class and operators read the reason without digging.
+import { DELIVERY_URL_RULE } from '../config/deliveryUrl.js';
 import { FixByHandError } from '../errors/fixByHandError.js';
 import { TransientError } from '../errors/transientError.js';
 
@@ -67,15 +68,15 @@ export class SmtpConfigError extends SubscriberConfigError {
 }
 
 /**
- * A Slack subscriber whose webhook URL is not an http(s) URL. The value is never quoted: it may be the URL
- * with a typo, which is still the credential.
+ * A Slack subscriber whose webhook URL is not https:// (nor http:// on loopback). The value is never
+ * quoted: it may be the URL with a typo, which is still the credential.
  */
 export class SlackWebhookUrlError extends SubscriberConfigError {
   /** @param secretName the environment variable or Secrets Manager secret that holds the URL, when known */
   constructor(subscriberId: string, secretName?: string) {
     const holder = secretName === undefined ? 'the webhook URL' : `${secretName}`;
     super(
-      `Slack subscriber "${subscriberId}": ${holder} does not hold an http:// or https:// URL (a Slack incoming-webhook URL)`,
+      `Slack subscriber "${subscriberId}": ${holder} does not hold a Slack incoming-webhook URL: ${DELIVERY_URL_RULE}`,
       subscriberId,
     );
   }

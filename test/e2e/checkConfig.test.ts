@@ -20,6 +20,8 @@ let dir: string;
 const northToken = 'sim_north_token_for_check_config';
 const southToken = 'sim_south_token_for_check_config';
 const hookSecret = makeWebhookSecret();
+/** What a webhook or Slack URL must be, as every command words it. */
+const URL_RULE = 'an https:// URL, or http:// on loopback (127.0.0.0/8, ::1, localhost)';
 
 beforeAll(async () => {
   sim = await startSimulator({
@@ -160,10 +162,61 @@ describe('meal-notifier check-config', () => {
       /\$\.subscribers\[0\]\.secret: webhook subscriber "automation": signing secret .*expected "whsec_" followed by the base64 of 24 to 64 random bytes/,
     );
     expect(result.stderr).toContain(
-      '$.subscribers[1].webhookUrl: Slack subscriber "kitchen": SLACK_URL does not hold an http:// or https:// URL',
+      `$.subscribers[1].webhookUrl: Slack subscriber "kitchen": SLACK_URL does not hold a Slack incoming-webhook URL: ${URL_RULE}`,
     );
     expect(result.stderr).not.toContain(badSecret);
     expect(result.stderr).not.toContain('not a url at all');
+  });
+
+  it('refuses a Slack URL in plain http:// beyond loopback, with the line poll refuses it with, never quoting it', async () => {
+    const config = await write(goodConfig());
+    const plain = 'http://hooks.slack.example/services/T000/B000/XXXX';
+    const env = { ...goodEnv(), SLACK_URL: plain };
+    const line = `$.subscribers[1].webhookUrl: Slack subscriber "kitchen": SLACK_URL does not hold a Slack incoming-webhook URL: ${URL_RULE}`;
+    const checked = await runCli(['check-config', config], env);
+    expect(checked.code).toBe(2);
+    expect(checked.stderr).toBe(`meal-notifier: ${config}: 1 problem\n  ${line}\n`);
+    expect(checked.stdout).toBe('');
+
+    // poll refuses it at start-up, before asking the API anything.
+    const requests = sim.requestLog.size;
+    const polled = await runCli(['poll', '--config', config, '--once'], env);
+    expect(polled.code).toBe(2);
+    expect(polled.stderr).toContain(line);
+    expect(sim.requestLog.size).toBe(requests);
+    expect(`${checked.stderr}${polled.stderr}`).not.toContain('hooks.slack.example');
+  });
+
+  it('refuses a webhook URL in plain http:// beyond loopback by the same rule', async () => {
+    const base = goodConfig();
+    const [hook, ...others] = base.subscribers as Array<Record<string, unknown>>;
+    const config = await write({
+      ...base,
+      subscribers: [{ ...hook, url: 'http://hooks.example.org/orders' }, ...others],
+    });
+    const result = await runCli(['check-config', config], goodEnv());
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `meal-notifier: ${config}: 1 problem\n  $.subscribers[0].url: must be ${URL_RULE}\n`,
+    );
+  });
+
+  it('accepts plain http:// to loopback for Slack and webhooks: 127.0.0.0/8, ::1 and localhost', async () => {
+    for (const [hookUrl, slackUrl] of [
+      ['http://127.0.0.1:8080/orders', 'http://localhost:8081/services/T000/B000/XXXX'],
+      ['http://[::1]:8080/orders', 'http://127.45.6.7/services/T000/B000/XXXX'],
+      ['http://localhost/orders', 'http://[::1]:8081/services/T000/B000/XXXX'],
+    ] as const) {
+      const base = goodConfig();
+      const [hook, ...others] = base.subscribers as Array<Record<string, unknown>>;
+      const config = await write({ ...base, subscribers: [{ ...hook, url: hookUrl }, ...others] });
+      const result = await runCli(['check-config', config], { ...goodEnv(), SLACK_URL: slackUrl });
+      expect(result, `${hookUrl} ${slackUrl}`).toMatchObject({
+        code: 0,
+        stdout: 'config OK: 2 organizations, 3 subscribers\n',
+        stderr: '',
+      });
+    }
   });
 
   it('explains a rejected token (401) after --ping and exits 1', async () => {
@@ -269,7 +322,7 @@ describe('meal-notifier check-config', () => {
     expect(result.stderr).toBe(
       [
         `meal-notifier: ${config}: 3 problems`,
-        '  $.subscribers[0].url: must be an http:// or https:// URL',
+        `  $.subscribers[0].url: must be ${URL_RULE}`,
         '  $.subscribers[0].secret: environment variable HOOK_SECRET is not set or is empty',
         '  $.subscribers[1].webhookUrl: environment variable SLACK_URL is not set or is empty',
         '',

@@ -115,7 +115,7 @@ describe('meal-notifier poll, when a subscriber misbehaves', () => {
     const run = await runCli(['poll', '--config', config, '--once'], { ...env(), SLACK_URL: url });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(
-      '$.subscribers[0].webhookUrl: Slack subscriber "kitchen": SLACK_URL does not hold an http:// or https:// URL',
+      '$.subscribers[0].webhookUrl: Slack subscriber "kitchen": SLACK_URL does not hold a Slack incoming-webhook URL',
     );
     expect(run.stderr).not.toContain(url);
     expect(slack.received).toHaveLength(0);

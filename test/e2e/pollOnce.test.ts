@@ -168,7 +168,7 @@ describe('meal-notifier poll --once', () => {
         '  $.organizations[0].token: environment variable NORTH_TOKEN is not set or is empty',
         '  $.organizations[0].timeZone: "Europe/Lisbn" is not an IANA time zone (did you mean "Europe/Lisbon"?)',
         '  $.organizations[0]: unknown key "colour"; known keys: id, name, token, timeZone, window, pollIntervalSeconds, sweepIntervalSeconds, cadence, coldSweepMinutes, emitExisting, statuses, establishments, highlightWords',
-        '  $.subscribers[0].url: must be an http:// or https:// URL',
+        '  $.subscribers[0].url: must be an https:// URL, or http:// on loopback (127.0.0.0/8, ::1, localhost)',
         '  $.subscribers[0].secret: environment variable HOOK_SECRET is not set or is empty',
         '',
       ].join('\n'),

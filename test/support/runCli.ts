@@ -117,6 +117,24 @@ export function startCli(args: string[], env: Record<string, string> = {}): Runn
 }
 
 /**
+ * `<node> bin/meal-notifier.js <args>`: with another Node.js than the tests' own, such as the machine's
+ * older one. `foreground` runs it as a terminal's foreground job, in a process group of its own that
+ * `stop` signals whole, as Ctrl-C does; otherwise `stop` signals the process alone, as systemd or `kill`.
+ */
+export function startCliOn(
+  node: string,
+  args: string[],
+  env: Record<string, string> = {},
+  { foreground = false }: { foreground?: boolean } = {},
+): RunningCli {
+  const child = spawn(node, [BIN, ...args], { env: cliEnv(env), detached: foreground });
+  return watch(child, (running, signal) => {
+    if (!foreground) running.kill(signal);
+    else if (running.pid !== undefined) process.kill(-running.pid, signal);
+  });
+}
+
+/**
  * `npm <args>` in this repository as a terminal runs it: in a process group of its own (the terminal's
  * foreground job), `stop` signalling the whole group as Ctrl-C does, so npm, the shell running its script
  * and the CLI all get the signal. npm's own warnings (about the user's npm config) stay quiet, and it asks

@@ -2,6 +2,7 @@
 // the webhook's pacing slot, POSTs the JSON through the HTTP transport and turns the answer into a
 // DeliveryOutcome. The webhook URL is the credential, so no reason ever carries it.
 
+import { parseDeliveryUrl } from '../../config/deliveryUrl.js';
 import { networkWords } from '../../errors/networkWords.js';
 import type { NotifierEvent } from '../../events/notifierEvent.js';
 import { eventForSubscriber } from '../../events/orderSummary.js';
@@ -17,7 +18,6 @@ import { defaultHighlightWords, type HighlightWordsOf, highlightWordsFor } from 
 import { formatSlackMessage } from './slackMessage.js';
 import { type SlackPacer, sharedSlackPacer } from './slackPacer.js';
 import { classifySlackResponse } from './slackResponse.js';
-import { parseSlackWebhookUrl } from './slackWebhookUrl.js';
 
 export interface SlackSenderOptions {
   subscriberId: string;
@@ -63,8 +63,9 @@ export class SlackSender implements EventSender {
 
   constructor(options: SlackSenderOptions) {
     this.subscriberId = options.subscriberId;
-    const url = parseSlackWebhookUrl(options.webhookUrl);
-    // Refused here, never discovered by sending: a URL without a scheme is a setting to fix, not a gone channel.
+    // The webhook subscribers' rule. Refused here, never discovered by sending: a URL without a scheme, or
+    // plain http:// across a network, is a setting to fix, not a gone channel.
+    const url = parseDeliveryUrl(options.webhookUrl);
     if (!url) throw new SlackWebhookUrlError(options.subscriberId, options.webhookUrlSecret);
     this.#url = url;
     this.#includeContactDetails = options.includeContactDetails;

@@ -2,6 +2,7 @@
 // with every current secret, within 15 s, and turn the answer (or its absence) into a DeliveryOutcome.
 // Retrying is not done here: the outcome tells the outbox or the queue when and whether to try again.
 
+import { DELIVERY_URL_RULE, parseDeliveryUrl } from '../../config/deliveryUrl.js';
 import { networkWords } from '../../errors/networkWords.js';
 import type { NotifierEvent } from '../../events/notifierEvent.js';
 import { eventForSubscriber } from '../../events/orderSummary.js';
@@ -24,7 +25,7 @@ const EXCERPT_CHARS = 200;
 
 export interface WebhookSenderOptions {
   subscriberId: string;
-  /** http:// or https://; may carry a token in its path or query, so reasons quote its origin only. */
+  /** https://, or http:// on loopback (deliveryUrl.ts); may carry a token in its path or query, so reasons quote its origin only. */
   url: string;
   /** Resolved `whsec_…` secrets, newest first or not: each one signs. */
   secrets: readonly string[];
@@ -160,11 +161,8 @@ function parseWebhookUrl(subscriberId: string, text: string): URL {
     // Not quoted: a mistyped URL may still hold its token.
     throw new WebhookUrlError(subscriberId, 'the URL is not a valid absolute URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new WebhookUrlError(
-      subscriberId,
-      `the URL must use http or https, not "${url.protocol.slice(0, -1)}"`,
-    );
+  if (parseDeliveryUrl(text) === undefined) {
+    throw new WebhookUrlError(subscriberId, `the URL must be ${DELIVERY_URL_RULE}`);
   }
   if (url.username || url.password) {
     // undici would silently drop them (fetch refuses the URL), and the receiver would see unauthenticated

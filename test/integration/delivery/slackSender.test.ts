@@ -140,6 +140,13 @@ describe('SlackSender classification', () => {
     }
     expect(receiver.received).toHaveLength(0);
   });
+
+  it('refuses plain http:// beyond loopback, by the rule webhook subscribers follow, without quoting it', () => {
+    const build = () => slackSender({ webhookUrl: 'http://hooks.slack.com/services/T0/B0/sEcReT' });
+    expect(build).toThrow(new SlackWebhookUrlError('kitchen-main'));
+    expect(build).toThrow(/an https:\/\/ URL, or http:\/\/ on loopback \(127\.0\.0\.0\/8, ::1, localhost\)$/);
+    expect(build).not.toThrow(/sEcReT/);
+  });
 });
 
 describe('SlackSender keeps the webhook URL secret', () => {

@@ -329,7 +329,12 @@ describe('WebhookSender configuration', () => {
   });
 
   it.each([
-    ['a URL that is not http(s)', 'ftp://127.0.0.1/hooks?token=abc123', /must use http or https, not "ftp"/],
+    [
+      'a URL that is not http(s)',
+      'ftp://127.0.0.1/hooks?token=abc123',
+      /must be an https:\/\/ URL, or http:\/\/ on loopback/,
+    ],
+    ['plain http:// beyond loopback', 'http://hooks.example.test/x?token=abc123', /or http:\/\/ on loopback/],
     ['an unparsable URL', 'not a url ?token=abc123', /not a valid absolute URL/],
     ['a URL with credentials', 'http://user:abc123@127.0.0.1/hooks', /user name or password/],
   ])('refuses %s without quoting it', (_label, url, reason) => {

@@ -171,7 +171,7 @@ describe('slack-delivery handler', () => {
 
     expect(response.batchItemFailures).toEqual([{ itemIdentifier: record.messageId }]);
     expect(sqs).toHaveReceivedCommandWith(ChangeMessageVisibilityCommand, { VisibilityTimeout: 5 });
-    expect(output.text()).toContain('KITCHEN_TYPO_SLACK_URL does not hold an http:// or https:// URL');
+    expect(output.text()).toContain('KITCHEN_TYPO_SLACK_URL does not hold a Slack incoming-webhook URL');
     const status = new DynamoSubscriberStatus({ client: table.client, tableName: table.tableName });
     expect(await status.isSubscriberDisabled('kitchen-typo')).toBe(false);
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DELIVERY_URL_RULE } from '../../../shared/config/deliveryUrl.js';
 import { ConfigError, type ConfigProblem } from '../../../shared/config/errors.js';
 import { parseConfig } from '../../../shared/config/loadConfig.js';
 import { DEFAULT_HIGHLIGHT_WORDS } from '../../../shared/events/noteHighlights.js';
@@ -408,7 +409,12 @@ describe('parseConfig on mistakes, each named by its JSON path', () => {
     {
       mistake: 'a webhook URL that is not http(s)',
       json: () => configWith(['subscribers', 0, 'url'], 'ftp://hooks.example.test/orders'),
-      problem: { path: '$.subscribers[0].url', message: 'must be an http:// or https:// URL' },
+      problem: { path: '$.subscribers[0].url', message: `must be ${DELIVERY_URL_RULE}` },
+    },
+    {
+      mistake: 'a webhook URL in plain http:// beyond loopback',
+      json: () => configWith(['subscribers', 0, 'url'], 'http://hooks.example.test/orders'),
+      problem: { path: '$.subscribers[0].url', message: `must be ${DELIVERY_URL_RULE}` },
     },
     {
       mistake: 'a subscriber id with capitals and spaces',
