@@ -1,5 +1,6 @@
 // The alarms, all notifying one alarm topic (on ALARM and on OK): poller errors; an organization overdue
-// by the one overdue rule (its PollOverdue metric, which every trigger publishes, due or not); listings found broken again and again
+// by the one overdue rule (its PollOverdue metric, which every trigger publishes, due or not); an
+// organization whose token the API rejects (its TokenRejected metric, published beside it); listings found broken again and again
 // (ListingProblems); any message on a dead-letter queue; any error or throttle of any function; and a
 // publisher falling behind the stream. Each description says what to look at first. The topic's policy
 // and its key's policy let CloudWatch publish this stack's alarms to it, and nothing else.
@@ -13,8 +14,14 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { OrganizationConfig } from '../shared/config/configSchema.js';
 import { OVERDUE_ALARM_PERIOD_MS, OVERDUE_ALARM_PERIODS } from '../shared/contracts/customMetrics.js';
+import { TOKEN_REJECTED, TOKEN_REJECTED_RETRY_MS } from '../shared/contracts/tokenRejected.js';
 import type { NotifierFunction } from './notifierFunction.js';
-import { listingProblemsMetric, pollOverdueMetric, SERVICE_NAMES } from './notifierMetrics.js';
+import {
+  listingProblemsMetric,
+  pollOverdueMetric,
+  SERVICE_NAMES,
+  tokenRejectedMetric,
+} from './notifierMetrics.js';
 import { scheduleRateMinutes } from './pollSchedules.js';
 
 /**
@@ -169,6 +176,26 @@ export class NotifierAlarms extends Construct {
           comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
           treatMissingData: TreatMissingData.BREACHING,
           evaluationPeriods: OVERDUE_ALARM_PERIODS,
+          actionsEnabled: props.pollingEnabled,
+        },
+      );
+      // At once, from the first trigger after the cycle the API rejected the token in: only a person cures
+      // it, and the slow retry (five minutes) would keep the "not polled" alarm waiting for minutes more. A
+      // trigger that publishes nothing changes nothing: the "not polled" alarm speaks for a poller that does
+      // not run.
+      alarm(
+        `TokenRejected${organization.id}`,
+        tokenRejectedMetric(organization.id, { statistic: 'Maximum', period }),
+        {
+          // No colon in a name: the alarm topic's policy matches alarm ARNs, which colons split.
+          name: `${organization.name} token rejected`,
+          description:
+            `${organization.name} (${organization.id}): ${TOKEN_REJECTED}. The Admin API rejected the organization's token (401: wrong, expired or revoked; 403: it may not read this organization). ` +
+            `Put a current token for it in the organization tokens secret under its name, ${organization.token.env} (aws secretsmanager put-secret-value; the poller's "poll cycle failed" log line names the secret), or give the token access to this organization on the API side. ` +
+            `No deployment or restart is needed: the organization is tried again every ${TOKEN_REJECTED_RETRY_MS / 60_000} minutes, the poller reads the secret again within as long, and this alarm goes back to OK with the first cycle the API accepts. The other organizations are polled meanwhile. meal-notifier status --stack says the same.`,
+          threshold: 1,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          treatMissingData: TreatMissingData.IGNORE,
           actionsEnabled: props.pollingEnabled,
         },
       );

@@ -27,6 +27,12 @@ export const POLL_SUCCEEDED_METRIC = 'PollSucceeded';
  * organization is overdue by the one rule (shared/detect/overdue.ts), else 0. Its "not polled" alarm reads it.
  */
 export const POLL_OVERDUE_METRIC = 'PollOverdue';
+/**
+ * Published by the poller under `service` and `Organization` on every trigger, due or not, beside
+ * PollOverdue: 1 while the API rejects the organization's token ("token rejected: put a new token",
+ * shared/contracts/tokenRejected.ts), else 0. Its "token rejected" alarm reads it.
+ */
+export const TOKEN_REJECTED_METRIC = 'TokenRejected';
 /** The alarm on PollOverdue: this many one-minute periods in a row, each overdue or without data. */
 export { OVERDUE_ALARM_PERIOD_MS, OVERDUE_ALARM_PERIODS } from '../detect/overdue.js';
 

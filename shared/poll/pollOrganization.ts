@@ -23,7 +23,14 @@ import { observedOrders } from './observedOrders.js';
 import { DEFAULT_LEASE_TERMS, keepLeaseUntil } from './organizationLease.js';
 import { type CyclePlan, planCycle } from './planCycle.js';
 import { planNextCycle, retryDeferredCycle } from './planNextCycle.js';
-import { apiUnreachable, joinNotes, notesOfWalks, type PollReport, pendingShortfall } from './pollReport.js';
+import {
+  apiUnreachable,
+  joinNotes,
+  notesOfWalks,
+  type PollReport,
+  pendingShortfall,
+  tokenRejected,
+} from './pollReport.js';
 import { recordCatchUps } from './recordCatchUps.js';
 import { recordChanges } from './recordChanges.js';
 import { refreshEstablishments } from './refreshEstablishments.js';
@@ -166,9 +173,11 @@ async function walkedCycle(
     snapshots,
   });
   const catchUps = await recordCatchUps(context, { ...changes, health: state.health });
+  const rejected = tokenRejected(walked) || establishments.tokenRejected === true;
   const pace = planNextCycle(context, plan, state.pace, {
     spent: deps.api.requestCount - requestsBefore,
     baselineDeferred: slice.baselineDeferred,
+    tokenRejected: rejected,
   });
   const failures = [...walkNotes.failures, ...amended.failures, ...closings.failures];
   const requestsOf = (purpose: 'detect' | 'resolve' | 'sweep') =>
@@ -180,6 +189,7 @@ async function walkedCycle(
     ok: failures.length === 0,
     // The establishments refresh is not tried once the walks found the API unreachable.
     ...(apiUnreachable(walked) ? { apiUnreachable: true as const } : {}),
+    ...(rejected ? { tokenRejected: true as const } : {}),
     requestsFor: {
       detect: requestsOf('detect'),
       resolve: requestsOf('resolve'),
@@ -196,7 +206,10 @@ async function walkedCycle(
     failures,
     problems: walkNotes.problems,
     nextPollAt: pace.nextPollAt ?? startedAt,
-    earliestNextPollAt: Math.min(pace.nextPollAt ?? startedAt, startedAt + plan.cadence.minIntervalMs),
+    // A rejected token's slow retry holds in a round too: its turn is not due before it.
+    earliestNextPollAt: rejected
+      ? (pace.nextPollAt ?? startedAt)
+      : Math.min(pace.nextPollAt ?? startedAt, startedAt + plan.cadence.minIntervalMs),
     cadence: plan.cadence.mode,
   };
   const next: PollState = {

@@ -1,7 +1,7 @@
 // How a phase walks one listing within the token's budget: a walk that turns out longer than reserved gets
 // the rest reserved before its second page, or stops there. Shared by the walks of pending, the look-ups
 // and the sweep; each returns a WalkOutcome, from which the report and the poll state are made.
-import { AdminApiError, NetworkError, RequestBudgetExhaustedError } from '../api/errors.js';
+import { FixByHandApiError, NetworkError, RequestBudgetExhaustedError } from '../api/errors.js';
 import type { OrderQuery } from '../api/orderQuery.js';
 import type { Order } from '../api/schemas.js';
 import type { ListingSpec, PlannedWalk } from '../detect/listingSpec.js';
@@ -69,7 +69,7 @@ export function failsEveryListing(error: unknown): boolean {
   return (
     error instanceof RequestBudgetExhaustedError ||
     error instanceof NetworkError ||
-    (error instanceof AdminApiError && [400, 401, 403, 404].includes(error.status ?? 0))
+    error instanceof FixByHandApiError
   );
 }
 

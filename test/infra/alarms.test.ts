@@ -94,7 +94,7 @@ describe('alarms', () => {
       events: [],
       problems: [],
     };
-    publishPollMetrics(metrics, report as unknown as PollReport, false);
+    publishPollMetrics(metrics, report as unknown as PollReport, { overdue: false, tokenRejected: false });
     // The first blob is the deployment's ListingProblems (its own test below); this one is the organization's.
     const [, blob] = output.emf() as {
       _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][] }[] };
@@ -116,11 +116,11 @@ describe('alarms', () => {
     const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller });
     const cycle = (outcome: string, ok: boolean) =>
       ({ organization: { id: NORTH }, outcome, ok, problems: [] }) as unknown as PollReport;
-    publishPollMetrics(metrics, cycle('skipped', true), false);
-    publishPollMetrics(metrics, cycle('deferred', true), true);
-    publishPollMetrics(metrics, cycle('polled', false), true);
-    publishOrganizationMetrics(metrics, NORTH, { succeeded: false, overdue: true });
-    publishOrganizationMetrics(metrics, NORTH, { overdue: true });
+    publishPollMetrics(metrics, cycle('skipped', true), { overdue: false, tokenRejected: false });
+    publishPollMetrics(metrics, cycle('deferred', true), { overdue: true, tokenRejected: false });
+    publishPollMetrics(metrics, cycle('polled', false), { overdue: true, tokenRejected: false });
+    publishOrganizationMetrics(metrics, NORTH, { succeeded: false, overdue: true, tokenRejected: false });
+    publishOrganizationMetrics(metrics, NORTH, { overdue: true, tokenRejected: false });
     const published = output
       .emf()
       .filter((blob) => 'PollOverdue' in blob)
@@ -194,7 +194,7 @@ describe('alarms', () => {
       events: [],
       problems: [problem],
     };
-    publishPollMetrics(metrics, report as unknown as PollReport, false);
+    publishPollMetrics(metrics, report as unknown as PollReport, { overdue: false, tokenRejected: false });
     const blob = output.emf().find((candidate) => 'ListingProblems' in candidate) as
       | { _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][] }[] } }
       | undefined;

@@ -25,7 +25,7 @@ function publish(report: PollReport): Record<string, unknown>[] {
   publishPollMetrics(
     new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller }),
     report,
-    false,
+    { overdue: false, tokenRejected: false },
   );
   vi.restoreAllMocks();
   return output.emf();
@@ -38,7 +38,11 @@ describe('publishPollMetrics', () => {
     const [directive] = (blob as { _aws: { CloudWatchMetrics: { Metrics: { Name: string }[] }[] } })._aws
       .CloudWatchMetrics;
     // Each metric is $0.30 a month per organization: the figures go to the log line instead.
-    expect(directive?.Metrics.map(({ Name }) => Name)).toEqual(['PollSucceeded', 'PollOverdue']);
+    expect(directive?.Metrics.map(({ Name }) => Name)).toEqual([
+      'PollSucceeded',
+      'PollOverdue',
+      'TokenRejected',
+    ]);
   });
 
   it('publishes PollSucceeded 0 for a cycle that polled and failed', () => {
@@ -63,7 +67,7 @@ describe('publishPollMetrics', () => {
     publishOrganizationMetrics(
       new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller }),
       ORGANIZATION.id,
-      { succeeded: false, overdue: true },
+      { succeeded: false, overdue: true, tokenRejected: false },
     );
     vi.restoreAllMocks();
     expect(output.emf()).toEqual([

@@ -24,6 +24,7 @@ function organization(overrides: Partial<OrganizationStatus> = {}): Organization
     nextPollAt: ago(-5),
     consecutiveFailures: 0,
     lastError: null,
+    tokenRejectedSince: null,
     snapshots: 12,
     eventsLastHour: 0,
     eventsLastDay: 0,
