@@ -399,7 +399,7 @@ describe('poller handler, triggered by the schedule', () => {
     // Worded as the local runner words it (shared/config/explainApiFailure.ts).
     expect((result as { failures: string[] }).failures).toContainEqual(
       // On AWS the token is a value of the tokens secret, and the line says which.
-      `South School: the API rejected the token (401): the SOUTH_TOKEN value of secret ${TOKENS_SECRET} is wrong, expired or revoked; set it to a current API token`,
+      `South School: token rejected: put a new token; the API answered 401 (unauthorized): the SOUTH_TOKEN value of secret ${TOKENS_SECRET} is wrong, expired or revoked`,
     );
     expect(sentTick()).toMatchObject({ body: { organizationId: SOUTH, dueAt: await nextPollAtOf(SOUTH) } });
     expect(output.emf()).toEqual([
