@@ -3,8 +3,8 @@
 // name the handler gives Powertools, and the metric's own (`Organization` or `Subscriber`); ListingProblems,
 // one for the whole deployment, has `service` alone. A metric is found only by its exact dimension set, so
 // each is named here. Each name and dimension set is one custom metric, $0.30 a month: an organization has
-// three (PollOverdue, PollSucceeded, TokenRejected), and its other figures are fields of the poller's log
-// lines.
+// two (PollOverdue, PollSucceeded), and its other figures are fields of the poller's log lines; the
+// deployment has ListingProblems and TokenRejected.
 import { Duration } from 'aws-cdk-lib';
 import { Metric, type MetricOptions } from 'aws-cdk-lib/aws-cloudwatch';
 import {
@@ -61,15 +61,15 @@ export function pollOverdueMetric(organizationId: string, options: MetricOptions
 }
 
 /**
- * TokenRejected, published per organization by every trigger of the poller beside PollOverdue: 1 while the
- * API rejects its token (401 or 403), else 0. Its "token rejected" alarm reads it.
+ * TokenRejected, one for the deployment (the `service` dimension alone): 1 from every trigger of an
+ * organization whose token the API rejects, nothing otherwise. Its "token rejected" alarm reads it.
  */
-export function tokenRejectedMetric(organizationId: string, options: MetricOptions = {}): Metric {
+export function tokenRejectedMetric(options: MetricOptions = {}): Metric {
   return new Metric({
     namespace: METRICS_NAMESPACE,
     metricName: TOKEN_REJECTED_METRIC,
-    dimensionsMap: { service: SERVICE_NAMES.poller, Organization: organizationId },
-    period: Duration.minutes(1),
+    dimensionsMap: { service: SERVICE_NAMES.poller },
+    period: Duration.minutes(5),
     ...options,
   });
 }

@@ -1,6 +1,6 @@
 // The poll report as the poller logs it, and the custom metrics it publishes: per organization PollOverdue
-// and TokenRejected (every trigger, due or not: its "not polled" and "token rejected" alarms) and
-// PollSucceeded (every cycle), and ListingProblems,
+// (every trigger, due or not: its "not polled" alarm) and PollSucceeded (every cycle), and ListingProblems
+// and TokenRejected (every trigger of an organization whose token is rejected),
 // one for the whole deployment. A cycle's other figures (requests, budget left, orders seen, events) are fields of its
 // log line, which the dashboard queries: as metrics they would cost $0.30 a month each per organization.
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
@@ -105,8 +105,8 @@ export function publishPollMetrics(metrics: Metrics, report: PollReport, verdict
 }
 
 /**
- * The organization's metrics of one trigger: PollOverdue and TokenRejected always (their alarms read
- * them), PollSucceeded when a cycle ran or could not start (0 then).
+ * The organization's metrics of one trigger: PollOverdue always (its alarm reads it), PollSucceeded when a
+ * cycle ran or could not start (0 then), and the deployment's TokenRejected while its token is rejected.
  */
 export function publishOrganizationMetrics(
   metrics: Metrics,
@@ -116,6 +116,8 @@ export function publishOrganizationMetrics(
   metrics.addDimension('Organization', organizationId);
   if (succeeded !== undefined) metrics.addMetric(POLL_SUCCEEDED_METRIC, MetricUnit.Count, succeeded ? 1 : 0);
   metrics.addMetric(POLL_OVERDUE_METRIC, MetricUnit.Count, overdue ? 1 : 0);
-  metrics.addMetric(TOKEN_REJECTED_METRIC, MetricUnit.Count, tokenRejected ? 1 : 0);
   metrics.publishStoredMetrics();
+  // The deployment's, without the organization (customMetrics.ts); only while rejected, so a deployment
+  // whose tokens are all accepted pays for no datapoint of it.
+  if (tokenRejected) metrics.singleMetric().addMetric(TOKEN_REJECTED_METRIC, MetricUnit.Count, 1);
 }

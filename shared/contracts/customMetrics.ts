@@ -28,9 +28,11 @@ export const POLL_SUCCEEDED_METRIC = 'PollSucceeded';
  */
 export const POLL_OVERDUE_METRIC = 'PollOverdue';
 /**
- * Published by the poller under `service` and `Organization` on every trigger, due or not, beside
- * PollOverdue: 1 while the API rejects the organization's token ("token rejected: put a new token",
- * shared/contracts/tokenRejected.ts), else 0. Its "token rejected" alarm reads it.
+ * Published by the poller under the `service` dimension alone, like ListingProblems, by every trigger of
+ * an organization whose token the API rejects ("token rejected: put a new token",
+ * shared/contracts/tokenRejected.ts): 1, and nothing otherwise. One metric and one alarm for the
+ * deployment, not one per organization: a stack holds 150 organizations within CloudFormation's 500
+ * resources only so. The poller's log lines and `status --stack` name the organization.
  */
 export const TOKEN_REJECTED_METRIC = 'TokenRejected';
 /** The alarm on PollOverdue: this many one-minute periods in a row, each overdue or without data. */

@@ -1,11 +1,5 @@
 // The poller Lambda handler as AWS runs it: environment parsed at import, the tokens from their one
-// Secrets Manager secret and the tick queue mocked (aws-sdk-client-mock: call shapes and errors), state in
-// DynamoDB Local, the Admin API simulator on loopback (behind a proxy that can break its pending listing).
-// Triggered by the minute schedule or by a tick, it polls only when the organization is due, every cycle
-// that ran sends exactly one tick for the next, and a cycle that met broken listings warns and counts
-// them. A token not put yet is a failed cycle, not an error; a skip or a deferral is no success: each
-// publishes PollSucceeded 0. Organizations whose different secret references hold one token share it: each
-// paces for its share of the token's budget.
+
 import { randomUUID } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -14,6 +8,14 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, i
 import { RequestBudget } from '../../../shared/api/requestBudget.js';
 import type { Establishment } from '../../../shared/api/schemas.js';
 import { AWS_LEASE_TERMS, AWS_POLLER_TIMEOUT_SECONDS } from '../../../shared/contracts/awsPollSettings.js';
+// Secrets Manager secret and the tick queue mocked (aws-sdk-client-mock: call shapes and errors), state in
+// DynamoDB Local, the Admin API simulator on loopback (behind a proxy that can break its pending listing).
+// Triggered by the minute schedule or by a tick, it polls only when the organization is due, every cycle
+// that ran sends exactly one tick for the next, and a cycle that met broken listings warns and counts
+// them. A token not put yet is a failed cycle, not an error; a skip or a deferral is no success: each
+// publishes PollSucceeded 0. Organizations whose different secret references hold one token share it: each
+// paces for its share of the token's budget.
+import { TOKEN_REJECTED_RETRY_MS } from '../../../shared/contracts/tokenRejected.js';
 import { tickDelaySeconds } from '../../../shared/poll/pollWhenDue.js';
 import { DynamoStateStore } from '../../../shared/store/dynamo/dynamoStateStore.js';
 import { addDays, calendarDateIn } from '../../../shared/time/calendarDate.js';
@@ -394,6 +396,7 @@ describe('poller handler, triggered by the schedule', () => {
   });
 
   it('still sends the tick of the next cycle when the cycle fails, and publishes PollSucceeded 0', async () => {
+    const before = Date.now();
     const result = await handlerModule.handler({ organizationId: SOUTH }, { awsRequestId: 'r4' });
     expect(result).toMatchObject({ outcome: 'polled', ok: false });
     // Worded as the local runner words it (shared/config/explainApiFailure.ts).
@@ -401,11 +404,17 @@ describe('poller handler, triggered by the schedule', () => {
       // On AWS the token is a value of the tokens secret, and the line says which.
       `South School: token rejected: put a new token; the API answered 401 (unauthorized): the SOUTH_TOKEN value of secret ${TOKENS_SECRET} is wrong, expired or revoked`,
     );
-    expect(sentTick()).toMatchObject({ body: { organizationId: SOUTH, dueAt: await nextPollAtOf(SOUTH) } });
+    // A rejected token: the chain's next tick is its slow retry, five minutes on, not the pace's.
+    const dueAt = await nextPollAtOf(SOUTH);
+    expect(dueAt).toBeGreaterThanOrEqual(before + TOKEN_REJECTED_RETRY_MS);
+    expect(sentTick()).toMatchObject({ body: { organizationId: SOUTH, dueAt } });
     expect(output.emf()).toEqual([
       { ...deploymentMetric, ListingProblems: 0 },
       expect.objectContaining({ Organization: SOUTH, PollSucceeded: 0 }),
+      // The deployment's "token rejected" alarm reads it.
+      { ...deploymentMetric, TokenRejected: 1 },
     ]);
+    expect(result).toMatchObject({ tokenRejected: true });
     expect(output.text()).not.toContain('sim_refused');
   });
 

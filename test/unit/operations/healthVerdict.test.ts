@@ -94,6 +94,22 @@ describe('assessHealth', () => {
     });
   });
 
+  it('fails an organization whose token the API rejects at once, in its failure line, before it is overdue', () => {
+    const line =
+      'North School: token rejected: put a new token; the API answered 401 (unauthorized): the value of NORTH_TOKEN is wrong, expired or revoked';
+    const rejected = organization({
+      consecutiveFailures: 1,
+      lastError: line,
+      tokenRejectedSince: ago(3),
+    });
+    const problems = [`${line} (rejected since ${ago(3)}; tried again every 5 min)`];
+    expect(assessHealth(local([rejected, organization({ name: 'South Academy' })]), NOW)).toEqual({
+      healthy: false,
+      problems,
+    });
+    expect(assessHealth(stack({ organizations: [rejected] }), NOW).problems).toEqual(problems);
+  });
+
   it("allows the overdue rule's allowance since the last success (2 min at a 10 s interval), failures in between included", () => {
     const at = (seconds: number, failures = 0) =>
       assessHealth(
