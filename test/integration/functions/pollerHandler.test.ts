@@ -1,5 +1,11 @@
 // The poller Lambda handler as AWS runs it: environment parsed at import, the tokens from their one
-
+// Secrets Manager secret and the tick queue mocked (aws-sdk-client-mock: call shapes and errors), state in
+// DynamoDB Local, the Admin API simulator on loopback (behind a proxy that can break its pending listing).
+// Triggered by the minute schedule or by a tick, it polls only when the organization is due, every cycle
+// that ran sends exactly one tick for the next, and a cycle that met broken listings warns and counts
+// them. A token not put yet is a failed cycle, not an error; a skip or a deferral is no success: each
+// publishes PollSucceeded 0. Organizations whose different secret references hold one token share it: each
+// paces for its share of the token's budget.
 import { randomUUID } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -8,13 +14,6 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, i
 import { RequestBudget } from '../../../shared/api/requestBudget.js';
 import type { Establishment } from '../../../shared/api/schemas.js';
 import { AWS_LEASE_TERMS, AWS_POLLER_TIMEOUT_SECONDS } from '../../../shared/contracts/awsPollSettings.js';
-// Secrets Manager secret and the tick queue mocked (aws-sdk-client-mock: call shapes and errors), state in
-// DynamoDB Local, the Admin API simulator on loopback (behind a proxy that can break its pending listing).
-// Triggered by the minute schedule or by a tick, it polls only when the organization is due, every cycle
-// that ran sends exactly one tick for the next, and a cycle that met broken listings warns and counts
-// them. A token not put yet is a failed cycle, not an error; a skip or a deferral is no success: each
-// publishes PollSucceeded 0. Organizations whose different secret references hold one token share it: each
-// paces for its share of the token's budget.
 import { TOKEN_REJECTED_RETRY_MS } from '../../../shared/contracts/tokenRejected.js';
 import { tickDelaySeconds } from '../../../shared/poll/pollWhenDue.js';
 import { DynamoStateStore } from '../../../shared/store/dynamo/dynamoStateStore.js';
