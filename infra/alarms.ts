@@ -1,5 +1,6 @@
 // The alarms, all notifying one alarm topic (on ALARM and on OK): poller errors; an organization overdue
-// by the one overdue rule (its PollOverdue metric, which every trigger publishes, due or not); listings found broken again and again
+// by the one overdue rule (its PollOverdue metric, which every trigger publishes, due or not); an
+// organization whose token the API rejects (TokenRejected, one for the deployment); listings found broken again and again
 // (ListingProblems); any message on a dead-letter queue; any error or throttle of any function; and a
 // publisher falling behind the stream. Each description says what to look at first. The topic's policy
 // and its key's policy let CloudWatch publish this stack's alarms to it, and nothing else.
@@ -13,8 +14,14 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { OrganizationConfig } from '../shared/config/configSchema.js';
 import { OVERDUE_ALARM_PERIOD_MS, OVERDUE_ALARM_PERIODS } from '../shared/contracts/customMetrics.js';
+import { TOKEN_REJECTED, TOKEN_REJECTED_RETRY_MS } from '../shared/contracts/tokenRejected.js';
 import type { NotifierFunction } from './notifierFunction.js';
-import { listingProblemsMetric, pollOverdueMetric, SERVICE_NAMES } from './notifierMetrics.js';
+import {
+  listingProblemsMetric,
+  pollOverdueMetric,
+  SERVICE_NAMES,
+  tokenRejectedMetric,
+} from './notifierMetrics.js';
 import { scheduleRateMinutes } from './pollSchedules.js';
 
 /**
@@ -173,6 +180,26 @@ export class NotifierAlarms extends Construct {
         },
       );
     }
+    // One for the deployment, like its metric (customMetrics.ts: one per organization would not fit 150
+    // organizations in a stack): the poller's log lines and status --stack name the organization. Its
+    // period is the rejected token's retry, so each retry keeps it in ALARM and the first period without
+    // one, after the token is accepted again, brings it back to OK.
+    alarm(
+      'TokenRejected',
+      tokenRejectedMetric({ statistic: 'Maximum', period: Duration.millis(TOKEN_REJECTED_RETRY_MS) }),
+      {
+        name: "an organization's token rejected",
+        description:
+          `${TOKEN_REJECTED}. The Admin API rejected an organization's token (401: wrong, expired or revoked; 403: it may not read that organization). ` +
+          'meal-notifier status --stack names the organization and the secret value to put; so do the poller\'s "poll cycle failed" log lines with tokenRejected true. ' +
+          "Put a current token under the organization's name in the organization tokens secret (aws secretsmanager put-secret-value), or give the token access to that organization on the API side. " +
+          `No deployment or restart is needed: the organization is tried again every ${TOKEN_REJECTED_RETRY_MS / 60_000} minutes, the poller reads the secret again within as long, and the alarm goes back to OK once no organization's token is rejected. The other organizations are polled meanwhile.`,
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        actionsEnabled: props.pollingEnabled,
+      },
+    );
     // One for the deployment, like its metric: the poller's "listing problems" warnings name the organization.
     alarm('ListingProblems', listingProblemsMetric({ statistic: 'Sum', period: fiveMinutes }), {
       name: 'listings broken again and again',

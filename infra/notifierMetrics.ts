@@ -3,7 +3,8 @@
 // name the handler gives Powertools, and the metric's own (`Organization` or `Subscriber`); ListingProblems,
 // one for the whole deployment, has `service` alone. A metric is found only by its exact dimension set, so
 // each is named here. Each name and dimension set is one custom metric, $0.30 a month: an organization has
-// two (PollOverdue, PollSucceeded), and its other figures are fields of the poller's log lines.
+// two (PollOverdue, PollSucceeded), and its other figures are fields of the poller's log lines; the
+// deployment has ListingProblems and TokenRejected.
 import { Duration } from 'aws-cdk-lib';
 import { Metric, type MetricOptions } from 'aws-cdk-lib/aws-cloudwatch';
 import {
@@ -13,6 +14,7 @@ import {
   POLL_OVERDUE_METRIC,
   POLL_SUCCEEDED_METRIC,
   SERVICE_NAMES,
+  TOKEN_REJECTED_METRIC,
 } from '../shared/contracts/customMetrics.js';
 
 /** The namespace and service names live in shared/contracts/customMetrics.ts, with the handlers'. */
@@ -54,6 +56,20 @@ export function pollOverdueMetric(organizationId: string, options: MetricOptions
     metricName: POLL_OVERDUE_METRIC,
     dimensionsMap: { service: SERVICE_NAMES.poller, Organization: organizationId },
     period: Duration.minutes(1),
+    ...options,
+  });
+}
+
+/**
+ * TokenRejected, one for the deployment (the `service` dimension alone): 1 from every trigger of an
+ * organization whose token the API rejects, nothing otherwise. Its "token rejected" alarm reads it.
+ */
+export function tokenRejectedMetric(options: MetricOptions = {}): Metric {
+  return new Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName: TOKEN_REJECTED_METRIC,
+    dimensionsMap: { service: SERVICE_NAMES.poller },
+    period: Duration.minutes(5),
     ...options,
   });
 }

@@ -3,6 +3,7 @@
 // successes and the health verdict come from the status report `meal-notifier status` prints, read then
 // too. Only the latencies are observed here as they happen: a distribution is not a tally.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { TOKEN_REJECTED } from '../../shared/contracts/tokenRejected.js';
 import type { DeliveryReport } from '../../shared/delivery/outboxDelivery.js';
 import { assessHealth, type Health, overdueOf } from '../../shared/operations/healthVerdict.js';
 import type { StatusReport } from '../../shared/operations/statusReport.js';
@@ -82,6 +83,11 @@ export class PollerMetrics {
     '1 when the organization is overdue (no successful cycle within the allowance of its poll interval: the rule of /healthz and of the AWS "not polled" alarm), else 0.',
     ['organization'],
   );
+  readonly #tokenRejected = this.#gauge(
+    'token_rejected',
+    `1 when the API rejected the organization's token (401 or 403) in its last cycle: "${TOKEN_REJECTED}"; it is tried again every few minutes. Else 0.`,
+    ['organization'],
+  );
   readonly #queued = this.#gauge(
     'delivery_queue_depth',
     'Deliveries waiting or being retried in the outbox, by subscriber.',
@@ -90,7 +96,7 @@ export class PollerMetrics {
   readonly #dead = this.#gauge('dead_letters', 'Deliveries given up on, by subscriber.', ['subscriber']);
   readonly #healthy = this.#gauge(
     'healthy',
-    '1 when /healthz answers 200 (no organization overdue, nothing dead), else 0.',
+    '1 when /healthz answers 200 (no organization overdue or with its token rejected, nothing dead), else 0.',
     [],
   );
   readonly #detectionLatency = new Histogram({
@@ -184,12 +190,17 @@ export class PollerMetrics {
   #readStatus(report: StatusReport): void {
     this.#lastSuccess.reset();
     this.#overdue.reset();
+    this.#tokenRejected.reset();
     this.#queued.reset();
     this.#dead.reset();
     for (const organization of report.organizations) {
       this.#overdue.set(
         { organization: organization.name },
         overdueOf(organization, this.#clock()).overdue ? 1 : 0,
+      );
+      this.#tokenRejected.set(
+        { organization: organization.name },
+        organization.tokenRejectedSince === null ? 0 : 1,
       );
       if (organization.lastSuccessAt === null) continue;
       this.#lastSuccess.set(

@@ -39,6 +39,16 @@ export function formatPollReportLine(
     ];
     return `${name}: ${parts.join(', ')}`;
   }
+  if (report.tokenRejected) {
+    // Only a new token cures it: the budget and what was left undone would only mislead. The failure line
+    // that follows says what to fix; the retry is slow on purpose.
+    const parts = [
+      'token rejected',
+      ...(deliveries ? [deliveries] : []),
+      `tried again in ${secondsUntil(report)} s`,
+    ];
+    return `${name}: ${parts.join(', ')}`;
+  }
   const events = counted(report.events.length, 'event');
   const { detect, resolve, sweep, establishments = 0 } = report.requestsFor;
   // What each count was spent on, named before it ("pending 2, look-up 1"): a label, so it never has to
@@ -93,6 +103,7 @@ export function pollReportRecords(
       ...(report.leaseLost ? { leaseLost: true, leaseHolder: report.leaseHolder ?? null } : {}),
       ok: report.ok,
       ...(report.apiUnreachable ? { apiUnreachable: true } : {}),
+      ...(report.tokenRejected ? { tokenRejected: true } : {}),
       requests: report.requests,
       requestsFor: report.requestsFor,
       vanished: report.vanished.length,

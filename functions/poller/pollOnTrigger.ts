@@ -1,7 +1,10 @@
 // One trigger of the poller, the schedule's or a tick: the organization's cycle if it is due
 // (pollWhenDue), its log line (and a warning with its listing problems) and metrics, then the one tick that
 // triggers its next cycle, sent even when telling the cycle failed. Every trigger, due or not, publishes
-// the organization's PollOverdue (the one overdue rule, shared/detect/overdue.ts: its "not polled" alarm).
+// the organization's PollOverdue (the one overdue rule, shared/detect/overdue.ts: its "not polled" alarm)
+// and TokenRejected (its "token rejected" alarm). An organization whose token the API rejects is tried again
+// every few minutes by the chain of ticks itself (the pace, shared/contracts/tokenRejected.ts), so a token
+// put into the secret recovers it without a deployment.
 // An organization whose token secret has no value yet gets a failed cycle: one line naming the secret and
 // the command that sets it, and PollSucceeded 0, never a function error.
 
@@ -11,7 +14,7 @@ import type { Config, OrganizationConfig } from '../../shared/config/configSchem
 import { SecretNotSetError } from '../../shared/config/errors.js';
 import { type ApiTarget, apiTargetOf, describeApiFailure } from '../../shared/config/explainApiFailure.js';
 import { AWS_LEASE_TERMS, awsIntervalSeconds } from '../../shared/contracts/awsPollSettings.js';
-import { assessOverdue, type OverdueInput } from '../../shared/detect/overdue.js';
+import { assessOverdue } from '../../shared/detect/overdue.js';
 import type { OrdersSource } from '../../shared/poll/ordersSource.js';
 import { organizationsOnToken } from '../../shared/poll/organizationsOnToken.js';
 import type { PollReport } from '../../shared/poll/pollReport.js';
@@ -20,6 +23,7 @@ import type { StateStore } from '../../shared/store/stateStore.js';
 import { UnknownOrganizationError } from './errors.js';
 import type { PollTrigger } from './pollerEvent.js';
 import {
+  type OrganizationVerdict,
   type PollSummary,
   publishOrganizationMetrics,
   publishPollMetrics,
@@ -91,7 +95,7 @@ export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependenc
     });
     publishOrganizationMetrics(deps.metrics, organization.id, {
       succeeded: false,
-      overdue: await isOverdue(organization, deps),
+      ...(await verdictOf(organization, deps)),
     });
     return {
       organization: organization.id,
@@ -125,7 +129,8 @@ export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependenc
     const nextPollAt = new Date(due.nextPollAt).toISOString();
     deps.logger.debug('poll not due', { ...context, nextPollAt });
     publishOrganizationMetrics(deps.metrics, organization.id, {
-      overdue: await isOverdue(organization, deps, due.overdue),
+      overdue: assessOverdue(due.overdue, deps.clock()).overdue,
+      tokenRejected: due.tokenRejected,
     });
     return { organization: organization.id, outcome: 'not_due', nextPollAt };
   }
@@ -171,20 +176,22 @@ async function reportCycle(
       more: Math.max(0, report.problems.length - MAX_LOGGED_PROBLEMS),
     });
   }
-  publishPollMetrics(deps.metrics, report, await isOverdue(organization, deps));
+  publishPollMetrics(deps.metrics, report, await verdictOf(organization, deps));
 }
 
 /**
- * The one overdue rule's verdict on the organization now: from the state the trigger read, or read again
- * after a cycle (or a cycle that could not start) saved its own.
+ * The one overdue rule's verdict on the organization now, and whether its token stands rejected: from its
+ * state read again after a cycle (or a cycle that could not start) saved its own.
  */
-async function isOverdue(
+async function verdictOf(
   organization: OrganizationConfig,
   deps: Pick<TriggerDependencies, 'store' | 'clock'>,
-  known?: OverdueInput,
-): Promise<boolean> {
-  const input = known ?? overdueInputOf(organization, await deps.store.loadPollState(organization.id));
-  return assessOverdue(input, deps.clock()).overdue;
+): Promise<OrganizationVerdict> {
+  const state = await deps.store.loadPollState(organization.id);
+  return {
+    overdue: assessOverdue(overdueInputOf(organization, state), deps.clock()).overdue,
+    tokenRejected: (state?.health.tokenRejectedAt ?? null) !== null,
+  };
 }
 
 /**

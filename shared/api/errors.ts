@@ -1,6 +1,8 @@
-// Typed Admin API errors, one class per failure category, and the factories to them from an HTTP status
-// and from a transport failure. Every message names the organization, endpoint and status; none ever
-// carries the token.
+// Typed Admin API errors, one class per failure, grouped by what cures it (the class says it, no flag
+// beside it): a RetryableApiError may pass if the same request is sent again soon; a FixByHandApiError
+// fails every request the same way until a person fixes the connection, and a TokenRejectedError is the
+// one of those a new token fixes. And the factories to them from an HTTP status and from a transport
+// failure. Every message names the organization, endpoint and status; none ever carries the token.
 
 import { networkWords } from '../errors/networkWords.js';
 import { TransientError } from '../errors/transientError.js';
@@ -23,8 +25,6 @@ export class AdminApiError extends TransientError {
   readonly organization: string;
   readonly endpoint: string;
   readonly status: number | undefined;
-  /** Whether repeating the same request may succeed. */
-  readonly retryable: boolean = false;
   /** How long the server asked us to wait (`Retry-After`), when it said. */
   readonly retryAfterMs: number | undefined;
 
@@ -41,7 +41,28 @@ export class AdminApiError extends TransientError {
   }
 }
 
-export class BadRequestError extends AdminApiError {
+/**
+ * Repeating the same request soon may succeed (a rate limit, the server failing, the network): the client
+ * retries it within the cycle (retryPolicy.ts), and a cycle it fails is weather.
+ */
+export abstract class RetryableApiError extends AdminApiError {}
+
+/**
+ * The API refuses what the connection asks for (the organization's uuid, its token, the base URL) whatever
+ * the listing: no retry and no other listing helps, only a person fixing the config or the token. A cycle
+ * stops at the first one (walkListing.ts, failsEveryListing).
+ */
+export abstract class FixByHandApiError extends AdminApiError {}
+
+/**
+ * The API rejected the token (401) or its access to this organization (403): a revoked token, not a network
+ * blip. Only a new token (or access given on the API side) cures it, so the organization is marked
+ * "token rejected: put a new token" in its health and tried again slowly (shared/contracts/tokenRejected.ts),
+ * while the others carry on.
+ */
+export abstract class TokenRejectedError extends FixByHandApiError {}
+
+export class BadRequestError extends FixByHandApiError {
   constructor(context: RequestContext, serverMessage?: string) {
     super(
       `request refused as malformed (400)${suffix(serverMessage)}; check the organization uuid`,
@@ -51,19 +72,19 @@ export class BadRequestError extends AdminApiError {
   }
 }
 
-export class UnauthorizedError extends AdminApiError {
+export class UnauthorizedError extends TokenRejectedError {
   constructor(context: RequestContext) {
     super('token rejected (401); check the API token for this organization', context, { status: 401 });
   }
 }
 
-export class ForbiddenError extends AdminApiError {
+export class ForbiddenError extends TokenRejectedError {
   constructor(context: RequestContext) {
     super('token not permitted to read this organization (403)', context, { status: 403 });
   }
 }
 
-export class NotFoundError extends AdminApiError {
+export class NotFoundError extends FixByHandApiError {
   constructor(context: RequestContext) {
     super('not found (404); check that the base URL ends in /api/v1/admin', context, { status: 404 });
   }
@@ -81,18 +102,14 @@ export class ValidationError extends AdminApiError {
   }
 }
 
-export class RateLimitedError extends AdminApiError {
-  override readonly retryable = true;
-
+export class RateLimitedError extends RetryableApiError {
   constructor(context: RequestContext, retryAfterMs: number | undefined) {
     const wait = retryAfterMs === undefined ? '' : `; retry after ${Math.ceil(retryAfterMs / 1000)} s`;
     super(`rate limited (429)${wait}`, context, { status: 429, retryAfterMs });
   }
 }
 
-export class ServerError extends AdminApiError {
-  override readonly retryable = true;
-
+export class ServerError extends RetryableApiError {
   constructor(context: RequestContext, status: number, serverMessage?: string, retryAfterMs?: number) {
     super(`server error (${status})${suffix(serverMessage)}`, context, { status, retryAfterMs });
   }
@@ -104,9 +121,7 @@ export class UnexpectedStatusError extends AdminApiError {
   }
 }
 
-export class NetworkError extends AdminApiError {
-  override readonly retryable = true;
-
+export class NetworkError extends RetryableApiError {
   constructor(context: RequestContext, cause: unknown, detail = 'network failure') {
     super(`${detail}${suffix(causeText(cause))}`, context, { cause });
   }

@@ -1,5 +1,5 @@
 // A small, explicit retry policy: which failures are retried, how long to wait, and when to give up.
-import type { AdminApiError } from './errors.js';
+import { type AdminApiError, RetryableApiError } from './errors.js';
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -33,7 +33,7 @@ export function apiRetryDelay(
   policy: RetryPolicy,
   random: () => number,
 ): number | undefined {
-  if (!error.retryable || attempts >= policy.maxAttempts) return undefined;
+  if (!(error instanceof RetryableApiError) || attempts >= policy.maxAttempts) return undefined;
   // The server's own word (429 or 503 with Retry-After) beats our guess.
   const delay = error.retryAfterMs ?? jitteredBackoff(attempts, policy, random);
   return elapsedMs + delay > policy.maxElapsedMs ? undefined : delay;

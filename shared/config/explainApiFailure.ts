@@ -15,6 +15,7 @@ import {
   TimeoutError,
   UnauthorizedError,
 } from '../api/errors.js';
+import { TOKEN_REJECTED } from '../contracts/tokenRejected.js';
 import { networkWords } from '../errors/networkWords.js';
 import { jsonPath } from './configProblems.js';
 import type { Config } from './configSchema.js';
@@ -66,11 +67,12 @@ export function explainApiFailure(error: unknown, target: ApiTarget): string {
   if (error instanceof BadRequestError) {
     return `the API refused the request as malformed (400), which usually means it did not accept the organization header: check that ${idKey} is the organization's uuid`;
   }
+  // A rejected token says so first, in the words status, /healthz and the alarm mark the organization with.
   if (error instanceof UnauthorizedError) {
-    return `the API rejected the token (401): ${token} is wrong, expired or revoked; set it to a current API token`;
+    return `${TOKEN_REJECTED}; the API answered 401 (unauthorized): ${token} is wrong, expired or revoked`;
   }
   if (error instanceof ForbiddenError) {
-    return `the token is valid but may not read organization ${target.id} (403): check ${idKey}, or give this organization the token that belongs to it`;
+    return `${TOKEN_REJECTED}; the API answered 403 (forbidden): the token may not read organization ${target.id}: check ${idKey}, or set ${token} to the token that belongs to it`;
   }
   if (error instanceof NotFoundError) {
     return `the API answered 404 (not found): ${baseUrlKey} does not lead to the Admin API; it must end in /api/v1/admin`;

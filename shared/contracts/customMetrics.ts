@@ -27,6 +27,14 @@ export const POLL_SUCCEEDED_METRIC = 'PollSucceeded';
  * organization is overdue by the one rule (shared/detect/overdue.ts), else 0. Its "not polled" alarm reads it.
  */
 export const POLL_OVERDUE_METRIC = 'PollOverdue';
+/**
+ * Published by the poller under the `service` dimension alone, like ListingProblems, by every trigger of
+ * an organization whose token the API rejects ("token rejected: put a new token",
+ * shared/contracts/tokenRejected.ts): 1, and nothing otherwise. One metric and one alarm for the
+ * deployment, not one per organization: a stack holds 150 organizations within CloudFormation's 500
+ * resources only so. The poller's log lines and `status --stack` name the organization.
+ */
+export const TOKEN_REJECTED_METRIC = 'TokenRejected';
 /** The alarm on PollOverdue: this many one-minute periods in a row, each overdue or without data. */
 export { OVERDUE_ALARM_PERIOD_MS, OVERDUE_ALARM_PERIODS } from '../detect/overdue.js';
 

@@ -5,6 +5,7 @@
 // no stream batch the publisher gave up on), no person's backlog older than its catchUpAfter, and nothing
 // the report could not read. Each problem is one line naming what is at fault and where to look.
 
+import { TOKEN_REJECTED, TOKEN_REJECTED_RETRY_MS } from '../contracts/tokenRejected.js';
 import {
   assessOverdue,
   type OverdueInput,
@@ -99,6 +100,8 @@ function organizationProblem(
   onStack: boolean,
 ): string | undefined {
   const { name, lastSuccessAt, lastAttemptAt } = organization;
+  // Said at once, from the first cycle it met, not once the organization is overdue: no retry cures it.
+  if (organization.tokenRejectedSince !== null) return tokenRejectedProblem(organization);
   if (lastSuccessAt === null) {
     if (lastAttemptAt === null) {
       return onStack
@@ -112,6 +115,23 @@ function organizationProblem(
   const age = verdict.ageMs ?? 0;
   const late = `last successful poll ${humanDuration(age)} ago, over the ${humanDuration(verdict.allowanceMs)} its poll interval of ${humanDuration(verdict.intervalMs)} allows`;
   return `${name}: ${late}; ${sinceThen(organization, onStack)}`;
+}
+
+/**
+ * The organization's token rejected: the failure line every command prints for it (which begins with
+ * TOKEN_REJECTED), then since when and how it is tried again.
+ */
+function tokenRejectedProblem(organization: OrganizationStatus): string {
+  const { name, lastError, tokenRejectedSince } = organization;
+  const line = lastError?.startsWith(`${name}: ${TOKEN_REJECTED}`)
+    ? lastError
+    : `${name}: ${TOKEN_REJECTED}${lastError ? `; the last error: ${withoutName(lastError, name)}` : ''}`;
+  return `${line} (rejected since ${tokenRejectedSince}; tried again every ${humanDuration(TOKEN_REJECTED_RETRY_MS)})`;
+}
+
+/** A failure line without the organization's name in front, for a line that has named it already. */
+function withoutName(line: string, name: string): string {
+  return line.startsWith(`${name}: `) ? line.slice(name.length + 2) : line;
 }
 
 /** What became of the cycles after the last success (or since the first attempt, if none succeeded). */

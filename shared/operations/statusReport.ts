@@ -18,6 +18,11 @@ export interface OrganizationStatus {
   nextPollAt: string | null;
   consecutiveFailures: number;
   lastError: string | null;
+  /**
+   * Since when the API has rejected the organization's token (ISO 8601): it is marked "token rejected: put
+   * a new token" and tried again every few minutes; null when it has not.
+   */
+  tokenRejectedSince: string | null;
   snapshots: number;
   eventsLastHour: number;
   eventsLastDay: number;
@@ -124,6 +129,7 @@ export async function organizationStatus(
     nextPollAt: isoOrNull(state?.pace.nextPollAt),
     consecutiveFailures: state?.health.consecutiveFailures ?? 0,
     lastError: state?.health.lastError ?? null,
+    tokenRejectedSince: isoOrNull(state?.health.tokenRejectedAt),
     snapshots: (await store?.loadSnapshots(id))?.size ?? 0,
     eventsLastHour: lastDay.filter((stored) => stored.recordedAt >= nowMs - HOUR_MS).length,
     eventsLastDay: lastDay.length,

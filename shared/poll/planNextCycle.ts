@@ -1,6 +1,7 @@
 // The poll cycle's plan of the next cycle (pure): when it is due, from the pace and what cycles cost on
 // average (a burst of look-ups must not push the next cycle away), and never later than the cadence's next
 // change.
+import { TOKEN_REJECTED_RETRY_MS } from '../contracts/tokenRejected.js';
 import { gapFor } from '../detect/pacePoll.js';
 import type { PaceState } from '../store/pollState.js';
 import type { CycleContext } from './cycleContext.js';
@@ -15,6 +16,8 @@ export interface CycleCost {
   spent: number;
   /** A baseline pass of the sweep was left for want of room: the next cycle comes once the window holds it. */
   baselineDeferred: boolean;
+  /** The API rejected the token: the next cycle is a slow retry, whatever the pace or the cadence. */
+  tokenRejected?: boolean;
 }
 
 export function planNextCycle(
@@ -24,6 +27,10 @@ export function planNextCycle(
   cost: CycleCost,
 ): PaceState {
   const averageCycleRequests = movingAverage(pace.averageCycleRequests, cost.spent);
+  // Whatever the pace or the cadence: no retry within minutes cures a rejected token (tokenRejected.ts).
+  if (cost.tokenRejected) {
+    return { averageCycleRequests, nextPollAt: context.startedAt + TOKEN_REJECTED_RETRY_MS };
+  }
   const owed = cost.baselineDeferred ? plan.baselinePages : 0;
   // A cold gap never runs into a hot window.
   const nextPollAt = Math.min(

@@ -9,6 +9,7 @@
 // records its failure as its health; the steps after a cycle (budget, lease) that fail are told on their
 // own, never in place of its outcome.
 
+import { TokenRejectedError } from '../api/errors.js';
 import { ESTABLISHMENTS_LISTING } from '../api/listingProblem.js';
 import { recordCoverage } from '../detect/coverage.js';
 import { forgetListingsBefore, rememberWalks } from '../detect/listingMemory.js';
@@ -30,7 +31,14 @@ import { observedOrders } from './observedOrders.js';
 import { DEFAULT_LEASE_TERMS, keepLeaseUntil, type LeaseTerms } from './organizationLease.js';
 import { type CyclePlan, planCycle } from './planCycle.js';
 import { planNextCycle, retryDeferredCycle } from './planNextCycle.js';
-import { apiUnreachable, joinNotes, notesOfWalks, type PollReport, pendingShortfall } from './pollReport.js';
+import {
+  apiUnreachable,
+  joinNotes,
+  notesOfWalks,
+  type PollReport,
+  pendingShortfall,
+  tokenRejected,
+} from './pollReport.js';
 import { recordCatchUps } from './recordCatchUps.js';
 import { recordChanges } from './recordChanges.js';
 import { refreshEstablishments } from './refreshEstablishments.js';
@@ -154,7 +162,11 @@ async function afterFailedCycle(
   const recorded =
     failed &&
     (await cleanup(context, "record the failed cycle's health", async () => {
-      const failure = { outcome: 'polled' as const, failures: [cycleFailureLine(organization.name, error)] };
+      const failure = {
+        outcome: 'polled' as const,
+        failures: [cycleFailureLine(organization.name, error)],
+        ...(error instanceof TokenRejectedError ? { tokenRejected: true as const } : {}),
+      };
       await saveCycle(context, { ...state, health: healthAfter(state.health, failure, startedAt) });
       return true;
     }));
@@ -251,9 +263,11 @@ async function walkedCycle(
     snapshots,
   });
   const catchUps = await recordCatchUps(context, { ...changes, health: state.health });
+  const rejected = tokenRejected(walked) || establishments.tokenRejected === true;
   const pace = planNextCycle(context, plan, state.pace, {
     spent: requestsOf(walked) + (establishments.requests ?? 0),
     baselineDeferred: slice.baselineDeferred,
+    tokenRejected: rejected,
   });
   const failures = [...walkNotes.failures, ...amended.failures, ...closings.failures];
   const requestsFor = (purpose: 'detect' | 'resolve' | 'sweep') =>
@@ -263,6 +277,7 @@ async function walkedCycle(
     ok: failures.length === 0,
     // The establishments refresh is not tried once the walks found the API unreachable.
     ...(apiUnreachable(walked) ? { apiUnreachable: true as const } : {}),
+    ...(rejected ? { tokenRejected: true as const } : {}),
     requestsFor: {
       detect: requestsFor('detect'),
       resolve: requestsFor('resolve'),
@@ -279,7 +294,10 @@ async function walkedCycle(
     failures,
     problems: walkNotes.problems,
     nextPollAt: pace.nextPollAt ?? startedAt,
-    earliestNextPollAt: Math.min(pace.nextPollAt ?? startedAt, startedAt + plan.cadence.minIntervalMs),
+    // A rejected token's slow retry holds in a round too: its turn is not due before it.
+    earliestNextPollAt: rejected
+      ? (pace.nextPollAt ?? startedAt)
+      : Math.min(pace.nextPollAt ?? startedAt, startedAt + plan.cadence.minIntervalMs),
     cadence: plan.cadence.mode,
   };
   const next: PollState = {

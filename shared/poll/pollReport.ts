@@ -1,6 +1,6 @@
 // What a cycle reports: the report's shape, and the notes each phase contributes to it (the listings it
 // walked, failures, problems, what it deferred), which the cycle puts together in phase order.
-import { NetworkError } from '../api/errors.js';
+import { NetworkError, TokenRejectedError } from '../api/errors.js';
 import type { ListingProblem } from '../api/listingProblem.js';
 import type { WalkPurpose } from '../detect/listingSpec.js';
 import type { CadenceMode } from '../detect/planCadence.js';
@@ -47,6 +47,11 @@ export interface PollReport {
    * requests, the budget left and what was not walked say nothing about the budget.
    */
   apiUnreachable?: true;
+  /**
+   * The API rejected the token (401 or 403, a TokenRejectedError): the organization is marked "token
+   * rejected: put a new token" and its next cycle is a slow retry (planNextCycle.ts).
+   */
+  tokenRejected?: true;
   requests: number;
   /** Requests by what they were for: pending, look-ups of vanished orders, the terminal sweep. */
   requestsFor: Record<WalkPurpose, number> & {
@@ -142,6 +147,11 @@ export function apiUnreachable(outcomes: readonly WalkOutcome[]): boolean {
     started.length > 0 &&
     started.every((outcome) => outcome.listing === undefined && outcome.error instanceof NetworkError)
   );
+}
+
+/** Whether the API rejected the token in any of these walks (401 or 403). */
+export function tokenRejected(outcomes: readonly WalkOutcome[]): boolean {
+  return outcomes.some((outcome) => outcome.error instanceof TokenRejectedError);
 }
 
 /** The notes of several phases, in order. */

@@ -13,8 +13,11 @@ import type { PollReport } from './pollReport.js';
 export const EARLY_TOLERANCE_MS = 1_000;
 
 export type DuePoll =
-  /** `overdue`: what the overdue rule reads, from the state this trigger read anyway. */
-  | { outcome: 'not_due'; nextPollAt: number; overdue: OverdueInput }
+  /**
+   * `overdue`: what the overdue rule reads, and `tokenRejected`: whether the organization's token stands
+   * rejected, both from the state this trigger read anyway.
+   */
+  | { outcome: 'not_due'; nextPollAt: number; overdue: OverdueInput; tokenRejected: boolean }
   | { outcome: 'polled'; report: PollReport };
 
 /** What the overdue rule (shared/detect/overdue.ts) reads of an organization's poll state, if any. */
@@ -37,7 +40,12 @@ export async function pollWhenDue(
   const state = await deps.store.loadPollState(organization.id);
   const nextPollAt = state?.pace.nextPollAt ?? null;
   if (nextPollAt !== null && deps.clock() < nextPollAt - EARLY_TOLERANCE_MS) {
-    return { outcome: 'not_due', nextPollAt, overdue: overdueInputOf(organization, state) };
+    return {
+      outcome: 'not_due',
+      nextPollAt,
+      overdue: overdueInputOf(organization, state),
+      tokenRejected: (state?.health.tokenRejectedAt ?? null) !== null,
+    };
   }
   return { outcome: 'polled', report: await pollOrganization(organization, deps) };
 }

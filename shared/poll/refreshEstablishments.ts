@@ -4,6 +4,7 @@
 // fails the cycle only when it would fail every listing (a 401, an unreachable API). A record skipped as
 // malformed leaves the cache with those read well and names the one it could not read (the cadence is then
 // fixed, its prep summaries not sent); a listing not read whole otherwise keeps the old cache.
+import { TokenRejectedError } from '../api/errors.js';
 import { ESTABLISHMENTS_LISTING, type ListingProblem } from '../api/listingProblem.js';
 import type { Order } from '../api/schemas.js';
 import type { EstablishmentsCache } from '../store/pollState.js';
@@ -29,6 +30,8 @@ export interface EstablishmentsRefresh {
   notes: CycleNotes;
   /** Failed in a way every later listing would. */
   stopsCycle: boolean;
+  /** Failed because the API rejected the token (401 or 403). */
+  tokenRejected?: true;
 }
 
 export async function refreshEstablishments(
@@ -100,6 +103,7 @@ export async function refreshEstablishments(
           ],
         },
         stopsCycle: true,
+        ...(error instanceof TokenRejectedError ? { tokenRejected: true as const } : {}),
       };
     }
     const problem: ListingProblem = {

@@ -2,7 +2,12 @@
 // the rest reserved before its second page, or stops there. Shared by the walks of pending, the look-ups
 // and the sweep; each returns a WalkOutcome, from which the report and the poll state are made. Only the
 // failures the client defines are the walk's error; anything else fails the cycle.
-import { AdminApiError, NetworkError, RequestBudgetExhaustedError } from '../api/errors.js';
+import {
+  AdminApiError,
+  FixByHandApiError,
+  NetworkError,
+  RequestBudgetExhaustedError,
+} from '../api/errors.js';
 import type { OrderQuery } from '../api/orderQuery.js';
 import type { Order } from '../api/schemas.js';
 import type { ListingSpec, PlannedWalk } from '../detect/listingSpec.js';
@@ -85,7 +90,7 @@ export function failsEveryListing(error: unknown): boolean {
   return (
     error instanceof RequestBudgetExhaustedError ||
     error instanceof NetworkError ||
-    (error instanceof AdminApiError && [400, 401, 403, 404].includes(error.status ?? 0))
+    error instanceof FixByHandApiError
   );
 }
 

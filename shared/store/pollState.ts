@@ -76,6 +76,12 @@ export const PollHealthSchema = z.object({
   consecutiveFailures: z.number().int().nonnegative(),
   /** One line naming the last failure, never a secret. */
   lastError: z.string().nullable(),
+  /**
+   * Since when (epoch ms) the API has rejected the organization's token (401 or 403, a TokenRejectedError):
+   * the organization is marked "token rejected: put a new token" and tried again slowly until a cycle gets
+   * past it. Null otherwise; absent (so null) in states written before it.
+   */
+  tokenRejectedAt: z.number().nullable().default(null),
 });
 
 export const PollStateSchema = z.object({
@@ -111,7 +117,13 @@ export function initialPollState(organizationId: string): PollState {
     prepSummaries: {},
     unreadable: {},
     pace: { averageCycleRequests: 0, nextPollAt: null },
-    health: { lastSuccessAt: null, lastAttemptAt: null, consecutiveFailures: 0, lastError: null },
+    health: {
+      lastSuccessAt: null,
+      lastAttemptAt: null,
+      consecutiveFailures: 0,
+      lastError: null,
+      tokenRejectedAt: null,
+    },
   };
 }
 
@@ -161,6 +173,7 @@ function upgradeFromV1(old: PollStateV1): PollState {
       lastAttemptAt: old.lastAttemptAt,
       consecutiveFailures: old.consecutiveFailures,
       lastError: old.lastError,
+      tokenRejectedAt: null,
     },
   };
 }

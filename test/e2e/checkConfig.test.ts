@@ -228,7 +228,7 @@ describe('meal-notifier check-config', () => {
     expect(result.code).toBe(1);
     // The failure line every command prints for it (test/e2e/oneVoice.test.ts), a line of its own.
     expect(result.stdout).toMatch(
-      /^North School: the API rejected the token \(401\): the value of NORTH_TOKEN is wrong, expired or revoked/m,
+      /^North School: token rejected: put a new token; the API answered 401 \(unauthorized\): the value of NORTH_TOKEN is wrong, expired or revoked$/m,
     );
     expect(result.stdout).toMatch(/^South Academy: OK/m);
     expect(result.stderr).toContain('the config is valid, but 1 of 2 organizations failed the ping');
@@ -244,7 +244,7 @@ describe('meal-notifier check-config', () => {
     });
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(
-      /^South Academy: the token is valid but may not read organization [0-9a-f-]+ \(403\): check \$\.organizations\[1\]\.id/m,
+      /^South Academy: token rejected: put a new token; the API answered 403 \(forbidden\): the token may not read organization [0-9a-f-]+: check \$\.organizations\[1\]\.id/m,
     );
   });
 

@@ -81,8 +81,8 @@ describe('meal-notifier orders explains API and network failures in one line', (
     expect(result.code).toBe(1);
     // Without a config the organization has no name: its uuid, as given, names it.
     expect(result.stderr).toBe(
-      `meal-notifier: ${sim.organization.id}: the API rejected the token (401): the value of MEAL_API_TOKEN ` +
-        'is wrong, expired or revoked; set it to a current API token\n',
+      `meal-notifier: ${sim.organization.id}: token rejected: put a new token; the API answered 401 (unauthorized): ` +
+        'the value of MEAL_API_TOKEN is wrong, expired or revoked\n',
     );
     expectOneLine(result.stderr);
     expect(result.stderr).not.toContain(token);
@@ -91,7 +91,9 @@ describe('meal-notifier orders explains API and network failures in one line', (
   it('names --token, not the variable, for a token given on the command line', async () => {
     const result = await runCli(['establishments', '--token', 'wrong-token-s3cr3t'], env);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('(401): the token given with --token is wrong, expired or revoked');
+    expect(result.stderr).toContain(
+      '(unauthorized): the token given with --token is wrong, expired or revoked',
+    );
     expect(result.stderr).not.toContain('wrong-token-s3cr3t');
   });
 
@@ -101,7 +103,7 @@ describe('meal-notifier orders explains API and network failures in one line', (
     const result = await runCli(['establishments'], { ...env, MEAL_API_ORGANIZATION: other.id });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      `${other.id}: the token is valid but may not read organization ${other.id} (403): check MEAL_API_ORGANIZATION`,
+      `${other.id}: token rejected: put a new token; the API answered 403 (forbidden): the token may not read organization ${other.id}: check MEAL_API_ORGANIZATION`,
     );
     expectOneLine(result.stderr);
   });

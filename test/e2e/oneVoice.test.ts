@@ -122,8 +122,8 @@ describe('every command tells the same API failure in the same words', () => {
     const { results, lines } = await failureLines(config, { ...env, NORTH_TOKEN: wrongToken });
 
     const line =
-      'North School: the API rejected the token (401): the value of NORTH_TOKEN is wrong, expired or revoked; ' +
-      'set it to a current API token';
+      'North School: token rejected: put a new token; the API answered 401 (unauthorized): ' +
+      'the value of NORTH_TOKEN is wrong, expired or revoked';
     expect(lines).toEqual(fromEveryCommand(line));
     // A token the API refused is not a shortage of budget.
     expect(results.poll.stderr).not.toContain('deferred');

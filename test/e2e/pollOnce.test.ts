@@ -129,9 +129,9 @@ describe('meal-notifier poll --once', () => {
     const result = await runCli(['poll', '--config', config, '--once'], { NORTH_TOKEN: 'not-the-token' });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      'North School: the API rejected the token (401): the value of NORTH_TOKEN is wrong, expired or revoked',
+      'North School: token rejected: put a new token; the API answered 401 (unauthorized): the value of NORTH_TOKEN is wrong, expired or revoked',
     );
-    expect(result.stderr.match(/rejected the token/g)).toHaveLength(1);
+    expect(result.stderr.match(/put a new token/g)).toHaveLength(1);
     expect(result.stderr).not.toContain('not-the-token');
   });
 

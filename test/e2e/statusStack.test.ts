@@ -36,6 +36,7 @@ beforeAll(async () => {
       lastAttemptAt: Date.now() - 60_000,
       consecutiveFailures: 3,
       lastError: 'North School: API answered 500',
+      tokenRejectedAt: null,
     },
   });
   const snapshot = makeSnapshot(newOrderUuid());

@@ -94,7 +94,7 @@ describe('alarms', () => {
       events: [],
       problems: [],
     };
-    publishPollMetrics(metrics, report as unknown as PollReport, false);
+    publishPollMetrics(metrics, report as unknown as PollReport, { overdue: false, tokenRejected: false });
     // The first blob is the deployment's ListingProblems (its own test below); this one is the organization's.
     const [, blob] = output.emf() as {
       _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][] }[] };
@@ -116,11 +116,11 @@ describe('alarms', () => {
     const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller });
     const cycle = (outcome: string, ok: boolean) =>
       ({ organization: { id: NORTH }, outcome, ok, problems: [] }) as unknown as PollReport;
-    publishPollMetrics(metrics, cycle('skipped', true), false);
-    publishPollMetrics(metrics, cycle('deferred', true), true);
-    publishPollMetrics(metrics, cycle('polled', false), true);
-    publishOrganizationMetrics(metrics, NORTH, { succeeded: false, overdue: true });
-    publishOrganizationMetrics(metrics, NORTH, { overdue: true });
+    publishPollMetrics(metrics, cycle('skipped', true), { overdue: false, tokenRejected: false });
+    publishPollMetrics(metrics, cycle('deferred', true), { overdue: true, tokenRejected: false });
+    publishPollMetrics(metrics, cycle('polled', false), { overdue: true, tokenRejected: false });
+    publishOrganizationMetrics(metrics, NORTH, { succeeded: false, overdue: true, tokenRejected: false });
+    publishOrganizationMetrics(metrics, NORTH, { overdue: true, tokenRejected: false });
     const published = output
       .emf()
       .filter((blob) => 'PollOverdue' in blob)
@@ -149,13 +149,62 @@ describe('alarms', () => {
     expect(description.length).toBeLessThanOrEqual(1024);
   });
 
+  it('alarms on a rejected token, on the TokenRejected metric the poller publishes while it is rejected, and says to put a new token', () => {
+    const output = captureOutput();
+    const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller });
+    const rejected = {
+      organization: { id: NORTH },
+      outcome: 'polled',
+      ok: false,
+      problems: [],
+      tokenRejected: true,
+    };
+    publishPollMetrics(metrics, rejected as unknown as PollReport, { overdue: false, tokenRejected: true });
+    publishOrganizationMetrics(metrics, NORTH, { overdue: false, tokenRejected: true });
+    publishOrganizationMetrics(metrics, EAST, { overdue: false, tokenRejected: false });
+    const blobs = output.emf().filter((blob) => 'TokenRejected' in blob);
+    // From each trigger of the rejected organization, and none from the other.
+    expect(blobs.map((blob) => blob.TokenRejected)).toEqual([1, 1]);
+    expect(blobs.some((blob) => 'Organization' in blob)).toBe(false);
+    const published = (
+      blobs[0] as { _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][] }[] } }
+    )._aws.CloudWatchMetrics[0];
+
+    const alarm = alarmOn('TokenRejected', { Name: 'service', Value: 'poller' });
+    expect(alarm).toMatchObject({
+      Namespace: published?.Namespace,
+      Dimensions: [{ Name: 'service', Value: 'poller' }],
+      AlarmName: "MealOrderNotifier/an organization's token rejected",
+      Statistic: 'Maximum',
+      // The retry's period: every retry of a rejected token keeps it in ALARM.
+      Period: 300,
+      EvaluationPeriods: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      Threshold: 1,
+      TreatMissingData: 'notBreaching',
+    });
+    expect(property<{ Name: string }[]>(alarm, 'Dimensions').map(({ Name }) => Name)).toEqual(
+      published?.Dimensions[0],
+    );
+    const description = String(alarm?.AlarmDescription);
+    expect(description).toMatch(/^token rejected: put a new token\. /);
+    expect(description).toContain('aws secretsmanager put-secret-value');
+    expect(description).toContain('meal-notifier status --stack names the organization');
+    expect(description).toContain('every 5 minutes');
+    expect(description.length).toBeLessThanOrEqual(1024);
+    expect(alarm?.AlarmActions).toEqual(alarm?.OKActions);
+  });
+
   it('keeps the not-polled alarms quiet while polling is off (-c polling=off, until the tokens are put), and only those', () => {
     const paused = notifierApp(config, { props: { pollingEnabled: false } }).template;
     const pausedAlarms = resourcesOfType(paused, 'AWS::CloudWatch::Alarm').map(
       ([, alarm]) => alarm.Properties ?? {},
     );
+    const perOrganization = new Set(['PollOverdue', 'TokenRejected']);
     for (const alarm of pausedAlarms) {
-      expect(alarm.ActionsEnabled, String(alarm.AlarmName)).toBe(alarm.MetricName !== 'PollOverdue');
+      expect(alarm.ActionsEnabled, String(alarm.AlarmName)).toBe(
+        !perOrganization.has(String(alarm.MetricName)),
+      );
     }
     expect(pausedAlarms.filter((alarm) => alarm.MetricName === 'PollOverdue')).toHaveLength(2);
     for (const alarm of alarms) expect(alarm.ActionsEnabled, String(alarm.AlarmName)).toBe(true);
@@ -194,7 +243,7 @@ describe('alarms', () => {
       events: [],
       problems: [problem],
     };
-    publishPollMetrics(metrics, report as unknown as PollReport, false);
+    publishPollMetrics(metrics, report as unknown as PollReport, { overdue: false, tokenRejected: false });
     const blob = output.emf().find((candidate) => 'ListingProblems' in candidate) as
       | { _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][] }[] } }
       | undefined;
@@ -295,9 +344,9 @@ describe('alarms', () => {
   });
 
   it('notifies the alarm topic of every alarm and of its recovery, and subscribes the alarm e-mail to it', () => {
-    // 2 organizations, listing problems, 4 functions × (errors, throttles), 3 dead-letter queues, the
-    // publisher's lag.
-    expect(alarms).toHaveLength(2 + 1 + 8 + 3 + 1);
+    // 2 organizations, listing problems, a rejected token, 4 functions × (errors, throttles), 3 dead-letter
+    // queues, the publisher's lag.
+    expect(alarms).toHaveLength(2 + 1 + 1 + 8 + 3 + 1);
     for (const alarm of alarms) {
       expect(alarm, String(alarm.AlarmName)).toMatchObject({
         AlarmActions: [{ Ref: alarmTopicId }],

@@ -134,6 +134,7 @@ export function largeOrganizationState(size: OrganizationSize): PollState {
     lastAttemptAt: NOW,
     consecutiveFailures: 1,
     lastError: `listing pending@${establishments[0]?.uuid} failed: the API answered 503 Service Unavailable (retried 3 times)`,
+    tokenRejectedAt: null,
   };
   return state;
 }

@@ -110,6 +110,8 @@ export interface RunningCli {
   waitForStderr(pattern: RegExp): Promise<string>;
   /** Sends `signal` and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Sends `signal` and goes on (e.g. SIGUSR2 to a process preloaded with fastForwardClock.mjs). */
+  signal(signal: NodeJS.Signals): void;
 }
 
 export function startCli(args: string[], env: Record<string, string> = {}): RunningCli {
@@ -178,6 +180,9 @@ function watch(
     stop: (signal = 'SIGTERM') => {
       if (child.exitCode === null) signalChild(child, signal);
       return exited;
+    },
+    signal: (signal) => {
+      if (child.exitCode === null) signalChild(child, signal);
     },
   };
 }

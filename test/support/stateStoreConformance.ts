@@ -500,7 +500,13 @@ export function describeStateStoreConformance(
           ...initialPollState(organizationId),
           listings: { sizes: { pending: 40, completed: 0 }, walkedAt: { pending: T0 } },
           coverage: { pendingCoveredAt: { '2026-03-05': T0 }, watchingSince: T0 },
-          health: { lastAttemptAt: T0, lastSuccessAt: T0, consecutiveFailures: 0, lastError: null },
+          health: {
+            lastAttemptAt: T0,
+            lastSuccessAt: T0,
+            consecutiveFailures: 0,
+            lastError: null,
+            tokenRejectedAt: null,
+          },
         };
         await store.savePollState(first);
         expect(await store.loadPollState(organizationId)).toEqual(first);
@@ -597,7 +603,13 @@ export function describeStateStoreConformance(
       const stateOf = (organizationId: string, lastAttemptAt: number): PollState => ({
         ...initialPollState(organizationId),
         coverage: { pendingCoveredAt: { '2026-03-05': lastAttemptAt }, watchingSince: lastAttemptAt },
-        health: { lastAttemptAt, lastSuccessAt: lastAttemptAt, consecutiveFailures: 0, lastError: null },
+        health: {
+          lastAttemptAt,
+          lastSuccessAt: lastAttemptAt,
+          consecutiveFailures: 0,
+          lastError: null,
+          tokenRejectedAt: null,
+        },
       });
 
       it('has no poll state for an organization that has only been leased', async () => {

@@ -51,6 +51,7 @@ beforeAll(async () => {
       lastAttemptAt: now - 10_000,
       consecutiveFailures: 2,
       lastError: 'North School: token rejected (401)',
+      tokenRejectedAt: null,
     },
   });
   for (const type of ['order.created', 'order.canceled'] as const) {

@@ -14,6 +14,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, i
 import { RequestBudget } from '../../../shared/api/requestBudget.js';
 import type { Establishment } from '../../../shared/api/schemas.js';
 import { AWS_LEASE_TERMS, AWS_POLLER_TIMEOUT_SECONDS } from '../../../shared/contracts/awsPollSettings.js';
+import { TOKEN_REJECTED_RETRY_MS } from '../../../shared/contracts/tokenRejected.js';
 import { tickDelaySeconds } from '../../../shared/poll/pollWhenDue.js';
 import { DynamoStateStore } from '../../../shared/store/dynamo/dynamoStateStore.js';
 import { addDays, calendarDateIn } from '../../../shared/time/calendarDate.js';
@@ -394,18 +395,25 @@ describe('poller handler, triggered by the schedule', () => {
   });
 
   it('still sends the tick of the next cycle when the cycle fails, and publishes PollSucceeded 0', async () => {
+    const before = Date.now();
     const result = await handlerModule.handler({ organizationId: SOUTH }, { awsRequestId: 'r4' });
     expect(result).toMatchObject({ outcome: 'polled', ok: false });
     // Worded as the local runner words it (shared/config/explainApiFailure.ts).
     expect((result as { failures: string[] }).failures).toContainEqual(
       // On AWS the token is a value of the tokens secret, and the line says which.
-      `South School: the API rejected the token (401): the SOUTH_TOKEN value of secret ${TOKENS_SECRET} is wrong, expired or revoked; set it to a current API token`,
+      `South School: token rejected: put a new token; the API answered 401 (unauthorized): the SOUTH_TOKEN value of secret ${TOKENS_SECRET} is wrong, expired or revoked`,
     );
-    expect(sentTick()).toMatchObject({ body: { organizationId: SOUTH, dueAt: await nextPollAtOf(SOUTH) } });
+    // A rejected token: the chain's next tick is its slow retry, five minutes on, not the pace's.
+    const dueAt = await nextPollAtOf(SOUTH);
+    expect(dueAt).toBeGreaterThanOrEqual(before + TOKEN_REJECTED_RETRY_MS);
+    expect(sentTick()).toMatchObject({ body: { organizationId: SOUTH, dueAt } });
     expect(output.emf()).toEqual([
       { ...deploymentMetric, ListingProblems: 0 },
       expect.objectContaining({ Organization: SOUTH, PollSucceeded: 0 }),
+      // The deployment's "token rejected" alarm reads it.
+      { ...deploymentMetric, TokenRejected: 1 },
     ]);
+    expect(result).toMatchObject({ tokenRejected: true });
     expect(output.text()).not.toContain('sim_refused');
   });
 

@@ -141,7 +141,13 @@ describe('DynamoStateStore on DynamoDB Local', () => {
       coverage: { pendingCoveredAt: { '2026-03-05': T0 }, watchingSince: T0 },
       sweep: { inProgress: null, sweptAt: { completed: T0 }, credit: 0.5 },
       pace: { averageCycleRequests: 4, nextPollAt: T0 + 30_000 },
-      health: { lastSuccessAt: T0, lastAttemptAt: T0, consecutiveFailures: 0, lastError: null },
+      health: {
+        lastSuccessAt: T0,
+        lastAttemptAt: T0,
+        consecutiveFailures: 0,
+        lastError: null,
+        tokenRejectedAt: null,
+      },
     };
     // The item as 0.1.0 left it: the flat state beside the lease attributes.
     await documents.send(
@@ -176,7 +182,13 @@ describe('DynamoStateStore on DynamoDB Local', () => {
       ).Item;
     const state = {
       ...initialPollState(organizationId),
-      health: { lastSuccessAt: null, lastAttemptAt: T0, consecutiveFailures: 0, lastError: null },
+      health: {
+        lastSuccessAt: null,
+        lastAttemptAt: T0,
+        consecutiveFailures: 0,
+        lastError: null,
+        tokenRejectedAt: null,
+      },
     };
     await store.acquireLease(organizationId, 'run-a', T0, 60_000);
     await store.savePollState(state);

@@ -180,7 +180,13 @@ describe('DynamoStateStore writes on DynamoDB Local', () => {
     const { store, organizationId, readItem } = await open();
     const state = {
       ...initialPollState(organizationId),
-      health: { lastSuccessAt: null, lastAttemptAt: T0, consecutiveFailures: 0, lastError: null },
+      health: {
+        lastSuccessAt: null,
+        lastAttemptAt: T0,
+        consecutiveFailures: 0,
+        lastError: null,
+        tokenRejectedAt: null,
+      },
     };
     await store.acquireLease(organizationId, 'run-a', T0, 60_000);
     await store.savePollState(state);
@@ -209,7 +215,13 @@ describe('DynamoStateStore writes on DynamoDB Local', () => {
     await store.acquireLease(organizationId, 'run-b', T0, 60_000);
     const state = {
       ...initialPollState(organizationId),
-      health: { lastSuccessAt: T0, lastAttemptAt: null, consecutiveFailures: 0, lastError: null },
+      health: {
+        lastSuccessAt: T0,
+        lastAttemptAt: null,
+        consecutiveFailures: 0,
+        lastError: null,
+        tokenRejectedAt: null,
+      },
     };
     const before = store.metrics.byOperation.savePollState.writeRequests;
 

@@ -116,7 +116,13 @@ describe('SqliteStateStore on a state file', () => {
     const state = {
       ...initialPollState(ORG),
       coverage: { pendingCoveredAt: { '2026-03-05': T0 }, watchingSince: T0 },
-      health: { lastSuccessAt: T0, lastAttemptAt: null, consecutiveFailures: 0, lastError: null },
+      health: {
+        lastSuccessAt: T0,
+        lastAttemptAt: null,
+        consecutiveFailures: 0,
+        lastError: null,
+        tokenRejectedAt: null,
+      },
     };
     await first.commitChange(ORG, { snapshot, events: [event] });
     await first.savePollState(state);
@@ -287,7 +293,13 @@ describe('SqliteStateStore on a state file', () => {
       lookups: { searched: { [newOrderUuid()]: ['completed'] }, averageRequests: 2.5 },
       prepSummaries: { 'est-1|2026-03-05': { eventId: 'evt-1', closedAt: T0, complete: true } },
       pace: { averageCycleRequests: 9.5, nextPollAt: T0 + 15_000 },
-      health: { lastSuccessAt: T0, lastAttemptAt: T0, consecutiveFailures: 0, lastError: null },
+      health: {
+        lastSuccessAt: T0,
+        lastAttemptAt: T0,
+        consecutiveFailures: 0,
+        lastError: null,
+        tokenRejectedAt: null,
+      },
     };
     const spoiled = randomUUID();
     await first.savePollState(state);

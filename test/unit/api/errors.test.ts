@@ -4,6 +4,7 @@ import {
   BadRequestError,
   errorFromResponse,
   errorFromTransportFailure,
+  FixByHandApiError,
   ForbiddenError,
   ForeignLinkError,
   MalformedResponseError,
@@ -13,8 +14,10 @@ import {
   RateLimitedError,
   RequestBudgetExhaustedError,
   type RequestContext,
+  RetryableApiError,
   ServerError,
   TimeoutError,
+  TokenRejectedError,
   UnauthorizedError,
   UnexpectedStatusError,
   ValidationError,
@@ -23,28 +26,48 @@ import { HttpNetworkError, HttpTimeoutError, type TimeoutPhase } from '../../../
 
 const context: RequestContext = { organization: 'Escola Norte', endpoint: 'GET /orders?status=pending' };
 
+/** What cures it, as its class says: the one thing every caller branches on. */
+type Cure = 'retry' | 'a new token' | 'a fix by hand' | 'neither';
+
+function cureOf(error: AdminApiError): Cure {
+  if (error instanceof RetryableApiError) return 'retry';
+  if (error instanceof TokenRejectedError) return 'a new token';
+  if (error instanceof FixByHandApiError) return 'a fix by hand';
+  return 'neither';
+}
+
 describe('errorFromResponse', () => {
-  it.each<[number, new (...args: never[]) => AdminApiError, boolean]>([
-    [400, BadRequestError, false],
-    [401, UnauthorizedError, false],
-    [403, ForbiddenError, false],
-    [404, NotFoundError, false],
-    [422, ValidationError, false],
-    [429, RateLimitedError, true],
-    [500, ServerError, true],
-    [502, ServerError, true],
-    [503, ServerError, true],
-    [504, ServerError, true],
-    [409, UnexpectedStatusError, false],
-    [418, UnexpectedStatusError, false],
-    [304, UnexpectedStatusError, false],
-  ])('maps status %i to %o (retryable: %s)', (status, errorClass, retryable) => {
+  it.each<[number, new (...args: never[]) => AdminApiError, Cure]>([
+    [400, BadRequestError, 'a fix by hand'],
+    [401, UnauthorizedError, 'a new token'],
+    [403, ForbiddenError, 'a new token'],
+    [404, NotFoundError, 'a fix by hand'],
+    [422, ValidationError, 'neither'],
+    [429, RateLimitedError, 'retry'],
+    [500, ServerError, 'retry'],
+    [502, ServerError, 'retry'],
+    [503, ServerError, 'retry'],
+    [504, ServerError, 'retry'],
+    [409, UnexpectedStatusError, 'neither'],
+    [418, UnexpectedStatusError, 'neither'],
+    [304, UnexpectedStatusError, 'neither'],
+  ])('maps status %i to %o, which %s cures', (status, errorClass, cure) => {
     const error = errorFromResponse(context, status, undefined, undefined);
     expect(error).toBeInstanceOf(errorClass);
     expect(error).toBeInstanceOf(AdminApiError);
     expect(error.name).toBe(errorClass.name);
     expect(error.status).toBe(status);
-    expect(error.retryable).toBe(retryable);
+    expect(cureOf(error)).toBe(cure);
+  });
+
+  it('classifies a rejected token by its class alone: a fix by hand, never a retry, and no flag beside it', () => {
+    for (const status of [401, 403]) {
+      const error = errorFromResponse(context, status, undefined, undefined);
+      expect(error).toBeInstanceOf(TokenRejectedError);
+      expect(error).toBeInstanceOf(FixByHandApiError);
+      expect(error).not.toBeInstanceOf(RetryableApiError);
+      expect(error).not.toHaveProperty('retryable');
+    }
   });
 
   it.each([400, 401, 403, 404, 422, 429, 500, 418])(
@@ -106,7 +129,7 @@ describe('network errors', () => {
     expect(error.message).toBe(
       'Escola Norte: network failure: connection refused: nothing listens at that address and port on GET /orders?status=pending',
     );
-    expect(error.retryable).toBe(true);
+    expect(error).toBeInstanceOf(RetryableApiError);
     expect(error.cause).toBe(cause);
     expect(error.status).toBeUndefined();
   });
@@ -124,7 +147,7 @@ describe('network errors', () => {
     const error = new TimeoutError(context, new Error('timeout'), phase);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.name).toBe('TimeoutError');
-    expect(error.retryable).toBe(true);
+    expect(error).toBeInstanceOf(RetryableApiError);
     expect(error.message).toContain(text);
   });
 });
@@ -165,7 +188,7 @@ describe('other errors', () => {
     const error = new ForeignLinkError(context, 'https://evil.example/steal?token=abc123&page=2');
     expect(error.message).toContain('https://evil.example/steal');
     expect(error.message).not.toContain('abc123');
-    expect(error.retryable).toBe(false);
+    expect(cureOf(error)).toBe('neither');
   });
 
   it('ForeignLinkError copes with a link that is not a URL', () => {
@@ -177,7 +200,7 @@ describe('other errors', () => {
     expect(error.message).toBe(
       'Escola Norte: malformed response (200): body is not JSON on GET /orders?status=pending',
     );
-    expect(error.retryable).toBe(false);
+    expect(cureOf(error)).toBe('neither');
   });
 
   it('RequestBudgetExhaustedError states the limit and when budget frees up', () => {
@@ -189,7 +212,7 @@ describe('other errors', () => {
   it('PaginationError is an AdminApiError that is not retried', () => {
     const error = new PaginationError('loop', context);
     expect(error).toBeInstanceOf(AdminApiError);
-    expect(error.retryable).toBe(false);
+    expect(cureOf(error)).toBe('neither');
     expect(error.name).toBe('PaginationError');
   });
 });

@@ -26,6 +26,7 @@ function organizationStatus(overrides: Partial<OrganizationStatus> = {}): Organi
     nextPollAt: new Date(NOW + 6_000).toISOString(),
     consecutiveFailures: 0,
     lastError: null,
+    tokenRejectedSince: null,
     snapshots: 3,
     eventsLastHour: 0,
     eventsLastDay: 0,

@@ -52,11 +52,11 @@ describe('explainApiFailure', () => {
     ],
     [
       new UnauthorizedError(context),
-      /rejected the token \(401\): the value of SOUTH_TOKEN is wrong, expired or revoked/,
+      /^token rejected: put a new token; the API answered 401 \(unauthorized\): the value of SOUTH_TOKEN is wrong, expired or revoked$/,
     ],
     [
       new ForbiddenError(context),
-      /may not read organization 3f2b8c1e-.* \(403\): check \$\.organizations\[1\]\.id/,
+      /^token rejected: put a new token; the API answered 403 \(forbidden\): the token may not read organization 3f2b8c1e-.*: check \$\.organizations\[1\]\.id, or set the value of SOUTH_TOKEN to the token that belongs to it$/,
     ],
     [new NotFoundError(context), /404.*\$\.api\.baseUrl.*must end in \/api\/v1\/admin/],
     [
@@ -101,14 +101,14 @@ describe('describeApiFailure', () => {
   it('puts the organization first, by name, and names the key to fix where the connection came from', () => {
     const unreachable = new NetworkError(context, refused('ECONNREFUSED'));
     expect(describeApiFailure(new UnauthorizedError(context), target)).toBe(
-      'South: the API rejected the token (401): the value of SOUTH_TOKEN is wrong, expired or revoked; set it to a current API token',
+      'South: token rejected: put a new token; the API answered 401 (unauthorized): the value of SOUTH_TOKEN is wrong, expired or revoked',
     );
     expect(describeApiFailure(unreachable, target)).toMatch(/^South: cannot reach .*check \$\.api\.baseUrl,/);
     expect(describeApiFailure(unreachable, fromEnvironment)).toMatch(
       /^3f2b8c1e-[-0-9a-f]+: cannot reach .*check MEAL_API_BASE_URL,/,
     );
     expect(describeApiFailure(new ForbiddenError(context), fromEnvironment)).toContain(
-      '(403): check MEAL_API_ORGANIZATION,',
+      ': check MEAL_API_ORGANIZATION,',
     );
     expect(describeApiFailure(new RateLimitedError(context, undefined), fromEnvironment)).not.toContain(
       'requestsPerMinute',

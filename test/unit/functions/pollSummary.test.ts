@@ -25,7 +25,7 @@ function publish(report: PollReport): Record<string, unknown>[] {
   publishPollMetrics(
     new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller }),
     report,
-    false,
+    { overdue: false, tokenRejected: false },
   );
   vi.restoreAllMocks();
   return output.emf();
@@ -63,7 +63,7 @@ describe('publishPollMetrics', () => {
     publishOrganizationMetrics(
       new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller }),
       ORGANIZATION.id,
-      { succeeded: false, overdue: true },
+      { succeeded: false, overdue: true, tokenRejected: false },
     );
     vi.restoreAllMocks();
     expect(output.emf()).toEqual([

@@ -24,6 +24,7 @@ function organization(overrides: Partial<OrganizationStatus> = {}): Organization
     nextPollAt: ago(-5),
     consecutiveFailures: 0,
     lastError: null,
+    tokenRejectedSince: null,
     snapshots: 12,
     eventsLastHour: 0,
     eventsLastDay: 0,
@@ -91,6 +92,22 @@ describe('assessHealth', () => {
         'North School: never polled successfully; 2 failed cycles in a row, the last: cannot reach the API (ECONNREFUSED)',
       ],
     });
+  });
+
+  it('fails an organization whose token the API rejects at once, in its failure line, before it is overdue', () => {
+    const line =
+      'North School: token rejected: put a new token; the API answered 401 (unauthorized): the value of NORTH_TOKEN is wrong, expired or revoked';
+    const rejected = organization({
+      consecutiveFailures: 1,
+      lastError: line,
+      tokenRejectedSince: ago(3),
+    });
+    const problems = [`${line} (rejected since ${ago(3)}; tried again every 5 min)`];
+    expect(assessHealth(local([rejected, organization({ name: 'South Academy' })]), NOW)).toEqual({
+      healthy: false,
+      problems,
+    });
+    expect(assessHealth(stack({ organizations: [rejected] }), NOW).problems).toEqual(problems);
   });
 
   it("allows the overdue rule's allowance since the last success (2 min at a 10 s interval), failures in between included", () => {

@@ -81,7 +81,10 @@ describe('a cycle whose establishments listing has a record without working_days
     const { cycle } = await brokenWorld();
     const report = await cycle();
     const output = captureOutput();
-    publishPollMetrics(new Metrics({ namespace: 'MealOrderNotifier', serviceName: 'poller' }), report, false);
+    publishPollMetrics(new Metrics({ namespace: 'MealOrderNotifier', serviceName: 'poller' }), report, {
+      overdue: false,
+      tokenRejected: false,
+    });
     vi.restoreAllMocks();
     const blobs = output.emf();
     expect(blobs).toEqual(

@@ -1,6 +1,7 @@
 // Pins the pace record a cycle leaves: the next cycle due after the gap what cycles cost on average pays
 // for, never after the cadence changes, later when a baseline pass waits for room; soon after a deferral.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { TOKEN_REJECTED_RETRY_MS } from '../../../shared/contracts/tokenRejected.js';
 import { pacePoll } from '../../../shared/detect/pacePoll.js';
 import type { CycleContext } from '../../../shared/poll/cycleContext.js';
 import type { CyclePlan } from '../../../shared/poll/planCycle.js';
@@ -62,6 +63,17 @@ describe('planNextCycle', () => {
     );
     // 0.8 × 20 + 0.2 × 70 = 30 requests: 44.44 s, where 70 alone would take 103.7 s.
     expect(next).toEqual({ averageCycleRequests: 30, nextPollAt: T0 + 44_444 });
+  });
+
+  it('retries a rejected token five minutes on, whatever the pace, the cadence or its next change', () => {
+    const hot = plan({ cadence: { mode: 'hot', minIntervalMs: 2_000, changesAt: T0 + 5_000 } });
+    const next = planNextCycle(context, hot, FIRST, {
+      spent: 1,
+      baselineDeferred: false,
+      tokenRejected: true,
+    });
+    expect(next.nextPollAt).toBe(T0 + TOKEN_REJECTED_RETRY_MS);
+    expect(TOKEN_REJECTED_RETRY_MS).toBe(5 * 60_000);
   });
 
   it('is due by the time the cadence changes, even sooner than its interval', () => {

@@ -14,6 +14,7 @@ const FAILING: PollHealth = {
   lastAttemptAt: EARLIER,
   consecutiveFailures: 2,
   lastError: 'North School: server error (503) on GET /orders',
+  tokenRejectedAt: null,
 };
 
 describe('healthAfter', () => {
@@ -23,6 +24,7 @@ describe('healthAfter', () => {
       lastAttemptAt: T0,
       consecutiveFailures: 0,
       lastError: null,
+      tokenRejectedAt: null,
     });
   });
 
@@ -36,6 +38,33 @@ describe('healthAfter', () => {
       lastAttemptAt: T0,
       consecutiveFailures: 3,
       lastError: failures[0],
+      tokenRejectedAt: null,
+    });
+  });
+
+  describe('a rejected token', () => {
+    const rejected = ['North School: token rejected: put a new token; the API answered 401 (unauthorized)'];
+
+    it('is marked from the cycle the API rejected it in, and stays marked from then while it is rejected', () => {
+      const first = healthAfter(FAILING, { outcome: 'polled', failures: rejected, tokenRejected: true }, T0);
+      expect(first).toMatchObject({ tokenRejectedAt: T0, lastError: rejected[0], consecutiveFailures: 3 });
+      const later = healthAfter(
+        first,
+        { outcome: 'polled', failures: rejected, tokenRejected: true },
+        T0 + 5 * MINUTE,
+      );
+      expect(later).toMatchObject({ tokenRejectedAt: T0, consecutiveFailures: 4 });
+      // A deferral says nothing of the token.
+      expect(healthAfter(later, { outcome: 'deferred', failures: [] }, T0 + 6 * MINUTE).tokenRejectedAt).toBe(
+        T0,
+      );
+    });
+
+    it('is cleared by the first cycle that gets past the token, success or another failure', () => {
+      const marked = { ...FAILING, tokenRejectedAt: EARLIER };
+      expect(healthAfter(marked, { outcome: 'polled', failures: [] }, T0).tokenRejectedAt).toBeNull();
+      const other = ['North School: server error (503) on GET /orders'];
+      expect(healthAfter(marked, { outcome: 'polled', failures: other }, T0).tokenRejectedAt).toBeNull();
     });
   });
 

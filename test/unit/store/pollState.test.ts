@@ -57,7 +57,13 @@ describe('upgradePollState', () => {
       prepSummaries: { 'est-1|2026-03-05': { eventId: 'evt-1', closedAt: 600, complete: true } },
       unreadable: {},
       pace: { averageCycleRequests: 9.5, nextPollAt: 5_000 },
-      health: { lastSuccessAt: 1_000, lastAttemptAt: 1_000, consecutiveFailures: 0, lastError: null },
+      health: {
+        lastSuccessAt: 1_000,
+        lastAttemptAt: 1_000,
+        consecutiveFailures: 0,
+        lastError: null,
+        tokenRejectedAt: null,
+      },
     });
   });
 
@@ -111,6 +117,22 @@ describe('upgradePollState', () => {
   it('reads a current state back as it was written', () => {
     const state = { ...initialPollState('org-1'), pace: { averageCycleRequests: 3, nextPollAt: 9 } };
     expect(upgradePollState(JSON.parse(JSON.stringify(state)))).toEqual(state);
+  });
+
+  it('reads a version 2 state saved before a rejected token was marked as one whose token is not rejected', () => {
+    const { tokenRejectedAt: _, ...health } = initialPollState('org-1').health;
+    const older = { ...initialPollState('org-1'), health: { ...health, lastError: 'North School: 503' } };
+    expect(upgradePollState(JSON.parse(JSON.stringify(older))).health).toEqual({
+      ...health,
+      lastError: 'North School: 503',
+      tokenRejectedAt: null,
+    });
+  });
+
+  it('keeps since when the token was rejected', () => {
+    const state = initialPollState('org-1');
+    const rejected = { ...state, health: { ...state.health, tokenRejectedAt: 1_234 } };
+    expect(upgradePollState(JSON.parse(JSON.stringify(rejected)))).toEqual(rejected);
   });
 
   it('refuses a version 1 state missing a field it always had, naming the field', () => {
