@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeNorthSchoolConfig } from '../support/configFixtures.js';
+import { timeoutFor } from '../support/loadedTimeouts.js';
 import { closedPort } from '../support/loopbackServer.js';
 import { runCli } from '../support/runCli.js';
 
@@ -25,22 +26,26 @@ afterAll(async () => {
 });
 
 describe('meal-notifier poll against an unreachable API', () => {
-  it('explains the failure as check-config --ping does, once, and exits 1', async () => {
-    const env = { NORTH_TOKEN: 'token' };
-    const [polled, pinged] = await Promise.all([
-      runCli(['poll', '--config', config, '--once'], env),
-      runCli(['check-config', config, '--ping'], env),
-    ]);
+  it(
+    'explains the failure as check-config --ping does, once, and exits 1',
+    async () => {
+      const env = { NORTH_TOKEN: 'token' };
+      const [polled, pinged] = await Promise.all([
+        runCli(['poll', '--config', config, '--once'], env),
+        runCli(['check-config', config, '--ping'], env),
+      ]);
 
-    const explanation =
-      `cannot reach ${origin} (connection refused: nothing listens at that address and port): ` +
-      "check $.api.baseUrl, DNS and this machine's network";
-    expect(pinged.stdout).toContain(`North School: ${explanation}\n`);
-    expect(polled.code).toBe(1);
-    expect(polled.stderr).toMatch(/^North School: could not reach the API, next in \d+ s$/m);
-    expect(polled.stderr).not.toMatch(/deferred|left this minute|requests?\b/);
-    const failures = polled.stderr.split('\n').filter((line) => line.startsWith('  North School: '));
-    expect(failures).toEqual([`  North School: ${explanation}`]);
-    expect(polled.stderr).not.toContain('ECONNREFUSED');
-  }, 30_000);
+      const explanation =
+        `cannot reach ${origin} (connection refused: nothing listens at that address and port): ` +
+        "check $.api.baseUrl, DNS and this machine's network";
+      expect(pinged.stdout).toContain(`North School: ${explanation}\n`);
+      expect(polled.code).toBe(1);
+      expect(polled.stderr).toMatch(/^North School: could not reach the API, next in \d+ s$/m);
+      expect(polled.stderr).not.toMatch(/deferred|left this minute|requests?\b/);
+      const failures = polled.stderr.split('\n').filter((line) => line.startsWith('  North School: '));
+      expect(failures).toEqual([`  North School: ${explanation}`]);
+      expect(polled.stderr).not.toContain('ECONNREFUSED');
+    },
+    timeoutFor({ cliRuns: 2 }),
+  );
 });
