@@ -15,6 +15,11 @@ import { runCli, runCliIntoClosedPipe, runCliIntoHead } from '../support/runCli.
 import { runCliInProcess } from '../support/runCliInProcess.js';
 import { makeWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
 
+/** Two CLI processes, or a runner and `head`, and the command run in-process. */
+const TWO_RUNS = timeoutFor({ cliRuns: 2 });
+/** A `poll --once`, the command piped into `head`, and in-process. */
+const THREE_RUNS = timeoutFor({ cliRuns: 3 });
+
 let sim: RunningSimulator;
 let gone: WebhookReceiver;
 let dir: string;
@@ -69,62 +74,52 @@ afterAll(async () => {
 });
 
 describe('a command whose reader goes away', () => {
-  it(
-    'orders ends quietly, as a table and as JSON (| head -1)',
-    async () => {
-      const args = ['orders', '--time-zone', sim.world.timeZone];
-      const [table, json] = await Promise.all([
-        runCliIntoClosedPipe(args, apiEnv),
-        runCliIntoHead([...args, '--json'], apiEnv),
-      ]);
+  it('orders ends quietly, as a table and as JSON (| head -1)', { timeout: TWO_RUNS }, async () => {
+    const args = ['orders', '--time-zone', sim.world.timeZone];
+    const [table, json] = await Promise.all([
+      runCliIntoClosedPipe(args, apiEnv),
+      runCliIntoHead([...args, '--json'], apiEnv),
+    ]);
 
-      expect(table.stderr).toBe('');
-      expect(table.code).toBe(0);
-      expect(json.firstLine).toBe('[\n');
-      expect(json.stderr).toBe('');
-      expect(json.code).toBe(0);
-      for (const [name, value] of Object.entries(apiEnv)) vi.stubEnv(name, value);
-      const whole = await runCliInProcess([...args, '--json']);
-      vi.unstubAllEnvs();
-      expect(Buffer.byteLength(whole.stdout)).toBeGreaterThan(WELL_PAST_A_PIPE);
-    },
-    timeoutFor({ cliRuns: 2 }),
-  );
+    expect(table.stderr).toBe('');
+    expect(table.code).toBe(0);
+    expect(json.firstLine).toBe('[\n');
+    expect(json.stderr).toBe('');
+    expect(json.code).toBe(0);
+    for (const [name, value] of Object.entries(apiEnv)) vi.stubEnv(name, value);
+    const whole = await runCliInProcess([...args, '--json']);
+    vi.unstubAllEnvs();
+    expect(Buffer.byteLength(whole.stdout)).toBeGreaterThan(WELL_PAST_A_PIPE);
+  });
 
-  it(
-    'deliveries --failed | head -1 ends quietly',
-    async () => {
-      const config = await writeConfig('dead', [
-        { id: 'legacy', type: 'webhook', url: gone.url, secret: { env: 'HOOK_SECRET' } },
-      ]);
-      expect((await runCli(['poll', '--config', config, '--once'], runnerEnv())).code).toBe(0);
+  it('deliveries --failed | head -1 ends quietly', { timeout: THREE_RUNS }, async () => {
+    const config = await writeConfig('dead', [
+      { id: 'legacy', type: 'webhook', url: gone.url, secret: { env: 'HOOK_SECRET' } },
+    ]);
+    expect((await runCli(['poll', '--config', config, '--once'], runnerEnv())).code).toBe(0);
 
-      const piped = await runCliIntoHead(['deliveries', '--config', config, '--failed'], runnerEnv());
+    const piped = await runCliIntoHead(['deliveries', '--config', config, '--failed'], runnerEnv());
 
-      expect(piped.firstLine).toMatch(/^┌─+┬/);
-      expect(piped.stderr).toBe('');
-      expect(piped.code).toBe(0);
-      const whole = await runCliInProcess(['deliveries', '--config', config, '--failed']);
-      expect(Buffer.byteLength(whole.stdout)).toBeGreaterThan(WELL_PAST_A_PIPE);
-    },
-    timeoutFor({ cliRuns: 3 }),
-  );
+    expect(piped.firstLine).toMatch(/^┌─+┬/);
+    expect(piped.stderr).toBe('');
+    expect(piped.code).toBe(0);
+    const whole = await runCliInProcess(['deliveries', '--config', config, '--failed']);
+    expect(Buffer.byteLength(whole.stdout)).toBeGreaterThan(WELL_PAST_A_PIPE);
+  });
 
-  it(
-    'poll --events - | head -1 stops the runner as SIGTERM does, exit 0',
-    async () => {
-      const config = await writeConfig('runner', []);
+  it('poll --events - | head -1 stops the runner as SIGTERM does, exit 0', {
+    timeout: TWO_RUNS,
+  }, async () => {
+    const config = await writeConfig('runner', []);
 
-      const piped = await runCliIntoHead(['poll', '--config', config, '--events', '-'], runnerEnv());
+    const piped = await runCliIntoHead(['poll', '--config', config, '--events', '-'], runnerEnv());
 
-      expect(OrderEventSchema.parse(JSON.parse(piped.firstLine)).type).toBe('order.created');
-      expectNoCrash(piped.stderr);
-      expect(piped.stderr).toContain(
-        'stdout closed: finishing the cycle and delivery attempts in flight, then stopping',
-      );
-      expect(piped.stderr).toMatch(/Stopped after \d+ s: \d{3,} events recorded/);
-      expect(piped.code).toBe(0);
-    },
-    timeoutFor({ cliRuns: 2 }),
-  );
+    expect(OrderEventSchema.parse(JSON.parse(piped.firstLine)).type).toBe('order.created');
+    expectNoCrash(piped.stderr);
+    expect(piped.stderr).toContain(
+      'stdout closed: finishing the cycle and delivery attempts in flight, then stopping',
+    );
+    expect(piped.stderr).toMatch(/Stopped after \d+ s: \d{3,} events recorded/);
+    expect(piped.code).toBe(0);
+  });
 });

@@ -16,6 +16,9 @@ import { type RewritingProxy, startRewritingProxy } from '../support/rewritingPr
 import { runCli } from '../support/runCli.js';
 import { ofKind } from './jsonLogLines.js';
 
+/** Six CLI processes one after another: `poll --once` and `status`, before and after the record heals. */
+const SIX_RUNS = timeoutFor({ cliRuns: 6 });
+
 const HOUR_MS = 3_600_000;
 
 let sim: RunningSimulator;
@@ -101,56 +104,54 @@ describe('a broken listing', () => {
     for (const record of problems) expect(record).toMatchObject({ level: 'warn' });
   });
 
-  it(
-    'leaves `status` listing an order unreadable for over an hour, until its record reads well',
-    async () => {
-      const { path, statePath } = await writeConfig('status');
+  it('leaves `status` listing an order unreadable for over an hour, until its record reads well', {
+    timeout: SIX_RUNS,
+  }, async () => {
+    const { path, statePath } = await writeConfig('status');
+    expect((await runCli(['poll', '--config', path, '--once'], env)).code).toBe(0);
+    const { malformed } = uuids();
+
+    // Just found: not yet worth a word from status.
+    const fresh = JSON.parse((await runCli(['status', '--config', path, '--json'])).stdout);
+    expect(fresh.organizations[0].unreadableOrders).toEqual([]);
+
+    // As if the first cycle had been two hours ago: the state file says since when, status reads it.
+    const store = new SqliteStateStore({ path: statePath });
+    const state = await store.loadPollState(sim.organization.id);
+    const entry = state?.unreadable[malformed];
+    if (!state || !entry) throw new Error('the poll state does not remember the unreadable order');
+    await store.savePollState({
+      ...state,
+      unreadable: { [malformed]: { ...entry, since: Date.now() - 2 * HOUR_MS } },
+    });
+    store.close();
+
+    const json = await runCli(['status', '--config', path, '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout).organizations[0].unreadableOrders).toEqual([
+      {
+        uuid: malformed,
+        since: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+        lastSeenAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+        listing: 'pending',
+        page: 1,
+        detail: expect.stringContaining('total'),
+      },
+    ]);
+    const table = await runCli(['status', '--config', path]);
+    expect(table.stdout).toMatch(
+      new RegExp(
+        `North School: 1 order unreadable for over an hour.*\\n {2}${malformed}: unreadable for 2 h, last in listing pending, page 1`,
+      ),
+    );
+
+    hostile.heal();
+    try {
       expect((await runCli(['poll', '--config', path, '--once'], env)).code).toBe(0);
-      const { malformed } = uuids();
-
-      // Just found: not yet worth a word from status.
-      const fresh = JSON.parse((await runCli(['status', '--config', path, '--json'])).stdout);
-      expect(fresh.organizations[0].unreadableOrders).toEqual([]);
-
-      // As if the first cycle had been two hours ago: the state file says since when, status reads it.
-      const store = new SqliteStateStore({ path: statePath });
-      const state = await store.loadPollState(sim.organization.id);
-      const entry = state?.unreadable[malformed];
-      if (!state || !entry) throw new Error('the poll state does not remember the unreadable order');
-      await store.savePollState({
-        ...state,
-        unreadable: { [malformed]: { ...entry, since: Date.now() - 2 * HOUR_MS } },
-      });
-      store.close();
-
-      const json = await runCli(['status', '--config', path, '--json']);
-      expect(json.code).toBe(0);
-      expect(JSON.parse(json.stdout).organizations[0].unreadableOrders).toEqual([
-        {
-          uuid: malformed,
-          since: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
-          lastSeenAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
-          listing: 'pending',
-          page: 1,
-          detail: expect.stringContaining('total'),
-        },
-      ]);
-      const table = await runCli(['status', '--config', path]);
-      expect(table.stdout).toMatch(
-        new RegExp(
-          `North School: 1 order unreadable for over an hour.*\\n {2}${malformed}: unreadable for 2 h, last in listing pending, page 1`,
-        ),
-      );
-
-      hostile.heal();
-      try {
-        expect((await runCli(['poll', '--config', path, '--once'], env)).code).toBe(0);
-      } finally {
-        hostile = hostilePendingListing();
-      }
-      const healed = JSON.parse((await runCli(['status', '--config', path, '--json'])).stdout);
-      expect(healed.organizations[0].unreadableOrders).toEqual([]);
-    },
-    timeoutFor({ cliRuns: 6 }),
-  );
+    } finally {
+      hostile = hostilePendingListing();
+    }
+    const healed = JSON.parse((await runCli(['status', '--config', path, '--json'])).stdout);
+    expect(healed.organizations[0].unreadableOrders).toEqual([]);
+  });
 });

@@ -15,6 +15,11 @@ import { type SlackReceiver, startSlackReceiver } from '../support/slackReceiver
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtpReceiver.js';
 import { makeWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
 
+/** Three CLI processes one after another. */
+const THREE_RUNS = timeoutFor({ cliRuns: 3 });
+/** A `poll --once`, then a runner started, its cycles 2 s apart until both orders are delivered, and stopped. */
+const RUNNER_DELIVERING = timeoutFor({ cliRuns: 3, realSeconds: 10 });
+
 let sim: RunningSimulator;
 let dir: string;
 let slack: SlackReceiver;
@@ -58,61 +63,59 @@ const env = (): Record<string, string> => ({
 });
 
 describe('meal-notifier poll, when a subscriber misbehaves', () => {
-  it(
-    'delivers to Slack and e-mail while a webhook’s attempt hangs',
-    async () => {
-      const held: ServerResponse[] = [];
-      let heldClosed = false;
-      let holding = true;
-      let attemptArrived = () => {};
-      const firstAttempt = new Promise<void>((resolve) => {
-        attemptArrived = resolve;
-      });
-      const stuck = await startWebhookReceiver({
-        secrets,
-        respond: (_request, res) => {
-          attemptArrived();
-          if (!holding) {
-            res.writeHead(204).end();
-            return;
-          }
-          // Never answered while the test runs: the runner's own timeout is all that could end it.
-          held.push(res);
-          res.on('close', () => {
-            heldClosed = true;
-          });
-        },
-      });
-      receivers.push(stuck);
-      const config = await writeConfig([
-        { id: 'stuck', type: 'webhook', url: stuck.url, secret: { env: 'HOOK_SECRET_NEW' } },
-        { id: 'kitchen', type: 'slack', webhookUrl: { env: 'SLACK_URL' } },
-        { id: 'office', type: 'email', to: ['office@example.org'] },
-      ]);
-      expect((await runCli(['poll', '--config', config, '--once'], env())).code).toBe(0);
-      const runner = startCli(['poll', '--config', config], env());
-      try {
-        const first = sim.world.addOrder({ pickupDate: sim.world.today() });
-        await runner.waitForStderr(new RegExp(`delivered  created +${first.reference} +to kitchen  `));
-        // Sent beside the Slack message, not before it: it may reach the receiver a moment later.
-        await firstAttempt;
-        expect(stuck.received).toHaveLength(1);
+  it('delivers to Slack and e-mail while a webhook’s attempt hangs', {
+    timeout: RUNNER_DELIVERING,
+  }, async () => {
+    const held: ServerResponse[] = [];
+    let heldClosed = false;
+    let holding = true;
+    let attemptArrived = () => {};
+    const firstAttempt = new Promise<void>((resolve) => {
+      attemptArrived = resolve;
+    });
+    const stuck = await startWebhookReceiver({
+      secrets,
+      respond: (_request, res) => {
+        attemptArrived();
+        if (!holding) {
+          res.writeHead(204).end();
+          return;
+        }
+        // Never answered while the test runs: the runner's own timeout is all that could end it.
+        held.push(res);
+        res.on('close', () => {
+          heldClosed = true;
+        });
+      },
+    });
+    receivers.push(stuck);
+    const config = await writeConfig([
+      { id: 'stuck', type: 'webhook', url: stuck.url, secret: { env: 'HOOK_SECRET_NEW' } },
+      { id: 'kitchen', type: 'slack', webhookUrl: { env: 'SLACK_URL' } },
+      { id: 'office', type: 'email', to: ['office@example.org'] },
+    ]);
+    expect((await runCli(['poll', '--config', config, '--once'], env())).code).toBe(0);
+    const runner = startCli(['poll', '--config', config], env());
+    try {
+      const first = sim.world.addOrder({ pickupDate: sim.world.today() });
+      await runner.waitForStderr(new RegExp(`delivered  created +${first.reference} +to kitchen  `));
+      // Sent beside the Slack message, not before it: it may reach the receiver a moment later.
+      await firstAttempt;
+      expect(stuck.received).toHaveLength(1);
 
-        const second = sim.world.addOrder({ pickupDate: sim.world.today() });
-        await runner.waitForStderr(new RegExp(`delivered  created +${second.reference} +to kitchen  `));
-        await runner.waitForStderr(new RegExp(`delivered  created +${second.reference} +to office  `));
-        // The webhook's first attempt is still in flight: nobody waited for it.
-        expect(heldClosed).toBe(false);
-        expect(stuck.received).toHaveLength(1);
-      } finally {
-        // Answered now, and any attempt after them at once, so that stopping has nothing to wait for.
-        holding = false;
-        for (const res of held) res.writeHead(204).end();
-        expect(await runner.stop('SIGTERM')).toBe(0);
-      }
-    },
-    timeoutFor({ cliRuns: 3, realSeconds: 10 }),
-  );
+      const second = sim.world.addOrder({ pickupDate: sim.world.today() });
+      await runner.waitForStderr(new RegExp(`delivered  created +${second.reference} +to kitchen  `));
+      await runner.waitForStderr(new RegExp(`delivered  created +${second.reference} +to office  `));
+      // The webhook's first attempt is still in flight: nobody waited for it.
+      expect(heldClosed).toBe(false);
+      expect(stuck.received).toHaveLength(1);
+    } finally {
+      // Answered now, and any attempt after them at once, so that stopping has nothing to wait for.
+      holding = false;
+      for (const res of held) res.writeHead(204).end();
+      expect(await runner.stop('SIGTERM')).toBe(0);
+    }
+  });
 
   it('refuses at start-up a Slack URL without a scheme, naming where it is set, and sends nothing', async () => {
     const config = await writeConfig([{ id: 'kitchen', type: 'slack', webhookUrl: { env: 'SLACK_URL' } }]);
@@ -129,36 +132,34 @@ describe('meal-notifier poll, when a subscriber misbehaves', () => {
     expect(check.stderr).toContain('$.subscribers[0].webhookUrl');
   }, 30_000);
 
-  it(
-    'delivers during a rotation with only one of two signing secrets set, signed with the one set',
-    async () => {
-      const automation = await startWebhookReceiver({ secrets });
-      receivers.push(automation);
-      const config = await writeConfig([
-        {
-          id: 'automation',
-          type: 'webhook',
-          url: automation.url,
-          secret: [{ env: 'HOOK_SECRET_NEW' }, { env: 'HOOK_SECRET_OLD' }],
-        },
-      ]);
-      const { HOOK_SECRET_OLD: _unset, ...rotating } = env();
-      expect((await runCli(['poll', '--config', config, '--once'], rotating)).code).toBe(0);
-      const order = sim.world.addOrder({ pickupDate: sim.world.today() });
+  it('delivers during a rotation with only one of two signing secrets set, signed with the one set', {
+    timeout: THREE_RUNS,
+  }, async () => {
+    const automation = await startWebhookReceiver({ secrets });
+    receivers.push(automation);
+    const config = await writeConfig([
+      {
+        id: 'automation',
+        type: 'webhook',
+        url: automation.url,
+        secret: [{ env: 'HOOK_SECRET_NEW' }, { env: 'HOOK_SECRET_OLD' }],
+      },
+    ]);
+    const { HOOK_SECRET_OLD: _unset, ...rotating } = env();
+    expect((await runCli(['poll', '--config', config, '--once'], rotating)).code).toBe(0);
+    const order = sim.world.addOrder({ pickupDate: sim.world.today() });
 
-      const run = await runCli(['poll', '--config', config, '--once'], rotating);
-      expect(run.code).toBe(0);
-      expect(run.stderr).toContain(
-        'warning: webhook subscriber "automation": signing secret HOOK_SECRET_OLD is not set; signing with the 1 that are',
-      );
-      expect(run.stderr).toMatch(new RegExp(`delivered  created +${order.reference} +to automation  `));
-      expect(automation.received.map((request) => request.verifiedBy)).toEqual([[true, false]]);
-      const check = await runCli(['check-config', config], rotating);
-      expect(check.code).toBe(0);
-      expect(check.stderr).toContain(
-        'warning: $.subscribers[0].secret[1]: environment variable HOOK_SECRET_OLD is not set',
-      );
-    },
-    timeoutFor({ cliRuns: 3 }),
-  );
+    const run = await runCli(['poll', '--config', config, '--once'], rotating);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(
+      'warning: webhook subscriber "automation": signing secret HOOK_SECRET_OLD is not set; signing with the 1 that are',
+    );
+    expect(run.stderr).toMatch(new RegExp(`delivered  created +${order.reference} +to automation  `));
+    expect(automation.received.map((request) => request.verifiedBy)).toEqual([[true, false]]);
+    const check = await runCli(['check-config', config], rotating);
+    expect(check.code).toBe(0);
+    expect(check.stderr).toContain(
+      'warning: $.subscribers[0].secret[1]: environment variable HOOK_SECRET_OLD is not set',
+    );
+  });
 });

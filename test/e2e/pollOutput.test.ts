@@ -14,6 +14,11 @@ import { runCli } from '../support/runCli.js';
 import { makeWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
 import { logLines } from './jsonLogLines.js';
 
+/** Three `poll --once` processes one after another. */
+const THREE_RUNS = timeoutFor({ cliRuns: 3 });
+/** Two `poll --once` processes one after another. */
+const TWO_RUNS = timeoutFor({ cliRuns: 2 });
+
 let sim: RunningSimulator;
 let receiver: WebhookReceiver;
 let gone = false;
@@ -47,86 +52,79 @@ const writeConfig = (name: string): Promise<string> =>
   );
 
 describe('meal-notifier poll output', () => {
-  it(
-    'keeps events off stdout unless asked, tells each one in a line for people, and appends them to --events FILE',
-    async () => {
-      const config = await writeConfig('main');
-      const events = join(dir, 'events.jsonl');
-      const baseline = await runCli(['poll', '--config', config, '--once'], env());
-      expect(baseline.code).toBe(0);
-      const created = [
-        sim.world.addOrder({ pickupDate: sim.world.today() }),
-        sim.world.addOrder({ pickupDate: sim.world.today() }),
-      ];
+  it('keeps events off stdout unless asked, tells each one in a line for people, and appends them to --events FILE', {
+    timeout: THREE_RUNS,
+  }, async () => {
+    const config = await writeConfig('main');
+    const events = join(dir, 'events.jsonl');
+    const baseline = await runCli(['poll', '--config', config, '--once'], env());
+    expect(baseline.code).toBe(0);
+    const created = [
+      sim.world.addOrder({ pickupDate: sim.world.today() }),
+      sim.world.addOrder({ pickupDate: sim.world.today() }),
+    ];
 
-      const run = await runCli(['poll', '--config', config, '--once', '--events', events], env());
+    const run = await runCli(['poll', '--config', config, '--once', '--events', events], env());
 
-      expect(run.code).toBe(0);
-      expect(run.stdout).toBe('');
-      expect(run.stderr).not.toContain('specversion');
-      for (const order of created) {
-        const establishment = order.establishment.name;
-        expect(run.stderr).toMatch(
-          new RegExp(`^detected {3}created {4}${order.reference} +${establishment} +North School$`, 'm'),
-        );
-        expect(run.stderr).toMatch(
-          new RegExp(
-            `^delivered {2}created {4}${order.reference} +to office {2}\\d+(\\.\\d)? m?s after detection$`,
-            'm',
-          ),
-        );
-      }
-      const written = (await readFile(events, 'utf8')).trimEnd().split('\n');
-      expect(written.map((line) => OrderEventSchema.parse(JSON.parse(line)).subject).sort()).toEqual(
-        created.map((order) => order.uuid).sort(),
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).not.toContain('specversion');
+    for (const order of created) {
+      const establishment = order.establishment.name;
+      expect(run.stderr).toMatch(
+        new RegExp(`^detected {3}created {4}${order.reference} +${establishment} +North School$`, 'm'),
       );
-
-      // --quiet: the one line left is the delivery that failed; the file is appended to, not replaced.
-      gone = true;
-      const third = sim.world.addOrder({ pickupDate: sim.world.today() });
-      const quiet = await runCli(
-        ['poll', '--config', config, '--once', '--quiet', '--events', events],
-        env(),
-      );
-      expect(quiet.code).toBe(0);
-      expect(quiet.stdout).toBe('');
-      expect(quiet.stderr).toMatch(
+      expect(run.stderr).toMatch(
         new RegExp(
-          `^failed {5}created {4}${third.reference} +to office {2}subscriber disabled, nothing more is sent to it: .*410.*\\n$`,
+          `^delivered {2}created {4}${order.reference} +to office {2}\\d+(\\.\\d)? m?s after detection$`,
+          'm',
         ),
       );
-      expect((await readFile(events, 'utf8')).trimEnd().split('\n')).toHaveLength(3);
-    },
-    timeoutFor({ cliRuns: 3 }),
-  );
+    }
+    const written = (await readFile(events, 'utf8')).trimEnd().split('\n');
+    expect(written.map((line) => OrderEventSchema.parse(JSON.parse(line)).subject).sort()).toEqual(
+      created.map((order) => order.uuid).sort(),
+    );
 
-  it(
-    '--quiet --log-format json keeps only warnings and errors, each one JSON object',
-    async () => {
-      gone = false;
-      const config = await writeConfig('json');
-      expect((await runCli(['poll', '--config', config, '--once'], env())).code).toBe(0);
-      gone = true;
-      const order = sim.world.addOrder({ pickupDate: sim.world.today() });
+    // --quiet: the one line left is the delivery that failed; the file is appended to, not replaced.
+    gone = true;
+    const third = sim.world.addOrder({ pickupDate: sim.world.today() });
+    const quiet = await runCli(['poll', '--config', config, '--once', '--quiet', '--events', events], env());
+    expect(quiet.code).toBe(0);
+    expect(quiet.stdout).toBe('');
+    expect(quiet.stderr).toMatch(
+      new RegExp(
+        `^failed {5}created {4}${third.reference} +to office {2}subscriber disabled, nothing more is sent to it: .*410.*\\n$`,
+      ),
+    );
+    expect((await readFile(events, 'utf8')).trimEnd().split('\n')).toHaveLength(3);
+  });
 
-      const run = await runCli(
-        ['poll', '--config', config, '--once', '--quiet', '--log-format', 'json'],
-        env(),
-      );
+  it('--quiet --log-format json keeps only warnings and errors, each one JSON object', {
+    timeout: TWO_RUNS,
+  }, async () => {
+    gone = false;
+    const config = await writeConfig('json');
+    expect((await runCli(['poll', '--config', config, '--once'], env())).code).toBe(0);
+    gone = true;
+    const order = sim.world.addOrder({ pickupDate: sim.world.today() });
 
-      expect(run.code).toBe(0);
-      const records = logLines(run.stderr);
-      expect(records).toEqual([
-        expect.objectContaining({
-          level: 'error',
-          kind: 'delivery',
-          reference: order.reference,
-          state: 'subscriber_disabled',
-        }),
-      ]);
-    },
-    timeoutFor({ cliRuns: 2 }),
-  );
+    const run = await runCli(
+      ['poll', '--config', config, '--once', '--quiet', '--log-format', 'json'],
+      env(),
+    );
+
+    expect(run.code).toBe(0);
+    const records = logLines(run.stderr);
+    expect(records).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        kind: 'delivery',
+        reference: order.reference,
+        state: 'subscriber_disabled',
+      }),
+    ]);
+  });
 
   it('refuses an --events file it cannot write, before polling, with one line', async () => {
     const config = await writeConfig('unwritable');

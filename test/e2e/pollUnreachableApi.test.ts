@@ -11,6 +11,9 @@ import { timeoutFor } from '../support/loadedTimeouts.js';
 import { closedPort } from '../support/loopbackServer.js';
 import { runCli } from '../support/runCli.js';
 
+/** Two CLI processes side by side. */
+const TWO_RUNS = timeoutFor({ cliRuns: 2 });
+
 let dir: string;
 let config: string;
 let origin: string;
@@ -26,26 +29,24 @@ afterAll(async () => {
 });
 
 describe('meal-notifier poll against an unreachable API', () => {
-  it(
-    'explains the failure as check-config --ping does, once, and exits 1',
-    async () => {
-      const env = { NORTH_TOKEN: 'token' };
-      const [polled, pinged] = await Promise.all([
-        runCli(['poll', '--config', config, '--once'], env),
-        runCli(['check-config', config, '--ping'], env),
-      ]);
+  it('explains the failure as check-config --ping does, once, and exits 1', {
+    timeout: TWO_RUNS,
+  }, async () => {
+    const env = { NORTH_TOKEN: 'token' };
+    const [polled, pinged] = await Promise.all([
+      runCli(['poll', '--config', config, '--once'], env),
+      runCli(['check-config', config, '--ping'], env),
+    ]);
 
-      const explanation =
-        `cannot reach ${origin} (connection refused: nothing listens at that address and port): ` +
-        "check $.api.baseUrl, DNS and this machine's network";
-      expect(pinged.stdout).toContain(`North School: ${explanation}\n`);
-      expect(polled.code).toBe(1);
-      expect(polled.stderr).toMatch(/^North School: could not reach the API, next in \d+ s$/m);
-      expect(polled.stderr).not.toMatch(/deferred|left this minute|requests?\b/);
-      const failures = polled.stderr.split('\n').filter((line) => line.startsWith('  North School: '));
-      expect(failures).toEqual([`  North School: ${explanation}`]);
-      expect(polled.stderr).not.toContain('ECONNREFUSED');
-    },
-    timeoutFor({ cliRuns: 2 }),
-  );
+    const explanation =
+      `cannot reach ${origin} (connection refused: nothing listens at that address and port): ` +
+      "check $.api.baseUrl, DNS and this machine's network";
+    expect(pinged.stdout).toContain(`North School: ${explanation}\n`);
+    expect(polled.code).toBe(1);
+    expect(polled.stderr).toMatch(/^North School: could not reach the API, next in \d+ s$/m);
+    expect(polled.stderr).not.toMatch(/deferred|left this minute|requests?\b/);
+    const failures = polled.stderr.split('\n').filter((line) => line.startsWith('  North School: '));
+    expect(failures).toEqual([`  North School: ${explanation}`]);
+    expect(polled.stderr).not.toContain('ECONNREFUSED');
+  });
 });

@@ -15,6 +15,9 @@ import {
 import { timeoutFor } from '../support/loadedTimeouts.js';
 import { exampleConfig, notifierApp } from './support/notifierApp.js';
 
+/** One synthesis of a 100-organization stack: 100 schedules and alarms. */
+const ONE_SYNTH = timeoutFor({ synths: 1 });
+
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 describe('environmentBytes', () => {
@@ -49,23 +52,20 @@ describe('the stack', () => {
     expect(() => notifierApp()).not.toThrow();
   });
 
-  it(
-    'deploys a config with many organizations, since the config is compiled into the bundles',
-    () => {
-      const config = exampleConfig();
-      const [north] = config.organizations;
-      config.organizations = Array.from({ length: 100 }, (_, index) => ({
-        ...north,
-        id: uuid(index),
-        name: `School number ${index}`,
-        token: { env: `SCHOOL_${index}_TOKEN` },
-      }));
-      const { template } = notifierApp(config);
-      template.resourceCountIs('AWS::Scheduler::Schedule', 100);
-      // One synthesis of a 100-organization stack: 100 schedules and alarms.
-    },
-    timeoutFor({ synths: 1 }),
-  );
+  it('deploys a config with many organizations, since the config is compiled into the bundles', {
+    timeout: ONE_SYNTH,
+  }, () => {
+    const config = exampleConfig();
+    const [north] = config.organizations;
+    config.organizations = Array.from({ length: 100 }, (_, index) => ({
+      ...north,
+      id: uuid(index),
+      name: `School number ${index}`,
+      token: { env: `SCHOOL_${index}_TOKEN` },
+    }));
+    const { template } = notifierApp(config);
+    template.resourceCountIs('AWS::Scheduler::Schedule', 100);
+  });
 
   it("counts the queue maps at their longest: too many webhook subscribers fail webhook-delivery's check", () => {
     const config = exampleConfig();

@@ -31,6 +31,9 @@ import { timeoutFor } from '../../support/loadedTimeouts.js';
 import { closedPort } from '../../support/loopbackServer.js';
 import { startRewritingProxy } from '../../support/rewritingProxy.js';
 
+/** Three passes of the sweep and the cycles between: 15 cycles, each some 15 round trips to DynamoDB Local. */
+const SWEPT_THREE_TIMES = timeoutFor({ dynamoCycles: 15 });
+
 /**
  * Tuesday 10 March 2026, 06:00 in Lisbon (UTC+0 until the end of March): before any of the simulator's
  * establishments closes, so only the prep summary cases see summaries.
@@ -421,67 +424,62 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
     expect(completedPasses[0]).toMatchObject({ trustworthy: true, pages: 2, orders: completed });
   });
 
-  it(
-    'emits exactly the transitions that happened, each once, then nothing on quiet cycles',
-    async () => {
-      await baseline();
-      const [a, b, c, d] = pendingOrders();
-      if (!a || !b || !c || !d) throw new Error('fixture has too few pending orders');
-      sim.world.setStatus(a.uuid, 'completed');
-      sim.world.setStatus(b.uuid, 'completed');
-      sim.world.setStatus(c.uuid, 'canceled');
-      sim.world.setStatus(d.uuid, 'completed');
-      sim.world.setStatus(d.uuid, 'archived');
-      const created = sim.world.addOrder({ pickupDate: addDays(TODAY, 2) });
-      const archived = sim.world.listOrders(
-        (o) => o.status.value === 'completed' && o.pickup_at >= TODAY && o.pickup_at <= LAST_DAY,
-      )[0];
-      if (!archived) throw new Error('fixture has no completed order');
-      sim.world.setStatus(archived.uuid, 'archived');
-      const changedAt = now;
+  it('emits exactly the transitions that happened, each once, then nothing on quiet cycles', {
+    timeout: SWEPT_THREE_TIMES,
+  }, async () => {
+    await baseline();
+    const [a, b, c, d] = pendingOrders();
+    if (!a || !b || !c || !d) throw new Error('fixture has too few pending orders');
+    sim.world.setStatus(a.uuid, 'completed');
+    sim.world.setStatus(b.uuid, 'completed');
+    sim.world.setStatus(c.uuid, 'canceled');
+    sim.world.setStatus(d.uuid, 'completed');
+    sim.world.setStatus(d.uuid, 'archived');
+    const created = sim.world.addOrder({ pickupDate: addDays(TODAY, 2) });
+    const archived = sim.world.listOrders(
+      (o) => o.status.value === 'completed' && o.pickup_at >= TODAY && o.pickup_at <= LAST_DAY,
+    )[0];
+    if (!archived) throw new Error('fixture has no completed order');
+    sim.world.setStatus(archived.uuid, 'archived');
+    const changedAt = now;
 
-      // What left pending is looked up at once; the completed order archived is the sweep's to see.
-      const next = await cycle();
-      expect(next.ok).toBe(true);
-      expect(next.vanished.map((order) => order.uuid).sort()).toEqual(
-        [a.uuid, b.uuid, c.uuid, d.uuid].sort(),
-      );
-      expect(summary(next.events)).toEqual(
-        expect.arrayContaining([
-          `order.completed ${a.reference}`,
-          `order.completed ${b.reference}`,
-          `order.canceled ${c.reference}`,
-          `order.completed ${d.reference}`,
-          `order.archived ${d.reference}`,
-          `order.created ${created.reference}`,
-        ]),
-      );
-      const events = [...next.events, ...eventsOf(await untilSwept(changedAt))];
-      expect(summary(events)).toEqual(
-        [
-          `order.completed ${a.reference}`,
-          `order.completed ${b.reference}`,
-          `order.canceled ${c.reference}`,
-          `order.completed ${d.reference}`,
-          `order.archived ${d.reference}`,
-          `order.created ${created.reference}`,
-          `order.archived ${archived.reference}`,
-        ].sort(),
-      );
-      for (const event of events) expect(OrderEventSchema.safeParse(event).success).toBe(true);
-      expect(new Set(events.map((event) => event.id)).size).toBe(events.length);
-      expect((await store.listEvents(organization.id)).map(({ event }) => event.id).sort()).toEqual(
-        events.map((event) => event.id).sort(),
-      );
+    // What left pending is looked up at once; the completed order archived is the sweep's to see.
+    const next = await cycle();
+    expect(next.ok).toBe(true);
+    expect(next.vanished.map((order) => order.uuid).sort()).toEqual([a.uuid, b.uuid, c.uuid, d.uuid].sort());
+    expect(summary(next.events)).toEqual(
+      expect.arrayContaining([
+        `order.completed ${a.reference}`,
+        `order.completed ${b.reference}`,
+        `order.canceled ${c.reference}`,
+        `order.completed ${d.reference}`,
+        `order.archived ${d.reference}`,
+        `order.created ${created.reference}`,
+      ]),
+    );
+    const events = [...next.events, ...eventsOf(await untilSwept(changedAt))];
+    expect(summary(events)).toEqual(
+      [
+        `order.completed ${a.reference}`,
+        `order.completed ${b.reference}`,
+        `order.canceled ${c.reference}`,
+        `order.completed ${d.reference}`,
+        `order.archived ${d.reference}`,
+        `order.created ${created.reference}`,
+        `order.archived ${archived.reference}`,
+      ].sort(),
+    );
+    for (const event of events) expect(OrderEventSchema.safeParse(event).success).toBe(true);
+    expect(new Set(events.map((event) => event.id)).size).toBe(events.length);
+    expect((await store.listEvents(organization.id)).map(({ event }) => event.id).sort()).toEqual(
+      events.map((event) => event.id).sort(),
+    );
 
-      const quiet = await cycle();
-      expect(quiet).toMatchObject({ ok: true, events: [], vanished: [] });
-      // Nor does a whole further pass of the sweep find anything to say.
-      expect(eventsOf(await untilSwept(now))).toEqual([]);
-      // Three passes of the sweep and the cycles between: 15 cycles, each some 15 round trips to DynamoDB Local.
-    },
-    timeoutFor({ dynamoCycles: 15 }),
-  );
+    const quiet = await cycle();
+    expect(quiet).toMatchObject({ ok: true, events: [], vanished: [] });
+    // Nor does a whole further pass of the sweep find anything to say.
+    expect(eventsOf(await untilSwept(now))).toEqual([]);
+  });
 
   it('dates each new transition at the source for the detection latency', async () => {
     // Pending's baseline: its orders are known, and an order created on its dates is news.
