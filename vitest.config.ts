@@ -1,16 +1,8 @@
 // Vitest, in two projects: `unit` (test/unit: pure code, no JVM, no processes; `npm run test:unit`) and
 // `system` (integration, infra, e2e), which starts DynamoDB Local once and compiles the CLI once for the
 // run. `npm test` runs both.
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-
-const cores = availableParallelism();
-/**
- * Other work already keeps the cores busy (a laptop doing other things, a shared CI machine): the
- * 1-minute load average at start is at least the core count.
- */
-const [loadLastMinute = 0] = loadavg();
-const busy = loadLastMinute >= cores;
 
 export default defineConfig({
   test: {
@@ -21,10 +13,10 @@ export default defineConfig({
     // Twice the cores: most system test files spend their time waiting on a CLI process, a server or
     // DynamoDB Local, not computing. A number, since Vitest caps a percentage at the core count. On the
     // 2-core CI machine 4 workers take the run from 196 to 120 s; 8 starve DynamoDB Local of CPU.
-    // On a busy machine, one worker a core: the run takes longer, but each test, and DynamoDB Local's
-    // JVM that all of them share, gets a larger share of what the other work leaves, so a test's time
-    // stays nearer what its timeout was set for. `npx vitest run --maxWorkers N` overrides either.
-    maxWorkers: Math.max(2, busy ? cores : cores * 2),
+    // Not fewer on a busy machine: each runnable thread gets its share of the cores, so two workers
+    // beside other work make each test hardly faster and the run much longer (tried on 2026-11-29 with
+    // other test runs beside it). The timeouts are set for four.
+    maxWorkers: Math.max(2, availableParallelism() * 2),
     // What a beforeAll does: start the simulator, a CLI process and wait for its first cycle, or create
     // tables on DynamoDB Local. A few seconds quiet; ten times that with two CPU-bound processes beside
     // the run on 2 cores.
