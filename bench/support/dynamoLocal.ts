@@ -7,9 +7,17 @@ import { type AddressInfo, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 
-const READY_DEADLINE_MS = 30_000;
+/**
+ * The JVM answers within seconds on a quiet 2-core machine. Starved of CPU (two busy processes beside the test
+ * run, or other work's), it took over 30 s: it is slow, not stuck, and starting it again would only begin
+ * that wait anew. Two minutes still fails a JVM that truly hangs, before CI's own limits would.
+ */
+const READY_DEADLINE_MS = 120_000;
 const STOP_DEADLINE_MS = 5_000;
-/** Another process may take the free port between our probe and Java's bind; then we try a new one. */
+/**
+ * Another process may take the free port between our probe and Java's bind; then Java exits, and we try a
+ * new port. A JVM still starting at the deadline is not tried again.
+ */
 const START_ATTEMPTS = 3;
 
 export interface RunningDynamoLocal {
@@ -37,6 +45,7 @@ export async function startDynamoLocal(): Promise<RunningDynamoLocal> {
       await waitUntilReady(child, endpoint);
     } catch (error) {
       await stop(child.process);
+      if (error instanceof NotReadyInTime) throw error;
       failure = error as Error;
       continue;
     }
@@ -133,7 +142,7 @@ async function waitUntilReady(java: JavaProcess, endpoint: string): Promise<void
           throw new Error(`DynamoDB Local exited (code ${exitCode}) before answering:\n${java.output()}`);
         }
         if (Date.now() > deadline) {
-          throw new Error(
+          throw new NotReadyInTime(
             `DynamoDB Local did not answer within ${READY_DEADLINE_MS} ms (${(error as Error).message}):\n${java.output()}`,
           );
         }
@@ -145,6 +154,9 @@ async function waitUntilReady(java: JavaProcess, endpoint: string): Promise<void
     client.destroy();
   }
 }
+
+/** Still starting at the deadline: a JVM that hangs, not a port another process took. */
+class NotReadyInTime extends Error {}
 
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;

@@ -10,9 +10,15 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OrderEventSchema } from '../../shared/events/orderEvent.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
 import { writeNorthSchoolConfig } from '../support/configFixtures.js';
+import { timeoutFor } from '../support/loadedTimeouts.js';
 import { runCli, runCliIntoClosedPipe, runCliIntoHead } from '../support/runCli.js';
 import { runCliInProcess } from '../support/runCliInProcess.js';
 import { makeWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
+
+/** Two CLI processes, or a runner and `head`, and the command run in-process. */
+const TWO_RUNS = timeoutFor({ cliRuns: 2 });
+/** A `poll --once`, the command piped into `head`, and in-process. */
+const THREE_RUNS = timeoutFor({ cliRuns: 3 });
 
 let sim: RunningSimulator;
 let gone: WebhookReceiver;
@@ -68,7 +74,7 @@ afterAll(async () => {
 });
 
 describe('a command whose reader goes away', () => {
-  it('orders ends quietly, as a table and as JSON (| head -1)', async () => {
+  it('orders ends quietly, as a table and as JSON (| head -1)', { timeout: TWO_RUNS }, async () => {
     const args = ['orders', '--time-zone', sim.world.timeZone];
     const [table, json] = await Promise.all([
       runCliIntoClosedPipe(args, apiEnv),
@@ -84,9 +90,9 @@ describe('a command whose reader goes away', () => {
     const whole = await runCliInProcess([...args, '--json']);
     vi.unstubAllEnvs();
     expect(Buffer.byteLength(whole.stdout)).toBeGreaterThan(WELL_PAST_A_PIPE);
-  }, 30_000);
+  });
 
-  it('deliveries --failed | head -1 ends quietly', async () => {
+  it('deliveries --failed | head -1 ends quietly', { timeout: THREE_RUNS }, async () => {
     const config = await writeConfig('dead', [
       { id: 'legacy', type: 'webhook', url: gone.url, secret: { env: 'HOOK_SECRET' } },
     ]);
@@ -99,9 +105,11 @@ describe('a command whose reader goes away', () => {
     expect(piped.code).toBe(0);
     const whole = await runCliInProcess(['deliveries', '--config', config, '--failed']);
     expect(Buffer.byteLength(whole.stdout)).toBeGreaterThan(WELL_PAST_A_PIPE);
-  }, 30_000);
+  });
 
-  it('poll --events - | head -1 stops the runner as SIGTERM does, exit 0', async () => {
+  it('poll --events - | head -1 stops the runner as SIGTERM does, exit 0', {
+    timeout: TWO_RUNS,
+  }, async () => {
     const config = await writeConfig('runner', []);
 
     const piped = await runCliIntoHead(['poll', '--config', config, '--events', '-'], runnerEnv());
@@ -113,5 +121,5 @@ describe('a command whose reader goes away', () => {
     );
     expect(piped.stderr).toMatch(/Stopped after \d+ s: \d{3,} events recorded/);
     expect(piped.code).toBe(0);
-  }, 30_000);
+  });
 });

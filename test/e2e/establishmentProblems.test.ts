@@ -11,10 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Establishment } from '../../shared/api/schemas.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
 import { writeNorthSchoolConfig } from '../support/configFixtures.js';
+import { timeoutFor } from '../support/loadedTimeouts.js';
 import { type RewritingProxy, startRewritingProxy } from '../support/rewritingProxy.js';
 import { runCli } from '../support/runCli.js';
 import { makeWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
 import { ofKind } from './jsonLogLines.js';
+
+/** Two `poll --once` and two `status` processes, one after another. */
+const FOUR_RUNS = timeoutFor({ cliRuns: 4 });
 
 let sim: RunningSimulator;
 let proxy: RewritingProxy;
@@ -54,7 +58,9 @@ afterAll(async () => {
 });
 
 describe('an establishments record without working_days', () => {
-  it('fails no cycle: every order event is delivered, the problem warned about and shown by status', async () => {
+  it('fails no cycle: every order event is delivered, the problem warned about and shown by status', {
+    timeout: FOUR_RUNS,
+  }, async () => {
     const config = await writeNorthSchoolConfig(dir, sim, {
       api: { baseUrl: proxy.baseUrl },
       subscribers: [{ id: 'automation', type: 'webhook', url: receiver.url, secret: { env: 'HOOK_SECRET' } }],
@@ -128,5 +134,5 @@ describe('an establishments record without working_days', () => {
         `North School: 1 establishment record unreadable in the last read of GET /establishments:\\n {2}${broken.uuid}: page 1 \\(record #\\d+ on the page: working_days: .*\\), read .* ago; closing times unknown: cadence fixed, no prep summary for it`,
       ),
     );
-  }, 60_000);
+  });
 });

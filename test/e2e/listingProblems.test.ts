@@ -11,9 +11,13 @@ import { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js'
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
 import { writeNorthSchoolConfig } from '../support/configFixtures.js';
 import { type HostileListing, hostilePendingListing } from '../support/hostileListing.js';
+import { timeoutFor } from '../support/loadedTimeouts.js';
 import { type RewritingProxy, startRewritingProxy } from '../support/rewritingProxy.js';
 import { runCli } from '../support/runCli.js';
 import { ofKind } from './jsonLogLines.js';
+
+/** Six CLI processes one after another: `poll --once` and `status`, before and after the record heals. */
+const SIX_RUNS = timeoutFor({ cliRuns: 6 });
 
 const HOUR_MS = 3_600_000;
 
@@ -100,7 +104,9 @@ describe('a broken listing', () => {
     for (const record of problems) expect(record).toMatchObject({ level: 'warn' });
   });
 
-  it('leaves `status` listing an order unreadable for over an hour, until its record reads well', async () => {
+  it('leaves `status` listing an order unreadable for over an hour, until its record reads well', {
+    timeout: SIX_RUNS,
+  }, async () => {
     const { path, statePath } = await writeConfig('status');
     expect((await runCli(['poll', '--config', path, '--once'], env)).code).toBe(0);
     const { malformed } = uuids();
@@ -147,5 +153,5 @@ describe('a broken listing', () => {
     }
     const healed = JSON.parse((await runCli(['status', '--config', path, '--json'])).stdout);
     expect(healed.organizations[0].unreadableOrders).toEqual([]);
-  }, 60_000);
+  });
 });

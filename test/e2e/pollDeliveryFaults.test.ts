@@ -9,10 +9,16 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
 import { writeNorthSchoolConfig } from '../support/configFixtures.js';
+import { timeoutFor } from '../support/loadedTimeouts.js';
 import { runCli, startCli } from '../support/runCli.js';
 import { type SlackReceiver, startSlackReceiver } from '../support/slackReceiver.js';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtpReceiver.js';
 import { makeWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
+
+/** Three CLI processes one after another. */
+const THREE_RUNS = timeoutFor({ cliRuns: 3 });
+/** A `poll --once`, then a runner started, its cycles 2 s apart until both orders are delivered, and stopped. */
+const RUNNER_DELIVERING = timeoutFor({ cliRuns: 3, realSeconds: 10 });
 
 let sim: RunningSimulator;
 let dir: string;
@@ -57,7 +63,9 @@ const env = (): Record<string, string> => ({
 });
 
 describe('meal-notifier poll, when a subscriber misbehaves', () => {
-  it('delivers to Slack and e-mail while a webhook’s attempt hangs', async () => {
+  it('delivers to Slack and e-mail while a webhook’s attempt hangs', {
+    timeout: RUNNER_DELIVERING,
+  }, async () => {
     const held: ServerResponse[] = [];
     let heldClosed = false;
     let holding = true;
@@ -107,7 +115,7 @@ describe('meal-notifier poll, when a subscriber misbehaves', () => {
       for (const res of held) res.writeHead(204).end();
       expect(await runner.stop('SIGTERM')).toBe(0);
     }
-  }, 60_000);
+  });
 
   it('refuses at start-up a Slack URL without a scheme, naming where it is set, and sends nothing', async () => {
     const config = await writeConfig([{ id: 'kitchen', type: 'slack', webhookUrl: { env: 'SLACK_URL' } }]);
@@ -124,7 +132,9 @@ describe('meal-notifier poll, when a subscriber misbehaves', () => {
     expect(check.stderr).toContain('$.subscribers[0].webhookUrl');
   }, 30_000);
 
-  it('delivers during a rotation with only one of two signing secrets set, signed with the one set', async () => {
+  it('delivers during a rotation with only one of two signing secrets set, signed with the one set', {
+    timeout: THREE_RUNS,
+  }, async () => {
     const automation = await startWebhookReceiver({ secrets });
     receivers.push(automation);
     const config = await writeConfig([
@@ -151,5 +161,5 @@ describe('meal-notifier poll, when a subscriber misbehaves', () => {
     expect(check.stderr).toContain(
       'warning: $.subscribers[0].secret[1]: environment variable HOOK_SECRET_OLD is not set',
     );
-  }, 30_000);
+  });
 });

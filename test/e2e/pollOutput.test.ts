@@ -9,9 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrderEventSchema } from '../../shared/events/orderEvent.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
 import { writeNorthSchoolConfig } from '../support/configFixtures.js';
+import { timeoutFor } from '../support/loadedTimeouts.js';
 import { runCli } from '../support/runCli.js';
 import { makeWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
 import { logLines } from './jsonLogLines.js';
+
+/** Three `poll --once` processes one after another. */
+const THREE_RUNS = timeoutFor({ cliRuns: 3 });
+/** Two `poll --once` processes one after another. */
+const TWO_RUNS = timeoutFor({ cliRuns: 2 });
 
 let sim: RunningSimulator;
 let receiver: WebhookReceiver;
@@ -46,7 +52,9 @@ const writeConfig = (name: string): Promise<string> =>
   );
 
 describe('meal-notifier poll output', () => {
-  it('keeps events off stdout unless asked, tells each one in a line for people, and appends them to --events FILE', async () => {
+  it('keeps events off stdout unless asked, tells each one in a line for people, and appends them to --events FILE', {
+    timeout: THREE_RUNS,
+  }, async () => {
     const config = await writeConfig('main');
     const events = join(dir, 'events.jsonl');
     const baseline = await runCli(['poll', '--config', config, '--once'], env());
@@ -90,9 +98,11 @@ describe('meal-notifier poll output', () => {
       ),
     );
     expect((await readFile(events, 'utf8')).trimEnd().split('\n')).toHaveLength(3);
-  }, 60_000);
+  });
 
-  it('--quiet --log-format json keeps only warnings and errors, each one JSON object', async () => {
+  it('--quiet --log-format json keeps only warnings and errors, each one JSON object', {
+    timeout: TWO_RUNS,
+  }, async () => {
     gone = false;
     const config = await writeConfig('json');
     expect((await runCli(['poll', '--config', config, '--once'], env())).code).toBe(0);
@@ -114,7 +124,7 @@ describe('meal-notifier poll output', () => {
         state: 'subscriber_disabled',
       }),
     ]);
-  }, 60_000);
+  });
 
   it('refuses an --events file it cannot write, before polling, with one line', async () => {
     const config = await writeConfig('unwritable');

@@ -7,8 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeNorthSchoolConfig } from '../support/configFixtures.js';
+import { timeoutFor } from '../support/loadedTimeouts.js';
 import { closedPort } from '../support/loopbackServer.js';
 import { runCli } from '../support/runCli.js';
+
+/** Two CLI processes side by side. */
+const TWO_RUNS = timeoutFor({ cliRuns: 2 });
 
 let dir: string;
 let config: string;
@@ -25,7 +29,9 @@ afterAll(async () => {
 });
 
 describe('meal-notifier poll against an unreachable API', () => {
-  it('explains the failure as check-config --ping does, once, and exits 1', async () => {
+  it('explains the failure as check-config --ping does, once, and exits 1', {
+    timeout: TWO_RUNS,
+  }, async () => {
     const env = { NORTH_TOKEN: 'token' };
     const [polled, pinged] = await Promise.all([
       runCli(['poll', '--config', config, '--once'], env),
@@ -42,5 +48,5 @@ describe('meal-notifier poll against an unreachable API', () => {
     const failures = polled.stderr.split('\n').filter((line) => line.startsWith('  North School: '));
     expect(failures).toEqual([`  North School: ${explanation}`]);
     expect(polled.stderr).not.toContain('ECONNREFUSED');
-  }, 30_000);
+  });
 });

@@ -13,7 +13,15 @@ import {
   EXAMPLE_CONFIG_PATH,
 } from '../../infra/deploymentSettings.js';
 import { ConfigError } from '../../shared/config/errors.js';
+import { timeoutFor } from '../support/loadedTimeouts.js';
 import { exampleConfig } from './support/notifierApp.js';
+
+/** `tsx` and aws-cdk-lib loaded in a child process, as a synthesis starts: what a child gets before it is killed. */
+const ONE_SYNTH = timeoutFor({ synths: 1 });
+/** A child's synthesis of the app, its functions not bundled. */
+const TWO_SYNTHS = timeoutFor({ synths: 2 });
+/** The test around that child. */
+const THREE_SYNTHS = timeoutFor({ synths: 3 });
 
 const settingsFor = (context: Record<string, unknown>) => deploymentSettings(new App({ context }).node);
 const directory = mkdtempSync(join(tmpdir(), 'notifier-settings-'));
@@ -97,7 +105,7 @@ describe('deploymentSettings', () => {
 });
 
 describe('infra/app.ts', () => {
-  it('exits 1 with one line naming the problem, for a config mistake', () => {
+  it('exits 1 with one line naming the problem, for a config mistake', { timeout: TWO_SYNTHS }, () => {
     const config = exampleConfig();
     config.organizations[0] = { ...config.organizations[0], timeZone: 'Europe/Lisbn' };
     const path = join(directory, 'typo.json');
@@ -110,7 +118,7 @@ describe('infra/app.ts', () => {
         CDK_OUTDIR: join(directory, 'out'),
       },
       encoding: 'utf8',
-      timeout: 30_000,
+      timeout: ONE_SYNTH,
     });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(
@@ -119,7 +127,9 @@ describe('infra/app.ts', () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('exits 1 with one line naming the role, for a config whose role policy IAM would refuse (checked as it synthesizes)', () => {
+  it('exits 1 with one line naming the role, for a config whose role policy IAM would refuse (checked as it synthesizes)', {
+    timeout: THREE_SYNTHS,
+  }, () => {
     const config = exampleConfig();
     // Eight webhook subscribers mid-rotation, four secrets each with long names: over IAM's 10,240.
     for (let index = 0; index < 8; index += 1) {
@@ -143,11 +153,11 @@ describe('infra/app.ts', () => {
         CDK_OUTDIR: join(directory, 'out-large-role'),
       },
       encoding: 'utf8',
-      timeout: 90_000,
+      timeout: TWO_SYNTHS,
     });
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(
       /^meal-order-notifier: the role MealOrderNotifier\/Delivery\/Webhook\/Role\/Resource would hold \d+ characters of inline policy, over IAM's limit of 10240 on a role's inline policies: .*\n$/,
     );
-  }, 120_000);
+  });
 });

@@ -12,7 +12,11 @@ import {
   queueUrlStandIn,
   SQS_QUEUE_NAME_MAXIMUM,
 } from '../../infra/lambdaEnvironmentSize.js';
+import { timeoutFor } from '../support/loadedTimeouts.js';
 import { exampleConfig, notifierApp } from './support/notifierApp.js';
+
+/** One synthesis of a 100-organization stack: 100 schedules and alarms. */
+const ONE_SYNTH = timeoutFor({ synths: 1 });
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
@@ -48,7 +52,9 @@ describe('the stack', () => {
     expect(() => notifierApp()).not.toThrow();
   });
 
-  it('deploys a config with many organizations, since the config is compiled into the bundles', () => {
+  it('deploys a config with many organizations, since the config is compiled into the bundles', {
+    timeout: ONE_SYNTH,
+  }, () => {
     const config = exampleConfig();
     const [north] = config.organizations;
     config.organizations = Array.from({ length: 100 }, (_, index) => ({

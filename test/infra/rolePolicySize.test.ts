@@ -14,7 +14,13 @@ import {
   measureRolePolicies,
   resourcesByLogicalId,
 } from '../../infra/rolePolicySize.js';
+import { timeoutFor } from '../support/loadedTimeouts.js';
 import { exampleConfig, logicalIdAt, notifierApp, resourcesOfType } from './support/notifierApp.js';
+
+/** One synthesis of the app. */
+const ONE_SYNTH = timeoutFor({ synths: 1 });
+/** The file's first synthesis, which pays for loading aws-cdk-lib too. */
+const TWO_SYNTHS = timeoutFor({ synths: 2 });
 
 const WEBHOOK_ROLE = 'MealOrderNotifier/Delivery/Webhook/Role/Resource';
 
@@ -38,7 +44,9 @@ function withWebhooks(subscribers: number, rotation: number, nameLength: number)
 }
 
 describe('IAM policy sizes at synth', () => {
-  it('counts each reference at the length of the ARN it becomes, not of its template text', () => {
+  it('counts each reference at the length of the ARN it becomes, not of its template text', {
+    timeout: TWO_SYNTHS,
+  }, () => {
     const { stack, template } = notifierApp(exampleConfig());
     const roleId = logicalIdAt(stack, 'Delivery', 'Webhook', 'Role');
     const [[, policy] = []] = resourcesOfType(template, 'AWS::IAM::Policy').filter(([, candidate]) =>
@@ -55,9 +63,11 @@ describe('IAM policy sizes at synth', () => {
       deployedLength({ Resource: { Ref: secretId } }, stack, resourcesByLogicalId(stack)),
     ).toBeGreaterThanOrEqual(JSON.stringify({ Resource: longestRealArn }).length);
     // A hang guard, not a timing: the file's first synthesis pays for loading aws-cdk-lib.
-  }, 60_000);
+  });
 
-  it('deploys many webhook subscribers mid-rotation with ordinary names: what CDK moves out fits a managed policy', () => {
+  it('deploys many webhook subscribers mid-rotation with ordinary names: what CDK moves out fits a managed policy', {
+    timeout: ONE_SYNTH,
+  }, () => {
     // cdk.json's minimizePolicies merges the statements, so one secret each stays inline: four each do not.
     const { stack, template } = notifierApp(withWebhooks(12, 4, 20));
     const sizes = measureRolePolicies(stack);
@@ -65,29 +75,35 @@ describe('IAM policy sizes at synth', () => {
     expect(sizes.inlineByRole.get(WEBHOOK_ROLE)).toBeLessThanOrEqual(IAM_POLICY_LIMITS.inlinePerRole);
     for (const size of sizes.managed.values())
       expect(size).toBeLessThanOrEqual(IAM_POLICY_LIMITS.managedPolicy);
-  }, 30_000);
+  });
 
-  it('deploys a webhook role whose inline policies come just under 10,240 characters', () => {
+  it('deploys a webhook role whose inline policies come just under 10,240 characters', {
+    timeout: ONE_SYNTH,
+  }, () => {
     const { stack } = notifierApp(withWebhooks(8, 4, 120));
     const size = measureRolePolicies(stack).inlineByRole.get(WEBHOOK_ROLE) ?? 0;
     expect(size).toBeLessThanOrEqual(IAM_POLICY_LIMITS.inlinePerRole);
     expect(size).toBeGreaterThan(IAM_POLICY_LIMITS.inlinePerRole - 300);
-  }, 30_000);
+  });
 
-  it('refuses a webhook role whose inline policies would pass 10,240 characters, in one line naming the role, the size and the limit', () => {
+  it('refuses a webhook role whose inline policies would pass 10,240 characters, in one line naming the role, the size and the limit', {
+    timeout: ONE_SYNTH,
+  }, () => {
     expect(IAM_POLICY_LIMITS.inlinePerRole).toBe(10_240);
     const refusal = () => notifierApp(withWebhooks(8, 4, 140));
     expect(refusal).toThrow(DeploymentError);
     expect(refusal).toThrow(
       /^the role MealOrderNotifier\/Delivery\/Webhook\/Role\/Resource would hold 10[2-9]\d\d characters of inline policy, over IAM's limit of 10240 on a role's inline policies: .* each deployed under its own -c stackName$/,
     );
-  }, 30_000);
+  });
 
-  it('refuses a managed policy CDK split off that would pass 6,144 characters', () => {
+  it('refuses a managed policy CDK split off that would pass 6,144 characters', {
+    timeout: ONE_SYNTH,
+  }, () => {
     expect(() => notifierApp(withWebhooks(12, 8, 100))).toThrow(
       /^the managed policy MealOrderNotifier\/Delivery\/Webhook\/Role\/OverflowPolicy1\/Resource would hold \d+ characters, over IAM's limit of 6144 on a managed policy: /,
     );
-  }, 30_000);
+  });
 
   it('refuses a role with more managed policies attached than IAM allows by default, and takes ten', () => {
     const roleWith = (policies: number) => {

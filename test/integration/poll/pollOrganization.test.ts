@@ -29,8 +29,12 @@ import { failOnCleanupFailure } from '../../support/cycleFixture.js';
 import { createLocalStateTable } from '../../support/dynamoLocal.js';
 import { startFailingProxy } from '../../support/failingProxy.js';
 import { hostilePendingListing } from '../../support/hostileListing.js';
+import { timeoutFor } from '../../support/loadedTimeouts.js';
 import { closedPort } from '../../support/loopbackServer.js';
 import { startRewritingProxy } from '../../support/rewritingProxy.js';
+
+/** Three passes of the sweep and the cycles between: 15 cycles, each some 15 round trips to DynamoDB Local. */
+const SWEPT_THREE_TIMES = timeoutFor({ dynamoCycles: 15 });
 
 /**
  * Tuesday 10 March 2026, 06:00 in Lisbon (UTC+0 until the end of March): before any of the simulator's
@@ -424,7 +428,9 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
     expect(completedPasses[0]).toMatchObject({ trustworthy: true, pages: 2, orders: completed });
   });
 
-  it('emits exactly the transitions that happened, each once, then nothing on quiet cycles', async () => {
+  it('emits exactly the transitions that happened, each once, then nothing on quiet cycles', {
+    timeout: SWEPT_THREE_TIMES,
+  }, async () => {
     await baseline();
     const [a, b, c, d] = pendingOrders();
     if (!a || !b || !c || !d) throw new Error('fixture has too few pending orders');

@@ -84,7 +84,9 @@ describe('Preset worlds other than the demo', () => {
       orders: 3557,
       digest: '204ddd44cd98ea13',
     });
-  });
+    // Two four-hour replays of a 2,900-order world, all computing: a few seconds of CPU, 39 s seen with what
+    // two CPU-bound processes and the system tests leave to it.
+  }, 120_000);
 
   it('replay the shared-token schools exactly as before', () => {
     expect(trace('shared-token', 11, 0, MORNING, 4)).toEqual({
