@@ -22,6 +22,8 @@ export interface OverdueInput {
   lastAttemptAt: number | null;
   /** epoch ms: when the pace planned the next cycle; null before the first cycle */
   nextPollAt: number | null;
+  /** The API rejects the token: its slow retry is no planned interval (see plannedIntervalMs). */
+  tokenRejected?: boolean;
 }
 
 export interface OverdueVerdict {
@@ -41,6 +43,9 @@ export interface OverdueVerdict {
  */
 export function plannedIntervalMs(input: OverdueInput): number {
   const floor = input.pollIntervalSeconds * 1000;
+  // A rejected token is retried only every few minutes, which is an outage waiting for a person, not a pace:
+  // measured against that retry, the "not polled" alarm would wait twice as long to say so.
+  if (input.tokenRejected === true) return floor;
   if (input.nextPollAt === null || input.lastAttemptAt === null) return floor;
   return Math.max(floor, input.nextPollAt - input.lastAttemptAt);
 }

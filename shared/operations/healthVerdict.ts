@@ -81,6 +81,7 @@ function overdueInput(organization: OrganizationStatus): OverdueInput {
     lastSuccessAt: ms(organization.lastSuccessAt),
     lastAttemptAt: ms(organization.lastAttemptAt),
     nextPollAt: ms(organization.nextPollAt),
+    tokenRejected: organization.tokenRejectedSince !== null,
   };
 }
 

@@ -30,6 +30,7 @@ export function overdueInputOf(
     lastSuccessAt: state?.health.lastSuccessAt ?? null,
     lastAttemptAt: state?.health.lastAttemptAt ?? null,
     nextPollAt: state?.pace.nextPollAt ?? null,
+    tokenRejected: (state?.health.tokenRejectedAt ?? null) !== null,
   };
 }
 
