@@ -7,6 +7,7 @@ import { itemNames, orderChangeText, summaryClock } from '../../events/prepChang
 import { isSampleEvent } from '../../events/sampleEvent.js';
 import { counted } from '../../text/counted.js';
 import { dayLabel } from '../../time/dayLabel.js';
+import { localTimeLabel } from '../../time/localTime.js';
 import {
   type EmailField,
   type EmailMessage,
@@ -53,7 +54,7 @@ export function formatPrepChangedEmail(event: PrepChangedEvent): EmailMessage {
       ['Organization', data.organization.name],
       ['Establishment', data.establishment.name],
       ['Pickup date', `${dayLabel(data.pickup_date)} (${data.pickup_date})`],
-      ['Summary closed at', data.summary_closed_at],
+      ['Summary closed at', localTimeLabel(data.summary_closed_at)],
       ['Summary', data.summary_id],
     ] as const
   ).map(([label, value]) => [label, singleLine(value)] as const);

@@ -26,7 +26,7 @@ describe('the e-mail of a prep_changed', () => {
         'Organization:      North School',
         'Establishment:     Main Canteen',
         'Pickup date:       Thu 26 Nov (2026-11-26)',
-        'Summary closed at: 2026-11-26T11:00:00+00:00',
+        'Summary closed at: 11:00, Thu 26 Nov',
         `Summary:           ${event.data.summary_id}`,
         '',
         'Quantities:',
