@@ -31,7 +31,7 @@ export function sampleEventFor(
   const establishment = subscriber.filter?.establishments?.[0];
   const paymentMethod = subscriber.filter?.paymentMethods?.[0];
   const common = {
-    organization: { id: organization.id, name: organization.name },
+    organization: { id: organization.id, name: organization.name, timeZone: organization.timeZone },
     source: `${config.api.baseUrl.replace(/\/+$/, '')}/organizations/${organization.id}`,
     now,
     pickupDate: calendarDateIn(organization.timeZone, now),

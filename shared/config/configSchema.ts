@@ -225,7 +225,7 @@ export const OrganizationConfigSchema = strictObject({
     .describe('Poll only these establishment uuids; default all.'),
   highlightWords: HighlightWords.default(() => [...DEFAULT_HIGHLIGHT_WORDS]).meta({
     description:
-      'Words that flag a note (order or item) as an allergy or diet: flagged notes come first, marked 🚨 in Slack and ALLERGY/DIET in e-mail and the prep summary. Case and accents are ignored and a word matches the start of a word ("nut": "nuts", "Nut-free"; not "peanut"). Default: common allergens and diets in English; [] flags nothing.',
+      'Words that flag a note (order or item) as an allergy or diet: flagged notes come first, marked 🚨 in Slack and ALLERGY/DIET in e-mail and the prep summary. Case and accents are ignored and a word matches the start of a word ("nut": "nuts", "Nut-free"; not "peanut"). Default: the common allergens (the EU\'s fourteen) and diets in English, Portuguese, Spanish, French, German and Italian ("allergy", "alergia", "Allergie", "frutos secos", "Erdnuss", "gluten", "glutine", "lactose", "lactosa", "Milch", "noix", "arachide", "sésamo", "vegan", "végétarien", "halal", …); [] flags nothing.',
     examples: [['allergy', 'allergic', 'nut', 'gluten', 'lactose', 'vegan', 'halal']],
   }),
 });

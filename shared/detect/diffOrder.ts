@@ -8,7 +8,8 @@ import { contentChanges } from './contentChanges.js';
 import { contentOf, observedState, type Snapshot } from './snapshot.js';
 
 export interface DiffContext {
-  organization: { id: string; name: string };
+  /** `timeZone`, the config's, rides along as the event's `organization.time_zone`. */
+  organization: { id: string; name: string; timeZone?: string | undefined };
   /** CloudEvents `source`: `<base_url>/organizations/<org uuid>`. */
   source: string;
   /** When the change was detected (RFC 3339). */
@@ -149,8 +150,13 @@ function buildEvent(
     time: context.detectedAt,
     datacontenttype: 'application/json',
     data: {
-      // Copied field by field: the public contract carries the id and name only, never other config.
-      organization: { id: context.organization.id, name: context.organization.name },
+      // Copied field by field: the public contract carries the id, the name and the zone its people read
+      // times in, never other config.
+      organization: {
+        id: context.organization.id,
+        name: context.organization.name,
+        ...(context.organization.timeZone === undefined ? {} : { time_zone: context.organization.timeZone }),
+      },
       order: summarizeOrder(order),
       changes,
       // Absent rather than false: an event in time reads as it did before the flag existed.

@@ -2,36 +2,198 @@
 // flag notes by, with the highlight words of the note's organization (the config's
 // `organizations[].highlightWords`, DEFAULT_HIGHLIGHT_WORDS when it sets none).
 //
-// The rule: case and accents are ignored (NFD, combining marks dropped, lower case), and a note is cut into
-// words, runs of letters and digits. A highlight word matches a word of the note that starts with it:
-// "nut" matches "nuts" and "Nut-free", "egg" matches "Eggs", "gluten" matches "glúten-free"; a highlight
-// word ending in "y" also matches its plural in "-ies" ("allergy", "allergies"). A word is matched from its
-// start only, so "nut" does not match "peanut" (hence both in the defaults), but it does match "nutmeg":
-// a false alarm costs a glance, a missed allergy costs more. A highlight word of several words ("tree
-// nut") matches those words in a row, the last one from its start.
+// The rule: case and accents are ignored (NFD, combining marks dropped, lower case, "œ", "æ" and "ß" as
+// "oe", "ae" and "ss"), and a note is cut into words, runs of letters and digits. A highlight word matches
+// a word of the note that starts with it: "nut" matches "nuts" and "Nut-free", "egg" matches "Eggs",
+// "gluten" matches "glúten-free"; a highlight word ending in "y" also matches its plural in "-ies"
+// ("allergy", "allergies"). A word is matched from its start only, so "nut" does not match "peanut" (hence
+// both in the defaults), but it does match "nutmeg": a false alarm costs a glance, a missed allergy costs
+// more. A highlight word of several words ("tree nut") matches those words in a row, the last one from its
+// start.
 
-/** The common allergens and diets, in English: what an organization gets unless it sets its own. */
+/**
+ * The common allergens (the fourteen the EU asks a kitchen to declare) and diets, in English, Portuguese,
+ * Spanish, French, German and Italian: what an organization gets unless it sets its own. Written as people
+ * write them (accents, "œ", "ß" fold away when matched); each is a word's start, so "alergia" also takes
+ * "alergias", and a compound that starts with another word ("Erdnuss", "Haselnuss") is listed itself. A
+ * word too short to stand alone without false alarms (German "Ei", French "porc", "blé") is left out, or
+ * said with the word before it ("sans porc").
+ */
 export const DEFAULT_HIGHLIGHT_WORDS: readonly string[] = [
+  // Allergy, intolerance.
   'allergy',
   'allergic',
+  'alergia',
+  'alérgico',
+  'alérgica',
+  'allergie',
+  'allergique',
+  'allergisch',
+  'Allergiker',
+  'allergia',
+  'allergico',
+  'allergica',
+  'intolerant',
+  'intolerance',
+  'intolerância',
+  'Intoleranz',
+  'Unverträglichkeit',
+  'intolleranza',
+  'intollerante',
+  // Nuts and peanuts.
   'nut',
   'peanut',
+  'almond',
+  'hazelnut',
+  'walnut',
+  'cashew',
+  'pistachio',
+  'pecan',
+  'frutos secos',
+  'amendoim',
+  'noz',
+  'amêndoa',
+  'cacahuete',
+  'cacahuate',
+  'nuez',
+  'nueces',
+  'almendra',
+  'avellana',
+  'noix',
+  'arachide',
+  'fruits à coque',
+  'noisette',
+  'amande',
+  'Nuss',
+  'Nüsse',
+  'Erdnuss',
+  'Haselnuss',
+  'Walnuss',
+  'Schalenfrüchte',
+  'Mandel',
+  'frutta a guscio',
+  'noci',
+  'arachidi',
+  'nocciola',
+  'nocciole',
+  'mandorla',
+  'mandorle',
+  'anacardi',
+  'pistacchi',
+  // Gluten, wheat, coeliac disease ("celiac" also takes "celíaco").
   'gluten',
+  'glutine',
+  'wheat',
+  'trigo',
+  'Weizen',
   'coeliac',
   'celiac',
+  'cœliaque',
+  'céliaque',
+  'Zöliakie',
+  // Milk.
   'lactose',
+  'lactosa',
+  'Laktose',
+  'lattosio',
   'dairy',
   'milk',
+  'leite',
+  'laticínios',
+  'leche',
+  'lácteos',
+  'lait',
+  'Milch',
+  'latte',
+  'latticini',
+  // Eggs.
   'egg',
+  'ovo',
+  'huevo',
+  'œuf',
+  'Eier',
+  'uovo',
+  'uova',
+  // Soy, sesame, mustard, celery, lupin, sulphites.
   'soy',
+  'soja',
+  'soia',
   'sesame',
+  'sésamo',
+  'Sesam',
+  'gergelim',
+  'mustard',
+  'mostarda',
+  'mostaza',
+  'moutarde',
+  'Senf',
+  'senape',
+  'celery',
+  'aipo',
+  'apio',
+  'céleri',
+  'Sellerie',
+  'sedano',
+  'lupin',
+  'tremoço',
+  'altramuz',
+  'sulphite',
+  'sulfite',
+  'sulfito',
+  'Sulfit',
+  'solfiti',
+  // Fish, shellfish, crustaceans, molluscs.
   'fish',
+  'peixe',
+  'pescado',
+  'poisson',
+  'Fisch',
+  'pesce',
   'shellfish',
+  'seafood',
+  'marisco',
+  'frutos do mar',
+  'fruits de mer',
+  'Meeresfrüchte',
+  'frutti di mare',
+  'crustacean',
+  'crustáceo',
+  'crustacé',
+  'Krebstiere',
+  'crostacei',
+  'mollusc',
+  'mollusk',
+  'molusco',
+  'mollusque',
+  'Weichtiere',
+  'molluschi',
+  // Diets.
   'vegan',
   'vegetarian',
+  'vegetariano',
+  'végétarien',
+  'végétalien',
+  'vegetarisch',
   'halal',
   'kosher',
+  'casher',
+  'kasher',
+  'koscher',
+  'pork',
+  'porco',
+  'cerdo',
+  'sans porc',
+  'Schwein',
+  'maiale',
+  'diabetic',
+  'diabetes',
+  'diabético',
+  'diabétique',
+  'Diabetiker',
 ];
+
+/** Letters no decomposition takes apart, as they are written without them: "cœliaque" is "coeliaque". */
+const LIGATURES: Readonly<Record<string, string>> = { œ: 'oe', æ: 'ae', ß: 'ss' };
 
 /** `text` as matching compares it: accents dropped, lower case, cut into its words. */
 export function matchWords(text: string): string[] {
@@ -40,6 +202,7 @@ export function matchWords(text: string): string[] {
       .normalize('NFD')
       .replace(/\p{M}+/gu, '')
       .toLowerCase()
+      .replace(/[œæß]/g, (letter) => LIGATURES[letter] ?? letter)
       .match(/[\p{L}\p{N}]+/gu) ?? []
   );
 }

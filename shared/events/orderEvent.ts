@@ -201,6 +201,23 @@ sentAlways(OrderLineSchema, [
   'created_at',
 ]);
 
+/**
+ * The organization the order belongs to. `time_zone` (its IANA zone, from the config) is how its people read
+ * the order's timestamps ("Canceled at 10:20, Sun 29 Nov"); optional only so that events recorded before it
+ * was carried still read.
+ */
+export const OrderEventOrganizationSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  time_zone: z
+    .string()
+    .optional()
+    .describe(
+      "The organization's IANA time zone (its config's timeZone), in which its people read the order's timestamps.",
+    ),
+});
+sentAlways(OrderEventOrganizationSchema, ['time_zone']);
+
 export const OrderEventSchema = cloudEventSchema(
   OrderEventTypeSchema,
   z.object({
@@ -211,7 +228,7 @@ export const OrderEventSchema = cloudEventSchema(
       .describe(
         'Only on a sample meal-notifier send-test sends (its id starts with test-); never on a real event.',
       ),
-    organization: z.object({ id: z.string(), name: z.string() }),
+    organization: OrderEventOrganizationSchema,
     order: OrderSummarySchema,
     changes: z
       .array(ChangeSchema)

@@ -1,5 +1,15 @@
 // The plain-text wording of a prep_changed, one for Slack, e-mail and the CLI, each of which escapes it for
 // its own medium: the summary's closing time as the kitchen knows it, an item's delta, an order's change.
+//
+// A late change is said once. Each order changed after closing has its own order event, flagged
+// `after_closing`, whose message says what it did (canceled, new, moved, its notes) and shows the order;
+// the prep_changed gathered from those events says what they did to the kitchen's totals ("Lasagne: 42 →
+// 40") and names the orders behind them by reference only (ordersBehind), without telling again what
+// each did. So a person's channel or inbox reads each change once, in its order's message, and the new
+// totals once, in the prep_changed's. Decided here, in the words every message is made of, it holds for
+// every human medium in both runtimes (the local outbox, the AWS Slack function, the SNS e-mail body, whose
+// one text serves every e-mail subscriber); nothing is held back, so a subscriber that takes only prep
+// messages still learns which orders to look at, and webhooks get both events as they are.
 import { counted } from '../text/counted.js';
 import type { PrepChangedEvent, PrepChangedItem, PrepChangedOrder } from './prepChangedEvent.js';
 
@@ -25,7 +35,10 @@ const CHANGE_WORDS: Record<PrepChangedOrder['change'], string> = {
   moved_out: 'moved away',
 };
 
-/** "new order", "changed (notes)", …: what the order did to the kitchen's count. */
+/**
+ * "new order", "changed (notes)", …: what the order did to the kitchen's count, for machines' and
+ * terminals' accounts; a person's message names the orders by reference only (ordersBehind).
+ */
 export function orderChangeText(order: PrepChangedOrder): string {
   return `${CHANGE_WORDS[order.change]}${order.notes_changed ? ' (notes)' : ''}`;
 }
@@ -58,4 +71,12 @@ export function prepChangedLine(event: PrepChangedEvent): string {
   const named = items.slice(0, NAMED_DELTAS).map((item, index) => itemDeltaText(item, names[index]));
   const rest = items.length - named.length + (event.data.items_omitted ?? 0);
   return [orderCount, ...named, ...(rest > 0 ? [counted(rest, 'more item')] : [])].join(' · ');
+}
+
+/**
+ * The orders behind a prep_changed as a person's message lists them: by reference, in the event's order.
+ * What each did is its own order message's to say (see the rule above), so it is not said here.
+ */
+export function ordersBehind(event: PrepChangedEvent): string[] {
+  return event.data.orders.map((order) => order.reference);
 }

@@ -26,7 +26,8 @@ const SAMPLE_ESTABLISHMENT = {
 
 export interface SampleEventInput {
   type: EventType;
-  organization: { id: string; name: string };
+  /** `timeZone` becomes an order event's `organization.time_zone`. */
+  organization: { id: string; name: string; timeZone?: string };
   /** The CloudEvents `source`, as the organization's real events have it. */
   source: string;
   /** Epoch milliseconds: the event's `time`, and the transition's time in `changes`. */
@@ -73,7 +74,11 @@ export function sampleEvent(input: SampleEventInput): OrderEvent {
     ...sampleEnvelope(input, type, nonce),
     data: {
       test: true,
-      organization: { id: input.organization.id, name: input.organization.name },
+      organization: {
+        id: input.organization.id,
+        name: input.organization.name,
+        ...(input.organization.timeZone === undefined ? {} : { time_zone: input.organization.timeZone }),
+      },
       order: {
         uuid: nonce,
         reference: sampleReference(nonce),

@@ -50,7 +50,7 @@ export async function recordChanges(context: CycleContext, input: ChangesInput):
   const recorded: RecordedChanges = { events: [], sourceTimes: {}, conflicts: 0, afterClosing: [] };
   const detectedAt = new Date(startedAt).toISOString();
   const diffContext = {
-    organization: { id: organization.id, name: organization.name },
+    organization: { id: organization.id, name: organization.name, timeZone: organization.timeZone },
     source: context.source,
     detectedAt,
     summarySent: (establishmentUuid: string, pickupDate: string) =>

@@ -41,6 +41,8 @@ let canteen: Establishment;
 let pickupDate: string;
 let closesAt: number;
 const arrived: Arrived[] = [];
+/** The references of the order canceled after closing, then of the one moved away. */
+const atClosingRefs: string[] = [];
 let summaryArrived: (arrival: Arrived) => void;
 const firstSummary = new Promise<Arrived>((resolve) => {
   summaryArrived = resolve;
@@ -171,6 +173,7 @@ describe('meal-notifier poll at an establishment’s closing time', () => {
 
       const [late, moved] = atClosing;
       if (!late || !moved) throw new Error('the canteen has two pending orders for the day');
+      atClosingRefs.push(late.reference, moved.reference);
       sim.world.setStatus(late.uuid, 'canceled');
       sim.world.setPickupDate(moved.uuid, addDays(pickupDate, 1));
       for (const [type, reference, subscribers] of [
@@ -183,6 +186,8 @@ describe('meal-notifier poll at an establishment’s closing time', () => {
           );
         }
       }
+      // The kitchen's new totals, gathered from both changes in one cycle.
+      await runner.waitForStderr(/^delivered +prep_changed +.* to kitchen /m);
       expect(await runner.stop('SIGTERM')).toBe(0);
     } finally {
       await runner.stop('SIGKILL');
@@ -201,6 +206,16 @@ describe('meal-notifier poll at an establishment’s closing time', () => {
     expect(canceled?.event.data.after_closing).toBe(true);
     const canceledSlack = slackTexts.find((text) => text.includes('❌ Canceled'));
     expect(canceledSlack).toContain(AFTER_CLOSING);
+
+    // Said once: the cancellation in its own message; the changes since the summary give the new totals
+    // and name the order, without telling the kitchen again that it was canceled.
+    const [late] = atClosingRefs;
+    if (late === undefined) throw new Error('an order was canceled after closing');
+    const sinceSummary = slackTexts.filter((text) => text.includes('changes since the'));
+    expect(sinceSummary).toHaveLength(1);
+    expect(sinceSummary[0]).toContain(late);
+    const saysCanceled = new RegExp(`Canceled ${late}|${late}: canceled`);
+    expect(slackTexts.filter((text) => saysCanceled.test(text))).toHaveLength(1);
 
     // The moved pickup date: a reschedule, saying from what day to what day.
     const rescheduled = arrived.filter((arrival) => arrival.event.type === 'order.rescheduled');

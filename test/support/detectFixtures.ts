@@ -6,6 +6,8 @@ import { observedState, type Snapshot } from '../../shared/detect/snapshot.js';
 import { makeOrder } from './orderFactory.js';
 
 export const ORGANIZATION = { id: '0e9a0000-0000-4000-8000-00000000000a', name: 'North School' } as const;
+/** The organization's zone, as the config gives it and its events carry it (`organization.time_zone`). */
+export const TIME_ZONE = 'Europe/Lisbon';
 export const SOURCE = `https://example.test/api/v1/admin/organizations/${ORGANIZATION.id}`;
 export const DETECTED_AT = '2026-03-05T10:00:00.000Z';
 export const EXPIRES_AT = 1_773_000_000_000;
@@ -44,7 +46,7 @@ export function snapshotOf(order: Order, overrides: Partial<Snapshot> = {}): Sna
 
 export function diffContext(overrides: Partial<DiffContext> = {}): DiffContext {
   return {
-    organization: { ...ORGANIZATION },
+    organization: { ...ORGANIZATION, timeZone: TIME_ZONE },
     source: SOURCE,
     detectedAt: DETECTED_AT,
     baseline: false,

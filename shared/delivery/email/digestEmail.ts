@@ -6,6 +6,7 @@
 import type { DigestEvent } from '../../events/digestEvent.js';
 import { counted } from '../../text/counted.js';
 import { dayLabel } from '../../time/dayLabel.js';
+import { localTimeLabel } from '../../time/localTime.js';
 import type { EmailMessage } from './emailText.js';
 import { escapeHtml, eventFooter, HTML_STYLES, htmlDocument, singleLine } from './emailText.js';
 import { htmlTable, textTable } from './prepSummaryEmail.js';
@@ -65,11 +66,12 @@ function digestContent(event: DigestEvent) {
         singleLine(entry.reference),
         entry.type,
         singleLine(entry.establishment),
-        singleLine(entry.pickup_date),
+        singleLine(dayLabel(entry.pickup_date)),
         clockOf(entry.time),
       ] as const,
   );
-  const period = `${data.period_start} to ${data.period_end} (${data.organization.time_zone})`;
+  const zone = data.organization.time_zone;
+  const period = `${localTimeLabel(data.period_start, zone)} to ${localTimeLabel(data.period_end, zone)} (${zone})`;
   const opening = [`${counted(periodEventCount(event), 'event')} from ${period}.`, ...partLines(event)];
   return { byType, byEstablishment, orders, opening };
 }

@@ -8,17 +8,14 @@
 
 import { isCatchUp } from '../../events/catchUpEvent.js';
 import { changedContent, contentChangeText, isFlaggedChange } from '../../events/contentChangeText.js';
+import { eventTimeZone, fieldChangeText } from '../../events/fieldChangeText.js';
 import { DEFAULT_HIGHLIGHT_WORDS } from '../../events/noteHighlights.js';
 import { isPrepChanged, isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js';
-import {
-  type FieldChange,
-  isFieldChange,
-  type OrderEvent,
-  type OrderEventType,
-} from '../../events/orderEvent.js';
+import { isFieldChange, type OrderEvent, type OrderEventType } from '../../events/orderEvent.js';
 import { orderNotes } from '../../events/orderNotes.js';
 import { isSampleEvent } from '../../events/sampleEvent.js';
 import { counted } from '../../text/counted.js';
+import { dayLabel } from '../../time/dayLabel.js';
 import { paymentMethodLabel } from '../paymentMethodLabel.js';
 import { catchUpSubject, formatCatchUpEmail } from './catchUpEmail.js';
 import {
@@ -44,14 +41,6 @@ import { formatPrepSummaryEmail, prepSummarySubject } from './prepSummaryEmail.j
 /** "Payment method: " — the longest label and its gap, so values line up whichever rows are present. */
 const LABEL_WIDTH = 16;
 
-const CHANGE_LABELS: Record<FieldChange['field'], string> = {
-  status: 'Status',
-  canceled_at: 'Canceled at',
-  completed_at: 'Completed at',
-  pickup_date: 'Pickup date',
-  establishment: 'Establishment',
-};
-
 /** What an order e-mail says first when the day's prep summary was already sent. */
 const AFTER_CLOSING_NOTE =
   'After closing: the prep summary for this day was already sent, and this change is not in it.';
@@ -61,7 +50,7 @@ interface OrderParts {
   fields: EmailField[];
   notes: EmailNote[];
   items: string[];
-  /** "Status: pending → canceled"; an update's flagged ones marked. */
+  /** "Status: pending → canceled", "Canceled at 10:20, Sun 29 Nov"; an update's flagged ones marked. */
   changes: { text: string; flagged: boolean }[];
 }
 
@@ -94,7 +83,7 @@ export function formatEmail(
 const SAMPLE_NOTICE = 'TEST: sent by meal-notifier send-test to try this address. It is not a real order.';
 
 /**
- * e.g. "Order R-1042 canceled — Canteen 2, pickup 2026-11-23", "After closing: New order R-1042 — …",
+ * e.g. "Order R-1042 canceled — Canteen 2, pickup Mon 23 Nov", "After closing: New order R-1042 — …",
  * "Prep summary: Main Canteen — 42 orders for Tue 24 Nov".
  */
 export function emailSubject(
@@ -105,7 +94,7 @@ export function emailSubject(
   if (isPrepChanged(event)) return prepChangedSubject(event);
   if (isCatchUp(event)) return catchUpSubject(event);
   const order = event.data.order;
-  const where = `${singleLine(order.establishment.name)}, pickup ${singleLine(order.pickup_date)}`;
+  const where = `${singleLine(order.establishment.name)}, pickup ${singleLine(dayLabel(order.pickup_date))}`;
   const late = event.data.after_closing ? 'After closing: ' : '';
   const what = event.type === 'order.updated' ? updatedWhat(event, highlightWords) : '';
   const subject = `${late}${headline(event.type, singleLine(order.reference), singleLine(order.status))}${what} — ${where}`;
@@ -146,7 +135,7 @@ function orderFields(event: OrderEvent): EmailField[] {
     ['Reference', order.reference],
     ['Status', order.status],
     ['Establishment', order.establishment.name],
-    ['Pickup date', order.pickup_date],
+    ['Pickup date', pickupDateText(order.pickup_date)],
     ['Customer', customer.class ? `${customer.name} (${customer.class})` : customer.name],
   ];
   const parent = customer.parent;
@@ -171,28 +160,27 @@ function itemLines(event: OrderEvent): string[] {
   return omitted ? [...lines, `…and ${counted(omitted, 'more item')}`] : lines;
 }
 
+/** "Wed 2 Dec (2026-12-02)": the weekday people plan by, the date as the API and a spreadsheet write it. */
+function pickupDateText(date: string): string {
+  const label = dayLabel(date);
+  return label === date ? date : `${label} (${date})`;
+}
+
 /**
- * What moved, e.g. "Status: pending → canceled". A new order's changes are every field appearing from
- * nothing, which the fields already show, so it lists none.
+ * What moved, e.g. "Status: pending → canceled", "Canceled at 10:20, Sun 29 Nov" (on the organization's
+ * clock). A new order's changes are every field appearing from nothing, which the fields already show, so
+ * it lists none.
  */
 function changeLines(event: OrderEvent, highlightWords: readonly string[]): OrderParts['changes'] {
   if (event.type === 'order.created') return [];
-  const establishment = event.data.order.establishment;
-  const shown = (change: FieldChange, value: string | null, name: string | undefined): string => {
-    if (value === null) return 'none';
-    if (change.field !== 'establishment') return value;
-    // The diff tracks the establishment by uuid; a name, where the event knows it, says more.
-    return name ?? (value === establishment.uuid ? establishment.name : value);
-  };
-  return event.data.changes.map((change) => ({
-    text: singleLine(
-      contentChangeText(change) ??
-        (isFieldChange(change)
-          ? `${CHANGE_LABELS[change.field]}: ${shown(change, change.from, change.from_name)} → ${shown(change, change.to, change.to_name)}`
-          : ''),
-    ),
-    flagged: isFlaggedChange(change, highlightWords),
-  }));
+  const zone = eventTimeZone(event);
+  return event.data.changes.flatMap((change) => {
+    const text = isFieldChange(change)
+      ? fieldChangeText(change, event.data.order, zone)
+      : contentChangeText(change);
+    if (text === undefined) return [];
+    return [{ text: singleLine(text), flagged: isFlaggedChange(change, highlightWords) }];
+  });
 }
 
 /** An update's changes are its news: they come first, above the order; other changes under it. */

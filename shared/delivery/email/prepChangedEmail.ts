@@ -1,12 +1,14 @@
 // The e-mail a prep_changed becomes (pure): a subject naming the kitchen, the day and the summary it
 // amends, a text part whose tables line up in a fixed-width font (the item deltas, was and now, then the
-// orders behind them), and an HTML part with the same tables. Every value typed by people is one line in
+// orders behind them by reference: what each did is its own order message's to say, prepChangeText.ts),
+// and an HTML part with the same tables. Every value typed by people is one line in
 // the text and escaped in the HTML.
 import type { PrepChangedEvent } from '../../events/prepChangedEvent.js';
-import { itemNames, orderChangeText, summaryClock } from '../../events/prepChangeText.js';
+import { itemNames, ordersBehind, summaryClock } from '../../events/prepChangeText.js';
 import { isSampleEvent } from '../../events/sampleEvent.js';
 import { counted } from '../../text/counted.js';
 import { dayLabel } from '../../time/dayLabel.js';
+import { localTimeLabel } from '../../time/localTime.js';
 import {
   type EmailField,
   type EmailMessage,
@@ -53,7 +55,7 @@ export function formatPrepChangedEmail(event: PrepChangedEvent): EmailMessage {
       ['Organization', data.organization.name],
       ['Establishment', data.establishment.name],
       ['Pickup date', `${dayLabel(data.pickup_date)} (${data.pickup_date})`],
-      ['Summary closed at', data.summary_closed_at],
+      ['Summary closed at', localTimeLabel(data.summary_closed_at)],
       ['Summary', data.summary_id],
     ] as const
   ).map(([label, value]) => [label, singleLine(value)] as const);
@@ -63,7 +65,7 @@ export function formatPrepChangedEmail(event: PrepChangedEvent): EmailMessage {
     String(item.from),
     String(item.to),
   ]);
-  const orders: Row[] = data.orders.map((order) => [singleLine(order.reference), orderChangeText(order)]);
+  const orders: Row[] = ordersBehind(event).map((reference) => [singleLine(reference)]);
   const more = {
     items: moreLine(data.items_omitted, 'more item'),
     orders: moreLine(data.orders_omitted, 'more order'),
@@ -102,7 +104,7 @@ function textBody(
   );
   if (more.items !== undefined) lines.push(`  ${more.items}`);
   lines.push('', 'Orders behind them:');
-  lines.push(...textTable(['Order', 'Change'], orders, ['left', 'left'], [NAME_COLUMN_MAX]));
+  lines.push(...textTable(['Order'], orders, ['left'], [NAME_COLUMN_MAX]));
   if (more.orders !== undefined) lines.push(`  ${more.orders}`);
   lines.push('', eventFooter(event));
   return `${lines.join('\n')}\n`;
@@ -126,7 +128,7 @@ function htmlBody(
       : htmlTable(['Item', 'Was', 'Now'], items, [false, true, true]),
     paragraph(more.items),
     `<h2 style="${HTML_STYLES.heading}">Orders behind them</h2>\n`,
-    htmlTable(['Order', 'Change'], orders, [false, false]),
+    htmlTable(['Order'], orders, [false]),
     paragraph(more.orders),
   ];
   return htmlDocument(subject, parts.join(''), event);

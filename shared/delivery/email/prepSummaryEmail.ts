@@ -7,6 +7,7 @@ import type { PrepSummaryEvent } from '../../events/prepSummaryEvent.js';
 import { isSampleEvent } from '../../events/sampleEvent.js';
 import { counted } from '../../text/counted.js';
 import { dayLabel } from '../../time/dayLabel.js';
+import { localTimeLabel } from '../../time/localTime.js';
 import {
   type EmailField,
   type EmailMessage,
@@ -56,7 +57,7 @@ export function formatPrepSummaryEmail(event: PrepSummaryEvent): EmailMessage {
       ['Organization', summary.organization.name],
       ['Establishment', summary.establishment.name],
       ['Pickup date', `${dayLabel(summary.pickup_date)} (${summary.pickup_date})`],
-      ['Closed at', summary.closed_at],
+      ['Closed at', localTimeLabel(summary.closed_at)],
       ['Orders', String(summary.orders)],
       ['Canceled before closing', String(summary.canceled_before_closing)],
     ] as const

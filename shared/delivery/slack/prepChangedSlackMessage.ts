@@ -1,12 +1,13 @@
 // The Slack message for a prep_changed (pure): what changed for one establishment's pickup date since its
 // prep summary was sent, for its kitchen channel. A header naming the kitchen, the day and the summary it
-// amends, the item deltas ("Lasagne: 42 → 40"), then the orders behind them; fitted to Slack's limits
-// however many there are, and every value typed by people escaped for mrkdwn.
+// amends, the item deltas ("Lasagne: 42 → 40"), then the orders behind them by reference (what each did is
+// its own order message's to say: prepChangeText.ts); fitted to Slack's limits however many there are,
+// and every value typed by people escaped for mrkdwn.
 import type { PrepChangedEvent } from '../../events/prepChangedEvent.js';
 import {
   itemDeltaText,
   itemNames,
-  orderChangeText,
+  ordersBehind,
   prepChangedLine,
   summaryClock,
 } from '../../events/prepChangeText.js';
@@ -27,7 +28,7 @@ const SAMPLE_NOTICE =
   '*TEST* sent by `meal-notifier send-test` to try this channel: not a real change, nothing to prepare.';
 
 export function formatPrepChangedSlackMessage(event: PrepChangedEvent): SlackMessage {
-  const { items, orders } = event.data;
+  const { items } = event.data;
   const { title, blocks } = openingBlocks(
     prepChangedHeaderText(event),
     isSampleEvent(event) ? SAMPLE_NOTICE : undefined,
@@ -45,7 +46,7 @@ export function formatPrepChangedSlackMessage(event: PrepChangedEvent): SlackMes
       'No quantity changed: only notes',
     ),
     ...lineBlocks(
-      orders.map((order) => ({ name: order.reference, tail: `: ${orderChangeText(order)}` })),
+      ordersBehind(event).map((reference) => ({ name: reference, tail: '' })),
       '*Orders behind them*',
       event.data.orders_omitted ?? 0,
       'order',

@@ -8,15 +8,10 @@
 
 import { isCatchUp } from '../../events/catchUpEvent.js';
 import { changedContent, contentChangeText, isFlaggedChange } from '../../events/contentChangeText.js';
+import { eventTimeZone, fieldChangeText } from '../../events/fieldChangeText.js';
 import { DEFAULT_HIGHLIGHT_WORDS } from '../../events/noteHighlights.js';
 import { isPrepChanged, isPrepSummary, type NotifierEvent } from '../../events/notifierEvent.js';
-import {
-  type Change,
-  type FieldChange,
-  isFieldChange,
-  type OrderEvent,
-  type OrderSummary,
-} from '../../events/orderEvent.js';
+import { type Change, isFieldChange, type OrderEvent, type OrderSummary } from '../../events/orderEvent.js';
 import { type OrderNote, orderNotes } from '../../events/orderNotes.js';
 import { isSampleEvent } from '../../events/sampleEvent.js';
 import { counted } from '../../text/counted.js';
@@ -164,7 +159,7 @@ function changedText(event: OrderEvent, highlightWords: readonly string[]): stri
 function movedText(event: OrderEvent): string {
   // Labels in bold here; the small print under the order keeps them plain.
   const lines = event.data.changes
-    .flatMap((change) => describeMove(change, event.data.order))
+    .flatMap((change) => describeMove(change, event))
     .map((line) => line.replace(/^([^:]+):/, '*$1:*'));
   return fitMrkdwn(lines.length > 0 ? lines.join('\n') : 'Moved', SLACK_LIMITS.sectionText);
 }
@@ -173,7 +168,7 @@ function orderFields(order: OrderSummary): MrkdwnText[] {
   const fields: Array<[string, string]> = [
     ['Reference', order.reference],
     ['Establishment', order.establishment.name],
-    ['Pickup date', order.pickup_date],
+    ['Pickup date', dayLabel(order.pickup_date)],
     ['Customer', customerText(order.customer)],
     ['Total', order.total.formatted],
     ['Payment method', paymentMethodLabel(order.payment_method)],
@@ -196,46 +191,43 @@ function itemsHeading(order: OrderSummary): string {
 }
 
 /**
- * The organization and what moved ("Status: pending → canceled"), in small print under the order. A
- * rescheduled order's move and an update's changes are already in full print above.
+ * The organization and what moved ("Status: pending → canceled · Canceled at 10:20, Sun 29 Nov"), in small
+ * print under the order. A rescheduled order's move and an update's changes are already in full print above.
  */
 function contextText(event: OrderEvent): string | undefined {
-  const order = event.data.order;
   const changes =
     event.type === 'order.rescheduled'
       ? []
-      : event.data.changes.flatMap((change) => {
-          if (!isFieldChange(change)) return [];
-          return change.field === 'status' ? describeStatus(change) : describeMove(change, order);
-        });
+      : event.data.changes.flatMap((change) => describeChange(change, event));
   const parts = [event.data.organization.name, ...changes].map(oneLine).filter((part) => part.length > 0);
   return parts.length > 0 ? fitMrkdwn(parts.join(' · '), SLACK_LIMITS.contextText) : undefined;
 }
 
-// A first sighting has nothing to compare with, and the timestamps only restate the status.
-function describeStatus(change: FieldChange): string[] {
-  return change.from === null || change.to === null ? [] : [`Status: ${change.from} → ${change.to}`];
+/**
+ * A transition's field in words (fieldChangeText): a status, a time on the organization's clock, a move.
+ * A first sighting's status and moves have nothing to compare with, so they are left out.
+ */
+function describeChange(change: Change, event: OrderEvent): string[] {
+  if (!isFieldChange(change)) return [];
+  const stamp = change.field === 'canceled_at' || change.field === 'completed_at';
+  if (!stamp && (change.from === null || change.to === null)) return [];
+  // A uuid means nothing in a channel.
+  const text = fieldChangeText(change, event.data.order, eventTimeZone(event), () => 'another establishment');
+  return text === undefined ? [] : [text];
 }
 
 /** "Pickup date: Tue 24 Nov → Wed 25 Nov", "Establishment: Side Counter → Main Canteen". */
-function describeMove(change: Change, order: OrderSummary): string[] {
-  if (!isFieldChange(change)) return [];
-  if (change.from === null || change.to === null) return [];
-  if (change.field === 'pickup_date')
-    return [`Pickup date: ${dayLabel(change.from)} → ${dayLabel(change.to)}`];
-  if (change.field !== 'establishment') return [];
-  // Establishments move by uuid, which means nothing in a channel: names where the event knows them.
-  const from = change.from_name ?? 'another establishment';
-  const to =
-    change.to_name ?? (change.to === order.establishment.uuid ? order.establishment.name : 'another one');
-  return [`Establishment: ${oneLine(from)} → ${oneLine(to)}`];
+function describeMove(change: Change, event: OrderEvent): string[] {
+  if (!isFieldChange(change) || (change.field !== 'pickup_date' && change.field !== 'establishment'))
+    return [];
+  return describeChange(change, event);
 }
 
 function fallbackText(title: string, order: OrderSummary, notes: readonly OrderNote[]): string {
   const count = order.items.length + (order.items_omitted ?? 0);
   const parts = [
     order.establishment.name,
-    `pickup ${order.pickup_date}`,
+    `pickup ${dayLabel(order.pickup_date)}`,
     customerText(order.customer),
     order.total.formatted,
     counted(count, 'item'),

@@ -60,7 +60,7 @@ describe('SmtpEmailSender against a real SMTP server', () => {
     expect(mail.rcptTo).toEqual(TO);
     expect(mail.headers.get('from')).toBe('Meal orders <orders@school.example>');
     expect(mail.headers.get('to')).toBe('kitchen@school.example, office@school.example');
-    expect(mail.headers.get('subject')).toBe('Order R-1042 canceled — Canteen 2, pickup 2026-11-23');
+    expect(mail.headers.get('subject')).toBe('Order R-1042 canceled — Canteen 2, pickup Mon 23 Nov');
     expect(mail.headers.get('content-type')).toMatch(/^multipart\/alternative/);
     expect(mail.text).toContain('Reference:      R-1042\n');
     expect(mail.text).toContain('Status: pending → canceled');

@@ -14,12 +14,12 @@ const ORDER = {
 
 describe('emailSubject', () => {
   it.each<[EventType, string]>([
-    ['order.created', 'New order R-1042 — Canteen 2, pickup 2026-11-23'],
-    ['order.completed', 'Order R-1042 completed — Canteen 2, pickup 2026-11-23'],
-    ['order.canceled', 'Order R-1042 canceled — Canteen 2, pickup 2026-11-23'],
-    ['order.archived', 'Order R-1042 archived — Canteen 2, pickup 2026-11-23'],
-    ['order.status_changed', 'Order R-1042 is now preparing — Canteen 2, pickup 2026-11-23'],
-    ['order.rescheduled', 'Order R-1042 rescheduled — Canteen 2, pickup 2026-11-23'],
+    ['order.created', 'New order R-1042 — Canteen 2, pickup Mon 23 Nov'],
+    ['order.completed', 'Order R-1042 completed — Canteen 2, pickup Mon 23 Nov'],
+    ['order.canceled', 'Order R-1042 canceled — Canteen 2, pickup Mon 23 Nov'],
+    ['order.archived', 'Order R-1042 archived — Canteen 2, pickup Mon 23 Nov'],
+    ['order.status_changed', 'Order R-1042 is now preparing — Canteen 2, pickup Mon 23 Nov'],
+    ['order.rescheduled', 'Order R-1042 rescheduled — Canteen 2, pickup Mon 23 Nov'],
   ])('names the transition of an %s event', (type, subject) => {
     expect(emailSubject(makeOrderEvent({ type, order: ORDER }))).toBe(subject);
   });
@@ -34,7 +34,7 @@ describe('emailSubject', () => {
     });
     const subject = formatEmail(event).subject;
     expect(subject).not.toMatch(/[\r\n\u2028]/);
-    expect(subject).toBe('Order R-1 Bcc: victim@example.test canceled — Canteen 2, pickup 2026-03-05');
+    expect(subject).toBe('Order R-1 Bcc: victim@example.test canceled — Canteen 2, pickup Thu 5 Mar');
   });
 });
 
@@ -56,15 +56,13 @@ describe('formatEmail', () => {
     expect(text).toContain('Reference:      R-1042\n');
     expect(text).toContain('Status:         canceled\n');
     expect(text).toContain('Establishment:  Canteen 2\n');
-    expect(text).toContain('Pickup date:    2026-11-23\n');
+    expect(text).toContain('Pickup date:    Mon 23 Nov (2026-11-23)\n');
     expect(text).toContain('Customer:       Ana Silva (3B)\n');
     expect(text).toContain('Total:          €12.50\n');
     expect(text).toContain('Payment method: Credit\n');
     expect(text).toContain('Organization:   North School\n');
     expect(text).toContain('Items:\n  2 × Vegetable soup\n  1 × Apple\n');
-    expect(text).toContain(
-      'Changes:\n  Status: pending → canceled\n  Canceled at: none → 2026-03-05T09:30:00.000000Z\n',
-    );
+    expect(text).toContain('Changes:\n  Status: pending → canceled\n  Canceled at 09:30, Thu 5 Mar\n');
     expect(text).toContain(event.id);
   });
 
@@ -76,7 +74,7 @@ describe('formatEmail', () => {
       ['Reference', 'R-1042'],
       ['Status', 'completed'],
       ['Establishment', 'Canteen 2'],
-      ['Pickup date', '2026-11-23'],
+      ['Pickup date', 'Mon 23 Nov (2026-11-23)'],
       ['Customer', 'Ana Silva (3B)'],
       ['Total', '€3.50'],
       ['Payment method', 'Card'],
@@ -87,6 +85,7 @@ describe('formatEmail', () => {
     }
     expect(html).toContain('<li>1 × Vegetable soup</li>');
     expect(html).toContain('<li>Status: pending → completed</li>');
+    expect(html).toContain('<li>Completed at 09:30, Thu 5 Mar</li>');
   });
 
   it('styles the HTML inline only, without style sheets or scripts', () => {
@@ -205,7 +204,7 @@ describe('formatEmail for the send-test sample', () => {
 
   it('says TEST in the subject, and first thing in the text and HTML parts', () => {
     const { subject, text, html } = formatEmail(sample);
-    expect(subject).toBe('[TEST] Order TEST-4F2A canceled — Sample establishment, pickup 2026-11-23');
+    expect(subject).toBe('[TEST] Order TEST-4F2A canceled — Sample establishment, pickup Mon 23 Nov');
     expect(text.split('\n')[0]).toBe(
       'TEST: sent by meal-notifier send-test to try this address. It is not a real order.',
     );
@@ -224,10 +223,10 @@ describe('formatEmail after closing', () => {
 
   it('says so first in the subject, in words any mail client shows', () => {
     expect(emailSubject(late('order.created'))).toBe(
-      'After closing: New order R-1042 — Canteen 2, pickup 2026-11-23',
+      'After closing: New order R-1042 — Canteen 2, pickup Mon 23 Nov',
     );
     expect(emailSubject(late('order.canceled'))).toBe(
-      'After closing: Order R-1042 canceled — Canteen 2, pickup 2026-11-23',
+      'After closing: Order R-1042 canceled — Canteen 2, pickup Mon 23 Nov',
     );
   });
 
@@ -267,9 +266,9 @@ describe('formatEmail for a rescheduled order', () => {
       },
     };
     const { subject, text, html } = formatEmail(named);
-    expect(subject).toBe('Order R-1042 rescheduled — Canteen 2, pickup 2026-11-24');
+    expect(subject).toBe('Order R-1042 rescheduled — Canteen 2, pickup Tue 24 Nov');
     expect(text).toContain(
-      'Changes:\n  Pickup date: 2026-11-23 → 2026-11-24\n  Establishment: Side <Counter> → Canteen 2\n',
+      'Changes:\n  Pickup date: Mon 23 Nov → Tue 24 Nov\n  Establishment: Side <Counter> → Canteen 2\n',
     );
     expect(html).toContain('<li>Establishment: Side &lt;Counter&gt; → Canteen 2</li>');
   });

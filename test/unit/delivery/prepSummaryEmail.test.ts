@@ -31,7 +31,7 @@ describe('the e-mail of a prep summary', () => {
         'Organization:            North School',
         'Establishment:           Main Canteen',
         'Pickup date:             Tue 24 Nov (2026-11-24)',
-        'Closed at:               2026-11-24T10:30:00+00:00',
+        'Closed at:               10:30, Tue 24 Nov',
         'Orders:                  3',
         'Canceled before closing: 2',
         '',

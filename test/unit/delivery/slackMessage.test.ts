@@ -84,7 +84,7 @@ describe('formatSlackMessage fields', () => {
     expect(fields(msg)).toEqual([
       '*Reference*\nR-1042',
       '*Establishment*\nCanteen 2',
-      '*Pickup date*\n2026-11-23',
+      '*Pickup date*\nMon 23 Nov',
       '*Customer*\nAna Silva (3B)',
       '*Total*\n€12.50',
       '*Payment method*\nCard',
@@ -242,12 +242,14 @@ describe('formatSlackMessage privacy and context', () => {
     }
   });
 
-  it('names the organization and the status move in a context line', () => {
+  it('names the organization, the status move and its time on the organization’s clock in a context line', () => {
     const event: OrderEvent = makeOrderEvent({ type: 'order.canceled' });
     const context = formatSlackMessage(event).blocks.at(-1);
     expect(context).toEqual({
       type: 'context',
-      elements: [{ type: 'mrkdwn', text: 'North School · Status: pending → canceled' }],
+      elements: [
+        { type: 'mrkdwn', text: 'North School · Status: pending → canceled · Canceled at 09:30, Thu 5 Mar' },
+      ],
     });
   });
 
@@ -374,7 +376,7 @@ describe('formatSlackMessage for a rescheduled order', () => {
       elements: [
         {
           type: 'mrkdwn',
-          text: 'North School · Status: pending → canceled · Pickup date: Tue 24 Nov → Wed 25 Nov',
+          text: 'North School · Status: pending → canceled · Canceled at 09:30, Thu 5 Mar · Pickup date: Tue 24 Nov → Wed 25 Nov',
         },
       ],
     });

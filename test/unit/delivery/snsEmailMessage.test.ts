@@ -40,7 +40,7 @@ describe('snsMessageBody', () => {
     const { email } = JSON.parse(snsMessageBody(event, defaultHighlightWords)) as { email: string };
     const { subject, text } = formatEmail(eventForSubscriber(event, false));
     expect(email).toBe(`${subject}\n\n${text}`);
-    expect(email.split('\n')[0]).toMatch(/^Order ORD-\d+ completed — Main canteen, pickup 2026-03-05$/);
+    expect(email.split('\n')[0]).toMatch(/^Order ORD-\d+ completed — Main canteen, pickup Thu 5 Mar$/);
     expect(email).toContain('Items:\n  1 × Vegetable soup\n');
     expect(email).not.toMatch(/<html|<table/i);
   });
@@ -65,21 +65,21 @@ describe('snsSubject', () => {
       type: 'order.canceled',
       order: { reference: 'R-1042', pickup_at: '2026-11-23', ...establishment('Canteen 2') },
     });
-    expect(snsSubject(event)).toBe('Order R-1042 canceled - Canteen 2, pickup 2026-11-23');
+    expect(snsSubject(event)).toBe('Order R-1042 canceled - Canteen 2, pickup Mon 23 Nov');
   });
 
   it('transliterates accented names and marks what has no ASCII spelling', () => {
     const event = makeOrderEvent({
       order: { reference: 'R-7', pickup_at: '2026-11-23', ...establishment('Cantina São João “Œste” 食堂') },
     });
-    expect(snsSubject(event)).toBe('New order R-7 - Cantina Sao Joao "OEste" ?, pickup 2026-11-23');
+    expect(snsSubject(event)).toBe('New order R-7 - Cantina Sao Joao "OEste" ?, pickup Mon 23 Nov');
   });
 
   it('removes line breaks and control characters', () => {
     const event = makeOrderEvent({ order: { reference: 'R-8\r\n\tX\u0007', ...establishment('A\nB') } });
     const subject = snsSubject(event);
     expect(subject).toMatch(SNS_SUBJECT);
-    expect(subject).toBe('New order R-8 X - A B, pickup 2026-03-05');
+    expect(subject).toBe('New order R-8 X - A B, pickup Thu 5 Mar');
   });
 
   it('cuts a long subject to fewer than 100 characters, marking the cut', () => {
@@ -93,6 +93,6 @@ describe('snsSubject', () => {
 
   it('leaves a subject that already fits as it is', () => {
     const event = makeOrderEvent({ order: { reference: 'R-1', ...establishment('Main canteen') } });
-    expect(snsSubject(event)).toBe('New order R-1 - Main canteen, pickup 2026-03-05');
+    expect(snsSubject(event)).toBe('New order R-1 - Main canteen, pickup Thu 5 Mar');
   });
 });

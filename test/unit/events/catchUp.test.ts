@@ -210,7 +210,7 @@ describe('buildCatchUp', () => {
 describe('the notes a catch-up lists', () => {
   const event = () =>
     makeOrderEvent({
-      order: { notes: 'Milk allergy', items: [makeOrderItem({ name: 'Soup', notes: 'no celery' })] },
+      order: { notes: 'Milk allergy', items: [makeOrderItem({ name: 'Soup', notes: 'no onions' })] },
     });
 
   it('are the order’s flagged notes by the default words: its own first, then its lines’ with the item’s name', () => {
@@ -220,10 +220,10 @@ describe('the notes a catch-up lists', () => {
   it('follow the organization’s own highlight words', () => {
     const catchUp = buildCatchUp(
       input([{ event: event() }], {
-        organization: { id: 'org', name: 'North School', highlightWords: ['celery', 'milk'] },
+        organization: { id: 'org', name: 'North School', highlightWords: ['onion', 'milk'] },
       }),
     );
-    expect(catchUp.data.notes[0]?.notes).toEqual(['Milk allergy', 'Soup: no celery']);
+    expect(catchUp.data.notes[0]?.notes).toEqual(['Milk allergy', 'Soup: no onions']);
     const none = buildCatchUp(
       input([{ event: event() }], { organization: { id: 'org', name: 'N', highlightWords: [] } }),
     );

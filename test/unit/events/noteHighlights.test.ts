@@ -146,3 +146,87 @@ describe('summaryNoteLabel', () => {
     expect(summaryNoteLabel({ reference: 'R-2', class: null })).toBe('R-2');
   });
 });
+
+describe('The default words in the kitchens’ languages', () => {
+  it.each([
+    // Portuguese
+    'Alergia a frutos secos.',
+    'Alérgico ao amendoim',
+    'Sem glúten',
+    'Intolerância à lactose',
+    'Celíaco',
+    'Sem leite nem ovos',
+    'Vegano',
+    'Não pode comer marisco',
+    'Sésamo não',
+    // Spanish
+    'Alergia al cacahuete',
+    'sin gluten',
+    'Sin lactosa, por favor',
+    'Celiaca',
+    'Es vegetariano',
+    'Nada de frutos secos',
+    'Sin huevo',
+    'Alergia a las nueces',
+    // French
+    'Allergie aux arachides',
+    'sans gluten',
+    'Intolérance au lactose',
+    'Pas de noix',
+    'Cœliaque',
+    'coeliaque',
+    'Céliaque',
+    'végétarien',
+    'Végétalienne',
+    'Pas d’œufs',
+    'Sans porc',
+    'fruits à coque',
+    'Sésame',
+    // German
+    'Erdnussallergie',
+    'glutenfrei',
+    'Keine Nüsse',
+    'Laktoseintoleranz',
+    'Ohne Milch',
+    'Schalenfrüchte',
+    'Zöliakie',
+    'Vegetarisch',
+    'Haselnüsse bitte weglassen',
+    'Keine Eier',
+    // Italian
+    'allergia alle arachidi',
+    'senza glutine',
+    'Celiaco',
+    'Intolleranza al lattosio',
+    'vegano',
+    'Niente frutta a guscio',
+    'Niente uova',
+  ])('flags "%s"', (note) => {
+    expect(flagged(note)).toBe(true);
+  });
+
+  it.each([
+    'Please knock',
+    'Eine Portion, bitte',
+    'Einmal ohne Zwiebeln',
+    'Porção pequena',
+    'Porción pequeña',
+    'Pouco sal',
+    'Bitte klingeln',
+    'Per favore, bussare',
+    'Merci beaucoup',
+  ])('does not flag "%s"', (note) => {
+    expect(flagged(note)).toBe(false);
+  });
+
+  it('reads "œ", "æ" and "ß" as "oe", "ae" and "ss" on both sides', () => {
+    expect(matchWords('Œufs, Cæsar, Straße')).toEqual(['oeufs', 'caesar', 'strasse']);
+    expect(flagged('oeufs', ['œuf'])).toBe(true);
+    expect(flagged('Cœliaque', ['coeliaque'])).toBe(true);
+  });
+
+  it('lists each word once, as matching reads it', () => {
+    const read = DEFAULT_HIGHLIGHT_WORDS.map((word) => matchWords(word).join(' '));
+    expect(new Set(read).size).toBe(read.length);
+  });
+});

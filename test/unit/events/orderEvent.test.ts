@@ -13,6 +13,7 @@ import {
   SOURCE,
   snapshotOf,
   statusOf,
+  TIME_ZONE,
 } from '../../support/detectFixtures.js';
 import { ESTABLISHMENT_UUID, makeOrderItem, money } from '../../support/orderFactory.js';
 
@@ -88,7 +89,7 @@ describe('the event envelope (CloudEvents 1.0)', () => {
       expect(event.time).toBe(DETECTED_AT);
       expect(event.time).toMatch(RFC3339);
       expect(event.datacontenttype).toBe('application/json');
-      expect(event.data.organization).toEqual(ORGANIZATION);
+      expect(event.data.organization).toEqual({ ...ORGANIZATION, time_zone: TIME_ZONE });
     }
   });
 
@@ -97,10 +98,10 @@ describe('the event envelope (CloudEvents 1.0)', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it('puts only the organization id and name in data, whatever else the caller passes', () => {
-    const organization = { ...ORGANIZATION, timeZone: 'Europe/Lisbon', token: { env: 'NORTH_TOKEN' } };
+  it('puts only the organization id, name and time zone in data, whatever else the caller passes', () => {
+    const organization = { ...ORGANIZATION, timeZone: 'Europe/Madrid', token: { env: 'NORTH_TOKEN' } };
     const [event] = diffOrder(undefined, parsedOrder(), diffContext({ organization })).events;
-    expect(event?.data.organization).toEqual(ORGANIZATION);
+    expect(event?.data.organization).toEqual({ ...ORGANIZATION, time_zone: 'Europe/Madrid' });
     expect(JSON.stringify(event)).not.toContain('NORTH_TOKEN');
   });
 

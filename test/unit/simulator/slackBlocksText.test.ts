@@ -21,7 +21,9 @@ describe('slackBlocksText', () => {
     expect(lines).toContain('Items (1)');
     // mrkdwn's escapes undone, so the kitchen's "&" reads as written.
     expect(lines).toContain('2 × Soup & bread');
-    expect(lines.at(-1)).toBe(`${event.data.organization.name} · Status: pending → canceled`);
+    expect(lines.at(-1)).toBe(
+      `${event.data.organization.name} · Status: pending → canceled · Canceled at 09:30, Thu 5 Mar`,
+    );
     expect(lines.join('\n')).not.toMatch(/\*|&amp;/);
   });
 
