@@ -262,4 +262,61 @@ describe('DynamoStateStore on DynamoDB Local', () => {
     expect(await leaseUnits(() => store.releaseLease(stateId, 'run-a'))).toBe(1);
     expect(await leaseUnits(() => store.acquireLease(stateId, 'run-b', T0 + 2, 60_000))).toBe(1);
   });
+
+  it('refuses a save paused between reading its lease and writing, once a later term saved, by its fencing token', async () => {
+    const table = await createLocalStateTable();
+    tables.push(table);
+    const organizationId = randomUUID();
+    const stateAt = (lastAttemptAt: number): PollState => ({
+      ...initialPollState(organizationId),
+      health: { lastSuccessAt: lastAttemptAt, lastAttemptAt, consecutiveFailures: 0, lastError: null },
+    });
+    const successor = new DynamoStateStore({
+      client: table.client,
+      tableName: table.tableName,
+      clock: () => T0,
+    });
+    // Run A's requests go through a client that runs `beforeUpdate` before each UpdateItem is sent: the
+    // pause (a frozen Lambda) between the lease read and the state's update, in which run B takes over.
+    const documents = DynamoDBDocumentClient.from(table.client);
+    let beforeUpdate: (() => Promise<void>) | undefined;
+    documents.middlewareStack.add(
+      (next, context) => async (args) => {
+        const hook = beforeUpdate;
+        if (context.commandName === 'UpdateItemCommand' && hook) {
+          beforeUpdate = undefined;
+          await hook();
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'pauseBeforeUpdate' },
+    );
+    const paused = new DynamoStateStore({ client: documents, tableName: table.tableName, clock: () => T0 });
+    expect(await paused.acquireLease(organizationId, 'run-a', T0, 1_000)).toBe(true);
+
+    beforeUpdate = async () => {
+      expect(await successor.acquireLease(organizationId, 'run-b', T0 + 1_000, 60_000)).toBe(true);
+      await successor.savePollState(stateAt(T0 + 1_000), { leaseOwner: 'run-b' });
+    };
+    await expect(
+      paused.savePollState(stateAt(T0), { leaseOwner: 'run-a', releaseLease: true }),
+    ).rejects.toMatchObject({ name: 'LeaseLostError', owner: 'run-a', holder: 'run-b' });
+
+    expect(await successor.loadPollState(organizationId)).toEqual(stateAt(T0 + 1_000));
+    expect(await successor.leaseHolder(organizationId)).toEqual({ owner: 'run-b', until: T0 + 61_000 });
+
+    // Taken over but not yet saved over, the paused save lands; the successor's save, a later term,
+    // still writes over it, and run A's can never again.
+    expect(await paused.acquireLease(organizationId, 'run-a', T0 + 61_000, 1_000)).toBe(true);
+    beforeUpdate = async () => {
+      expect(await successor.acquireLease(organizationId, 'run-b', T0 + 62_000, 60_000)).toBe(true);
+    };
+    await paused.savePollState(stateAt(T0 + 61_000), { leaseOwner: 'run-a' });
+    await successor.savePollState(stateAt(T0 + 62_000), { leaseOwner: 'run-b' });
+    await expect(paused.savePollState(stateAt(T0 + 61_000), { leaseOwner: 'run-a' })).rejects.toMatchObject({
+      name: 'LeaseLostError',
+      holder: 'run-b',
+    });
+    expect(await successor.loadPollState(organizationId)).toEqual(stateAt(T0 + 62_000));
+  });
 });
