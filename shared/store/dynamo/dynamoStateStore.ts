@@ -18,7 +18,7 @@ import * as z from 'zod';
 import type { BudgetCounterStore } from '../../api/budgetCounterStore.js';
 import { type Snapshot, SnapshotSchema } from '../../detect/snapshot.js';
 import type { NotifierEvent } from '../../events/notifierEvent.js';
-import { LeaseLostError } from '../errors.js';
+import { LeaseLostError, StateStoreError } from '../errors.js';
 import { type EventQuery, EventQuerySchema, matchesEventQuery } from '../eventQuery.js';
 import { parseInput, parseStored } from '../parseStored.js';
 import type { PollState } from '../pollState.js';
@@ -498,10 +498,10 @@ export class DynamoStateStore implements StateStore {
     try {
       await this.releaseLease(organizationId, owner);
     } catch (error) {
+      // A store error only: anything else is a bug, and surfaces.
+      if (!(error instanceof StateStoreError)) throw error;
       this.#warn(
-        `poll state of organization ${organizationId} saved, but its lease was not given back (${
-          error instanceof Error ? error.message : String(error)
-        }); it frees itself when it runs out`,
+        `poll state of organization ${organizationId} saved, but its lease was not given back (${error.message}); it frees itself when it runs out`,
       );
     }
   }
