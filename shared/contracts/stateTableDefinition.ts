@@ -8,7 +8,8 @@
 // |-------------|---------------------|----------------------|-------------|-------------------------------------|
 // | snapshot    | ORG#<organization>  | SNAP#<order uuid>    | snapshot    | ttlSeconds(snapshot.expiresAt)      |
 // | event       | ORG#<organization>  | EVENT#<event id>     | event       | recordedAt + retention (14 d)       |
-// | poll state  | ORG#<organization>  | STATE                | pollState   | none (it also holds the lease)      |
+// | poll state  | ORG#<organization>  | STATE                | pollState   | none                                |
+// | lease       | ORG#<organization>  | FENCE                | lease       | none (its fencing token only grows) |
 // | budget log  | BUDGET#<token key>  | LOG                  | budget      | last use + 1 d                      |
 // | digest      | ORG#<organization>  | DIGEST#<digest id>   | digest      | claimedAt + retention (14 d)        |
 // | disabled    | SUBSCRIBER#<id>     | DISABLED             | subscriberDisabled | none (delete to re-enable)   |
@@ -19,10 +20,11 @@
 //   stream (NEW_IMAGE) carries each INSERT of `kind = event` to the publisher. Event items hold the full
 //   CloudEvent as JSON (`payload`) plus `eventType`, `recordedAt` and `position` (order within a commit),
 //   and `sourceTime` when the API dated the change (the publisher's `audience`: stale or not).
-// - The lease against overlapping runs is two attributes of the poll state item (`leaseOwner`,
-//   `leaseUntil`). Taking and giving it back are conditional UpdateItems of those attributes alone, and
-//   saving the state is an UpdateItem that leaves them be, so the save at the end of a cycle can give the
-//   lease back in the same write.
+// - The lease against overlapping runs is a small item of its own (`leaseOwner`, `leaseUntil`, and a
+//   `fenceToken` each claim raises), so claiming it and checking it in every commit's transaction cost a
+//   write unit rather than the poll state's size. The poll state save is fenced by that token (the
+//   state's `fenceToken` is never above the saver's) in one UpdateItem; the lease goes back after it.
+//   Neither item has a TTL, and only `event` items pass the publisher's stream filter (streamContract.ts).
 // - Listing events is a Query on the organization's EVENT# range with a filter on recordedAt: events are
 //   few and TTL'd, so no index is needed for the local-only listEvents.
 // - Attribute names are always aliased in expressions, since several (status, owner…) are reserved words.

@@ -10,8 +10,9 @@ import type { PollState } from './pollState.js';
 export const DYNAMO_ITEM_MAX_BYTES = 409_600;
 
 /**
- * Room kept in the poll state's item for what is not the state: its keys, its kind, the lease's owner and
- * expiry, and whatever a later version adds beside them (a fencing token).
+ * Room kept in the poll state's item for what is not the state: its keys, its kind, the fencing token of
+ * the lease term that saved it, and whatever a later version adds beside them. (The lease has an item of
+ * its own; the lease attributes older versions left on this one are removed by the save that fits it.)
  */
 export const POLL_STATE_ITEM_RESERVE_BYTES = 2_048;
 

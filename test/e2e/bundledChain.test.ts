@@ -263,8 +263,9 @@ describe('the bundled functions, wired as the template wires them', () => {
     const publisherMapping = wiring.mappingOf(streamArn);
     const records = await readStreamRecords(table.client, inject('dynamoEndpoint'), table.tableName);
     const passed = records.filter((record) => passesFilterCriteria(publisherMapping.filterCriteria, record));
-    // Snapshots, poll state and budget writes stay behind; only the three event inserts pass.
+    // Snapshots, poll state, lease and budget writes stay behind; only the three event inserts pass.
     expect(records.length).toBeGreaterThan(passed.length);
+    expect(records.map((record: DynamoDBRecord) => record.dynamodb?.NewImage?.kind?.S)).toContain('lease');
     expect(passed.map((record: DynamoDBRecord) => record.dynamodb?.NewImage?.kind?.S)).toEqual([
       'event',
       'event',

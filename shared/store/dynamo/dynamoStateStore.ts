@@ -1,7 +1,8 @@
 // The state store on one DynamoDB table (layout in stateTableDefinition.ts): one Query loads an
 // organization's snapshots, TransactWriteItems (one, unless over DynamoDB's limits) commit each changed
-// order with its events; the lease lives on the poll state item, so the end of a cycle can save the state
-// and give the lease back at once, and a fenced write checks that item's owner in the same request.
+// order with its events. The lease is a small item of its own, so claiming it and checking it in every
+// commit cost a write unit, not the poll state's size; the poll state save is fenced by the lease's
+// fencing token instead, in one UpdateItem (the costs compared in docs/aws.md, "The lease and its cost").
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   type DynamoDBDocumentClient,
@@ -17,7 +18,7 @@ import * as z from 'zod';
 import type { BudgetCounterStore } from '../../api/budgetCounterStore.js';
 import { type Snapshot, SnapshotSchema } from '../../detect/snapshot.js';
 import type { NotifierEvent } from '../../events/notifierEvent.js';
-import { LeaseLostError } from '../errors.js';
+import { LeaseLostError, StateStoreError } from '../errors.js';
 import { type EventQuery, EventQuerySchema, matchesEventQuery } from '../eventQuery.js';
 import { parseInput, parseStored } from '../parseStored.js';
 import type { PollState } from '../pollState.js';
@@ -49,6 +50,7 @@ import {
   EVENT_PREFIX,
   eventKey,
   ItemKind,
+  leaseKey,
   organizationPk,
   pollStateKey,
   SNAPSHOT_PREFIX,
@@ -90,20 +92,25 @@ type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[numb
 /** An event's order within its commit (absent on items written before it was kept). */
 const PositionSchema = z.number().int().default(0);
 
-/** The lease attributes of the poll state item (see stateTableKeys.ts). */
+/** The lease item's attributes (see stateTableKeys.ts). */
 const LEASE_NAMES = { '#owner': 'leaseOwner', '#until': 'leaseUntil' };
+/** The fencing token's name, on the lease item (the current term's) and on the poll state item (its saver's). */
+const TOKEN_NAME = { '#token': 'fenceToken' };
 /** Free (never taken, or given back), run out, or already ours. */
 const LEASE_CONDITION = 'attribute_not_exists(#until) OR #until <= :now OR #owner = :owner';
 /** Or held by an owner known to be gone. */
 const TAKE_OVER_CONDITION = `${LEASE_CONDITION} OR #owner = :gone`;
 const LeaseItemSchema = z.object({ leaseOwner: z.string(), leaseUntil: z.number() });
-/** A fenced write's condition: the fence's owner holds the lease, run out or not, as nobody took it. */
+const FenceItemSchema = z.object({ leaseOwner: z.string().optional(), fenceToken: z.number().int() });
+/** A fenced commit's condition: the fence's owner holds the lease, run out or not, as nobody took it. */
 const FENCE_CONDITION = '#owner = :leaseOwner';
+/** A fenced save's condition: no later lease term saved the state (tokens only grow). */
+const TOKEN_CONDITION = 'attribute_not_exists(#token) OR #token <= :token';
 /**
- * What a fence's check adds to its transaction's size: the item it checks (the poll state's), counted by
- * DynamoDB toward the 4 MB, at its largest (DynamoDB's 400 KB item limit).
+ * What a fence's check adds to its transaction's size: the lease item it checks, counted by DynamoDB toward
+ * the 4 MB. That item holds its keys, its kind, a run id and two numbers; 4 KB bounds it with room.
  */
-const FENCE_CHECK_MAX_BYTES = 400 * 1024;
+const FENCE_CHECK_MAX_BYTES = 4 * 1024;
 /** A snapshot item's attributes with its TTL (epoch s) back as the Snapshot's expiresAt (epoch ms). */
 const fromTtl = (item: Record<string, unknown>) =>
   typeof item.expiresAt === 'number' ? { ...item, expiresAt: item.expiresAt * 1000 } : item;
@@ -235,7 +242,7 @@ export class DynamoStateStore implements StateStore {
     const chunks = chunkTransactionItems(puts, ({ put }) => estimatedItemBytes(put), {
       reservedItems: snapshotPut ? 1 : 0,
       reservedBytes: snapshotPut ? estimatedItemBytes(snapshotPut) : 0,
-      // Every transaction carries the fence's check, and with it the checked item's size.
+      // Every transaction carries the fence's check, and with it the checked lease item's size.
       maxItems: MAX_TRANSACTION_ITEMS - (fenceCheck ? 1 : 0),
       maxBytes: MAX_TRANSACTION_BYTES - (fenceCheck ? FENCE_CHECK_MAX_BYTES : 0),
     });
@@ -414,15 +421,27 @@ export class DynamoStateStore implements StateStore {
     return readPollState(stored, 'loadPollState', organizationId);
   }
 
+  /**
+   * An UpdateItem of the state alone, which also removes the lease attributes versions before the lease
+   * item left on it. Fenced: the lease item is read first (a lease lost by then writes nothing), and the
+   * update is conditioned on the lease's fencing token: refused once a later term saved, however long this
+   * run was paused between the two. Not a transaction with the lease item: that would bill the state's
+   * size twice (docs/aws.md, "The lease and its cost"). So the lease goes back after the save, in a write
+   * of its own, when `releaseLease` asks.
+   */
   async savePollState(state: PollState, options?: SavePollStateOptions): Promise<void> {
     const parsed = this.#fitItem(pollStateToWrite(state));
     const organizationId = parsed.organizationId;
-    // An update, not a put: a put would erase the lease attributes that share the item.
     const save: UpdateCommandInput = {
       TableName: this.#table.name,
       Key: pollStateKey(organizationId),
-      UpdateExpression: 'SET #kind = :kind, #state = :state',
-      ExpressionAttributeNames: { '#kind': 'kind', '#state': 'state' },
+      UpdateExpression: 'SET #kind = :kind, #state = :state REMOVE #staleOwner, #staleUntil',
+      ExpressionAttributeNames: {
+        '#kind': 'kind',
+        '#state': 'state',
+        '#staleOwner': LEASE_NAMES['#owner'],
+        '#staleUntil': LEASE_NAMES['#until'],
+      },
       ExpressionAttributeValues: { ':kind': ItemKind.pollState, ':state': parsed },
       ReturnConsumedCapacity: 'TOTAL',
     };
@@ -430,24 +449,61 @@ export class DynamoStateStore implements StateStore {
       await this.#table.send('savePollState', organizationId, new UpdateCommand(save));
       return;
     }
+    const token = await this.#fenceToken(organizationId, options);
     const saved = await this.#table.send(
       'savePollState',
       organizationId,
       new UpdateCommand({
         ...save,
-        UpdateExpression: `${save.UpdateExpression}${options.releaseLease ? ' REMOVE #owner, #until' : ''}`,
-        ConditionExpression: FENCE_CONDITION,
-        ExpressionAttributeNames: {
-          ...save.ExpressionAttributeNames,
-          ...(options.releaseLease ? LEASE_NAMES : { '#owner': LEASE_NAMES['#owner'] }),
-        },
-        ExpressionAttributeValues: { ...save.ExpressionAttributeValues, ':leaseOwner': options.leaseOwner },
+        UpdateExpression: save.UpdateExpression?.replace('SET ', 'SET #token = :token, '),
+        ConditionExpression: TOKEN_CONDITION,
+        ExpressionAttributeNames: { ...save.ExpressionAttributeNames, ...TOKEN_NAME },
+        ExpressionAttributeValues: { ...save.ExpressionAttributeValues, ':token': token },
       }),
-      // The lease is no longer ours (it ran out and was taken, or was given back): nothing was written, and
-      // the state of the run that holds it now stands.
+      // A later lease term saved already: its state stands, and nothing was written.
       { onConditionFailed: () => false as const },
     );
     if (saved === false) throw await this.#leaseLost('savePollState', organizationId, options);
+    if (options.releaseLease) await this.#releaseAfterSave(organizationId, options.leaseOwner);
+  }
+
+  /**
+   * The fencing token of the lease the fence's owner holds (read strongly consistent: one read unit), or
+   * LeaseLostError, before anything is written, when it holds it no more.
+   */
+  async #fenceToken(organizationId: string, fence: LeaseFence): Promise<number> {
+    const result = await this.#table.send(
+      'savePollState',
+      organizationId,
+      new GetCommand({
+        TableName: this.#table.name,
+        Key: leaseKey(organizationId),
+        ConsistentRead: true,
+        ProjectionExpression: '#owner, #token',
+        ExpressionAttributeNames: { '#owner': LEASE_NAMES['#owner'], ...TOKEN_NAME },
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    if (result.Item?.leaseOwner !== fence.leaseOwner) {
+      throw new LeaseLostError('savePollState', organizationId, fence.leaseOwner, result.Item?.leaseOwner);
+    }
+    return parseStored(FenceItemSchema, result.Item, 'savePollState', organizationId, 'lease').fenceToken;
+  }
+
+  /**
+   * Gives the lease back once the state is saved. Its failure does not fail the save, which stands: told in
+   * one line, the lease frees itself when it runs out, and until then the next cycles find it held.
+   */
+  async #releaseAfterSave(organizationId: string, owner: string): Promise<void> {
+    try {
+      await this.releaseLease(organizationId, owner);
+    } catch (error) {
+      // A store error only: anything else is a bug, and surfaces.
+      if (!(error instanceof StateStoreError)) throw error;
+      this.#warn(
+        `poll state of organization ${organizationId} saved, but its lease was not given back (${error.message}); it frees itself when it runs out`,
+      );
+    }
   }
 
   /**
@@ -468,22 +524,25 @@ export class DynamoStateStore implements StateStore {
     options: AcquireLeaseOptions = {},
   ): Promise<boolean> {
     const gone = options.takeOverFrom;
-    // Only the lease attributes (and the item's kind, for an item the lease creates): the poll state on the
-    // same item stays as it is.
+    // Every claim, a renewal too, is a new term with a greater fencing token. A counter, and one that starts
+    // from the clock's ms when the item is new (or was deleted by hand): above every token handed out before,
+    // as no organization is claimed more than once a millisecond.
     const taken = await this.#table.send(
       'acquireLease',
       organizationId,
       new UpdateCommand({
         TableName: this.#table.name,
-        Key: pollStateKey(organizationId),
-        UpdateExpression: 'SET #kind = :kind, #owner = :owner, #until = :until',
+        Key: leaseKey(organizationId),
+        UpdateExpression:
+          'SET #kind = :kind, #owner = :owner, #until = :until, #token = if_not_exists(#token, :now) + :one',
         ConditionExpression: gone === undefined ? LEASE_CONDITION : TAKE_OVER_CONDITION,
-        ExpressionAttributeNames: { '#kind': 'kind', ...LEASE_NAMES },
+        ExpressionAttributeNames: { '#kind': 'kind', ...LEASE_NAMES, ...TOKEN_NAME },
         ExpressionAttributeValues: {
-          ':kind': ItemKind.pollState,
+          ':kind': ItemKind.lease,
           ':owner': owner,
           ':until': nowMs + ttlMs,
           ':now': nowMs,
+          ':one': 1,
           ...(gone === undefined ? {} : { ':gone': gone }),
         },
         ReturnConsumedCapacity: 'TOTAL',
@@ -499,14 +558,14 @@ export class DynamoStateStore implements StateStore {
       organizationId,
       new GetCommand({
         TableName: this.#table.name,
-        Key: pollStateKey(organizationId),
+        Key: leaseKey(organizationId),
         ConsistentRead: true,
         ProjectionExpression: '#owner, #until',
         ExpressionAttributeNames: LEASE_NAMES,
         ReturnConsumedCapacity: 'TOTAL',
       }),
     );
-    // Nobody holds it: no item, or the state item without the lease attributes.
+    // Nobody holds it: no item, or the lease item without its holder (given back).
     if (result.Item?.leaseOwner === undefined && result.Item?.leaseUntil === undefined) return undefined;
     const lease = parseStored(LeaseItemSchema, result.Item, 'leaseHolder', organizationId, 'lease');
     return { owner: lease.leaseOwner, until: lease.leaseUntil };
@@ -518,7 +577,8 @@ export class DynamoStateStore implements StateStore {
       organizationId,
       new UpdateCommand({
         TableName: this.#table.name,
-        Key: pollStateKey(organizationId),
+        Key: leaseKey(organizationId),
+        // The item and its token stay: a token that only grows needs its counter kept.
         UpdateExpression: 'REMOVE #owner, #until',
         ConditionExpression: '#owner = :owner',
         ExpressionAttributeNames: LEASE_NAMES,
@@ -535,7 +595,7 @@ export class DynamoStateStore implements StateStore {
     return {
       ConditionCheck: {
         TableName: this.#table.name,
-        Key: pollStateKey(organizationId),
+        Key: leaseKey(organizationId),
         ConditionExpression: FENCE_CONDITION,
         ExpressionAttributeNames: { '#owner': LEASE_NAMES['#owner'] },
         ExpressionAttributeValues: { ':leaseOwner': fence.leaseOwner },

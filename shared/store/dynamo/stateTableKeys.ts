@@ -4,6 +4,8 @@ export const ItemKind = {
   snapshot: 'snapshot',
   event: 'event',
   pollState: 'pollState',
+  /** An organization's lease and fencing token: never an `event`, so the publisher's stream filter lets it by. */
+  lease: 'lease',
   budget: 'budget',
   /** A digest's claim (AWS): never an `event`, so the publisher's stream filter lets it by. */
   digest: 'digest',
@@ -36,13 +38,22 @@ export function digestKey(organizationId: string, digestId: string): ItemKey {
 }
 
 /**
- * The organization's poll state item (`state`), which also holds its lease (`leaseOwner`, `leaseUntil`,
- * absent when nobody holds it), so the end of a cycle saves the state and gives the lease back in one
- * write. The lease has no item of its own (earlier versions' `LEASE` items are no longer read; their TTL
- * removes them).
+ * The organization's poll state item (`state`, and `fenceToken`: the fencing token of the lease term that
+ * saved it last). Versions before the lease item kept the lease on it too (`leaseOwner`, `leaseUntil`):
+ * no longer read, and removed by the next save.
  */
 export function pollStateKey(organizationId: string): ItemKey {
   return { pk: organizationPk(organizationId), sk: 'STATE' };
+}
+
+/**
+ * The organization's lease item (`leaseOwner`, `leaseUntil`, absent when nobody holds it, and
+ * `fenceToken`, which grows with every claim): small, so claiming it and checking it in a commit's
+ * transaction cost one write unit, not the poll state's size. Never deleted and no TTL, so its token only
+ * grows. Not `LEASE`: that key was an older version's lease item, in another shape, which its TTL removes.
+ */
+export function leaseKey(organizationId: string): ItemKey {
+  return { pk: organizationPk(organizationId), sk: 'FENCE' };
 }
 
 export function budgetKey(key: string): ItemKey {

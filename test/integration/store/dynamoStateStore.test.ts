@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DynamoStateStore } from '../../../shared/store/dynamo/dynamoStateStore.js';
 import { initialPollState, type PollState } from '../../../shared/store/pollState.js';
 import { createLocalStateTable, type LocalTable } from '../../support/dynamoLocal.js';
+import { largeOrganizationState, PROMISED_ORGANIZATION } from '../../support/largeOrganizationState.js';
 import { pollStateAsVersion1 } from '../../support/olderStateFiles.js';
 import {
   describeStateStoreConformance,
@@ -145,7 +146,7 @@ describe('DynamoStateStore on DynamoDB Local', () => {
     });
   });
 
-  it('reads a poll state item version 1 wrote as the records, keeping its lease, and the next save writes the records', async () => {
+  it('reads a poll state item an older version left with its lease on it as the state alone, and the next save removes that lease', async () => {
     const { table, store, organizationId } = await open();
     const documents = DynamoDBDocumentClient.from(table.client);
     const key = { pk: `ORG#${organizationId}`, sk: 'STATE' };
@@ -163,7 +164,8 @@ describe('DynamoStateStore on DynamoDB Local', () => {
         tokenRejectedAt: null,
       },
     };
-    // The item as 0.1.0 left it: the flat state beside the lease attributes.
+    // The item as 0.1.0 left it (the flat state), with the lease attributes every version before the lease
+    // item kept on it: an invocation of the old code that holds the organization during the deploy.
     await documents.send(
       new PutCommand({
         TableName: table.tableName,
@@ -171,27 +173,33 @@ describe('DynamoStateStore on DynamoDB Local', () => {
           ...key,
           kind: 'pollState',
           state: pollStateAsVersion1(state),
-          leaseOwner: 'run-a',
+          leaseOwner: 'old-run',
           leaseUntil: T0 + 60_000,
         },
       }),
     );
 
     expect(await store.loadPollState(organizationId)).toEqual(state);
-    expect(await store.leaseHolder(organizationId)).toEqual({ owner: 'run-a', until: T0 + 60_000 });
+    // The old lease is not this version's: the lease item decides (docs/aws.md, "The lease and its cost").
+    expect(await store.leaseHolder(organizationId)).toBeUndefined();
+    expect(await store.acquireLease(organizationId, 'run-a', T0, 60_000)).toBe(true);
     await store.savePollState(state, { leaseOwner: 'run-a', releaseLease: true });
+
     const item = (await documents.send(new GetCommand({ TableName: table.tableName, Key: key }))).Item;
     expect(item?.state).toEqual(state);
+    // Gone from the state item, so the old invocation's fenced writes, which check them, are refused now.
     expect(item).not.toHaveProperty('leaseOwner');
+    expect(item).not.toHaveProperty('leaseUntil');
+    expect(await store.leaseHolder(organizationId)).toBeUndefined();
   });
 
-  it('keeps the lease on the poll state item, and gives it back with the state in one write', async () => {
+  it('keeps the lease on a small item of its own, never on the poll state item, with no TTL', async () => {
     const { table, store, organizationId } = await open();
     const documents = DynamoDBDocumentClient.from(table.client);
-    const readItem = async () =>
+    const readItem = async (sk: string) =>
       (
         await documents.send(
-          new GetCommand({ TableName: table.tableName, Key: { pk: `ORG#${organizationId}`, sk: 'STATE' } }),
+          new GetCommand({ TableName: table.tableName, Key: { pk: `ORG#${organizationId}`, sk } }),
         )
       ).Item;
     const state = {
@@ -205,28 +213,136 @@ describe('DynamoStateStore on DynamoDB Local', () => {
       },
     };
     await store.acquireLease(organizationId, 'run-a', T0, 60_000);
-    await store.savePollState(state);
+    await store.savePollState(state, { leaseOwner: 'run-a' });
 
-    const held = await readItem();
-    expect(held).toMatchObject({ kind: 'pollState', leaseOwner: 'run-a', leaseUntil: T0 + 60_000, state });
-    // The state item has no TTL: the lease must not give it one.
-    expect(held).not.toHaveProperty('expiresAt');
+    const lease = await readItem('FENCE');
+    expect(lease).toMatchObject({ kind: 'lease', leaseOwner: 'run-a', leaseUntil: T0 + 60_000 });
+    // A token that only grows needs the item kept: no TTL.
+    expect(lease).not.toHaveProperty('expiresAt');
+    const stateItem = await readItem('STATE');
+    expect(stateItem).toMatchObject({ kind: 'pollState', state, fenceToken: lease?.fenceToken });
+    expect(stateItem).not.toHaveProperty('leaseOwner');
+    expect(stateItem).not.toHaveProperty('expiresAt');
 
-    const before = store.metrics;
-    await store.savePollState(
-      { ...state, health: { ...state.health, lastSuccessAt: T0 } },
-      { leaseOwner: 'run-a', releaseLease: true },
-    );
-    const after = store.metrics;
-
-    expect(after.total.writeRequests - before.total.writeRequests).toBe(1);
-    expect(after.byOperation.lease.writeRequests).toBe(before.byOperation.lease.writeRequests);
-    const released = await readItem();
-    expect(released).toMatchObject({
-      kind: 'pollState',
-      state: { ...state, health: { ...state.health, lastSuccessAt: T0 } },
-    });
+    await store.savePollState(state, { leaseOwner: 'run-a', releaseLease: true });
+    const released = await readItem('FENCE');
     expect(released).not.toHaveProperty('leaseOwner');
     expect(released).not.toHaveProperty('leaseUntil');
+    expect(released?.fenceToken).toBe(lease?.fenceToken);
+    // The next claim is a later term.
+    await store.acquireLease(organizationId, 'run-b', T0 + 1, 60_000);
+    expect((await readItem('FENCE'))?.fenceToken).toBeGreaterThan(Number(lease?.fenceToken));
+  });
+
+  it('checks the small lease item in a commit’s transaction, so its cost does not grow with the poll state', async () => {
+    const table = await createLocalStateTable();
+    tables.push(table);
+    const documents = DynamoDBDocumentClient.from(table.client, {
+      marshallOptions: { removeUndefinedValues: true },
+    });
+    const transactions: string[][] = [];
+    documents.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'TransactWriteItemsCommand') {
+          const input = args.input as { TransactItems?: { ConditionCheck?: { Key?: unknown } }[] };
+          transactions.push(
+            (input.TransactItems ?? []).flatMap((item) =>
+              item.ConditionCheck ? [JSON.stringify(item.ConditionCheck.Key)] : [],
+            ),
+          );
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'captureTransactions' },
+    );
+    const store = new DynamoStateStore({ client: documents, tableName: table.tableName, clock: () => T0 });
+    const organizationId = randomUUID();
+    // A poll state of about 260 KB: the largest the docs promise.
+    const state = largeOrganizationState(PROMISED_ORGANIZATION);
+    const stateId = state.organizationId;
+    expect(await store.acquireLease(stateId, 'run-a', T0, 60_000)).toBe(true);
+    await store.savePollState(state, { leaseOwner: 'run-a' });
+    expect(await store.acquireLease(organizationId, 'run-a', T0, 60_000)).toBe(true);
+    const commitUnits = async (organization: string) => {
+      const before = store.metrics.byOperation.commitChange.writeCapacityUnits;
+      const snapshot = makeSnapshot(newOrderUuid());
+      const event = makeEvent(organization, snapshot.orderUuid, 'order.created');
+      await store.commitChange(organization, { snapshot, events: [event] }, { leaseOwner: 'run-a' });
+      return store.metrics.byOperation.commitChange.writeCapacityUnits - before;
+    };
+    const leaseUnits = async (claim: () => Promise<unknown>) => {
+      const before = store.metrics.byOperation.lease.writeCapacityUnits;
+      await claim();
+      return store.metrics.byOperation.lease.writeCapacityUnits - before;
+    };
+
+    const besideLargeState = await commitUnits(stateId);
+    const withoutState = await commitUnits(organizationId);
+
+    // DynamoDB bills a transaction's condition check by the size of the item it checks.
+    expect(besideLargeState).toBe(withoutState);
+    expect(transactions).toHaveLength(2);
+    for (const checked of transactions) expect(checked).toEqual([expect.stringContaining('"FENCE"')]);
+    // A claim, a renewal and a release each write the small item alone: one unit, not 260.
+    expect(await leaseUnits(() => store.acquireLease(stateId, 'run-a', T0 + 1, 60_000))).toBe(1);
+    expect(await leaseUnits(() => store.releaseLease(stateId, 'run-a'))).toBe(1);
+    expect(await leaseUnits(() => store.acquireLease(stateId, 'run-b', T0 + 2, 60_000))).toBe(1);
+  });
+
+  it('refuses a save paused between reading its lease and writing, once a later term saved, by its fencing token', async () => {
+    const table = await createLocalStateTable();
+    tables.push(table);
+    const organizationId = randomUUID();
+    const stateAt = (lastAttemptAt: number): PollState => ({
+      ...initialPollState(organizationId),
+      health: { lastSuccessAt: lastAttemptAt, lastAttemptAt, consecutiveFailures: 0, lastError: null },
+    });
+    const successor = new DynamoStateStore({
+      client: table.client,
+      tableName: table.tableName,
+      clock: () => T0,
+    });
+    // Run A's requests go through a client that runs `beforeUpdate` before each UpdateItem is sent: the
+    // pause (a frozen Lambda) between the lease read and the state's update, in which run B takes over.
+    const documents = DynamoDBDocumentClient.from(table.client);
+    let beforeUpdate: (() => Promise<void>) | undefined;
+    documents.middlewareStack.add(
+      (next, context) => async (args) => {
+        const hook = beforeUpdate;
+        if (context.commandName === 'UpdateItemCommand' && hook) {
+          beforeUpdate = undefined;
+          await hook();
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'pauseBeforeUpdate' },
+    );
+    const paused = new DynamoStateStore({ client: documents, tableName: table.tableName, clock: () => T0 });
+    expect(await paused.acquireLease(organizationId, 'run-a', T0, 1_000)).toBe(true);
+
+    beforeUpdate = async () => {
+      expect(await successor.acquireLease(organizationId, 'run-b', T0 + 1_000, 60_000)).toBe(true);
+      await successor.savePollState(stateAt(T0 + 1_000), { leaseOwner: 'run-b' });
+    };
+    await expect(
+      paused.savePollState(stateAt(T0), { leaseOwner: 'run-a', releaseLease: true }),
+    ).rejects.toMatchObject({ name: 'LeaseLostError', owner: 'run-a', holder: 'run-b' });
+
+    expect(await successor.loadPollState(organizationId)).toEqual(stateAt(T0 + 1_000));
+    expect(await successor.leaseHolder(organizationId)).toEqual({ owner: 'run-b', until: T0 + 61_000 });
+
+    // Taken over but not yet saved over, the paused save lands; the successor's save, a later term,
+    // still writes over it, and run A's can never again.
+    expect(await paused.acquireLease(organizationId, 'run-a', T0 + 61_000, 1_000)).toBe(true);
+    beforeUpdate = async () => {
+      expect(await successor.acquireLease(organizationId, 'run-b', T0 + 62_000, 60_000)).toBe(true);
+    };
+    await paused.savePollState(stateAt(T0 + 61_000), { leaseOwner: 'run-a' });
+    await successor.savePollState(stateAt(T0 + 62_000), { leaseOwner: 'run-b' });
+    await expect(paused.savePollState(stateAt(T0 + 61_000), { leaseOwner: 'run-a' })).rejects.toMatchObject({
+      name: 'LeaseLostError',
+      holder: 'run-b',
+    });
+    expect(await successor.loadPollState(organizationId)).toEqual(stateAt(T0 + 62_000));
   });
 });

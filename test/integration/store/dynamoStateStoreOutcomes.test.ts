@@ -197,18 +197,20 @@ describe('DynamoStateStore writes on DynamoDB Local', () => {
     );
 
     expect(store.metrics.byOperation.lease.writeRequests - before).toBe(1);
-    expect(await readItem('STATE')).toMatchObject({
-      kind: 'pollState',
-      state,
+    expect(await readItem('FENCE')).toMatchObject({
+      kind: 'lease',
       leaseOwner: 'run-b',
       leaseUntil: T0 + 30_000,
     });
+    const stateItem = await readItem('STATE');
+    expect(stateItem).toMatchObject({ kind: 'pollState', state });
+    expect(stateItem).not.toHaveProperty('leaseOwner');
     expect(await store.acquireLease(organizationId, 'run-c', T0, 30_000, { takeOverFrom: 'run-a' })).toBe(
       false,
     );
   });
 
-  it('refuses a fenced save under a lease taken over by another owner, in one write, touching neither', async () => {
+  it('refuses a fenced save under a lease taken over by another owner before any write, touching neither', async () => {
     const { store, organizationId, readItem } = await open();
     const theirs = initialPollState(organizationId);
     await store.savePollState(theirs);
@@ -223,18 +225,15 @@ describe('DynamoStateStore writes on DynamoDB Local', () => {
         tokenRejectedAt: null,
       },
     };
-    const before = store.metrics.byOperation.savePollState.writeRequests;
+    const before = store.metrics;
 
     await expect(
       store.savePollState(state, { leaseOwner: 'run-a', releaseLease: true }),
     ).rejects.toMatchObject({ name: 'LeaseLostError', owner: 'run-a', holder: 'run-b' });
 
-    expect(store.metrics.byOperation.savePollState.writeRequests - before).toBe(1);
-    expect(await readItem('STATE')).toMatchObject({
-      state: theirs,
-      leaseOwner: 'run-b',
-      leaseUntil: T0 + 60_000,
-    });
+    expect(store.metrics.total.writeRequests - before.total.writeRequests).toBe(0);
+    expect(await readItem('STATE')).toMatchObject({ state: theirs });
+    expect(await readItem('FENCE')).toMatchObject({ leaseOwner: 'run-b', leaseUntil: T0 + 60_000 });
   });
 
   it('does not release a lease for anyone but its owner', async () => {

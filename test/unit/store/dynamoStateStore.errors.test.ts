@@ -10,6 +10,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import {
   DynamoDBDocumentClient,
+  GetCommand,
   QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
@@ -28,12 +29,17 @@ afterEach(() => {
   ddb.reset();
 });
 
-function newStore(): DynamoStateStore {
+function newStore(warn?: (line: string) => void): DynamoStateStore {
   const client = new DynamoDBClient({
     region: 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
-  return new DynamoStateStore({ client, tableName: 'state-table', clock: () => T0 });
+  return new DynamoStateStore({
+    client,
+    tableName: 'state-table',
+    clock: () => T0,
+    ...(warn ? { warn } : {}),
+  });
 }
 
 function canceled(codes: string[]): TransactionCanceledException {
@@ -166,6 +172,7 @@ describe('DynamoStateStore when DynamoDB refuses', () => {
   });
 
   it('reports a throttled combined save as a StoreThrottledError, without a second write', async () => {
+    ddb.on(GetCommand).resolves({ Item: { leaseOwner: 'run-a', fenceToken: 7 } });
     ddb.on(UpdateCommand).rejects(new ThrottlingException({ message: 'Slow down', $metadata: {} }));
 
     const error = await rejectionOf(
@@ -175,5 +182,25 @@ describe('DynamoStateStore when DynamoDB refuses', () => {
     expect(error).toBeInstanceOf(StoreThrottledError);
     expect(error).toMatchObject({ operation: 'savePollState', organization: ORG });
     expect(ddb).toHaveReceivedCommandTimes(UpdateCommand, 1);
+  });
+
+  it('keeps a saved state when giving the lease back fails after it, and says so in one line', async () => {
+    ddb.on(GetCommand).resolves({ Item: { leaseOwner: 'run-a', fenceToken: 7 } });
+    ddb
+      .on(UpdateCommand)
+      .resolvesOnce({})
+      .rejects(new ThrottlingException({ message: 'Slow down', $metadata: {} }));
+    const lines: string[] = [];
+
+    await newStore((line) => lines.push(line)).savePollState(initialPollState(ORG), {
+      leaseOwner: 'run-a',
+      releaseLease: true,
+    });
+
+    // The state's update, then the lease's; a throw here would have the cycle save the state as loaded.
+    expect(ddb).toHaveReceivedCommandTimes(UpdateCommand, 2);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`organization ${ORG} saved, but its lease was not given back`);
+    expect(lines[0]).not.toContain('\n');
   });
 });
