@@ -73,7 +73,7 @@ export interface LeaseFence {
 }
 
 export interface SavePollStateOptions extends LeaseFence {
-  /** Also gives the lease back, in the same write (the end of a cycle that holds it for the cycle). */
+  /** Also gives the lease back once the state is saved (the end of a cycle that holds it for the cycle). */
   releaseLease?: boolean;
 }
 
@@ -102,7 +102,8 @@ export interface StateStore {
   /**
    * Saves the poll state, as parsed by its schema. With a fence, only while its owner holds the lease
    * (LeaseLostError otherwise: nothing written, the holder's lease and state left alone); with
-   * `releaseLease`, also gives the lease back in the same write (the end of a cycle: one write, not two).
+   * `releaseLease`, also gives the lease back: in the same transaction on SQLite; on DynamoDB in a small write
+   * after the save (the lease is an item of its own), whose failure is logged and leaves the saved state.
    */
   savePollState(state: PollState, options?: SavePollStateOptions): Promise<void>;
   /**
