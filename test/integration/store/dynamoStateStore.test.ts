@@ -295,7 +295,13 @@ describe('DynamoStateStore on DynamoDB Local', () => {
     const organizationId = randomUUID();
     const stateAt = (lastAttemptAt: number): PollState => ({
       ...initialPollState(organizationId),
-      health: { lastSuccessAt: lastAttemptAt, lastAttemptAt, consecutiveFailures: 0, lastError: null, tokenRejectedAt: null },
+      health: {
+        lastSuccessAt: lastAttemptAt,
+        lastAttemptAt,
+        consecutiveFailures: 0,
+        lastError: null,
+        tokenRejectedAt: null,
+      },
     });
     const successor = new DynamoStateStore({
       client: table.client,
