@@ -19,6 +19,12 @@ export function formatDeliveryReportLine(
       return line('delivered', style.dim(`${formatLatency(latencyMs(report, nowMs))} after detection`));
     case 'queued': {
       const inSeconds = Math.max(0, Math.round(((report.nextAttemptAt ?? nowMs) - nowMs) / 1000));
+      if (report.outcome.kind === 'paused') {
+        return line(
+          'retrying',
+          `subscriber paused, its deliveries kept: ${reasonOf(report)}: ${report.outcome.action}; tried again in ${inSeconds} s`,
+        );
+      }
       return line(
         'retrying',
         `attempt ${report.attempts} failed, next in ${inSeconds} s: ${reasonOf(report)}`,

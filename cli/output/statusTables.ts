@@ -49,9 +49,11 @@ export function formatStatus(report: StatusReport, health: Health, nowMs: number
             count(subscriber.dead, subscriber.type),
             subscriber.disabled
               ? `disabled since ${subscriber.disabled.since}`
-              : subscriber.enabledInConfig
-                ? 'enabled'
-                : 'off in config',
+              : subscriber.paused
+                ? `paused since ${subscriber.paused.since}`
+                : subscriber.enabledInConfig
+                  ? 'enabled'
+                  : 'off in config',
           ]),
         },
         width,

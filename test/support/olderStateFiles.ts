@@ -33,8 +33,20 @@ export function pollStateAsVersion1(state: PollState): Record<string, unknown> {
   };
 }
 
+/** The file at `path` (closed) as schema 6 left it: migration 7 added the kitchen board's messages and paused subscribers. */
+export function rewriteAsSchema6(path: string): void {
+  const raw = new Database(path);
+  try {
+    raw.exec('DROP TABLE slack_boards; DROP TABLE slack_replies; DROP TABLE paused_subscribers;');
+    raw.pragma('user_version = 6');
+  } finally {
+    raw.close();
+  }
+}
+
 /** The file at `path` (closed) as schema 5 left it: migration 6 added the events' source time and folds. */
 export function rewriteAsSchema5(path: string): void {
+  rewriteAsSchema6(path);
   const raw = new Database(path);
   try {
     raw.exec('ALTER TABLE events DROP COLUMN source_time; ALTER TABLE deliveries DROP COLUMN folded_into;');

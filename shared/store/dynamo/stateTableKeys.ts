@@ -9,6 +9,9 @@ export const ItemKind = {
   budget: 'budget',
   /** A digest's claim (AWS): never an `event`, so the publisher's stream filter lets it by. */
   digest: 'digest',
+  /** The kitchen's board (Slack app subscribers): a board's message, and an order's reply in its thread. */
+  slackBoard: 'slackBoard',
+  slackReply: 'slackReply',
 } as const;
 
 export const SNAPSHOT_PREFIX = 'SNAP#';
@@ -54,6 +57,36 @@ export function pollStateKey(organizationId: string): ItemKey {
  */
 export function leaseKey(organizationId: string): ItemKey {
   return { pk: organizationPk(organizationId), sk: 'FENCE' };
+}
+
+/** The Slack app subscriber's boards: one partition per subscriber, so its boards owed an edit are one query. */
+export function slackBoardsPk(subscriberId: string): string {
+  return `SLACKBOARDS#${subscriberId}`;
+}
+
+export const SLACK_BOARD_PREFIX = 'BOARD#';
+export const SLACK_REPLY_PREFIX = 'REPLY#';
+
+/** One board of a Slack app subscriber: its establishment and pickup day. */
+export function slackBoardKey(subscriberId: string, establishmentUuid: string, day: string): ItemKey {
+  return { pk: slackBoardsPk(subscriberId), sk: `${SLACK_BOARD_PREFIX}${establishmentUuid}#${day}` };
+}
+
+/** The replies of one board: one partition per board, so its replies are one query. */
+export function slackRepliesPk(subscriberId: string, establishmentUuid: string, day: string): string {
+  return `SLACKREPLIES#${subscriberId}#${establishmentUuid}#${day}`;
+}
+
+export function slackReplyKey(
+  subscriberId: string,
+  establishmentUuid: string,
+  day: string,
+  orderUuid: string,
+): ItemKey {
+  return {
+    pk: slackRepliesPk(subscriberId, establishmentUuid, day),
+    sk: `${SLACK_REPLY_PREFIX}${orderUuid}`,
+  };
 }
 
 export function budgetKey(key: string): ItemKey {

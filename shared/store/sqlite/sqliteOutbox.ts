@@ -87,6 +87,12 @@ export class SqliteOutbox implements DeliveryOutbox, DeliveryLedger {
     nextAttemptAt: number,
   ) => number;
 
+  readonly #pauses: {
+    pause: Database.Statement<[string, number, string]>;
+    resume: Database.Statement<[string]>;
+    list: Database.Statement<[], { subscriber_id: string; paused_at: number; reason: string }>;
+  };
+
   /** @param retentionMs how long a catch-up it logs stays in the event log, as the store's events do */
   constructor(
     db: Database.Database,
@@ -94,6 +100,16 @@ export class SqliteOutbox implements DeliveryOutbox, DeliveryLedger {
     retentionMs = DEFAULT_EVENT_RETENTION_MS,
   ) {
     this.#route = route;
+    this.#pauses = {
+      pause: db.prepare<[string, number, string]>(
+        `INSERT INTO paused_subscribers (subscriber_id, paused_at, reason) VALUES (?, ?, ?)
+         ON CONFLICT (subscriber_id) DO UPDATE SET reason = excluded.reason`,
+      ),
+      resume: db.prepare<[string]>('DELETE FROM paused_subscribers WHERE subscriber_id = ?'),
+      list: db.prepare<[], { subscriber_id: string; paused_at: number; reason: string }>(
+        'SELECT subscriber_id, paused_at, reason FROM paused_subscribers ORDER BY subscriber_id',
+      ),
+    };
     const statements = {
       enqueue: db.prepare(
         `INSERT OR IGNORE INTO deliveries (subscriber_id, event_id, status, attempts, next_attempt_at, last_error)
@@ -366,6 +382,24 @@ export class SqliteOutbox implements DeliveryOutbox, DeliveryLedger {
       'enableSubscriber',
       undefined,
       () => this.#statements.enable.run(subscriberId).changes === 1,
+    );
+  }
+
+  /** Records the subscriber as waiting on a person; a subscriber already paused keeps its first time. */
+  async pauseSubscriber(subscriberId: string, reason: string, atMs: number): Promise<void> {
+    guarded('pauseSubscriber', undefined, () => this.#pauses.pause.run(subscriberId, atMs, reason));
+  }
+
+  async resumeSubscriber(subscriberId: string): Promise<void> {
+    guarded('resumeSubscriber', undefined, () => this.#pauses.resume.run(subscriberId));
+  }
+
+  /** The subscribers waiting on a person, why (with what to do), and since when. */
+  async pausedSubscribers(): Promise<DisabledSubscriber[]> {
+    return guarded('pausedSubscribers', undefined, () =>
+      this.#pauses.list
+        .all()
+        .map((row) => ({ subscriberId: row.subscriber_id, reason: row.reason, disabledAt: row.paused_at })),
     );
   }
 

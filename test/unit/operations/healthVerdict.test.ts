@@ -180,6 +180,30 @@ describe('assessHealth', () => {
     });
   });
 
+  it('fails on a subscriber paused for a fix by hand, saying in one line what to do', () => {
+    const report = local(
+      [organization()],
+      [
+        subscriber({
+          id: 'kitchen',
+          type: 'slack',
+          queued: 3,
+          paused: {
+            since: ago(60),
+            reason:
+              'the Slack app is not in the channel (chat.postMessage: not_in_channel): invite the app to channel C0123ABCD (/invite @the-app in the channel)',
+          },
+        }),
+      ],
+    );
+    expect(assessHealth(report, NOW)).toEqual({
+      healthy: false,
+      problems: [
+        'subscriber kitchen is paused: the Slack app is not in the channel (chat.postMessage: not_in_channel): invite the app to channel C0123ABCD (/invite @the-app in the channel); its deliveries are kept and go out once that is done',
+      ],
+    });
+  });
+
   it('fails on a person whose oldest queued change is older than its catchUpAfter, and only then', () => {
     const kitchen = (behindSince: string | null, queued = 12) =>
       subscriber({ id: 'kitchen', type: 'slack', queued, catchUpAfterSeconds: 900, behindSince });
