@@ -81,7 +81,11 @@ describe('meal-notifier send-test', () => {
     expect(request?.headers['webhook-id']).toBe(event.id);
     expect(event.data.test).toBe(true);
     expect(event.data.order.reference).toMatch(/^TEST-/);
-    expect(event.data.organization).toEqual({ id: NORTH_SCHOOL_ID, name: 'North School' });
+    expect(event.data.organization).toEqual({
+      id: NORTH_SCHOOL_ID,
+      name: 'North School',
+      time_zone: 'Europe/Lisbon',
+    });
     // Delivered as poll would: contact details left out for a subscriber that did not opt in.
     expect(event.data.order.customer.parent).toEqual({
       uuid: '00000000-0000-4000-8000-000000000002',

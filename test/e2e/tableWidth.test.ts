@@ -94,7 +94,7 @@ describe('tables on an 80-column terminal', () => {
       (organization: { name: string }) => organization.name === 'South Academy Annex',
     );
     const lastError = String(annex?.lastError);
-    expect(lastError).toContain('(403)');
+    expect(lastError).toContain('403 (forbidden)');
 
     const [status, table] = await Promise.all([
       runCli(['status', '--config', config], NARROW),
