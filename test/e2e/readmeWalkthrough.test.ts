@@ -99,10 +99,8 @@ describe('the README walkthrough with simulate --receivers', () => {
     // The README's config watches both schools: each one's baseline is silent, and the delivery came from
     // the cycle after one of them.
     const cyclesOf = (school: string) =>
-      [...delivered.matchAll(new RegExp(`^${school} School: .*?, (\\d+) events?, `, 'gm'))].map((m) =>
-        Number(m[1]),
-      );
-    const schools = [cyclesOf('North'), cyclesOf('South')];
+      [...delivered.matchAll(new RegExp(`^${school}: .*?, (\\d+) events?, `, 'gm'))].map((m) => Number(m[1]));
+    const schools = [cyclesOf('North School'), cyclesOf('South Academy')];
     for (const cycles of schools) expect(cycles[0] ?? 0).toBe(0);
     expect(schools.some((cycles) => cycles.length === 2 && (cycles[1] ?? 0) > 0)).toBe(true);
     expect(delivered).not.toMatch(/waiting for request budget|deferred/);
