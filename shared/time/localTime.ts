@@ -3,25 +3,11 @@
 // escapes it as it escapes everything else. The zone comes through Intl; the words (the day's "Sun 29 Nov")
 // are spelled out by dayLabel, so every runtime and every ICU version writes the same text.
 import { dayLabel } from './dayLabel.js';
-import { formatterPerZone } from './formatterPerZone.js';
-
-const partsFormatter = formatterPerZone(
-  (timeZone) =>
-    new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-    }),
-);
+import { wallClockFields } from './zonedTime.js';
 
 /** The wall clock of `timeZone` at `epochMs`: its date (YYYY-MM-DD) and its time (HH:MM). */
 function wallClock(epochMs: number, timeZone: string): { date: string; clock: string } {
-  const parts = partsFormatter(timeZone).formatToParts(epochMs);
-  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((entry) => entry.type === type)?.value;
+  const part = wallClockFields(timeZone, epochMs);
   return {
     date: `${part('year')}-${part('month')}-${part('day')}`,
     clock: `${part('hour')}:${part('minute')}`,

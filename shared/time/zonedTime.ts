@@ -16,10 +16,19 @@ const offsetFormatter = formatterPerZone(
     }),
 );
 
+/** The wall clock of `timeZone` at `epochMs`, field by field, each as Intl writes it (two digits but the year). */
+export function wallClockFields(
+  timeZone: string,
+  epochMs: number,
+): (type: Intl.DateTimeFormatPartTypes) => string {
+  const parts = offsetFormatter(timeZone).formatToParts(new Date(epochMs));
+  return (type) => parts.find((part) => part.type === type)?.value ?? '';
+}
+
 /** The offset of `timeZone` from UTC at `epochMs`, in minutes (east positive). */
 export function zoneOffsetMinutes(timeZone: string, epochMs: number): number {
-  const parts = offsetFormatter(timeZone).formatToParts(new Date(epochMs));
-  const field = (type: string) => Number(parts.find((part) => part.type === type)?.value);
+  const fields = wallClockFields(timeZone, epochMs);
+  const field = (type: Intl.DateTimeFormatPartTypes) => Number(fields(type));
   const asUtc = Date.UTC(
     field('year'),
     field('month') - 1,
