@@ -1,5 +1,6 @@
-// The alarms, all notifying one alarm topic (on ALARM and on OK): poller errors; an organization overdue
-// by the one overdue rule (its PollOverdue metric, which every trigger publishes, due or not); listings found broken again and again
+// The alarms, all notifying one alarm topic (on ALARM and on OK): poller errors; organizations overdue
+// by the one overdue rule (OrganizationsOverdue, the watchdog's count, one alarm for all of them); listings
+// found broken again and again
 // (ListingProblems); any message on a dead-letter queue; any error or throttle of any function; and a
 // publisher falling behind the stream. Each description says what to look at first. The topic's policy
 // and its key's policy let CloudWatch publish this stack's alarms to it, and nothing else.
@@ -11,11 +12,9 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Subscription, SubscriptionProtocol, Topic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { OrganizationConfig } from '../shared/config/configSchema.js';
 import { OVERDUE_ALARM_PERIOD_MS, OVERDUE_ALARM_PERIODS } from '../shared/contracts/customMetrics.js';
 import type { NotifierFunction } from './notifierFunction.js';
-import { listingProblemsMetric, pollOverdueMetric, SERVICE_NAMES } from './notifierMetrics.js';
-import { scheduleRateMinutes } from './pollSchedules.js';
+import { listingProblemsMetric, organizationsOverdueMetric, SERVICE_NAMES } from './notifierMetrics.js';
 
 /**
  * Five-minute periods with listing problems, out of the last six, before the alarm fires. One walk that
@@ -54,16 +53,16 @@ export interface DeadLetterQueueToWatch {
 export interface NotifierAlarmsProps {
   /** Encrypts the alarm topic; a statement added to its policy lets CloudWatch use it for that topic. */
   readonly key: IKey;
-  /** Each gets a "not polled successfully" alarm on its PollSucceeded metric. */
-  readonly organizations: readonly OrganizationConfig[];
   /**
    * Whether the organizations are being polled. Off (`-c polling=off`, e.g. until the tokens are put), the
-   * "not polled" alarms still show their state but notify no one: nothing is polled, by request. The stack
+   * "not polled" alarm still show their state but notify no one: nothing is polled, by request. The stack
    * decides it once, for its schedules and the poller's ticks too.
    */
   readonly pollingEnabled: boolean;
   /** Its errors alarm is the "poller errors" one. */
   readonly poller: NotifierFunction;
+  /** Its OrganizationsOverdue count is the "organizations not polled" alarm's metric. */
+  readonly watchdog: NotifierFunction;
   /** Watched for falling behind the stream (IteratorAge). */
   readonly publisher: NotifierFunction;
   /** Every function, the poller and publisher included: each gets an errors and a throttles alarm. */
@@ -144,35 +143,29 @@ export class NotifierAlarms extends Construct {
     };
     const fiveMinutes = Duration.minutes(5);
 
-    for (const organization of props.organizations) {
-      // The poller publishes PollOverdue on every trigger, due or not: the minute schedule alone gives
-      // each minute a datapoint, so a day polled every 15 minutes (a closed day under cadence auto) still
-      // reads 0 between its cycles. The alarm fires after OVERDUE_ALARM_PERIODS minutes in a row each
-      // overdue or without data: the rule's allowance leaves room for them, so a real outage (a token
-      // rejected, an unreachable API, cycles deferred for budget) notifies within max(5 min, 2 × the
-      // planned interval + 1 min) of the last success; a poller that does not run, or throws before it
-      // publishes, leaves minutes without data, which count as overdue.
-      // An organization whose watchdog runs less often than every minute (pollIntervalSeconds of 90 or
-      // more) has a datapoint only every few minutes: its periods are the schedule's rate.
-      const period = Duration.millis(
-        OVERDUE_ALARM_PERIOD_MS * scheduleRateMinutes(organization.pollIntervalSeconds),
-      );
-      alarm(
-        `NotPolled${organization.id}`,
-        pollOverdueMetric(organization.id, { statistic: 'Maximum', period }),
-        {
-          name: `${organization.name} not polled`,
-          description:
-            `${organization.name} (${organization.id}) is overdue: no successful poll cycle within max(5 min, 2 × its planned poll interval + 1 min), or the poller did not run. ` +
-            'Read the poller log for the cycle lines of this organization: "organization token not set" (it names the secret and the aws secretsmanager put-secret-value command that sets it), a rejected token (put the right one in its secret), an unreachable API, cycles deferred because the token\'s request budget is spent (too many organizations on one token), or poller errors (see that alarm). meal-notifier status --stack says the same.',
-          threshold: 1,
-          comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-          treatMissingData: TreatMissingData.BREACHING,
-          evaluationPeriods: OVERDUE_ALARM_PERIODS,
-          actionsEnabled: props.pollingEnabled,
-        },
-      );
-    }
+    // One for every organization: the watchdog publishes the count of overdue ones once a minute. It fires
+    // after OVERDUE_ALARM_PERIODS minutes in a row each with one overdue or without data: the rule's
+    // allowance leaves room for them, so a real outage (a token rejected, an unreachable API, cycles
+    // deferred for budget) notifies within max(5 min, 2 × the planned interval + 1 min) of the last
+    // success; a watchdog that does not run leaves minutes without data, which count as overdue.
+    alarm(
+      'NotPolled',
+      organizationsOverdueMetric({
+        statistic: 'Maximum',
+        period: Duration.millis(OVERDUE_ALARM_PERIOD_MS),
+      }),
+      {
+        name: 'organizations not polled',
+        description:
+          'One organization or more is overdue: no successful poll cycle within max(5 min, 2 × its planned poll interval + 1 min), or the watchdog did not run. ' +
+          `Which ones and why: meal-notifier status --stack ${stack.stackName}, or the watchdog's "organization overdue" log lines (each names the organization and the reason: a token not put (it names the secret and the command that sets it), a rejected token, an unreachable API, cycles deferred because the token's request budget is spent, or no cycle run; see also the poller errors alarm). The dashboard's "Organizations overdue" table lists them too.`,
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.BREACHING,
+        evaluationPeriods: OVERDUE_ALARM_PERIODS,
+        actionsEnabled: props.pollingEnabled,
+      },
+    );
     // One for the deployment, like its metric: the poller's "listing problems" warnings name the organization.
     alarm('ListingProblems', listingProblemsMetric({ statistic: 'Sum', period: fiveMinutes }), {
       name: 'listings broken again and again',

@@ -1,20 +1,16 @@
-// The poll report as the poller logs it, and the custom metrics it publishes: per organization PollOverdue
-// (every trigger, due or not: its "not polled" alarm) and PollSucceeded (every cycle), and ListingProblems,
-// one for the whole deployment. A cycle's other figures (requests, budget left, orders seen, events) are fields of its
-// log line, which the dashboard queries: as metrics they would cost $0.30 a month each per organization.
+// The poll report as the poller logs it, and the one custom metric it publishes: ListingProblems, one for
+// the whole deployment. A cycle's figures (outcome, requests, budget left, orders seen, events) are fields
+// of its log line, which the dashboard's one table queries: as metrics they would cost $0.30 a month each
+// per organization. Whether an organization is overdue, the watchdog reads from the state table.
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import {
-  LISTING_PROBLEMS_METRIC,
-  POLL_OVERDUE_METRIC,
-  POLL_SUCCEEDED_METRIC,
-} from '../../shared/contracts/customMetrics.js';
+import { LISTING_PROBLEMS_METRIC } from '../../shared/contracts/customMetrics.js';
 import type { PollReport } from '../../shared/poll/pollReport.js';
 
 interface SummaryBase {
   organization: string;
   /** Why a cycle was skipped, deferred or failed. */
   reason?: string;
-  /** The cycle succeeded: it polled, and every walk it started was fetched. Its PollSucceeded. */
+  /** The cycle succeeded: it polled, and every walk it started was fetched. */
   ok: boolean;
 }
 
@@ -76,33 +72,8 @@ export function summarizePoll(report: PollReport): PollSummary {
   };
 }
 
-/**
- * A cycle's metrics: ListingProblems for a cycle that polled, then the organization's PollSucceeded and
- * PollOverdue (after the cycle) in one blob. A cycle skipped for another run's lease (a redelivered tick, a
- * trigger during a long cycle) publishes no PollSucceeded, which is no failure: the run holding the lease
- * publishes its own. Its PollOverdue is the rule's verdict all the same.
- */
-export function publishPollMetrics(metrics: Metrics, report: PollReport, overdue: boolean): void {
-  if (report.outcome === 'polled') {
-    metrics.singleMetric().addMetric(LISTING_PROBLEMS_METRIC, MetricUnit.Count, report.problems.length);
-  }
-  publishOrganizationMetrics(metrics, report.organization.id, {
-    ...(report.outcome === 'skipped' ? {} : { succeeded: pollSucceeded(report) }),
-    overdue,
-  });
-}
-
-/**
- * The organization's metrics of one trigger: PollOverdue always (the one overdue rule's verdict: the alarm
- * reads it), PollSucceeded when a cycle ran or could not start (0 then).
- */
-export function publishOrganizationMetrics(
-  metrics: Metrics,
-  organizationId: string,
-  { succeeded, overdue }: { succeeded?: boolean; overdue: boolean },
-): void {
-  metrics.addDimension('Organization', organizationId);
-  if (succeeded !== undefined) metrics.addMetric(POLL_SUCCEEDED_METRIC, MetricUnit.Count, succeeded ? 1 : 0);
-  metrics.addMetric(POLL_OVERDUE_METRIC, MetricUnit.Count, overdue ? 1 : 0);
-  metrics.publishStoredMetrics();
+/** A cycle's metric: ListingProblems, for a cycle that polled. */
+export function publishPollMetrics(metrics: Metrics, report: PollReport): void {
+  if (report.outcome !== 'polled') return;
+  metrics.singleMetric().addMetric(LISTING_PROBLEMS_METRIC, MetricUnit.Count, report.problems.length);
 }

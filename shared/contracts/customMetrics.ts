@@ -12,6 +12,7 @@ export const METRICS_NAMESPACE = 'MealOrderNotifier';
  */
 export const SERVICE_NAMES = {
   poller: 'poller',
+  watchdog: 'watchdog',
   publisher: 'publisher',
   webhook: 'webhook-delivery',
   slack: 'slack-delivery',
@@ -20,14 +21,13 @@ export const SERVICE_NAMES = {
 
 /** Published by the poller under the `service` dimension alone: listing problems, all organizations together. */
 export const LISTING_PROBLEMS_METRIC = 'ListingProblems';
-/** Published by the poller under `service` and `Organization`: each organization's one metric and alarm. */
-export const POLL_SUCCEEDED_METRIC = 'PollSucceeded';
 /**
- * Published by the poller under `service` and `Organization` on every trigger, due or not: 1 when the
- * organization is overdue by the one rule (shared/detect/overdue.ts), else 0. Its "not polled" alarm reads it.
+ * Published by the watchdog under the `service` dimension alone, once a minute: how many organizations are
+ * overdue by the one rule (shared/detect/overdue.ts). Its one alarm covers every organization; the
+ * watchdog's log, and `meal-notifier status --stack`, name them and say why.
  */
-export const POLL_OVERDUE_METRIC = 'PollOverdue';
-/** The alarm on PollOverdue: this many one-minute periods in a row, each overdue or without data. */
+export const ORGANIZATIONS_OVERDUE_METRIC = 'OrganizationsOverdue';
+/** The alarm on OrganizationsOverdue: this many one-minute periods in a row, each overdue or without data. */
 export { OVERDUE_ALARM_PERIOD_MS, OVERDUE_ALARM_PERIODS } from '../detect/overdue.js';
 
 /** The delivery functions' counts, per subscriber (`Subscriber` dimension). */

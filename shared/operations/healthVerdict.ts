@@ -13,7 +13,7 @@ import {
 } from '../detect/overdue.js';
 import { counted } from '../text/counted.js';
 import { humanDuration } from '../time/humanDuration.js';
-import type { OrganizationStatus, StatusReport, SubscriberStatus } from './statusReport.js';
+import type { PollHealthStatus, StatusReport, SubscriberStatus } from './statusReport.js';
 
 export interface Health {
   healthy: boolean;
@@ -73,7 +73,7 @@ function behindProblem(subscriber: SubscriberStatus, nowMs: number, stackFlag: s
 }
 
 /** The status line's times as the overdue rule reads them (epoch ms). */
-function overdueInput(organization: OrganizationStatus): OverdueInput {
+function overdueInput(organization: PollHealthStatus): OverdueInput {
   const ms = (iso: string | null) => (iso === null ? null : Date.parse(iso));
   return {
     pollIntervalSeconds: organization.pollIntervalSeconds,
@@ -84,17 +84,21 @@ function overdueInput(organization: OrganizationStatus): OverdueInput {
 }
 
 /** The one overdue rule's verdict on a status line (shared/detect/overdue.ts): the AWS alarm's too. */
-export function overdueOf(organization: OrganizationStatus, nowMs: number): OverdueVerdict {
+export function overdueOf(organization: PollHealthStatus, nowMs: number): OverdueVerdict {
   return assessOverdue(overdueInput(organization), nowMs);
 }
 
 /** The gap the organization is polled at, as the overdue rule plans it (shared/detect/overdue.ts). */
-export function pollIntervalMs(organization: OrganizationStatus): number {
+export function pollIntervalMs(organization: PollHealthStatus): number {
   return plannedIntervalMs(overdueInput(organization));
 }
 
-function organizationProblem(
-  organization: OrganizationStatus,
+/**
+ * Why the organization is overdue, in one line naming it (the status line and the AWS watchdog's log say
+ * the same); undefined when it is not.
+ */
+export function organizationProblem(
+  organization: PollHealthStatus,
   nowMs: number,
   onStack: boolean,
 ): string | undefined {
@@ -115,7 +119,7 @@ function organizationProblem(
 }
 
 /** What became of the cycles after the last success (or since the first attempt, if none succeeded). */
-function sinceThen(organization: OrganizationStatus, onStack: boolean): string {
+function sinceThen(organization: PollHealthStatus, onStack: boolean): string {
   const { consecutiveFailures, lastError, lastSuccessAt, lastAttemptAt, name } = organization;
   if (consecutiveFailures > 0) {
     // The failure line names the organization first, as every command prints it; this line already has.

@@ -1,8 +1,9 @@
 // A Monday-to-Sunday week under `cadence: "auto"` through the poller's trigger use case
-// (functions/poller/pollOnTrigger.ts, what the handler runs for each schedule run and each tick), with the
-// minute schedule and the tick chain in virtual time, the Admin API in memory (canteens working Monday to
-// Friday), and the "not polled" alarm as the synthesized template defines it, evaluated like CloudWatch
-// over the PollOverdue datapoints the triggers published. While cycles succeed it never fires, on the
+// (functions/poller/pollOnTrigger.ts, what the handler runs for each tick) and the watchdog's
+// (shared/poll/watchChains.ts, run every minute: it starts the chain and restarts a lost one), in virtual
+// time, the Admin API in memory (canteens working Monday to Friday), and the "organizations not polled"
+// alarm as the synthesized template defines it, evaluated like CloudWatch over the OrganizationsOverdue
+// counts the watchdog published. While cycles succeed it never fires, on the
 // closed weekend (a cycle every coldSweepMinutes) nor at night; when the poller stops running, throws, has
 // its token rejected or is starved of budget, it fires within max(5 min, 2 × the planned interval + 1 min)
 // of the last successful cycle, on a working day and on a closed one.
@@ -11,9 +12,10 @@ import { describe, expect, it } from 'vitest';
 import type { PollTrigger } from '../../../functions/poller/pollerEvent.js';
 import { pollOnTrigger, type TriggerDependencies } from '../../../functions/poller/pollOnTrigger.js';
 import { parseConfig } from '../../../shared/config/loadConfig.js';
-import { POLL_OVERDUE_METRIC } from '../../../shared/contracts/customMetrics.js';
+import { ORGANIZATIONS_OVERDUE_METRIC } from '../../../shared/contracts/customMetrics.js';
 import { outageBoundMs, plannedIntervalMs } from '../../../shared/detect/overdue.js';
 import { overdueInputOf, tickDelaySeconds } from '../../../shared/poll/pollWhenDue.js';
+import { watchChains } from '../../../shared/poll/watchChains.js';
 import { exampleConfig, notifierApp, resourcesOfType } from '../../infra/support/notifierApp.js';
 import { alarmDefinitionOf, type Datapoint, evaluateAlarm } from '../../support/cloudWatchAlarm.js';
 import { CountingBudget } from '../../support/cycleBudgets.js';
@@ -41,11 +43,7 @@ const { template } = notifierApp(written);
 const notPolled = alarmDefinitionOf(
   resourcesOfType(template, 'AWS::CloudWatch::Alarm')
     .map(([, alarm]) => alarm.Properties ?? {})
-    .find(
-      (alarm) =>
-        alarm.MetricName === POLL_OVERDUE_METRIC &&
-        JSON.stringify(alarm.Dimensions).includes(organization.id),
-    ) ?? {},
+    .find((alarm) => alarm.MetricName === ORGANIZATIONS_OVERDUE_METRIC) ?? {},
 );
 
 type Outage = 'not running' | 'throws' | 'token rejected' | 'budget spent';
@@ -57,29 +55,9 @@ interface Run {
   cycles: number[];
 }
 
-/** Records what the handler's Powertools Metrics would publish: the organization's PollOverdue, when. */
-function recordingMetrics(clock: () => number, datapoints: Datapoint[]): Metrics {
-  let dimensions: Record<string, string> = {};
-  let pending: Array<{ name: string; value: number }> = [];
-  const metrics = {
-    addDimension(name: string, value: string) {
-      dimensions[name] = value;
-    },
-    addMetric(name: string, _unit: unknown, value: number) {
-      pending.push({ name, value });
-    },
-    publishStoredMetrics() {
-      for (const { name, value } of pending) {
-        if (name === notPolled.metricName && dimensions.Organization === notPolled.dimensions.Organization) {
-          datapoints.push({ at: clock(), value });
-        }
-      }
-      pending = [];
-      dimensions = {};
-    },
-    singleMetric: () => ({ addMetric() {} }),
-  };
-  return metrics as unknown as Metrics;
+/** The poller publishes nothing per organization now: only ListingProblems, not read here. */
+function silentMetrics(): Metrics {
+  return { singleMetric: () => ({ addMetric() {} }) } as unknown as Metrics;
 }
 
 async function runWeek(options: {
@@ -103,7 +81,7 @@ async function runWeek(options: {
     ],
   });
   const run: Run = { datapoints: [], successes: [], cycles: [] };
-  const triggers: Array<{ at: number; trigger: PollTrigger }> = [];
+  const triggers: Array<{ at: number; trigger: PollTrigger | 'watchdog' }> = [];
   const deps: TriggerDependencies = {
     config,
     clientFor: async () => source,
@@ -121,14 +99,14 @@ async function runWeek(options: {
       },
     },
     logger: { debug() {}, info() {}, warn() {}, error() {} },
-    metrics: recordingMetrics(clock, run.datapoints),
+    metrics: silentMetrics(),
     clock,
     runId: 'week',
   };
   const outage = options.outage;
   let brokeToken = false;
   for (let minute = options.from; minute < options.to; minute += MINUTE) {
-    triggers.push({ at: minute, trigger: { source: 'schedule', organizationId: organization.id } });
+    triggers.push({ at: minute, trigger: 'watchdog' });
   }
   triggers.sort((a, b) => a.at - b.at);
   while (triggers.length > 0) {
@@ -143,6 +121,22 @@ async function runWeek(options: {
       source.failListing({ listing: 'establishments', error: apiFailures.unauthorized() });
       brokeToken = true;
     }
+    if (next.trigger === 'watchdog') {
+      // The watchdog runs whatever the poller does, and publishes the count of overdue organizations.
+      const report = await watchChains([organization], {
+        store,
+        restart: async (organizationId, dueAt) => {
+          triggers.push({
+            at: now,
+            trigger: { source: 'tick', organizationId, dueAt, messageId: `restart-${triggers.length}` },
+          });
+        },
+        clock,
+      });
+      run.datapoints.push({ at: now, value: report.overdue.length });
+      triggers.sort((a, b) => a.at - b.at);
+      continue;
+    }
     if (failing && outage.kind === 'not running') continue;
     const before = (await store.loadPollState(organization.id))?.health.lastSuccessAt ?? null;
     if (failing && outage.kind === 'throws')
@@ -151,7 +145,7 @@ async function runWeek(options: {
       const result = await pollOnTrigger(next.trigger, deps);
       if (result.outcome !== 'not_due') run.cycles.push(now);
     } catch {
-      // A poller that throws publishes nothing: the Lambda counts an error, the minute has no datapoint.
+      // A poller that throws sends no tick: the Lambda counts an error, the watchdog restarts the chain.
     }
     const state = await store.loadPollState(organization.id);
     const after = state?.health.lastSuccessAt ?? null;
@@ -170,9 +164,9 @@ function alarmsOf(run: Run, from: number, to: number) {
 }
 
 describe('the "not polled" alarm over a week under cadence auto', () => {
-  it('is the deployed alarm: PollOverdue, its Maximum, two one-minute periods, missing data breaching', () => {
+  it('is the deployed alarm: OrganizationsOverdue, its Maximum, two one-minute periods, missing data breaching', () => {
     expect(notPolled).toMatchObject({
-      metricName: 'PollOverdue',
+      metricName: 'OrganizationsOverdue',
       statistic: 'Maximum',
       periodMs: MINUTE,
       evaluationPeriods: 2,

@@ -7,7 +7,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pollOnTrigger, type TriggerDependencies } from '../../../functions/poller/pollOnTrigger.js';
-import type { Tick } from '../../../functions/poller/tickQueue.js';
+import type { Tick } from '../../../functions/shared/tickQueue.js';
 import { parseConfig } from '../../../shared/config/loadConfig.js';
 import { METRICS_NAMESPACE } from '../../../shared/contracts/customMetrics.js';
 import { StoreThrottledError } from '../../../shared/store/errors.js';
