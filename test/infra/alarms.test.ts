@@ -232,9 +232,9 @@ describe('alarms', () => {
   });
 
   it('notifies the alarm topic of every alarm and of its recovery, and subscribes the alarm e-mail to it', () => {
-    // 2 organizations, listing problems, 4 functions × (errors, throttles), 3 dead-letter queues, the
-    // publisher's lag.
-    expect(alarms).toHaveLength(2 + 1 + 8 + 3 + 1);
+    // One for every organization, listing problems, 5 functions (the watchdog's included) × (errors,
+    // throttles), 3 dead-letter queues, the publisher's lag.
+    expect(alarms).toHaveLength(1 + 1 + 10 + 3 + 1);
     for (const alarm of alarms) {
       expect(alarm, String(alarm.AlarmName)).toMatchObject({
         AlarmActions: [{ Ref: alarmTopicId }],

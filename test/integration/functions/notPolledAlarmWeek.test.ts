@@ -105,6 +105,12 @@ async function runWeek(options: {
   };
   const outage = options.outage;
   let brokeToken = false;
+  // A stack deployed before the window: its chain of ticks is running, first at `from`, before the
+  // watchdog's run of that minute (a fresh deployment's first minute reads the organization never polled).
+  triggers.push({
+    at: options.from,
+    trigger: { source: 'tick', organizationId: organization.id, dueAt: options.from, messageId: 'running' },
+  });
   for (let minute = options.from; minute < options.to; minute += MINUTE) {
     triggers.push({ at: minute, trigger: 'watchdog' });
   }
