@@ -75,6 +75,8 @@ export class MealOrderNotifierStack extends Stack {
   readonly deliveryFunctions: DeliveryFunctions;
   /** Only when an enabled e-mail subscriber has a digest. */
   readonly digest: DigestFunction | undefined;
+  /** The widgets on its dashboard, as the limits check counts them. */
+  readonly dashboardWidgetCount: number;
 
   constructor(scope: Construct, id: string, props: MealOrderNotifierStackProps) {
     super(scope, id, props);
@@ -209,6 +211,7 @@ export class MealOrderNotifierStack extends Stack {
     });
     // The narrower limit first: a config of many e-mail recipients is over it long before the others.
     assertFilterPoliciesFit(this, events.topic, props.snsFilterPolicies);
+    this.dashboardWidgetCount = dashboard.widgetCount;
     assertStackFits(this, dashboard.widgetCount);
     // At synth, once every grant is in and CDK has split what it would: the policies as they deploy.
     checkRolePolicySizes(this);
