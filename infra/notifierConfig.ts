@@ -32,7 +32,7 @@ export class NotifierConfig {
   constructor(written: unknown, source?: string) {
     const onAws = withAwsDefaults(written);
     this.parsed = parseConfig(onAws, source);
-    this.awsDefaultIntervals = organizationsWithoutInterval(written);
+    this.awsDefaultIntervals = organizationsWithoutInterval(written, this.parsed);
     // Validation passed, so it is an object of the documented shape.
     this.#written = onAws as JsonObject;
   }
@@ -142,10 +142,14 @@ function withAwsDefaults(written: unknown): unknown {
   };
 }
 
-/** The ids of the written organizations that set no `pollIntervalSeconds` (the config is valid by now). */
-function organizationsWithoutInterval(written: unknown): string[] {
+/**
+ * The ids, as parsed (lower-cased, as the poller compares them), of the written organizations that set no
+ * `pollIntervalSeconds`; the config is valid by now, its organizations in the written order.
+ */
+function organizationsWithoutInterval(written: unknown, parsed: Config): string[] {
   const { organizations } = written as { organizations: JsonObject[] };
-  return organizations.flatMap((organization) =>
-    'pollIntervalSeconds' in organization ? [] : [String(organization.id)],
-  );
+  return organizations.flatMap((organization, index) => {
+    const id = parsed.organizations[index]?.id;
+    return 'pollIntervalSeconds' in organization || id === undefined ? [] : [id];
+  });
 }
