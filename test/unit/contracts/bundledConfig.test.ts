@@ -2,10 +2,10 @@
 // takes it as it is when the digest matches, so a cold start builds no config schema; NOTIFIER_CONFIG set
 // in the environment, or compiled text that is not the checked form, is parsed in full as before.
 import { afterEach, describe, expect, it } from 'vitest';
+import { NotifierConfig } from '../../../infra/notifierConfig.js';
 import type { Config } from '../../../shared/config/configSchema.js';
 import { ConfigError } from '../../../shared/config/errors.js';
 import { parseConfig } from '../../../shared/config/loadConfig.js';
-import { NotifierConfig } from '../../../infra/notifierConfig.js';
 import {
   awsDefaultIntervals,
   BUNDLED_CONFIG_GLOBAL,
