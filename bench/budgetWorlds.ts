@@ -314,8 +314,19 @@ async function runWorld(world: WorldName, run: RunSettings, dynamo: DynamoDBClie
     onCleanupFailure: (failure: CycleCleanupError) => {
       throw failure;
     },
-    // The AWS poller's own: at its default interval a small organization is polled more often.
-    ...(runtime === 'aws' ? { leastIntervalSeconds: awsIntervalSeconds } : {}),
+    // The AWS poller's own: at its default interval a small organization is polled more often. The
+    // `aws_default` run stands for a config that sets none; the `aws` run sets 10.
+    ...(runtime === 'aws'
+      ? {
+          leastIntervalSeconds: (
+            input: Omit<Parameters<typeof awsIntervalSeconds>[0], 'intervalIsAwsDefault'>,
+          ) =>
+            awsIntervalSeconds({
+              ...input,
+              intervalIsAwsDefault: input.pollIntervalSeconds === AWS_DEFAULT_POLL_INTERVAL_SECONDS,
+            }),
+        }
+      : {}),
   });
 
   if (runtime === 'local') {

@@ -13,13 +13,14 @@ import {
   AWS_DEFAULT_POLL_INTERVAL_SECONDS,
 } from '../shared/contracts/awsPollSettings.js';
 import { OVERDUE_ALARM_PERIOD_MS, OVERDUE_ALARM_PERIODS } from '../shared/contracts/customMetrics.js';
-import { assessOverdue } from '../shared/detect/overdue.js';
 import type { HttpClient, HttpResponse } from '../shared/http/httpClient.js';
+import { overdueOf } from '../shared/operations/healthVerdict.js';
+import { pollHealthOf } from '../shared/operations/statusReport.js';
 import type { PolledOrganization } from '../shared/poll/cycleContext.js';
 import type { CycleCleanupError } from '../shared/poll/errors.js';
 import { pollOrganization } from '../shared/poll/pollOrganization.js';
 import type { PollReport } from '../shared/poll/pollReport.js';
-import { overdueInputOf, pollWhenDue, tickDelaySeconds } from '../shared/poll/pollWhenDue.js';
+import { pollWhenDue, tickDelaySeconds } from '../shared/poll/pollWhenDue.js';
 import { initialPollState } from '../shared/store/pollState.js';
 import { SqliteStateStore } from '../shared/store/sqlite/sqliteStateStore.js';
 import { addDays } from '../shared/time/calendarDate.js';
@@ -259,7 +260,7 @@ export async function runWeek(week: WeekWorld, runtime: Runtime, cadence: Cadenc
       const state = await store.loadPollState(organization.id);
       overdue.push({
         at: time.now,
-        value: assessOverdue(overdueInputOf(organization, state), time.now).overdue ? 1 : 0,
+        value: overdueOf(pollHealthOf(organization, state), time.now).overdue ? 1 : 0,
       });
       if (result.outcome === 'polled') {
         const ok = result.report.outcome === 'polled' && result.report.ok;

@@ -1,6 +1,7 @@
-// The alarms, all notifying one alarm topic (on ALARM and on OK): poller errors; an organization overdue
-// by the one overdue rule (its PollOverdue metric, which every trigger publishes, due or not); an
-// organization whose token the API rejects (TokenRejected, one for the deployment); listings found broken again and again
+// The alarms, all notifying one alarm topic (on ALARM and on OK): poller errors; organizations overdue
+// by the one overdue rule (OrganizationsOverdue, the watchdog's count, one alarm for all of them); organizations whose token the
+// API rejects (OrganizationsTokenRejected, the watchdog's count too); listings
+// found broken again and again
 // (ListingProblems); any message on a dead-letter queue; any error or throttle of any function; and a
 // publisher falling behind the stream. Each description says what to look at first. The topic's policy
 // and its key's policy let CloudWatch publish this stack's alarms to it, and nothing else.
@@ -12,17 +13,15 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Subscription, SubscriptionProtocol, Topic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { OrganizationConfig } from '../shared/config/configSchema.js';
 import { OVERDUE_ALARM_PERIOD_MS, OVERDUE_ALARM_PERIODS } from '../shared/contracts/customMetrics.js';
 import { TOKEN_REJECTED, TOKEN_REJECTED_RETRY_MS } from '../shared/contracts/tokenRejected.js';
 import type { NotifierFunction } from './notifierFunction.js';
 import {
   listingProblemsMetric,
-  pollOverdueMetric,
+  organizationsOverdueMetric,
+  organizationsTokenRejectedMetric,
   SERVICE_NAMES,
-  tokenRejectedMetric,
 } from './notifierMetrics.js';
-import { scheduleRateMinutes } from './pollSchedules.js';
 
 /**
  * Five-minute periods with listing problems, out of the last six, before the alarm fires. One walk that
@@ -61,16 +60,16 @@ export interface DeadLetterQueueToWatch {
 export interface NotifierAlarmsProps {
   /** Encrypts the alarm topic; a statement added to its policy lets CloudWatch use it for that topic. */
   readonly key: IKey;
-  /** Each gets a "not polled successfully" alarm on its PollSucceeded metric. */
-  readonly organizations: readonly OrganizationConfig[];
   /**
    * Whether the organizations are being polled. Off (`-c polling=off`, e.g. until the tokens are put), the
-   * "not polled" alarms still show their state but notify no one: nothing is polled, by request. The stack
+   * "not polled" alarm still show their state but notify no one: nothing is polled, by request. The stack
    * decides it once, for its schedules and the poller's ticks too.
    */
   readonly pollingEnabled: boolean;
   /** Its errors alarm is the "poller errors" one. */
   readonly poller: NotifierFunction;
+  /** Its OrganizationsOverdue count is the "organizations not polled" alarm's metric. */
+  readonly watchdog: NotifierFunction;
   /** Watched for falling behind the stream (IteratorAge). */
   readonly publisher: NotifierFunction;
   /** Every function, the poller and publisher included: each gets an errors and a throttles alarm. */
@@ -151,52 +150,49 @@ export class NotifierAlarms extends Construct {
     };
     const fiveMinutes = Duration.minutes(5);
 
-    for (const organization of props.organizations) {
-      // The poller publishes PollOverdue on every trigger, due or not: the minute schedule alone gives
-      // each minute a datapoint, so a day polled every 15 minutes (a closed day under cadence auto) still
-      // reads 0 between its cycles. The alarm fires after OVERDUE_ALARM_PERIODS minutes in a row each
-      // overdue or without data: the rule's allowance leaves room for them, so a real outage (a token
-      // rejected, an unreachable API, cycles deferred for budget) notifies within max(5 min, 2 × the
-      // planned interval + 1 min) of the last success; a poller that does not run, or throws before it
-      // publishes, leaves minutes without data, which count as overdue.
-      // An organization whose watchdog runs less often than every minute (pollIntervalSeconds of 90 or
-      // more) has a datapoint only every few minutes: its periods are the schedule's rate.
-      const period = Duration.millis(
-        OVERDUE_ALARM_PERIOD_MS * scheduleRateMinutes(organization.pollIntervalSeconds),
-      );
-      alarm(
-        `NotPolled${organization.id}`,
-        pollOverdueMetric(organization.id, { statistic: 'Maximum', period }),
-        {
-          name: `${organization.name} not polled`,
-          description:
-            `${organization.name} (${organization.id}) is overdue: no successful poll cycle within max(5 min, 2 × its planned poll interval + 1 min), or the poller did not run. ` +
-            'Read the poller log for the cycle lines of this organization: "organization token not set" (it names the secret and the aws secretsmanager put-secret-value command that sets it), a rejected token (put the right one in its secret), an unreachable API, cycles deferred because the token\'s request budget is spent (too many organizations on one token), or poller errors (see that alarm). meal-notifier status --stack says the same.',
-          threshold: 1,
-          comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-          treatMissingData: TreatMissingData.BREACHING,
-          evaluationPeriods: OVERDUE_ALARM_PERIODS,
-          actionsEnabled: props.pollingEnabled,
-        },
-      );
-    }
-    // One for the deployment, like its metric (customMetrics.ts: one per organization would not fit 150
-    // organizations in a stack): the poller's log lines and status --stack name the organization. Its
-    // period is the rejected token's retry, so each retry keeps it in ALARM and the first period without
-    // one, after the token is accepted again, brings it back to OK.
+    // One for every organization: the watchdog publishes the count of overdue ones once a minute. It fires
+    // after OVERDUE_ALARM_PERIODS minutes in a row each with one overdue or without data: the rule's
+    // allowance leaves room for them, so a real outage (a token rejected, an unreachable API, cycles
+    // deferred for budget) notifies within max(5 min, 2 × the planned interval + 1 min) of the last
+    // success; a watchdog that does not run leaves minutes without data, which count as overdue.
+    alarm(
+      'NotPolled',
+      organizationsOverdueMetric({
+        statistic: 'Maximum',
+        period: Duration.millis(OVERDUE_ALARM_PERIOD_MS),
+      }),
+      {
+        name: 'organizations not polled',
+        description:
+          'One organization or more is overdue: no successful poll cycle within max(5 min, 2 × its planned poll interval + 1 min), or the watchdog did not run. ' +
+          `Which ones and why: meal-notifier status --stack ${stack.stackName}, or the watchdog's "organization overdue" log lines (each names the organization and the reason: a token not put (it names the secret and the command that sets it), a rejected token, an unreachable API, cycles deferred because the token's request budget is spent, or no cycle run; see also the poller errors alarm). The dashboard's "Organizations overdue" table lists them too.`,
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.BREACHING,
+        evaluationPeriods: OVERDUE_ALARM_PERIODS,
+        actionsEnabled: props.pollingEnabled,
+      },
+    );
+    // One for the deployment, like its metric: the watchdog counts the organizations whose poll state says
+    // their token is rejected, once a minute, so the first minute without one brings it back to OK. No data
+    // (no watchdog run) is the not-polled alarm's to say.
     alarm(
       'TokenRejected',
-      tokenRejectedMetric({ statistic: 'Maximum', period: Duration.millis(TOKEN_REJECTED_RETRY_MS) }),
+      organizationsTokenRejectedMetric({
+        statistic: 'Maximum',
+        period: Duration.millis(OVERDUE_ALARM_PERIOD_MS),
+      }),
       {
         name: "an organization's token rejected",
         description:
           `${TOKEN_REJECTED}. The Admin API rejected an organization's token (401: wrong, expired or revoked; 403: it may not read that organization). ` +
-          'meal-notifier status --stack names the organization and the secret value to put; so do the poller\'s "poll cycle failed" log lines with tokenRejected true. ' +
+          `meal-notifier status --stack ${stack.stackName} names the organization and the secret value to put; so do the watchdog's "organization token rejected" log lines. ` +
           "Put a current token under the organization's name in the organization tokens secret (aws secretsmanager put-secret-value), or give the token access to that organization on the API side. " +
           `No deployment or restart is needed: the organization is tried again every ${TOKEN_REJECTED_RETRY_MS / 60_000} minutes, the poller reads the secret again within as long, and the alarm goes back to OK once no organization's token is rejected. The other organizations are polled meanwhile.`,
         threshold: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         treatMissingData: TreatMissingData.NOT_BREACHING,
+        evaluationPeriods: 1,
         actionsEnabled: props.pollingEnabled,
       },
     );

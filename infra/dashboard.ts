@@ -1,7 +1,9 @@
-// The CloudWatch dashboard, one row per concern: for each organization, API requests against the token's
-// budget, orders seen and events emitted (Logs Insights over the poller's cycle lines: as custom metrics
-// they would cost $0.30 a month each per organization), poll cycles and successful ones (its PollSucceeded
-// metric); for each Slack or webhook subscriber, delivery latency, outcomes (delivered, retried,
+// The CloudWatch dashboard, one row per concern: every organization's health in one row of three widgets,
+// whatever their number: the count of overdue organizations (the watchdog's OrganizationsOverdue), a table
+// of the overdue ones and why (the watchdog's lines), and a table of every organization's cycles, API
+// requests against the token's budget, orders seen and events (one Logs Insights query over the poller's
+// cycle lines, grouped by organization: as custom metrics they would cost $0.30 a month each per
+// organization, and a query per organization would scan the log group once each); for each Slack or webhook subscriber, delivery latency, outcomes (delivered, retried,
 // dead-lettered, disabled) and its queues; e-mail through the topic's delivery counts; and the functions'
 // errors, throttles and the publisher's lag.
 import { Duration } from 'aws-cdk-lib';
@@ -18,24 +20,23 @@ import {
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { OrganizationConfig } from '../shared/config/configSchema.js';
 import type { NotifierFunction } from './notifierFunction.js';
-import { deliveryMetric, pollSucceededMetric } from './notifierMetrics.js';
+import { deliveryMetric, organizationsOverdueMetric } from './notifierMetrics.js';
 import type { SubscriberQueue } from './subscriberQueues.js';
 
 const WIDTH = 8;
 const HEIGHT = 6;
 
 export interface NotifierDashboardProps {
-  /** One row each. */
-  readonly organizations: readonly OrganizationConfig[];
-  /** `api.requestsPerMinute`: the budget line on each organization's requests graph. */
+  /** `api.requestsPerMinute`: named on the organizations' table, beside each one's requests. */
   readonly requestsPerMinute: number;
+  /** Its count of overdue organizations, and its lines naming them. */
+  readonly watchdog: NotifierFunction;
   /** One row per Slack or webhook subscriber. */
   readonly queues: readonly SubscriberQueue[];
   /** The e-mail subscribers' ids, named on the topic's row. @default none */
   readonly emailSubscriberIds?: readonly string[];
-  /** Its log group holds the cycle lines the organizations' rows query. */
+  /** Its log group holds the cycle lines the organizations' table queries. */
   readonly poller: NotifierFunction;
   /** The event topic: its delivery counts are where e-mail shows. */
   readonly topic: ITopic;
@@ -59,18 +60,14 @@ export class NotifierDashboard extends Construct {
       new TextWidget({
         markdown: [
           '# meal-order-notifier',
-          'Per organization: API requests per minute against the per-token budget, orders in the watched window and events emitted (from the poller log), poll cycles and successful ones. ' +
+          'Organizations: how many are overdue (the watchdog\'s count, which the one "organizations not polled" alarm watches), which and why, and each one\'s cycles, API requests, orders in the watched window and events (from the poller log). ' +
             'Per subscriber: delivery latency (event detected → delivered) and outcomes. Alarms: see the alarm topic.',
         ].join('\n\n'),
         width: 24,
         height: 2,
       }),
     );
-    for (const organization of props.organizations) {
-      this.#add(
-        ...this.#organizationRow(organization, props.requestsPerMinute, props.poller.logGroup.logGroupName),
-      );
-    }
+    this.#add(...this.#organizationsRow(props));
     for (const subscriberQueue of props.queues) {
       this.#add(...this.#subscriberRow(subscriberQueue));
     }
@@ -82,48 +79,41 @@ export class NotifierDashboard extends Construct {
     this.dashboard.addWidgets(...widgets);
   }
 
-  #organizationRow(
-    organization: OrganizationConfig,
-    requestsPerMinute: number,
-    pollerLogGroup: string,
-  ): IWidget[] {
-    // The organization's cycle lines (functions/poller/pollOnTrigger.ts): a skipped cycle's line has no
-    // figures, and a deferred one sent no request, so neither draws a false zero on the budget.
-    const cycleLines = [
-      'fields @timestamp',
-      `filter organization = "${organization.id}" and ispresent(requests)`,
-    ];
+  #organizationsRow(props: NotifierDashboardProps): IWidget[] {
     return [
-      new LogQueryWidget({
-        title: `${organization.name}: API requests per minute (budget ${requestsPerMinute} per token)`,
-        logGroupNames: [pollerLogGroup],
-        queryLines: [
-          ...cycleLines,
-          'stats sum(requests) as requestsUsed, min(budgetRemaining) as budgetLeftAfterACycle by bin(1m)',
-        ],
-        view: LogQueryVisualizationType.LINE,
-        width: WIDTH,
-        height: HEIGHT,
-      }),
-      new LogQueryWidget({
-        title: `${organization.name}: orders seen, events emitted`,
-        logGroupNames: [pollerLogGroup],
-        queryLines: [
-          ...cycleLines,
-          'filter outcome = "polled"',
-          'stats max(ordersSeen) as ordersSeenInTheWindow, sum(events) as eventsEmitted by bin(5m)',
-        ],
-        view: LogQueryVisualizationType.LINE,
-        width: WIDTH,
-        height: HEIGHT,
-      }),
       new GraphWidget({
-        title: `${organization.name}: poll cycles`,
-        left: [
-          pollSucceededMetric(organization.id, { statistic: 'SampleCount', label: 'cycles' }),
-          pollSucceededMetric(organization.id, { statistic: 'Sum', label: 'succeeded' }),
-        ],
+        title: 'Organizations overdue',
+        left: [organizationsOverdueMetric({ statistic: 'Maximum', label: 'overdue' })],
         leftYAxis: { min: 0 },
+        width: WIDTH,
+        height: HEIGHT,
+      }),
+      // The watchdog logs a line per overdue organization a minute, none for a healthy one: a small scan.
+      new LogQueryWidget({
+        title: 'Organizations overdue, and why (last 15 minutes of the range)',
+        logGroupNames: [props.watchdog.logGroup.logGroupName],
+        queryLines: [
+          'filter message = "organization overdue"',
+          'stats latest(reason) as why, max(@timestamp) as lastSeen by organization, name',
+          'sort lastSeen desc',
+          'limit 1000',
+        ],
+        view: LogQueryVisualizationType.TABLE,
+        width: WIDTH,
+        height: HEIGHT,
+      }),
+      // Every organization's cycles in one query over the poller's cycle lines (pollOnTrigger.ts): a skipped
+      // cycle's line has no figures, and a deferred one sent no request.
+      new LogQueryWidget({
+        title: `Organizations: cycles, requests (budget ${props.requestsPerMinute} a minute per token), orders, events`,
+        logGroupNames: [props.poller.logGroup.logGroupName],
+        queryLines: [
+          'filter ispresent(requests)',
+          'stats count(*) as cycles, sum(strcontains(message, "failed")) as failed, sum(requests) as requests, min(budgetRemaining) as leastBudgetLeft, max(ordersSeen) as ordersSeen, sum(events) as events, max(@timestamp) as lastCycle by organization',
+          'sort failed desc',
+          'limit 1000',
+        ],
+        view: LogQueryVisualizationType.TABLE,
         width: WIDTH,
         height: HEIGHT,
       }),

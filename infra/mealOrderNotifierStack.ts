@@ -1,8 +1,9 @@
 // The notifier's one stack, composed from one construct per concern, all driven by the config file the
 // local runner reads:
 //
-//   EventBridge Scheduler (one schedule per organization, the watchdog) → poller Lambda → DynamoDB state table
 //   poller Lambda ⇄ tick queue (SQS; each cycle sends the tick of the next, delayed until it is due)
+//   → DynamoDB state table; EventBridge Scheduler (one schedule, every minute) → watchdog Lambda: restarts
+//   every lost chain of ticks, counts the overdue organizations (one alarm)
 //   → stream (inserted event items) → publisher Lambda → SNS event topic (KMS)
 //   → e-mail subscriptions | per Slack/webhook subscriber: SQS queue (+ DLQ) → delivery Lambda
 //   EventBridge Scheduler (hourly, only when an e-mail subscriber has a digest) → digest Lambda → the
@@ -27,8 +28,8 @@ import type { NotifierFunction } from './notifierFunction.js';
 import { NotifierKey } from './notifierKey.js';
 import { NotifierSecrets } from './notifierSecrets.js';
 import { PollerFunction } from './pollerFunction.js';
-import { PollSchedules } from './pollSchedules.js';
 import { PollTickQueue } from './pollTickQueue.js';
+import { PollWatchdog } from './pollWatchdog.js';
 import { Publisher } from './publisher.js';
 import { checkRolePolicySizes } from './rolePolicySize.js';
 import { assertFilterPoliciesFit, assertStackFits } from './stackLimits.js';
@@ -74,6 +75,8 @@ export class MealOrderNotifierStack extends Stack {
   readonly deliveryFunctions: DeliveryFunctions;
   /** Only when an enabled e-mail subscriber has a digest. */
   readonly digest: DigestFunction | undefined;
+  /** The widgets on its dashboard, as the limits check counts them. */
+  readonly dashboardWidgetCount: number;
 
   constructor(scope: Construct, id: string, props: MealOrderNotifierStackProps) {
     super(scope, id, props);
@@ -103,10 +106,12 @@ export class MealOrderNotifierStack extends Stack {
       ...(props.pollerMemoryMb === undefined ? {} : { memorySize: props.pollerMemoryMb }),
       logRemovalPolicy: removalPolicy,
     });
-    new PollSchedules(this, 'Schedules', {
-      poller: this.poller,
-      organizations: config.organizations,
+    const watchdog = new PollWatchdog(this, 'Watchdog', {
+      config: this.config,
+      table: state.table,
+      ticks,
       enabled: pollingEnabled,
+      logRemovalPolicy: removalPolicy,
     });
 
     const events = new EventTopic(this, 'Events', { key: key.key });
@@ -154,15 +159,16 @@ export class MealOrderNotifierStack extends Stack {
 
     const functions: NotifierFunction[] = [
       this.poller,
+      watchdog,
       this.publisher.function,
       ...this.deliveryFunctions.functions.values(),
       ...(this.digest === undefined ? [] : [this.digest]),
     ];
     const alarms = new NotifierAlarms(this, 'Alarms', {
       key: key.key,
-      organizations: config.organizations,
       pollingEnabled,
       poller: this.poller,
+      watchdog,
       publisher: this.publisher.function,
       functions,
       deadLetterQueues: [
@@ -182,8 +188,8 @@ export class MealOrderNotifierStack extends Stack {
       ...(props.alarmEmail === undefined ? {} : { email: props.alarmEmail }),
     });
     const dashboard = new NotifierDashboard(this, 'Dashboard', {
-      organizations: config.organizations,
       requestsPerMinute: config.api.requestsPerMinute,
+      watchdog,
       queues: queues.all,
       emailSubscriberIds: emailSubscribers.map((subscriber) => subscriber.id),
       poller: this.poller,
@@ -205,6 +211,7 @@ export class MealOrderNotifierStack extends Stack {
     });
     // The narrower limit first: a config of many e-mail recipients is over it long before the others.
     assertFilterPoliciesFit(this, events.topic, props.snsFilterPolicies);
+    this.dashboardWidgetCount = dashboard.widgetCount;
     assertStackFits(this, dashboard.widgetCount);
     // At synth, once every grant is in and CDK has split what it would: the policies as they deploy.
     checkRolePolicySizes(this);

@@ -17,6 +17,11 @@ type JsonObject = { readonly [key: string]: unknown };
 export class NotifierConfig {
   /** The config with every default filled in, as the functions will see it. */
   readonly parsed: Config;
+  /**
+   * The organizations that set no `pollIntervalSeconds` and were given the AWS default: only theirs follows
+   * their size (awsPollSettings.ts); a written 60 means 60.
+   */
+  readonly awsDefaultIntervals: readonly string[];
   readonly #written: JsonObject;
 
   /**
@@ -27,6 +32,7 @@ export class NotifierConfig {
   constructor(written: unknown, source?: string) {
     const onAws = withAwsDefaults(written);
     this.parsed = parseConfig(onAws, source);
+    this.awsDefaultIntervals = organizationsWithoutInterval(written, this.parsed);
     // Validation passed, so it is an object of the documented shape.
     this.#written = onAws as JsonObject;
   }
@@ -134,4 +140,16 @@ function withAwsDefaults(written: unknown): unknown {
         : organization,
     ),
   };
+}
+
+/**
+ * The ids, as parsed (lower-cased, as the poller compares them), of the written organizations that set no
+ * `pollIntervalSeconds`; the config is valid by now, its organizations in the written order.
+ */
+function organizationsWithoutInterval(written: unknown, parsed: Config): string[] {
+  const { organizations } = written as { organizations: JsonObject[] };
+  return organizations.flatMap((organization, index) => {
+    const id = parsed.organizations[index]?.id;
+    return 'pollIntervalSeconds' in organization || id === undefined ? [] : [id];
+  });
 }

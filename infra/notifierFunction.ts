@@ -11,7 +11,8 @@ import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-l
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { Config } from '../shared/config/configSchema.js';
-import { BUNDLED_CONFIG_GLOBAL, checkedConfigText } from '../shared/contracts/bundledConfig.js';
+import type { ConfigFacts } from '../shared/contracts/bundledConfig.js';
+import { writeBundledConfigFile } from './bundledConfigFile.js';
 import { assertEnvironmentFits } from './lambdaEnvironmentSize.js';
 import { METRICS_NAMESPACE } from './notifierMetrics.js';
 
@@ -48,11 +49,13 @@ export interface NotifierFunctionProps {
   readonly logRemovalPolicy?: RemovalPolicy;
   /**
    * The function's config as the config parser returned it, compiled into the bundle with its digest
-   * (shared/contracts/bundledConfig.ts) rather than set in the environment, whose 4 KB would cap the number
+   * (shared/contracts/bundledConfig.ts), injected from a file (bundledConfigFile.ts), rather than set in the environment, whose 4 KB would cap the number
    * of organizations and subscribers.
    * @default none; the function reads no config
    */
   readonly config?: Config;
+  /** Compiled beside the config (the poller's: which organizations took the AWS default interval). */
+  readonly configFacts?: ConfigFacts;
   /** The function's own variables, beside NODE_OPTIONS and the Powertools ones. @default {} */
   readonly environment?: Readonly<Record<string, string>>;
   /**
@@ -136,9 +139,11 @@ export class NotifierFunction extends Construct implements IGrantable {
             `@smithy/core/event-streams=${FUNCTIONS_DIR}shared/noEventStreams.ts`,
           ],
         },
+        // Injected from a file: on the command line (a `define`) a large config outgrew the OS's 128 KB
+        // argument limit (bundledConfigFile.ts).
         ...(props.config === undefined
           ? {}
-          : { define: { [BUNDLED_CONFIG_GLOBAL]: JSON.stringify(checkedConfigText(props.config)) } }),
+          : { inject: [writeBundledConfigFile(props.config, props.configFacts)] }),
       },
     });
   }

@@ -92,6 +92,7 @@ export class PollerFunction extends NotifierFunction {
       ...(props.logRetention === undefined ? {} : { logRetention: props.logRetention }),
       ...(props.logRemovalPolicy === undefined ? {} : { logRemovalPolicy: props.logRemovalPolicy }),
       config: props.config.pollerConfig(),
+      configFacts: { awsDefaultIntervals: props.config.awsDefaultIntervals },
       environment: {
         STATE_TABLE_NAME: props.table.tableName,
         SECRETS_PREFIX: props.secrets.prefix,

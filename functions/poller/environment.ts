@@ -2,7 +2,11 @@
 // unless NOTIFIER_CONFIG is set.
 import * as z from 'zod';
 import type { Config } from '../../shared/config/configSchema.js';
-import { functionConfig, withBundledConfig } from '../../shared/contracts/bundledConfig.js';
+import {
+  awsDefaultIntervals,
+  functionConfig,
+  withBundledConfig,
+} from '../../shared/contracts/bundledConfig.js';
 import type { PollerVariables } from '../../shared/contracts/functionEnvironments.js';
 import { CatchUpAfterSecondsSchema } from '../shared/catchUpAfterSeconds.js';
 import { type EnvironmentShape, parseLambdaEnvironment } from '../shared/lambdaEnvironment.js';
@@ -22,6 +26,8 @@ const PollerEnvironmentSchema = z.object({
 export interface PollerEnvironment {
   tableName: string;
   config: Config;
+  /** The organizations whose interval is the AWS default, which a small organization shortens. */
+  awsDefaultIntervals: ReadonlySet<string>;
   secretsPrefix: string;
   tickQueueUrl: string;
   /** The config's catch-up thresholds, in seconds. */
@@ -33,6 +39,7 @@ export function parsePollerEnvironment(env: NodeJS.ProcessEnv): PollerEnvironmen
   return {
     tableName: parsed.STATE_TABLE_NAME,
     config: functionConfig(env),
+    awsDefaultIntervals: awsDefaultIntervals(env),
     secretsPrefix: parsed.SECRETS_PREFIX,
     tickQueueUrl: parsed.TICK_QUEUE_URL,
     catchUpAfterSeconds: parsed.CATCH_UP_AFTER_SECONDS,

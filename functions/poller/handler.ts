@@ -11,12 +11,12 @@ import { METRICS_NAMESPACE, SERVICE_NAMES } from '../../shared/contracts/customM
 import { ORGANIZATION_TOKENS_SECRET } from '../../shared/contracts/organizationTokensSecret.js';
 import { DynamoStateStore } from '../../shared/store/dynamo/dynamoStateStore.js';
 import { addInvocationContext, type InvocationContext } from '../shared/invocationContext.js';
+import { TickQueue } from '../shared/tickQueue.js';
 import { parsePollerEnvironment } from './environment.js';
 import { UnknownOrganizationError } from './errors.js';
 import { OrganizationClients } from './organizationClients.js';
 import { parsePollerEvent } from './pollerEvent.js';
 import { pollOnTrigger, type TriggerDependencies, type TriggerResult } from './pollOnTrigger.js';
-import { TickQueue } from './tickQueue.js';
 
 const environment = parsePollerEnvironment(process.env);
 // The Logger's service is POWERTOOLS_SERVICE_NAME, which the stack sets to SERVICE_NAMES.poller.
@@ -50,6 +50,7 @@ export async function handler(
   const parsed = parsePollerEvent(event);
   const deps = (runId: string): TriggerDependencies => ({
     config: environment.config,
+    awsDefaultIntervals: environment.awsDefaultIntervals,
     catchUpAfter: environment.catchUpAfterSeconds.map((seconds) => seconds * 1000),
     clientFor: (organization) => clients.clientFor(organization),
     tokenIdentityOf: (organization) => clients.tokenIdentityOf(organization),

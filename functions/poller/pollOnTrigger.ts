@@ -1,12 +1,9 @@
 // One trigger of the poller, the schedule's or a tick: the organization's cycle if it is due
-// (pollWhenDue), its log line (and a warning with its listing problems) and metrics, then the one tick that
-// triggers its next cycle, sent even when telling the cycle failed. Every trigger, due or not, publishes
-// the organization's PollOverdue (the one overdue rule, shared/detect/overdue.ts: its "not polled" alarm)
-// and TokenRejected (its "token rejected" alarm). An organization whose token the API rejects is tried again
-// every few minutes by the chain of ticks itself (the pace, shared/contracts/tokenRejected.ts), so a token
-// put into the secret recovers it without a deployment.
-// An organization whose token secret has no value yet gets a failed cycle: one line naming the secret and
-// the command that sets it, and PollSucceeded 0, never a function error.
+// (pollWhenDue), its log line (and a warning with its listing problems) and the deployment's ListingProblems
+// metric, then the one tick that triggers its next cycle, sent even when telling the cycle failed. No metric
+// per organization: the watchdog (functions/watchdog) judges every organization overdue or not from the
+// state table. An organization whose token secret has no value yet gets a failed cycle: one line naming the
+// secret and the command that sets it, never a function error.
 
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
@@ -14,25 +11,20 @@ import type { Config, OrganizationConfig } from '../../shared/config/configSchem
 import { SecretNotSetError } from '../../shared/config/errors.js';
 import { type ApiTarget, apiTargetOf, describeApiFailure } from '../../shared/config/explainApiFailure.js';
 import { AWS_LEASE_TERMS, awsIntervalSeconds } from '../../shared/contracts/awsPollSettings.js';
-import { assessOverdue } from '../../shared/detect/overdue.js';
 import type { OrdersSource } from '../../shared/poll/ordersSource.js';
 import { organizationsOnToken } from '../../shared/poll/organizationsOnToken.js';
 import type { PollReport } from '../../shared/poll/pollReport.js';
-import { overdueInputOf, pollWhenDue } from '../../shared/poll/pollWhenDue.js';
+import { pollWhenDue } from '../../shared/poll/pollWhenDue.js';
 import type { StateStore } from '../../shared/store/stateStore.js';
+import type { TickSender } from '../shared/tickQueue.js';
 import { UnknownOrganizationError } from './errors.js';
 import type { PollTrigger } from './pollerEvent.js';
-import {
-  type OrganizationVerdict,
-  type PollSummary,
-  publishOrganizationMetrics,
-  publishPollMetrics,
-  summarizePoll,
-} from './pollSummary.js';
-import type { TickSender } from './tickQueue.js';
+import { type PollSummary, publishPollMetrics, summarizePoll } from './pollSummary.js';
 
 export interface TriggerDependencies {
   config: Config;
+  /** The organizations that set no interval, given the AWS default. @default none: every interval as set */
+  awsDefaultIntervals?: ReadonlySet<string>;
   /** The organization's Admin API client (OrganizationClients.clientFor). */
   clientFor(organization: OrganizationConfig): Promise<OrdersSource>;
   /**
@@ -58,7 +50,7 @@ const MAX_LOGGED_PROBLEMS = 50;
 
 export type TriggerResult =
   | { organization: string; outcome: 'not_due'; nextPollAt: string }
-  /** The token's secret has no value: no tick, the schedule tries again at its next run. */
+  /** The token's secret has no value: no tick, the watchdog restarts the chain at its next run. */
   | { organization: string; outcome: 'failed'; ok: false; reason: string; nextTickDelaySeconds: null }
   | (PollSummary & {
       /** The next tick's delay; null when none was sent (the run holding the lease sends it). */
@@ -68,7 +60,7 @@ export type TriggerResult =
 /**
  * @throws UnknownOrganizationError for an organization the deployment does not poll; whatever else stops
  *   a cycle before it reports (Secrets Manager refusing, DynamoDB, a bug): no tick is sent then, the
- *   schedule is the retry; and what failed in telling a cycle that ran (its line, its metrics), only once
+ *   watchdog restarts the chain; and what failed in telling a cycle that ran (its line, its metrics), only once
  *   its next tick is sent
  */
 export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependencies): Promise<TriggerResult> {
@@ -93,10 +85,6 @@ export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependenc
       secret: error.secretName,
       reason: error.message,
     });
-    publishOrganizationMetrics(deps.metrics, organization.id, {
-      succeeded: false,
-      ...(await verdictOf(organization, deps)),
-    });
     return {
       organization: organization.id,
       outcome: 'failed',
@@ -113,8 +101,13 @@ export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependenc
     lease: AWS_LEASE_TERMS,
     baseUrl: deps.config.api.baseUrl,
     organizationsOnToken: await sharingToken(organization, deps),
-    // At the AWS default interval a small organization is polled more often (awsPollSettings.ts).
-    leastIntervalSeconds: awsIntervalSeconds,
+    // At the AWS default interval a small organization is polled more often (awsPollSettings.ts); an
+    // interval the config sets is kept as set.
+    leastIntervalSeconds: (input) =>
+      awsIntervalSeconds({
+        ...input,
+        intervalIsAwsDefault: deps.awsDefaultIntervals?.has(organization.id) ?? false,
+      }),
     // The words the local runner and check-config --ping use: a rejected token says what to fix, here
     // the token's value in the secret, not an environment variable.
     describeFailure: (error) => describeApiFailure(error, awsApiTarget(deps, organization)),
@@ -128,10 +121,6 @@ export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependenc
     // An early or duplicate trigger: the cycle that set this due time sent the tick for it.
     const nextPollAt = new Date(due.nextPollAt).toISOString();
     deps.logger.debug('poll not due', { ...context, nextPollAt });
-    publishOrganizationMetrics(deps.metrics, organization.id, {
-      overdue: assessOverdue(due.overdue, deps.clock()).overdue,
-      tokenRejected: due.tokenRejected,
-    });
     return { organization: organization.id, outcome: 'not_due', nextPollAt };
   }
 
@@ -139,7 +128,7 @@ export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependenc
   const summary = summarizePoll(report);
   // The next tick goes out whatever becomes of the cycle's line and metrics: a chain that stopped for want
   // of a log line would leave the organization to the minute schedule. What failed is thrown after it.
-  const told = await reportCycle(organization, report, summary, context, deps).then(
+  const told = await reportCycle(report, summary, context, deps).then(
     () => undefined,
     (error: unknown) => ({ error }),
   );
@@ -153,15 +142,15 @@ export async function pollOnTrigger(trigger: PollTrigger, deps: TriggerDependenc
   return { ...summary, nextTickDelaySeconds };
 }
 
-/** The cycle's log line, its listing problems and its metrics (with the overdue verdict after it). */
+/** The cycle's log line, its listing problems and its metric. */
 async function reportCycle(
-  organization: OrganizationConfig,
   report: PollReport,
   summary: PollSummary,
   context: Record<string, unknown>,
   deps: TriggerDependencies,
 ): Promise<void> {
-  // API failures are expected weather, not function errors: they go to the log and the PollSucceeded metric.
+  // API failures are expected weather, not function errors: they go to the log (the watchdog reads the
+  // organization's health from the state table).
   const line = { ...context, ...summary };
   if (report.outcome === 'polled' && !report.ok) deps.logger.warn('poll cycle failed', line);
   // Another invocation took the organization over while this one was frozen: its reason says so.
@@ -176,22 +165,7 @@ async function reportCycle(
       more: Math.max(0, report.problems.length - MAX_LOGGED_PROBLEMS),
     });
   }
-  publishPollMetrics(deps.metrics, report, await verdictOf(organization, deps));
-}
-
-/**
- * The one overdue rule's verdict on the organization now, and whether its token stands rejected: from its
- * state read again after a cycle (or a cycle that could not start) saved its own.
- */
-async function verdictOf(
-  organization: OrganizationConfig,
-  deps: Pick<TriggerDependencies, 'store' | 'clock'>,
-): Promise<OrganizationVerdict> {
-  const state = await deps.store.loadPollState(organization.id);
-  return {
-    overdue: assessOverdue(overdueInputOf(organization, state), deps.clock()).overdue,
-    tokenRejected: (state?.health.tokenRejectedAt ?? null) !== null,
-  };
+  publishPollMetrics(deps.metrics, report);
 }
 
 /**

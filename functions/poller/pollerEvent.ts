@@ -1,8 +1,8 @@
 // What invokes the poller: an organization's schedule, `{ "organizationId": "…" }`, or a batch of ticks
 // from the tick queue (an SQS event, each record's body a Tick). Both become triggers of one organization.
 import * as z from 'zod';
+import { TickSchema } from '../shared/tickQueue.js';
 import { InvalidPollerEventError } from './errors.js';
-import { TickSchema } from './tickQueue.js';
 
 export interface ScheduleTrigger {
   source: 'schedule';

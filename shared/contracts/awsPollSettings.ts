@@ -24,8 +24,9 @@ export const AWS_LEASE_TERMS: LeaseTerms = { ttlMs: AWS_POLLER_TIMEOUT_SECONDS *
  * An organization's `pollIntervalSeconds` on AWS when its config does not set one (the local runner's
  * default is 10 s). On AWS every cycle is billed: a Lambda invocation waiting on the API, a DynamoDB Query
  * of every snapshot, a tick; a cycle a minute is what docs/aws.md's cost section prices for the reference
- * organization, and a small one gets AWS_SMALL_ORGANIZATION_INTERVAL_SECONDS. A config that sets another
- * interval gets it, down to what the budget allows; one that sets 60 cannot be told from the default.
+ * organization, and a small one gets AWS_SMALL_ORGANIZATION_INTERVAL_SECONDS. A config that sets an
+ * interval gets it, 60 included, down to what the budget allows: the stack compiles into the poller's
+ * bundle which organizations took this default (shared/contracts/bundledConfig.ts).
  */
 export const AWS_DEFAULT_POLL_INTERVAL_SECONDS = 60;
 
@@ -43,6 +44,8 @@ export const AWS_SMALL_ORGANIZATION_INTERVAL_SECONDS = 15;
 export interface IntervalBySizeInput {
   /** The organization's configured interval: only the AWS default follows the organization's size. */
   pollIntervalSeconds: number;
+  /** The config set no interval, so the stack gave it AWS_DEFAULT_POLL_INTERVAL_SECONDS. */
+  intervalIsAwsDefault: boolean;
   /** Pages its pending window took when last walked (detection's estimate). */
   pendingPages: number;
   /** Look-ups its cycles make on average. */
@@ -53,13 +56,13 @@ export interface IntervalBySizeInput {
 }
 
 /**
- * The least interval an organization gets on AWS: what its config sets; at the default, a small
+ * The least interval an organization gets on AWS: what its config sets, whatever it is; at the default, a small
  * organization's shorter interval, never shorter than the round in which every organization on the token
  * makes a cycle like it within the token's budget, so that together they never ask for more than it
  * holds (the pace stretches any interval further when cycles cost more than that).
  */
 export function awsIntervalSeconds(input: IntervalBySizeInput): number {
-  if (input.pollIntervalSeconds !== AWS_DEFAULT_POLL_INTERVAL_SECONDS) return input.pollIntervalSeconds;
+  if (!input.intervalIsAwsDefault) return input.pollIntervalSeconds;
   if (input.pendingPages > AWS_SMALL_ORGANIZATION_PAGES) return input.pollIntervalSeconds;
   const cycleRequests = input.pendingPages + Math.max(1, input.averageLookups);
   const roundSeconds = (Math.max(1, input.organizationsOnToken) * cycleRequests * 60) / input.usablePerMinute;

@@ -1,5 +1,6 @@
-// The notifier config as the CDK stack compiles it into a function's bundle (an esbuild `define` of
-// BUNDLED_CONFIG_GLOBAL), because Lambda's environment holds 4 KB in all and a config with many
+// The notifier config as the CDK stack compiles it into a function's bundle (a module esbuild injects,
+// exporting BUNDLED_CONFIG_GLOBAL: a file, never the command line, which the OS caps at 128 KB an argument
+// and a config of some 170 organizations outgrew), because Lambda's environment holds 4 KB in all and a config with many
 // organizations does not fit in it. The stack compiles the config already checked: what the config parser
 // returned at synth (defaults filled in), with the SHA-256 of that JSON. At import the function checks the
 // digest and takes the config as it is, rather than building the config's zod schemas to parse it a second
@@ -15,16 +16,41 @@ export const BUNDLED_CONFIG_GLOBAL = 'NOTIFIER_BUNDLED_CONFIG';
 
 declare const NOTIFIER_BUNDLED_CONFIG: string | undefined;
 
-/** What the stack compiles: the config's JSON as the parser returned it, and that JSON's SHA-256. */
+/**
+ * What the stack compiles: the config's JSON as the parser returned it, and that JSON's SHA-256; for the
+ * poller, the ids of the organizations whose `pollIntervalSeconds` the stack filled with the AWS default
+ * (awsPollSettings.ts), since a filled-in 60 and a written 60 look alike once parsed.
+ */
 interface CheckedConfig {
   config: string;
   sha256: string;
+  awsDefaultIntervals?: string[];
+}
+
+/** What the stack knows of the config beside its parsed form. */
+export interface ConfigFacts {
+  /** The organizations that set no `pollIntervalSeconds` and were given the AWS default. */
+  awsDefaultIntervals?: readonly string[];
 }
 
 /** The text the stack compiles into a bundle for `config`, which the config parser returned. */
-export function checkedConfigText(config: Config): string {
+export function checkedConfigText(config: Config, facts: ConfigFacts = {}): string {
   const json = JSON.stringify(config);
-  return JSON.stringify({ config: json, sha256: sha256(json) } satisfies CheckedConfig);
+  return JSON.stringify({
+    config: json,
+    sha256: sha256(json),
+    ...(facts.awsDefaultIntervals === undefined
+      ? {}
+      : { awsDefaultIntervals: [...facts.awsDefaultIntervals] }),
+  } satisfies CheckedConfig);
+}
+
+/**
+ * The module the stack has esbuild inject into a bundle for `config`, which the config parser returned:
+ * esbuild replaces every free BUNDLED_CONFIG_GLOBAL in the bundle with its export.
+ */
+export function bundledConfigModule(config: Config, facts: ConfigFacts = {}): string {
+  return `export const ${BUNDLED_CONFIG_GLOBAL} = ${JSON.stringify(checkedConfigText(config, facts))};\n`;
 }
 
 /** The config compiled into this bundle, if any, as its text. */
@@ -59,6 +85,16 @@ export function functionConfig(env: NodeJS.ProcessEnv): Config {
     : parseConfigText(checked.config, 'NOTIFIER_CONFIG');
 }
 
+/**
+ * The organizations the stack gave the AWS default interval, as compiled into this bundle; none without a
+ * compiled config, or with NOTIFIER_CONFIG set (its intervals are all taken as written).
+ */
+export function awsDefaultIntervals(env: NodeJS.ProcessEnv): ReadonlySet<string> {
+  if (env.NOTIFIER_CONFIG !== undefined) return new Set();
+  const checked = checkedConfig(bundledConfig() ?? '');
+  return new Set(checked?.awsDefaultIntervals ?? []);
+}
+
 /** `text` as the stack compiles a checked config, or undefined when it is some other text. */
 function checkedConfig(text: string): CheckedConfig | undefined {
   let value: unknown;
@@ -67,8 +103,15 @@ function checkedConfig(text: string): CheckedConfig | undefined {
   } catch {
     return undefined;
   }
-  const { config, sha256 } = (value ?? {}) as Partial<Record<keyof CheckedConfig, unknown>>;
-  return typeof config === 'string' && typeof sha256 === 'string' ? { config, sha256 } : undefined;
+  const { config, sha256, awsDefaultIntervals } = (value ?? {}) as Partial<
+    Record<keyof CheckedConfig, unknown>
+  >;
+  if (typeof config !== 'string' || typeof sha256 !== 'string') return undefined;
+  const ids =
+    Array.isArray(awsDefaultIntervals) && awsDefaultIntervals.every((id) => typeof id === 'string')
+      ? { awsDefaultIntervals: awsDefaultIntervals as string[] }
+      : {};
+  return { config, sha256, ...ids };
 }
 
 function sha256(text: string): string {

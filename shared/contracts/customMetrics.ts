@@ -12,6 +12,7 @@ export const METRICS_NAMESPACE = 'MealOrderNotifier';
  */
 export const SERVICE_NAMES = {
   poller: 'poller',
+  watchdog: 'watchdog',
   publisher: 'publisher',
   webhook: 'webhook-delivery',
   slack: 'slack-delivery',
@@ -20,22 +21,20 @@ export const SERVICE_NAMES = {
 
 /** Published by the poller under the `service` dimension alone: listing problems, all organizations together. */
 export const LISTING_PROBLEMS_METRIC = 'ListingProblems';
-/** Published by the poller under `service` and `Organization`: each organization's one metric and alarm. */
-export const POLL_SUCCEEDED_METRIC = 'PollSucceeded';
 /**
- * Published by the poller under `service` and `Organization` on every trigger, due or not: 1 when the
- * organization is overdue by the one rule (shared/detect/overdue.ts), else 0. Its "not polled" alarm reads it.
+ * Published by the watchdog under the `service` dimension alone, once a minute: how many organizations are
+ * overdue by the one rule (shared/detect/overdue.ts). Its one alarm covers every organization; the
+ * watchdog's log, and `meal-notifier status --stack`, name them and say why.
  */
-export const POLL_OVERDUE_METRIC = 'PollOverdue';
+export const ORGANIZATIONS_OVERDUE_METRIC = 'OrganizationsOverdue';
 /**
- * Published by the poller under the `service` dimension alone, like ListingProblems, by every trigger of
- * an organization whose token the API rejects ("token rejected: put a new token",
- * shared/contracts/tokenRejected.ts): 1, and nothing otherwise. One metric and one alarm for the
- * deployment, not one per organization: a stack holds 150 organizations within CloudFormation's 500
- * resources only so. The poller's log lines and `status --stack` name the organization.
+ * Published by the watchdog under the `service` dimension alone, once a minute: how many organizations have
+ * their token rejected by the API ("token rejected: put a new token", shared/contracts/tokenRejected.ts),
+ * read from the state table. One metric and one alarm for the deployment; the watchdog's log and
+ * `status --stack` name the organizations.
  */
-export const TOKEN_REJECTED_METRIC = 'TokenRejected';
-/** The alarm on PollOverdue: this many one-minute periods in a row, each overdue or without data. */
+export const ORGANIZATIONS_TOKEN_REJECTED_METRIC = 'OrganizationsTokenRejected';
+/** The alarm on OrganizationsOverdue: this many one-minute periods in a row, each overdue or without data. */
 export { OVERDUE_ALARM_PERIOD_MS, OVERDUE_ALARM_PERIODS } from '../detect/overdue.js';
 
 /** The delivery functions' counts, per subscriber (`Subscriber` dimension). */

@@ -16,6 +16,15 @@ export interface PollerVariables {
 }
 
 /**
+ * The watchdog: the state table it reads every organization's poll state from, and the tick queue it
+ * restarts lost chains on.
+ */
+export interface WatchdogVariables {
+  STATE_TABLE_NAME: string;
+  TICK_QUEUE_URL: string;
+}
+
+/**
  * The publisher: the topic every event goes to (streamContract.ts has the rest of its contract), and the
  * config's catch-up thresholds in seconds, comma-separated (`none` for none), for each event's `audience`.
  */

@@ -14,7 +14,7 @@ import {
 } from '../detect/overdue.js';
 import { counted } from '../text/counted.js';
 import { humanDuration } from '../time/humanDuration.js';
-import type { OrganizationStatus, StatusReport, SubscriberStatus } from './statusReport.js';
+import type { PollHealthStatus, StatusReport, SubscriberStatus } from './statusReport.js';
 
 export interface Health {
   healthy: boolean;
@@ -79,7 +79,7 @@ function behindProblem(subscriber: SubscriberStatus, nowMs: number, stackFlag: s
 }
 
 /** The status line's times as the overdue rule reads them (epoch ms). */
-function overdueInput(organization: OrganizationStatus): OverdueInput {
+function overdueInput(organization: PollHealthStatus): OverdueInput {
   const ms = (iso: string | null) => (iso === null ? null : Date.parse(iso));
   return {
     pollIntervalSeconds: organization.pollIntervalSeconds,
@@ -91,17 +91,21 @@ function overdueInput(organization: OrganizationStatus): OverdueInput {
 }
 
 /** The one overdue rule's verdict on a status line (shared/detect/overdue.ts): the AWS alarm's too. */
-export function overdueOf(organization: OrganizationStatus, nowMs: number): OverdueVerdict {
+export function overdueOf(organization: PollHealthStatus, nowMs: number): OverdueVerdict {
   return assessOverdue(overdueInput(organization), nowMs);
 }
 
 /** The gap the organization is polled at, as the overdue rule plans it (shared/detect/overdue.ts). */
-export function pollIntervalMs(organization: OrganizationStatus): number {
+export function pollIntervalMs(organization: PollHealthStatus): number {
   return plannedIntervalMs(overdueInput(organization));
 }
 
-function organizationProblem(
-  organization: OrganizationStatus,
+/**
+ * Why the organization is overdue, in one line naming it (the status line and the AWS watchdog's log say
+ * the same); undefined when it is not.
+ */
+export function organizationProblem(
+  organization: PollHealthStatus,
   nowMs: number,
   onStack: boolean,
 ): string | undefined {
@@ -127,7 +131,7 @@ function organizationProblem(
  * The organization's token rejected: the failure line every command prints for it (which begins with
  * TOKEN_REJECTED), then since when and how it is tried again.
  */
-function tokenRejectedProblem(organization: OrganizationStatus): string {
+function tokenRejectedProblem(organization: PollHealthStatus): string {
   const { name, lastError, tokenRejectedSince } = organization;
   const line = lastError?.startsWith(`${name}: ${TOKEN_REJECTED}`)
     ? lastError
@@ -141,7 +145,7 @@ function withoutName(line: string, name: string): string {
 }
 
 /** What became of the cycles after the last success (or since the first attempt, if none succeeded). */
-function sinceThen(organization: OrganizationStatus, onStack: boolean): string {
+function sinceThen(organization: PollHealthStatus, onStack: boolean): string {
   const { consecutiveFailures, lastError, lastSuccessAt, lastAttemptAt, name } = organization;
   if (consecutiveFailures > 0) {
     // The failure line names the organization first, as every command prints it; this line already has.

@@ -4,6 +4,7 @@
 // from either store.
 import type { OrganizationConfig } from '../config/configSchema.js';
 import { type UnreadableOrders, unreadableFor } from '../detect/unreadableOrders.js';
+import type { PollState } from '../store/pollState.js';
 import type { StateStore } from '../store/stateStore.js';
 
 export interface OrganizationStatus {
@@ -113,15 +114,26 @@ const HOUR_MS = 3_600_000;
 /** A record malformed for a cycle or two may be a deployment on the API side; an hour of it is a problem. */
 const UNREADABLE_FOR_MS = HOUR_MS;
 
-/** The organization's status; all empty without a store (nothing polled yet). */
-export async function organizationStatus(
+/** What an organization's status says of its polling: read from its poll state alone. */
+export type PollHealthStatus = Pick<
+  OrganizationStatus,
+  | 'id'
+  | 'name'
+  | 'pollIntervalSeconds'
+  | 'lastSuccessAt'
+  | 'lastAttemptAt'
+  | 'nextPollAt'
+  | 'consecutiveFailures'
+  | 'lastError'
+  | 'tokenRejectedSince'
+>;
+
+/** The polling part of an organization's status, from its poll state (none: never polled). */
+export function pollHealthOf(
   organization: Pick<OrganizationConfig, 'id' | 'name' | 'pollIntervalSeconds'>,
-  store: StatusStore | undefined,
-  nowMs: number,
-): Promise<OrganizationStatus> {
+  state: PollState | undefined,
+): PollHealthStatus {
   const { id, name, pollIntervalSeconds } = organization;
-  const state = await store?.loadPollState(id);
-  const lastDay = (await store?.listEvents(id, nowMs - 24 * HOUR_MS)) ?? [];
   return {
     id,
     name,
@@ -132,6 +144,20 @@ export async function organizationStatus(
     consecutiveFailures: state?.health.consecutiveFailures ?? 0,
     lastError: state?.health.lastError ?? null,
     tokenRejectedSince: isoOrNull(state?.health.tokenRejectedAt),
+  };
+}
+
+/** The organization's status; all empty without a store (nothing polled yet). */
+export async function organizationStatus(
+  organization: Pick<OrganizationConfig, 'id' | 'name' | 'pollIntervalSeconds'>,
+  store: StatusStore | undefined,
+  nowMs: number,
+): Promise<OrganizationStatus> {
+  const { id } = organization;
+  const state = await store?.loadPollState(id);
+  const lastDay = (await store?.listEvents(id, nowMs - 24 * HOUR_MS)) ?? [];
+  return {
+    ...pollHealthOf(organization, state),
     snapshots: (await store?.loadSnapshots(id))?.size ?? 0,
     eventsLastHour: lastDay.filter((stored) => stored.recordedAt >= nowMs - HOUR_MS).length,
     eventsLastDay: lastDay.length,

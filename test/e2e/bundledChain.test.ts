@@ -210,32 +210,48 @@ function logLines(run: BundledRun): Record<string, unknown>[] {
 describe('the bundled functions, wired as the template wires them', () => {
   it('carry order changes from the Admin API to exactly the webhook and Slack subscribers whose filters match', async () => {
     const [schedule, ...otherSchedules] = wiring.schedules();
-    if (!schedule) throw new Error('the template has no poll schedule');
+    if (!schedule) throw new Error('the template has no watchdog schedule');
     expect(otherSchedules).toEqual([]);
-    const pollerId = schedule.functionId;
-    const poller = wiring.function(pollerId);
 
-    // 1. The schedule's invocation: the first cycle takes the world as it is, announcing nothing.
+    // 1. The watchdog's minute: the organization was never polled, so it starts its chain with a tick due
+    // now, which the tick queue gives the poller; the first cycle takes the world as it is, announcing nothing.
     const today = sim.world.today();
     const toCancel = sim.world.addOrder({
       pickupDate: today,
       establishment: kitchen.uuid,
       createdAtMs: Date.now() - 60_000,
     });
-    const first = (await invoke(pollerId, schedule.input)) as { nextTickDelaySeconds: number };
-    expect(first).toMatchObject({
+    expect(await invoke(schedule.functionId, schedule.input)).toMatchObject({
+      checked: 1,
+      restarted: 1,
+      overdue: [sim.organization.id],
+    });
+    const [restart, ...notYet] = aws.sent;
+    expect(notYet).toEqual([]);
+    expect(restart).toMatchObject({ delaySeconds: 0 });
+    const tickQueueArn = wiring.queueArnOfUrl(restart?.queueUrl ?? '');
+    const tickMapping = wiring.mappingOf(tickQueueArn);
+    const pollerId = tickMapping.functionId;
+    const poller = wiring.function(pollerId);
+    expect(restart?.queueUrl).toBe(poller.environment.TICK_QUEUE_URL);
+    const tickOf = (body: string) => ({
+      ...sqsRecord({ body, queue: 'unused' }),
+      eventSourceARN: tickQueueArn,
+    });
+    await invokeBatch(pollerId, { Records: [tickOf(restart?.body ?? '')] });
+    const firstCycle = logLines(runs.at(-1)?.run as BundledRun).find((line) => line.message === 'poll cycle');
+    expect(firstCycle).toMatchObject({
       organization: sim.organization.id,
+      trigger: 'tick',
       outcome: 'polled',
       ok: true,
       events: 0,
     });
     // It queued the tick of its next cycle, delayed until that cycle is due.
-    const [tick, ...moreTicks] = aws.sent;
+    const [, tick, ...moreTicks] = aws.sent;
     expect(moreTicks).toEqual([]);
-    expect(tick).toMatchObject({
-      queueUrl: poller.environment.TICK_QUEUE_URL,
-      delaySeconds: first.nextTickDelaySeconds,
-    });
+    expect(tick?.queueUrl).toBe(poller.environment.TICK_QUEUE_URL);
+    expect(tick?.delaySeconds).toBeGreaterThan(0);
 
     // 2. The world moves: a new order at each establishment, a kitchen order canceled.
     const atKitchen = sim.world.addOrder({ pickupDate: today, establishment: kitchen.uuid });
@@ -247,14 +263,7 @@ describe('the bundled functions, wired as the template wires them', () => {
     const state = await store.loadPollState(sim.organization.id);
     if (!state) throw new Error('the first cycle saved no poll state');
     await store.savePollState({ ...state, pace: { ...state.pace, nextPollAt: Date.now() } });
-    const tickQueueArn = wiring.queueArnOfUrl(tick?.queueUrl ?? '');
-    const tickMapping = wiring.mappingOf(tickQueueArn);
-    expect(tickMapping.functionId).toBe(pollerId);
-    const tickRecord = {
-      ...sqsRecord({ body: tick?.body ?? '', queue: 'unused' }),
-      eventSourceARN: tickQueueArn,
-    };
-    await invokeBatch(tickMapping.functionId, { Records: [tickRecord] });
+    await invokeBatch(pollerId, { Records: [tickOf(tick?.body ?? '')] });
     const cycle = logLines(runs.at(-1)?.run as BundledRun).find((line) => line.message === 'poll cycle');
     expect(cycle).toMatchObject({ trigger: 'tick', ok: true, events: 3 });
 
@@ -345,7 +354,7 @@ describe('the bundled functions, wired as the template wires them', () => {
   // the Slack channel the catch-up instead of the stale posts and the webhook every event.
   it('give a Slack channel one catch-up instead of the stale events after a gap, and the webhook every event', async () => {
     const [schedule] = wiring.schedules();
-    if (!schedule) throw new Error('the template has no poll schedule');
+    if (!schedule) throw new Error('the template has no watchdog schedule');
     const store = new DynamoStateStore({ client: table.client, tableName: table.tableName });
     const publishedBefore = aws.published.length;
     const slackBefore = slack.received.length;
@@ -378,12 +387,23 @@ describe('the bundled functions, wired as the template wires them', () => {
     if (!state) throw new Error('no poll state');
     await store.savePollState({
       ...state,
-      pace: { ...state.pace, nextPollAt: now },
+      // The chain lost: its cycle was due two minutes ago and did not run.
+      pace: { ...state.pace, nextPollAt: now - 2 * MINUTE },
       health: { ...state.health, lastSuccessAt: now - 45 * MINUTE },
     });
 
-    // 2. The cycle after the gap, from the schedule's watchdog: five events and a catch-up of four.
-    const cycle = (await invoke(schedule.functionId, schedule.input)) as { events: number };
+    // 2. The cycle after the gap: the watchdog finds the chain lost and restarts it with a tick, whose cycle
+    // records five events and a catch-up of four.
+    const sentBefore = aws.sent.length;
+    expect(await invoke(schedule.functionId, schedule.input)).toMatchObject({ restarted: 1 });
+    const restart = aws.sent[sentBefore];
+    const tickQueueArn = wiring.queueArnOfUrl(restart?.queueUrl ?? '');
+    await invokeBatch(wiring.mappingOf(tickQueueArn).functionId, {
+      Records: [
+        { ...sqsRecord({ body: restart?.body ?? '', queue: 'unused' }), eventSourceARN: tickQueueArn },
+      ],
+    });
+    const cycle = logLines(runs.at(-1)?.run as BundledRun).find((line) => line.message === 'poll cycle');
     expect(cycle).toMatchObject({ outcome: 'polled', ok: true });
 
     // 3. The stream's new event inserts to the publisher.
@@ -466,7 +486,12 @@ describe('the bundled functions, wired as the template wires them', () => {
       expect(Number(inCatchUp) + Number(posted), `${event.type} ${event.data.order.reference}`).toBe(1);
     }
     for (const { name, run } of runs.slice(runsBefore)) {
-      const errors = logLines(run).filter((line) => line.level === 'ERROR' || line.level === 'WARN');
+      const errors = logLines(run).filter(
+        (line) =>
+          (line.level === 'ERROR' || line.level === 'WARN') &&
+          // The watchdog's run before the cycle rightly found the organization overdue after the gap.
+          line.message !== 'organization overdue',
+      );
       expect(errors, name).toEqual([]);
     }
   }, 60_000);

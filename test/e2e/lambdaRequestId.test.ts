@@ -41,6 +41,7 @@ beforeAll(async () => {
   });
   functionIds = {
     poller: functionLogicalId(template, SERVICE_NAMES.poller),
+    watchdog: functionLogicalId(template, SERVICE_NAMES.watchdog),
     publisher: functionLogicalId(template, SERVICE_NAMES.publisher),
     webhook: functionLogicalId(template, SERVICE_NAMES.webhook),
     slack: functionLogicalId(template, SERVICE_NAMES.slack),

@@ -1,12 +1,13 @@
 // The alarms and the dashboard, read as an operator would: every alarm notifies the alarm topic, on
-// ALARM and on OK; each organization has a "not polled" alarm on the very metric the poller publishes
-// (same namespace, name and dimension set, or CloudWatch would never find it): PollOverdue, the one overdue
-// rule's verdict, which every trigger publishes, due or not, and whose missing minutes count as overdue; every DLQ, the publisher's failure queue included, alarms on its
+// ALARM and on OK; one "organizations not polled" alarm for every organization, on the very metric the
+// watchdog publishes (same namespace, name and dimension set, or CloudWatch would never find it):
+// OrganizationsOverdue, the count of organizations overdue by the one rule, whose missing minutes count as
+// overdue; every DLQ, the publisher's failure queue included, alarms on its
 // first message; every function on errors and throttles.
 import { readFileSync } from 'node:fs';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { publishOrganizationMetrics, publishPollMetrics } from '../../functions/poller/pollSummary.js';
+import { publishPollMetrics } from '../../functions/poller/pollSummary.js';
 import { LISTING_PROBLEM_PERIODS } from '../../infra/alarms.js';
 import { METRICS_NAMESPACE, SERVICE_NAMES } from '../../infra/notifierMetrics.js';
 import { DeliveryTally } from '../../shared/delivery/sqs/deliveryMetrics.js';
@@ -56,140 +57,53 @@ function alarmOn(metricName: string, dimension: { Name: string; Value: unknown }
 }
 
 describe('alarms', () => {
-  it('fires after two minutes in a row overdue by the one rule, a minute without data counting as overdue', () => {
-    expect(alarmOn('PollOverdue', { Name: 'Organization', Value: NORTH })).toMatchObject({
-      Namespace: 'MealOrderNotifier',
-      Dimensions: [
-        { Name: 'Organization', Value: NORTH },
-        { Name: 'service', Value: 'poller' },
-      ],
+  it('has one "organizations not polled" alarm for every organization: two minutes in a row with one overdue, a minute without data counting as overdue', () => {
+    const notPolled = alarms.filter((alarm) => alarm.MetricName === 'OrganizationsOverdue');
+    expect(notPolled).toHaveLength(1);
+    expect(notPolled[0]).toMatchObject({
+      Namespace: METRICS_NAMESPACE,
+      Dimensions: [{ Name: 'service', Value: 'watchdog' }],
       Statistic: 'Maximum',
       Period: 60,
       EvaluationPeriods: 2,
       DatapointsToAlarm: 2,
-      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
       Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
       TreatMissingData: 'breaching',
     });
-  });
-
-  it('takes its periods at the watchdog schedule’s rate for an organization polled every five minutes', () => {
-    expect(alarmOn('PollOverdue', { Name: 'Organization', Value: EAST })).toMatchObject({
-      EvaluationPeriods: 2,
-      DatapointsToAlarm: 2,
-      Period: 300,
-    });
-  });
-
-  it('watches the metric the poller publishes: same namespace, name and dimension set', () => {
-    const output = captureOutput();
-    const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller });
-    const report = {
-      organization: { id: NORTH },
-      outcome: 'polled',
-      ok: true,
-      requests: 42,
-      budgetRemaining: 8,
-      ordersSeen: 1000,
-      events: [],
-      problems: [],
-    };
-    publishPollMetrics(metrics, report as unknown as PollReport, { overdue: false, tokenRejected: false });
-    // The first blob is the deployment's ListingProblems (its own test below); this one is the organization's.
-    const [, blob] = output.emf() as {
-      _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][] }[] };
-    }[];
-    const published = blob?._aws.CloudWatchMetrics[0];
-    expect(published?.Namespace).toBe('MealOrderNotifier');
-    expect(published?.Dimensions).toEqual([['service', 'Organization']]);
-    expect(blob).toMatchObject({ service: 'poller', Organization: NORTH, PollSucceeded: 1, PollOverdue: 0 });
-    const alarm = alarmOn('PollOverdue', { Name: 'Organization', Value: NORTH });
-    expect(
-      property<{ Name: string }[]>(alarm, 'Dimensions')
-        .map(({ Name }) => Name)
-        .sort(),
-    ).toEqual([...(published?.Dimensions[0] ?? [])].sort());
-  });
-
-  it('never counts a skip, a deferral, a failed walk or a token not put as a success, and publishes the rule’s verdict with each, and with a trigger not due', () => {
-    const output = captureOutput();
-    const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller });
-    const cycle = (outcome: string, ok: boolean) =>
-      ({ organization: { id: NORTH }, outcome, ok, problems: [] }) as unknown as PollReport;
-    publishPollMetrics(metrics, cycle('skipped', true), { overdue: false, tokenRejected: false });
-    publishPollMetrics(metrics, cycle('deferred', true), { overdue: true, tokenRejected: false });
-    publishPollMetrics(metrics, cycle('polled', false), { overdue: true, tokenRejected: false });
-    publishOrganizationMetrics(metrics, NORTH, { succeeded: false, overdue: true, tokenRejected: false });
-    publishOrganizationMetrics(metrics, NORTH, { overdue: true, tokenRejected: false });
-    const published = output
-      .emf()
-      .filter((blob) => 'PollOverdue' in blob)
-      .map((blob) => [blob.PollSucceeded, blob.PollOverdue]);
-    expect(published).toEqual([
-      [undefined, 0],
-      [0, 1],
-      [0, 1],
-      [0, 1],
-      [undefined, 1],
-    ]);
-    expect(alarmOn('PollOverdue', { Name: 'Organization', Value: NORTH })).toMatchObject({
-      Statistic: 'Maximum',
-      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-      Threshold: 1,
-      TreatMissingData: 'breaching',
-    });
+    expect(alarms.some((alarm) => JSON.stringify(alarm.Dimensions ?? []).includes('Organization'))).toBe(
+      false,
+    );
   });
 
   it('says where to look first, a token not put included, with the command that sets it', () => {
     const description = String(
-      alarmOn('PollOverdue', { Name: 'Organization', Value: NORTH })?.AlarmDescription,
+      alarmOn('OrganizationsOverdue', { Name: 'service', Value: 'watchdog' })?.AlarmDescription,
     );
-    expect(description).toContain('"organization token not set"');
-    expect(description).toContain('aws secretsmanager put-secret-value');
+    expect(description).toContain('meal-notifier status --stack MealOrderNotifier');
+    expect(description).toContain('"organization overdue"');
+    expect(description).toContain('a token not put');
     expect(description.length).toBeLessThanOrEqual(1024);
   });
 
-  it('alarms on a rejected token, on the TokenRejected metric the poller publishes while it is rejected, and says to put a new token', () => {
-    const output = captureOutput();
-    const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller });
-    const rejected = {
-      organization: { id: NORTH },
-      outcome: 'polled',
-      ok: false,
-      problems: [],
-      tokenRejected: true,
-    };
-    publishPollMetrics(metrics, rejected as unknown as PollReport, { overdue: false, tokenRejected: true });
-    publishOrganizationMetrics(metrics, NORTH, { overdue: false, tokenRejected: true });
-    publishOrganizationMetrics(metrics, EAST, { overdue: false, tokenRejected: false });
-    const blobs = output.emf().filter((blob) => 'TokenRejected' in blob);
-    // From each trigger of the rejected organization, and none from the other.
-    expect(blobs.map((blob) => blob.TokenRejected)).toEqual([1, 1]);
-    expect(blobs.some((blob) => 'Organization' in blob)).toBe(false);
-    const published = (
-      blobs[0] as { _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][] }[] } }
-    )._aws.CloudWatchMetrics[0];
-
-    const alarm = alarmOn('TokenRejected', { Name: 'service', Value: 'poller' });
+  it('alarms on a rejected token, on the count of such organizations the watchdog publishes once a minute, and says to put a new token', () => {
+    const alarm = alarmOn('OrganizationsTokenRejected', { Name: 'service', Value: 'watchdog' });
     expect(alarm).toMatchObject({
-      Namespace: published?.Namespace,
-      Dimensions: [{ Name: 'service', Value: 'poller' }],
+      Namespace: METRICS_NAMESPACE,
+      Dimensions: [{ Name: 'service', Value: 'watchdog' }],
       AlarmName: "MealOrderNotifier/an organization's token rejected",
       Statistic: 'Maximum',
-      // The retry's period: every retry of a rejected token keeps it in ALARM.
-      Period: 300,
+      // The watchdog's every minute: the first minute without one brings it back to OK.
+      Period: 60,
       EvaluationPeriods: 1,
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',
       Threshold: 1,
       TreatMissingData: 'notBreaching',
     });
-    expect(property<{ Name: string }[]>(alarm, 'Dimensions').map(({ Name }) => Name)).toEqual(
-      published?.Dimensions[0],
-    );
     const description = String(alarm?.AlarmDescription);
     expect(description).toMatch(/^token rejected: put a new token\. /);
     expect(description).toContain('aws secretsmanager put-secret-value');
-    expect(description).toContain('meal-notifier status --stack names the organization');
+    expect(description).toMatch(/meal-notifier status --stack \S+ names the organization/);
     expect(description).toContain('every 5 minutes');
     expect(description.length).toBeLessThanOrEqual(1024);
     expect(alarm?.AlarmActions).toEqual(alarm?.OKActions);
@@ -200,13 +114,12 @@ describe('alarms', () => {
     const pausedAlarms = resourcesOfType(paused, 'AWS::CloudWatch::Alarm').map(
       ([, alarm]) => alarm.Properties ?? {},
     );
-    const perOrganization = new Set(['PollOverdue', 'TokenRejected']);
     for (const alarm of pausedAlarms) {
       expect(alarm.ActionsEnabled, String(alarm.AlarmName)).toBe(
-        !perOrganization.has(String(alarm.MetricName)),
+        !['OrganizationsOverdue', 'OrganizationsTokenRejected'].includes(String(alarm.MetricName)),
       );
     }
-    expect(pausedAlarms.filter((alarm) => alarm.MetricName === 'PollOverdue')).toHaveLength(2);
+    expect(pausedAlarms.filter((alarm) => alarm.MetricName === 'OrganizationsOverdue')).toHaveLength(1);
     for (const alarm of alarms) expect(alarm.ActionsEnabled, String(alarm.AlarmName)).toBe(true);
   });
 
@@ -243,7 +156,7 @@ describe('alarms', () => {
       events: [],
       problems: [problem],
     };
-    publishPollMetrics(metrics, report as unknown as PollReport, { overdue: false, tokenRejected: false });
+    publishPollMetrics(metrics, report as unknown as PollReport);
     const blob = output.emf().find((candidate) => 'ListingProblems' in candidate) as
       | { _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][] }[] } }
       | undefined;
@@ -344,9 +257,9 @@ describe('alarms', () => {
   });
 
   it('notifies the alarm topic of every alarm and of its recovery, and subscribes the alarm e-mail to it', () => {
-    // 2 organizations, listing problems, a rejected token, 4 functions × (errors, throttles), 3 dead-letter
-    // queues, the publisher's lag.
-    expect(alarms).toHaveLength(2 + 1 + 1 + 8 + 3 + 1);
+    // One for every organization, one for rejected tokens, listing problems, 5 functions (the watchdog's included) × (errors,
+    // throttles), 3 dead-letter queues, the publisher's lag.
+    expect(alarms).toHaveLength(1 + 1 + 1 + 10 + 3 + 1);
     for (const alarm of alarms) {
       expect(alarm, String(alarm.AlarmName)).toMatchObject({
         AlarmActions: [{ Ref: alarmTopicId }],
@@ -367,43 +280,30 @@ describe('dashboard', () => {
   const body = JSON.stringify((dashboard as CfnResource).Properties?.DashboardBody);
   const widgets = dashboardWidgets(dashboard as CfnResource);
 
-  it('shows, per organization, requests against the budget, orders seen and events emitted, from the poller log, and its cycles', () => {
+  it('shows every organization in one row whatever their number: the overdue count, the overdue ones and why, and one table of every cycle by organization', () => {
     const pollerLogs = logicalIdAt(stack, 'Poller', 'Logs');
-    for (const [id, name] of [
-      [NORTH, 'North School'],
-      [EAST, 'East School'],
-    ] as const) {
-      const queries = widgets
-        .filter(({ type, properties }) => type === 'log' && String(properties.title).startsWith(`${name}:`))
-        .map(({ properties }) => String(properties.query));
-      expect(queries).toHaveLength(2);
-      for (const query of queries) {
-        // The organization's cycle lines, in the poller's log group; a skipped cycle's line has no figures.
-        expect(query).toContain(`SOURCE '<Ref:${pollerLogs}>'`);
-        expect(query).toContain(`filter organization = "${id}" and ispresent(requests)`);
-      }
-      expect(queries.join('\n')).toMatch(/sum\(requests\).*min\(budgetRemaining\)/);
-      expect(queries.join('\n')).toMatch(/max\(ordersSeen\).*sum\(events\)/);
-      expect(
-        widgets.some(
-          ({ properties }) => properties.title === `${name}: API requests per minute (budget 50 per token)`,
-        ),
-      ).toBe(true);
-      expect(organizationMetrics(widgets, id)).toEqual(['PollSucceeded SampleCount', 'PollSucceeded Sum']);
-    }
+    const watchdogLogs = logicalIdAt(stack, 'Watchdog', 'Logs');
+    const queries = widgets
+      .filter(({ type }) => type === 'log')
+      .map(({ properties }) => String(properties.query));
+    // One query per log group, grouped by organization: never one per organization.
+    expect(queries).toHaveLength(2);
+    const [overdue, cycles] = queries;
+    expect(overdue).toContain(`SOURCE '<Ref:${watchdogLogs}>'`);
+    expect(overdue).toContain('filter message = "organization overdue"');
+    expect(overdue).toContain('by organization');
+    expect(cycles).toContain(`SOURCE '<Ref:${pollerLogs}>'`);
+    expect(cycles).toMatch(
+      /sum\(requests\).*min\(budgetRemaining\).*max\(ordersSeen\).*sum\(events\).*by organization/,
+    );
+    for (const id of [NORTH, EAST]) expect(body).not.toContain(id);
+    expect(body).toContain('OrganizationsOverdue');
   });
 
-  it('holds two custom metrics per organization, PollOverdue (its alarm) and PollSucceeded (its cycles), in the alarms and the dashboard', () => {
-    const perOrganization = new Set<string>();
-    for (const alarm of alarms) {
-      const dimensions = (alarm.Dimensions ?? []) as { Name: string }[];
-      if (dimensions.some(({ Name }) => Name === 'Organization'))
-        perOrganization.add(String(alarm.MetricName));
-    }
-    for (const id of [NORTH, EAST]) {
-      for (const metric of organizationMetrics(widgets, id)) perOrganization.add(metric.split(' ')[0] ?? '');
-    }
-    expect([...perOrganization].sort()).toEqual(['PollOverdue', 'PollSucceeded']);
+  it('holds no custom metric per organization, in the alarms or the dashboard', () => {
+    for (const alarm of alarms) expect(JSON.stringify(alarm.Dimensions ?? [])).not.toContain('Organization');
+    expect(body).not.toContain('"Organization"');
+    expect(body).not.toContain('PollSucceeded');
   });
 
   it('shows, per Slack or webhook subscriber, delivery latency and failures', () => {
@@ -445,14 +345,3 @@ function dashboardWidgets(dashboard: CfnResource): Widget[] {
 }
 
 /** "<metric name> <statistic>" of each graphed metric with the organization's dimension. */
-function organizationMetrics(widgets: readonly Widget[], organizationId: string): string[] {
-  return widgets.flatMap(({ type, properties }) => {
-    if (type !== 'metric') return [];
-    return ((properties.metrics ?? []) as unknown[][]).flatMap((metric) => {
-      const at = metric.indexOf('Organization');
-      if (at < 0 || metric[at + 1] !== organizationId) return [];
-      const options = metric[metric.length - 1] as { stat?: string };
-      return [`${String(metric[1])} ${options.stat ?? ''}`];
-    });
-  });
-}

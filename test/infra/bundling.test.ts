@@ -18,7 +18,7 @@ import {
   resourcesOfType,
 } from './support/notifierApp.js';
 
-const SERVICES = ['poller', 'publisher', 'webhook-delivery', 'slack-delivery', 'digest'] as const;
+const SERVICES = ['poller', 'watchdog', 'publisher', 'webhook-delivery', 'slack-delivery', 'digest'] as const;
 type Service = (typeof SERVICES)[number];
 
 let outdir: string;
@@ -106,6 +106,15 @@ describe('function bundles', () => {
     expect(result.stderr).toContain(
       'InvalidPollerEventError: poller event must be {"organizationId": "<uuid>"}',
     );
+  });
+
+  it('watchdog loads with its deployed environment, reading the organizations compiled into it', () => {
+    const result = run(
+      'watchdog',
+      functionEnvironment(built.template, functionLogicalId(built.template, 'watchdog')),
+    );
+    expect(result.stderr).not.toContain('Error');
+    expect(result.stdout).toBe('LOADED');
   });
 
   it('digest loads with its deployed environment, reading the config compiled into it', () => {

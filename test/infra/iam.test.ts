@@ -102,6 +102,15 @@ describe('IAM', () => {
     });
   });
 
+  it('lets the watchdog read the poll states and send ticks, nothing else: no token, no write to the table', () => {
+    expect(permissions(statementsOf('Watchdog'))).toEqual({
+      'logs:CreateLogStream': [arnOf('Watchdog', 'Logs')],
+      'logs:PutLogEvents': [arnOf('Watchdog', 'Logs')],
+      'dynamodb:GetItem': [arnOf('State', 'Table')],
+      'sqs:SendMessage': [arnOf('Ticks', 'Queue')],
+    });
+  });
+
   it('lets the publisher read the stream and publish to the encrypted event topic', () => {
     const stream = { 'Fn::GetAtt': [logicalIdAt(stack, 'State', 'Table'), 'StreamArn'] };
     const failureQueue = arnOf('Publisher', 'FailureQueue');
@@ -157,9 +166,9 @@ describe('IAM', () => {
     );
   });
 
-  it('lets the schedules invoke the poller and nothing else', () => {
-    const poller = { 'Fn::GetAtt': [logicalIdAt(stack, 'Poller', 'Function'), 'Arn'] };
-    const roleId = logicalIdAt(stack, 'Schedules', 'InvokeRole');
+  it('lets the watchdog schedule invoke the watchdog and nothing else', () => {
+    const poller = { 'Fn::GetAtt': [logicalIdAt(stack, 'Watchdog', 'Function'), 'Arn'] };
+    const roleId = logicalIdAt(stack, 'Watchdog', 'InvokeRole');
     const statements = policies
       .filter((policy) => (policy.Roles as { Ref: string }[]).some((role) => role.Ref === roleId))
       .flatMap((policy) => (policy.PolicyDocument as { Statement: Statement[] }).Statement);

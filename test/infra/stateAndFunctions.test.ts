@@ -47,9 +47,9 @@ describe('functions', () => {
           .POWERTOOLS_SERVICE_NAME === service,
     )?.[1].Properties;
 
-  it('creates the poller, the publisher and one delivery function per subscriber type in the config', () => {
-    expect(functions).toHaveLength(4);
-    for (const service of ['poller', 'publisher', 'webhook-delivery', 'slack-delivery']) {
+  it('creates the poller, the watchdog, the publisher and one delivery function per subscriber type in the config', () => {
+    expect(functions).toHaveLength(5);
+    for (const service of ['poller', 'watchdog', 'publisher', 'webhook-delivery', 'slack-delivery']) {
       expect(byService(service), service).toBeDefined();
     }
   });
@@ -101,7 +101,7 @@ describe('functions', () => {
 
   it('writes each function to its own log group, kept for a month', () => {
     const logGroups = resourcesOfType(template, 'AWS::Logs::LogGroup');
-    expect(logGroups).toHaveLength(4);
+    expect(logGroups).toHaveLength(5);
     for (const [, logGroup] of logGroups) expect(logGroup.Properties).toMatchObject({ RetentionInDays: 30 });
     const referenced = functions.map(
       ([, resource]) =>
@@ -119,6 +119,6 @@ describe('functions', () => {
         property<{ Variables: Record<string, unknown> }>(resource.Properties, 'Environment').Variables
           .POWERTOOLS_SERVICE_NAME,
     );
-    expect(services.sort()).toEqual(['poller', 'publisher', 'webhook-delivery']);
+    expect(services.sort()).toEqual(['poller', 'publisher', 'watchdog', 'webhook-delivery']);
   });
 });

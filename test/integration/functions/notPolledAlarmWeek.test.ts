@@ -1,8 +1,9 @@
 // A Monday-to-Sunday week under `cadence: "auto"` through the poller's trigger use case
-// (functions/poller/pollOnTrigger.ts, what the handler runs for each schedule run and each tick), with the
-// minute schedule and the tick chain in virtual time, the Admin API in memory (canteens working Monday to
-// Friday), and the "not polled" alarm as the synthesized template defines it, evaluated like CloudWatch
-// over the PollOverdue datapoints the triggers published. While cycles succeed it never fires, on the
+// (functions/poller/pollOnTrigger.ts, what the handler runs for each tick) and the watchdog's
+// (shared/poll/watchChains.ts, run every minute: it starts the chain and restarts a lost one), in virtual
+// time, the Admin API in memory (canteens working Monday to Friday), and the "organizations not polled"
+// alarm as the synthesized template defines it, evaluated like CloudWatch over the OrganizationsOverdue
+// counts the watchdog published. While cycles succeed it never fires, on the
 // closed weekend (a cycle every coldSweepMinutes) nor at night; when the poller stops running, throws, has
 // its token rejected or is starved of budget, it fires within max(5 min, 2 × the planned interval + 1 min)
 // of the last successful cycle, on a working day and on a closed one.
@@ -11,9 +12,12 @@ import { describe, expect, it } from 'vitest';
 import type { PollTrigger } from '../../../functions/poller/pollerEvent.js';
 import { pollOnTrigger, type TriggerDependencies } from '../../../functions/poller/pollOnTrigger.js';
 import { parseConfig } from '../../../shared/config/loadConfig.js';
-import { POLL_OVERDUE_METRIC } from '../../../shared/contracts/customMetrics.js';
-import { outageBoundMs, plannedIntervalMs } from '../../../shared/detect/overdue.js';
-import { overdueInputOf, tickDelaySeconds } from '../../../shared/poll/pollWhenDue.js';
+import { ORGANIZATIONS_OVERDUE_METRIC } from '../../../shared/contracts/customMetrics.js';
+import { outageBoundMs } from '../../../shared/detect/overdue.js';
+import { pollIntervalMs } from '../../../shared/operations/healthVerdict.js';
+import { pollHealthOf } from '../../../shared/operations/statusReport.js';
+import { tickDelaySeconds } from '../../../shared/poll/pollWhenDue.js';
+import { watchChains } from '../../../shared/poll/watchChains.js';
 import { exampleConfig, notifierApp, resourcesOfType } from '../../infra/support/notifierApp.js';
 import { alarmDefinitionOf, type Datapoint, evaluateAlarm } from '../../support/cloudWatchAlarm.js';
 import { CountingBudget } from '../../support/cycleBudgets.js';
@@ -41,11 +45,7 @@ const { template } = notifierApp(written);
 const notPolled = alarmDefinitionOf(
   resourcesOfType(template, 'AWS::CloudWatch::Alarm')
     .map(([, alarm]) => alarm.Properties ?? {})
-    .find(
-      (alarm) =>
-        alarm.MetricName === POLL_OVERDUE_METRIC &&
-        JSON.stringify(alarm.Dimensions).includes(organization.id),
-    ) ?? {},
+    .find((alarm) => alarm.MetricName === ORGANIZATIONS_OVERDUE_METRIC) ?? {},
 );
 
 type Outage = 'not running' | 'throws' | 'token rejected' | 'budget spent';
@@ -57,29 +57,9 @@ interface Run {
   cycles: number[];
 }
 
-/** Records what the handler's Powertools Metrics would publish: the organization's PollOverdue, when. */
-function recordingMetrics(clock: () => number, datapoints: Datapoint[]): Metrics {
-  let dimensions: Record<string, string> = {};
-  let pending: Array<{ name: string; value: number }> = [];
-  const metrics = {
-    addDimension(name: string, value: string) {
-      dimensions[name] = value;
-    },
-    addMetric(name: string, _unit: unknown, value: number) {
-      pending.push({ name, value });
-    },
-    publishStoredMetrics() {
-      for (const { name, value } of pending) {
-        if (name === notPolled.metricName && dimensions.Organization === notPolled.dimensions.Organization) {
-          datapoints.push({ at: clock(), value });
-        }
-      }
-      pending = [];
-      dimensions = {};
-    },
-    singleMetric: () => ({ addMetric() {} }),
-  };
-  return metrics as unknown as Metrics;
+/** The poller publishes nothing per organization now: only ListingProblems, not read here. */
+function silentMetrics(): Metrics {
+  return { singleMetric: () => ({ addMetric() {} }) } as unknown as Metrics;
 }
 
 async function runWeek(options: {
@@ -121,14 +101,20 @@ async function runWeek(options: {
       },
     },
     logger: { debug() {}, info() {}, warn() {}, error() {} },
-    metrics: recordingMetrics(clock, run.datapoints),
+    metrics: silentMetrics(),
     clock,
     runId: 'week',
   };
   const outage = options.outage;
   let brokeToken = false;
+  // A stack deployed before the window: its chain of ticks is running, first at `from`, before the
+  // watchdog's run of that minute (a fresh deployment's first minute reads the organization never polled).
+  triggers.push({
+    at: options.from,
+    trigger: { source: 'tick', organizationId: organization.id, dueAt: options.from, messageId: 'running' },
+  });
   for (let minute = options.from; minute < options.to; minute += MINUTE) {
-    triggers.push({ at: minute, trigger: { source: 'schedule', organizationId: organization.id } });
+    triggers.push({ at: minute, trigger: 'watchdog' });
   }
   for (let next = triggers.shift(); next !== undefined; next = triggers.shift()) {
     if (next.at >= options.to) break;
@@ -141,6 +127,21 @@ async function runWeek(options: {
       source.failListing({ listing: 'establishments', error: apiFailures.unauthorized() });
       brokeToken = true;
     }
+    if (next.trigger === 'watchdog') {
+      // The watchdog runs whatever the poller does, and publishes the count of overdue organizations.
+      const report = await watchChains([organization], {
+        store,
+        restart: async (organizationId, dueAt) => {
+          triggers.push({
+            at: now,
+            trigger: { source: 'tick', organizationId, dueAt, messageId: `restart-${triggers.pushed}` },
+          });
+        },
+        clock,
+      });
+      run.datapoints.push({ at: now, value: report.overdue.length });
+      continue;
+    }
     if (failing && outage.kind === 'not running') continue;
     const before = (await store.loadPollState(organization.id))?.health.lastSuccessAt ?? null;
     if (failing && outage.kind === 'throws')
@@ -149,12 +150,12 @@ async function runWeek(options: {
       const result = await pollOnTrigger(next.trigger, deps);
       if (result.outcome !== 'not_due') run.cycles.push(now);
     } catch {
-      // A poller that throws publishes nothing: the Lambda counts an error, the minute has no datapoint.
+      // A poller that throws sends no tick: the Lambda counts an error, the watchdog restarts the chain.
     }
     const state = await store.loadPollState(organization.id);
     const after = state?.health.lastSuccessAt ?? null;
     if (after !== null && after !== before) {
-      run.successes.push({ at: after, intervalMs: plannedIntervalMs(overdueInputOf(organization, state)) });
+      run.successes.push({ at: after, intervalMs: pollIntervalMs(pollHealthOf(organization, state)) });
     }
     // Each cycle takes some 100 ms of virtual time.
     now += 100;
@@ -164,15 +165,15 @@ async function runWeek(options: {
 
 /**
  * The triggers still to come, earliest first; of two at the same time, the one pushed first. Kept in order
- * as they are pushed: a week holds some 10,000 schedule runs, and sorting them again after each of the
+ * as they are pushed: a week holds some 10,000 watchdog runs, and sorting them again after each of the
  * 30,000 cycles (and shifting the array) was most of this file's time, minutes of it on a busy machine.
  */
 class TriggerQueue {
-  readonly #queue: Array<{ at: number; trigger: PollTrigger }> = [];
+  readonly #queue: Array<{ at: number; trigger: PollTrigger | 'watchdog' }> = [];
   #head = 0;
   pushed = 0;
 
-  push(entry: { at: number; trigger: PollTrigger }): void {
+  push(entry: { at: number; trigger: PollTrigger | 'watchdog' }): void {
     // After the last one due at or before it (ticks come due within 15 minutes: near the front).
     let low = this.#head;
     let high = this.#queue.length;
@@ -185,7 +186,7 @@ class TriggerQueue {
     this.pushed += 1;
   }
 
-  shift(): { at: number; trigger: PollTrigger } | undefined {
+  shift(): { at: number; trigger: PollTrigger | 'watchdog' } | undefined {
     const next = this.#queue[this.#head];
     if (next !== undefined) this.#head += 1;
     return next;
@@ -197,9 +198,9 @@ function alarmsOf(run: Run, from: number, to: number) {
 }
 
 describe('the "not polled" alarm over a week under cadence auto', () => {
-  it('is the deployed alarm: PollOverdue, its Maximum, two one-minute periods, missing data breaching', () => {
+  it('is the deployed alarm: OrganizationsOverdue, its Maximum, two one-minute periods, missing data breaching', () => {
     expect(notPolled).toMatchObject({
-      metricName: 'PollOverdue',
+      metricName: 'OrganizationsOverdue',
       statistic: 'Maximum',
       periodMs: MINUTE,
       evaluationPeriods: 2,

@@ -3,8 +3,8 @@
 // DynamoDB Local, the Admin API simulator on loopback (behind a proxy that can break its pending listing).
 // Triggered by the minute schedule or by a tick, it polls only when the organization is due, every cycle
 // that ran sends exactly one tick for the next, and a cycle that met broken listings warns and counts
-// them. A token not put yet is a failed cycle, not an error; a skip or a deferral is no success: each
-// publishes PollSucceeded 0. Organizations whose different secret references hold one token share it: each
+// them. A token not put yet is a failed cycle, not an error. No metric per organization: only the
+// deployment's ListingProblems for a cycle that polled (the watchdog judges overdue). Organizations whose different secret references hold one token share it: each
 // paces for its share of the token's budget.
 import { randomUUID } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -210,7 +210,7 @@ const notSetLine = (organization: string, key: string) =>
 
 // First: the handler caches the tokens secret once it has read a value.
 describe('poller handler, on a first deployment before the tokens are put', () => {
-  it('makes each trigger a failed cycle, never an error: one line naming the secret and the command that sets it, PollSucceeded 0, no request, no tick', async () => {
+  it('makes each trigger a failed cycle, never an error: one line naming the secret and the command that sets it, no metric, no request, no tick', async () => {
     tokensNotPutYet();
     const requestsBefore = sim.requestLog.size;
     const result = await handlerModule.handler({ organizationId: north }, { awsRequestId: 'first-1' });
@@ -225,9 +225,7 @@ describe('poller handler, on a first deployment before the tokens are put', () =
     });
     const lines = logLines();
     expect(lines).toEqual([notSetLine(north, 'NORTH_TOKEN')]);
-    expect(output.emf()).toEqual([
-      expect.objectContaining({ Organization: north, PollSucceeded: 0, PollOverdue: 1 }),
-    ]);
+    expect(output.emf()).toEqual([]);
     expect(sim.requestLog.size).toBe(requestsBefore);
     expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
   });
@@ -237,9 +235,7 @@ describe('poller handler, on a first deployment before the tokens are put', () =
     const result = await handlerModule.handler(tickEvent(SOUTH, Date.now()), { awsRequestId: 'first-2' });
     expect(result).toEqual({ batchItemFailures: [] });
     expect(logLines()).toEqual([notSetLine(SOUTH, 'SOUTH_TOKEN')]);
-    expect(output.emf()).toEqual([
-      expect.objectContaining({ Organization: SOUTH, PollSucceeded: 0, PollOverdue: 1 }),
-    ]);
+    expect(output.emf()).toEqual([]);
   });
 });
 
@@ -250,10 +246,7 @@ describe('poller handler, triggered by the schedule', () => {
     const after = Date.now();
     expect(first).toMatchObject({ ok: true, outcome: 'polled', events: 0 });
     expect(secretsManager).toHaveReceivedCommandWith(GetSecretValueCommand, { SecretId: TOKENS_SECRET });
-    expect(output.emf()).toEqual([
-      { ...deploymentMetric, ListingProblems: 0 },
-      expect.objectContaining({ Organization: north, PollSucceeded: 1 }),
-    ]);
+    expect(output.emf()).toEqual([{ ...deploymentMetric, ListingProblems: 0 }]);
     // The cycle's figures are fields of its line, where the dashboard queries them.
     expect(logLines()).toContainEqual(
       expect.objectContaining({
@@ -291,7 +284,7 @@ describe('poller handler, triggered by the schedule', () => {
     expect(output.text()).not.toContain(sim.token);
   });
 
-  it('answers a trigger before the due time with one state read: no API request, no tick, only PollOverdue 0', async () => {
+  it('answers a trigger before the due time with one state read: no API request, no tick, and no metric', async () => {
     await setDue(north, Date.now() + 60_000);
     const requestsBefore = sim.requestLog.size;
     const result = await handlerModule.handler({ organizationId: north }, { awsRequestId: 'r3' });
@@ -302,10 +295,7 @@ describe('poller handler, triggered by the schedule', () => {
     });
     expect(sim.requestLog.size).toBe(requestsBefore);
     expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
-    const [overdue, ...others] = output.emf();
-    expect(others).toEqual([]);
-    expect(overdue).toMatchObject({ Organization: north, PollOverdue: 0 });
-    expect(overdue).not.toHaveProperty('PollSucceeded');
+    expect(output.emf()).toEqual([]);
     expect(logLines()).toContainEqual(expect.objectContaining({ level: 'DEBUG', message: 'poll not due' }));
   });
 
@@ -361,10 +351,8 @@ describe('poller handler, triggered by the schedule', () => {
       await new RequestBudget({ token: sim.token, store: store.budgetCounters }).remaining(),
     ).toBeGreaterThanOrEqual(budgetBefore);
     expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
-    // Each trigger says the organization is not overdue: 15 minutes apart is its plan today.
-    expect(output.emf().slice(metricsOfCycle)).toEqual(
-      Array.from({ length: 3 }, () => expect.objectContaining({ Organization: north, PollOverdue: 0 })),
-    );
+    // A trigger not due publishes nothing: the watchdog reads the plan (15 minutes apart today) from the state.
+    expect(output.emf().slice(metricsOfCycle)).toEqual([]);
     await store.savePollState({ ...((await store.loadPollState(north)) ?? state), establishments: null });
   });
 
@@ -399,7 +387,7 @@ describe('poller handler, triggered by the schedule', () => {
     expect(await store.leaseHolder(north)).toBeUndefined();
   });
 
-  it('still sends the tick of the next cycle when the cycle fails, and publishes PollSucceeded 0', async () => {
+  it('still sends the tick of the next cycle when the cycle fails', async () => {
     const before = Date.now();
     const result = await handlerModule.handler({ organizationId: SOUTH }, { awsRequestId: 'r4' });
     expect(result).toMatchObject({ outcome: 'polled', ok: false });
@@ -412,12 +400,8 @@ describe('poller handler, triggered by the schedule', () => {
     const dueAt = await nextPollAtOf(SOUTH);
     expect(dueAt).toBeGreaterThanOrEqual(before + TOKEN_REJECTED_RETRY_MS);
     expect(sentTick()).toMatchObject({ body: { organizationId: SOUTH, dueAt } });
-    expect(output.emf()).toEqual([
-      { ...deploymentMetric, ListingProblems: 0 },
-      expect.objectContaining({ Organization: SOUTH, PollSucceeded: 0 }),
-      // The deployment's "token rejected" alarm reads it.
-      { ...deploymentMetric, TokenRejected: 1 },
-    ]);
+    // No metric of the organization: the watchdog reads its rejected token from the state table.
+    expect(output.emf()).toEqual([{ ...deploymentMetric, ListingProblems: 0 }]);
     expect(result).toMatchObject({ tokenRejected: true });
     expect(output.text()).not.toContain('sim_refused');
   });
@@ -447,7 +431,7 @@ describe('poller handler, triggered by the schedule', () => {
     } finally {
       hostile = undefined;
     }
-    // Problems are not failures: the cycle polled, and PollSucceeded says so.
+    // Problems are not failures: the cycle polled.
     expect(result).toMatchObject({ outcome: 'polled', ok: true, listingProblems: expect.any(Number) });
     const count = (result as { listingProblems: number }).listingProblems;
     expect(count).toBeGreaterThanOrEqual(3);
@@ -471,10 +455,7 @@ describe('poller handler, triggered by the schedule', () => {
         }),
       ]),
     );
-    expect(output.emf()).toEqual([
-      { ...deploymentMetric, ListingProblems: count },
-      expect.objectContaining({ Organization: north, PollSucceeded: 1 }),
-    ]);
+    expect(output.emf()).toEqual([{ ...deploymentMetric, ListingProblems: count }]);
     expect(output.text()).not.toContain('twelve euros');
   });
 
@@ -487,12 +468,13 @@ describe('poller handler, triggered by the schedule', () => {
       reason: expect.stringContaining(`--secret-id ${TOKENS_SECRET} --secret-string file://`),
     });
     expect(logLines()).toEqual([notSetLine(WEST, 'WEST_TOKEN')]);
-    expect(output.emf()).toEqual([expect.objectContaining({ Organization: WEST, PollSucceeded: 0 })]);
+    // Deferred: it walked nothing, so no ListingProblems either.
+    expect(output.emf()).toEqual([]);
     expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
     expect(output.text()).not.toContain(sim.token);
   });
 
-  it('publishes no PollSucceeded for a cycle skipped for another run’s lease, with no figures and no tick: no failed cycle', async () => {
+  it('publishes no metric for a cycle skipped for another run’s lease, with no figures and no tick: no failed cycle', async () => {
     await setDue(north, Date.now());
     expect(await store.acquireLease(north, 'another-run', Date.now(), 60_000)).toBe(true);
     try {
@@ -507,10 +489,8 @@ describe('poller handler, triggered by the schedule', () => {
     } finally {
       await store.releaseLease(north, 'another-run');
     }
-    // The run holding the lease publishes its cycle's; a PollSucceeded 0 here would be a failed cycle on the
-    // dashboard. The rule's verdict is published all the same.
-    expect(output.emf()).toEqual([expect.objectContaining({ Organization: north, PollOverdue: 0 })]);
-    expect(output.emf()[0]).not.toHaveProperty('PollSucceeded');
+    // The run holding the lease tells its cycle; this trigger publishes nothing.
+    expect(output.emf()).toEqual([]);
     const [line] = logLines().filter(({ message }) => message === 'poll cycle skipped');
     // No figures: a 0 of budget left or orders seen would be a false point on the dashboard.
     expect(line).toBeDefined();
@@ -519,7 +499,7 @@ describe('poller handler, triggered by the schedule', () => {
     expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
   });
 
-  it('takes a tick redelivered while its cycle still runs as a skip: no failure logged, no PollSucceeded, no tick, nothing retried', async () => {
+  it('takes a tick redelivered while its cycle still runs as a skip: no failure logged, no metric, no tick, nothing retried', async () => {
     await setDue(north, Date.now());
     // The first delivery's invocation is still polling: it holds the lease.
     expect(await store.acquireLease(north, 'r-first-delivery/m1', Date.now(), 60_000)).toBe(true);
@@ -529,23 +509,22 @@ describe('poller handler, triggered by the schedule', () => {
     } finally {
       await store.releaseLease(north, 'r-first-delivery/m1');
     }
-    // No PollSucceeded: the run holding the lease publishes its cycle's. The overdue verdict, as on every trigger.
-    expect(output.emf().some((blob) => 'PollSucceeded' in blob)).toBe(false);
-    expect(output.emf()).toEqual([expect.objectContaining({ Organization: north, PollOverdue: 0 })]);
+    // Nothing published: the run holding the lease tells its cycle.
+    expect(output.emf()).toEqual([]);
     const lines = logLines();
     expect(lines.filter(({ level }) => level === 'ERROR' || level === 'WARN')).toEqual([]);
     expect(lines.filter(({ message }) => message === 'poll cycle skipped')).toHaveLength(1);
     expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
   });
 
-  it('publishes PollSucceeded 0 for a cycle deferred for want of budget, and still sends the tick of the next one', async () => {
+  it('publishes nothing for a cycle deferred for want of budget, and still sends the tick of the next one', async () => {
     // A 429 met elsewhere paused the token's budget for two minutes: pending cannot be paid for.
     const key = new RequestBudget({ token: EAST_TOKEN_VALUE }).key;
     await store.budgetCounters.pauseUntil(key, Date.now() + 120_000);
     const requestsBefore = sim.requestLog.size;
     const result = await handlerModule.handler({ organizationId: EAST }, { awsRequestId: 'r-deferred' });
     expect(result).toMatchObject({ organization: EAST, outcome: 'deferred', ok: false, requests: 0 });
-    expect(output.emf()).toEqual([expect.objectContaining({ Organization: EAST, PollSucceeded: 0 })]);
+    expect(output.emf()).toEqual([]);
     expect(sim.requestLog.size).toBe(requestsBefore);
     expect(sentTick()).toMatchObject({ body: { organizationId: EAST, dueAt: await nextPollAtOf(EAST) } });
   });
@@ -583,10 +562,7 @@ describe('poller handler, triggered by a tick', () => {
       QueueUrl: TICK_QUEUE_URL,
       body: { organizationId: north, dueAt: await nextPollAtOf(north) },
     });
-    expect(output.emf()).toEqual([
-      { ...deploymentMetric, ListingProblems: 0 },
-      expect.objectContaining({ Organization: north, PollSucceeded: 1 }),
-    ]);
+    expect(output.emf()).toEqual([{ ...deploymentMetric, ListingProblems: 0 }]);
   });
 
   it('ends the chain at a duplicate or early tick: no API request, no tick', async () => {
@@ -597,10 +573,7 @@ describe('poller handler, triggered by a tick', () => {
     expect(result).toEqual({ batchItemFailures: [] });
     expect(sim.requestLog.size).toBe(requestsBefore);
     expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
-    const [overdue, ...others] = output.emf();
-    expect(others).toEqual([]);
-    expect(overdue).toMatchObject({ Organization: north, PollOverdue: 0 });
-    expect(overdue).not.toHaveProperty('PollSucceeded');
+    expect(output.emf()).toEqual([]);
   });
 
   it('still sends the tick of the next cycle when the cycle fails, without failing the batch', async () => {

@@ -9,6 +9,7 @@ import {
 /** A school whose 30 pending orders fit in two pages, alone on its token. */
 const SMALL: IntervalBySizeInput = {
   pollIntervalSeconds: AWS_DEFAULT_POLL_INTERVAL_SECONDS,
+  intervalIsAwsDefault: true,
   pendingPages: 2,
   averageLookups: 0.5,
   organizationsOnToken: 1,
@@ -27,8 +28,13 @@ describe('awsIntervalSeconds', () => {
   });
 
   it('keeps whatever interval a config sets, small or not', () => {
-    expect(awsIntervalSeconds({ ...SMALL, pollIntervalSeconds: 120 })).toBe(120);
-    expect(awsIntervalSeconds({ ...SMALL, pollIntervalSeconds: 10, pendingPages: 9 })).toBe(10);
+    const set = { ...SMALL, intervalIsAwsDefault: false };
+    expect(awsIntervalSeconds({ ...set, pollIntervalSeconds: 120 })).toBe(120);
+    expect(awsIntervalSeconds({ ...set, pollIntervalSeconds: 10, pendingPages: 9 })).toBe(10);
+  });
+
+  it('keeps an explicit 60 for a small organization: a config that says a minute means a minute', () => {
+    expect(awsIntervalSeconds({ ...SMALL, intervalIsAwsDefault: false })).toBe(60);
   });
 
   it('never lets the small organizations on one token ask for more than it holds together', () => {

@@ -2,10 +2,12 @@
 // takes it as it is when the digest matches, so a cold start builds no config schema; NOTIFIER_CONFIG set
 // in the environment, or compiled text that is not the checked form, is parsed in full as before.
 import { afterEach, describe, expect, it } from 'vitest';
+import { NotifierConfig } from '../../../infra/notifierConfig.js';
 import type { Config } from '../../../shared/config/configSchema.js';
 import { ConfigError } from '../../../shared/config/errors.js';
 import { parseConfig } from '../../../shared/config/loadConfig.js';
 import {
+  awsDefaultIntervals,
   BUNDLED_CONFIG_GLOBAL,
   checkedConfigText,
   functionConfig,
@@ -77,5 +79,31 @@ describe('functionConfig', () => {
 
   it('names NOTIFIER_CONFIG when there is no config at all', () => {
     expect(() => functionConfig({})).toThrow(/NOTIFIER_CONFIG/);
+  });
+});
+
+describe('awsDefaultIntervals', () => {
+  it('names the organizations the stack gave the AWS default interval, and not one that wrote 60 itself', () => {
+    const written = {
+      ...WRITTEN,
+      organizations: [
+        ...WRITTEN.organizations,
+        {
+          id: '0d7c9a2e-1f3b-4c5d-8e6f-7a8b9c0d1e2f',
+          name: 'East School',
+          token: { env: 'EAST_TOKEN' },
+          timeZone: 'Europe/Lisbon',
+          pollIntervalSeconds: 60,
+        },
+      ],
+    };
+    const notifier = new NotifierConfig(written);
+    const poller = notifier.pollerConfig();
+    // Both read 60 once parsed: only the compiled facts tell them apart.
+    expect(poller.organizations.map((organization) => organization.pollIntervalSeconds)).toEqual([60, 60]);
+    compile(checkedConfigText(poller, { awsDefaultIntervals: notifier.awsDefaultIntervals }));
+    expect([...awsDefaultIntervals({})]).toEqual(['3F2B8C1E-5D4A-4E6B-9C7D-1A2B3C4D5E6F'.toLowerCase()]);
+    // NOTIFIER_CONFIG set by hand: every interval is taken as written.
+    expect([...awsDefaultIntervals({ NOTIFIER_CONFIG: '{}' })]).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pollOnTrigger, type TriggerDependencies } from '../../../functions/poller/pollOnTrigger.js';
-import type { Tick } from '../../../functions/poller/tickQueue.js';
+import type { Tick } from '../../../functions/shared/tickQueue.js';
 import { parseConfig } from '../../../shared/config/loadConfig.js';
 import { METRICS_NAMESPACE } from '../../../shared/contracts/customMetrics.js';
 import { StoreThrottledError } from '../../../shared/store/errors.js';
@@ -101,33 +101,22 @@ describe('pollOnTrigger, when telling a cycle that ran fails', () => {
     );
   });
 
-  it('sends the next tick before it throws what failed in telling the cycle (the state not read again)', async () => {
-    const real = new InMemoryStateStore({ clock: () => T0 });
-    const readFailure = new StoreThrottledError('loadPollState', NORTH_SCHOOL_ID, 'throughput exceeded');
-    let saved = false;
-    // DynamoDB refusing reads from the moment the cycle's state is saved: the overdue verdict cannot be had.
-    const store = new Proxy(real, {
-      get(target, property) {
-        if (property === 'savePollState') {
-          return async (...args: Parameters<StateStore['savePollState']>) => {
-            await target.savePollState(...args);
-            saved = true;
-          };
-        }
-        if (property === 'loadPollState') {
-          return async (organizationId: string) => {
-            if (saved) throw readFailure;
-            return target.loadPollState(organizationId);
-          };
-        }
-        const value = Reflect.get(target, property);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+  it('sends the next tick before it throws what failed in telling the cycle (its metric not published)', async () => {
+    const store = new InMemoryStateStore({ clock: () => T0 });
+    const publishFailure = new Error('stdout closed');
+    const failing = deps(source(), store);
+    // Powertools failing to write the cycle's ListingProblems blob: the chain must not stop for it.
+    failing.metrics = {
+      singleMetric: () => ({
+        addMetric() {
+          throw publishFailure;
+        },
+      }),
+    } as unknown as Metrics;
 
-    await expect(pollOnTrigger(trigger, deps(source(), store))).rejects.toBe(readFailure);
+    await expect(pollOnTrigger(trigger, failing)).rejects.toBe(publishFailure);
 
-    const nextPollAt = (await real.loadPollState(NORTH_SCHOOL_ID))?.pace.nextPollAt;
+    const nextPollAt = (await store.loadPollState(NORTH_SCHOOL_ID))?.pace.nextPollAt;
     expect(nextPollAt).toBeGreaterThan(T0);
     expect(sent).toEqual([{ organizationId: NORTH_SCHOOL_ID, dueAt: nextPollAt }]);
     expect(logLines()).toContainEqual(expect.objectContaining({ level: 'INFO', message: 'poll cycle' }));

@@ -5,11 +5,7 @@
 // ListingProblems, for a cycle that polled, once for the deployment, without the organization.
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  publishOrganizationMetrics,
-  publishPollMetrics,
-  summarizePoll,
-} from '../../../functions/poller/pollSummary.js';
+import { publishPollMetrics, summarizePoll } from '../../../functions/poller/pollSummary.js';
 import { METRICS_NAMESPACE, SERVICE_NAMES } from '../../../shared/contracts/customMetrics.js';
 import type { PollReport } from '../../../shared/poll/pollReport.js';
 import { captureOutput } from '../../support/captureOutput.js';
@@ -25,55 +21,25 @@ function publish(report: PollReport): Record<string, unknown>[] {
   publishPollMetrics(
     new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller }),
     report,
-    { overdue: false, tokenRejected: false },
   );
   vi.restoreAllMocks();
   return output.emf();
 }
 
 describe('publishPollMetrics', () => {
-  it('publishes PollSucceeded 1 and PollOverdue, and no other metric of the organization, for a cycle that polled without a failure', () => {
-    const [, blob] = publish(pollReport({ ok: true, requests: 12, budgetRemaining: 30, ordersSeen: 90 }));
-    expect(blob).toMatchObject({ Organization: ORGANIZATION.id, PollSucceeded: 1 });
-    const [directive] = (blob as { _aws: { CloudWatchMetrics: { Metrics: { Name: string }[] }[] } })._aws
-      .CloudWatchMetrics;
-    // Each metric is $0.30 a month per organization: the figures go to the log line instead.
-    expect(directive?.Metrics.map(({ Name }) => Name)).toEqual(['PollSucceeded', 'PollOverdue']);
-  });
-
-  it('publishes PollSucceeded 0 for a cycle that polled and failed', () => {
-    const [, blob] = publish(pollReport({ ok: false, failures: ['North School: 503'] }));
-    expect(blob).toMatchObject({ PollSucceeded: 0 });
-  });
-
-  it('publishes PollSucceeded 0 for a deferred cycle: no budget for pending is no success', () => {
-    expect(publish(pollReport({ outcome: 'deferred', requests: 0, budgetRemaining: 3 }))).toEqual([
-      expect.objectContaining({ Organization: ORGANIZATION.id, PollSucceeded: 0 }),
-    ]);
-  });
-
-  it('publishes no PollSucceeded for a skipped cycle: another run holding the lease (a redelivered tick) is no failed cycle', () => {
-    const blobs = publish(pollReport({ outcome: 'skipped' }));
-    expect(blobs.some((blob) => 'PollSucceeded' in blob)).toBe(false);
-    expect(blobs).toEqual([expect.objectContaining({ PollOverdue: 0 })]);
-  });
-
-  it('publishes PollSucceeded 0 for a cycle that could not start', () => {
-    const output = captureOutput();
-    publishOrganizationMetrics(
-      new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller }),
-      ORGANIZATION.id,
-      { succeeded: false, overdue: true, tokenRejected: false },
-    );
-    vi.restoreAllMocks();
-    expect(output.emf()).toEqual([
-      expect.objectContaining({
-        service: 'poller',
-        Organization: ORGANIZATION.id,
-        PollSucceeded: 0,
-        PollOverdue: 1,
-      }),
-    ]);
+  it('publishes no metric of the organization, whatever its cycle: its figures are fields of the log line, its health is in the state table', () => {
+    for (const report of [
+      pollReport({ ok: true, requests: 12, budgetRemaining: 30, ordersSeen: 90 }),
+      pollReport({ ok: false, failures: ['North School: 503'] }),
+      pollReport({ outcome: 'deferred', requests: 0, budgetRemaining: 3 }),
+      pollReport({ outcome: 'skipped' }),
+    ]) {
+      for (const blob of publish(report)) {
+        expect(blob).not.toHaveProperty('Organization');
+        expect(blob).not.toHaveProperty('PollSucceeded');
+        expect(blob).not.toHaveProperty('PollOverdue');
+      }
+    }
   });
 
   it('publishes the listing problems of a cycle that polled as one metric of the deployment, without the organization', () => {
@@ -83,9 +49,9 @@ describe('publishPollMetrics', () => {
       page: 1,
       detail: 'total: invalid',
     } as const;
-    const [listingProblems, organizationBlob] = publish(
-      pollReport({ problems: [problem, problem, problem] }),
-    );
+    const blobs = publish(pollReport({ problems: [problem, problem, problem] }));
+    expect(blobs).toHaveLength(1);
+    const [listingProblems] = blobs;
     expect(listingProblems).toEqual({
       _aws: {
         Timestamp: expect.any(Number),
@@ -100,8 +66,6 @@ describe('publishPollMetrics', () => {
       service: 'poller',
       ListingProblems: 3,
     });
-    expect(organizationBlob).toMatchObject({ Organization: ORGANIZATION.id, PollSucceeded: 1 });
-    expect(organizationBlob).not.toHaveProperty('ListingProblems');
   });
 
   it('publishes no ListingProblems for a deferred cycle, which walked nothing', () => {

@@ -3,7 +3,7 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TickQueue, TickSchema } from '../../../functions/poller/tickQueue.js';
+import { TickQueue, TickSchema } from '../../../functions/shared/tickQueue.js';
 import { queueUrl } from '../../support/lambdaRecords.js';
 
 const sqs = mockClient(SQSClient);

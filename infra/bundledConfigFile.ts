@@ -1,0 +1,22 @@
+// Where a function's compiled config waits for esbuild: a file named by its content's SHA-256 in the
+// system's temporary directory, which esbuild injects (shared/contracts/bundledConfig.ts). Passed on
+// esbuild's command line instead, a config of some 170 organizations failed the synth with `spawnSync npx
+// E2BIG`, since the OS caps one argument at 128 KB.
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Config } from '../shared/config/configSchema.js';
+import { bundledConfigModule, type ConfigFacts } from '../shared/contracts/bundledConfig.js';
+
+/** Writes the module that carries `config` into a bundle, and returns its absolute path. */
+export function writeBundledConfigFile(config: Config, facts: ConfigFacts = {}): string {
+  const text = bundledConfigModule(config, facts);
+  const name = `${createHash('sha256').update(text).digest('hex')}.mjs`;
+  const dir = join(tmpdir(), 'meal-order-notifier-bundled-config');
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, name);
+  // Same name, same content: two synths writing it at once write the same bytes.
+  writeFileSync(path, text);
+  return path;
+}
