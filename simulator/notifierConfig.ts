@@ -1,6 +1,7 @@
 // How a notifier connects to a running simulator: each organization with the token that reads it, and
 // the config that watches them all as the world intends (its window and time zone), tokens named by
-// environment variable as a config requires.
+// environment variable as a config requires; with the local receivers, the subscribers that reach them.
+import type { OrderStatus } from '../shared/api/schemas.js';
 import type { ConfigInput } from '../shared/config/configSchema.js';
 import type { RunningSimulator } from './startSimulator.js';
 
@@ -30,21 +31,55 @@ export function organizationConnections(simulator: RunningSimulator): Organizati
   return connections;
 }
 
+/** The variables `simulate --receivers` exports its receivers' URLs in, which the config reads. */
+export const RECEIVER_ENV = { slack: 'SLACK_URL', smtp: 'SMTP_URL' } as const;
+
+/**
+ * What the receivers' config adds: a Slack channel and an office mailbox (README.md's walkthrough), and
+ * the orders they hear of. Archived orders are left out, as the demo leaves them: at the simulator's pace
+ * only the slow sweep finds them, in batches.
+ */
+const RECEIVERS: Pick<ConfigInput, 'subscribers' | 'smtp'> & { statuses: OrderStatus[] } = {
+  statuses: ['pending', 'completed', 'canceled'],
+  subscribers: [
+    { id: 'kitchen', type: 'slack', webhookUrl: { env: RECEIVER_ENV.slack } },
+    {
+      id: 'office',
+      type: 'email',
+      to: ['office@example.org'],
+      filter: { types: ['order.created', 'order.canceled'] },
+    },
+  ],
+  smtp: { url: { env: RECEIVER_ENV.smtp }, from: 'Order alerts <alerts@example.org>' },
+};
+
+export interface NotifierConfigOptions {
+  /** Adds the subscribers that deliver to `simulate --receivers`' Slack endpoint and SMTP server. */
+  receivers?: boolean;
+}
+
 /** A config for `meal-notifier poll` that watches every organization of the simulator. */
 export function notifierConfigFor(
   simulator: RunningSimulator,
   connections: readonly OrganizationConnection[] = organizationConnections(simulator),
+  { receivers = false }: NotifierConfigOptions = {},
 ): ConfigInput {
   const { window, timeZone } = simulator.notifier;
+  const organizations = connections.map((connection) => ({
+    id: connection.id,
+    name: connection.name,
+    token: { env: connection.tokenEnv },
+    timeZone,
+    window: { ...window },
+  }));
+  const api = { baseUrl: simulator.baseUrl, requestsPerMinute: simulator.requestsPerMinute };
+  if (!receivers) return { api, organizations };
+  const { statuses, subscribers, smtp } = structuredClone(RECEIVERS);
   return {
-    api: { baseUrl: simulator.baseUrl, requestsPerMinute: simulator.requestsPerMinute },
-    organizations: connections.map((connection) => ({
-      id: connection.id,
-      name: connection.name,
-      token: { env: connection.tokenEnv },
-      timeZone,
-      window: { ...window },
-    })),
+    api,
+    organizations: organizations.map((organization) => ({ ...organization, statuses: [...statuses] })),
+    subscribers,
+    smtp,
   };
 }
 

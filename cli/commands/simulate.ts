@@ -3,7 +3,7 @@
 import { Command } from 'commander';
 import type { MailInbox } from '../../simulator/inbox/mailInbox.js';
 import { type SlackInbox, startSlackInbox } from '../../simulator/inbox/slackInbox.js';
-import { notifierConfigFor, organizationConnections } from '../../simulator/notifierConfig.js';
+import { notifierConfigFor, organizationConnections, RECEIVER_ENV } from '../../simulator/notifierConfig.js';
 import { PICKUP_FORMATS } from '../../simulator/pickupFormat.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
 import { WORLD_NAMES, WORLD_PRESETS } from '../../simulator/worldPresets.js';
@@ -74,7 +74,7 @@ export function simulateCommand(deps: SimulateCommandDeps = {}): Command {
     .option('--bare', 'answer GET /orders with a bare array, the old form without links and meta')
     .option(
       '--receivers',
-      'also run a Slack-like webhook endpoint and an SMTP server, and show what they receive',
+      'also run a Slack-like webhook endpoint and an SMTP server, show what they receive, and add subscribers for them to the config printed',
     )
     .option(
       '--show <what>',
@@ -147,13 +147,13 @@ Examples:
           world,
           speed,
           connections,
-          config: notifierConfigFor(simulator, connections),
+          config: notifierConfigFor(simulator, connections, { receivers: inboxes !== undefined }),
           establishments: simulator.world.establishments(),
           timeZone: simulator.world.timeZone,
           exports: inboxes
             ? [
-                ['SLACK_URL', inboxes.slack.webhookUrl],
-                ['SMTP_URL', inboxes.mail.url],
+                [RECEIVER_ENV.slack, inboxes.slack.webhookUrl],
+                [RECEIVER_ENV.smtp, inboxes.mail.url],
               ]
             : [],
         }),

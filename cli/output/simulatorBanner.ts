@@ -78,13 +78,13 @@ export function workingDays(days: readonly number[]): string {
     .join(', ');
 }
 
-/** Pretty JSON, but one line per organization, so twenty of them still fit on a screen. */
+/** Pretty JSON, but one line per organization or subscriber, so twenty of them still fit on a screen. */
 function formatConfig(config: ConfigInput): string {
-  const { organizations, ...rest } = config;
-  const entries = [
-    ...Object.entries(rest).map(([key, value]) => `  ${JSON.stringify(key)}: ${oneLine(value)}`),
-    `  "organizations": [\n${organizations.map((organization) => `    ${oneLine(organization)}`).join(',\n')}\n  ]`,
-  ];
+  const entries = Object.entries(config).map(([key, value]) =>
+    Array.isArray(value)
+      ? `  ${JSON.stringify(key)}: [\n${value.map((item) => `    ${oneLine(item)}`).join(',\n')}\n  ]`
+      : `  ${JSON.stringify(key)}: ${oneLine(value)}`,
+  );
   return `{\n${entries.join(',\n')}\n}`;
 }
 

@@ -93,6 +93,7 @@ describe('meal-notifier config-schema', () => {
       ...documentedConfigs(),
       ...repositoryConfigs(),
       ['the config simulate prints', notifierConfigFor(sim)],
+      ['the config simulate --receivers prints', notifierConfigFor(sim, undefined, { receivers: true })],
       [
         "the demo's config",
         demoConfig(

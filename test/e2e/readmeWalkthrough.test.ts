@@ -1,7 +1,7 @@
 // The README's "Slack-style and e-mail notifications, with no accounts" walkthrough, followed as a new user
 // would: `simulate --receivers --show full` in one process, and in another `poll` with the README's own
 // notifier.json (read from the README, the simulator's address and organization pasted in) at its default
-// pace. What the user waits for is read from the two processes' lines, never from a sleep.
+// pace. That notifier.json is the one the simulator prints. What the user waits for is read from the two processes' lines, never from a sleep.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,6 +71,19 @@ describe('the README walkthrough with simulate --receivers', () => {
     expect(south?.[2]).not.toBe(env.MEAL_API_ORGANIZATION);
     expect(south?.[3]).toBe(env.SOUTH_ACADEMY_TOKEN);
     expect(banner).toContain(`export MEAL_API_BASE_URL=${env.MEAL_API_BASE_URL}\n`);
+  });
+
+  it("prints the README's notifier.json, its receivers' subscribers included, but for its address", () => {
+    const printed = /save this as notifier\.json[^\n]*\n(\{\n[\s\S]*?\n\})\n/.exec(banner)?.[1] ?? '';
+    const readme = JSON.parse(readmeJson.replace(README_BASE_URL, env.MEAL_API_BASE_URL ?? '')) as unknown;
+    expect(JSON.parse(printed)).toEqual(readme);
+    expect(readme).toMatchObject({
+      subscribers: [
+        { id: 'kitchen', webhookUrl: { env: 'SLACK_URL' } },
+        { id: 'office', to: ['office@example.org'] },
+      ],
+      smtp: { url: { env: 'SMTP_URL' } },
+    });
   });
 
   it("polling with the README's notifier.json, the first cycle after the silent baseline delivers, within 15 s of it", async () => {

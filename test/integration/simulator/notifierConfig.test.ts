@@ -3,6 +3,7 @@ import { parseConfig } from '../../../shared/config/loadConfig.js';
 import {
   notifierConfigFor,
   organizationConnections,
+  RECEIVER_ENV,
   tokenEnvironment,
 } from '../../../simulator/notifierConfig.js';
 import {
@@ -53,6 +54,21 @@ describe('notifier config for a running simulator', () => {
       expect(organization.token).toEqual({ env: 'MEAL_API_TOKEN' });
       expect(organization.window).toEqual({ daysBack: 3, daysAhead: 3 });
       expect(organization.timeZone).toBe('Europe/Madrid');
+    }
+  });
+
+  it('with the receivers, adds a Slack and an e-mail subscriber reading their URLs from SLACK_URL and SMTP_URL', async () => {
+    const sim = await start({});
+    expect(parseConfig(notifierConfigFor(sim)).subscribers).toEqual([]);
+    const config = parseConfig(notifierConfigFor(sim, undefined, { receivers: true }));
+    expect(config.subscribers.map((subscriber) => [subscriber.id, subscriber.type])).toEqual([
+      ['kitchen', 'slack'],
+      ['office', 'email'],
+    ]);
+    expect(config.subscribers[0]).toMatchObject({ webhookUrl: { env: RECEIVER_ENV.slack } });
+    expect(config.smtp?.url).toEqual({ env: RECEIVER_ENV.smtp });
+    for (const organization of config.organizations) {
+      expect(organization.statuses).toEqual(['pending', 'completed', 'canceled']);
     }
   });
 
