@@ -11,17 +11,22 @@ import { RemovalPolicy, Stack, Tags, Validations } from 'aws-cdk-lib';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import { type CfnSecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import type { Config } from '../shared/config/configSchema.js';
+import { type Config, slackSecretOf } from '../shared/config/configSchema.js';
 import type { SecretRef } from '../shared/config/secretRef.js';
 import { ORGANIZATION_TOKENS_SECRET } from '../shared/contracts/organizationTokensSecret.js';
 import { DeploymentError } from './deploymentError.js';
 
-export type SecretPurpose = 'organization-token' | 'webhook-signing-secret' | 'slack-webhook-url';
+export type SecretPurpose =
+  | 'organization-token'
+  | 'webhook-signing-secret'
+  | 'slack-webhook-url'
+  | 'slack-bot-token';
 
 const PURPOSE_TEXT: Record<SecretPurpose, string> = {
   'organization-token': 'Admin API token',
   'webhook-signing-secret': 'webhook signing secret (whsec_...)',
   'slack-webhook-url': 'Slack incoming-webhook URL',
+  'slack-bot-token': 'Slack app bot token',
 };
 
 /** Where the config uses a secret: what for, by whom (organization uuid or subscriber id), at which path. */
@@ -108,10 +113,11 @@ export class NotifierSecrets extends Construct {
           });
         });
       } else if (subscriber.type === 'slack') {
-        use(subscriber.webhookUrl, {
-          purpose: 'slack-webhook-url',
+        const { field, ref } = slackSecretOf(subscriber);
+        use(ref, {
+          purpose: field === 'botToken' ? 'slack-bot-token' : 'slack-webhook-url',
           usedBy: subscriber.id,
-          path: `$.subscribers[${index}].webhookUrl`,
+          path: `$.subscribers[${index}].${field}`,
         });
       }
     });

@@ -10,7 +10,7 @@ import { isValidTimeZone } from '../time/calendarDate.js';
 import { parseCatchUpAfter } from './catchUpAfter.js';
 import { closestMatch } from './closestMatch.js';
 import { quoted } from './describeValue.js';
-import { SecretRefSchema } from './secretRef.js';
+import { type SecretRef, SecretRefSchema } from './secretRef.js';
 import { strictObject } from './strictObject.js';
 
 /** The Admin API's base path; every endpoint in the spec is relative to it. */
@@ -350,13 +350,114 @@ const CatchUpAfter = z
 /** The human subscribers' fields: who reads them can be buried by a backlog, so they get catch-ups. */
 const humanBase = { ...subscriberBase, catchUpAfter: CatchUpAfter };
 
+/** Slack's Web API, where a Slack app subscriber's calls go unless its `apiUrl` says otherwise. */
+export const DEFAULT_SLACK_API_URL = 'https://slack.com/api';
+
+/**
+ * Whether a URL the notifier sends a credential to may be used: https, or http only to this machine
+ * (127.0.0.0/8, ::1, localhost), where tests and the simulator serve stand-ins. @returns the problem, if any
+ */
+export function credentialUrlProblem(text: string): string | undefined {
+  const url = parseHttpUrl(text);
+  if (!url) return 'must be an https:// URL, e.g. "https://slack.com/api"';
+  if (url.username || url.password) return 'must not carry credentials; the token goes in botToken';
+  if (url.search || url.hash) return 'must not have a query or fragment, e.g. "https://slack.com/api"';
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname))
+    return 'must be https:// (http:// only to this machine: 127.0.0.1, [::1], localhost), since the bot token goes with every call';
+  return undefined;
+}
+
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
+}
+
+const SlackApiUrl = z
+  .string()
+  .superRefine((text, ctx) => {
+    const problem = credentialUrlProblem(text);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  // Method names are appended to it ("/chat.postMessage"), so one canonical form without a trailing slash.
+  .transform((text) => text.replace(/\/+$/, ''));
+
+// A conversation id: chat.postMessage takes names too, but conversations.info and the stored ts need the id.
+const SLACK_CHANNEL_ID = /^[A-Z][A-Z0-9]{7,}$/;
+const SlackChannel = z.string().regex(SLACK_CHANNEL_ID, {
+  error: (issue) =>
+    `${quoted(issue.input)} is not a Slack channel id: write the id, e.g. "C0123ABCD" (in Slack, the channel's details show it at the bottom)`,
+});
+
 export const SlackSubscriberSchema = strictObject({
   type: z.literal('slack'),
   ...humanBase,
   // The incoming-webhook URL is itself the credential.
-  webhookUrl: SecretRefSchema.describe('The Slack incoming-webhook URL, a secret: { "env": "NAME" }.'),
-}).describe('Messages to a Slack channel.');
+  webhookUrl: SecretRefSchema.optional().describe(
+    'The Slack incoming-webhook URL, a secret: { "env": "NAME" }. One message per event; excludes botToken.',
+  ),
+  botToken: SecretRefSchema.optional().describe(
+    "A Slack app's bot token (xoxb-…), a secret: { \"env\": \"NAME\" }. The kitchen's board: one message per establishment and day, each order a reply edited in place; needs channel; excludes webhookUrl.",
+  ),
+  channel: SlackChannel.optional().describe(
+    'With botToken: the id of the channel the board goes to, e.g. "C0123ABCD"; the app must be invited to it.',
+  ),
+  apiUrl: SlackApiUrl.optional().describe(
+    'With botToken: the Slack Web API base URL. Default "https://slack.com/api"; https only, http only to this machine (tests, the simulator).',
+  ),
+})
+  .superRefine((subscriber, ctx) => {
+    const raw = subscriber as Record<string, unknown>;
+    const hook = raw.webhookUrl !== undefined;
+    const app = raw.botToken !== undefined;
+    if (hook && app) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['botToken'],
+        message:
+          'webhookUrl and botToken exclude each other: keep webhookUrl for one message per event, or botToken and channel for the kitchen\'s board',
+      });
+      return;
+    }
+    if (!hook && !app) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['webhookUrl'],
+        message:
+          'required: webhookUrl (an incoming webhook, one message per event) or botToken and channel (a Slack app, the kitchen\'s board)',
+      });
+      return;
+    }
+    if (app && raw.channel === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['channel'],
+        message: 'required with botToken: the id of the channel the board goes to, e.g. "C0123ABCD"',
+      });
+    for (const key of ['channel', 'apiUrl'] as const) {
+      if (hook && raw[key] !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `only a Slack app subscriber (botToken) takes ${key}; an incoming webhook posts to its own channel`,
+        });
+    }
+  }, ALWAYS)
+  .describe('Messages to a Slack channel: an incoming webhook, or a Slack app keeping the kitchen\'s board.');
 export type SlackSubscriber = z.infer<typeof SlackSubscriberSchema>;
+
+/** A Slack subscriber that keeps the kitchen's board through a Slack app (botToken) rather than a webhook. */
+export function isSlackAppSubscriber(
+  subscriber: SubscriberConfig,
+): subscriber is SlackSubscriber & { botToken: SecretRef; channel: string } {
+  return subscriber.type === 'slack' && subscriber.botToken !== undefined;
+}
+
+/** The one secret a Slack subscriber is built from, and the field that names it. */
+export function slackSecretOf(subscriber: SlackSubscriber): { field: 'webhookUrl' | 'botToken'; ref: SecretRef } {
+  if (subscriber.botToken !== undefined) return { field: 'botToken', ref: subscriber.botToken };
+  // The schema requires one of the two.
+  return { field: 'webhookUrl', ref: subscriber.webhookUrl as SecretRef };
+}
 
 const EmailAddress = z.email({
   error: (issue) =>

@@ -47,7 +47,10 @@ export function findUnsetSecretsInDraft(
   subscribers.forEach((subscriber, index) => {
     if (!wanted(subscriber)) return;
     const at = ['subscribers', index];
-    if (subscriber?.type === 'slack') report([...at, 'webhookUrl'], variableOf(subscriber.webhookUrl));
+    if (subscriber?.type === 'slack') {
+      const field = subscriber.botToken === undefined ? 'webhookUrl' : 'botToken';
+      report([...at, field], variableOf(subscriber[field]));
+    }
     if (subscriber?.type !== 'webhook') return;
     const secrets = Array.isArray(subscriber.secret) ? subscriber.secret : [subscriber.secret];
     const variables = secrets.map(variableOf);

@@ -1,6 +1,6 @@
 // Where the secret references sit in a parsed config, so they can be resolved up front or checked.
 import { jsonPath } from './configProblems.js';
-import type { Config, SubscriberConfig } from './configSchema.js';
+import { type Config, type SubscriberConfig, slackSecretOf } from './configSchema.js';
 import type { SecretRef } from './secretRef.js';
 
 export interface SecretReference {
@@ -9,13 +9,13 @@ export interface SecretReference {
   ref: SecretRef;
 }
 
-/** The secrets a subscriber needs to deliver: signing secrets, or the Slack webhook URL. */
+/** The secrets a subscriber needs to deliver: signing secrets, the Slack webhook URL or bot token. */
 export function subscriberSecrets(subscriber: SubscriberConfig): SecretRef[] {
   switch (subscriber.type) {
     case 'webhook':
       return [...subscriber.secret];
     case 'slack':
-      return [subscriber.webhookUrl];
+      return [slackSecretOf(subscriber).ref];
     case 'email':
       // E-mail goes through the shared SMTP server, whose URL is `smtp.url`.
       return [];
@@ -60,7 +60,8 @@ export function secretReferences(config: Config): SecretReference[] {
         references.push({ path: signingSecretPath(jsonPath(at), subscriber.secret, position), ref });
       });
     } else if (subscriber.type === 'slack') {
-      references.push({ path: jsonPath([...at, 'webhookUrl']), ref: subscriber.webhookUrl });
+      const { field, ref } = slackSecretOf(subscriber);
+      references.push({ path: jsonPath([...at, field]), ref });
     }
   });
   if (config.smtp) references.push({ path: jsonPath(['smtp', 'url']), ref: config.smtp.url });

@@ -1,14 +1,14 @@
 // The secret values a subscriber's sender is built from, through the runtime's resolver (the environment
 // locally, Secrets Manager on AWS). During a signing-secret rotation, a webhook secret not set yet is left
 // out and named, so delivery goes on signed with those that are: rotation never stops delivery.
-import type { SmtpConfig, SubscriberConfig } from '../config/configSchema.js';
+import { type SmtpConfig, type SubscriberConfig, slackSecretOf } from '../config/configSchema.js';
 import { MissingSecretError, SecretNotSetError } from '../config/errors.js';
 import type { SecretRef } from '../config/secretRef.js';
 import { signingSecretPath } from '../config/secretReferences.js';
 import type { SecretResolver } from '../config/secretResolver.js';
 
 export interface SenderSecrets {
-  /** In the subscriber's own order: signing secrets, the Slack webhook URL, or the SMTP URL. */
+  /** In the subscriber's own order: signing secrets, the Slack webhook URL or bot token, or the SMTP URL. */
   values: string[];
   /** Signing secrets left out because they are not set (only ever some of a webhook's, never all). */
   unset: SecretRef[];
@@ -25,8 +25,10 @@ export async function resolveSenderSecrets(
   where: string,
 ): Promise<SenderSecrets> {
   switch (subscriber.type) {
-    case 'slack':
-      return { values: [await resolver.resolve(subscriber.webhookUrl, `${where}.webhookUrl`)], unset: [] };
+    case 'slack': {
+      const { field, ref } = slackSecretOf(subscriber);
+      return { values: [await resolver.resolve(ref, `${where}.${field}`)], unset: [] };
+    }
     case 'email':
       // The config schema requires smtp whenever an e-mail subscriber exists.
       return smtp

@@ -97,6 +97,28 @@ const MIGRATIONS: ReadonlyArray<string | ((db: Database.Database) => void)> = [
   -- A delivery folded into a catch-up: delivered, by the catch-up event of this id.
   ALTER TABLE deliveries ADD COLUMN folded_into TEXT;
   `,
+  `
+  -- The kitchen's board (Slack app subscribers): each board's message and each order's reply in its
+  -- thread, with the version the reply shows, so a restart or a second runner edits the same messages.
+  CREATE TABLE slack_boards (
+    subscriber_id      TEXT NOT NULL,
+    establishment_uuid TEXT NOT NULL,
+    day                TEXT NOT NULL,
+    changed_at         INTEGER,           -- epoch ms; set while an edit of the board is owed
+    data               TEXT NOT NULL,     -- the BoardRecord as JSON
+    PRIMARY KEY (subscriber_id, establishment_uuid, day)
+  ) WITHOUT ROWID;
+  CREATE INDEX slack_boards_to_render ON slack_boards (subscriber_id, changed_at);
+  CREATE TABLE slack_replies (
+    subscriber_id      TEXT NOT NULL,
+    establishment_uuid TEXT NOT NULL,
+    day                TEXT NOT NULL,
+    order_uuid         TEXT NOT NULL,
+    version            TEXT NOT NULL,     -- compared on save: an older write never lands over a newer one
+    data               TEXT NOT NULL,     -- the ReplyRecord as JSON
+    PRIMARY KEY (subscriber_id, establishment_uuid, day, order_uuid)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

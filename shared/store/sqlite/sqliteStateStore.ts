@@ -35,6 +35,7 @@ import {
 import { SqliteBudgetCounterStore } from './sqliteBudgetCounterStore.js';
 import { guarded } from './sqliteErrors.js';
 import { type EventRouter, SqliteOutbox } from './sqliteOutbox.js';
+import { SqliteBoardMessages } from './sqliteBoardMessages.js';
 import { openStateDatabase } from './sqliteSchema.js';
 import { stateFileError } from './stateFileError.js';
 
@@ -61,6 +62,8 @@ interface EventRow {
 
 export class SqliteStateStore implements StateStore, EventLookup, DigestStore, StateRetention {
   readonly budgetCounters: BudgetCounterStore;
+  /** The kitchen board's message map (Slack app subscribers), in the same file. */
+  readonly boardMessages: SqliteBoardMessages;
   /** The delivery outbox and subscriber status, in the same file and transactions as the event log. */
   readonly outbox: SqliteOutbox;
   readonly #db: Database.Database;
@@ -88,6 +91,7 @@ export class SqliteStateStore implements StateStore, EventLookup, DigestStore, S
     this.#eventRetentionMs = options.eventRetentionMs ?? DEFAULT_EVENT_RETENTION_MS;
     this.outbox = new SqliteOutbox(this.#db, options.routeEvent, this.#eventRetentionMs);
     this.budgetCounters = new SqliteBudgetCounterStore(this.#db);
+    this.boardMessages = new SqliteBoardMessages(this.#db);
     const db = this.#db;
     this.#statements = {
       snapshots: db.prepare<[string], { order_uuid: string; data: string }>(
