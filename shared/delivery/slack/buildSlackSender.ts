@@ -1,6 +1,6 @@
 // A Slack subscriber's sender from its resolved incoming-webhook URL. A URL without a scheme is refused
 // by the sender, naming the secret that holds it, never discovered by sending: @throws SlackWebhookUrlError.
-import type { SlackSubscriber } from '../../config/configSchema.js';
+import { type SlackSubscriber, slackSecretOf } from '../../config/configSchema.js';
 import type { ClosableSender } from '../deliveryOutcome.js';
 import type { HighlightWordsOf } from '../highlightWordsOf.js';
 import { commonSenderOptions, type SenderTuning } from '../senderTuning.js';
@@ -17,7 +17,7 @@ export function buildSlackSender(
     includeContactDetails: subscriber.includeContactDetails,
     highlightWords,
     webhookUrl,
-    webhookUrlSecret: subscriber.webhookUrl.env,
+    webhookUrlSecret: slackSecretOf(subscriber).ref.env,
     ...commonSenderOptions(tuning),
     ...(tuning.slackPacer === undefined ? {} : { pacer: tuning.slackPacer }),
   });

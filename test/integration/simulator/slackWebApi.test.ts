@@ -264,10 +264,9 @@ describe('the Slack Web API stand-in', () => {
 
   it('serves the same controls as JSON under /_simulator/slack/, outside the API path', async () => {
     const board = await api('chat.postMessage', { channel: slack.channel, text: 'Board' });
-    const post = (action: string, body: unknown) =>
-      fetch(`${slack.controlUrl}/${action}`, { method: 'POST', body: JSON.stringify(body) }).then((r) =>
-        r.json(),
-      );
+    // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON came back.
+    const post = async (action: string, body: unknown): Promise<any> =>
+      (await fetch(`${slack.controlUrl}/${action}`, { method: 'POST', body: JSON.stringify(body) })).json();
     expect(await post('delete', { ts: board.body.ts })).toEqual({ ok: true });
     expect(
       (await api('chat.update', { channel: slack.channel, ts: board.body.ts, text: 'x' })).body.error,
@@ -288,7 +287,8 @@ describe('the Slack Web API stand-in', () => {
     expect((await api('auth.test', {})).body.error).toBe('token_revoked');
     const issued = await post('token', {});
     expect((await api('auth.test', {}, issued.token)).body.ok).toBe(true);
-    const listed = await fetch(`${slack.controlUrl}/channels`).then((r) => r.json());
+    // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON came back.
+    const listed: any = await (await fetch(`${slack.controlUrl}/channels`)).json();
     expect(listed.channels[0]).toMatchObject({ id: slack.channel, is_archived: true, messages: [] });
     // The controls never answer under the API's path.
     expect((await api('_simulator', {})).status).toBe(404);
