@@ -14,6 +14,7 @@ import {
 } from '../../shared/config/secretResolver.js';
 import { buildSender } from '../../shared/delivery/buildSender.js';
 import {
+  SlackBotTokenError,
   SlackWebhookUrlError,
   SmtpConfigError,
   SubscriberConfigError,
@@ -60,6 +61,7 @@ export async function findSetupProblems(config: Config, env: NodeJS.ProcessEnv):
 const STAND_IN_SIGNING_SECRET = `whsec_${Buffer.alloc(32).toString('base64')}`;
 const STAND_IN_SLACK_URL = 'https://hooks.slack.com/services/stand-in';
 const STAND_IN_SMTP_URL = 'smtp://stand-in.invalid';
+const STAND_IN_BOT_TOKEN = 'xoxb-stand-in';
 
 /** The subscriber's refused setting, checked with stand-ins for its secrets; undefined when none is. */
 async function settingProblem(
@@ -69,7 +71,13 @@ async function settingProblem(
   const standIns =
     subscriber.type === 'webhook'
       ? subscriber.secret.map(() => STAND_IN_SIGNING_SECRET)
-      : [subscriber.type === 'slack' ? STAND_IN_SLACK_URL : STAND_IN_SMTP_URL];
+      : [
+          subscriber.type === 'slack'
+            ? subscriber.botToken === undefined
+              ? STAND_IN_SLACK_URL
+              : STAND_IN_BOT_TOKEN
+            : STAND_IN_SMTP_URL,
+        ];
   try {
     // Building opens nothing: the HTTP client and the SMTP pool connect on the first send.
     await buildSender(subscriber, standIns, smtp, {}, defaultHighlightWords).close();
@@ -99,6 +107,7 @@ function pathOf(
   }
   if (error instanceof WebhookUrlError) return [...at, 'url'];
   if (error instanceof SlackWebhookUrlError) return [...at, 'webhookUrl'];
+  if (error instanceof SlackBotTokenError) return [...at, 'botToken'];
   if (error instanceof SmtpConfigError && /smtp\.url/.test(error.problem)) return ['smtp', 'url'];
   return at;
 }

@@ -7,6 +7,7 @@ const CONSEQUENCE: Record<Exclude<DeliveryOutcome['kind'], 'delivered'>, string>
   retry: 'poll would retry a real event on the retry schedule',
   dead: 'poll would not retry a real event: it would become a dead letter',
   gone: 'poll would disable this subscriber and send it nothing more',
+  paused: 'poll would pause this subscriber and keep its deliveries until that is done',
 };
 
 export function formatTestDeliveryLine(

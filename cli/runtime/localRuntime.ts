@@ -8,7 +8,11 @@ import { AdminApiClient, type AttemptReport } from '../../shared/api/adminApiCli
 import { RequestBudget } from '../../shared/api/requestBudget.js';
 import { catchUpAfterMs } from '../../shared/config/catchUpAfter.js';
 import { jsonPath } from '../../shared/config/configProblems.js';
-import type { Config, OrganizationConfig } from '../../shared/config/configSchema.js';
+import {
+  type Config,
+  isSlackAppSubscriber,
+  type OrganizationConfig,
+} from '../../shared/config/configSchema.js';
 import { configProblemsIn, loadConfigDocument, loadConfigFile } from '../../shared/config/loadConfig.js';
 import {
   EnvSecretResolver,
@@ -25,6 +29,7 @@ import { isDigested } from '../../shared/delivery/digest/planDigests.js';
 import { highlightWordsOf } from '../../shared/delivery/highlightWordsOf.js';
 import type { CatchUpSettings } from '../../shared/delivery/outboxDelivery.js';
 import type { SenderTuning } from '../../shared/delivery/senderTuning.js';
+import type { BoardMessages } from '../../shared/delivery/slack/board/boardMessages.js';
 import { matchesFilter } from '../../shared/delivery/subscriberFilter.js';
 import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
 import { createUndiciHttpClient } from '../../shared/http/undiciHttpClient.js';
@@ -58,6 +63,8 @@ export interface LocalPorts {
   outbox: DeliveryOutbox & DeliveryLedger;
   /** The event log as the digest ticker reads it, and where it records a digest. */
   digests: DigestStore;
+  /** The kitchen board's message map (Slack app subscribers). */
+  boardMessages: BoardMessages;
   /** What SQLite has no TTL for, forgotten now and then by the runner. */
   retention: StateRetention;
 }
@@ -134,7 +141,14 @@ export async function openLocalState(
 
 /** The local ports, as one SQLite state file serves them. */
 export function localPortsOf(store: SqliteStateStore): LocalPorts {
-  return { store, eventLog: store, outbox: store.outbox, digests: store, retention: store };
+  return {
+    store,
+    eventLog: store,
+    outbox: store.outbox,
+    digests: store,
+    retention: store,
+    boardMessages: store.boardMessages,
+  };
 }
 
 export async function openLocalRuntime(
@@ -152,25 +166,31 @@ export async function openLocalRuntime(
     ref: organization.token,
   }));
   const secrets = await resolveSecrets(config, resolver, tokens);
+  const state = await openLocalState(configPath, clock);
   const senders = new SubscriberSenders({
     subscribers: config.subscribers,
     smtp: config.smtp,
     secrets: resolver,
     build: buildSender,
     highlightWords: highlightWordsOf(config.organizations),
-    tuning: { httpClient: createUndiciHttpClient, ...options.senderTuning },
+    // The board's message map lives in the state file, so a restart edits the messages posted before it.
+    tuning: {
+      httpClient: createUndiciHttpClient,
+      boardMessages: state.boardMessages,
+      ...options.senderTuning,
+    },
     ...(options.onWarning ? { onWarning: options.onWarning } : {}),
   });
   const refused = await senders.prepare();
   if (refused.length > 0) {
     await senders.close();
+    await state.close();
     throw configProblemsIn(
       configPath,
       json,
       refused.map((error) => subscriberProblem(config, error)),
     );
   }
-  const state = await openLocalState(configPath, clock);
   const sleep = options.stop ? stoppableSleep(options.stop) : undefined;
   const organizations = buildClients(config, secrets, state.store, {
     clock,
@@ -219,7 +239,10 @@ export function catchUpSettingsOf(config: Config): CatchUpSettings {
   return {
     catchUpAfterMs: (subscriberId) => {
       const subscriber = subscribers.get(subscriberId);
-      return subscriber === undefined ? undefined : catchUpAfterMs(subscriber);
+      // The kitchen's board is never folded into a catch-up: its sender edits the boards and replies
+      // instead, and says the outage in one line (docs/delivery.md).
+      if (subscriber === undefined || isSlackAppSubscriber(subscriber)) return undefined;
+      return catchUpAfterMs(subscriber);
     },
     timeZoneOf: (organizationId) => zones.get(organizationId.toLowerCase()),
     highlightWordsOf: highlightWordsOf(config.organizations),

@@ -80,6 +80,12 @@ async function subscriberStatuses(
   for (const backlog of await outbox.backlogs()) {
     entry(backlog.subscriberId).behindSince = new Date(backlog.oldestChangeAt).toISOString();
   }
+  for (const paused of (await outbox.pausedSubscribers?.()) ?? []) {
+    entry(paused.subscriberId).paused = {
+      since: new Date(paused.disabledAt).toISOString(),
+      reason: paused.reason,
+    };
+  }
   for (const disabled of await outbox.disabledSubscribers()) {
     entry(disabled.subscriberId).disabled = {
       since: new Date(disabled.disabledAt).toISOString(),

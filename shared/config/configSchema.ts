@@ -396,7 +396,7 @@ export const SlackSubscriberSchema = strictObject({
     'The Slack incoming-webhook URL, a secret: { "env": "NAME" }. One message per event; excludes botToken.',
   ),
   botToken: SecretRefSchema.optional().describe(
-    "A Slack app's bot token (xoxb-…), a secret: { \"env\": \"NAME\" }. The kitchen's board: one message per establishment and day, each order a reply edited in place; needs channel; excludes webhookUrl.",
+    'A Slack app\'s bot token (xoxb-…), a secret: { "env": "NAME" }. The kitchen\'s board: one message per establishment and day, each order a reply edited in place; needs channel; excludes webhookUrl.',
   ),
   channel: SlackChannel.optional().describe(
     'With botToken: the id of the channel the board goes to, e.g. "C0123ABCD"; the app must be invited to it.',
@@ -414,7 +414,7 @@ export const SlackSubscriberSchema = strictObject({
         code: 'custom',
         path: ['botToken'],
         message:
-          'webhookUrl and botToken exclude each other: keep webhookUrl for one message per event, or botToken and channel for the kitchen\'s board',
+          "webhookUrl and botToken exclude each other: keep webhookUrl for one message per event, or botToken and channel for the kitchen's board",
       });
       return;
     }
@@ -423,7 +423,7 @@ export const SlackSubscriberSchema = strictObject({
         code: 'custom',
         path: ['webhookUrl'],
         message:
-          'required: webhookUrl (an incoming webhook, one message per event) or botToken and channel (a Slack app, the kitchen\'s board)',
+          "required: webhookUrl (an incoming webhook, one message per event) or botToken and channel (a Slack app, the kitchen's board)",
       });
       return;
     }
@@ -442,7 +442,7 @@ export const SlackSubscriberSchema = strictObject({
         });
     }
   }, ALWAYS)
-  .describe('Messages to a Slack channel: an incoming webhook, or a Slack app keeping the kitchen\'s board.');
+  .describe("Messages to a Slack channel: an incoming webhook, or a Slack app keeping the kitchen's board.");
 export type SlackSubscriber = z.infer<typeof SlackSubscriberSchema>;
 
 /** A Slack subscriber that keeps the kitchen's board through a Slack app (botToken) rather than a webhook. */
@@ -453,7 +453,10 @@ export function isSlackAppSubscriber(
 }
 
 /** The one secret a Slack subscriber is built from, and the field that names it. */
-export function slackSecretOf(subscriber: SlackSubscriber): { field: 'webhookUrl' | 'botToken'; ref: SecretRef } {
+export function slackSecretOf(subscriber: SlackSubscriber): {
+  field: 'webhookUrl' | 'botToken';
+  ref: SecretRef;
+} {
   if (subscriber.botToken !== undefined) return { field: 'botToken', ref: subscriber.botToken };
   // The schema requires one of the two.
   return { field: 'webhookUrl', ref: subscriber.webhookUrl as SecretRef };

@@ -10,7 +10,15 @@ export type DeliveryDecision =
   /** No more attempts for this event; `exhausted` when it was the retry schedule that ran out. */
   | { kind: 'dead'; reason: string; exhausted: boolean }
   /** The receiver is gone for good: disable the subscriber. */
-  | { kind: 'gone'; reason: string };
+  | { kind: 'gone'; reason: string }
+  /**
+   * A person must fix the subscriber: keep this delivery (no attempt counted) and the others, and try again
+   * after `delayMs`, a probe, until it answers again.
+   */
+  | { kind: 'paused'; reason: string; action: string; delayMs: number };
+
+/** How often a paused subscriber is tried again, to see whether it was fixed. */
+export const PAUSED_PROBE_MS = 60_000;
 
 /**
  * @param attemptsMade attempts so far, the one just made included
@@ -26,6 +34,8 @@ export function decideDelivery(
       return { kind: 'delivered' };
     case 'gone':
       return { kind: 'gone', reason: outcome.reason };
+    case 'paused':
+      return { kind: 'paused', reason: outcome.reason, action: outcome.action, delayMs: PAUSED_PROBE_MS };
     case 'dead':
       return { kind: 'dead', reason: outcome.reason, exhausted: false };
     case 'retry': {

@@ -26,6 +26,8 @@ export interface DeliveryLedger {
   backlogs(): Promise<SubscriberBacklog[]>;
   /** The disabled subscribers, by subscriber id. */
   disabledSubscribers(): Promise<DisabledSubscriber[]>;
+  /** The subscribers waiting on a person (deliveries kept), by subscriber id; `reason` says what to do. */
+  pausedSubscribers?(): Promise<DisabledSubscriber[]>;
   /** Lets events reach the subscriber again; true when it was disabled. */
   enableSubscriber(subscriberId: string): Promise<boolean>;
   /**

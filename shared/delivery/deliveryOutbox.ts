@@ -101,4 +101,11 @@ export interface DeliveryOutbox extends SubscriberStatus {
   dueDeliveries(subscriberId: string, nowMs: number, limit: number): Promise<DueDelivery[]>;
   markDelivered(subscriberId: string, eventId: string, nowMs: number): Promise<boolean>;
   markFailed(subscriberId: string, eventId: string, failure: FailedAttempt): Promise<boolean>;
+  /**
+   * Records that the subscriber waits on a person (a 'paused' outcome: a new token, an invitation to the
+   * channel), for status and /healthz; its deliveries stay queued. Adapters without it say nothing of it.
+   */
+  pauseSubscriber?(subscriberId: string, reason: string, atMs: number): Promise<void>;
+  /** The subscriber answered again: no longer paused. */
+  resumeSubscriber?(subscriberId: string): Promise<void>;
 }

@@ -10,7 +10,12 @@ export type DeliveryOutcome =
   /** Permanent for this event (another 4xx, `invalid_payload`, …): straight to the dead letters. */
   | { kind: 'dead'; reason: string; status?: number }
   /** The subscriber is gone (410, `channel_is_archived`, …): disable it, deliver nothing more to it. */
-  | { kind: 'gone'; reason: string; status?: number };
+  | { kind: 'gone'; reason: string; status?: number }
+  /**
+   * Only a person can fix it (a revoked token, an app not in its channel): pause the subscriber and keep
+   * its deliveries, probing now and then, until it answers again. `action` says in one line what to do.
+   */
+  | { kind: 'paused'; reason: string; action: string; status?: number };
 
 /** One subscriber's way of delivering an event. Senders never throw for a delivery failure. */
 export interface EventSender {

@@ -81,6 +81,16 @@ export class SlackWebhookUrlError extends SubscriberConfigError {
   }
 }
 
+/** A Slack app subscriber whose bot token cannot go in a header. The value is never quoted. */
+export class SlackBotTokenError extends SubscriberConfigError {
+  constructor(subscriberId: string, secretName: string) {
+    super(
+      `Slack subscriber "${subscriberId}": ${secretName} does not hold a bot token (one line, e.g. xoxb-…, from the Slack app's OAuth & Permissions page)`,
+      subscriberId,
+    );
+  }
+}
+
 /**
  * An attempt's outcome could not be recorded in the outbox (the state file busy, the disk full). The
  * outcome is held, and recorded before anything more is sent to that subscriber, so it is not sent again;

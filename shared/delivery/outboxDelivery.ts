@@ -110,6 +110,8 @@ export class OutboxDelivery {
   readonly #busy = new Map<string, Promise<void>>();
   readonly #held = new Map<string, HeldOutcome>();
   readonly #paused = new Map<string, { until: number; ms: number }>();
+  /** Subscribers paused until a person fixes them (a 'paused' outcome): when each is probed next. */
+  readonly #waitingOnPerson = new Map<string, number>();
   #wakeIdle: (() => void) | undefined;
   #woken = false;
 
@@ -177,7 +179,11 @@ export class OutboxDelivery {
     let nextAt: number | undefined;
     for (const { subscriberId, nextAttemptAt } of await this.#deps.outbox.queuedSubscribers()) {
       if (this.#busy.has(subscriberId)) continue;
-      const at = Math.max(nextAttemptAt, this.#paused.get(subscriberId)?.until ?? nextAttemptAt);
+      const at = Math.max(
+        nextAttemptAt,
+        this.#paused.get(subscriberId)?.until ?? nextAttemptAt,
+        this.#waitingOnPerson.get(subscriberId) ?? nextAttemptAt,
+      );
       if (at <= now) ready.push(subscriberId);
       else nextAt = Math.min(nextAt ?? at, at);
     }
@@ -225,8 +231,14 @@ export class OutboxDelivery {
         if (stop?.aborted) return;
         const report = await this.#deliverOne(delivery);
         tell(report);
+        if (report.state === 'delivered') this.#waitingOnPerson.delete(subscriberId);
         // Everything else queued for a gone subscriber was dead-lettered with it.
         if (report.state === 'subscriber_disabled') return;
+        // A subscriber waiting on a person is tried again at the probe, not once per queued delivery.
+        if (report.outcome.kind === 'paused') {
+          this.#waitingOnPerson.set(subscriberId, report.nextAttemptAt ?? this.#deps.clock());
+          return;
+        }
       }
     }
   }
@@ -344,12 +356,23 @@ export class OutboxDelivery {
     switch (decision.kind) {
       case 'delivered':
         await outbox.markDelivered(subscriberId, eventId, atMs);
+        await outbox.resumeSubscriber?.(subscriberId);
         if (this.#deps.catchUps?.catchUpAfterMs(subscriberId) !== undefined) {
           await outbox.resumeBackedOff(subscriberId, atMs);
         }
         return;
       case 'gone':
         await outbox.disableSubscriber(subscriberId, decision.reason, atMs);
+        return;
+      case 'paused':
+        // Kept, its attempts not counted: the schedule is for receivers that fail, not for one waiting on a person.
+        await outbox.markFailed(subscriberId, eventId, {
+          attempts: delivery.attempts,
+          nextAttemptAt: atMs + decision.delayMs,
+          error: `${decision.reason}: ${decision.action}`,
+          dead: false,
+        });
+        await outbox.pauseSubscriber?.(subscriberId, `${decision.reason}: ${decision.action}`, atMs);
         return;
       case 'dead':
         await outbox.markFailed(subscriberId, eventId, {
@@ -423,6 +446,7 @@ function reportOf(
     case 'dead':
       return { ...base, state: 'dead' };
     case 'retry':
+    case 'paused':
       return { ...base, state: 'queued', nextAttemptAt: atMs + decision.delayMs };
   }
 }

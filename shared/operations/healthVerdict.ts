@@ -38,6 +38,11 @@ export function assessHealth(report: StatusReport, nowMs: number): Health {
         `subscriber ${subscriber.id} is disabled: ${subscriber.disabled.reason} (meal-notifier replay${stackFlag} to it enables it again)`,
       );
     }
+    if (subscriber.paused) {
+      problems.push(
+        `subscriber ${subscriber.id} is paused: ${subscriber.paused.reason}; its deliveries are kept and go out once that is done`,
+      );
+    }
     const behind = behindProblem(subscriber, nowMs, stackFlag);
     if (behind !== undefined) problems.push(behind);
     if (subscriber.dead) {

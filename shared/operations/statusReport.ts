@@ -63,6 +63,8 @@ export interface SubscriberStatus {
   enabledInConfig: boolean;
   /** Set when a receiver answered "gone" and delivery to it stopped. */
   disabled: { since: string; reason: string } | null;
+  /** Set while only a person can fix it (a new token, an invitation to the channel); its deliveries are kept. */
+  paused?: { since: string; reason: string } | null;
   /** null when not known: on AWS, an e-mail subscriber (SNS sends it, no queue) or a queue that did not answer. */
   queued: number | null;
   dead: number | null;

@@ -100,6 +100,7 @@ async function settle<S extends DeliverySubscriber>(
       deps.logger.info('delivered', { ...about, ...status, latencyMs });
       return;
     }
+    case 'paused':
     case 'retry': {
       const hidden = await hide(delivery, visibilitySeconds(decision.delayMs));
       deps.tally.count(subscriber.id, 'DeliveryRetried');

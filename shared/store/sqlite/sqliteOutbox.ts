@@ -87,6 +87,8 @@ export class SqliteOutbox implements DeliveryOutbox, DeliveryLedger {
     nextAttemptAt: number,
   ) => number;
 
+  readonly #pausesDb: Database.Database;
+
   /** @param retentionMs how long a catch-up it logs stays in the event log, as the store's events do */
   constructor(
     db: Database.Database,
@@ -94,6 +96,7 @@ export class SqliteOutbox implements DeliveryOutbox, DeliveryLedger {
     retentionMs = DEFAULT_EVENT_RETENTION_MS,
   ) {
     this.#route = route;
+    this.#pausesDb = db;
     const statements = {
       enqueue: db.prepare(
         `INSERT OR IGNORE INTO deliveries (subscriber_id, event_id, status, attempts, next_attempt_at, last_error)
@@ -366,6 +369,38 @@ export class SqliteOutbox implements DeliveryOutbox, DeliveryLedger {
       'enableSubscriber',
       undefined,
       () => this.#statements.enable.run(subscriberId).changes === 1,
+    );
+  }
+
+  /** Records the subscriber as waiting on a person; a subscriber already paused keeps its first time. */
+  async pauseSubscriber(subscriberId: string, reason: string, atMs: number): Promise<void> {
+    guarded('pauseSubscriber', undefined, () =>
+      this.#pausesDb
+        .prepare<[string, number, string]>(
+          `INSERT INTO paused_subscribers (subscriber_id, paused_at, reason) VALUES (?, ?, ?)
+           ON CONFLICT (subscriber_id) DO UPDATE SET reason = excluded.reason`,
+        )
+        .run(subscriberId, atMs, reason),
+    );
+  }
+
+  async resumeSubscriber(subscriberId: string): Promise<void> {
+    guarded('resumeSubscriber', undefined, () =>
+      this.#pausesDb
+        .prepare<[string]>('DELETE FROM paused_subscribers WHERE subscriber_id = ?')
+        .run(subscriberId),
+    );
+  }
+
+  /** The subscribers waiting on a person, why (with what to do), and since when. */
+  async pausedSubscribers(): Promise<DisabledSubscriber[]> {
+    return guarded('pausedSubscribers', undefined, () =>
+      this.#pausesDb
+        .prepare<[], { subscriber_id: string; paused_at: number; reason: string }>(
+          'SELECT subscriber_id, paused_at, reason FROM paused_subscribers ORDER BY subscriber_id',
+        )
+        .all()
+        .map((row) => ({ subscriberId: row.subscriber_id, reason: row.reason, disabledAt: row.paused_at })),
     );
   }
 

@@ -109,6 +109,13 @@ const MIGRATIONS: ReadonlyArray<string | ((db: Database.Database) => void)> = [
     PRIMARY KEY (subscriber_id, establishment_uuid, day)
   ) WITHOUT ROWID;
   CREATE INDEX slack_boards_to_render ON slack_boards (subscriber_id, changed_at);
+  -- Subscribers waiting on a person (a revoked token, an app not in its channel): their deliveries stay
+  -- queued, and status says what to do.
+  CREATE TABLE paused_subscribers (
+    subscriber_id TEXT PRIMARY KEY,
+    paused_at     INTEGER NOT NULL,  -- epoch ms, the first refusal
+    reason        TEXT NOT NULL
+  );
   CREATE TABLE slack_replies (
     subscriber_id      TEXT NOT NULL,
     establishment_uuid TEXT NOT NULL,

@@ -32,10 +32,10 @@ import {
   readStoredEvent,
   snapshotToWrite,
 } from '../storedRecords.js';
+import { SqliteBoardMessages } from './sqliteBoardMessages.js';
 import { SqliteBudgetCounterStore } from './sqliteBudgetCounterStore.js';
 import { guarded } from './sqliteErrors.js';
 import { type EventRouter, SqliteOutbox } from './sqliteOutbox.js';
-import { SqliteBoardMessages } from './sqliteBoardMessages.js';
 import { openStateDatabase } from './sqliteSchema.js';
 import { stateFileError } from './stateFileError.js';
 

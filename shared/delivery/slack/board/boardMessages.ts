@@ -15,7 +15,11 @@ export const BoardKeySchema = z.object({
 });
 export type BoardKey = z.infer<typeof BoardKeySchema>;
 
-export const CardItemSchema = z.object({ sku: z.string().optional(), name: z.string(), quantity: z.number() });
+export const CardItemSchema = z.object({
+  sku: z.string().optional(),
+  name: z.string(),
+  quantity: z.number(),
+});
 export type CardItem = z.infer<typeof CardItemSchema>;
 
 export const CardNoteSchema = z.object({ label: z.string(), note: z.string(), flagged: z.boolean() });

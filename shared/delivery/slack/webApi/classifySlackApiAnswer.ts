@@ -24,7 +24,12 @@ const CHANNEL_CODES: Record<string, string> = {
   restricted_action: 'the workspace forbids the app to post in the channel',
 };
 
-const GONE_CODES = new Set(['message_not_found', 'cant_update_message', 'edit_window_closed', 'thread_not_found']);
+const GONE_CODES = new Set([
+  'message_not_found',
+  'cant_update_message',
+  'edit_window_closed',
+  'thread_not_found',
+]);
 
 const TRANSIENT_CODES = new Set(['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout']);
 
@@ -66,7 +71,8 @@ export function classifySlackApiAnswer(
   if (status >= 200 && status < 300) {
     const answer = parseAnswer(body);
     if (answer?.ok === true && typeof answer.ts === 'string') return { ok: true, ts: answer.ts };
-    if (answer?.ok === true) return fail({ kind: 'refused', reason: `Slack answered ${method} without a ts` });
+    if (answer?.ok === true)
+      return fail({ kind: 'refused', reason: `Slack answered ${method} without a ts` });
   }
   if (code === undefined)
     return fail({ kind: 'transient', reason: `unexpected answer from Slack to ${method} (${status})` });
@@ -104,7 +110,9 @@ function failureOf(method: string, code: string, words: FixByHandWords): SlackAp
 function parseAnswer(body: string): { ok?: unknown; ts?: unknown } | undefined {
   try {
     const value = JSON.parse(body) as unknown;
-    return typeof value === 'object' && value !== null ? (value as { ok?: unknown; ts?: unknown }) : undefined;
+    return typeof value === 'object' && value !== null
+      ? (value as { ok?: unknown; ts?: unknown })
+      : undefined;
   } catch {
     return undefined;
   }

@@ -121,7 +121,9 @@ export class SlackWebApiClient implements SlackWebApi {
       // Every call with this token waits it out, not only the one that was told.
       this.#pacing.hold(this.#tokenKey, this.#clock() + result.failure.retryAfterMs);
     }
-    return result.ok ? result : { ok: false, failure: { ...result.failure, reason: this.#redact(result.failure.reason) } };
+    return result.ok
+      ? result
+      : { ok: false, failure: { ...result.failure, reason: this.#redact(result.failure.reason) } };
   }
 
   #busy(method: string, waitMs: number): SlackApiResult {
@@ -156,7 +158,13 @@ export class SlackWebApiClient implements SlackWebApi {
     } catch (error) {
       const failure = error as HttpTransportError;
       if (failure instanceof HttpTimeoutError) {
-        return { ok: false, failure: { kind: 'transient', reason: `Slack did not answer ${method} within ${Math.round(this.#timeoutMs / 1000)} s` } };
+        return {
+          ok: false,
+          failure: {
+            kind: 'transient',
+            reason: `Slack did not answer ${method} within ${Math.round(this.#timeoutMs / 1000)} s`,
+          },
+        };
       }
       const why = failure.code === undefined ? 'network failure' : networkWords(failure.code);
       return { ok: false, failure: { kind: 'transient', reason: `could not reach Slack (${why})` } };
