@@ -184,4 +184,19 @@ describe('simulate --receivers with a Slack app', () => {
       'the bot token was revoked (auth.test: token_revoked): put a new bot token',
     );
   });
+
+  it('send-test to the Slack app subscriber posts a sample board marked as a test, the sample order a reply in its thread', async () => {
+    const run = await runCli(['send-test', '--config', config, '--subscriber', 'kitchen-board'], env);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const reference = /test order\.created (TEST-\w+): delivered/.exec(run.stdout)?.[1] ?? 'no reference';
+    const output = await simulator.waitForStdout(
+      new RegExp(`↳ reply \\S+\n {8}🧪 TEST · 🆕 New order ${reference}\n`),
+    );
+    const board = output.slice(output.lastIndexOf('[slack app #kitchen] board'));
+    expect(board).toMatch(
+      /^\[slack app #kitchen\] board \S+ \(as posted\), 1 reply\n {4}🧪 TEST · 🍽️ Sample establishment · /,
+    );
+    expect(board).toContain(`🚨 ${reference}: Allergic to peanuts`);
+  });
 });
