@@ -21,7 +21,9 @@ beforeEach(() => {
 afterEach(() => vi.useRealTimers());
 
 const post = (text: string, threadTs?: string) =>
-  workspace.postMessage({ channel, text, ...(threadTs ? { thread_ts: threadTs } : {}) }) as { ts: string };
+  workspace.postMessage({ channel, text, ...(threadTs ? { thread_ts: threadTs } : {}) }) as unknown as {
+    ts: string;
+  };
 const edit = (ts: string, text: string) => workspace.update({ channel, ts, text });
 const prints = (text: string) => text.split('[slack app #kitchen] board').length - 1;
 
