@@ -20,6 +20,7 @@ import { type RunningCli, runCli, startCli } from '../support/runCli.js';
 import { when } from './jsonLogLines.js';
 
 const SHIFTED_CLOCK = fileURLToPath(new URL('../support/shiftedClock.mjs', import.meta.url));
+const FAST_FORWARD = fileURLToPath(new URL('../support/fastForwardClock.mjs', import.meta.url));
 const BASELINE = /^North School: .*, 0 events(, cadence \w+)?, next in \d+ s$/m;
 /** Longer than the subscriber's catchUpAfter (15 minutes, the default). */
 const OUTAGE_MS = 20 * 60_000;
@@ -63,7 +64,13 @@ function localClock(at: number, timeZone: string): string {
  * The simulator (its first establishment, the canteen, closing at `closesAt` or late in the evening), the
  * stand-in, and a config whose Slack app subscriber keeps the canteen's board in the stand-in's channel.
  */
-async function setUp({ closesAt }: { closesAt?: number } = {}): Promise<void> {
+async function setUp({
+  closesAt,
+  organization = { pollIntervalSeconds: 2 },
+}: {
+  closesAt?: number;
+  organization?: Record<string, unknown>;
+} = {}): Promise<void> {
   const timeZone = zoneAwayFromMidnight((closesAt ?? Date.now()) + OUTAGE_MS);
   sim = await startSimulator({
     seed: 30,
@@ -84,7 +91,7 @@ async function setUp({ closesAt }: { closesAt?: number } = {}): Promise<void> {
   dir = await mkdtemp(join(tmpdir(), 'poll-kitchen-board-'));
   config = await writeNorthSchoolConfig(dir, sim, {
     api: { requestsPerMinute: 600 },
-    organization: { window: { daysBack: 0, daysAhead: 1 }, pollIntervalSeconds: 2 },
+    organization: { window: { daysBack: 0, daysAhead: 1 }, ...organization },
     subscribers: [
       {
         id: 'kitchen',
@@ -110,8 +117,8 @@ function runnerEnv(): Record<string, string> {
 }
 
 /** `poll` running, past its silent first cycle. */
-async function startRunner(): Promise<RunningCli> {
-  const runner = startCli(['poll', '--config', config], runnerEnv());
+async function startRunner(args: string[] = [], env: Record<string, string> = {}): Promise<RunningCli> {
+  const runner = startCli(['poll', '--config', config, ...args], { ...runnerEnv(), ...env });
   runners.push(runner);
   await runner.waitForStderr(BASELINE);
   return runner;
@@ -365,5 +372,49 @@ describe('meal-notifier poll to a Slack app subscriber (the kitchen board)', () 
       repliesBefore.map((ts) => [ts]),
     );
     for (const ts of repliesBefore) expect(updatesOf(ts, callsBefore).length).toBeGreaterThanOrEqual(1);
+  });
+  it('pauses while the app is out of the channel, keeping its deliveries, says what to do, and brings the board up to date once invited', async () => {
+    // Cycles a minute apart, and the paused subscriber probed once a minute: the runner's clock is moved
+    // past each wait (test/support/fastForwardClock.mjs), not slept through.
+    await setUp({ organization: { pollIntervalSeconds: 60, cadence: 'fixed' } });
+    const runner = await startRunner(['--metrics-port', '0'], {
+      NODE_OPTIONS: `--import ${FAST_FORWARD}`,
+      MEAL_NOTIFIER_TEST_FAST_FORWARD_AT_LEAST_MS: '30000',
+    });
+    const metrics = /health on (http:\/\/127\.0\.0\.1:\d+)\/healthz/.exec(
+      await runner.waitForStderr(/health on http:\/\/127\.0\.0\.1:\d+\/healthz/),
+    )?.[1];
+
+    // Someone removes the app from the channel; two orders come.
+    slack.workspace.setBotMembership(slack.channel, false);
+    const orders = [addOrder(), addOrder()];
+    runner.signal('SIGUSR2');
+    await runner.waitForStderr(/subscriber paused, its deliveries kept: .*invite the app to channel/);
+    const todo = `subscriber kitchen is paused: the Slack app is not in the channel`;
+    const health = await fetch(`${metrics}/healthz`);
+    const problems = (await health.text()).split('\n');
+    expect(health.status).toBe(503);
+    // One line: what is wrong, what to do, and that nothing is lost.
+    expect(problems.filter((line) => line.startsWith(todo))).toEqual([
+      expect.stringMatching(
+        /invite the app to channel C0KITCHEN1 .*; its deliveries are kept and go out once that is done$/,
+      ),
+    ]);
+    const status = await runCli(['status', '--config', config], runnerEnv());
+    expect(status.stdout.split('\n').filter((line) => line.startsWith(todo))).toEqual(
+      problems.filter((line) => line.startsWith(todo)),
+    );
+    expect(channelMessages()).toEqual([]);
+
+    // Invited back: at the next probe the board and both replies go out, each once.
+    slack.workspace.setBotMembership(slack.channel, true);
+    runner.signal('SIGUSR2');
+    await untilChannel(
+      'the board and both replies',
+      () => orders.every((order) => repliesOf(order).length === 1),
+      runner,
+    );
+    expect(topLevel()).toHaveLength(1);
+    expect((await fetch(`${metrics}/healthz`)).status).toBe(200);
   });
 });
