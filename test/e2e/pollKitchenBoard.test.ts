@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Establishment, Order } from '../../shared/api/schemas.js';
-import { calendarDateIn } from '../../shared/time/calendarDate.js';
+import { addDays, calendarDateIn } from '../../shared/time/calendarDate.js';
+import { dayLabel } from '../../shared/time/dayLabel.js';
 import { isoWeekday, zoneOffsetMinutes } from '../../shared/time/zonedTime.js';
 import { type SlackWebApiStandIn, startSlackWebApi } from '../../simulator/inbox/slackWebApiServer.js';
 import type { SlackStoredMessage } from '../../simulator/inbox/slackWorkspace.js';
@@ -207,6 +208,24 @@ describe('meal-notifier poll to a Slack app subscriber (the kitchen board)', () 
     expect(`${runner.output.stdout}${runner.output.stderr}`).not.toContain(slack.token);
   });
 
+  it('coalesces the board edits of a burst: at most one every 3 s, and the last state lands', async () => {
+    await setUp();
+    const runner = await startRunner();
+    const orders = [addOrder(), addOrder(), addOrder(), addOrder(), addOrder()];
+    await untilChannel(
+      'every reply, and the board counting them all',
+      () => orders.every((order) => repliesOf(order).length === 1) && shows(board(), '5 orders to cook'),
+      runner,
+    );
+    // By the stand-in's clock: each edit of the board came at least the coalescing gap after the last one.
+    const edits = updatesOf(board()?.ts).map((call) => call.at);
+    expect(edits.length).toBeGreaterThanOrEqual(1);
+    expect(edits.length).toBeLessThan(orders.length);
+    for (const [index, at] of edits.entries()) {
+      if (index > 0) expect(at - (edits[index - 1] ?? 0)).toBeGreaterThanOrEqual(3_000);
+    }
+  });
+
   it('after a 429 with Retry-After, makes no call with that token before the Retry-After is over', async () => {
     await setUp();
     const runner = await startRunner();
@@ -268,6 +287,35 @@ describe('meal-notifier poll to a Slack app subscriber (the kitchen board)', () 
     expect(updatesOf(again, callsBefore).length).toBeGreaterThanOrEqual(1);
     expect(updatesOf(deleted, callsBefore)).toEqual([]);
     expect(posts(callsBefore)).toEqual([]);
+  });
+
+  it("edits a rescheduled order's reply to say where it went, and posts it in the new day's thread", async () => {
+    await setUp();
+    const runner = await startRunner();
+    const order = addOrder();
+    await untilChannel('the reply', () => repliesOf(order).length > 0, runner);
+    const [today] = topLevel();
+    const [before] = repliesOf(order);
+
+    const tomorrow = addDays(sim?.world.today() ?? '', 1);
+    sim?.world.setPickupDate(order.uuid, tomorrow);
+    const threadOf = (board: SlackStoredMessage | undefined) =>
+      board === undefined ? [] : slack.workspace.thread(slack.channel, board.ts).replies;
+    await untilChannel(
+      "the new day's board with the reply, the old reply saying where it went",
+      () =>
+        topLevel().length === 2 &&
+        threadOf(topLevel()[1]).some((message) => shows(message, order.reference)) &&
+        shows(slack.workspace.channel(slack.channel)?.messages.get(before?.ts ?? ''), 'Moved to'),
+      runner,
+    );
+    const moved = slack.workspace.channel(slack.channel)?.messages.get(before?.ts ?? '');
+    expect(moved?.text).toContain(`moved to ${dayLabel(tomorrow)}, ${canteen.name}`);
+    expect(moved?.threadTs).toBe(today?.ts);
+    const next = topLevel()[1];
+    expect(shows(next, dayLabel(tomorrow))).toBe(true);
+    expect(threadOf(next).filter((message) => shows(message, order.reference))).toHaveLength(1);
+    expect(threadOf(today).filter((message) => shows(message, order.reference))).toHaveLength(1);
   });
 
   it('edits after a restart the board and reply posted before it', async () => {
