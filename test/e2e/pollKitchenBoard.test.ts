@@ -179,7 +179,10 @@ function untilChannel(description: string, check: () => boolean, runner?: Runnin
   });
 }
 
-describe('meal-notifier poll to a Slack app subscriber (the kitchen board)', () => {
+// A test runs one or two runner processes for 7 to 23 s on a quiet machine (cycles 2 s apart, posts paced a
+// second apart, board edits 3 s apart, a 5 s quiet before the "back after" line); twice the system default
+// holds that with two CPU-bound processes beside the run.
+describe('meal-notifier poll to a Slack app subscriber (the kitchen board)', { timeout: 120_000 }, () => {
   it('posts a new order as a reply in its board thread, and its completion edits that reply', async () => {
     await setUp();
     const runner = await startRunner();
