@@ -197,7 +197,7 @@ export class MealOrderNotifierStack extends Stack {
         deadLetters: subscriptionDeadLetters,
         topics: [events.topic],
         advice:
-          'SNS could not deliver notifications to a subscription: a queue whose policy refuses the event topic or that was deleted, an address that bounces, retries spent. They are on the SNS dead-letter queue, or counted as lost by NumberOfNotificationsFailedToRedriveToDlq when that queue refused them too. ' +
+          'SNS could not deliver notifications to a subscription: a queue whose policy refuses the event topic or that was deleted, an e-mail address SNS could not deliver to, retries spent. They are on the SNS dead-letter queue, or counted as lost by NumberOfNotificationsFailedToRedriveToDlq when that queue refused them too. ' +
           `First: meal-notifier deliveries --stack ${this.stackName} --failed lists them, each with the subscriber it was for when the message tells. Fix the cause, then meal-notifier replay --stack ${this.stackName} --subscriber ID --dead-letters sends a Slack or webhook one again to that subscriber's queue alone (docs/aws.md, "Operate it").`,
       },
       ...(props.alarmEmail === undefined ? {} : { email: props.alarmEmail }),

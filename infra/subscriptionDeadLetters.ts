@@ -1,6 +1,5 @@
 // The dead-letter queue of every SNS subscription of the stack: what SNS could not deliver (a queue policy
-// or key policy that refuses it, a deleted queue, an address that bounces, retries spent) lands here
-// instead of being dropped. One queue serves every subscription: `attach` gives a subscription its redrive
+// or key policy that refuses it, a deleted queue, retries spent) lands here instead of being dropped. One queue serves every subscription: `attach` gives a subscription its redrive
 // policy and lets its topic send here. What SNS puts on it, and what that does and does not say about the
 // subscription, is in shared/contracts/snsDeadLetter.ts.
 //
