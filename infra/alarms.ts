@@ -2,15 +2,22 @@
 // by the one overdue rule (OrganizationsOverdue, the watchdog's count, one alarm for all of them); organizations whose token the
 // API rejects (OrganizationsTokenRejected, the watchdog's count too); listings
 // found broken again and again
-// (ListingProblems); any message on a dead-letter queue; any error or throttle of any function; and a
-// publisher falling behind the stream. Each description says what to look at first. The topic's policy
+// (ListingProblems); any message on a dead-letter queue; anything SNS could not deliver to a
+// subscription (one alarm for every subscription: its dead-letter queue, and what SNS could not even put
+// there); any error or throttle of any function; and a publisher falling behind the stream. Each description says what to look at first. The topic's policy
 // and its key's policy let CloudWatch publish this stack's alarms to it, and nothing else.
 import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import {
+  Alarm,
+  ComparisonOperator,
+  type IMetric,
+  MathExpression,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { Subscription, SubscriptionProtocol, Topic } from 'aws-cdk-lib/aws-sns';
+import { type ITopic, Subscription, SubscriptionProtocol, Topic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { OVERDUE_ALARM_PERIOD_MS, OVERDUE_ALARM_PERIODS } from '../shared/contracts/customMetrics.js';
@@ -22,6 +29,7 @@ import {
   organizationsTokenRejectedMetric,
   SERVICE_NAMES,
 } from './notifierMetrics.js';
+import type { SubscriptionDeadLetters } from './subscriptionDeadLetters.js';
 
 /**
  * Five-minute periods with listing problems, out of the last six, before the alarm fires. One walk that
@@ -57,6 +65,15 @@ export interface DeadLetterQueueToWatch {
   readonly advice: string;
 }
 
+export interface SubscriptionDeadLettersToWatch {
+  /** The dead-letter queue of the SNS subscriptions; the alarm topic's e-mail subscription is attached too. */
+  readonly deadLetters: SubscriptionDeadLetters;
+  /** The topics besides the alarm topic whose subscriptions dead-letter there (the event topic). */
+  readonly topics: readonly ITopic[];
+  /** What the operator should do first. */
+  readonly advice: string;
+}
+
 export interface NotifierAlarmsProps {
   /** Encrypts the alarm topic; a statement added to its policy lets CloudWatch use it for that topic. */
   readonly key: IKey;
@@ -76,6 +93,8 @@ export interface NotifierAlarmsProps {
   readonly functions: readonly NotifierFunction[];
   /** Every dead-letter queue of the stack, the publisher's failure queue included. */
   readonly deadLetterQueues: readonly DeadLetterQueueToWatch[];
+  /** The SNS subscriptions' dead-letter queue: one alarm for all of them. */
+  readonly subscriptionDeadLetters: SubscriptionDeadLettersToWatch;
   /**
    * Subscribed to the alarm topic (SNS asks it to confirm).
    * @default no subscription; subscribe to the topic yourself
@@ -108,11 +127,13 @@ export class NotifierAlarms extends Construct {
     });
     this.#letCloudWatchPublish(props.key, topicName, prefix);
     if (props.email !== undefined) {
-      new Subscription(this, 'Email', {
-        topic: this.topic,
-        protocol: SubscriptionProtocol.EMAIL,
-        endpoint: props.email,
-      });
+      props.subscriptionDeadLetters.deadLetters.attach(
+        new Subscription(this, 'Email', {
+          topic: this.topic,
+          protocol: SubscriptionProtocol.EMAIL,
+          endpoint: props.email,
+        }),
+      );
     }
     const action = new SnsAction(this.topic);
     const alarms: Alarm[] = [];
@@ -259,6 +280,38 @@ export class NotifierAlarms extends Construct {
         },
       );
     }
+    // One for every SNS subscription: a message on their dead-letter queue, or one SNS could not even put
+    // there (NumberOfNotificationsFailedToRedriveToDlq, per topic): the only loss left, so it counts too.
+    // NumberOfNotificationsFailed is not added: each failure it counts is on the queue, or counted here.
+    const watched = props.subscriptionDeadLetters;
+    const lost = Object.fromEntries(
+      [...watched.topics, this.topic].map((topic, index) => [
+        `lost${index}`,
+        topic.metric('NumberOfNotificationsFailedToRedriveToDlq', { statistic: 'Sum', period: fiveMinutes }),
+      ]),
+    );
+    alarm(
+      'SubscriptionDeadLetters',
+      new MathExpression({
+        expression: ['FILL(waiting, 0)', ...Object.keys(lost).map((id) => `FILL(${id}, 0)`)].join(' + '),
+        usingMetrics: {
+          waiting: watched.deadLetters.queue.metricApproximateNumberOfMessagesVisible({
+            statistic: 'Maximum',
+            period: fiveMinutes,
+          }),
+          ...lost,
+        },
+        label: 'undelivered SNS notifications',
+        period: fiveMinutes,
+      }),
+      {
+        name: 'notifications SNS could not deliver',
+        description: watched.advice,
+        threshold: 0,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      },
+    );
     this.alarms = alarms;
   }
 

@@ -3,12 +3,14 @@
 // asks each recipient to confirm the subscription first. A disabled subscriber gets no subscriptions.
 // A subscriber with a digest has a second subscription per recipient, to the digests addressed to it
 // alone (the digest function publishes them); its first leaves out the types the digest gathers, and is
-// not made at all when its filter lets through no other type.
+// not made at all when its filter lets through no other type. Every subscription dead-letters to the
+// stack's SNS dead-letter queue.
 import { Annotations } from 'aws-cdk-lib';
 import { type ITopic, Subscription, SubscriptionProtocol } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import type { EmailSubscriber } from '../shared/config/configSchema.js';
 import { digestFilterPolicy, takesEventsAtOnce } from '../shared/contracts/snsFilterPolicy.js';
+import type { SubscriptionDeadLetters } from './subscriptionDeadLetters.js';
 import {
   catchUpAfterSecondsOf,
   renderedPolicy,
@@ -21,6 +23,8 @@ export interface EmailSubscriptionsProps {
   readonly topic: ITopic;
   /** The config's e-mail subscribers. */
   readonly subscribers: readonly EmailSubscriber[];
+  /** What SNS cannot deliver to an address goes there. */
+  readonly deadLetters: SubscriptionDeadLetters;
 }
 
 export class EmailSubscriptions extends Construct {
@@ -47,13 +51,15 @@ export class EmailSubscriptions extends Construct {
         subscriber.to.map(
           // Named by address, so reordering `to` does not replace subscriptions (and ask to confirm again).
           (address) =>
-            scopedToMessageAttributes(
-              new Subscription(scope, address, {
-                topic: props.topic,
-                protocol: SubscriptionProtocol.EMAIL,
-                endpoint: address,
-                filterPolicy,
-              }),
+            props.deadLetters.attach(
+              scopedToMessageAttributes(
+                new Subscription(scope, address, {
+                  topic: props.topic,
+                  protocol: SubscriptionProtocol.EMAIL,
+                  endpoint: address,
+                  filterPolicy,
+                }),
+              ),
             ),
         );
       subscriptions.set(

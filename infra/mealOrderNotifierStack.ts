@@ -6,6 +6,7 @@
 //   every lost chain of ticks, counts the overdue organizations (one alarm)
 //   → stream (inserted event items) → publisher Lambda → SNS event topic (KMS)
 //   → e-mail subscriptions | per Slack/webhook subscriber: SQS queue (+ DLQ) → delivery Lambda
+//   (every SNS subscription: a redrive policy to one SNS dead-letter queue, one alarm)
 //   EventBridge Scheduler (hourly, only when an e-mail subscriber has a digest) → digest Lambda → the
 //   event topic, for that subscriber's digest subscriptions alone
 //
@@ -36,6 +37,7 @@ import { assertFilterPoliciesFit, assertStackFits } from './stackLimits.js';
 import { addStackOutputs } from './stackOutputs.js';
 import { StateTable } from './stateTable.js';
 import { SubscriberQueues } from './subscriberQueues.js';
+import { SubscriptionDeadLetters } from './subscriptionDeadLetters.js';
 import { catchUpAfterSecondsVariable } from './subscriptionFilterPolicy.js';
 
 export interface MealOrderNotifierStackProps extends StackProps {
@@ -130,9 +132,15 @@ export class MealOrderNotifierStack extends Stack {
     const emailSubscribers = config.subscribers.filter(
       (subscriber): subscriber is EmailSubscriber => subscriber.type === 'email',
     );
-    new EmailSubscriptions(this, 'Email', { topic: events.topic, subscribers: emailSubscribers });
+    const subscriptionDeadLetters = new SubscriptionDeadLetters(this, 'SubscriptionDeadLetters');
+    new EmailSubscriptions(this, 'Email', {
+      topic: events.topic,
+      subscribers: emailSubscribers,
+      deadLetters: subscriptionDeadLetters,
+    });
     const queues = new SubscriberQueues(this, 'Deliveries', {
       topic: events.topic,
+      deadLetters: subscriptionDeadLetters,
       subscribers: config.subscribers.filter(
         (subscriber): subscriber is DeliverySubscriber => subscriber.type !== 'email',
       ),
@@ -189,6 +197,13 @@ export class MealOrderNotifierStack extends Stack {
           advice: `The publisher gave up on stream records: those events were recorded but not published. Each message names the shard and sequence numbers; the publisher log says why. Once the cause is fixed, meal-notifier republish --stack ${this.stackName} publishes them (docs/aws.md, "Operate it").`,
         },
       ],
+      subscriptionDeadLetters: {
+        deadLetters: subscriptionDeadLetters,
+        topics: [events.topic],
+        advice:
+          'SNS could not deliver notifications to a subscription: a queue whose policy refuses the event topic or that was deleted, an e-mail address SNS could not deliver to, retries spent. They are on the SNS dead-letter queue, or counted as lost by NumberOfNotificationsFailedToRedriveToDlq when that queue refused them too. ' +
+          `First: meal-notifier deliveries --stack ${this.stackName} --failed lists them, each with the subscriber it was for when the message tells. Fix the cause, then meal-notifier replay --stack ${this.stackName} --subscriber ID --dead-letters sends a Slack or webhook one again to that subscriber's queue alone (docs/aws.md, "Operate it").`,
+      },
       ...(props.alarmEmail === undefined ? {} : { email: props.alarmEmail }),
     });
     const dashboard = new NotifierDashboard(this, 'Dashboard', {
@@ -211,6 +226,7 @@ export class MealOrderNotifierStack extends Stack {
       secrets: secrets.all,
       queues: queues.all,
       publisherFailureQueue: this.publisher.failureQueue,
+      subscriptionDeadLetterQueue: subscriptionDeadLetters.queue,
       pollingEnabled,
     });
     // The narrower limit first: a config of many e-mail recipients is over it long before the others.

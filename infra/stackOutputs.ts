@@ -21,6 +21,8 @@ export interface StackOutputsProps {
   readonly secrets: readonly NotifierSecret[];
   readonly queues: readonly SubscriberQueue[];
   readonly publisherFailureQueue: IQueue;
+  /** Every SNS subscription's dead-letter queue. */
+  readonly subscriptionDeadLetterQueue: IQueue;
   /** Whether the stack polls; `meal-notifier status --stack` does not count organizations as failing when it does not. */
   readonly pollingEnabled: boolean;
 }
@@ -71,6 +73,11 @@ export function addStackOutputs(stack: Stack, props: StackOutputsProps): void {
     STACK_OUTPUT_KEYS.publisherFailureQueue,
     props.publisherFailureQueue.queueUrl,
     'Stream batches the publisher could not publish (their positions; the events stay in the table for 14 days); meal-notifier republish --stack publishes them.',
+  );
+  output(
+    STACK_OUTPUT_KEYS.subscriptionDeadLetterQueue,
+    props.subscriptionDeadLetterQueue.queueUrl,
+    'Notifications SNS could not deliver to a subscription (an e-mail address, a subscriber queue); meal-notifier deliveries --stack --failed lists them, meal-notifier replay --stack --dead-letters sends a queue subscriber its own again.',
   );
   output(
     STACK_OUTPUT_KEYS.polling,

@@ -3,6 +3,8 @@
 // function settles each message itself, and dead-letters what is permanent or has spent the retry
 // schedule; the redrive policy, after MAX_RECEIVE_COUNT receives, is the backstop for a message the
 // function never settles (deliveryQueueContract.ts). A disabled subscriber keeps its queues, unsubscribed.
+// What SNS cannot put on a queue (a refusing queue policy, a deleted queue) goes to the stack's SNS
+// dead-letter queue (subscriptionDeadLetters.ts).
 import { Duration } from 'aws-cdk-lib';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { SqsSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -14,6 +16,7 @@ import {
   MAX_RECEIVE_COUNT,
 } from '../shared/contracts/deliveryQueueContract.js';
 import { secureQueue } from './secureQueue.js';
+import type { SubscriptionDeadLetters } from './subscriptionDeadLetters.js';
 import {
   catchUpAfterSecondsOf,
   scopedToMessageAttributes,
@@ -31,6 +34,8 @@ export interface SubscriberQueuesProps {
   readonly topic: ITopic;
   /** The config's Slack and webhook subscribers. */
   readonly subscribers: readonly DeliverySubscriber[];
+  /** Where SNS puts what it cannot deliver to a queue. */
+  readonly deadLetters: SubscriptionDeadLetters;
   /**
    * How long a received message stays hidden when the function neither settles nor re-times it (a crash,
    * a timeout). At least the function's timeout, as SQS event sources require; six times it, as AWS
@@ -72,8 +77,12 @@ export class SubscriberQueues extends Construct {
           undefined,
           catchUpAfterSecondsOf(subscriber),
         );
-        scopedToMessageAttributes(
-          props.topic.addSubscription(new SqsSubscription(queue, { rawMessageDelivery: true, filterPolicy })),
+        props.deadLetters.attach(
+          scopedToMessageAttributes(
+            props.topic.addSubscription(
+              new SqsSubscription(queue, { rawMessageDelivery: true, filterPolicy }),
+            ),
+          ),
         );
       }
       return { subscriber, queue, deadLetterQueue };

@@ -16,6 +16,10 @@ import { StateStoreError } from '../../shared/store/errors.js';
 import { stackOutputsFromCloudFormation, stackOutputsFromFile } from './readStackOutputs.js';
 import { SqsDeliveryQueues } from './sqsDeliveryQueues.js';
 import { SqsPublisherFailureQueue } from './sqsPublisherFailureQueue.js';
+import {
+  SnsSubscriptionEndpoints,
+  SqsSubscriptionDeadLetterQueue,
+} from './sqsSubscriptionDeadLetterQueue.js';
 import { stackAccessError } from './stackAccessError.js';
 
 /** Which deployed stack, and where from: a command's `--stack`, `--region` and `--stack-outputs`. */
@@ -32,6 +36,10 @@ export interface DeployedStack {
   queues: SqsDeliveryQueues;
   /** Undefined when the outputs do not name it. */
   failureQueue: SqsPublisherFailureQueue | undefined;
+  /** The SNS subscriptions' dead-letter queue; undefined when the outputs do not name it. */
+  subscriptionDeadLetters: SqsSubscriptionDeadLetterQueue | undefined;
+  /** The subscriptions of the event and alarm topics, by ARN. */
+  subscriptionEndpoints: SnsSubscriptionEndpoints;
   clients: { sns: SNSClient; streams: DynamoDBStreamsClient };
   close(): void;
 }
@@ -69,6 +77,18 @@ async function openDeployedStack(options: StackTarget, config: Config): Promise<
         resources.publisherFailureQueueUrl === undefined
           ? undefined
           : new SqsPublisherFailureQueue(sqs, resources.publisherFailureQueueUrl),
+      subscriptionDeadLetters:
+        resources.subscriptionDeadLetterQueueUrl === undefined
+          ? undefined
+          : new SqsSubscriptionDeadLetterQueue(
+              sqs,
+              resources.subscriptionDeadLetterQueueUrl,
+              resources.queues,
+            ),
+      subscriptionEndpoints: new SnsSubscriptionEndpoints(
+        sns,
+        [resources.eventTopicArn, resources.alarmTopicArn].filter((arn) => arn !== undefined),
+      ),
       clients: { sns, streams },
       close,
     };

@@ -5,8 +5,13 @@ import { Command } from 'commander';
 import type { Config } from '../../shared/config/configSchema.js';
 import { loadConfigFile } from '../../shared/config/loadConfig.js';
 import { MAX_RECEIVE_COUNT } from '../../shared/contracts/deliveryQueueContract.js';
+import { STACK_OUTPUT_KEYS } from '../../shared/contracts/stackOutputKeys.js';
 import { eventReference } from '../../shared/events/notifierEvent.js';
 import { type DeadLetterEntry, listDeadLetters } from '../../shared/operations/listDeadLetters.js';
+import {
+  listSubscriptionDeadLetters,
+  NOT_DELIVERED_BY_SNS,
+} from '../../shared/operations/subscriptionDeadLetters.js';
 import { counted } from '../../shared/text/counted.js';
 import {
   onDeployedStack,
@@ -45,7 +50,9 @@ export function deliveriesCommand(): Command {
       'after',
       `
 With --stack, dead letters are read from each Slack or webhook subscriber's dead-letter queue, with the
-reason the delivery function gave; they stay on the queue. Deliveries waiting on a subscriber's own queue
+reason the delivery function gave, and from the SNS dead-letter queue (what SNS could not deliver to an
+e-mail address or a subscriber queue, with the subscriber it was for as far as the message tells); they
+stay on the queues. Deliveries waiting on a subscriber's own queue
 are counted, not listed: reading them would count as delivery attempts.
 
 Examples:
@@ -113,6 +120,29 @@ async function stackDeliveries(
       limitPerQueue: limit,
       withQueued: !options.failed,
     });
+    // What SNS could not deliver to a subscription (an e-mail address, a subscriber queue).
+    const notes: string[] = [];
+    if (stack.subscriptionDeadLetters) {
+      try {
+        const sns = await listSubscriptionDeadLetters(
+          config,
+          {
+            queue: stack.subscriptionDeadLetters,
+            endpoints: stack.subscriptionEndpoints,
+            alarmTopicArn: stack.resources.alarmTopicArn,
+          },
+          limit,
+        );
+        listing.deadLetters.push(...sns.entries);
+        listing.problems.push(...sns.problems);
+      } catch (error) {
+        listing.problems.push(error instanceof Error ? error.message : String(error));
+      }
+    } else {
+      notes.push(
+        `the stack has no output ${STACK_OUTPUT_KEYS.subscriptionDeadLetterQueue} (deployed before SNS dead letters were kept): what SNS could not deliver is not listed`,
+      );
+    }
     const disabled = [];
     for (const subscriber of config.subscribers) {
       const status = await stack.subscriberStatus.disabled(subscriber.id);
@@ -130,6 +160,7 @@ async function stackDeliveries(
       stdout.json(listing.deadLetters, 2);
       const stderr = stderrSink();
       for (const problem of listing.problems) stderr.line(`meal-notifier: not known: ${problem}`);
+      for (const note of notes) stderr.line(`meal-notifier: ${note}`);
       return;
     }
     const rows = listing.deadLetters.map(toRow);
@@ -155,6 +186,7 @@ async function stackDeliveries(
       );
     }
     for (const problem of listing.problems) stdout.line(`not known: ${problem}`);
+    for (const note of notes) stdout.line(note);
   });
 }
 
@@ -167,8 +199,9 @@ function toRow(entry: DeadLetterEntry): DeliveryRow {
     eventType: entry.eventType,
     reference: entry.reference,
     status: 'dead',
-    // The queue's redrive policy moves a message after this many receives, each a delivery attempt.
-    attempts: entry.attempts ?? MAX_RECEIVE_COUNT,
+    // The queue's redrive policy moves a message after this many receives, each a delivery attempt; SNS
+    // dead-letters at the first refusal by the endpoint (retrying only what the endpoint's service fails).
+    attempts: entry.attempts ?? (entry.kind === NOT_DELIVERED_BY_SNS ? 1 : MAX_RECEIVE_COUNT),
     nextAttemptAt: entry.deadLetteredAt === undefined ? 0 : Date.parse(entry.deadLetteredAt),
     lastError: `${entry.kind}: ${entry.reason}${status}`,
   };

@@ -5,6 +5,7 @@
 import { Command } from 'commander';
 import type { Config } from '../../shared/config/configSchema.js';
 import { loadConfigFile } from '../../shared/config/loadConfig.js';
+import { STACK_OUTPUT_KEYS } from '../../shared/contracts/stackOutputKeys.js';
 import { deliverUntilSettled } from '../../shared/delivery/deliverUntilSettled.js';
 import { OutboxDelivery } from '../../shared/delivery/outboxDelivery.js';
 import { matchesFilter } from '../../shared/delivery/subscriberFilter.js';
@@ -51,7 +52,8 @@ export function replayCommand(): Command {
       'after',
       `
 With --stack, a Slack or webhook subscriber's deliveries are put back on its SQS queue, and the delivery
-function sends them: its dead letters (--dead-letters), or events from the state table (--event, --since)
+function sends them: its dead letters (--dead-letters: its dead-letter queue, and what SNS could not put on
+its queue, from the SNS dead-letter queue), or events from the state table (--event, --since)
 as the event topic would have delivered them, only those its filter matches. A subscriber a receiver had
 disabled is enabled again first, and what is replayed waits a minute, until every delivery function knows.
 
@@ -176,18 +178,29 @@ async function replayToStack(
       store: stack.store,
       subscriberStatus: stack.subscriberStatus,
       queues: stack.queues,
+      subscriptionDeadLetters: stack.subscriptionDeadLetters,
     });
     const stderr = stderrSink();
     if (result.reenabled) {
       stderr.line(`subscriber ${result.subscriberId} was disabled; it is enabled again`);
     }
+    const fromSns =
+      result.fromSubscriptionDeadLetters > 0
+        ? ` (${result.fromSubscriptionDeadLetters} of them SNS could not put on its queue)`
+        : '';
     const what =
       request.kind === 'deadLetters'
-        ? `${counted(result.replayed, 'dead letter')} moved back`
+        ? `${counted(result.replayed, 'dead letter')} moved back${fromSns}`
         : `${counted(result.replayed, 'event')} queued`;
     const when = result.delaySeconds > 0 ? `, delivered in ${result.delaySeconds} s` : '';
     stderr.line(
       `${what} to ${result.subscriberId}${when}: see meal-notifier status --stack ${options.stack}`,
     );
+    for (const line of result.leftOnSubscriptionDeadLetters) stderr.line(line);
+    if (request.kind === 'deadLetters' && stack.subscriptionDeadLetters === undefined) {
+      stderr.line(
+        `the stack has no output ${STACK_OUTPUT_KEYS.subscriptionDeadLetterQueue} (deployed before SNS dead letters were kept): only ${result.subscriberId}'s own dead-letter queue was moved back`,
+      );
+    }
   });
 }

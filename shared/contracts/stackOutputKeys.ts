@@ -7,6 +7,8 @@ export const STACK_OUTPUT_KEYS = {
   alarmTopic: 'AlarmTopicArn',
   dashboard: 'DashboardUrl',
   publisherFailureQueue: 'PublisherFailureQueueUrl',
+  /** What SNS could not deliver to a subscription (every subscription's redrive policy points there). */
+  subscriptionDeadLetterQueue: 'SubscriptionDeadLetterQueueUrl',
   /** `on` or `off`: whether the stack polls (`-c polling=`). */
   polling: 'Polling',
 } as const;

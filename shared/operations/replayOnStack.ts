@@ -1,7 +1,8 @@
 // `meal-notifier replay --stack`: sends a Slack or webhook subscriber its deliveries again, on a deployed
 // stack, under the original event ids (receivers dedupe on them), and enables it again if a receiver had
-// disabled it. Either its dead-letter queue is moved back to its queue, or events of the log (one by id,
-// or all since a time) are put straight on its queue.
+// disabled it. Either its dead-letter queue is moved back to its queue (with what SNS could not put on it,
+// from the SNS subscriptions' dead-letter queue: subscriptionDeadLetters.ts), or events of the log (one by
+// id, or all since a time) are put straight on its queue.
 //
 // Why straight on the queue and not through the event topic: a publish reaches every subscriber whose
 // filter matches, e-mail included, while a replay is for one subscriber. The queue gets exactly what the
@@ -14,6 +15,10 @@ import type { NotifierEvent } from '../events/notifierEvent.js';
 import type { StoredEvent } from '../store/stateStore.js';
 import type { DeliveryQueues } from './deliveryQueues.js';
 import { ReplayRefusedError } from './errors.js';
+import {
+  replaySubscriptionDeadLetters,
+  type SubscriptionDeadLetterQueue,
+} from './subscriptionDeadLetters.js';
 
 export type StackReplayRequest =
   | { kind: 'deadLetters' }
@@ -32,6 +37,9 @@ export interface StackReplayPorts {
     readonly cacheMs: number;
   };
   queues: DeliveryQueues;
+  /** The SNS subscriptions' dead-letter queue, when the stack has one: a dead-letter replay takes the
+   *  subscriber's messages from it too (those SNS could not put on its queue). */
+  subscriptionDeadLetters?: SubscriptionDeadLetterQueue | undefined;
 }
 
 export interface StackReplayResult {
@@ -40,6 +48,10 @@ export interface StackReplayResult {
   reenabled: boolean;
   /** Messages put on its queue. */
   replayed: number;
+  /** Of those, how many came from the SNS dead-letter queue. */
+  fromSubscriptionDeadLetters: number;
+  /** Messages of the SNS dead-letter queue that may be its but are left there, one line each. */
+  leftOnSubscriptionDeadLetters: string[];
   /** How long they wait before delivery: past the delivery functions' cache of "disabled". */
   delaySeconds: number;
 }
@@ -63,13 +75,27 @@ export async function replayOnStack(
     ? Math.ceil(ports.subscriberStatus.cacheMs / 1000) + REENABLE_MARGIN_SECONDS
     : 0;
   let replayed: number;
+  let fromSns = { moved: 0, left: [] as string[] };
   if (request.kind === 'deadLetters') {
     replayed = await ports.queues.redrive(subscriber.id, { delaySeconds });
+    if (ports.subscriptionDeadLetters) {
+      fromSns = await replaySubscriptionDeadLetters(config, subscriber.id, ports.subscriptionDeadLetters, {
+        delaySeconds,
+      });
+      replayed += fromSns.moved;
+    }
   } else {
     await ports.queues.send(subscriber.id, events, { delaySeconds });
     replayed = events.length;
   }
-  return { subscriberId: subscriber.id, reenabled, replayed, delaySeconds };
+  return {
+    subscriberId: subscriber.id,
+    reenabled,
+    replayed,
+    fromSubscriptionDeadLetters: fromSns.moved,
+    leftOnSubscriptionDeadLetters: fromSns.left,
+    delaySeconds,
+  };
 }
 
 function queueSubscriber(config: Config, subscriberId: string, queues: DeliveryQueues): SubscriberConfig {

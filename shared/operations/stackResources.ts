@@ -16,6 +16,10 @@ export interface StackResources {
   eventTopicArn: string | undefined;
   /** Undefined when the outputs do not name it: its depth is then unknown. */
   publisherFailureQueueUrl: string | undefined;
+  /** The SNS subscriptions' dead-letter queue; undefined for a stack deployed before it existed. */
+  subscriptionDeadLetterQueueUrl: string | undefined;
+  /** Undefined when the outputs do not name it. */
+  alarmTopicArn: string | undefined;
   /** By subscriber id, for the Slack and webhook subscribers whose queues the outputs name. */
   queues: Map<string, SubscriberQueueUrls>;
   /** False when the stack was deployed with `-c polling=off`; true when the outputs do not say (older stacks polled). */
@@ -49,6 +53,8 @@ export function stackResourcesFromOutputs(
     tableName,
     eventTopicArn: outputs[STACK_OUTPUT_KEYS.eventTopic] || undefined,
     publisherFailureQueueUrl: outputs[STACK_OUTPUT_KEYS.publisherFailureQueue] || undefined,
+    subscriptionDeadLetterQueueUrl: outputs[STACK_OUTPUT_KEYS.subscriptionDeadLetterQueue] || undefined,
+    alarmTopicArn: outputs[STACK_OUTPUT_KEYS.alarmTopic] || undefined,
     queues,
     pollingEnabled: outputs[STACK_OUTPUT_KEYS.polling] !== 'off',
   };

@@ -258,8 +258,8 @@ describe('alarms', () => {
 
   it('notifies the alarm topic of every alarm and of its recovery, and subscribes the alarm e-mail to it', () => {
     // One for every organization, one for rejected tokens, listing problems, 5 functions (the watchdog's included) × (errors,
-    // throttles), 3 dead-letter queues, the publisher's lag.
-    expect(alarms).toHaveLength(1 + 1 + 1 + 10 + 3 + 1);
+    // throttles), 3 dead-letter queues, the publisher's lag, the SNS subscriptions' dead letters.
+    expect(alarms).toHaveLength(1 + 1 + 1 + 10 + 3 + 1 + 1);
     for (const alarm of alarms) {
       expect(alarm, String(alarm.AlarmName)).toMatchObject({
         AlarmActions: [{ Ref: alarmTopicId }],

@@ -193,8 +193,9 @@ describe('subscriber queues', () => {
 
   it('encrypts every queue and refuses any request without TLS', () => {
     const queues = resourcesOfType(template, 'AWS::SQS::Queue');
-    // Two per Slack or webhook subscriber, the publisher's failure queue and the poller's tick queue.
-    expect(queues).toHaveLength(2 * queueSubscribers.length + 2);
+    // Two per Slack or webhook subscriber, the publisher's failure queue, the poller's tick queue and the
+    // SNS subscriptions' dead-letter queue.
+    expect(queues).toHaveLength(2 * queueSubscribers.length + 3);
     const policies = resourcesOfType(template, 'AWS::SQS::QueuePolicy').map(
       ([, policy]) => policy.Properties ?? {},
     );

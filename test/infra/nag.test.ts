@@ -124,7 +124,7 @@ describe.each([
       expect(acknowledgment.reason.length, acknowledgment.rule).toBeGreaterThan(60);
     }
     expect(acknowledged.map(({ rule }) => rule.replace(/\[.*$/, '')).sort()).toEqual(
-      [...iam5, 'AwsSolutions-SMG4', 'AwsSolutions-SQS3', 'AwsSolutions-SQS3'].sort(),
+      [...iam5, 'AwsSolutions-SMG4', 'AwsSolutions-SQS3', 'AwsSolutions-SQS3', 'AwsSolutions-SQS3'].sort(),
     );
   });
 });

@@ -28,6 +28,8 @@ export const QUEUE_URLS = {
   },
 } as const;
 export const FAILURE_QUEUE_URL = `${QUEUE_BASE}/NotifierTest-Publisher-FailureQueue`;
+export const SUBSCRIPTION_DEAD_LETTER_QUEUE_URL = `${QUEUE_BASE}/NotifierTest-SubscriptionDeadLetters-Queue`;
+export const ALARM_TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:NotifierTest-alarms';
 
 export interface DeployedStackFixture {
   table: LocalTable;
@@ -94,6 +96,8 @@ function defaultOutputs(): Record<string, string> {
   return {
     [STACK_OUTPUT_KEYS.eventTopic]: TOPIC_ARN,
     [STACK_OUTPUT_KEYS.publisherFailureQueue]: FAILURE_QUEUE_URL,
+    [STACK_OUTPUT_KEYS.subscriptionDeadLetterQueue]: SUBSCRIPTION_DEAD_LETTER_QUEUE_URL,
+    [STACK_OUTPUT_KEYS.alarmTopic]: ALARM_TOPIC_ARN,
     Queueautomation: QUEUE_URLS.automation.queueUrl,
     DeadLetterQueueautomation: QUEUE_URLS.automation.deadLetterQueueUrl,
     Queuekitchennorth: QUEUE_URLS['kitchen-north'].queueUrl,
