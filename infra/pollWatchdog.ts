@@ -81,7 +81,8 @@ export class PollWatchdog extends NotifierFunction {
     this.function.addToRolePolicy(
       new PolicyStatement({ actions: ['sns:Publish'], resources: [props.alarmTopic.arn] }),
     );
-    props.alarmTopic.key.grant(this, 'kms:GenerateDataKey*', 'kms:Decrypt');
+    // SNS asks the key for a data key to encrypt what is published (GenerateDataKey, no wildcard: nothing else).
+    props.alarmTopic.key.grant(this, 'kms:GenerateDataKey', 'kms:Decrypt');
     tickQueue.grant(this, 'sqs:SendMessage');
 
     const { group, role } = scheduleGroupAndInvokeRole(this, {

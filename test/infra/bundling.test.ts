@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { timeoutFor } from '../support/loadedTimeouts.js';
 import {
   exampleConfigWithDigest,
   functionEnvironment,
@@ -24,10 +25,13 @@ type Service = (typeof SERVICES)[number];
 let outdir: string;
 let built: ReturnType<typeof notifierApp>;
 
-beforeAll(() => {
-  outdir = mkdtempSync(join(tmpdir(), 'notifier-bundles-'));
-  built = notifierApp(exampleConfigWithDigest(), { bundle: true, outdir });
-}, 120_000);
+beforeAll(
+  () => {
+    outdir = mkdtempSync(join(tmpdir(), 'notifier-bundles-'));
+    built = notifierApp(exampleConfigWithDigest(), { bundle: true, outdir });
+  },
+  timeoutFor({ synths: 3 }),
+);
 
 afterAll(() => {
   rmSync(outdir, { recursive: true, force: true });

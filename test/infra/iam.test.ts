@@ -126,7 +126,7 @@ describe('IAM', () => {
       'sqs:SendMessage': [arnOf('Ticks', 'Queue')],
       'sns:Publish': [alarmTopic],
       'kms:Decrypt': [arnOf('Key', 'Key')],
-      'kms:GenerateDataKey*': [arnOf('Key', 'Key')],
+      'kms:GenerateDataKey': [arnOf('Key', 'Key')],
     });
   });
 
