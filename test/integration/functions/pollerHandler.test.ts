@@ -219,7 +219,7 @@ describe('poller handler, on a first deployment before the tokens are put', () =
       outcome: 'failed',
       ok: false,
       reason: expect.stringContaining(
-        `set it with: aws secretsmanager put-secret-value --secret-id ${TOKENS_SECRET} --secret-string file://`,
+        `set it with: meal-notifier put-tokens --config <the config the stack was deployed with> --secrets-prefix ${SECRETS_PREFIX} --file`,
       ),
       nextTickDelaySeconds: null,
     });
