@@ -96,11 +96,9 @@ describe('SecretsManagerJsonSecretResolver', () => {
       // Each shard holds its share, roughly even, and no secret would outgrow 64 KB at 200 bytes a token.
       expect(held.length).toBeGreaterThan(100);
       expect(held.length).toBeLessThan(250);
-      secretsManager
-        .on(GetSecretValueCommand, { SecretId: secretOf({ env: held[0] as string }) })
-        .resolves({
-          SecretString: JSON.stringify(Object.fromEntries(held.slice(1).map((n) => [n, `tok-${n}`]))),
-        });
+      secretsManager.on(GetSecretValueCommand, { SecretId: secretOf({ env: held[0] as string }) }).resolves({
+        SecretString: JSON.stringify(Object.fromEntries(held.slice(1).map((n) => [n, `tok-${n}`]))),
+      });
     }
     const tokens = new SecretsManagerJsonSecretResolver({
       secretName: secretOf,
