@@ -10,7 +10,12 @@
 // - scale_api_requests_per_cycle, scale_dynamo_requests_per_cycle: means over the minute's cycles.
 // - scale_dynamo_read_units_per_minute, scale_dynamo_write_units_per_minute: every cycle's consumed
 //   capacity together (snapshots, poll state, lease, budget; no change, so no commit), as DynamoDB Local
-//   reports it; the watchdog's read apart: scale_watchdog_read_units_per_minute, with its requests
+//   reports it, and per cycle by part: scale_poll_state_read_units_per_cycle (the tick's due check and
+//   the cycle's load), scale_snapshot_read_units_per_cycle, scale_poll_state_write_units_per_cycle,
+//   scale_lease_write_units_per_cycle (claim and give-back), scale_budget_write_units_per_cycle and
+//   _read_, scale_event_write_units_per_cycle (what the cycles committed: scale_events_per_cycle events,
+//   and the first snapshots of terminal orders that this minute's sweep slices still met, since a sweep
+//   takes 5 minutes), and scale_dynamo_write_units_per_minute_steady, the minute's writes without them; the watchdog's read apart: scale_watchdog_read_units_per_minute, with its requests
 //   (scale_watchdog_requests_per_minute: 100 organizations to a BatchGetItem).
 // - scale_cycle_cpu_ms: this process's CPU for the minute's cycles, per cycle (the simulator's share too,
 //   so an upper bound of the poller's).
@@ -31,7 +36,7 @@ import type { PolledOrganization } from '../shared/poll/cycleContext.js';
 import type { CycleCleanupError } from '../shared/poll/errors.js';
 import { pollWhenDue } from '../shared/poll/pollWhenDue.js';
 import { watchChains } from '../shared/poll/watchChains.js';
-import type { DynamoMetricsSnapshot } from '../shared/store/dynamo/dynamoMetrics.js';
+import type { DynamoMetricsSnapshot, StoreOperation } from '../shared/store/dynamo/dynamoMetrics.js';
 import { DynamoStateStore } from '../shared/store/dynamo/dynamoStateStore.js';
 import { startSimulator } from '../simulator/startSimulator.js';
 import { dynamoLocalClient, startDynamoLocal } from './support/dynamoLocal.js';
@@ -59,6 +64,7 @@ const POLLER_GB = 0.25;
 
 interface CycleFigures {
   apiRequests: number;
+  events: number;
 }
 
 export async function benchThousandOrganizations(): Promise<Record<string, number>> {
@@ -127,7 +133,7 @@ export async function benchThousandOrganizations(): Promise<Record<string, numbe
       });
       if (due.outcome !== 'polled') throw new Error(`${organization.name}: its cycle was not due`);
       assertSoundCycle(due.report, organization.name);
-      return { apiRequests: due.report.requests };
+      return { apiRequests: due.report.requests, events: due.report.events.length };
     };
     const minute = async () => {
       const figures: CycleFigures[] = [];
@@ -165,6 +171,15 @@ export async function benchThousandOrganizations(): Promise<Record<string, numbe
     }
 
     const cycles = delta(afterCycles, before);
+    const firstWrites =
+      afterCycles.byOperation.commitChange.writeCapacityUnits -
+      before.byOperation.commitChange.writeCapacityUnits +
+      afterCycles.byOperation.recordEvents.writeCapacityUnits -
+      before.byOperation.recordEvents.writeCapacityUnits;
+    const unitsOf = (operation: StoreOperation, field: 'readCapacityUnits' | 'writeCapacityUnits') =>
+      round(
+        (afterCycles.byOperation[operation][field] - before.byOperation[operation][field]) / ORGANIZATIONS,
+      );
     const watchdog = delta(afterWatch, afterCycles);
     const apiRequests = figures.map(({ apiRequests }) => apiRequests).sort((a, b) => a - b);
     const meanApi = apiRequests.reduce((sum, n) => sum + n, 0) / ORGANIZATIONS;
@@ -181,6 +196,18 @@ export async function benchThousandOrganizations(): Promise<Record<string, numbe
       scale_dynamo_requests_per_cycle: round(dynamoPerCycle),
       scale_dynamo_read_units_per_minute: round(cycles.readCapacityUnits),
       scale_dynamo_write_units_per_minute: round(cycles.writeCapacityUnits),
+      // Without the first snapshots of terminal orders that the minute's sweep slices still wrote.
+      scale_dynamo_write_units_per_minute_steady: round(cycles.writeCapacityUnits - firstWrites),
+      scale_poll_state_read_units_per_cycle: unitsOf('loadPollState', 'readCapacityUnits'),
+      scale_snapshot_read_units_per_cycle: unitsOf('loadSnapshots', 'readCapacityUnits'),
+      scale_poll_state_write_units_per_cycle: unitsOf('savePollState', 'writeCapacityUnits'),
+      scale_lease_write_units_per_cycle: unitsOf('lease', 'writeCapacityUnits'),
+      scale_budget_write_units_per_cycle: unitsOf('budget', 'writeCapacityUnits'),
+      scale_budget_read_units_per_cycle: unitsOf('budget', 'readCapacityUnits'),
+      scale_event_write_units_per_cycle: round(
+        unitsOf('recordEvents', 'writeCapacityUnits') + unitsOf('commitChange', 'writeCapacityUnits'),
+      ),
+      scale_events_per_cycle: round(figures.reduce((sum, { events }) => sum + events, 0) / ORGANIZATIONS),
       scale_watchdog_read_units_per_minute: round(watchdog.readCapacityUnits),
       scale_watchdog_requests_per_minute: watchdog.readRequests + watchdog.writeRequests,
       scale_cycle_cpu_ms: round(cpuSeconds * 1000),
@@ -189,7 +216,8 @@ export async function benchThousandOrganizations(): Promise<Record<string, numbe
       scale_lambda_concurrency_peak: round((ORGANIZATIONS * seconds(p95Api)) / 60),
       scale_table_cost_usd_month: round(
         MINUTES_A_MONTH *
-          (cycles.readCapacityUnits * PRICE.readUnit + cycles.writeCapacityUnits * PRICE.writeUnit),
+          (cycles.readCapacityUnits * PRICE.readUnit +
+            (cycles.writeCapacityUnits - firstWrites) * PRICE.writeUnit),
       ),
       scale_poller_compute_usd_month: round(
         cyclesAMonth *
