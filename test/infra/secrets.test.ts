@@ -92,7 +92,7 @@ describe('secrets', () => {
     ]);
     const outputs = shared.toJSON().Outputs as Record<string, { Description: string }>;
     expect(outputs.Secretorganizationtokens?.Description).toContain(
-      '{"NORTH_SCHOOL_TOKEN":"...","WEST_TOKEN":"..."}',
+      'holding 2 tokens by name (NORTH_SCHOOL_TOKEN, WEST_TOKEN). Put every token from one JSON file: meal-notifier put-tokens --config <the config the stack was deployed with> --secrets-prefix prod/notifier/ --file',
     );
     expect(functionEnvironment(shared, functionLogicalId(shared, 'poller')).SECRETS_PREFIX).toBe(
       'prod/notifier/',
