@@ -66,7 +66,9 @@ export class PollWatchdog extends NotifierFunction {
     });
     // One run at a time is enough, and the next minute's is the retry.
     this.function.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.minutes(1) });
-    props.table.grant(this, 'dynamodb:GetItem');
+    // BatchGetItem: the copies of pace and health on the lease items, 100 at a time; GetItem: the poll state
+    // of an organization whose lease item has no copy yet (shared/store/pollWatch.ts).
+    props.table.grant(this, 'dynamodb:BatchGetItem', 'dynamodb:GetItem');
     tickQueue.grant(this, 'sqs:SendMessage');
 
     const { group, role } = scheduleGroupAndInvokeRole(this, {

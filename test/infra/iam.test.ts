@@ -106,6 +106,7 @@ describe('IAM', () => {
     expect(permissions(statementsOf('Watchdog'))).toEqual({
       'logs:CreateLogStream': [arnOf('Watchdog', 'Logs')],
       'logs:PutLogEvents': [arnOf('Watchdog', 'Logs')],
+      'dynamodb:BatchGetItem': [arnOf('State', 'Table')],
       'dynamodb:GetItem': [arnOf('State', 'Table')],
       'sqs:SendMessage': [arnOf('Ticks', 'Queue')],
     });

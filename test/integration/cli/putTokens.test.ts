@@ -29,13 +29,13 @@ describe('meal-notifier put-tokens', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'put-tokens-'));
     const config = exampleConfig();
-    const [north] = config.organizations as [Record<string, unknown>];
+    const [north] = config.organizations;
     config.organizations = names.map((name, n) => ({
-      ...north,
+      ...(north as NonNullable<typeof north>),
       id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
       name: `School ${n}`,
       token: { env: name },
-    })) as typeof config.organizations;
+    }));
     configPath = join(dir, 'notifier.json');
     await writeFile(configPath, JSON.stringify(config));
     vi.stubEnv('AWS_REGION', 'eu-west-1');
