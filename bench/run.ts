@@ -8,6 +8,7 @@ import { benchFunctionBundles } from './functionBundles.js';
 import { benchPollerLambda } from './pollerLambda.js';
 import { benchPollRequests } from './pollRequests.js';
 import { benchSnapshotMemory } from './snapshotMemory.js';
+import { benchThousandOrganizations } from './thousandOrganizations.js';
 
 const benches: ReadonlyArray<readonly [string, () => Promise<Record<string, number>>]> = [
   // First, before DynamoDB Local's JVM is started (it runs until the bench exits) and competes for the CPU
@@ -30,6 +31,10 @@ const benches: ReadonlyArray<readonly [string, () => Promise<Record<string, numb
     benchCadenceWeek,
   ],
   ['memory of 100,000 snapshots (child process)', benchSnapshotMemory],
+  [
+    'a minute of 1,000 organizations on the poller path: concurrency, table capacity, cost (DynamoDB Local)',
+    benchThousandOrganizations,
+  ],
 ];
 
 // `npm run bench -- <word>` runs only the benchmarks whose name holds the word, e.g. `bundles`.

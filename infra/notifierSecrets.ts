@@ -1,9 +1,10 @@
 // The Secrets Manager secrets the functions resolve on AWS: one per distinct webhook signing secret and
 // Slack incoming-webhook URL reference, `{ "env": "NAME" }` being the secret `<prefix>NAME` (what
-// SecretsManagerSecretResolver reads), and one for every organization's API token together,
-// `<prefix>organization-tokens`, a JSON object keyed by each token reference's NAME (what
-// SecretsManagerJsonSecretResolver reads): a secret costs $0.40 a month, which one per organization would
-// double the organization's cost with. The prefix is the stack's name by default, so two stacks in one
+// SecretsManagerSecretResolver reads), and the organizations' API tokens in shards of up to some 200,
+// `<prefix>organization-tokens`, `-2`…, JSON objects keyed by each token reference's NAME (what
+// SecretsManagerJsonSecretResolver reads; shared/contracts/organizationTokensSecret.ts decides each token's
+// shard): a secret costs $0.40 a month, which one per organization would add to each organization's cost,
+// and one secret for all holds 64 KB, some 600 tokens. The prefix is the stack's name by default, so two stacks in one
 // account and region never claim one name. The stack creates the secrets empty; the operator puts the
 // values (docs/aws.md, "Put the secrets"), so no value ever passes through the template or the CDK context.
 // `smtp.url` gets none: on AWS, SNS sends the e-mail.
@@ -13,7 +14,7 @@ import { type CfnSecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { type Config, slackSecretOf } from '../shared/config/configSchema.js';
 import type { SecretRef } from '../shared/config/secretRef.js';
-import { ORGANIZATION_TOKENS_SECRET } from '../shared/contracts/organizationTokensSecret.js';
+import { tokenShardSecret, tokenShardsOf } from '../shared/contracts/organizationTokensSecret.js';
 import { DeploymentError } from './deploymentError.js';
 
 export type SecretPurpose =
@@ -39,14 +40,16 @@ export interface SecretUse {
 }
 
 export interface NotifierSecret {
-  /** What follows the prefix: the reference's `env` name, or ORGANIZATION_TOKENS_SECRET. */
+  /** What follows the prefix: the reference's `env` name, or a tokens shard's name (tokenShardSecret). */
   readonly envName: string;
   /** The Secrets Manager name: prefix + envName. */
   readonly name: string;
   readonly secret: Secret;
   readonly uses: readonly SecretUse[];
-  /** The keys of its JSON object, for the secret of organization tokens; none for a single value. */
+  /** The keys of its JSON object, for a shard of the organization tokens; none for a single value. */
   readonly keys: readonly string[];
+  /** A shard of the organization tokens, which `meal-notifier put-tokens` writes. */
+  readonly tokensShard: boolean;
 }
 
 export interface NotifierSecretsProps {
@@ -77,6 +80,8 @@ const SECRET_NAME = /^[A-Za-z0-9/_+=.@-]{1,512}$/;
 
 export class NotifierSecrets extends Construct {
   readonly prefix: string;
+  /** How many secrets hold the organizations' tokens. */
+  readonly tokenShardCount: number;
   readonly #byName = new Map<string, NotifierSecret>();
 
   constructor(scope: Construct, id: string, props: NotifierSecretsProps) {
@@ -91,9 +96,11 @@ export class NotifierSecrets extends Construct {
     const use = (ref: SecretRef, secretUse: SecretUse) => {
       uses.set(ref.env, [...(uses.get(ref.env) ?? []), secretUse]);
     };
+    const shards = tokenShardsOf(props.config.organizations.map(({ token }) => token.env));
+    this.tokenShardCount = props.config.organizations.length === 0 ? 0 : shards.count;
     props.config.organizations.forEach((organization, index) => {
       use(
-        { env: ORGANIZATION_TOKENS_SECRET },
+        { env: shards.secretOf(organization.token.env) },
         {
           purpose: 'organization-token',
           usedBy: organization.id,
@@ -135,7 +142,8 @@ export class NotifierSecrets extends Construct {
       Tags.of(secret).add('meal-order-notifier:purpose', unique(secretUses.map((u) => u.purpose)).join(' '));
       Tags.of(secret).add('meal-order-notifier:used-by', tagValue(unique(secretUses.map((u) => u.usedBy))));
       const keys = unique(secretUses.flatMap((u) => (u.key === undefined ? [] : [u.key])));
-      this.#byName.set(name, { envName, name, secret, uses: secretUses, keys });
+      const tokensShard = secretUses.some(({ purpose }) => purpose === 'organization-token');
+      this.#byName.set(name, { envName, name, secret, uses: secretUses, keys, tokensShard });
     }
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-SMG4',
@@ -149,9 +157,11 @@ export class NotifierSecrets extends Construct {
     return [...this.#byName.values()];
   }
 
-  /** Lets `grantee` read the secret of organization tokens, when the config has organizations. */
+  /** Lets `grantee` read every shard of the organization tokens, when the config has organizations. */
   grantReadOrganizationTokens(grantee: IGrantable): void {
-    this.#byName.get(`${this.prefix}${ORGANIZATION_TOKENS_SECRET}`)?.secret.grantRead(grantee);
+    for (let shard = 0; shard < this.tokenShardCount; shard += 1) {
+      this.#byName.get(`${this.prefix}${tokenShardSecret(shard)}`)?.secret.grantRead(grantee);
+    }
   }
 
   /** Lets `grantee` read the secrets behind `refs` (subscribers' secrets), and nothing else. */
@@ -173,7 +183,7 @@ function describe(uses: readonly SecretUse[]): string {
     )
     .join('; ');
   const text = uses.some((use) => use.key !== undefined)
-    ? `meal-order-notifier: one JSON object of values by name, ${what}. Put it with aws secretsmanager put-secret-value.`
+    ? `meal-order-notifier: one JSON object of values by name, ${what}. Put every token with meal-notifier put-tokens.`
     : `meal-order-notifier: ${what}. Put the value with aws secretsmanager put-secret-value.`;
   // Secrets Manager descriptions hold 2,048 characters.
   return text.length <= 2048 ? text : `${text.slice(0, 2045)}...`;

@@ -76,8 +76,10 @@ export class PollWatchdog extends NotifierFunction {
     });
     // One run at a time is enough, and the next minute's is the retry.
     this.function.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.minutes(1) });
-    // GetItem: the poll states and the notice item; PutItem: the notice item (overdueNotice.ts).
-    props.table.grant(this, 'dynamodb:GetItem', 'dynamodb:PutItem');
+    // BatchGetItem: the copies of pace and health on the lease items, 100 at a time; GetItem: the poll state
+    // of an organization whose lease item has no copy yet (shared/store/pollWatch.ts), and the notice item;
+    // PutItem: the notice item (overdueNotice.ts).
+    props.table.grant(this, 'dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem');
     this.function.addToRolePolicy(
       new PolicyStatement({ actions: ['sns:Publish'], resources: [props.alarmTopic.arn] }),
     );

@@ -5,6 +5,7 @@ import { CfnOutput, type Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { putTokensCommand } from '../shared/contracts/organizationTokensSecret.js';
 import {
   outputKeyPart,
   STACK_OUTPUT_KEYS,
@@ -51,9 +52,10 @@ export function addStackOutputs(stack: Stack, props: StackOutputsProps): void {
     `https://console.aws.amazon.com/cloudwatch/home?region=${stack.region}#dashboards:name=${props.dashboardName}`,
     'The CloudWatch dashboard.',
   );
-  for (const { envName, name, uses, keys } of props.secrets) {
-    const put =
-      keys.length > 0
+  for (const { envName, name, uses, keys, tokensShard } of props.secrets) {
+    const put = tokensShard
+      ? `One of the organization tokens' secrets, holding ${keys.length === 1 ? 'the token' : `${keys.length} tokens`} by name (${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ', ...' : ''}). Put every token from one JSON file: ${putTokensCommand(secretsPrefixOf(name, envName))}.`
+      : keys.length > 0
         ? `Put every value as one JSON object, ${JSON.stringify(Object.fromEntries(keys.map((key) => [key, '...'])))}: aws secretsmanager put-secret-value --secret-id ${name} --secret-string file://<that file>.`
         : `Put its value: aws secretsmanager put-secret-value --secret-id ${name} --secret-string '...'.`;
     output(`Secret${envName}`, name, `${put} Used by ${uses.map((use) => use.path).join(', ')}.`);
@@ -84,4 +86,9 @@ export function addStackOutputs(stack: Stack, props: StackOutputsProps): void {
     props.pollingEnabled ? 'on' : 'off',
     'Whether the stack polls (-c polling=on|off). Off, meal-notifier status --stack does not count the organizations as failing.',
   );
+}
+
+/** The prefix a secret's name was built with (it ends with the secret's own part). */
+function secretsPrefixOf(name: string, envName: string): string {
+  return name.slice(0, name.length - envName.length);
 }

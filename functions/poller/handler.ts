@@ -8,7 +8,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse } from 'aws-lambda';
 import { SecretsManagerJsonSecretResolver } from '../../shared/config/secretsManagerJsonSecretResolver.js';
 import { METRICS_NAMESPACE, SERVICE_NAMES } from '../../shared/contracts/customMetrics.js';
-import { ORGANIZATION_TOKENS_SECRET } from '../../shared/contracts/organizationTokensSecret.js';
+import { putTokensCommand, tokenShardsOf } from '../../shared/contracts/organizationTokensSecret.js';
 import { DynamoStateStore } from '../../shared/store/dynamo/dynamoStateStore.js';
 import { addInvocationContext, type InvocationContext } from '../shared/invocationContext.js';
 import { TickQueue } from '../shared/tickQueue.js';
@@ -27,11 +27,17 @@ const store = new DynamoStateStore({
   tableName: environment.tableName,
   warn: (line) => logger.warn(line),
 });
-const tokensSecret = `${environment.secretsPrefix}${ORGANIZATION_TOKENS_SECRET}`;
+// Every organization's token, by its reference's name, in its shard of the tokens secrets
+// (infra/notifierSecrets.ts), which the config's token names decide as they did for the stack.
+const tokenShards = tokenShardsOf(environment.config.organizations.map(({ token }) => token.env));
+const tokensSecretOf = (organization: { token: { env: string } }) =>
+  `${environment.secretsPrefix}${tokenShards.secretOf(organization.token.env)}`;
 const clients = new OrganizationClients(
   environment.config,
-  // Every organization's token, by its reference's name, in one secret (infra/notifierSecrets.ts).
-  new SecretsManagerJsonSecretResolver({ secretName: tokensSecret }),
+  new SecretsManagerJsonSecretResolver({
+    secretName: (ref) => tokensSecretOf({ token: ref }),
+    fix: putTokensCommand(environment.secretsPrefix),
+  }),
   store.budgetCounters,
 );
 const ticks = new TickQueue(environment.tickQueueUrl, new SQSClient({}));
@@ -54,7 +60,7 @@ export async function handler(
     catchUpAfter: environment.catchUpAfterSeconds.map((seconds) => seconds * 1000),
     clientFor: (organization) => clients.clientFor(organization),
     tokenIdentityOf: (organization) => clients.tokenIdentityOf(organization),
-    tokensSecret,
+    tokensSecretOf,
     store,
     ticks,
     logger,

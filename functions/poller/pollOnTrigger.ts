@@ -41,8 +41,8 @@ export interface TriggerDependencies {
   runId: string;
   /** The config's catch-up thresholds (ms): each cycle records catch-ups of what was stale for them. */
   catchUpAfter?: readonly number[];
-  /** The Secrets Manager secret holding every token by its variable's name, for the failure line to name. */
-  tokensSecret?: string;
+  /** The Secrets Manager secret holding the organization's token by its variable's name, for the failure line to name. */
+  tokensSecretOf?: (organization: OrganizationConfig) => string;
 }
 
 /** Listing problems logged one by one per cycle; past these, counted. */
@@ -185,6 +185,9 @@ async function sharingToken(
 /** The organization's connection as the failure line names it on AWS: its token is a value of a secret. */
 function awsApiTarget(deps: TriggerDependencies, organization: OrganizationConfig): ApiTarget {
   const target = apiTargetOf(deps.config, organization.id);
-  if (deps.tokensSecret === undefined) return target;
-  return { ...target, token: `the ${organization.token.env} value of secret ${deps.tokensSecret}` };
+  if (deps.tokensSecretOf === undefined) return target;
+  return {
+    ...target,
+    token: `the ${organization.token.env} value of secret ${deps.tokensSecretOf(organization)}`,
+  };
 }

@@ -54,6 +54,7 @@ export class MissingSecretError extends FixByHandError {
  * A Secrets Manager secret exists without a value, or not at all: the operator has not put it yet. For a
  * secret holding several values as one JSON object, `key` names the one missing, or the value is not such
  * an object at all. Only the operator putting the value fixes it; restarting reads the same empty secret.
+ * `fix` is the command that puts it, when not `aws secretsmanager put-secret-value` (the tokens' shards).
  */
 export class SecretNotSetError extends FixByHandError {
   readonly secretName: string;
@@ -62,7 +63,7 @@ export class SecretNotSetError extends FixByHandError {
   constructor(
     secretName: string,
     path: string | undefined,
-    options: { key?: string; notAnObject?: boolean; cause?: unknown } = {},
+    options: { key?: string; notAnObject?: boolean; fix?: string; cause?: unknown } = {},
   ) {
     const where = path === undefined ? '' : ` (needed by ${path})`;
     const jsonSecret = options.key !== undefined || options.notAnObject === true;
@@ -75,11 +76,10 @@ export class SecretNotSetError extends FixByHandError {
     const file = jsonSecret
       ? `<JSON file holding every value by name, {"${options.key ?? 'NAME'}": "...", ...}>`
       : '<file holding the value>';
-    super(
-      `secret ${secretName} ${what} in Secrets Manager${where}; set it with: ` +
-        `aws secretsmanager put-secret-value --secret-id ${secretName} --secret-string file://${file}`,
-      options,
-    );
+    const fix =
+      options.fix ??
+      `aws secretsmanager put-secret-value --secret-id ${secretName} --secret-string file://${file}`;
+    super(`secret ${secretName} ${what} in Secrets Manager${where}; set it with: ${fix}`, options);
     this.secretName = secretName;
     this.key = options.key;
   }

@@ -1,7 +1,7 @@
-// Resolves secret references from one Secrets Manager secret holding a JSON object, each reference's `env`
-// name a key: on AWS, every organization's API token lives in the one secret ORGANIZATION_TOKENS_SECRET
-// (shared/contracts/), since a secret costs $0.40 a month and a token per organization would cost that per
-// organization.
+// Resolves secret references from Secrets Manager secrets holding a JSON object, each reference's `env`
+// name a key: on AWS, every organization's API token lives in one of a few shards
+// (shared/contracts/organizationTokensSecret.ts), since a secret costs $0.40 a month and a token per
+// organization would cost that per organization, while one secret alone holds only 64 KB.
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SecretNotSetError } from './errors.js';
@@ -10,8 +10,13 @@ import type { SecretResolver } from './secretResolver.js';
 import { getSecretValue } from './secretsManagerSecretResolver.js';
 
 export interface SecretsManagerJsonSecretResolverOptions {
-  /** The secret's full name, e.g. `meal-order-notifier/organization-tokens`. */
-  secretName: string;
+  /**
+   * The full name of the secret holding the reference, e.g. `MealOrderNotifier/organization-tokens`: one
+   * name for every reference, or each reference's shard.
+   */
+  secretName: string | ((ref: SecretRef) => string);
+  /** The command a failure line gives to put the value. @default aws secretsmanager put-secret-value … */
+  fix?: string;
   /** Build it once per container and share it. @default a client from the Lambda environment */
   client?: SecretsManagerClient;
   /** How long the value is reused before Secrets Manager is asked again. @default 300 */
@@ -20,13 +25,16 @@ export interface SecretsManagerJsonSecretResolverOptions {
 
 export class SecretsManagerJsonSecretResolver implements SecretResolver {
   readonly #provider: SecretsProvider;
-  readonly #secretName: string;
+  readonly #secretName: (ref: SecretRef) => string;
   readonly #maxAge: number;
+  readonly #fix: { fix: string } | Record<string, never>;
 
   constructor(options: SecretsManagerJsonSecretResolverOptions) {
     this.#provider = new SecretsProvider(options.client ? { awsSdkV3Client: options.client } : {});
-    this.#secretName = options.secretName;
+    const { secretName } = options;
+    this.#secretName = typeof secretName === 'string' ? () => secretName : secretName;
     this.#maxAge = options.maxAgeSeconds ?? 300;
+    this.#fix = options.fix === undefined ? {} : { fix: options.fix };
   }
 
   /**
@@ -34,14 +42,15 @@ export class SecretsManagerJsonSecretResolver implements SecretResolver {
    *   under the reference's name; SecretLookupError when Secrets Manager refuses or fails
    */
   async resolve(ref: SecretRef, path?: string): Promise<string> {
-    const name = this.#secretName;
+    const name = this.#secretName(ref);
+    const notSet = { key: ref.env, ...this.#fix };
     // Read as text and parsed here: a JSON parser's error quotes the text, which holds every token.
-    const text = await getSecretValue(this.#provider, name, this.#maxAge, path, ref.env);
-    if (typeof text !== 'string' || text === '') throw new SecretNotSetError(name, path, { key: ref.env });
+    const text = await getSecretValue(this.#provider, name, this.#maxAge, path, ref.env, this.#fix.fix);
+    if (typeof text !== 'string' || text === '') throw new SecretNotSetError(name, path, notSet);
     const values = parseObject(text);
-    if (values === undefined) throw new SecretNotSetError(name, path, { key: ref.env, notAnObject: true });
+    if (values === undefined) throw new SecretNotSetError(name, path, { ...notSet, notAnObject: true });
     const value = values[ref.env];
-    if (typeof value !== 'string' || value === '') throw new SecretNotSetError(name, path, { key: ref.env });
+    if (typeof value !== 'string' || value === '') throw new SecretNotSetError(name, path, notSet);
     return value;
   }
 }

@@ -46,6 +46,7 @@ export async function getSecretValue(
   maxAge: number,
   path: string | undefined,
   key?: string,
+  fix?: string,
 ): Promise<unknown> {
   try {
     return await provider.get(name, { maxAge });
@@ -53,7 +54,11 @@ export async function getSecretValue(
     // Powertools wraps the SDK's error; its name tells "not put yet" from "not allowed" or "throttled".
     const cause = (error as { cause?: { name?: string } }).cause ?? (error as { name?: string });
     if (cause.name === 'ResourceNotFoundException') {
-      throw new SecretNotSetError(name, path, key === undefined ? { cause: error } : { key, cause: error });
+      throw new SecretNotSetError(name, path, {
+        cause: error,
+        ...(key === undefined ? {} : { key }),
+        ...(fix === undefined ? {} : { fix }),
+      });
     }
     throw new SecretLookupError(name, cause.name ?? 'unknown error', error);
   }

@@ -131,7 +131,7 @@ export type PollHealthStatus = Pick<
 /** The polling part of an organization's status, from its poll state (none: never polled). */
 export function pollHealthOf(
   organization: Pick<OrganizationConfig, 'id' | 'name' | 'pollIntervalSeconds'>,
-  state: PollState | undefined,
+  state: Pick<PollState, 'pace' | 'health'> | undefined,
 ): PollHealthStatus {
   const { id, name, pollIntervalSeconds } = organization;
   return {

@@ -120,6 +120,7 @@ describe('IAM', () => {
     expect(permissions(statementsOf('Watchdog'))).toEqual({
       'logs:CreateLogStream': [arnOf('Watchdog', 'Logs')],
       'logs:PutLogEvents': [arnOf('Watchdog', 'Logs')],
+      'dynamodb:BatchGetItem': [arnOf('State', 'Table')],
       // PutItem: its own notice item only writes (overdueNotice.ts).
       'dynamodb:GetItem': [arnOf('State', 'Table')],
       'dynamodb:PutItem': [arnOf('State', 'Table')],

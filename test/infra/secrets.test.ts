@@ -58,14 +58,14 @@ describe('secrets', () => {
     expect(token?.Properties?.Description).toContain('one JSON object of values by name');
     expect(token?.Properties?.Description).toContain('NORTH_SCHOOL_TOKEN: Admin API token');
     expect(token?.Properties?.Description).toContain('$.organizations[0].token');
-    expect(token?.Properties?.Description).toContain('put-secret-value');
+    expect(token?.Properties?.Description).toContain('Put every token with meal-notifier put-tokens');
   });
 
   it("outputs each secret's name", () => {
     const outputs = template.toJSON().Outputs as Record<string, { Value: unknown; Description: string }>;
     expect(outputs.Secretorganizationtokens?.Value).toBe('MealOrderNotifier/organization-tokens');
     expect(outputs.Secretorganizationtokens?.Description).toContain(
-      'Put every value as one JSON object, {"NORTH_SCHOOL_TOKEN":"..."}: aws secretsmanager put-secret-value --secret-id MealOrderNotifier/organization-tokens --secret-string file://',
+      "holding the token by name (NORTH_SCHOOL_TOKEN). Put every token from one JSON file: meal-notifier put-tokens --config <the config the stack was deployed with> --secrets-prefix MealOrderNotifier/ --file <JSON file holding every organization's token by name",
     );
     expect(outputs.SecretCAFEKITCHENSLACKURL?.Value).toBe('MealOrderNotifier/CAFE_KITCHEN_SLACK_URL');
     expect(outputs.SecretAUTOMATIONWEBHOOKSECRET?.Description).toContain(
@@ -92,7 +92,7 @@ describe('secrets', () => {
     ]);
     const outputs = shared.toJSON().Outputs as Record<string, { Description: string }>;
     expect(outputs.Secretorganizationtokens?.Description).toContain(
-      '{"NORTH_SCHOOL_TOKEN":"...","WEST_TOKEN":"..."}',
+      'holding 2 tokens by name (NORTH_SCHOOL_TOKEN, WEST_TOKEN). Put every token from one JSON file: meal-notifier put-tokens --config <the config the stack was deployed with> --secrets-prefix prod/notifier/ --file',
     );
     expect(functionEnvironment(shared, functionLogicalId(shared, 'poller')).SECRETS_PREFIX).toBe(
       'prod/notifier/',

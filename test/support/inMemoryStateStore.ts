@@ -2,6 +2,7 @@
 // the SQLite and DynamoDB adapters (one conformance suite), records kept as copies so no caller shares them.
 // Like the SQLite store, it also serves the local ports over the same records: one event by id, the
 // digests and pruning, each with a conformance suite of its own (eventLookupConformance.ts, …).
+
 import { type BudgetCounterStore, InMemoryBudgetCounterStore } from '../../shared/api/budgetCounterStore.js';
 import type { DigestStore } from '../../shared/delivery/digest/digestStore.js';
 import type { Snapshot } from '../../shared/detect/snapshot.js';
@@ -12,6 +13,7 @@ import type { EventLookup } from '../../shared/store/eventLookup.js';
 import { type EventQuery, EventQuerySchema, matchesEventQuery } from '../../shared/store/eventQuery.js';
 import { parseInput } from '../../shared/store/parseStored.js';
 import type { PollState } from '../../shared/store/pollState.js';
+import { type PollWatch, type PollWatchStore, pollWatchOf } from '../../shared/store/pollWatch.js';
 import type { PruneResult, StateRetention } from '../../shared/store/stateRetention.js';
 import {
   type AcquireLeaseOptions,
@@ -67,7 +69,9 @@ interface OrganizationRecords {
   lease: Lease | undefined;
 }
 
-export class InMemoryStateStore implements StateStore, EventLookup, DigestStore, StateRetention {
+export class InMemoryStateStore
+  implements StateStore, EventLookup, DigestStore, StateRetention, PollWatchStore
+{
   readonly budgetCounters: BudgetCounterStore;
   /**
    * Spoils stored records behind the store's back, as a bad edit or another version's bug might: the next
@@ -165,6 +169,16 @@ export class InMemoryStateStore implements StateStore, EventLookup, DigestStore,
     this.#failIfPlanned('loadPollState');
     const stored = this.#records(organizationId).pollState;
     return stored && readPollState(structuredClone(stored), 'loadPollState', organizationId);
+  }
+
+  /** The watchdog's read (shared/store/pollWatch.ts): the poll states' pace and health, as the copy holds them. */
+  async loadPollWatches(organizationIds: readonly string[]): Promise<Map<string, PollWatch | undefined>> {
+    const watches = new Map<string, PollWatch | undefined>();
+    for (const id of organizationIds) {
+      const state = await this.loadPollState(id);
+      watches.set(id, state === undefined ? undefined : pollWatchOf(state));
+    }
+    return watches;
   }
 
   async savePollState(state: PollState, options?: SavePollStateOptions): Promise<void> {

@@ -10,7 +10,8 @@ export type StoreOperation =
   | 'loadPollState'
   | 'savePollState'
   | 'lease'
-  | 'budget';
+  | 'budget'
+  | 'watch';
 
 export interface CapacityTally {
   readRequests: number;
@@ -33,6 +34,7 @@ const OPERATIONS: StoreOperation[] = [
   'savePollState',
   'lease',
   'budget',
+  'watch',
 ];
 
 /** The tally each store method's requests are counted under; methods not listed are not counted. */
@@ -49,6 +51,7 @@ const TALLIES: Readonly<Record<string, StoreOperation>> = {
   leaseHolder: 'lease',
   releaseLease: 'lease',
   budget: 'budget',
+  loadPollWatches: 'watch',
 };
 
 export function tallyOf(method: string): StoreOperation | undefined {

@@ -5,6 +5,7 @@
 // fencing token instead, in one UpdateItem (the costs compared in docs/aws.md, "The lease and its cost").
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
+  BatchGetCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   QueryCommand,
@@ -23,6 +24,13 @@ import { type EventQuery, EventQuerySchema, matchesEventQuery } from '../eventQu
 import { parseInput, parseStored } from '../parseStored.js';
 import type { PollState } from '../pollState.js';
 import { fitPollState, trimmedPollStateLine } from '../pollStateSize.js';
+import {
+  POLL_WATCH_BATCH,
+  type PollWatch,
+  PollWatchSchema,
+  type PollWatchStore,
+  pollWatchOf,
+} from '../pollWatch.js';
 import {
   type AcquireLeaseOptions,
   type CommitResult,
@@ -56,6 +64,7 @@ import {
   SNAPSHOT_PREFIX,
   snapshotKey,
   ttlSeconds,
+  WATCH_ATTRIBUTE,
 } from './stateTableKeys.js';
 import {
   chunkTransactionItems,
@@ -96,6 +105,10 @@ const PositionSchema = z.number().int().default(0);
 const LEASE_NAMES = { '#owner': 'leaseOwner', '#until': 'leaseUntil' };
 /** The fencing token's name, on the lease item (the current term's) and on the poll state item (its saver's). */
 const TOKEN_NAME = { '#token': 'fenceToken' };
+/** The watchdog's copy of the poll state's pace and health, on the lease item (see stateTableKeys.ts). */
+const WATCH_NAME = { '#watch': WATCH_ATTRIBUTE };
+/** BatchGetItem's unprocessed keys are asked again this many times before the read counts as failed. */
+const BATCH_GET_ATTEMPTS = 5;
 /** Free (never taken, or given back), run out, or already ours. */
 const LEASE_CONDITION = 'attribute_not_exists(#until) OR #until <= :now OR #owner = :owner';
 /** Or held by an owner known to be gone. */
@@ -118,7 +131,7 @@ const fromTtl = (item: Record<string, unknown>) =>
 const keyAfter = (prefix: string, sk: unknown) =>
   typeof sk === 'string' && sk.startsWith(prefix) ? sk.slice(prefix.length) : undefined;
 
-export class DynamoStateStore implements StateStore {
+export class DynamoStateStore implements StateStore, PollWatchStore {
   readonly budgetCounters: BudgetCounterStore;
   readonly #table: StateTableClient;
   readonly #eventRetentionMs: number;
@@ -445,8 +458,10 @@ export class DynamoStateStore implements StateStore {
       ExpressionAttributeValues: { ':kind': ItemKind.pollState, ':state': parsed },
       ReturnConsumedCapacity: 'TOTAL',
     };
+    const watch = pollWatchOf(parsed);
     if (options === undefined) {
       await this.#table.send('savePollState', organizationId, new UpdateCommand(save));
+      await this.#writeWatch(organizationId, watch);
       return;
     }
     const token = await this.#fenceToken(organizationId, options);
@@ -464,7 +479,96 @@ export class DynamoStateStore implements StateStore {
       { onConditionFailed: () => false as const },
     );
     if (saved === false) throw await this.#leaseLost('savePollState', organizationId, options);
-    if (options.releaseLease) await this.#releaseAfterSave(organizationId, options.leaseOwner);
+    if (options.releaseLease) await this.#releaseAfterSave(organizationId, options.leaseOwner, watch);
+    else await this.#writeWatch(organizationId, watch, options.leaseOwner);
+  }
+
+  /**
+   * The watchdog's copy of a save made without giving the lease back (a lease kept between cycles, or no
+   * lease): a write of its own, of the small lease item; with `owner`, only while it holds the lease.
+   */
+  async #writeWatch(organizationId: string, watch: PollWatch, owner?: string): Promise<void> {
+    await this.#table.send(
+      'releaseLease',
+      organizationId,
+      new UpdateCommand({
+        TableName: this.#table.name,
+        Key: leaseKey(organizationId),
+        UpdateExpression: 'SET #kind = :kind, #watch = :watch',
+        ...(owner === undefined ? {} : { ConditionExpression: '#owner = :owner' }),
+        ExpressionAttributeNames: {
+          '#kind': 'kind',
+          ...WATCH_NAME,
+          ...(owner === undefined ? {} : { '#owner': LEASE_NAMES['#owner'] }),
+        },
+        ExpressionAttributeValues: {
+          ':kind': ItemKind.lease,
+          ':watch': watch,
+          ...(owner === undefined ? {} : { ':owner': owner }),
+        },
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+      // Another run holds the lease now: its save writes the copy.
+      { onConditionFailed: () => undefined },
+    );
+  }
+
+  /**
+   * Each organization's pace and health as the watchdog reads them: one BatchGetItem of the lease items,
+   * eventually consistent, billed half a read unit each (under 4 KB) whatever the poll state weighs. An
+   * organization whose lease item has no copy yet (saved by a version before it, or never) is read from its
+   * poll state instead, once, until its next save writes the copy.
+   */
+  async loadPollWatches(organizationIds: readonly string[]): Promise<Map<string, PollWatch | undefined>> {
+    if (organizationIds.length > POLL_WATCH_BATCH) {
+      throw new Error(`loadPollWatches takes ${POLL_WATCH_BATCH} organizations at most`);
+    }
+    const byPk = new Map(organizationIds.map((id) => [organizationPk(id), id]));
+    const found = new Map<string, PollWatch>();
+    let keys = organizationIds.map((id) => leaseKey(id));
+    for (let attempt = 1; keys.length > 0; attempt += 1) {
+      if (attempt > BATCH_GET_ATTEMPTS) {
+        throw new StateStoreError(
+          'loadPollWatches',
+          undefined,
+          `DynamoDB left ${keys.length} of the lease items unread after ${BATCH_GET_ATTEMPTS} attempts`,
+        );
+      }
+      const result = await this.#table.send(
+        'loadPollWatches',
+        undefined,
+        new BatchGetCommand({
+          RequestItems: {
+            [this.#table.name]: {
+              Keys: keys,
+              ProjectionExpression: 'pk, #watch',
+              ExpressionAttributeNames: WATCH_NAME,
+            },
+          },
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      for (const item of result.Responses?.[this.#table.name] ?? []) {
+        const organizationId = byPk.get(String(item.pk));
+        if (organizationId === undefined || item[WATCH_ATTRIBUTE] === undefined) continue;
+        found.set(
+          organizationId,
+          parseStored(PollWatchSchema, item[WATCH_ATTRIBUTE], 'loadPollWatches', organizationId, 'lease'),
+        );
+      }
+      keys = (result.UnprocessedKeys?.[this.#table.name]?.Keys ?? []) as typeof keys;
+    }
+    const watches = new Map<string, PollWatch | undefined>();
+    for (const organizationId of organizationIds) {
+      const watch = found.get(organizationId);
+      if (watch !== undefined) {
+        watches.set(organizationId, watch);
+        continue;
+      }
+      const state = await this.loadPollState(organizationId);
+      watches.set(organizationId, state === undefined ? undefined : pollWatchOf(state));
+    }
+    return watches;
   }
 
   /**
@@ -494,9 +598,9 @@ export class DynamoStateStore implements StateStore {
    * Gives the lease back once the state is saved. Its failure does not fail the save, which stands: told in
    * one line, the lease frees itself when it runs out, and until then the next cycles find it held.
    */
-  async #releaseAfterSave(organizationId: string, owner: string): Promise<void> {
+  async #releaseAfterSave(organizationId: string, owner: string, watch: PollWatch): Promise<void> {
     try {
-      await this.releaseLease(organizationId, owner);
+      await this.#release(organizationId, owner, watch);
     } catch (error) {
       // A store error only: anything else is a bug, and surfaces.
       if (!(error instanceof StateStoreError)) throw error;
@@ -572,6 +676,11 @@ export class DynamoStateStore implements StateStore {
   }
 
   async releaseLease(organizationId: string, owner: string): Promise<void> {
+    await this.#release(organizationId, owner);
+  }
+
+  /** Gives the lease back; with `watch`, writes the watchdog's copy in the same update (one write unit). */
+  async #release(organizationId: string, owner: string, watch?: PollWatch): Promise<void> {
     await this.#table.send(
       'releaseLease',
       organizationId,
@@ -579,10 +688,10 @@ export class DynamoStateStore implements StateStore {
         TableName: this.#table.name,
         Key: leaseKey(organizationId),
         // The item and its token stay: a token that only grows needs its counter kept.
-        UpdateExpression: 'REMOVE #owner, #until',
+        UpdateExpression: `${watch === undefined ? '' : 'SET #watch = :watch '}REMOVE #owner, #until`,
         ConditionExpression: '#owner = :owner',
-        ExpressionAttributeNames: LEASE_NAMES,
-        ExpressionAttributeValues: { ':owner': owner },
+        ExpressionAttributeNames: { ...LEASE_NAMES, ...(watch === undefined ? {} : WATCH_NAME) },
+        ExpressionAttributeValues: { ':owner': owner, ...(watch === undefined ? {} : { ':watch': watch }) },
         ReturnConsumedCapacity: 'TOTAL',
       }),
       // Someone else holds it now (ours ran out and was taken), or nobody does: nothing of ours to give back.

@@ -4,6 +4,7 @@
 // already logged) instead of an error.
 import { type ConsumedCapacity, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
+  BatchGetCommand,
   DynamoDBDocumentClient,
   type DynamoDBDocumentClientResolvedConfig,
   GetCommand,
@@ -72,7 +73,7 @@ export class StateTableClient {
 
   /**
    * Sends one request for the store method `operation` (named in errors; counted under its `tallyOf`, as
-   * a read for a Get or Query, else a write), for the organization (undefined for store-wide work).
+   * a read for a Get, BatchGet or Query, else a write), for the organization (undefined for store-wide work).
    */
   async send<Input extends ServiceInputTypes, Output extends TableOutput, Fallback = never>(
     operation: string,
@@ -83,7 +84,10 @@ export class StateTableClient {
     const tally = tallyOf(operation);
     try {
       if (this.#metrics === undefined || tally === undefined) return await this.client.send(command);
-      const access = command instanceof GetCommand || command instanceof QueryCommand ? 'read' : 'write';
+      const access =
+        command instanceof GetCommand || command instanceof QueryCommand || command instanceof BatchGetCommand
+          ? 'read'
+          : 'write';
       return await this.#metrics.measure(tally, access, () => this.client.send(command));
     } catch (error) {
       const items = options.onConditionFailed && conditionFailedItems(error);

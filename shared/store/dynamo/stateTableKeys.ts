@@ -56,10 +56,15 @@ export function pollStateKey(organizationId: string): ItemKey {
  * `fenceToken`, which grows with every claim): small, so claiming it and checking it in a commit's
  * transaction cost one write unit, not the poll state's size. Never deleted and no TTL, so its token only
  * grows. Not `LEASE`: that key was an older version's lease item, in another shape, which its TTL removes.
+ * It also carries WATCH_ATTRIBUTE, the copy of the poll state's pace and health (shared/store/pollWatch.ts)
+ * that the watchdog reads, written when a save gives the lease back.
  */
 export function leaseKey(organizationId: string): ItemKey {
   return { pk: organizationPk(organizationId), sk: 'FENCE' };
 }
+
+/** The lease item's attribute holding the watchdog's copy of the poll state's pace and health. */
+export const WATCH_ATTRIBUTE = 'watch';
 
 /** The Slack app subscriber's boards: one partition per subscriber, so its boards owed an edit are one query. */
 /** The watchdog's one item: which organizations its last notice announced as overdue. */

@@ -219,7 +219,7 @@ describe('poller handler, on a first deployment before the tokens are put', () =
       outcome: 'failed',
       ok: false,
       reason: expect.stringContaining(
-        `set it with: aws secretsmanager put-secret-value --secret-id ${TOKENS_SECRET} --secret-string file://`,
+        `set it with: meal-notifier put-tokens --config <the config the stack was deployed with> --secrets-prefix ${SECRETS_PREFIX} --file`,
       ),
       nextTickDelaySeconds: null,
     });
@@ -465,7 +465,9 @@ describe('poller handler, triggered by the schedule', () => {
       organization: WEST,
       outcome: 'failed',
       ok: false,
-      reason: expect.stringContaining(`--secret-id ${TOKENS_SECRET} --secret-string file://`),
+      reason: expect.stringContaining(
+        `secret ${TOKENS_SECRET} has no value for WEST_TOKEN in Secrets Manager (needed by $.organizations[2].token); set it with: meal-notifier put-tokens`,
+      ),
     });
     expect(logLines()).toEqual([notSetLine(WEST, 'WEST_TOKEN')]);
     // Deferred: it walked nothing, so no ListingProblems either.

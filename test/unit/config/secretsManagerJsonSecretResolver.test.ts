@@ -6,7 +6,11 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SecretLookupError, SecretNotSetError } from '../../../shared/config/errors.js';
 import { SecretsManagerJsonSecretResolver } from '../../../shared/config/secretsManagerJsonSecretResolver.js';
-import { ORGANIZATION_TOKENS_SECRET } from '../../../shared/contracts/organizationTokensSecret.js';
+import {
+  ORGANIZATION_TOKENS_SECRET,
+  putTokensCommand,
+  tokenShardsOf,
+} from '../../../shared/contracts/organizationTokensSecret.js';
 
 const secretsManager = mockClient(SecretsManagerClient);
 const NAME = `notifier/${ORGANIZATION_TOKENS_SECRET}`;
@@ -79,6 +83,37 @@ describe('SecretsManagerJsonSecretResolver', () => {
     await expect(failure).rejects.toBeInstanceOf(SecretLookupError);
     await expect(failure).rejects.toThrow(
       'could not read secret notifier/organization-tokens from Secrets Manager: AccessDeniedException',
+    );
+  });
+
+  it('reads each token from its shard, and names that shard and the put-tokens command when its key is missing', async () => {
+    const names = Array.from({ length: 450 }, (_, n) => `SCHOOL_${n}_TOKEN`);
+    const shards = tokenShardsOf(names);
+    expect(shards.count).toBe(3);
+    const secretOf = (ref: { env: string }) => `notifier/${shards.secretOf(ref.env)}`;
+    for (let shard = 0; shard < shards.count; shard += 1) {
+      const held = names.filter((name) => shards.shardOf(name) === shard);
+      // Each shard holds its share, roughly even, and no secret would outgrow 64 KB at 200 bytes a token.
+      expect(held.length).toBeGreaterThan(100);
+      expect(held.length).toBeLessThan(250);
+      secretsManager.on(GetSecretValueCommand, { SecretId: secretOf({ env: held[0] as string }) }).resolves({
+        SecretString: JSON.stringify(Object.fromEntries(held.slice(1).map((n) => [n, `tok-${n}`]))),
+      });
+    }
+    const tokens = new SecretsManagerJsonSecretResolver({
+      secretName: secretOf,
+      fix: putTokensCommand('notifier/'),
+      client: new SecretsManagerClient({ region: 'us-east-1' }),
+    });
+    const present = names.filter((name) => shards.shardOf(name) === 2)[1] as string;
+    expect(await tokens.resolve({ env: present })).toBe(`tok-${present}`);
+    expect(secretsManager).toHaveReceivedCommandWith(GetSecretValueCommand, {
+      SecretId: 'notifier/organization-tokens-3',
+    });
+    const missing = names.filter((name) => shards.shardOf(name) === 1)[0] as string;
+    await expect(tokens.resolve({ env: missing }, '$.organizations[7].token')).rejects.toThrow(
+      `secret notifier/organization-tokens-2 has no value for ${missing} in Secrets Manager (needed by $.organizations[7].token); ` +
+        'set it with: meal-notifier put-tokens --config <the config the stack was deployed with> --secrets-prefix notifier/ --file',
     );
   });
 });

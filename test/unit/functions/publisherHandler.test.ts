@@ -251,7 +251,7 @@ describe('publisher handler', () => {
     );
   });
 
-  it('counts published and failed events as EMF metrics', async () => {
+  it('counts published and failed events in its batch line, and publishes no custom metric', async () => {
     const { records } = events(3);
     sns.on(PublishBatchCommand).resolves({
       Successful: [{ Id: 'e0' }, { Id: 'e1' }],
@@ -260,6 +260,11 @@ describe('publisher handler', () => {
 
     await handlerModule.handler({ Records: records });
 
-    expect(output.emf()).toContainEqual(expect.objectContaining({ EventsPublished: 2, PublishFailed: 1 }));
+    const batchLine = output
+      .text()
+      .split('\n')
+      .find((line) => line.includes('"stream batch"'));
+    expect(JSON.parse(batchLine ?? '{}')).toMatchObject({ records: 3, published: 2, failed: 1 });
+    expect(output.emf()).toEqual([]);
   });
 });

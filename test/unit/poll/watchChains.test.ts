@@ -41,10 +41,12 @@ async function watch(states: Record<string, PollState | Error | undefined>) {
   const restarted: Array<{ organizationId: string; dueAt: number }> = [];
   const report = await watchChains(Object.keys(states).map(organization), {
     store: {
-      async loadPollState(id) {
-        const found = states[id];
-        if (found instanceof Error) throw found;
-        return found;
+      async loadPollWatches(ids: readonly string[]) {
+        const found = ids.map((id) => [id, states[id]] as const);
+        // As DynamoDB's batch read: one item that fails fails the request.
+        const failed = found.find(([, value]) => value instanceof Error)?.[1];
+        if (failed instanceof Error) throw failed;
+        return new Map(found as (readonly [string, PollState | undefined])[]);
       },
     },
     restart: async (organizationId, dueAt) => restarted.push({ organizationId, dueAt }),
@@ -116,7 +118,7 @@ describe('watchChains', () => {
   it('keeps a restart that failed for the next run, and restarts the others', async () => {
     const restarted: string[] = [];
     const report = await watchChains([organization('a'), organization('b')], {
-      store: { loadPollState: async () => undefined },
+      store: { loadPollWatches: async () => new Map() },
       restart: async (id) => {
         if (id === 'a') throw new Error('SQS refused');
         restarted.push(id);
