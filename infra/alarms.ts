@@ -4,14 +4,16 @@
 // found broken again and again
 // (ListingProblems); any message on a dead-letter queue; anything SNS could not deliver to a
 // subscription (one alarm for every subscription: its dead-letter queue, and what SNS could not even put
-// there); any error or throttle of any function; and a publisher falling behind the stream. Each description says what to look at first. The topic's policy
-// and its key's policy let CloudWatch publish this stack's alarms to it, and nothing else.
+// there); any error of any function, and any throttle in the account; and a publisher falling behind the
+// stream. Each description says what to look at first. The topic's policy and its key's policy let
+// CloudWatch publish this stack's alarms to it, and nothing else.
 import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
 import {
   Alarm,
   ComparisonOperator,
   type IMetric,
   MathExpression,
+  Metric,
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -244,14 +246,22 @@ export class NotifierAlarms extends Construct {
         comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
         treatMissingData: TreatMissingData.NOT_BREACHING,
       });
-      alarm(`${name}Throttles`, fn.metricThrottles({ statistic: 'Sum', period: fiveMinutes }), {
-        name: `${name} throttled`,
-        description: `Lambda throttled the ${name} function: the account's concurrency is exhausted. Its work waits and is retried; check what else runs in this account and region.`,
+    }
+    // One for the account, not one per function ($0.10 each): no function of the stack reserves concurrency,
+    // so Lambda throttles one only when the account's concurrency is used up, and then throttles whatever
+    // asks next. The dashboard's "Function errors and throttles" graph says which of ours were.
+    alarm(
+      'Throttles',
+      new Metric({ namespace: 'AWS/Lambda', metricName: 'Throttles', statistic: 'Sum', period: fiveMinutes }),
+      {
+        name: 'functions throttled in the account',
+        description:
+          "Lambda throttled a function in this account and region: the account's concurrency is used up. A throttled function of this stack waits and is retried by its event source or schedule. See the dashboard's \"Function errors and throttles\" graph for which of this stack's functions were, and check what else runs in this account and region (Lambda's ConcurrentExecutions metric), or ask AWS for a higher concurrency quota.",
         threshold: 0,
         comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
         treatMissingData: TreatMissingData.NOT_BREACHING,
-      });
-    }
+      },
+    );
 
     alarm(
       'PublisherIteratorAge',

@@ -176,9 +176,11 @@ describe('alarms', () => {
     expect(source('poller/handler.ts')).toContain(
       'new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.poller })',
     );
-    expect(source('publisher/handler.ts')).toContain(
-      'new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.publisher })',
+    expect(source('watchdog/handler.ts')).toContain(
+      'new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.watchdog })',
     );
+    // The publisher publishes no custom metric: its counts are fields of its log line.
+    expect(source('publisher/handler.ts')).not.toContain('new Metrics(');
     expect(source('shared/sqsDeliveryHandler.ts')).toContain(
       'new Metrics({ namespace: METRICS_NAMESPACE, serviceName: functionName })',
     );
@@ -200,10 +202,10 @@ describe('alarms', () => {
     expect(output.emf()[0]).toMatchObject({ service: 'webhook-delivery', Subscriber: 'automation' });
   });
 
-  it('alarms on any error and any throttle of every function, poller errors included', () => {
-    for (const service of ['poller', 'publisher', 'webhook-delivery', 'slack-delivery']) {
+  it('alarms on any error of every function, poller errors included', () => {
+    for (const service of ['poller', 'watchdog', 'publisher', 'webhook-delivery', 'slack-delivery']) {
       const functionId = functionLogicalId(template, service);
-      for (const metricName of ['Errors', 'Throttles']) {
+      for (const metricName of ['Errors']) {
         expect(
           alarmOn(metricName, { Name: 'FunctionName', Value: { Ref: functionId } }),
           `${service} ${metricName}`,
@@ -222,6 +224,24 @@ describe('alarms', () => {
       alarmOn('Errors', { Name: 'FunctionName', Value: { Ref: functionLogicalId(template, 'poller') } })
         ?.AlarmName,
     ).toBe('MealOrderNotifier/poller errors');
+  });
+
+  it('alarms once on any throttle in the account, not once per function: none reserves concurrency, so only the account running out throttles them', () => {
+    const throttles = alarms.filter((alarm) => alarm.MetricName === 'Throttles');
+    expect(throttles).toHaveLength(1);
+    expect(throttles[0]).toMatchObject({
+      AlarmName: 'MealOrderNotifier/functions throttled in the account',
+      Namespace: 'AWS/Lambda',
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+      TreatMissingData: 'notBreaching',
+    });
+    expect(throttles[0]?.Dimensions).toBeUndefined();
+    for (const [, fn] of resourcesOfType(template, 'AWS::Lambda::Function')) {
+      expect(fn.Properties?.ReservedConcurrentExecutions).toBeUndefined();
+    }
   });
 
   it("alarms on the first message of every dead-letter queue, the publisher's failure queue included", () => {
@@ -257,9 +277,10 @@ describe('alarms', () => {
   });
 
   it('notifies the alarm topic of every alarm and of its recovery, and subscribes the alarm e-mail to it', () => {
-    // One for every organization, one for rejected tokens, listing problems, 5 functions (the watchdog's included) × (errors,
-    // throttles), 3 dead-letter queues, the publisher's lag, the SNS subscriptions' dead letters.
-    expect(alarms).toHaveLength(1 + 1 + 1 + 10 + 3 + 1 + 1);
+    // One for every organization, one for rejected tokens, listing problems, the errors of 5 functions (the
+    // watchdog's included), throttles in the account, 3 dead-letter queues, the publisher's lag, the SNS
+    // subscriptions' dead letters.
+    expect(alarms).toHaveLength(1 + 1 + 1 + 5 + 1 + 3 + 1 + 1);
     for (const alarm of alarms) {
       expect(alarm, String(alarm.AlarmName)).toMatchObject({
         AlarmActions: [{ Ref: alarmTopicId }],
