@@ -5,8 +5,8 @@
 // (ListingProblems); any message on a dead-letter queue; anything SNS could not deliver to a
 // subscription (one alarm for every subscription: its dead-letter queue, and what SNS could not even put
 // there); any error of any function, and any throttle in the account; and a publisher falling behind the
-// stream. Each description says what to look at first. The topic's policy and its key's policy let
-// CloudWatch publish this stack's alarms to it, and nothing else.
+// stream. Each description says what to look at first. The topic's policy lets CloudWatch publish this
+// stack's alarms to it, and nothing else.
 import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
 import {
   Alarm,
@@ -18,7 +18,6 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { type ITopic, Subscription, SubscriptionProtocol, Topic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -51,8 +50,8 @@ export function alarmNamePrefix(stackName: string): string {
 }
 
 /**
- * The alarm topic's name, fixed so the key policy can name the topic's ARN: a reference to the topic
- * there would make the key and the topic depend on each other.
+ * The alarm topic's name, fixed so that the watchdog, made before the alarms, can be let publish its notice
+ * to it by ARN without a reference to the topic.
  */
 export function alarmTopicName(stackName: string): string {
   return `${stackName}-alarms`;
@@ -77,8 +76,6 @@ export interface SubscriptionDeadLettersToWatch {
 }
 
 export interface NotifierAlarmsProps {
-  /** Encrypts the alarm topic; a statement added to its policy lets CloudWatch use it for that topic. */
-  readonly key: IKey;
   /**
    * Whether the organizations are being polled. Off (`-c polling=off`, e.g. until the tokens are put), the
    * "not polled" alarm still show their state but notify no one: nothing is polled, by request. The stack
@@ -124,10 +121,13 @@ export class NotifierAlarms extends Construct {
     this.topic = new Topic(this, 'Topic', {
       topicName,
       displayName: 'Meal order notifier alarms',
-      masterKey: props.key,
       enforceSSL: true,
     });
-    this.#letCloudWatchPublish(props.key, topicName, prefix);
+    // Not encrypted at rest: CloudWatch can publish to an encrypted topic only if the key's policy lets it,
+    // which takes a customer managed key ($1 a month, a third of the fixed base but the dashboard), and
+    // what the topic carries is operational: alarm names and descriptions, and the watchdog's notice of
+    // organization names with why they are overdue; no order, person or secret. Only over TLS.
+    this.#letCloudWatchPublish(prefix);
     if (props.email !== undefined) {
       props.subscriptionDeadLetters.deadLetters.attach(
         new Subscription(this, 'Email', {
@@ -328,10 +328,9 @@ export class NotifierAlarms extends Construct {
   /**
    * enforceSSL gives the topic a policy of its own, which replaces SNS's default one (the account's
    * principals may publish) that CloudWatch relied on: without this statement no alarm reaches the topic.
-   * CloudWatch may publish for this account's alarms named with this stack's prefix only, and use the key
-   * for this topic only (SNS makes its data keys with the topic's ARN as the encryption context).
+   * CloudWatch may publish for this account's alarms named with this stack's prefix only.
    */
-  #letCloudWatchPublish(key: IKey, topicName: string, prefix: string): void {
+  #letCloudWatchPublish(prefix: string): void {
     const stack = Stack.of(this);
     const cloudWatch = new ServicePrincipal('cloudwatch.amazonaws.com');
     this.topic.addToResourcePolicy(
@@ -348,23 +347,6 @@ export class NotifierAlarms extends Construct {
               resource: 'alarm',
               resourceName: `${prefix}*`,
               arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-            }),
-          },
-        },
-      }),
-    );
-    key.addToResourcePolicy(
-      new PolicyStatement({
-        sid: 'AllowCloudWatchAlarmsToUseTheKeyForTheAlarmTopic',
-        principals: [cloudWatch],
-        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
-        resources: ['*'],
-        conditions: {
-          StringEquals: {
-            'kms:EncryptionContext:aws:sns:topicArn': stack.formatArn({
-              service: 'sns',
-              resource: topicName,
-              arnFormat: ArnFormat.NO_RESOURCE_NAME,
             }),
           },
         },

@@ -1,16 +1,14 @@
 // The SNS topic every order event is published to, once, by the publisher: e-mail subscriptions and the
 // Slack and webhook subscribers' queues hang off it, each with the filter policy compiled from its
-// subscriber's filter. Messages are encrypted with the notifier's key and only accepted over TLS; the
-// functions that publish to it (the publisher, the digest) are let in by grantPublishToTopic.
-import { Validations } from 'aws-cdk-lib';
-import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { Topic } from 'aws-cdk-lib/aws-sns';
+// subscriber's filter. Messages are encrypted at rest with SNS's AWS managed key (aws/sns: no key to pay
+// for, $1 a month, and the publishers need no key permission: its policy lets the account's principals use
+// it through SNS) and only accepted over TLS; the functions that publish to it (the publisher, the digest)
+// are let in by grantPublishToTopic.
+import { type CfnTopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import type { NotifierFunction } from './notifierFunction.js';
 
 export interface EventTopicProps {
-  /** Encrypts the topic's messages at rest (NotifierKey). */
-  readonly key: IKey;
   /**
    * The sender name e-mail subscribers see.
    * @default 'Meal orders'
@@ -21,25 +19,21 @@ export interface EventTopicProps {
 export class EventTopic extends Construct {
   readonly topic: Topic;
 
-  constructor(scope: Construct, id: string, props: EventTopicProps) {
+  constructor(scope: Construct, id: string, props: EventTopicProps = {}) {
     super(scope, id);
     this.topic = new Topic(this, 'Topic', {
       displayName: props.displayName ?? 'Meal orders',
-      masterKey: props.key,
       enforceSSL: true,
     });
+    // By alias on the resource, not as a CDK key: grantPublish then grants sns:Publish alone.
+    (this.topic.node.defaultChild as CfnTopic).kmsMasterKeyId = AWS_MANAGED_SNS_KEY;
   }
 }
 
-/**
- * Lets `publisher` publish to the topic. Topic.grantPublish also grants kms:GenerateDataKey* and
- * kms:Decrypt on the topic's key, whose wildcard cdk-nag flags: acknowledged here, with the reason.
- */
+/** SNS's AWS managed key. */
+export const AWS_MANAGED_SNS_KEY = 'alias/aws/sns';
+
+/** Lets `publisher` publish to the topic: sns:Publish on it, nothing else (the key is AWS managed). */
 export function grantPublishToTopic(topic: Topic, publisher: NotifierFunction): void {
   topic.grantPublish(publisher);
-  Validations.of(publisher).acknowledge({
-    id: 'AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
-    reason:
-      'Publishing to the KMS-encrypted topic needs a data key from its key (granted by Topic.grantPublish on that one key only); the wildcard covers GenerateDataKey and its WithoutPlaintext variant.',
-  });
 }

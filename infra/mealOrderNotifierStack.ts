@@ -26,7 +26,6 @@ import { EmailSubscriptions } from './emailSubscriptions.js';
 import { EventTopic } from './eventTopic.js';
 import { NotifierConfig } from './notifierConfig.js';
 import type { NotifierFunction } from './notifierFunction.js';
-import { NotifierKey } from './notifierKey.js';
 import { NotifierSecrets } from './notifierSecrets.js';
 import { PollerFunction } from './pollerFunction.js';
 import { PollTickQueue } from './pollTickQueue.js';
@@ -90,7 +89,6 @@ export class MealOrderNotifierStack extends Stack {
     // must all agree on whether the organizations are polled.
     const pollingEnabled = props.pollingEnabled ?? true;
 
-    const key = new NotifierKey(this, 'Key');
     const state = new StateTable(this, 'State', { removalPolicy });
     const secrets = new NotifierSecrets(this, 'Secrets', {
       config,
@@ -112,15 +110,12 @@ export class MealOrderNotifierStack extends Stack {
       config: this.config,
       table: state.table,
       ticks,
-      alarmTopic: {
-        arn: this.formatArn({ service: 'sns', resource: alarmTopicName(this.stackName) }),
-        key: key.key,
-      },
+      alarmTopicArn: this.formatArn({ service: 'sns', resource: alarmTopicName(this.stackName) }),
       enabled: pollingEnabled,
       logRemovalPolicy: removalPolicy,
     });
 
-    const events = new EventTopic(this, 'Events', { key: key.key });
+    const events = new EventTopic(this, 'Events');
     this.publisher = new Publisher(this, 'Publisher', {
       config: this.config,
       table: state.table,
@@ -177,7 +172,6 @@ export class MealOrderNotifierStack extends Stack {
       ...(this.digest === undefined ? [] : [this.digest]),
     ];
     const alarms = new NotifierAlarms(this, 'Alarms', {
-      key: key.key,
       pollingEnabled,
       poller: this.poller,
       watchdog,

@@ -7,7 +7,6 @@
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Schedule, ScheduleExpression, ScheduleTargetInput, TimeWindow } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
@@ -34,10 +33,10 @@ export interface PollWatchdogProps {
   /** Where a lost chain's restarting tick goes. */
   readonly ticks: PollTickQueue;
   /**
-   * The alarm topic's ARN (its name is fixed, alarms.ts, so the watchdog needs no reference to the topic)
-   * and the key that encrypts it: the notice naming the overdue organizations goes there.
+   * The alarm topic's ARN (its name is fixed, alarms.ts, so the watchdog needs no reference to the topic):
+   * the notice naming the overdue organizations goes there.
    */
-  readonly alarmTopic: { readonly arn: string; readonly key: IKey };
+  readonly alarmTopicArn: string;
   /** Whether the schedule runs: off together with the poller's ticks (`-c polling=off`). @default true */
   readonly enabled?: boolean;
   /** @default RetentionDays.ONE_MONTH */
@@ -64,14 +63,14 @@ export class PollWatchdog extends NotifierFunction {
       environment: {
         STATE_TABLE_NAME: props.table.tableName,
         TICK_QUEUE_URL: tickQueue.queueUrl,
-        ALARM_TOPIC_ARN: props.alarmTopic.arn,
+        ALARM_TOPIC_ARN: props.alarmTopicArn,
       } satisfies WatchdogVariables,
       environmentStandIns: {
         STATE_TABLE_NAME: tableNameStandIn(props.table),
         TICK_QUEUE_URL: queueUrlStandIn(
           generatedNameLength(tickQueue.node.defaultChild as CfnQueue, SQS_QUEUE_NAME_MAXIMUM),
         ),
-        ALARM_TOPIC_ARN: props.alarmTopic.arn,
+        ALARM_TOPIC_ARN: props.alarmTopicArn,
       } satisfies WatchdogVariables,
     });
     // One run at a time is enough, and the next minute's is the retry.
@@ -81,10 +80,8 @@ export class PollWatchdog extends NotifierFunction {
     // PutItem: the notice item (overdueNotice.ts).
     props.table.grant(this, 'dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem');
     this.function.addToRolePolicy(
-      new PolicyStatement({ actions: ['sns:Publish'], resources: [props.alarmTopic.arn] }),
+      new PolicyStatement({ actions: ['sns:Publish'], resources: [props.alarmTopicArn] }),
     );
-    // SNS asks the key for a data key to encrypt what is published (GenerateDataKey, no wildcard: nothing else).
-    props.alarmTopic.key.grant(this, 'kms:GenerateDataKey', 'kms:Decrypt');
     tickQueue.grant(this, 'sqs:SendMessage');
 
     const { group, role } = scheduleGroupAndInvokeRole(this, {

@@ -8,7 +8,7 @@ import { Alarm, Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
-import { Topic } from 'aws-cdk-lib/aws-sns';
+import { type CfnTopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { describe, expect, it } from 'vitest';
 import { alarmNamePrefix, alarmTopicName } from '../../infra/alarms.js';
 import {
@@ -128,9 +128,15 @@ function alarmDeliveryProblems(template: Template): string[] {
         );
       }
 
-      const keyId = (topic.Properties?.KmsMasterKeyId as { 'Fn::GetAtt'?: [string, string] } | undefined)?.[
-        'Fn::GetAtt'
-      ]?.[0];
+      const topicKey = topic.Properties?.KmsMasterKeyId;
+      // An AWS managed key's policy cannot let CloudWatch use it: no alarm reaches such a topic.
+      if (typeof topicKey === 'string' && topicKey.startsWith('alias/aws/')) {
+        problems.push(
+          `alarm "${name}": topic ${topicId} is encrypted with ${topicKey}, which CloudWatch may not use`,
+        );
+        continue;
+      }
+      const keyId = (topicKey as { 'Fn::GetAtt'?: [string, string] } | undefined)?.['Fn::GetAtt']?.[0];
       if (keyId === undefined) continue;
       const keyStatements = property<{ Statement: Statement[] }>(
         resources[keyId]?.Properties,
@@ -193,16 +199,10 @@ describe('alarm delivery', () => {
     );
   });
 
-  it('lets CloudWatch use the key for the alarm topic only', () => {
+  it('leaves the alarm topic unencrypted, which CloudWatch can always publish to, and has no key to pay for', () => {
     expect(alarmTopic?.Properties?.TopicName).toBe(alarmTopicName('MealOrderNotifier'));
-    const [, key] = resourcesOfType(template, 'AWS::KMS::Key')[0] ?? [];
-    const statements = property<{ Statement: Statement[] }>(key?.Properties, 'KeyPolicy').Statement;
-    const forCloudWatch = statements.filter(namesCloudWatch);
-    expect(forCloudWatch).toHaveLength(1);
-    const condition = forCloudWatch[0]?.Condition?.StringEquals?.['kms:EncryptionContext:aws:sns:topicArn'];
-    expect(resolveLikeAws(condition, template)).toBe(
-      `arn:aws:sns:${REGION}:${ACCOUNT}:MealOrderNotifier-alarms`,
-    );
+    expect(alarmTopic?.Properties?.KmsMasterKeyId).toBeUndefined();
+    expect(resourcesOfType(template, 'AWS::KMS::Key')).toEqual([]);
   });
 
   it('delivers every alarm: each topic an alarm notifies lets CloudWatch publish that alarm and use its key', () => {
@@ -214,6 +214,21 @@ describe('alarm delivery', () => {
       );
     }
     expect(alarmDeliveryProblems(template)).toEqual([]);
+  });
+
+  it('finds a topic encrypted with the AWS managed key, which CloudWatch may not use', () => {
+    const stack = new Stack(new App(), 'Managed');
+    const topic = new Topic(stack, 'Topic');
+    (topic.node.defaultChild as CfnTopic).kmsMasterKeyId = 'alias/aws/sns';
+    new Alarm(stack, 'Alarm', {
+      alarmName: 'Managed/errors',
+      metric: new Metric({ namespace: 'N', metricName: 'M' }),
+      threshold: 0,
+      evaluationPeriods: 1,
+    }).addAlarmAction(new SnsAction(topic));
+    expect(alarmDeliveryProblems(Template.fromStack(stack))).toContainEqual(
+      expect.stringContaining('alias/aws/sns, which CloudWatch may not use'),
+    );
   });
 
   it('finds the defect it guards against: a TLS-only topic with no statement for CloudWatch', () => {

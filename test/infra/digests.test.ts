@@ -114,8 +114,6 @@ describe('the digest function', () => {
         'dynamodb:PutItem',
         'dynamodb:UpdateItem',
         'sns:Publish',
-        'kms:Decrypt',
-        'kms:GenerateDataKey*',
       ]),
     );
     const tableArn = { 'Fn::GetAtt': [logicalIdAt(stack, 'State', 'Table'), 'Arn'] };

@@ -57,26 +57,15 @@ function queuesOf(subscriberId: string): { queueId: string; deadLetterQueueId: s
 }
 
 describe('topics', () => {
-  it('encrypts the event and alarm topics with the rotating customer managed key', () => {
-    const [keyId, key] = resourcesOfType(template, 'AWS::KMS::Key')[0] ?? [];
-    expect(key?.Properties).toMatchObject({ EnableKeyRotation: true });
+  it('encrypts the event topic with SNS’s AWS managed key, and pays for no key', () => {
+    expect(resourcesOfType(template, 'AWS::KMS::Key')).toEqual([]);
     const topics = resourcesOfType(template, 'AWS::SNS::Topic');
     expect(topics).toHaveLength(2);
-    for (const [, topic] of topics) {
-      expect(topic.Properties).toMatchObject({ KmsMasterKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } });
-    }
-  });
-
-  it('lets CloudWatch use the key, or alarms could not publish to the encrypted alarm topic (alarmDelivery.test.ts)', () => {
-    const [, key] = resourcesOfType(template, 'AWS::KMS::Key')[0] ?? [];
-    expect(property<{ Statement: unknown[] }>(key?.Properties, 'KeyPolicy').Statement).toContainEqual(
-      expect.objectContaining({
-        Action: ['kms:Decrypt', 'kms:GenerateDataKey*'],
-        Effect: 'Allow',
-        Principal: { Service: 'cloudwatch.amazonaws.com' },
-        Resource: '*',
-      }),
-    );
+    const [, events] = topics.find(([id]) => id.startsWith('Events')) ?? [];
+    expect(events?.Properties).toMatchObject({ KmsMasterKeyId: 'alias/aws/sns' });
+    // The alarm topic is not encrypted: CloudWatch may use no AWS managed key (alarmDelivery.test.ts).
+    const [, alarms] = topics.find(([id]) => id.startsWith('Alarms')) ?? [];
+    expect(alarms?.Properties?.KmsMasterKeyId).toBeUndefined();
   });
 
   it('refuses publishing without TLS on both topics', () => {
