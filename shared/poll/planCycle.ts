@@ -6,7 +6,7 @@ import type { PlannedWalk } from '../detect/listingSpec.js';
 import { type Pacing, pacePoll } from '../detect/pacePoll.js';
 import { type CadencePlan, planCadence } from '../detect/planCadence.js';
 import { planDetection } from '../detect/planDetection.js';
-import { planSweep, sweepPages, TERMINAL_STATUSES } from '../detect/planSweep.js';
+import { knownSweepPages, planSweep, TERMINAL_STATUSES } from '../detect/planSweep.js';
 import type { Snapshot } from '../detect/snapshot.js';
 import type { PollState } from '../store/pollState.js';
 import type { CycleContext, PolledOrganization } from './cycleContext.js';
@@ -77,12 +77,15 @@ export function planCycle(
     organizationsOnToken: context.deps.organizationsOnToken ?? 1,
     detectionRequests: expected,
     holdMs: budget.holdMsFor(expected),
-    sweepPages: sweepPages({
-      statuses: sweptStatuses(organization),
-      ...window,
-      establishments: organization.establishments,
-      knownSizes: state.listings.sizes,
-    }),
+    // Until the baseline has read every terminal listing, its size is unknown: the sweep gets its largest
+    // steady share, never more.
+    sweepPages:
+      knownSweepPages({
+        statuses: sweptStatuses(organization),
+        ...window,
+        establishments: organization.establishments,
+        knownSizes: state.listings.sizes,
+      }) ?? Number.POSITIVE_INFINITY,
     // A cold cycle carries a whole sweep: cycles are too far apart for slices of it.
     sweepPeriodMs: cadence.mode === 'cold' ? Math.max(sweepPeriodMs, cadence.minIntervalMs) : sweepPeriodMs,
     minIntervalMs: cadence.minIntervalMs,
@@ -91,7 +94,7 @@ export function planCycle(
     state.sweep.credit + pace.sweepPagesPerCycle,
     Math.max(1, pace.sweepPagesPerCycle * MAX_SWEEP_CREDIT_CYCLES),
   );
-  const nextSweep = planSweepPages(context, state, Number.POSITIVE_INFINITY);
+  const nextSweep = planSweepPages(context, state, sweepBudget);
   const baselinePages =
     nextSweep && nextSweep.walk.maxPages === undefined ? nextSweep.walk.estimatedRequests : 0;
   const planned =

@@ -230,7 +230,8 @@ async function walkedCycle(
     room: Math.max(0, plan.planned - requestsOf(looked) - (establishments.requests ?? 0)),
     stopped: stopsCycle(looked) || establishments.stopsCycle,
   });
-  const walked = slice.outcome ? [...looked, slice.outcome] : looked;
+  const swept = slice.outcome ? [slice.outcome, ...(slice.further ?? [])] : [];
+  const walked = [...looked, ...swept];
   const observed = observedOrders(walked);
   const changes = await recordChanges(context, {
     snapshots,
@@ -244,7 +245,7 @@ async function walkedCycle(
   const walkNotes = joinNotes(
     notesOfWalks(context, looked),
     establishments.notes,
-    notesOfWalks(context, slice.outcome ? [slice.outcome] : []),
+    notesOfWalks(context, swept),
   );
   // Before the summaries of this cycle: it amends those its order events were after closing for.
   const amended = await amendClosings(context, {

@@ -398,7 +398,7 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
   });
 
   it('records a silent baseline: pending on the first cycle, each terminal listing as the sweep reaches it', async () => {
-    // Enough completed orders for two pages: the baseline pass over completed must still be one walk.
+    // Completed orders over every date of the window: the baseline pass over completed reads each date whole.
     for (let i = 0; i < 30; i += 1)
       sim.world.addOrder({ status: 'completed', pickupDate: addDays(TODAY, i % 8) });
     const before = sim.requestLog.size;
@@ -419,13 +419,19 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
     expect(rest.every((report) => report.ok)).toBe(true);
     const inWindow = sim.world.listOrders((o) => o.pickup_at >= TODAY && o.pickup_at <= LAST_DAY);
     expect((await store.loadSnapshots(organization.id)).size).toBe(inWindow.length);
-    // The first pass over completed is its baseline: walked whole, from its first page to its last.
+    // The first pass over completed is its baseline: a pickup date at a time, each whole and consistent,
+    // one walk a date, never the whole listing in one cycle.
     const completed = inWindow.filter((o) => o.status.value === 'completed').length;
     expect(completed).toBeGreaterThan(25);
     const completedPasses = rest
       .flatMap((report) => report.listings)
-      .filter((listing) => listing.purpose === 'sweep' && listing.status === 'completed');
-    expect(completedPasses[0]).toMatchObject({ trustworthy: true, pages: 2, orders: completed });
+      .filter((listing) => listing.purpose === 'sweep' && listing.status === 'completed')
+      .slice(0, 8);
+    expect(completedPasses.every((listing) => listing.trustworthy)).toBe(true);
+    expect(completedPasses.map((listing) => listing.key)).toEqual(
+      Array.from({ length: 8 }, (_, i) => `completed[${addDays(TODAY, i)}..${addDays(TODAY, i)}]`),
+    );
+    expect(completedPasses.reduce((sum, listing) => sum + listing.orders, 0)).toBe(completed);
   });
 
   it('emits exactly the transitions that happened, each once, then nothing on quiet cycles', {

@@ -128,10 +128,65 @@ describe('planCycle', () => {
     expect(plan.detectionRequests).toBe(7);
   });
 
-  it('asks for a due baseline pass of the sweep whole, as part of what the cycle reserves', async () => {
-    const { plan } = await planned(state({ listings: { sizes: { completed: 60 }, walkedAt: {} } }));
-    expect(plan.baselinePages).toBe(3);
-    expect(plan.planned).toBe(plan.detectionRequests + 1 + Math.max(3, Math.floor(plan.sweepBudget)));
+  it('asks for the next date of a due baseline pass whole, as part of what the cycle reserves', async () => {
+    const { plan } = await planned(state({ listings: { sizes: { completed: 240 }, walkedAt: {} } }));
+    // 240 orders over the window's 8 days: 30 a date, two pages.
+    expect(plan.baselinePages).toBe(2);
+    expect(plan.planned).toBe(plan.detectionRequests + 1 + Math.max(2, Math.floor(plan.sweepBudget)));
+  });
+
+  it('spreads the first sweep after a start over the first minutes: never more than its steady share of a minute', async () => {
+    // A canteen's terminal listings, none read yet: 100 completed and 20 canceled orders a date over the
+    // window's 8 days (a whole pass of completed alone is 32 pages).
+    const perDate: Record<string, number> = { completed: 100, canceled: 20 };
+    const pagesOf = (status: string, startDate: string, endDate: string) => {
+      let orders = 0;
+      for (let date = startDate; date <= endDate; date = addDays(date, 1)) orders += perDate[status] ?? 0;
+      return Math.max(1, Math.ceil(orders / 25));
+    };
+    let pollState = state({ lookups: { searched: {}, averageRequests: 0 } });
+    let at = T0;
+    const spent: Array<{ at: number; pages: number }> = [];
+    let share = 0;
+    while (at < T0 + 15 * MINUTE) {
+      const { context, budget } = await cycleFixture({ startedAt: at });
+      const plan = planCycle(context, pollState, NO_SNAPSHOTS, budget);
+      share = plan.pace.perMinute * 0.3;
+      const slice = planSweepPages(context, pollState, plan.sweepBudget);
+      const pages = slice
+        ? Math.min(
+            pagesOf(slice.walk.listing.status, slice.walk.listing.startDate, slice.walk.listing.endDate),
+            slice.walk.maxPages ?? Number.POSITIVE_INFINITY,
+          )
+        : 0;
+      spent.push({ at, pages });
+      const { sweep } = pollState;
+      let next = sweep;
+      if (slice && slice.walk.maxPages === undefined) {
+        const done = slice.walk.listing.endDate >= context.window.endDate;
+        next = {
+          inProgress: done ? null : { ...slice.progress, nextDate: addDays(slice.walk.listing.endDate, 1) },
+          sweptAt: done
+            ? { ...sweep.sweptAt, [slice.progress.key]: slice.progress.startedAt }
+            : sweep.sweptAt,
+          credit: plan.sweepBudget - pages,
+        };
+      } else {
+        next = { ...sweep, credit: plan.sweepBudget - pages };
+      }
+      pollState = { ...pollState, sweep: next };
+      at += Math.max(plan.pace.intervalMs, ((plan.detectionRequests + pages) / plan.pace.perMinute) * MINUTE);
+    }
+    // The baseline went on: both listings' dates were read within the quarter hour.
+    expect(pollState.sweep.sweptAt).toHaveProperty('completed');
+    expect(pollState.sweep.sweptAt).toHaveProperty('canceled');
+    for (const { at: from } of spent) {
+      const inMinute = spent
+        .filter((cycle) => cycle.at >= from && cycle.at < from + MINUTE)
+        .reduce((sum, cycle) => sum + cycle.pages, 0);
+      // One date's page beyond the share at most, paid back by the next cycles.
+      expect(inMinute).toBeLessThanOrEqual(Math.ceil(share) + 1);
+    }
   });
 
   it('asks for no baseline once completed and canceled were swept: archived never has one', async () => {
@@ -146,7 +201,8 @@ describe('planCycle', () => {
     const lookups = { searched: {}, averageRequests: 2.4 };
     const { plan } = await planned(state({ lookups }));
     // Without look-ups the one request for a pending listing grown by a page; with them 2 × 2.4 → 5 more.
-    expect(plan.planned).toBe(without.planned + 5);
+    const sweep = (of: typeof plan) => Math.max(of.baselinePages, Math.floor(of.sweepBudget));
+    expect(plan.planned - sweep(plan)).toBe(without.planned - sweep(without) + 5);
     expect(plan.detectionRequests).toBe(without.detectionRequests);
     expect(plan.pace.intervalMs).toBeGreaterThanOrEqual(without.pace.intervalMs);
   });
