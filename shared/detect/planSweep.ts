@@ -24,6 +24,8 @@ export interface SweepProgress {
   startedAt: number;
   /** In a baseline pass, the pickup date the next cycle reads whole. */
   nextDate?: string | undefined;
+  /** In a baseline pass, the orders the last date read held: the next date's likely size. */
+  dateSize?: number | undefined;
 }
 
 export interface SweepPlanInput {
@@ -139,7 +141,10 @@ function baselineDate(
   const partKey = listingKey(part);
   const whole = input.knownSizes[key];
   const days = Math.max(1, dayCount(input.startDate, input.endDate));
-  const size = input.knownSizes[partKey] ?? (whole === undefined ? undefined : Math.ceil(whole / days));
+  const size =
+    input.knownSizes[partKey] ??
+    (resumed === undefined ? undefined : progress?.dateSize) ??
+    (whole === undefined ? undefined : Math.ceil(whole / days));
   return {
     walk: {
       listing: part,
@@ -159,8 +164,14 @@ function baselineDate(
 }
 
 /** The baseline's progress after `date` was read whole: the next date, or null once the window's end is read. */
-export function baselineAfter(progress: SweepProgress, date: string, endDate: string): SweepProgress | null {
-  return date >= endDate ? null : { ...progress, nextDate: addDays(date, 1) };
+export function baselineAfter(
+  progress: SweepProgress,
+  date: string,
+  endDate: string,
+  dateSize: number | undefined,
+): SweepProgress | null {
+  if (date >= endDate) return null;
+  return { ...progress, nextDate: addDays(date, 1), ...(dateSize === undefined ? {} : { dateSize }) };
 }
 
 function dayCount(startDate: string, endDate: string): number {

@@ -300,6 +300,7 @@ async function walkedCycle(
       ? (pace.nextPollAt ?? startedAt)
       : Math.min(pace.nextPollAt ?? startedAt, startedAt + plan.cadence.minIntervalMs),
     cadence: plan.cadence.mode,
+    ...(plan.todayOnly ? { todayOnly: true as const } : {}),
   };
   const next: PollState = {
     ...state,

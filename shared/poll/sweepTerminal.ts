@@ -90,7 +90,7 @@ async function sweepOnce(
       };
     }
     const date = planned.walk.listing.endDate;
-    const next = baselineAfter(planned.progress, date, context.window.endDate);
+    const next = baselineAfter(planned.progress, date, context.window.endDate, outcome.listing?.total);
     const sweptAt = next === null ? { ...state.sweep.sweptAt, [key]: startedAt } : state.sweep.sweptAt;
     return { outcome, sweep: { inProgress: next, sweptAt, credit }, baselineDeferred: false };
   }

@@ -24,6 +24,8 @@ export const SweepStateSchema = z.object({
       startedAt: z.number(),
       /** In a baseline pass, read a pickup date at a time: the date the next cycle reads. */
       nextDate: z.string().optional(),
+      /** In a baseline pass, the orders the last date read held. */
+      dateSize: z.number().int().nonnegative().optional(),
     })
     .nullable(),
   /** When each terminal listing's last complete sweep began, by key. */

@@ -143,7 +143,7 @@ describe('sweepTerminal', () => {
       expect(source.fetched.map((page) => page.page)).toEqual([1, 2, 3]);
       // Today read whole: tomorrow is next; 1 page was its share, 3 were spent.
       expect(slice.sweep).toEqual({
-        inProgress: { ...first, nextDate: '2026-03-11' },
+        inProgress: { ...first, nextDate: '2026-03-11', dateSize: 60 },
         sweptAt: {},
         credit: -2,
       });
