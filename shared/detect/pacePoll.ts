@@ -14,6 +14,8 @@ const MAX_SWEEP_SHARE_TODAY_FIRST = 0.2;
  * leaves; the rest walks the whole window.
  */
 const TODAY_SHARE = 0.7;
+/** Today first never leaves the whole window more than this many times as long unwalked as it would be. */
+const MAX_REST_STRETCH = 2;
 const MINUTE_MS = 60_000;
 /**
  * The pace plans for this share of the budget. The rest absorbs cycles that cost more than expected (a
@@ -78,10 +80,21 @@ export function pacePoll(input: PacingInput): Pacing {
   if (input.todayFirst) {
     const { todayPages, lookups, windowPages } = input.todayFirst;
     const everyCycle = todayPages + lookups;
+    const plainMs = Math.max(input.minIntervalMs, ((windowPages + lookups) / detectionPerMinute) * MINUTE_MS);
     intervalMs = Math.max(input.minIntervalMs, (everyCycle / (detectionPerMinute * TODAY_SHARE)) * MINUTE_MS);
     // A walk of the window stands for that cycle's walk of today: it costs only the difference.
     const leftPerMinute = detectionPerMinute - (everyCycle / intervalMs) * MINUTE_MS;
     restIntervalMs = Math.max(intervalMs, ((windowPages - todayPages) / leftPerMinute) * MINUTE_MS);
+    if (restIntervalMs > MAX_REST_STRETCH * plainMs) {
+      // Fairness first: the window keeps its stretched pace, and today's takes what that leaves.
+      restIntervalMs = MAX_REST_STRETCH * plainMs;
+      const restPerMinute = ((windowPages - todayPages) / restIntervalMs) * MINUTE_MS;
+      intervalMs = Math.max(
+        input.minIntervalMs,
+        (everyCycle / Math.max(1e-9, detectionPerMinute - restPerMinute)) * MINUTE_MS,
+      );
+      restIntervalMs = Math.max(intervalMs, restIntervalMs);
+    }
   } else {
     intervalMs = Math.max(input.minIntervalMs, (input.detectionRequests / detectionPerMinute) * MINUTE_MS);
     restIntervalMs = intervalMs;

@@ -32,8 +32,8 @@ export function todayIsFirst(input: TodayFirstInput): boolean {
 
 /**
  * Today's pending walks, one per listing of the window's plan, sized from the pending orders we know of
- * today (or the size its last walk announced); undefined when they would cost as much as the window's own
- * (a window of one day, or a pending listing of a page): today first would then buy nothing.
+ * today (or the size its last walk announced); undefined when they would cost half the window's or more (a
+ * window of one day, a pending listing of a page or two): today first would buy little, and slow the rest.
  */
 export function todayWalks(
   window: readonly PlannedWalk[],
@@ -55,7 +55,7 @@ export function todayWalks(
   });
   const todayPages = walks.reduce((sum, walk) => sum + walk.estimatedRequests, 0);
   const windowPages = window.reduce((sum, walk) => sum + walk.estimatedRequests, 0);
-  return todayPages < windowPages ? walks : undefined;
+  return 2 * todayPages < windowPages ? walks : undefined;
 }
 
 /** Whether this cycle walks the whole window: it was never walked whole, or not for `restIntervalMs`. */

@@ -128,6 +128,72 @@ describe('planCycle', () => {
     expect(plan.detectionRequests).toBe(7);
   });
 
+  describe('today first', () => {
+    /** 40 pending orders today and 160 over the rest of the week; the window last walked `ago` ms before. */
+    async function canteen(ago: number, options: Parameters<typeof planned>[2] = {}) {
+      const snapshots = snapshotsOf(
+        ...[
+          ...snapshotsOn(TODAY, 40),
+          ...Array.from({ length: 7 }, (_, i) => snapshotsOn(addDays(TODAY, i + 1), 23)).flat(),
+        ],
+      );
+      const pollState = state({
+        establishments: establishmentsCache(T0 - MINUTE),
+        listings: { sizes: {}, walkedAt: { pending: T0 - ago } },
+        lookups: { searched: {}, averageRequests: 1.5 },
+      });
+      return (await planned(pollState, snapshots, options)).plan;
+    }
+
+    it("walks today's listing alone at its own pace, faster than the window's, while the window is not due", async () => {
+      const plan = await canteen(5_000);
+      expect(plan.todayOnly).toBe(true);
+      expect(plan.detection.map((walk) => walk.listing)).toEqual([
+        { kind: 'part', status: 'pending', startDate: TODAY, endDate: TODAY, establishment: undefined },
+      ]);
+      // 40 orders: two pages, not the window's nine.
+      expect(plan.detectionRequests).toBe(2);
+      // Today's every cycle; the window's pages only every few cycles, as the rest of the budget pays for them.
+      expect(plan.pace.restIntervalMs).toBeGreaterThan(2 * plan.pace.intervalMs);
+      const plain = await canteen(5_000, { organization: { cadence: 'fixed' } });
+      expect(plan.pace.intervalMs).toBeLessThan(plain.pace.intervalMs / 2);
+    });
+
+    it('walks the whole window once the rest of the budget has paid for it', async () => {
+      const fast = await canteen(5_000);
+      const plan = await canteen(fast.pace.restIntervalMs);
+      expect(plan.todayOnly).toBe(false);
+      expect(plan.detection.map((walk) => walk.key)).toEqual(['pending']);
+      expect(plan.detectionRequests).toBe(9);
+    });
+
+    it('is off under "fixed": pollIntervalSeconds is kept, as asked', async () => {
+      const fixed = await canteen(5_000, { organization: { cadence: 'fixed' } });
+      expect(fixed.todayOnly).toBe(false);
+      expect(fixed.pace.restIntervalMs).toBe(fixed.pace.intervalMs);
+    });
+
+    it('keeps each of 20 organizations on a shared token within 120 s of its last walk of the window', async () => {
+      // The bench's 20 schools: 25 pending orders each over the week, a few today.
+      const snapshots = snapshotsOf(
+        ...[
+          ...snapshotsOn(TODAY, 5),
+          ...Array.from({ length: 7 }, (_, i) => snapshotsOn(addDays(TODAY, i + 1), 3)).flat(),
+        ],
+      );
+      const pollState = state({
+        establishments: establishmentsCache(T0 - MINUTE),
+        listings: { sizes: {}, walkedAt: { pending: T0 - 5_000 } },
+        lookups: { searched: {}, averageRequests: 0.3 },
+      });
+      const { plan } = await planned(pollState, snapshots, { organizationsOnToken: 20 });
+      // A window of two pages: today's would cost half of it, and buy little.
+      expect(plan.todayOnly).toBe(false);
+      expect(plan.pace.restIntervalMs).toBeLessThanOrEqual(120_000);
+      expect(plan.pace.intervalMs).toBeLessThanOrEqual(120_000);
+    });
+  });
+
   it('asks for the next date of a due baseline pass whole, as part of what the cycle reserves', async () => {
     const { plan } = await planned(state({ listings: { sizes: { completed: 240 }, walkedAt: {} } }));
     // 240 orders over the window's 8 days: 30 a date, two pages.
