@@ -28,6 +28,8 @@ export interface CyclePlan {
   detection: PlannedWalk[];
   /** Today is first and this cycle walks today's pending alone. */
   todayOnly: boolean;
+  /** While today is first, today's walks: what a window cycle walks instead when the budget has no room for the window now. */
+  today: PlannedWalk[] | undefined;
   /** The least the cycle must be able to pay for before it walks anything: all of pending. */
   detectionRequests: number;
   pace: Pacing;
@@ -134,7 +136,35 @@ export function planCycle(
     detectionRequests +
     lookupAllowance(state.lookups.averageRequests) +
     Math.max(baselinePages, Math.floor(sweepBudget));
-  return { cadence, detection, todayOnly, detectionRequests, pace, sweepBudget, baselinePages, planned };
+  return {
+    cadence,
+    detection,
+    todayOnly,
+    today,
+    detectionRequests,
+    pace,
+    sweepBudget,
+    baselinePages,
+    planned,
+  };
+}
+
+/** The least a cycle must reserve before it walks anything: today's pages when it may fall back on them. */
+export function leastToReserve(plan: CyclePlan): number {
+  return plan.today && !plan.todayOnly ? pagesOf(plan.today) : plan.detectionRequests;
+}
+
+/**
+ * The plan as the reservation allows it: a window cycle granted less than the window's pages walks today's
+ * alone, at once, rather than waiting for room (the window stays due, and goes when there is room).
+ */
+export function yieldToToday(plan: CyclePlan, granted: number): CyclePlan {
+  if (!plan.today || plan.todayOnly || granted >= plan.detectionRequests) return plan;
+  return { ...plan, detection: plan.today, todayOnly: true, detectionRequests: pagesOf(plan.today) };
+}
+
+function pagesOf(walks: readonly PlannedWalk[]): number {
+  return walks.reduce((sum, walk) => sum + walk.estimatedRequests, 0);
 }
 
 /**

@@ -26,6 +26,7 @@ function plan(overrides: Partial<CyclePlan> = {}): CyclePlan {
     cadence: { mode: 'fixed', minIntervalMs: 10_000, changesAt: null },
     detection: [],
     todayOnly: false,
+    today: undefined,
     detectionRequests: 2,
     pace,
     sweepBudget: 1,
