@@ -127,6 +127,8 @@ export interface WorldFigures {
   todayTransitions: number;
   /** p95 of the changes made in the first minute after the baseline. */
   startupP95: number;
+  /** Requests a minute of the measured half hour, per organization, by listing: docs/detection.md's figure. */
+  minute: { today: number; window: number; lookups: number; sweep: number };
   archiveP95: number;
   maxSweepGapS: number;
   rateLimited: number;
@@ -179,6 +181,10 @@ export async function benchBudgetWorlds(): Promise<Record<string, number>> {
           [`budget_today_p95_s_${suffix}`]: round(result.todayP95, 1),
           [`budget_today_transitions_${suffix}`]: result.todayTransitions,
           [`budget_startup_minute_p95_s_${suffix}`]: round(result.startupP95, 1),
+          [`budget_minute_today_requests_${suffix}`]: round(result.minute.today, 1),
+          [`budget_minute_window_requests_${suffix}`]: round(result.minute.window, 1),
+          [`budget_minute_lookup_requests_${suffix}`]: round(result.minute.lookups, 1),
+          [`budget_minute_sweep_requests_${suffix}`]: round(result.minute.sweep, 1),
           [`budget_archive_detection_p95_s_${suffix}`]: round(result.archiveP95, 1),
           [`budget_max_sweep_gap_s_${suffix}`]: round(result.maxSweepGapS, 1),
           [`budget_429s_${suffix}`]: result.rateLimited,
@@ -592,6 +598,17 @@ function measure(
   const mean = (values: number[]) =>
     values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
   const sweepRequests = measured.reduce((sum, cycle) => sum + cycle.report.requestsFor.sweep, 0);
+  const organizations = new Set(cycles.map((cycle) => cycle.organizationId)).size;
+  const perMinute = (requests: number) => requests / (MEASURED_MS / MINUTE) / Math.max(1, organizations);
+  const pendingPages = (today: boolean) =>
+    measured.reduce(
+      (sum, cycle) =>
+        sum +
+        cycle.report.listings
+          .filter((listing) => listing.purpose === 'detect' && (cycle.report.todayOnly === true) === today)
+          .reduce((pages, listing) => pages + listing.pages, 0),
+      0,
+    );
   let maxGap = 0;
   const lastSuccess = new Map<string, number>();
   for (const cycle of cycles) {
@@ -625,6 +642,12 @@ function measure(
     todayP95: percentile(todayDelays, 0.95),
     todayTransitions: todayDelays.length,
     startupP95: percentile(startupDelays, 0.95),
+    minute: {
+      today: perMinute(pendingPages(true)),
+      window: perMinute(pendingPages(false)),
+      lookups: perMinute(measured.reduce((sum, cycle) => sum + cycle.report.requestsFor.resolve, 0)),
+      sweep: perMinute(sweepRequests),
+    },
     archiveP95: percentile(archiveDelays, 0.95),
     maxSweepGapS: maxGap / 1000,
     rateLimited,
