@@ -14,8 +14,11 @@ const MAX_SWEEP_SHARE_TODAY_FIRST = 0.2;
  * leaves; the rest walks the whole window.
  */
 const TODAY_SHARE = 0.7;
-/** Today first never leaves the whole window more than this many times as long unwalked as it would be. */
-const MAX_REST_STRETCH = 2;
+/**
+ * Today first never leaves the whole window more than this many times as long unwalked as it would be: at
+ * twice, the calm canteen's changes to other days waited long enough to lift its p95 (docs/benchmarks.md).
+ */
+const MAX_REST_STRETCH = 1.5;
 const MINUTE_MS = 60_000;
 /**
  * The pace plans for this share of the budget. The rest absorbs cycles that cost more than expected (a
