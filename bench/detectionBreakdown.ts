@@ -39,11 +39,12 @@ function emptyBreakdown(): Breakdown {
   return Object.fromEntries(BREAKDOWN_PARTS.map((part) => [part, 0])) as Breakdown;
 }
 
-/** Whether a cycle walked the whole pending window completely and consistently. */
+/** Whether a cycle walked the whole pending window completely and consistently (not today's alone). */
 export function walkedPendingWhole(report: PollReport): boolean {
   const detect = report.listings.filter((listing) => listing.purpose === 'detect');
   return (
     report.outcome === 'polled' &&
+    report.todayOnly !== true &&
     detect.length > 0 &&
     detect.every((listing) => listing.trustworthy) &&
     !report.deferred.some((key) => key.startsWith('pending'))

@@ -33,6 +33,13 @@ export interface ScenarioOptions {
   cancelRate?: number;
   /** New orders are for pickup today up to this many days ahead. Default 3. */
   pickupDaysAhead?: number;
+  /** Share of new orders for pickup today, where an establishment still takes today's. Default 0.5. */
+  todayShare?: number;
+  /**
+   * Share of steady resolutions (`resolvePerMinute`) that complete or cancel one of today's pending orders
+   * rather than any pending order: a busy lunch resolves today's. Default null: any, with no extra draw.
+   */
+  resolveTodayShare?: number | null;
   /**
    * Resolutions per minute at speed 1, each of a random pending order, instead of each order's own
    * `resolveAfterMs`: with a large pending pool, per-order delays resolve it all in one burst, while a
@@ -79,6 +86,8 @@ export const DEFAULT_SCENARIO: ResolvedScenarioOptions = {
   archiveAfterMs: 60 * 60_000,
   cancelRate: 0.2,
   pickupDaysAhead: 3,
+  todayShare: 0.5,
+  resolveTodayShare: null,
   resolvePerMinute: null,
   archivePerMinute: null,
   lateChangesPerClosing: 2,
@@ -249,7 +258,7 @@ export class Scenario {
     }
     if (event.kind === 'resolution') {
       this.scheduleSteady('resolution', this.options.resolvePerMinute, at);
-      const order = this.pickOrder((status) => status === 'pending');
+      const order = this.pickResolved(at);
       if (!order) return false;
       const to: OrderStatus = this.rng.chance(this.options.cancelRate) ? 'canceled' : 'completed';
       return this.transition(at, order.uuid, 'pending', to);
@@ -265,7 +274,9 @@ export class Scenario {
 
   /** A new order, for today only at an establishment still taking today's orders; false when none is. */
   private arrival(at: number): boolean {
-    const daysAhead = this.rng.chance(0.5) ? 0 : this.rng.int(1, Math.max(1, this.options.pickupDaysAhead));
+    const daysAhead = this.rng.chance(this.options.todayShare)
+      ? 0
+      : this.rng.int(1, Math.max(1, this.options.pickupDaysAhead));
     const today = this.world.calendar.dateAt(at);
     const last = this.options.pickupDaysAhead;
     for (let ahead = Math.min(daysAhead, last); ahead <= last; ahead += 1) {
@@ -566,12 +577,28 @@ export class Scenario {
     return true;
   }
 
+  /** The pending order a steady resolution completes or cancels: one of today's, as often as the world says. */
+  private pickResolved(at: number): { uuid: string; status: OrderStatus } | undefined {
+    const share = this.options.resolveTodayShare;
+    if (share !== null && this.rng.chance(share)) {
+      const today = this.world.calendar.dateAt(at);
+      const order = this.pickOrder(
+        (status) => status === 'pending',
+        (pickup) => pickup === today,
+      );
+      if (order) return order;
+    }
+    return this.pickOrder((status) => status === 'pending');
+  }
+
   /** A random order among those whose status `keep` accepts, drawn in listing order so a seed replays it. */
   private pickOrder(
     keep: (status: OrderStatus) => boolean,
+    onDate: (pickupDate: string) => boolean = () => true,
   ): { uuid: string; status: OrderStatus } | undefined {
     const candidates = this.world.viewOrders(
-      (order) => keep(order.status.value as OrderStatus) && !this.held.has(order.uuid),
+      (order) =>
+        keep(order.status.value as OrderStatus) && onDate(order.pickup_at) && !this.held.has(order.uuid),
     );
     if (candidates.length === 0) return undefined;
     const order = this.rng.pick(candidates);
@@ -666,7 +693,15 @@ export function resolveScenarioOptions(options: ScenarioOptions): ResolvedScenar
       `scenario lateChangesPerClosing must be an integer >= 0, got ${resolved.lateChangesPerClosing}`,
     );
   }
-  for (const key of ['lateCancelShare', 'lateEditShare'] as const) {
+  if (
+    resolved.resolveTodayShare !== null &&
+    !(resolved.resolveTodayShare >= 0 && resolved.resolveTodayShare <= 1)
+  ) {
+    throw new RangeError(
+      `scenario resolveTodayShare must be between 0 and 1 or null, got ${resolved.resolveTodayShare}`,
+    );
+  }
+  for (const key of ['lateCancelShare', 'lateEditShare', 'todayShare'] as const) {
     if (!(resolved[key] >= 0 && resolved[key] <= 1)) {
       throw new RangeError(`scenario ${key} must be between 0 and 1, got ${resolved[key]}`);
     }

@@ -7,6 +7,18 @@
 /** The sweep never takes more than this share of an organization's budget, whatever its period: detection
  *  always keeps the larger part. */
 const MAX_SWEEP_SHARE = 0.3;
+/** While today is first, the sweep yields to it: the slow sweep's period stretches, detection's does not. */
+const MAX_SWEEP_SHARE_TODAY_FIRST = 0.2;
+/**
+ * While today is first, today's walks and the look-ups they bring take at most this share of what the sweep
+ * leaves; the rest walks the whole window.
+ */
+const TODAY_SHARE = 0.7;
+/**
+ * Today first never leaves the whole window more than this many times as long unwalked as it would be: at
+ * twice, the calm canteen's changes to other days waited long enough to lift its p95 (docs/benchmarks.md).
+ */
+const MAX_REST_STRETCH = 1.5;
 const MINUTE_MS = 60_000;
 /**
  * The pace plans for this share of the budget. The rest absorbs cycles that cost more than expected (a
@@ -29,6 +41,11 @@ export interface PacingInput {
   minIntervalMs: number;
   /** How much later than reserved a cycle's requests are counted: each then fills the window for longer. */
   holdMs: number;
+  /**
+   * Today first: today's pending pages and the look-ups a cycle brings, walked every cycle, and the whole
+   * window's pages, walked as often as the rest allows. `detectionRequests` is then not read.
+   */
+  todayFirst?: { todayPages: number; lookups: number; windowPages: number } | undefined;
 }
 
 export interface Pacing {
@@ -36,6 +53,8 @@ export interface Pacing {
   perMinute: number;
   /** From one cycle's start to the next, when cycles cost what is expected. */
   intervalMs: number;
+  /** From one walk of the whole pending window to the next: `intervalMs` unless today is first. */
+  restIntervalMs: number;
   /** Sweep pages each cycle carries (fractional: the remainder is carried to the next cycle). */
   sweepPagesPerCycle: number;
   /** How long a full sweep takes at this pace. */
@@ -56,15 +75,37 @@ export function pacePoll(input: PacingInput): Pacing {
   const perMinute = plannedPerMinute(input.usablePerMinute, input.organizationsOnToken, input.holdMs);
   const sweepPerMinute = Math.min(
     input.sweepPages / (input.sweepPeriodMs / MINUTE_MS),
-    perMinute * MAX_SWEEP_SHARE,
+    perMinute * (input.todayFirst ? MAX_SWEEP_SHARE_TODAY_FIRST : MAX_SWEEP_SHARE),
   );
-  const intervalMs = Math.max(
-    input.minIntervalMs,
-    (input.detectionRequests / (perMinute - sweepPerMinute)) * MINUTE_MS,
-  );
+  const detectionPerMinute = perMinute - sweepPerMinute;
+  let intervalMs: number;
+  let restIntervalMs: number;
+  if (input.todayFirst) {
+    const { todayPages, lookups, windowPages } = input.todayFirst;
+    const everyCycle = todayPages + lookups;
+    const plainMs = Math.max(input.minIntervalMs, ((windowPages + lookups) / detectionPerMinute) * MINUTE_MS);
+    intervalMs = Math.max(input.minIntervalMs, (everyCycle / (detectionPerMinute * TODAY_SHARE)) * MINUTE_MS);
+    // A walk of the window stands for that cycle's walk of today: it costs only the difference.
+    const leftPerMinute = detectionPerMinute - (everyCycle / intervalMs) * MINUTE_MS;
+    restIntervalMs = Math.max(intervalMs, ((windowPages - todayPages) / leftPerMinute) * MINUTE_MS);
+    if (restIntervalMs > MAX_REST_STRETCH * plainMs) {
+      // Fairness first: the window keeps its stretched pace, and today's takes what that leaves.
+      restIntervalMs = MAX_REST_STRETCH * plainMs;
+      const restPerMinute = ((windowPages - todayPages) / restIntervalMs) * MINUTE_MS;
+      intervalMs = Math.max(
+        input.minIntervalMs,
+        (everyCycle / Math.max(1e-9, detectionPerMinute - restPerMinute)) * MINUTE_MS,
+      );
+      restIntervalMs = Math.max(intervalMs, restIntervalMs);
+    }
+  } else {
+    intervalMs = Math.max(input.minIntervalMs, (input.detectionRequests / detectionPerMinute) * MINUTE_MS);
+    restIntervalMs = intervalMs;
+  }
   return {
     perMinute,
     intervalMs: Math.round(intervalMs),
+    restIntervalMs: Math.round(restIntervalMs),
     sweepPagesPerCycle: (sweepPerMinute * intervalMs) / MINUTE_MS,
     sweepPeriodMs:
       sweepPerMinute > 0

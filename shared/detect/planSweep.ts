@@ -4,9 +4,13 @@
 // show, so the sweep reads a few pages per cycle and the next cycle resumes where it stopped. One full pass
 // over every listing bounds how late those transitions are seen. The exception is the first pass over
 // completed and canceled: it is the baseline, and orders leave those listings while they are read, which
-// moves later ones back across a page already read; so that no order escapes it, that pass is one whole,
-// consistent walk. The archived listing only ever gains orders, so reading it forward skips none.
+// moves later ones back across a page already read; so that no order escapes it, that pass is walked one
+// pickup date at a time, each date whole and consistent (an order's pickup date does not change once it is
+// resolved, so no order crosses from a date not yet read into one already read). A date a cycle at the
+// steady share cannot pay for yet waits for its credit, so a start is not followed by a minute spent on the
+// sweep. The archived listing only ever gains orders, so reading it forward skips none.
 import type { OrderStatus } from '../api/schemas.js';
+import { addDays } from '../time/calendarDate.js';
 import { type ListingSpec, listingKey, type PlannedWalk, pagesFor } from './listingSpec.js';
 
 export const TERMINAL_STATUSES: readonly OrderStatus[] = ['completed', 'canceled', 'archived'];
@@ -18,6 +22,10 @@ export interface SweepProgress {
   nextPage: number;
   /** When this pass over the listing began (epoch ms). */
   startedAt: number;
+  /** In a baseline pass, the pickup date the next cycle reads whole. */
+  nextDate?: string | undefined;
+  /** In a baseline pass, the orders the last date read held: the next date's likely size. */
+  dateSize?: number | undefined;
 }
 
 export interface SweepPlanInput {
@@ -71,10 +79,19 @@ export function isBaselinePass(listing: ListingSpec, sweptAt: Readonly<Record<st
   return listing.status !== 'archived' && sweptAt[listingKey(listing)] === undefined;
 }
 
+/** Pages one full sweep reads, or null while a listing's size is unknown (its baseline has not read it yet). */
+export function knownSweepPages(
+  input: Pick<SweepPlanInput, 'statuses' | 'startDate' | 'endDate' | 'establishments' | 'knownSizes'>,
+): number | null {
+  const listings = sweepListings(input);
+  if (listings.some((listing) => input.knownSizes[listingKey(listing)] === undefined)) return null;
+  return sweepPages(input);
+}
+
 /**
  * This cycle's pages of the sweep: the listing in progress from its next page, or else the one whose last
- * pass is oldest, from its first; a baseline pass whole. None when the cycle cannot pay for a page of a
- * pass that is not a baseline.
+ * pass is oldest, from its first; in a baseline pass, its next pickup date whole. None when the cycle cannot
+ * pay for a page.
  */
 export function planSweep(input: SweepPlanInput): { walk: PlannedWalk; progress: SweepProgress } | undefined {
   const pages = Math.floor(input.pages);
@@ -88,16 +105,9 @@ export function planSweep(input: SweepPlanInput): { walk: PlannedWalk; progress:
     )[0];
   if (!listing) return undefined;
   const key = listingKey(listing);
-  // A baseline pass is planned whatever this cycle may spend: the caller sees its size and pays for it
-  // whole, or leaves it for a cycle that can.
-  if (isBaselinePass(listing, input.sweptAt)) {
-    const whole = pagesFor(input.knownSizes[key]);
-    return {
-      walk: { listing, key, purpose: 'sweep', fromPage: 1, maxPages: undefined, estimatedRequests: whole },
-      progress: { key, nextPage: 1, startedAt: input.now },
-    };
-  }
   if (pages < 1) return undefined;
+  if (isBaselinePass(listing, input.sweptAt))
+    return baselineDate(input, listing, current ? input.progress : null);
   const progress: SweepProgress =
     current && input.progress ? input.progress : { key, nextPage: 1, startedAt: input.now };
   return {
@@ -111,4 +121,61 @@ export function planSweep(input: SweepPlanInput): { walk: PlannedWalk; progress:
     },
     progress,
   };
+}
+
+/**
+ * The next pickup date of a baseline pass, walked whole: the caller pays for all of it or leaves it for a
+ * cycle that can. A date's size is guessed from the listing's, spread evenly, until its first page tells.
+ */
+function baselineDate(
+  input: SweepPlanInput,
+  listing: ListingSpec,
+  progress: SweepProgress | null,
+): { walk: PlannedWalk; progress: SweepProgress } {
+  const key = listingKey(listing);
+  // A paged pass in progress over a listing never baselined (a state from before baselines went by date)
+  // starts the baseline afresh.
+  const resumed = progress?.nextDate;
+  const date = resumed !== undefined && resumed > input.startDate ? resumed : input.startDate;
+  const part: ListingSpec = { ...listing, kind: 'part', startDate: date, endDate: date };
+  const partKey = listingKey(part);
+  const whole = input.knownSizes[key];
+  const days = Math.max(1, dayCount(input.startDate, input.endDate));
+  const size =
+    input.knownSizes[partKey] ??
+    (resumed === undefined ? undefined : progress?.dateSize) ??
+    (whole === undefined ? undefined : Math.ceil(whole / days));
+  return {
+    walk: {
+      listing: part,
+      key: partKey,
+      purpose: 'sweep',
+      fromPage: 1,
+      maxPages: undefined,
+      estimatedRequests: pagesFor(size),
+    },
+    progress: {
+      key,
+      nextPage: 1,
+      startedAt: resumed === undefined ? input.now : (progress?.startedAt ?? input.now),
+      nextDate: date,
+    },
+  };
+}
+
+/** The baseline's progress after `date` was read whole: the next date, or null once the window's end is read. */
+export function baselineAfter(
+  progress: SweepProgress,
+  date: string,
+  endDate: string,
+  dateSize: number | undefined,
+): SweepProgress | null {
+  if (date >= endDate) return null;
+  return { ...progress, nextDate: addDays(date, 1), ...(dateSize === undefined ? {} : { dateSize }) };
+}
+
+function dayCount(startDate: string, endDate: string): number {
+  let days = 0;
+  for (let date = startDate; date <= endDate; date = addDays(date, 1)) days += 1;
+  return days;
 }

@@ -4,10 +4,11 @@
 import type { OrderStatus } from '../api/schemas.js';
 import type { PlannedWalk } from '../detect/listingSpec.js';
 import { type Pacing, pacePoll } from '../detect/pacePoll.js';
-import { type CadencePlan, planCadence } from '../detect/planCadence.js';
+import { type CadencePlan, HOT_MIN_INTERVAL_MS, planCadence } from '../detect/planCadence.js';
 import { planDetection } from '../detect/planDetection.js';
-import { planSweep, sweepPages, TERMINAL_STATUSES } from '../detect/planSweep.js';
+import { knownSweepPages, planSweep, TERMINAL_STATUSES } from '../detect/planSweep.js';
 import type { Snapshot } from '../detect/snapshot.js';
+import { todayIsFirst, todayWalks, windowDue } from '../detect/todayFirst.js';
 import type { PollState } from '../store/pollState.js';
 import type { CycleContext, PolledOrganization } from './cycleContext.js';
 import type { CycleBudget } from './ordersSource.js';
@@ -18,11 +19,17 @@ const MAX_WALK_SHARE = 0.5;
 const DEFAULT_COLD_SWEEP_MINUTES = 15;
 /** Sweep pages owed are capped, so a long deferral does not turn into one long sweep burst. */
 const MAX_SWEEP_CREDIT_CYCLES = 1.5;
+/** While today is first, its cycles may come this many times as often as the cadence's least interval. */
+const TODAY_SPEEDUP = 2;
 
 export interface CyclePlan {
   cadence: CadencePlan;
-  /** Pending's walks, the most overdue first. */
+  /** Pending's walks, the most overdue first: the window's, or today's alone while the window is not due. */
   detection: PlannedWalk[];
+  /** Today is first and this cycle walks today's pending alone. */
+  todayOnly: boolean;
+  /** While today is first, today's walks: what a window cycle walks instead when the budget has no room for the window now. */
+  today: PlannedWalk[] | undefined;
   /** The least the cycle must be able to pay for before it walks anything: all of pending. */
   detectionRequests: number;
   pace: Pacing;
@@ -43,16 +50,17 @@ export function planCycle(
   budget: PlanBudget,
 ): CyclePlan {
   const { organization, startedAt, window } = context;
-  const detection = planDetection({
+  const byDate = pendingByDate(snapshots, window);
+  const windowWalks = planDetection({
     today: context.today,
     window: organization.window,
     establishments: organization.establishments,
     knownSizes: state.listings.sizes,
-    pendingByDate: pendingByDate(snapshots, window),
+    pendingByDate: byDate,
     lastWalkedAt: state.listings.walkedAt,
     maxWalkPages: Math.max(1, Math.floor(budget.usablePerMinute * MAX_WALK_SHARE)),
   });
-  const detectionRequests = detection.reduce((sum, walk) => sum + walk.estimatedRequests, 0);
+  const windowRequests = windowWalks.reduce((sum, walk) => sum + walk.estimatedRequests, 0);
   const cadence = planCadence({
     cadence: organization.cadence ?? 'auto',
     establishments: state.establishments?.records ?? null,
@@ -63,42 +71,100 @@ export function planCycle(
     normalIntervalMs:
       (context.deps.leastIntervalSeconds?.({
         pollIntervalSeconds: organization.pollIntervalSeconds,
-        pendingPages: detectionRequests,
+        pendingPages: windowRequests,
         averageLookups: state.lookups.averageRequests,
         organizationsOnToken: context.deps.organizationsOnToken ?? 1,
         usablePerMinute: budget.usablePerMinute,
       }) ?? organization.pollIntervalSeconds) * 1000,
     coldIntervalMs: (organization.coldSweepMinutes ?? DEFAULT_COLD_SWEEP_MINUTES) * 60_000,
   });
-  const expected = detectionRequests + state.lookups.averageRequests;
+  const expected = windowRequests + state.lookups.averageRequests;
   const sweepPeriodMs = organization.sweepIntervalSeconds * 1000;
+  // Under "auto" on a working day only: "fixed" keeps pollIntervalSeconds, as it asked.
+  const today =
+    (cadence.mode === 'normal' || cadence.mode === 'hot') &&
+    todayIsFirst({
+      today: context.today,
+      now: startedAt,
+      timeZone: organization.timeZone,
+      establishments: state.establishments?.records ?? null,
+      polled: organization.establishments,
+    })
+      ? todayWalks(windowWalks, context.today, (establishment, key) =>
+          byDate.size > 0 ? pendingOn(byDate, context.today, establishment) : state.listings.sizes[key],
+        )
+      : undefined;
+  const todayPages = today?.reduce((sum, walk) => sum + walk.estimatedRequests, 0) ?? 0;
   const pace = pacePoll({
     usablePerMinute: budget.usablePerMinute,
     organizationsOnToken: context.deps.organizationsOnToken ?? 1,
     detectionRequests: expected,
     holdMs: budget.holdMsFor(expected),
-    sweepPages: sweepPages({
-      statuses: sweptStatuses(organization),
-      ...window,
-      establishments: organization.establishments,
-      knownSizes: state.listings.sizes,
-    }),
+    // Until the baseline has read every terminal listing, its size is unknown: the sweep gets its largest
+    // steady share, never more.
+    sweepPages:
+      knownSweepPages({
+        statuses: sweptStatuses(organization),
+        ...window,
+        establishments: organization.establishments,
+        knownSizes: state.listings.sizes,
+      }) ?? Number.POSITIVE_INFINITY,
     // A cold cycle carries a whole sweep: cycles are too far apart for slices of it.
     sweepPeriodMs: cadence.mode === 'cold' ? Math.max(sweepPeriodMs, cadence.minIntervalMs) : sweepPeriodMs,
-    minIntervalMs: cadence.minIntervalMs,
+    minIntervalMs: today
+      ? Math.max(HOT_MIN_INTERVAL_MS, cadence.minIntervalMs / TODAY_SPEEDUP)
+      : cadence.minIntervalMs,
+    todayFirst: today && {
+      todayPages,
+      lookups: state.lookups.averageRequests,
+      windowPages: windowRequests,
+    },
   });
+  const todayOnly =
+    today !== undefined &&
+    !windowDue(windowWalks, state.listings.walkedAt, startedAt, pace.restIntervalMs, pace.intervalMs);
+  const detection = todayOnly && today ? today : windowWalks;
+  const detectionRequests = detection.reduce((sum, walk) => sum + walk.estimatedRequests, 0);
   const sweepBudget = Math.min(
     state.sweep.credit + pace.sweepPagesPerCycle,
     Math.max(1, pace.sweepPagesPerCycle * MAX_SWEEP_CREDIT_CYCLES),
   );
-  const nextSweep = planSweepPages(context, state, Number.POSITIVE_INFINITY);
+  const nextSweep = planSweepPages(context, state, sweepBudget);
   const baselinePages =
     nextSweep && nextSweep.walk.maxPages === undefined ? nextSweep.walk.estimatedRequests : 0;
   const planned =
     detectionRequests +
     lookupAllowance(state.lookups.averageRequests) +
     Math.max(baselinePages, Math.floor(sweepBudget));
-  return { cadence, detection, detectionRequests, pace, sweepBudget, baselinePages, planned };
+  return {
+    cadence,
+    detection,
+    todayOnly,
+    today,
+    detectionRequests,
+    pace,
+    sweepBudget,
+    baselinePages,
+    planned,
+  };
+}
+
+/** The least a cycle must reserve before it walks anything: today's pages when it may fall back on them. */
+export function leastToReserve(plan: CyclePlan): number {
+  return plan.today && !plan.todayOnly ? pagesOf(plan.today) : plan.detectionRequests;
+}
+
+/**
+ * The plan as the reservation allows it: a window cycle granted less than the window's pages walks today's
+ * alone, at once, rather than waiting for room (the window stays due, and goes when there is room).
+ */
+export function yieldToToday(plan: CyclePlan, granted: number): CyclePlan {
+  if (!plan.today || plan.todayOnly || granted >= plan.detectionRequests) return plan;
+  return { ...plan, detection: plan.today, todayOnly: true, detectionRequests: pagesOf(plan.today) };
+}
+
+function pagesOf(walks: readonly PlannedWalk[]): number {
+  return walks.reduce((sum, walk) => sum + walk.estimatedRequests, 0);
 }
 
 /**
@@ -134,6 +200,18 @@ export function planSweepPages(
 /** Terminal statuses worth sweeping: those whose transitions are announced. */
 function sweptStatuses(organization: PolledOrganization): OrderStatus[] {
   return organization.statuses.filter((status) => TERMINAL_STATUSES.includes(status));
+}
+
+/** Pending orders we know of on `date`, at `establishment` or at any. */
+function pendingOn(
+  byDate: ReadonlyMap<string, ReadonlyMap<string, number>>,
+  date: string,
+  establishment: string | undefined,
+): number {
+  let count = 0;
+  for (const [uuid, n] of byDate.get(date) ?? [])
+    if (establishment === undefined || uuid.toLowerCase() === establishment.toLowerCase()) count += n;
+  return count;
 }
 
 function pendingByDate(

@@ -29,7 +29,7 @@ import { cycleFailureLine } from './cycleFailureLine.js';
 import { type CleanupStep, CycleCleanupError } from './errors.js';
 import { observedOrders } from './observedOrders.js';
 import { DEFAULT_LEASE_TERMS, keepLeaseUntil, type LeaseTerms } from './organizationLease.js';
-import { type CyclePlan, planCycle } from './planCycle.js';
+import { type CyclePlan, leastToReserve, planCycle, yieldToToday } from './planCycle.js';
 import { planNextCycle, retryDeferredCycle } from './planNextCycle.js';
 import {
   apiUnreachable,
@@ -102,10 +102,12 @@ export async function pollOrganization(
 async function runCycle(context: CycleContext, state: PollState): Promise<CycleReport> {
   const { deps, organization } = context;
   const snapshots = await deps.store.loadSnapshots(organization.id);
-  const plan = planCycle(context, state, snapshots, deps.api.budget);
+  const planned = planCycle(context, state, snapshots, deps.api.budget);
   // Pending must fit before anything is walked, so the cycle waits, if it must, before its first request
-  // rather than in the middle of a walk; the sweep gets what else the window has room for.
-  const granted = await deps.api.budget.reserve(plan.detectionRequests, plan.planned);
+  // rather than in the middle of a walk; the sweep gets what else the window has room for. While today is
+  // first, today's pages are what must fit: the window's walk waits for room, today's does not.
+  const granted = await deps.api.budget.reserve(leastToReserve(planned), planned.planned);
+  const plan = yieldToToday(planned, granted);
   const end =
     granted === 0 ? deferredCycle(context, plan, state) : await walkedCycle(context, plan, state, snapshots);
   try {
@@ -230,7 +232,8 @@ async function walkedCycle(
     room: Math.max(0, plan.planned - requestsOf(looked) - (establishments.requests ?? 0)),
     stopped: stopsCycle(looked) || establishments.stopsCycle,
   });
-  const walked = slice.outcome ? [...looked, slice.outcome] : looked;
+  const swept = slice.outcome ? [slice.outcome, ...(slice.further ?? [])] : [];
+  const walked = [...looked, ...swept];
   const observed = observedOrders(walked);
   const changes = await recordChanges(context, {
     snapshots,
@@ -244,7 +247,7 @@ async function walkedCycle(
   const walkNotes = joinNotes(
     notesOfWalks(context, looked),
     establishments.notes,
-    notesOfWalks(context, slice.outcome ? [slice.outcome] : []),
+    notesOfWalks(context, swept),
   );
   // Before the summaries of this cycle: it amends those its order events were after closing for.
   const amended = await amendClosings(context, {
@@ -299,6 +302,7 @@ async function walkedCycle(
       ? (pace.nextPollAt ?? startedAt)
       : Math.min(pace.nextPollAt ?? startedAt, startedAt + plan.cadence.minIntervalMs),
     cadence: plan.cadence.mode,
+    ...(plan.todayOnly ? { todayOnly: true as const } : {}),
   };
   const next: PollState = {
     ...state,

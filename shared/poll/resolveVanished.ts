@@ -3,12 +3,13 @@
 // establishment. What is still unresolved is remembered with where it was looked for; what is found nowhere
 // is missing.
 import { ORDER_STATUSES } from '../api/schemas.js';
-import { findVanished, isMissingEverywhere, searchedStatuses } from '../detect/absence.js';
+import { findVanished, holds, isMissingEverywhere, searchedStatuses } from '../detect/absence.js';
 import { covers } from '../detect/listingSpec.js';
-import { planResolutionRound, type VanishedOrder } from '../detect/planResolution.js';
+import { planResolutionRound, resolutionOrder, type VanishedOrder } from '../detect/planResolution.js';
 import type { Snapshot } from '../detect/snapshot.js';
 import { isTrustworthy } from '../detect/walkResult.js';
 import type { Lookups } from '../store/pollState.js';
+import { addDays } from '../time/calendarDate.js';
 import type { CycleContext } from './cycleContext.js';
 import { movingAverage } from './movingAverage.js';
 import { stopsCycle, type WalkOutcome, walkListing } from './walkListing.js';
@@ -31,6 +32,16 @@ export async function resolveVanished(
 ): Promise<Resolution> {
   const seen = new Set(pending.flatMap((outcome) => outcome.listing?.records.map(({ uuid }) => uuid) ?? []));
   const vanished = findVanished(snapshots, seen, pending);
+  // A cycle that walked today's pending alone cannot tell an order moved to another day from one gone: one
+  // looked for in every other status already waits, unannounced, for the next walk of the window, which
+  // sees it wherever it went.
+  const waiting = vanished.filter(
+    (order) =>
+      !coversWindow(context, pending, order) &&
+      resolutionOrder(order.status).every(
+        (status) => status === order.status || (lookups.searched[order.uuid] ?? []).includes(status),
+      ),
+  );
   const searched = searchedStatuses(vanished, pending, ORDER_STATUSES);
   // Where each order was looked for this cycle, walked completely or not: a look-up that failed is not
   // asked again in the next round (it would fail the same way), and the order's next status gets its turn.
@@ -38,7 +49,7 @@ export async function resolveVanished(
   const tried = new Map([...searched].map(([uuid, statuses]) => [uuid, new Set(statuses)]));
   const outcomes: WalkOutcome[] = [];
   const stopped = () => stopsCycle(pending) || stopsCycle(outcomes);
-  let unresolved = vanished;
+  let unresolved = vanished.filter((order) => !waiting.includes(order));
   for (let round = 0; round < ORDER_STATUSES.length && unresolved.length > 0 && !stopped(); round += 1) {
     const walks = planResolutionRound({
       unresolved,
@@ -62,13 +73,19 @@ export async function resolveVanished(
     }
     unresolved = unresolved.filter((order) => !seen.has(order.uuid));
   }
+  unresolved = [...unresolved, ...waiting];
   const requests = outcomes.reduce((sum, outcome) => sum + outcome.requests, 0);
   return {
     vanished,
     outcomes,
     // Absent wherever it could be: it left the window or was deleted. Remembered once, so it is not looked
     // for again every cycle, and the TTL forgets it.
-    missing: unresolved.filter((order) => isMissingEverywhere(searched.get(order.uuid), ORDER_STATUSES)),
+    // Not while pending was walked on today alone: it may be pending on another day.
+    missing: unresolved.filter(
+      (order) =>
+        isMissingEverywhere(searched.get(order.uuid), ORDER_STATUSES) &&
+        coversWindow(context, pending, order),
+    ),
     lookups: {
       // Only orders still unresolved are remembered, so the record stays as small as the backlog.
       searched: Object.fromEntries(
@@ -80,6 +97,15 @@ export async function resolveVanished(
       averageRequests: movingAverage(lookups.averageRequests, requests),
     },
   };
+}
+
+/** Whether this cycle walked pending completely on every date of the window, where `order` would be listed. */
+function coversWindow(context: CycleContext, pending: readonly WalkOutcome[], order: VanishedOrder): boolean {
+  for (let date = context.window.startDate; date <= context.window.endDate; date = addDays(date, 1)) {
+    const there = { pickupDate: date, establishment: order.establishment };
+    if (!pending.some((result) => holds(result, 'pending', there))) return false;
+  }
+  return true;
 }
 
 /** Orders we know of in `status` on `date`, at `establishment` or at any. */

@@ -1,6 +1,7 @@
 // The poll cycle's sweep: this cycle's pages of the slow sweep of the terminal listings, from what is left of
 // the reservation. The sweep fills the cycle up to what a cycle is planned to cost, so that cycles cost alike
 // and the gaps between them stay even; when look-ups took its room, what it is owed waits for a later cycle.
+import { baselineAfter } from '../detect/planSweep.js';
 import { isTrustworthy } from '../detect/walkResult.js';
 import type { PollState, SweepState } from '../store/pollState.js';
 import type { CycleContext } from './cycleContext.js';
@@ -17,19 +18,57 @@ export interface SweepInput {
 
 export interface SweepSlice {
   outcome?: WalkOutcome;
+  /** The baseline dates walked after the first, when the cycle's share held more than one. */
+  further?: WalkOutcome[];
   /** The record for the next cycle: where the sweep stands, and the pages it is still owed. */
   sweep: SweepState;
   /** A baseline pass was due but did not fit what is left of the reservation. */
   baselineDeferred: boolean;
 }
 
+/** Most baseline dates one cycle reads: a cold cycle's whole sweep holds a window's every date. */
+const MAX_BASELINE_DATES = 64;
+
 export async function sweepTerminal(
   context: CycleContext,
   state: Pick<PollState, 'sweep' | 'listings'>,
   input: SweepInput,
 ): Promise<SweepSlice> {
+  const first = await sweepOnce(context, state, input);
+  const further: WalkOutcome[] = [];
+  let slice = first;
+  let room = input.room - (first.outcome?.requests ?? 0);
+  // A baseline date read well, and the share holds more: the next date goes in the same cycle.
+  while (
+    further.length < MAX_BASELINE_DATES &&
+    slice.outcome?.walk.maxPages === undefined &&
+    slice.outcome !== undefined &&
+    isTrustworthy(slice.outcome) &&
+    slice.sweep.inProgress?.nextDate !== undefined &&
+    slice.sweep.credit >= 1 &&
+    room >= 1
+  ) {
+    slice = await sweepOnce(
+      context,
+      { ...state, sweep: slice.sweep },
+      { sweepBudget: slice.sweep.credit, room, stopped: input.stopped },
+    );
+    if (!slice.outcome) break;
+    further.push(slice.outcome);
+    room -= slice.outcome.requests;
+  }
+  if (further.length === 0) return first;
+  return { ...first, further, sweep: slice.sweep, baselineDeferred: slice.baselineDeferred };
+}
+
+async function sweepOnce(
+  context: CycleContext,
+  state: Pick<PollState, 'sweep' | 'listings'>,
+  input: SweepInput,
+): Promise<SweepSlice> {
   const { budget } = context.deps.api;
-  const owed = (swept: number): SweepState['credit'] => Math.max(0, input.sweepBudget - swept);
+  // A baseline date may take more than the cycle's share: the excess is owed back by the next cycles.
+  const owed = (swept: number): SweepState['credit'] => input.sweepBudget - swept;
   const untouched = { sweep: { ...state.sweep, credit: owed(0) }, baselineDeferred: false };
   const planned = planSweepPages(context, state, Math.min(input.sweepBudget, input.room, budget.reserved));
   if (!planned || input.stopped) return untouched;
@@ -41,11 +80,19 @@ export async function sweepTerminal(
   const { key, startedAt } = planned.progress;
   const credit = owed(outcome.requests);
   if (baseline) {
-    // A baseline pass counts only whole and consistent; otherwise it is walked again next time.
-    const sweptAt = isTrustworthy(outcome)
-      ? { ...state.sweep.sweptAt, [key]: startedAt }
-      : state.sweep.sweptAt;
-    return { outcome, sweep: { inProgress: null, sweptAt, credit }, baselineDeferred: false };
+    // A baseline date counts only whole and consistent; otherwise it is walked again next time. The pass
+    // is done once its last date is.
+    if (!isTrustworthy(outcome)) {
+      return {
+        outcome,
+        sweep: { ...state.sweep, inProgress: planned.progress, credit },
+        baselineDeferred: false,
+      };
+    }
+    const date = planned.walk.listing.endDate;
+    const next = baselineAfter(planned.progress, date, context.window.endDate, outcome.listing?.total);
+    const sweptAt = next === null ? { ...state.sweep.sweptAt, [key]: startedAt } : state.sweep.sweptAt;
+    return { outcome, sweep: { inProgress: next, sweptAt, credit }, baselineDeferred: false };
   }
   if (!outcome.listing) return { outcome, sweep: { ...state.sweep, credit }, baselineDeferred: false };
   const done = !outcome.listing.stoppedEarly;

@@ -39,8 +39,12 @@ async function walkAgain(
   snapshots: ReadonlyMap<string, Snapshot>,
 ): Promise<WalkOutcome> {
   // Every page is reserved before the first goes out, so the second walk is not one that waits between
-  // its pages for budget, and so moved under again.
-  if (!(await afford(context.deps.api.budget, first.listing?.pages ?? 1))) return first;
+  // its pages for budget, and so moved under again. Only pages to be had now: a cycle that waited for them
+  // would hold back every change it already saw, and the next cycle walks the listing anyway.
+  const pages = first.listing?.pages ?? 1;
+  const { budget } = context.deps.api;
+  if (budget.reserved < pages && (await budget.remaining()) < pages - budget.reserved) return first;
+  if (!(await afford(budget, pages))) return first;
   const second = await walkListing(context, first.walk, { stopped: false });
   const requests = first.requests + second.requests;
   if (!second.listing || !first.listing) {

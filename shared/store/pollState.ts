@@ -18,12 +18,23 @@ const timesByKey = z.record(z.string(), z.number());
 export const SweepStateSchema = z.object({
   /** The terminal listing being swept, and the page the next cycle resumes at. */
   inProgress: z
-    .object({ key: z.string(), nextPage: z.number().int().positive(), startedAt: z.number() })
+    .object({
+      key: z.string(),
+      nextPage: z.number().int().positive(),
+      startedAt: z.number(),
+      /** In a baseline pass, read a pickup date at a time: the date the next cycle reads. */
+      nextDate: z.string().optional(),
+      /** In a baseline pass, the orders the last date read held. */
+      dateSize: z.number().int().nonnegative().optional(),
+    })
     .nullable(),
   /** When each terminal listing's last complete sweep began, by key. */
   sweptAt: timesByKey,
-  /** Pages owed by the pace but not yet spent (the fraction a cycle could not take whole). */
-  credit: z.number().nonnegative(),
+  /**
+   * Pages owed by the pace but not yet spent (the fraction a cycle could not take whole); below 0 when a
+   * baseline date took more than its cycle's share, which the next cycles pay back.
+   */
+  credit: z.number(),
 });
 
 /** Orders that left pending and are not found yet (the resolve phase's record). */

@@ -102,13 +102,21 @@ describe('pollOrganization’s cadence', () => {
   }
 
   /** Cycles at their due times until the sweep's first pass is behind: from then on cycles cost alike. */
-  async function steady(): Promise<PollReport> {
+  /** The last of 20 cycles, and what the last ten cost a minute between them. */
+  async function steady(): Promise<PollReport & { perMinute: number }> {
     let report = await poll();
+    let requests = 0;
+    let from = now;
     for (let cycle = 0; cycle < 20; cycle += 1) {
       now = Math.max(report.nextPollAt, now + 1);
+      if (cycle === 10) {
+        requests = 0;
+        from = now;
+      }
       report = await poll();
+      requests += report.requests;
     }
-    return report;
+    return { ...report, perMinute: (requests * MINUTE) / (report.nextPollAt - from) };
   }
 
   it('keeps pollIntervalSeconds under "fixed", even in the half hour before a closing time', async () => {
@@ -126,8 +134,9 @@ describe('pollOrganization’s cadence', () => {
     const gap = report.nextPollAt - now;
     expect(gap).toBeLessThan(10_000);
     expect(gap).toBeGreaterThanOrEqual(2_000);
-    // What the cycles really cost stays within the usable 45 a minute.
-    expect((report.requests * MINUTE) / gap).toBeLessThanOrEqual(45);
+    // What the cycles really cost stays within the usable 45 a minute (today's cycles and the window's
+    // between them cost differently: the pace holds on average).
+    expect(report.perMinute).toBeLessThanOrEqual(45);
   });
 
   it('polls at pollIntervalSeconds on a working day away from closing times', async () => {

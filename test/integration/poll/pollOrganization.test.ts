@@ -398,7 +398,7 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
   });
 
   it('records a silent baseline: pending on the first cycle, each terminal listing as the sweep reaches it', async () => {
-    // Enough completed orders for two pages: the baseline pass over completed must still be one walk.
+    // Completed orders over every date of the window: the baseline pass over completed reads each date whole.
     for (let i = 0; i < 30; i += 1)
       sim.world.addOrder({ status: 'completed', pickupDate: addDays(TODAY, i % 8) });
     const before = sim.requestLog.size;
@@ -419,13 +419,51 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
     expect(rest.every((report) => report.ok)).toBe(true);
     const inWindow = sim.world.listOrders((o) => o.pickup_at >= TODAY && o.pickup_at <= LAST_DAY);
     expect((await store.loadSnapshots(organization.id)).size).toBe(inWindow.length);
-    // The first pass over completed is its baseline: walked whole, from its first page to its last.
+    // The first pass over completed is its baseline: a pickup date at a time, each whole and consistent,
+    // one walk a date, never the whole listing in one cycle.
     const completed = inWindow.filter((o) => o.status.value === 'completed').length;
     expect(completed).toBeGreaterThan(25);
     const completedPasses = rest
       .flatMap((report) => report.listings)
-      .filter((listing) => listing.purpose === 'sweep' && listing.status === 'completed');
-    expect(completedPasses[0]).toMatchObject({ trustworthy: true, pages: 2, orders: completed });
+      .filter((listing) => listing.purpose === 'sweep' && listing.status === 'completed')
+      .slice(0, 8);
+    expect(completedPasses.every((listing) => listing.trustworthy)).toBe(true);
+    expect(completedPasses.map((listing) => listing.key)).toEqual(
+      Array.from({ length: 8 }, (_, i) => `completed[${addDays(TODAY, i)}..${addDays(TODAY, i)}]`),
+    );
+    expect(completedPasses.reduce((sum, listing) => sum + listing.orders, 0)).toBe(completed);
+  });
+
+  it('announces an order moved from today to Thursday, and back, once each time, whichever listing sees it first', async () => {
+    // Pending on every day of the window, so that today's listing is shorter than the window's: today first.
+    for (let i = 0; i < 60; i += 1) sim.world.addOrder({ pickupDate: addDays(TODAY, 1 + (i % 7)) });
+    await baseline();
+    const moved = pendingOrders().find((order) => order.pickup_at === TODAY);
+    if (!moved) throw new Error('no order for today');
+    const soon = async () => {
+      now += 2_000;
+      return poll();
+    };
+    // Today's listing alone, a moment after the window's walk.
+    expect((await soon()).todayOnly).toBe(true);
+    const thursday = '2026-03-12';
+    sim.world.reschedule(moved.uuid, { pickupDate: thursday });
+    // Gone from today's listing, and in no other status: it waits for the window, neither missing nor news.
+    const todayOnly = [await soon(), await soon()];
+    expect(todayOnly.every((report) => report.todayOnly === true)).toBe(true);
+    expect(eventsOf(todayOnly)).toEqual([]);
+    // The second does not look for it again.
+    expect(todayOnly[1]?.requestsFor.resolve).toBe(0);
+    expect((await store.loadSnapshots(organization.id)).get(moved.uuid)?.missingSince).toBeNull();
+    const window = await cycle();
+    expect(window.todayOnly).toBeUndefined();
+    expect(eventsOf([window]).map((event) => event.type)).toEqual(['order.rescheduled']);
+    // Back to today: today's listing sees it first, and the window's walk after it says nothing more.
+    sim.world.reschedule(moved.uuid, { pickupDate: TODAY });
+    const back = await soon();
+    expect(back.todayOnly).toBe(true);
+    expect(back.events.map((event) => event.type)).toEqual(['order.rescheduled']);
+    expect(eventsOf([await cycle(), await soon()])).toEqual([]);
   });
 
   it('emits exactly the transitions that happened, each once, then nothing on quiet cycles', {

@@ -166,59 +166,71 @@ describe('planSweep', () => {
   });
 
   describe('the baseline pass', () => {
-    it('walks the first pass over completed whole, from page 1, sized from its known size', () => {
-      const plan = planSweep(input({ statuses: ['completed'], knownSizes: { completed: 200 }, pages: 3 }));
+    const day = (date: string) => ({
+      kind: 'part',
+      status: 'completed',
+      startDate: date,
+      endDate: date,
+      establishment: undefined,
+    });
+
+    it('walks the first pass over completed a pickup date at a time, each date whole, from the first', () => {
+      const plan = planSweep(input({ statuses: ['completed'], knownSizes: { completed: 300 }, pages: 3 }));
       expect(plan).toEqual({
         walk: {
-          listing: {
-            kind: 'window',
-            status: 'completed',
-            startDate: '2026-11-13',
-            endDate: '2026-11-27',
-            establishment: undefined,
-          },
-          key: 'completed',
+          listing: day('2026-11-13'),
+          key: 'completed[2026-11-13..2026-11-13]',
           purpose: 'sweep',
           fromPage: 1,
           maxPages: undefined,
-          estimatedRequests: 8,
+          // 300 orders over 15 days: 20 a day, one page.
+          estimatedRequests: 1,
         },
-        progress: { key: 'completed', nextPage: 1, startedAt: NOW },
+        progress: { key: 'completed', nextPage: 1, startedAt: NOW, nextDate: '2026-11-13' },
       });
     });
 
-    it('walks the first pass over canceled whole too', () => {
-      const plan = planSweep(input({ statuses: ['canceled'], knownSizes: { canceled: 51 }, pages: 1 }));
+    it('resumes at the date its progress names, keeping the pass its start', () => {
+      const progress = { key: 'completed', nextPage: 1, startedAt: NOW - 60_000, nextDate: '2026-11-20' };
+      const plan = planSweep(input({ statuses: ['completed'], progress, pages: 2 }));
+      expect(plan?.walk).toMatchObject({ listing: day('2026-11-20'), maxPages: undefined });
+      expect(plan?.progress).toEqual(progress);
+    });
+
+    it('starts at the window when the date it stopped at has left it', () => {
+      const progress = { key: 'completed', nextPage: 1, startedAt: NOW - 60_000, nextDate: '2026-11-01' };
+      const plan = planSweep(input({ statuses: ['completed'], progress, pages: 2 }));
+      expect(plan?.walk.listing).toEqual(day('2026-11-13'));
+    });
+
+    it('walks the first pass over canceled by date too', () => {
+      const plan = planSweep(input({ statuses: ['canceled'], pages: 1 }));
       expect(plan?.walk).toMatchObject({
-        key: 'canceled',
+        key: 'canceled[2026-11-13..2026-11-13]',
         fromPage: 1,
         maxPages: undefined,
-        estimatedRequests: 3,
+        estimatedRequests: 1,
       });
     });
 
-    it('estimates one request for a baseline pass over a listing of unknown size', () => {
-      const plan = planSweep(input({ statuses: ['completed'] }));
-      expect(plan?.walk).toMatchObject({ maxPages: undefined, estimatedRequests: 1 });
-    });
-
-    it('walks a baseline pass whole, from page 1, even when a paged pass over it was in progress', () => {
+    it('starts a baseline afresh, from the first date, when a paged pass over it was in progress', () => {
       const progress = { key: 'completed', nextPage: 3, startedAt: NOW - 60_000 };
       const plan = planSweep(
         input({ progress, sweptAt: { canceled: NOW - 1_000 }, knownSizes: { completed: 100 }, pages: 2 }),
       );
-      expect(plan?.walk).toMatchObject({
+      expect(plan?.walk).toMatchObject({ listing: day('2026-11-13'), fromPage: 1, maxPages: undefined });
+      expect(plan?.progress).toEqual({
         key: 'completed',
-        fromPage: 1,
-        maxPages: undefined,
-        estimatedRequests: 4,
+        nextPage: 1,
+        startedAt: NOW,
+        nextDate: '2026-11-13',
       });
-      expect(plan?.progress).toEqual({ key: 'completed', nextPage: 1, startedAt: NOW });
     });
 
-    it('plans a baseline pass whatever the cycle may spend: the caller pays for it whole or waits', () => {
-      const plan = planSweep(input({ statuses: ['completed'], knownSizes: { completed: 60 }, pages: 0.5 }));
-      expect(plan?.walk).toMatchObject({ key: 'completed', maxPages: undefined, estimatedRequests: 3 });
+    it('waits for a cycle that may spend a page: a start does not spend the minute on the sweep', () => {
+      expect(planSweep(input({ statuses: ['completed'], knownSizes: { completed: 60 }, pages: 0.5 }))).toBe(
+        undefined,
+      );
     });
 
     it('is a baseline pass per establishment, for each listing not swept yet', () => {
@@ -227,13 +239,13 @@ describe('planSweep', () => {
           statuses: ['completed'],
           establishments: [EST_A, EST_B],
           sweptAt: { [`completed@${EST_A}`]: NOW - 1_000, completed: NOW - 1_000 },
-          knownSizes: { [`completed@${EST_B}`]: 60 },
+          knownSizes: { [`completed@${EST_B}`]: 600 },
         }),
       );
       expect(plan?.walk).toMatchObject({
-        key: `completed@${EST_B}`,
+        key: `completed[2026-11-13..2026-11-13]@${EST_B}`,
         maxPages: undefined,
-        estimatedRequests: 3,
+        estimatedRequests: 2,
       });
     });
 

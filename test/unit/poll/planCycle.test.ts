@@ -128,10 +128,133 @@ describe('planCycle', () => {
     expect(plan.detectionRequests).toBe(7);
   });
 
-  it('asks for a due baseline pass of the sweep whole, as part of what the cycle reserves', async () => {
-    const { plan } = await planned(state({ listings: { sizes: { completed: 60 }, walkedAt: {} } }));
-    expect(plan.baselinePages).toBe(3);
-    expect(plan.planned).toBe(plan.detectionRequests + 1 + Math.max(3, Math.floor(plan.sweepBudget)));
+  describe('today first', () => {
+    /** 40 pending orders today and 160 over the rest of the week; the window last walked `ago` ms before. */
+    async function canteen(ago: number, options: Parameters<typeof planned>[2] = {}) {
+      const snapshots = snapshotsOf(
+        ...[
+          ...snapshotsOn(TODAY, 40),
+          ...Array.from({ length: 7 }, (_, i) => snapshotsOn(addDays(TODAY, i + 1), 23)).flat(),
+        ],
+      );
+      const pollState = state({
+        establishments: establishmentsCache(T0 - MINUTE),
+        listings: { sizes: {}, walkedAt: { pending: T0 - ago } },
+        lookups: { searched: {}, averageRequests: 1.5 },
+      });
+      return (await planned(pollState, snapshots, options)).plan;
+    }
+
+    it("walks today's listing alone at its own pace, faster than the window's, while the window is not due", async () => {
+      const plan = await canteen(5_000);
+      expect(plan.todayOnly).toBe(true);
+      expect(plan.detection.map((walk) => walk.listing)).toEqual([
+        { kind: 'part', status: 'pending', startDate: TODAY, endDate: TODAY, establishment: undefined },
+      ]);
+      // 40 orders: two pages, not the window's nine.
+      expect(plan.detectionRequests).toBe(2);
+      // Today's every cycle; the window's pages only every few cycles, as the rest of the budget pays for them.
+      expect(plan.pace.restIntervalMs).toBeGreaterThan(2 * plan.pace.intervalMs);
+      const plain = await canteen(5_000, { organization: { cadence: 'fixed' } });
+      // The window's walk stretched to at most one and a half times its plain period buys today's a pace
+      // nearly twice as fast.
+      expect(plan.pace.intervalMs).toBeLessThan(0.6 * plain.pace.intervalMs);
+    });
+
+    it('walks the whole window once the rest of the budget has paid for it', async () => {
+      const fast = await canteen(5_000);
+      const plan = await canteen(fast.pace.restIntervalMs);
+      expect(plan.todayOnly).toBe(false);
+      expect(plan.detection.map((walk) => walk.key)).toEqual(['pending']);
+      expect(plan.detectionRequests).toBe(9);
+    });
+
+    it('is off under "fixed": pollIntervalSeconds is kept, as asked', async () => {
+      const fixed = await canteen(5_000, { organization: { cadence: 'fixed' } });
+      expect(fixed.todayOnly).toBe(false);
+      expect(fixed.pace.restIntervalMs).toBe(fixed.pace.intervalMs);
+    });
+
+    it('keeps each of 20 organizations on a shared token within 120 s of its last walk of the window', async () => {
+      // The bench's 20 schools: 25 pending orders each over the week, a few today.
+      const snapshots = snapshotsOf(
+        ...[
+          ...snapshotsOn(TODAY, 5),
+          ...Array.from({ length: 7 }, (_, i) => snapshotsOn(addDays(TODAY, i + 1), 3)).flat(),
+        ],
+      );
+      const pollState = state({
+        establishments: establishmentsCache(T0 - MINUTE),
+        listings: { sizes: {}, walkedAt: { pending: T0 - 5_000 } },
+        lookups: { searched: {}, averageRequests: 0.3 },
+      });
+      const { plan } = await planned(pollState, snapshots, { organizationsOnToken: 20 });
+      // A window of two pages: today's would cost half of it, and buy little.
+      expect(plan.todayOnly).toBe(false);
+      expect(plan.pace.restIntervalMs).toBeLessThanOrEqual(120_000);
+      expect(plan.pace.intervalMs).toBeLessThanOrEqual(120_000);
+    });
+  });
+
+  it('asks for the next date of a due baseline pass whole, as part of what the cycle reserves', async () => {
+    const { plan } = await planned(state({ listings: { sizes: { completed: 240 }, walkedAt: {} } }));
+    // 240 orders over the window's 8 days: 30 a date, two pages.
+    expect(plan.baselinePages).toBe(2);
+    expect(plan.planned).toBe(plan.detectionRequests + 1 + Math.max(2, Math.floor(plan.sweepBudget)));
+  });
+
+  it('spreads the first sweep after a start over the first minutes: never more than its steady share of a minute', async () => {
+    // A canteen's terminal listings, none read yet: 100 completed and 20 canceled orders a date over the
+    // window's 8 days (a whole pass of completed alone is 32 pages).
+    const perDate: Record<string, number> = { completed: 100, canceled: 20 };
+    const pagesOf = (status: string, startDate: string, endDate: string) => {
+      let orders = 0;
+      for (let date = startDate; date <= endDate; date = addDays(date, 1)) orders += perDate[status] ?? 0;
+      return Math.max(1, Math.ceil(orders / 25));
+    };
+    let pollState = state({ lookups: { searched: {}, averageRequests: 0 } });
+    let at = T0;
+    const spent: Array<{ at: number; pages: number }> = [];
+    let share = 0;
+    while (at < T0 + 15 * MINUTE) {
+      const { context, budget } = await cycleFixture({ startedAt: at });
+      const plan = planCycle(context, pollState, NO_SNAPSHOTS, budget);
+      share = plan.pace.perMinute * 0.3;
+      const slice = planSweepPages(context, pollState, plan.sweepBudget);
+      const pages = slice
+        ? Math.min(
+            pagesOf(slice.walk.listing.status, slice.walk.listing.startDate, slice.walk.listing.endDate),
+            slice.walk.maxPages ?? Number.POSITIVE_INFINITY,
+          )
+        : 0;
+      spent.push({ at, pages });
+      const { sweep } = pollState;
+      let next = sweep;
+      if (slice && slice.walk.maxPages === undefined) {
+        const done = slice.walk.listing.endDate >= context.window.endDate;
+        next = {
+          inProgress: done ? null : { ...slice.progress, nextDate: addDays(slice.walk.listing.endDate, 1) },
+          sweptAt: done
+            ? { ...sweep.sweptAt, [slice.progress.key]: slice.progress.startedAt }
+            : sweep.sweptAt,
+          credit: plan.sweepBudget - pages,
+        };
+      } else {
+        next = { ...sweep, credit: plan.sweepBudget - pages };
+      }
+      pollState = { ...pollState, sweep: next };
+      at += Math.max(plan.pace.intervalMs, ((plan.detectionRequests + pages) / plan.pace.perMinute) * MINUTE);
+    }
+    // The baseline went on: both listings' dates were read within the quarter hour.
+    expect(pollState.sweep.sweptAt).toHaveProperty('completed');
+    expect(pollState.sweep.sweptAt).toHaveProperty('canceled');
+    for (const { at: from } of spent) {
+      const inMinute = spent
+        .filter((cycle) => cycle.at >= from && cycle.at < from + MINUTE)
+        .reduce((sum, cycle) => sum + cycle.pages, 0);
+      // One date's page beyond the share at most, paid back by the next cycles.
+      expect(inMinute).toBeLessThanOrEqual(Math.ceil(share) + 1);
+    }
   });
 
   it('asks for no baseline once completed and canceled were swept: archived never has one', async () => {
@@ -146,7 +269,8 @@ describe('planCycle', () => {
     const lookups = { searched: {}, averageRequests: 2.4 };
     const { plan } = await planned(state({ lookups }));
     // Without look-ups the one request for a pending listing grown by a page; with them 2 × 2.4 → 5 more.
-    expect(plan.planned).toBe(without.planned + 5);
+    const sweep = (of: typeof plan) => Math.max(of.baselinePages, Math.floor(of.sweepBudget));
+    expect(plan.planned - sweep(plan)).toBe(without.planned - sweep(without) + 5);
     expect(plan.detectionRequests).toBe(without.detectionRequests);
     expect(plan.pace.intervalMs).toBeGreaterThanOrEqual(without.pace.intervalMs);
   });

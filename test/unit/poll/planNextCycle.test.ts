@@ -25,6 +25,8 @@ function plan(overrides: Partial<CyclePlan> = {}): CyclePlan {
   return {
     cadence: { mode: 'fixed', minIntervalMs: 10_000, changesAt: null },
     detection: [],
+    todayOnly: false,
+    today: undefined,
     detectionRequests: 2,
     pace,
     sweepBudget: 1,

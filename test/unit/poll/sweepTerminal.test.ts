@@ -131,43 +131,61 @@ describe('sweepTerminal', () => {
   });
 
   describe('a baseline pass', () => {
-    it('walks a listing never swept whole in one go when the reservation holds it, and dates the pass', async () => {
+    const first = { key: 'completed', nextPage: 1, startedAt: T0, nextDate: TODAY };
+
+    it('walks a listing never swept a pickup date at a time, each whole, and owes back what it overspent', async () => {
       const { run, source } = await sweepOf('completed', 3);
       const slice = await run(FRESH, { sweepBudget: 1, room: 1 });
-      expect(slice.outcome).toMatchObject({ walk: { key: 'completed', maxPages: undefined }, requests: 3 });
+      expect(slice.outcome).toMatchObject({
+        walk: { key: `completed[${TODAY}..${TODAY}]`, maxPages: undefined },
+        requests: 3,
+      });
       expect(source.fetched.map((page) => page.page)).toEqual([1, 2, 3]);
-      expect(slice.sweep).toEqual({ inProgress: null, sweptAt: { completed: T0 }, credit: 0 });
+      // Today read whole: tomorrow is next; 1 page was its share, 3 were spent.
+      expect(slice.sweep).toEqual({
+        inProgress: { ...first, nextDate: '2026-03-11', dateSize: 60 },
+        sweptAt: {},
+        credit: -2,
+      });
       expect(slice.baselineDeferred).toBe(false);
     });
 
-    it('is deferred, without a request, when the reservation cannot hold all of it', async () => {
-      const { run, source } = await sweepOf('completed', 2);
+    it('dates the pass by when it began once its last date is read', async () => {
+      const { run } = await sweepOf('completed', 3);
+      const inProgress = { key: 'completed', nextPage: 1, startedAt: BEGAN, nextDate: '2026-03-17' };
+      const slice = await run({ inProgress, sweptAt: {}, credit: 0 });
+      expect(slice.outcome?.requests).toBe(1);
+      expect(slice.sweep).toEqual({ inProgress: null, sweptAt: { completed: BEGAN }, credit: 0 });
+    });
+
+    it('walks nothing, without a request, when nothing is left of the reservation', async () => {
+      const { run, source } = await sweepOf('completed', 0);
       expect(await run(FRESH, { sweepBudget: 2 })).toEqual({
         sweep: { ...FRESH, credit: 2 },
-        baselineDeferred: true,
+        baselineDeferred: false,
       });
       expect(source.requestCount).toBe(0);
     });
 
-    it('is walked again next time when a record could not be read', async () => {
+    it('walks the date again next time when a record could not be read', async () => {
       const { run, source } = await sweepOf('completed', 3);
       const [broken] = ordersIn('completed', 1);
       if (!broken) throw new Error('no order');
       source.putRawRecord({ ...broken, total: 'lots' });
       const slice = await run(FRESH);
       expect(slice.outcome?.listing?.complete).toBe(false);
-      expect(slice.sweep).toEqual({ inProgress: null, sweptAt: {}, credit: 0 });
+      expect(slice.sweep).toMatchObject({ inProgress: first, sweptAt: {} });
     });
 
-    it('is walked again next time when it turned out longer than the budget could pay for', async () => {
-      // Known as 60 orders, it has grown to 90 (four pages), and nothing is left beyond the three reserved:
-      // the rest cannot be reserved before the second page, so the walk stops there.
+    it('walks the date again next time when it turned out longer than the budget could pay for', async () => {
+      // Today holds 90 orders (four pages), and nothing is left beyond the three reserved: the rest cannot
+      // be reserved before the second page, so the walk stops there.
       const { run, source } = await sweepOf('completed', 3, { available: 3 });
       source.addOrders(...ordersIn('completed', 30));
       const slice = await run(FRESH);
       expect(slice.outcome?.listing).toMatchObject({ pages: 1, total: 90, stoppedEarly: true });
       expect(slice.sweep.sweptAt).toEqual({});
-      expect(slice.sweep.inProgress).toBeNull();
+      expect(slice.sweep.inProgress).toEqual(first);
     });
   });
 });

@@ -111,6 +111,19 @@ describe('walkPending', () => {
     expect(northOutcome?.requests).toBe(4);
   });
 
+  it('leaves a listing the world moved under to the next cycle, without waiting, when the window has no room for it now', async () => {
+    const { context, source, budget } = await cycleFixture({ orders: orders(), reserved: 2, available: 2 });
+    const walksOfNorth = moveUnderNorth(source, {
+      arrived: makeOrder({ pickup_at: TODAY, establishment: north }),
+    });
+    const [northOutcome] = await walkPending(context, walks.slice(0, 1), new Map());
+    expect(walksOfNorth()).toBe(1);
+    expect(northOutcome?.listing?.consistent).toBe(false);
+    expect(northOutcome?.requests).toBe(2);
+    // A reservation asked for would have waited, on a real token, holding back what the cycle already saw.
+    expect(budget.reserveCalls.slice(1)).toEqual([]);
+  });
+
   it('walks a listing that stays inconsistent only twice', async () => {
     const { context, source } = await cycleFixture({ orders: orders(), reserved: 8 });
     const walksOfNorth = moveUnderNorth(source, { every: true });
