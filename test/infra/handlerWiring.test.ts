@@ -98,13 +98,11 @@ describe.each([
 ] as const)('the %s function as deployed', (service, type, subscriberId) => {
   const environment = environmentOf(service);
 
-  it('maps its queue to its subscriber, and the subscriber to its DLQ', () => {
+  it("takes its channel's queue and dead-letter queue, and its subscribers from the bundled config", () => {
     const parsed = parseDeliveryEnvironment(service, type, environment);
-    expect([...parsed.subscriberOfQueue.entries()].map(([arn, subscriber]) => [arn, subscriber.id])).toEqual([
-      [queueArnOf('Deliveries', subscriberId, 'Queue'), subscriberId],
-    ]);
-    expect([...parsed.deadLetterQueueUrl.keys()]).toEqual([subscriberId]);
-    expect(parsed.deadLetterQueueUrl.get(subscriberId)).toMatch(/^https:\/\/sqs\./);
+    expect(parsed.subscribers.map(({ id }) => id)).toEqual([subscriberId]);
+    expect(parsed.deliveryQueueUrl).toMatch(/^https:\/\/sqs\./);
+    expect(parsed.deadLetterQueueUrl).toMatch(/^https:\/\/sqs\./);
     expect(parsed.config.subscribers.map(({ id }) => id)).toEqual([subscriberId]);
   });
 
@@ -113,20 +111,13 @@ describe.each([
       'STATE_TABLE_NAME',
       'NOTIFIER_CONFIG',
       'SECRETS_PREFIX',
-      'QUEUE_SUBSCRIBERS',
-      'DLQ_URLS',
+      'DELIVERY_QUEUE_URL',
+      'DEAD_LETTER_QUEUE_URL',
     ]) {
       expect(() =>
         parseDeliveryEnvironment(service, type, { ...environment, [variable]: undefined }),
       ).toThrow(`${service} environment: ${variable} is not set`);
     }
-  });
-
-  it("refuses a queue of the other function's subscribers, naming it", () => {
-    const other = environmentOf(type === 'webhook' ? 'slack-delivery' : 'webhook-delivery');
-    expect(() =>
-      parseDeliveryEnvironment(service, type, { ...environment, QUEUE_SUBSCRIBERS: other.QUEUE_SUBSCRIBERS }),
-    ).toThrow(`${service} environment: QUEUE_SUBSCRIBERS: queue`);
   });
 });
 

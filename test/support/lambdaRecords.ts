@@ -108,3 +108,19 @@ export function sequenceOf(record: DynamoDBRecord): string {
   if (value === undefined) throw new Error('stream record without a SequenceNumber');
   return value;
 }
+
+/** The record of a delivery message: the split (or a replay) names its subscriber in the `subscriber` attribute. */
+export function withSubscriber(record: SQSRecord, subscriberId: string): SQSRecord {
+  return {
+    ...record,
+    messageAttributes: {
+      ...record.messageAttributes,
+      subscriber: {
+        dataType: 'String',
+        stringValue: subscriberId,
+        stringListValues: [],
+        binaryListValues: [],
+      },
+    },
+  };
+}
