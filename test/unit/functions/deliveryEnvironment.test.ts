@@ -111,13 +111,13 @@ describe('parseDeliveryEnvironment', () => {
       'STATE_TABLE_NAME',
       'NOTIFIER_CONFIG',
       'SECRETS_PREFIX',
-      'QUEUE_SUBSCRIBERS',
-      'DLQ_URLS',
+      'DELIVERY_QUEUE_URL',
+      'DEAD_LETTER_QUEUE_URL',
     ]) {
       vi.stubEnv(variable, undefined);
     }
     await expect(import(path)).rejects.toThrow(
-      `${name} environment: STATE_TABLE_NAME is not set; NOTIFIER_CONFIG is not set; SECRETS_PREFIX is not set; QUEUE_SUBSCRIBERS is not set; DLQ_URLS is not set`,
+      `${name} environment: STATE_TABLE_NAME is not set; NOTIFIER_CONFIG is not set; SECRETS_PREFIX is not set; DELIVERY_QUEUE_URL is not set; DEAD_LETTER_QUEUE_URL is not set`,
     );
   });
 });
