@@ -15,7 +15,6 @@ import {
   LogQueryVisualizationType,
   LogQueryWidget,
   MathExpression,
-  type Metric,
   TextWidget,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';

@@ -10,14 +10,7 @@ import { parseDeliveryEnvironment } from '../../functions/shared/deliveryEnviron
 import { NotifierConfig } from '../../infra/notifierConfig.js';
 import { ConfigError } from '../../shared/config/errors.js';
 import { parseConfig } from '../../shared/config/loadConfig.js';
-import {
-  exampleConfig,
-  functionEnvironment,
-  functionLogicalId,
-  logicalIdAt,
-  notifierApp,
-  resolveLikeAws,
-} from './support/notifierApp.js';
+import { exampleConfig, functionEnvironment, functionLogicalId, notifierApp } from './support/notifierApp.js';
 
 const { stack, template } = notifierApp();
 const BUNDLED_CONFIG = {
@@ -33,8 +26,6 @@ function environmentOf(service: keyof typeof BUNDLED_CONFIG): Record<string, str
   const config = BUNDLED_CONFIG[service];
   return config === undefined ? environment : { ...environment, NOTIFIER_CONFIG: config };
 }
-const queueArnOf = (...path: string[]) =>
-  resolveLikeAws({ 'Fn::GetAtt': [logicalIdAt(stack, ...path), 'Arn'] }, template);
 
 describe('the template', () => {
   it('keeps the config out of every environment, which 4 KB could not hold for many organizations', () => {

@@ -20,7 +20,7 @@ import {
 } from '../../support/deliveryFunctionEnv.js';
 import { createLocalStateTable, type LocalTable } from '../../support/dynamoLocal.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
-import { queueUrl, sqsEventRecord } from '../../support/lambdaRecords.js';
+import { sqsEventRecord } from '../../support/lambdaRecords.js';
 import { makeOrderItem } from '../../support/orderFactory.js';
 import { SLACK_ANSWERS, type SlackReceiver, startSlackReceiver } from '../../support/slackReceiver.js';
 

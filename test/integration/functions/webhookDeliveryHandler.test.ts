@@ -26,7 +26,7 @@ import {
 } from '../../support/deliveryFunctionEnv.js';
 import { createLocalStateTable, type LocalTable } from '../../support/dynamoLocal.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
-import { queueUrl, sqsEventRecord, sqsRecord } from '../../support/lambdaRecords.js';
+import { sqsEventRecord, sqsRecord } from '../../support/lambdaRecords.js';
 import {
   makeWebhookSecret,
   type ReceivedWebhook,
