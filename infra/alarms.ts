@@ -165,7 +165,7 @@ export class NotifierAlarms extends Construct {
         name: 'organizations not polled',
         description:
           'One organization or more is overdue: no successful poll cycle within max(5 min, 2 × its planned poll interval + 1 min), or the watchdog did not run. ' +
-          `Which ones and why: meal-notifier status --stack ${stack.stackName}, or the watchdog's "organization overdue" log lines (each names the organization and the reason: a token not put (it names the secret and the command that sets it), a rejected token, an unreachable API, cycles deferred because the token's request budget is spent, or no cycle run; see also the poller errors alarm). The dashboard's "Organizations overdue" table lists them too.`,
+          `Which ones and why: the watchdog's notice on this topic ("meal-order-notifier: N organizations not polled", sent when the set changes), meal-notifier status --stack ${stack.stackName}, or the watchdog's "organization overdue" log lines (each names the organization and the reason: a token not put (it names the secret and the command that sets it), a rejected token, an unreachable API, cycles deferred because the token's request budget is spent, or no cycle run; see also the poller errors alarm). The dashboard's "Organizations overdue" table lists them too.`,
         threshold: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         treatMissingData: TreatMissingData.BREACHING,

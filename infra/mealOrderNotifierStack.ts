@@ -16,7 +16,7 @@ import type { Construct } from 'constructs';
 import type { EmailSubscriber } from '../shared/config/configSchema.js';
 import { digestSubscribers } from '../shared/config/digestSubscribers.js';
 import type { DeliverySubscriber } from '../shared/contracts/deliveryQueueContract.js';
-import { NotifierAlarms } from './alarms.js';
+import { alarmTopicName, NotifierAlarms } from './alarms.js';
 import { NotifierDashboard } from './dashboard.js';
 import { DeliveryFunctions } from './deliveryFunctions.js';
 import { DeliveryQueues } from './deliveryQueues.js';
@@ -111,6 +111,10 @@ export class MealOrderNotifierStack extends Stack {
       config: this.config,
       table: state.table,
       ticks,
+      alarmTopic: {
+        arn: this.formatArn({ service: 'sns', resource: alarmTopicName(this.stackName) }),
+        key: key.key,
+      },
       enabled: pollingEnabled,
       logRemovalPolicy: removalPolicy,
     });

@@ -2,9 +2,12 @@
 // EventBridge Scheduler schedule, once a minute, whatever the number of organizations. It reads each poll
 // state, restarts a lost chain with a tick on the poller's tick queue (after a deployment, or when a tick
 // was lost), and publishes how many organizations are overdue (OrganizationsOverdue), which one alarm
-// watches. A run that fails is not retried: the next minute's run reads everything afresh.
+// watches, and a notice naming them to the alarm topic when their set changes. A run that fails is not
+// retried: the next minute's run reads everything afresh.
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Schedule, ScheduleExpression, ScheduleTargetInput, TimeWindow } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
@@ -30,6 +33,11 @@ export interface PollWatchdogProps {
   readonly table: Table;
   /** Where a lost chain's restarting tick goes. */
   readonly ticks: PollTickQueue;
+  /**
+   * The alarm topic's ARN (its name is fixed, alarms.ts, so the watchdog needs no reference to the topic)
+   * and the key that encrypts it: the notice naming the overdue organizations goes there.
+   */
+  readonly alarmTopic: { readonly arn: string; readonly key: IKey };
   /** Whether the schedule runs: off together with the poller's ticks (`-c polling=off`). @default true */
   readonly enabled?: boolean;
   /** @default RetentionDays.ONE_MONTH */
@@ -56,17 +64,24 @@ export class PollWatchdog extends NotifierFunction {
       environment: {
         STATE_TABLE_NAME: props.table.tableName,
         TICK_QUEUE_URL: tickQueue.queueUrl,
+        ALARM_TOPIC_ARN: props.alarmTopic.arn,
       } satisfies WatchdogVariables,
       environmentStandIns: {
         STATE_TABLE_NAME: tableNameStandIn(props.table),
         TICK_QUEUE_URL: queueUrlStandIn(
           generatedNameLength(tickQueue.node.defaultChild as CfnQueue, SQS_QUEUE_NAME_MAXIMUM),
         ),
+        ALARM_TOPIC_ARN: props.alarmTopic.arn,
       } satisfies WatchdogVariables,
     });
     // One run at a time is enough, and the next minute's is the retry.
     this.function.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.minutes(1) });
-    props.table.grant(this, 'dynamodb:GetItem');
+    // GetItem: the poll states and the notice item; PutItem: the notice item (overdueNotice.ts).
+    props.table.grant(this, 'dynamodb:GetItem', 'dynamodb:PutItem');
+    this.function.addToRolePolicy(
+      new PolicyStatement({ actions: ['sns:Publish'], resources: [props.alarmTopic.arn] }),
+    );
+    props.alarmTopic.key.grant(this, 'kms:GenerateDataKey*', 'kms:Decrypt');
     tickQueue.grant(this, 'sqs:SendMessage');
 
     const { group, role } = scheduleGroupAndInvokeRole(this, {

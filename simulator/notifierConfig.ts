@@ -32,7 +32,11 @@ export function organizationConnections(simulator: RunningSimulator): Organizati
 }
 
 /** The variables `simulate --receivers` exports its receivers' URLs in, which the config reads. */
-export const RECEIVER_ENV = { slack: 'SLACK_URL', smtp: 'SMTP_URL' } as const;
+export const RECEIVER_ENV = {
+  slack: 'SLACK_URL',
+  smtp: 'SMTP_URL',
+  slackBotToken: 'KITCHEN_SLACK_BOT_TOKEN',
+} as const;
 
 /**
  * What the receivers' config adds: a Slack channel and an office mailbox (README.md's walkthrough), and
@@ -56,13 +60,18 @@ const RECEIVERS: Pick<ConfigInput, 'subscribers' | 'smtp'> & { statuses: OrderSt
 export interface NotifierConfigOptions {
   /** Adds the subscribers that deliver to `simulate --receivers`' Slack endpoint and SMTP server. */
   receivers?: boolean;
+  /**
+   * With the receivers: the Slack Web API stand-in, for a Slack app subscriber `kitchen-board` keeping the
+   * kitchen's board in its channel, its bot token read from KITCHEN_SLACK_BOT_TOKEN.
+   */
+  slackApp?: { apiUrl: string; channel: string };
 }
 
 /** A config for `meal-notifier poll` that watches every organization of the simulator. */
 export function notifierConfigFor(
   simulator: RunningSimulator,
   connections: readonly OrganizationConnection[] = organizationConnections(simulator),
-  { receivers = false }: NotifierConfigOptions = {},
+  { receivers = false, slackApp }: NotifierConfigOptions = {},
 ): ConfigInput {
   const { window, timeZone } = simulator.notifier;
   const organizations = connections.map((connection) => ({
@@ -78,7 +87,20 @@ export function notifierConfigFor(
   return {
     api,
     organizations: organizations.map((organization) => ({ ...organization, statuses: [...statuses] })),
-    subscribers,
+    subscribers: [
+      ...(subscribers ?? []),
+      ...(slackApp === undefined
+        ? []
+        : [
+            {
+              id: 'kitchen-board',
+              type: 'slack' as const,
+              botToken: { env: RECEIVER_ENV.slackBotToken },
+              channel: slackApp.channel,
+              apiUrl: slackApp.apiUrl,
+            },
+          ]),
+    ],
     smtp,
   };
 }

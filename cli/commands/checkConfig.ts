@@ -7,12 +7,14 @@ import { type Config, DEFAULT_STATE_PATH } from '../../shared/config/configSchem
 import { ConfigError, type ConfigProblem } from '../../shared/config/errors.js';
 import { configProblemsIn, parseConfig, readConfigJson } from '../../shared/config/loadConfig.js';
 import { findUnsetRotationSecrets } from '../../shared/config/secretResolver.js';
+import { createUndiciHttpClient } from '../../shared/http/undiciHttpClient.js';
 import { StateFileError } from '../../shared/store/errors.js';
 import { checkStateFile } from '../../shared/store/sqlite/checkStateFile.js';
 import { counted } from '../../shared/text/counted.js';
 import { findSetupProblems } from '../checkConfig/findSetupProblems.js';
 import { findStatePathProblem } from '../checkConfig/findStatePathProblem.js';
 import { pingOrganizations } from '../checkConfig/pingOrganizations.js';
+import { pingSlackApps } from '../checkConfig/pingSlackApps.js';
 import type { SmtpPingResult } from '../checkConfig/pingSmtp.js';
 import { CliUsageError, EXIT_FAILURE } from '../errors.js';
 import { configFileOf, configGivenAsFlag, withConfigOption } from '../flags.js';
@@ -36,7 +38,7 @@ export function checkConfigCommand(): Command {
   )
     .option(
       '--ping',
-      'make one authenticated request (GET /establishments) per organization, and ask the SMTP server to answer (no mail is sent)',
+      "make one authenticated request (GET /establishments) per organization, ask the SMTP server to answer (no mail is sent), and ask Slack whether each Slack app subscriber's bot token works and the app is in its channel (auth.test, conversations.info; nothing is posted)",
     )
     .addHelpText(
       'after',
@@ -69,9 +71,10 @@ Examples:
       const organizations = counted(config.organizations.length, 'organization');
       const subscribers = counted(config.subscribers.length, 'subscriber');
       if (options.ping) {
-        const [results, smtp] = await Promise.all([
+        const [results, smtp, slackApps] = await Promise.all([
           pingOrganizations(config, process.env),
           config.smtp ? pingConfiguredSmtp(config.smtp) : undefined,
+          pingSlackApps(config, process.env, createUndiciHttpClient),
         ]);
         for (const result of results) {
           stdout.line(
@@ -82,10 +85,15 @@ Examples:
           );
         }
         if (smtp) stdout.line(smtpLine(smtp));
+        for (const slackApp of slackApps) stdout.line(slackApp.line);
         const failed = results.filter((result) => !result.ok).length;
+        const failedApps = slackApps
+          .filter((slackApp) => !slackApp.ok)
+          .map((slackApp) => `"${slackApp.subscriber}"`);
         const failures = [
           ...(failed > 0 ? [`${failed} of ${organizations}`] : []),
           ...(smtp && !smtp.ok ? ['the SMTP server'] : []),
+          ...(failedApps.length > 0 ? [`Slack app subscriber ${failedApps.join(', ')}`] : []),
         ];
         if (failures.length > 0) {
           stderr.line(

@@ -2,6 +2,7 @@
 // delivered to one subscriber by its real sender (Standard Webhooks signing, Slack blocks, SMTP), and what
 // the receiver answered. The state file is never opened: the sample is in no event log, outbox or count.
 import { Command } from 'commander';
+import { isSlackAppSubscriber } from '../../shared/config/configSchema.js';
 import { configProblemsIn, loadConfigDocument } from '../../shared/config/loadConfig.js';
 import { subscriberPathIn } from '../../shared/config/secretReferences.js';
 import { EnvSecretResolver, missingSecretProblem } from '../../shared/config/secretResolver.js';
@@ -18,6 +19,7 @@ import { suggestingChoiceFlag, withConfigOption } from '../flags.js';
 import { stderrSink, stdoutSink } from '../output/outputSink.js';
 import { formatTestDeliveryLine } from '../output/testDeliveryLine.js';
 import { findSubscriber, findSubscriberMissingSecrets } from '../sendTest/findSubscriber.js';
+import { postSampleBoard } from '../sendTest/postSampleBoard.js';
 import { defaultSampleType, sampleEventFor } from '../sendTest/sampleEventFor.js';
 
 interface SendTestOptions {
@@ -41,7 +43,8 @@ export function sendTestCommand(): Command {
       'after',
       `
 The sample is a made-up order (or, with --type establishment.prep_summary, a made-up prep summary, and
-with --type establishment.prep_changed, made-up changes to one), sent the way poll sends a real one: signed for a webhook, as blocks for Slack, through smtp.url for e-mail. It
+with --type establishment.prep_changed, made-up changes to one), sent the way poll sends a real one: signed for a webhook, as blocks for Slack, through smtp.url for e-mail; to a Slack app subscriber, a sample board
+with the sample as a reply in its thread. It
 is marked as a test: its id starts with "test-", its data has "test": true, an order's reference starts
 with "TEST-", and Slack and e-mail show TEST. It is not recorded
 in the state file. Only this subscriber's secrets are needed (and smtp.url for e-mail). A subscriber with
@@ -97,7 +100,19 @@ Examples:
         });
         if (!sender) throw new Error(`no sender was built for subscriber "${subscriber.id}"`);
         const started = performance.now();
-        const outcome = await sender.send(event);
+        // A Slack app subscriber is shown a sample board with the sample as a reply in its thread, never
+        // an edit of a real board.
+        const outcome = isSlackAppSubscriber(subscriber)
+          ? await postSampleBoard(
+              {
+                subscriber,
+                token: process.env[subscriber.botToken.env] ?? '',
+                highlightWords: highlightWordsOf(config.organizations),
+                httpClient: createUndiciHttpClient,
+              },
+              event,
+            )
+          : await sender.send(event);
         const line = formatTestDeliveryLine(subscriber.id, event, outcome, performance.now() - started);
         if (outcome.kind === 'delivered') {
           stdoutSink().line(line);

@@ -3,6 +3,7 @@
 import { Command } from 'commander';
 import type { MailInbox } from '../../simulator/inbox/mailInbox.js';
 import { type SlackInbox, startSlackInbox } from '../../simulator/inbox/slackInbox.js';
+import { type SlackWebApiStandIn, startSlackWebApi } from '../../simulator/inbox/slackWebApiServer.js';
 import { notifierConfigFor, organizationConnections, RECEIVER_ENV } from '../../simulator/notifierConfig.js';
 import { PICKUP_FORMATS } from '../../simulator/pickupFormat.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
@@ -17,6 +18,7 @@ import {
   type Show,
 } from '../output/receivedMessage.js';
 import { formatSimulatorBanner } from '../output/simulatorBanner.js';
+import { printSlackChannel, type SlackChannelPrinter } from '../output/slackChannelPrinter.js';
 
 interface SimulateOptions {
   world: string;
@@ -74,11 +76,11 @@ export function simulateCommand(deps: SimulateCommandDeps = {}): Command {
     .option('--bare', 'answer GET /orders with a bare array, the old form without links and meta')
     .option(
       '--receivers',
-      'also run a Slack-like webhook endpoint and an SMTP server, show what they receive, and add subscribers for them to the config printed',
+      "also run a Slack-like webhook endpoint, a stand-in for Slack's Web API (a Slack app's board) and an SMTP server, show what they receive, and add subscribers for them to the config printed",
     )
     .option(
       '--show <what>',
-      "what --receivers prints of each message: summary (one line, the default) or full (that line, then the Slack blocks as text or the e-mail's text part)",
+      "what --receivers prints of each message: summary (one line, the default) or full (that line, then the Slack blocks as text or the e-mail's text part; each Slack app board reprinted with its thread as it stands once its edits pause)",
     )
     .addHelpText(
       'after',
@@ -135,7 +137,9 @@ Examples:
         }
         throw error;
       });
-      const inboxes = options.receivers ? await startInboxes(stdout, show) : undefined;
+      const inboxes = options.receivers
+        ? await startInboxes(stdout, show, integerFlag('--port', options.port, 0, 65535))
+        : undefined;
       // Listen for the stop signal before announcing the address: a caller may signal as soon as it reads it.
       const stop = stopped(deps.stopSignal);
       deps.onStarted?.(simulator);
@@ -147,33 +151,72 @@ Examples:
           world,
           speed,
           connections,
-          config: notifierConfigFor(simulator, connections, { receivers: inboxes !== undefined }),
+          config: notifierConfigFor(simulator, connections, {
+            receivers: inboxes !== undefined,
+            ...(inboxes
+              ? { slackApp: { apiUrl: inboxes.slackApi.apiUrl, channel: inboxes.slackApi.channel } }
+              : {}),
+          }),
           establishments: simulator.world.establishments(),
           timeZone: simulator.world.timeZone,
           exports: inboxes
             ? [
                 [RECEIVER_ENV.slack, inboxes.slack.webhookUrl],
+                [RECEIVER_ENV.slackBotToken, inboxes.slackApi.token],
                 [RECEIVER_ENV.smtp, inboxes.mail.url],
               ]
             : [],
+          receivers: inboxes ? slackApiLines(inboxes.slackApi) : [],
         }),
       );
       await stop;
-      await Promise.all([inboxes?.slack.close(), inboxes?.mail.close()]);
+      inboxes?.slackPrinter.stop();
+      await Promise.all([inboxes?.slack.close(), inboxes?.slackApi.close(), inboxes?.mail.close()]);
       await simulator.close();
       stdout.line('Simulator stopped.');
     });
 }
 
+interface Inboxes {
+  slack: SlackInbox;
+  slackApi: SlackWebApiStandIn;
+  slackPrinter: SlackChannelPrinter;
+  mail: MailInbox;
+}
+
 /**
- * Local stand-ins for Slack and a mail server, so delivery can be tried with no account anywhere. The SMTP
- * server's library loads only here, as a simulator without receivers has no use for it.
+ * Local stand-ins for Slack (an incoming webhook, and the Web API a Slack app calls) and a mail server,
+ * so delivery can be tried with no account anywhere. The SMTP server's library loads only here, as a
+ * simulator without receivers has no use for it. The Web API stand-in listens on the port after the
+ * simulator's (4011 beside the default 4010), so the printed config is the same from run to run; on a
+ * free one when that is taken.
  */
-async function startInboxes(stdout: OutputSink, show: Show): Promise<{ slack: SlackInbox; mail: MailInbox }> {
+async function startInboxes(stdout: OutputSink, show: Show, simulatorPort: number): Promise<Inboxes> {
   const { startMailInbox } = await import('../../simulator/inbox/mailInbox.js');
   const slack = await startSlackInbox((message) => stdout.text(formatReceivedSlackMessage(message, show)));
+  const slackApi = await startSlackWebApiBeside(simulatorPort);
+  const slackPrinter = printSlackChannel(slackApi.workspace, stdout, show);
   const mail = await startMailInbox((received) => stdout.text(formatReceivedMail(received, show)));
-  return { slack, mail };
+  return { slack, slackApi, slackPrinter, mail };
+}
+
+/** Where the Web API stand-in listens, and how to bring about by hand what a person does in Slack. */
+function slackApiLines(slackApi: SlackWebApiStandIn): string[] {
+  const channel = slackApi.workspace.channel(slackApi.channel);
+  return [
+    `Slack Web API stand-in (a Slack app's board, subscriber kitchen-board): apiUrl ${slackApi.apiUrl}, channel #${channel?.name ?? ''} ${slackApi.channel}, bot token in KITCHEN_SLACK_BOT_TOKEN`,
+    `  to try failures: curl -X POST ${slackApi.controlUrl}/rate-limit -d '{"retryAfterSeconds":30}'   (also delete {"ts":…}, revoke, kick, invite, archive; GET channels)`,
+  ];
+}
+
+async function startSlackWebApiBeside(simulatorPort: number): Promise<SlackWebApiStandIn> {
+  const next = simulatorPort > 0 && simulatorPort < 65535 ? simulatorPort + 1 : 0;
+  try {
+    return await startSlackWebApi({ port: next });
+  } catch (error) {
+    if (next === 0 || (error as { code?: unknown }).code !== 'EADDRINUSE') throw error;
+    return startSlackWebApi({ port: 0 });
+  }
 }
 
 function stopped(signal: AbortSignal | undefined): Promise<void> {

@@ -15,6 +15,8 @@ export interface SimulatorBanner {
   config: ConfigInput;
   /** Further variables to export, e.g. the local receivers' URLs. */
   exports?: ReadonlyArray<readonly [string, string]>;
+  /** Lines on the local receivers, after the exports, e.g. where the Slack Web API stand-in listens. */
+  receivers?: readonly string[];
   /** The first organization's establishments, whose hours the scenario follows. */
   establishments?: readonly Establishment[];
   timeZone?: string;
@@ -35,6 +37,7 @@ export function formatSimulatorBanner(banner: SimulatorBanner): string {
     ...(first ? [`export MEAL_API_ORGANIZATION=${first.id}`, `export MEAL_API_TOKEN=${first.token}`] : []),
     ...[...tokens].map(([name, token]) => `export ${name}=${token}`),
     ...(banner.exports ?? []).map(([name, value]) => `export ${name}=${value}`),
+    ...(banner.receivers ?? []),
     `Organizations (${banner.connections.length}); prefix a command with a line to read that one:`,
     ...banner.connections.map(
       (connection) =>

@@ -22,6 +22,7 @@ export interface PollerVariables {
 export interface WatchdogVariables {
   STATE_TABLE_NAME: string;
   TICK_QUEUE_URL: string;
+  ALARM_TOPIC_ARN: string;
 }
 
 /**

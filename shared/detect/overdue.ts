@@ -1,13 +1,13 @@
 // Whether an organization is overdue (pure): the one rule behind `meal-notifier status` (locally and with
-// --stack), the local runner's /healthz and the AWS "not polled" alarm (the poller publishes it as
-// PollOverdue on every trigger, due or not). Overdue is no successful cycle within the allowance of the
+// --stack), the local runner's /healthz and the AWS "organizations not polled" alarm (the watchdog counts
+// the overdue organizations once a minute, OrganizationsOverdue). Overdue is no successful cycle within the allowance of the
 // interval the organization's pace last planned (its cadence and the token's budget decide it).
 
 const MINUTE_MS = 60_000;
 
 /**
  * Consecutive one-minute periods the alarm waits, each overdue or without data, before it notifies: one
- * late schedule run is not an outage. Infra's alarm and the rule's allowance both count on it.
+ * late watchdog run is not an outage. Infra's alarm and the rule's allowance both count on it.
  */
 export const OVERDUE_ALARM_PERIODS = 2;
 export const OVERDUE_ALARM_PERIOD_MS = MINUTE_MS;

@@ -226,6 +226,15 @@ describe('the bundled functions, wired as the template wires them', () => {
       restarted: 1,
       overdue: [sim.organization.id],
     });
+    // The alarm's notification cannot name the organization: the watchdog's notice to the alarm topic does.
+    const watchdog = wiring.function(schedule.functionId);
+    const [notice, ...moreNotices] = aws.published.splice(0);
+    expect(moreNotices).toEqual([]);
+    expect(notice).toMatchObject({
+      topicArn: watchdog.environment.ALARM_TOPIC_ARN,
+      subject: 'meal-order-notifier: 1 organization not polled',
+    });
+    expect(notice?.message).toContain(`${sim.organization.name}: never polled`);
     const [restart, ...notYet] = aws.sent;
     expect(notYet).toEqual([]);
     expect(restart).toMatchObject({ delaySeconds: 0 });

@@ -16,6 +16,8 @@ const README_BASE_URL = 'http://127.0.0.1:4010/api/v1/admin';
 const README_ORGANIZATION = 'e8aff230-1e80-47dd-b4e8-e7c495aa0549';
 /** The README promises the next cycle this soon after the silent first one: its default interval. */
 const NEXT_CYCLE_WITHIN_S = 10;
+/** The Slack Web API stand-in beside the simulator's default port, as the README's config has it. */
+const README_SLACK_API_URL = 'http://127.0.0.1:4011/api';
 
 let simulator: RunningCli;
 let poll: RunningCli;
@@ -35,6 +37,11 @@ async function readmeConfig(): Promise<string> {
   return json;
 }
 
+/** Where this run's Slack Web API stand-in listens (on a free port, as the simulator's is). */
+function printedSlackApiUrl(): string {
+  return /apiUrl (http:\/\/127\.0\.0\.1:\d+\/api)/.exec(banner)?.[1] ?? 'no apiUrl printed';
+}
+
 beforeAll(async () => {
   simulator = startCli(['simulate', '--receivers', '--show', 'full', '--port', '0']);
   // The banner is written at once: when its last export is there, all of it is.
@@ -48,7 +55,8 @@ beforeAll(async () => {
     config,
     readmeJson
       .replace(README_BASE_URL, env.MEAL_API_BASE_URL ?? '')
-      .replace(README_ORGANIZATION, env.MEAL_API_ORGANIZATION ?? ''),
+      .replace(README_ORGANIZATION, env.MEAL_API_ORGANIZATION ?? '')
+      .replace(README_SLACK_API_URL, printedSlackApiUrl()),
   );
   poll = startCli(['poll', '--config', config], env);
   const baselineCycle = /^North School: .*, 0 events(, cadence \w+)?, next in \d+ s$/m;
@@ -75,12 +83,17 @@ describe('the README walkthrough with simulate --receivers', () => {
 
   it("prints the README's notifier.json, its receivers' subscribers included, but for its address", () => {
     const printed = /save this as notifier\.json[^\n]*\n(\{\n[\s\S]*?\n\})\n/.exec(banner)?.[1] ?? '';
-    const readme = JSON.parse(readmeJson.replace(README_BASE_URL, env.MEAL_API_BASE_URL ?? '')) as unknown;
+    const readme = JSON.parse(
+      readmeJson
+        .replace(README_BASE_URL, env.MEAL_API_BASE_URL ?? '')
+        .replace(README_SLACK_API_URL, printedSlackApiUrl()),
+    ) as unknown;
     expect(JSON.parse(printed)).toEqual(readme);
     expect(readme).toMatchObject({
       subscribers: [
         { id: 'kitchen', webhookUrl: { env: 'SLACK_URL' } },
         { id: 'office', to: ['office@example.org'] },
+        { id: 'kitchen-board', botToken: { env: 'KITCHEN_SLACK_BOT_TOKEN' }, channel: 'C0KITCHEN1' },
       ],
       smtp: { url: { env: 'SMTP_URL' } },
     });

@@ -102,12 +102,31 @@ describe('IAM', () => {
     });
   });
 
-  it('lets the watchdog read the poll states and send ticks, nothing else: no token, no write to the table', () => {
+  it('lets the watchdog read the poll states, send ticks and tell the alarm topic, nothing else: no token', () => {
+    const alarmTopic = {
+      'Fn::Join': [
+        '',
+        [
+          'arn:',
+          { Ref: 'AWS::Partition' },
+          ':sns:',
+          { Ref: 'AWS::Region' },
+          ':',
+          { Ref: 'AWS::AccountId' },
+          ':MealOrderNotifier-alarms',
+        ],
+      ],
+    };
     expect(permissions(statementsOf('Watchdog'))).toEqual({
       'logs:CreateLogStream': [arnOf('Watchdog', 'Logs')],
       'logs:PutLogEvents': [arnOf('Watchdog', 'Logs')],
+      // PutItem: its own notice item only writes (overdueNotice.ts).
       'dynamodb:GetItem': [arnOf('State', 'Table')],
+      'dynamodb:PutItem': [arnOf('State', 'Table')],
       'sqs:SendMessage': [arnOf('Ticks', 'Queue')],
+      'sns:Publish': [alarmTopic],
+      'kms:Decrypt': [arnOf('Key', 'Key')],
+      'kms:GenerateDataKey*': [arnOf('Key', 'Key')],
     });
   });
 

@@ -39,6 +39,31 @@ describe('the watchdog', () => {
     expect(target.RetryPolicy).toEqual({ MaximumEventAgeInSeconds: 60, MaximumRetryAttempts: 0 });
   });
 
+  it('may publish its overdue notice to the alarm topic alone, encrypted with the topic’s key', () => {
+    const watchdogRole = resourcesOfType(template, 'AWS::IAM::Policy').filter(([id]) =>
+      id.startsWith('Watchdog'),
+    );
+    expect(watchdogRole.length).toBeGreaterThan(0);
+    const statements = watchdogRole.flatMap(
+      ([, policy]) =>
+        property<{ Statement: { Action: string | string[]; Resource: unknown }[] }>(
+          policy.Properties,
+          'PolicyDocument',
+        ).Statement,
+    );
+    const publish = statements.filter(({ Action }) => [Action].flat().includes('sns:Publish'));
+    expect(publish).toHaveLength(1);
+    expect(JSON.stringify(publish[0]?.Resource)).toContain(':MealOrderNotifier-alarms');
+    expect(statements.some(({ Action }) => [Action].flat().includes('kms:GenerateDataKey*'))).toBe(true);
+    const watchdogId = functionLogicalId(template, 'watchdog');
+    const [, fn] = resourcesOfType(template, 'AWS::Lambda::Function').find(([id]) => id === watchdogId) ?? [];
+    const variables = property<{ Variables: Record<string, unknown> }>(
+      fn?.Properties,
+      'Environment',
+    ).Variables;
+    expect(JSON.stringify(variables.ALARM_TOPIC_ARN)).toEqual(JSON.stringify(publish[0]?.Resource));
+  });
+
   it('is off when polling is off', () => {
     const paused = notifierApp(withOrganizations(3), { props: { pollingEnabled: false } }).template;
     const [, schedule] = resourcesOfType(paused, 'AWS::Scheduler::Schedule')[0] ?? [];

@@ -12,6 +12,8 @@ export const ItemKind = {
   /** The kitchen's board (Slack app subscribers): a board's message, and an order's reply in its thread. */
   slackBoard: 'slackBoard',
   slackReply: 'slackReply',
+  /** The organizations the AWS watchdog last announced as overdue (shared/poll/overdueNotice.ts). */
+  overdueNotice: 'overdueNotice',
 } as const;
 
 export const SNAPSHOT_PREFIX = 'SNAP#';
@@ -60,6 +62,11 @@ export function leaseKey(organizationId: string): ItemKey {
 }
 
 /** The Slack app subscriber's boards: one partition per subscriber, so its boards owed an edit are one query. */
+/** The watchdog's one item: which organizations its last notice announced as overdue. */
+export function overdueNoticeKey(): ItemKey {
+  return { pk: 'WATCHDOG', sk: 'OVERDUE' };
+}
+
 export function slackBoardsPk(subscriberId: string): string {
   return `SLACKBOARDS#${subscriberId}`;
 }

@@ -10,7 +10,7 @@ import type { OrderEvent } from '../../../events/orderEvent.js';
 import { eventForSubscriber } from '../../../events/orderSummary.js';
 import type { PrepSummaryEvent } from '../../../events/prepSummaryEvent.js';
 import { isSampleEvent } from '../../../events/sampleEvent.js';
-import { changedAt, isStale } from '../../../events/staleness.js';
+import { changedAt, changeTimeOf, isStale } from '../../../events/staleness.js';
 import type { ClosableSender, DeliveryOutcome } from '../../deliveryOutcome.js';
 import { defaultHighlightWords, type HighlightWordsOf, highlightWordsFor } from '../../highlightWordsOf.js';
 import type { SlackMessage } from '../slackBlocks.js';
@@ -135,7 +135,10 @@ export class BoardSender implements ClosableSender {
     const version = boardVersion(event);
     const places = placesOf(event);
     const threshold = this.#options.catchUpAfterMs;
-    const stale = threshold !== undefined && isStale(event, undefined, now, threshold);
+    // Dated by the change the event reports, not by its detection: after an outage the runner detects late
+    // what happened long ago.
+    const changeTime = changeTimeOf(event);
+    const stale = threshold !== undefined && isStale(event, changeTime, now, threshold);
 
     const board = await this.#ensureBoard(places.current, event.data.organization.name);
     if (!board.ok) return board.outcome;
@@ -171,7 +174,7 @@ export class BoardSender implements ClosableSender {
     }
 
     if (stale) {
-      const changeMs = changedAt(event, undefined);
+      const changeMs = changedAt(event, changeTime);
       const backlog = this.#backlog ?? {
         changes: 0,
         afterClosing: 0,
