@@ -95,15 +95,18 @@ richConfig.subscribers.push(
   },
 );
 
-/** IAM5 on the publisher (two), the poll schedules' role, and with a digest its function and schedule role. */
+/**
+ * IAM5 on the publisher (two), the poll schedules' role, the watchdog (the alarm topic's key, for its
+ * notice), and with a digest its function and schedule role.
+ */
 const IAM5 = 'AwsSolutions-IAM5';
 
 describe.each([
-  ['the example config', notifierApp(), [IAM5, IAM5, IAM5]],
+  ['the example config', notifierApp(), [IAM5, IAM5, IAM5, IAM5]],
   [
     'a config with more of everything',
     notifierApp(richConfig, { props: { alarmEmail: 'oncall@example.org' } }),
-    [IAM5, IAM5, IAM5, IAM5, IAM5],
+    [IAM5, IAM5, IAM5, IAM5, IAM5, IAM5],
   ],
 ])('AwsSolutionsChecks on %s', (_name, { app }, iam5) => {
   it('leaves no finding unacknowledged, error or warning', () => {
