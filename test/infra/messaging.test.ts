@@ -166,7 +166,7 @@ describe('delivery queues', () => {
     expect(disabledTemplate.toJSON().Resources[queueId]?.Type).toBe('AWS::SQS::Queue');
     const endpoints = resourcesOfType(disabledTemplate, 'AWS::SNS::Subscription').map(
       ([, subscription]) =>
-        (subscription.Properties?.Endpoint as { 'Fn::GetAtt'?: string[] })['Fn::GetAtt']?.[0],
+        (subscription.Properties?.Endpoint as { 'Fn::GetAtt'?: string[] } | undefined)?.['Fn::GetAtt']?.[0],
     );
     expect(endpoints).not.toContain(queueId);
     expect(endpoints).toContain(logicalIdAt(disabledStack, 'Deliveries', 'Slack', 'Queue'));
