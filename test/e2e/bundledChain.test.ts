@@ -3,7 +3,8 @@
 // webhook receiver and a Slack endpoint. The poller runs against DynamoDB Local (first from the schedule's
 // input, then from the tick it queued); the stream records read back from DynamoDB Local, through the
 // publisher's filter criteria, go to the publisher; what it publishes is fanned out by the template's
-// subscription filter policies; each raw SQS body goes to the delivery function of its queue; and the
+// subscription filter policies, one per channel; each raw SQS body goes to the delivery function of its
+// queue, which splits it into one copy per subscriber back on that queue, then delivers each copy; and the
 // receivers verify what arrives (signatures with `standardwebhooks`). Secrets Manager, SNS and SQS are a
 // loopback fake of just the calls the functions make. Set NOTIFIER_E2E_NODE to run the bundles on
 // another Node binary (Lambda runs Node 24).
@@ -26,6 +27,7 @@ import { readStreamRecords } from '../support/dynamoLocalStream.js';
 import {
   type FakeAwsServices,
   type PublishedMessage,
+  type SentSqsMessage,
   startFakeAwsServices,
 } from '../support/fakeAwsServices.js';
 import { passesFilterCriteria } from '../support/lambdaFilterPattern.js';
@@ -194,6 +196,52 @@ function queueRecord(queueArn: string, message: PublishedMessage): SQSRecord {
   };
 }
 
+/** The SQS record Lambda hands the function for a message a function put on its queue (SendMessageBatch). */
+function sentRecord(queueArn: string, message: SentSqsMessage): SQSRecord {
+  const attributes = message.attributes as Record<string, { DataType?: string; StringValue?: string }>;
+  return {
+    ...sqsRecord({ body: message.body, queue: 'unused' }),
+    eventSourceARN: queueArn,
+    awsRegion: REGION,
+    messageAttributes: Object.fromEntries(
+      Object.entries(attributes).map(([name, value]) => [
+        name,
+        {
+          dataType: value.DataType ?? 'String',
+          stringValue: value.StringValue ?? '',
+          stringListValues: [],
+          binaryListValues: [],
+        },
+      ]),
+    ),
+  };
+}
+
+/**
+ * A channel's queue as SQS and Lambda run it: the intake messages (what SNS delivered) to the function,
+ * which splits them into one copy per subscriber back on the same queue; then those copies, as SQS hands
+ * them out, to the function again. Returns the copies.
+ */
+async function throughChannel(
+  queueArn: string,
+  intake: readonly PublishedMessage[],
+): Promise<SentSqsMessage[]> {
+  const mapping = wiring.mappingOf(queueArn);
+  const queueUrl = wiring.function(mapping.functionId).environment.DELIVERY_QUEUE_URL;
+  const sentBefore = aws.sent.length;
+  for (const batch of chunks(intake, mapping.batchSize)) {
+    await invokeBatch(mapping.functionId, {
+      Records: batch.map((message) => queueRecord(queueArn, message)),
+    });
+  }
+  const copies = aws.sent.slice(sentBefore).filter((message) => message.queueUrl === queueUrl);
+  expect(copies).toHaveLength(aws.sent.length - sentBefore);
+  for (const batch of chunks(copies, mapping.batchSize)) {
+    await invokeBatch(mapping.functionId, { Records: batch.map((message) => sentRecord(queueArn, message)) });
+  }
+  return copies;
+}
+
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let index = 0; index < items.length; index += size) out.push(items.slice(index, index + size));
@@ -308,21 +356,26 @@ describe('the bundled functions, wired as the template wires them', () => {
       ].sort(),
     );
 
-    // 5. SNS: each subscription's filter policy, as the template holds it, against the attributes; each
-    // match's raw body onto that queue, to the function mapped to it.
+    // 5. SNS: each channel's one subscription's filter policy, as the template holds it, against the
+    // attributes; each match's raw body onto that queue, to the function mapped to it, which splits it into
+    // one copy per subscriber its filter takes, in that subscriber's message group, then delivers the copies.
     const subscriptions = wiring.sqsSubscriptions();
     expect(subscriptions).toHaveLength(2);
+    const copies: SentSqsMessage[] = [];
     for (const subscription of subscriptions) {
       expect(subscription).toMatchObject({ topicArn, rawMessageDelivery: true });
       expect(subscription.filterPolicy).toBeDefined();
       const matching = aws.published.filter((message) =>
         snsPolicyMatches(subscription.filterPolicy, message.attributes),
       );
-      const mapping = wiring.mappingOf(subscription.queueArn);
-      for (const batch of chunks(matching, mapping.batchSize)) {
-        const event = { Records: batch.map((message) => queueRecord(subscription.queueArn, message)) };
-        await invokeBatch(mapping.functionId, event);
-      }
+      copies.push(...(await throughChannel(subscription.queueArn, matching)));
+    }
+    // Two created events for the webhook, the kitchen's two for Slack: each in its subscriber's group.
+    expect(copies.map((copy) => copy.messageGroupId).sort()).toEqual(
+      ['automation', 'automation', 'kitchen', 'kitchen'].sort(),
+    );
+    for (const copy of copies) {
+      expect((copy.attributes.subscriber as { StringValue: string }).StringValue).toBe(copy.messageGroupId);
     }
 
     // 6. The webhook receiver got the two created events, each signed with the subscriber's secret only.
@@ -346,8 +399,9 @@ describe('the bundled functions, wired as the template wires them', () => {
     expect(slackTexts.filter((text) => text.includes(canceled.reference))).toHaveLength(1);
     expect(slackTexts.some((text) => text.includes(atOffice.reference))).toBe(false);
 
-    // Nothing was retried, dead-lettered or refused, and no function logged an error.
-    expect(aws.sent.filter((message) => message.queueUrl !== tick?.queueUrl)).toEqual([]);
+    // Nothing was retried, dead-lettered or refused, and no function logged an error: besides the ticks,
+    // only the split copies were sent.
+    expect(aws.sent.filter((message) => message.queueUrl !== tick?.queueUrl)).toEqual(copies);
     expect(aws.visibilityChanges).toEqual([]);
     expect(aws.refused).toEqual([]);
     expect(new Set(aws.secretsRead)).toEqual(new Set(aws.secrets.keys()));
@@ -453,17 +507,13 @@ describe('the bundled functions, wired as the template wires them', () => {
       'catch-up-after-900s',
     ]);
 
-    // 4. The fan-out by the template's filter policies, to the delivery functions.
+    // 4. The fan-out by the template's filter policies, to the delivery functions, split there by
+    // subscriber (routeEvent: the filters and the audience).
     for (const subscription of wiring.sqsSubscriptions()) {
       const matching = messages.filter((message) =>
         snsPolicyMatches(subscription.filterPolicy, message.attributes),
       );
-      const mapping = wiring.mappingOf(subscription.queueArn);
-      for (const batch of chunks(matching, mapping.batchSize)) {
-        await invokeBatch(mapping.functionId, {
-          Records: batch.map((message) => queueRecord(subscription.queueArn, message)),
-        });
-      }
+      await throughChannel(subscription.queueArn, matching);
     }
 
     // 5. The webhook (new orders): every order.created, stale or not, each once; never the catch-up.

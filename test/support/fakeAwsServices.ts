@@ -1,6 +1,6 @@
 // A loopback stand-in for the three AWS services the functions call that have no local emulator here:
 // Secrets Manager (GetSecretValue, awsJson1_1), SNS (Publish and PublishBatch, awsQuery: form-encoded
-// requests, XML answers) and SQS (SendMessage and ChangeMessageVisibility, awsJson1_0). It answers as
+// requests, XML answers) and SQS (SendMessage, SendMessageBatch and ChangeMessageVisibility, awsJson1_0). It answers as
 // AWS does for exactly those calls, refusing what AWS would refuse (a json message without `default`, a
 // Subject SNS does not take, an eleventh attribute, a batch over its limits, an SQS delay over 900 s), and
 // records each one; any other call is refused and recorded, so a test can assert that the functions made
@@ -23,7 +23,10 @@ export interface SentSqsMessage {
   queueUrl: string;
   body: string;
   delaySeconds: number | undefined;
+  /** The message attributes as sent: `{ name: { DataType, StringValue } }`. */
   attributes: Record<string, unknown>;
+  /** A fair queue's tenant (or a FIFO queue's group); undefined when none was given. */
+  messageGroupId?: string;
 }
 
 export interface VisibilityChange {
@@ -183,36 +186,44 @@ function answerSqs(
     return;
   }
   if (operation === 'SendMessage') {
-    const messageBody = String(input.MessageBody ?? '');
-    const delay = input.DelaySeconds;
-    // SQS's own checks: a body of 1 byte to 256 KiB, a delay of 0 to 900 whole seconds.
-    if (messageBody === '' || Buffer.byteLength(messageBody) > 262_144) {
-      jsonError(
-        res,
-        'application/x-amz-json-1.0',
-        'InvalidParameterValue',
-        'MessageBody must be 1 byte to 256 KiB',
-      );
+    const problem = sqsMessageProblem(input);
+    if (problem) {
+      jsonError(res, 'application/x-amz-json-1.0', 'InvalidParameterValue', problem);
       return;
     }
-    if (
-      delay !== undefined &&
-      !(Number.isInteger(delay) && (delay as number) >= 0 && (delay as number) <= 900)
-    ) {
-      jsonError(res, 'application/x-amz-json-1.0', 'InvalidParameterValue', 'DelaySeconds must be 0 to 900');
-      return;
-    }
-    recorded.sent.push({
-      queueUrl,
-      body: messageBody,
-      delaySeconds: input.DelaySeconds as number | undefined,
-      attributes: (input.MessageAttributes as Record<string, unknown> | undefined) ?? {},
-    });
+    recorded.sent.push(sentMessage(queueUrl, input));
     // The client checks the body's MD5 and refuses an answer without it.
     json(res, 'application/x-amz-json-1.0', {
       MessageId: randomUUID(),
-      MD5OfMessageBody: createHash('md5').update(messageBody).digest('hex'),
+      MD5OfMessageBody: createHash('md5').update(String(input.MessageBody)).digest('hex'),
     });
+    return;
+  }
+  if (operation === 'SendMessageBatch') {
+    const entries = (input.Entries as Record<string, unknown>[] | undefined) ?? [];
+    const ids = entries.map((entry) => String(entry.Id));
+    // SQS's batch checks: 1 to 10 entries with distinct ids, 256 KiB of bodies in all.
+    const bytes = entries.reduce((sum, entry) => sum + Buffer.byteLength(String(entry.MessageBody ?? '')), 0);
+    if (entries.length === 0 || entries.length > 10 || new Set(ids).size !== ids.length || bytes > 262_144) {
+      jsonError(res, 'application/x-amz-json-1.0', 'InvalidParameterValue', 'batch of 1 to 10, ids distinct');
+      return;
+    }
+    const successful: unknown[] = [];
+    const failed: unknown[] = [];
+    for (const entry of entries) {
+      const problem = sqsMessageProblem(entry);
+      if (problem) {
+        failed.push({ Id: entry.Id, Code: 'InvalidParameterValue', SenderFault: true, Message: problem });
+        continue;
+      }
+      recorded.sent.push(sentMessage(queueUrl, entry));
+      successful.push({
+        Id: entry.Id,
+        MessageId: randomUUID(),
+        MD5OfMessageBody: createHash('md5').update(String(entry.MessageBody)).digest('hex'),
+      });
+    }
+    json(res, 'application/x-amz-json-1.0', { Successful: successful, Failed: failed });
     return;
   }
   if (operation === 'ChangeMessageVisibility') {
@@ -226,6 +237,35 @@ function answerSqs(
   }
   recorded.refused.push(`sqs ${operation}`);
   jsonError(res, 'application/x-amz-json-1.0', 'UnsupportedOperation', operation);
+}
+
+/** Why SQS would refuse this message: a body of 1 byte to 256 KiB, a delay of 0 to 900 whole seconds. */
+function sqsMessageProblem(input: Record<string, unknown>): string | undefined {
+  const messageBody = String(input.MessageBody ?? '');
+  const delay = input.DelaySeconds;
+  if (messageBody === '' || Buffer.byteLength(messageBody) > 262_144) {
+    return 'MessageBody must be 1 byte to 256 KiB';
+  }
+  if (
+    delay !== undefined &&
+    !(Number.isInteger(delay) && (delay as number) >= 0 && (delay as number) <= 900)
+  ) {
+    return 'DelaySeconds must be 0 to 900';
+  }
+  if (input.MessageGroupId !== undefined && !/^[\x21-\x7e]{1,128}$/.test(String(input.MessageGroupId))) {
+    return 'MessageGroupId must be 1 to 128 printable characters';
+  }
+  return undefined;
+}
+
+function sentMessage(queueUrl: string, input: Record<string, unknown>): SentSqsMessage {
+  return {
+    queueUrl,
+    body: String(input.MessageBody),
+    delaySeconds: input.DelaySeconds as number | undefined,
+    attributes: (input.MessageAttributes as Record<string, unknown> | undefined) ?? {},
+    ...(input.MessageGroupId === undefined ? {} : { messageGroupId: String(input.MessageGroupId) }),
+  };
 }
 
 // --- SNS (awsQuery) -------------------------------------------------------------------------------------
