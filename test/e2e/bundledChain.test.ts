@@ -21,6 +21,7 @@ import { type CatchUpEvent, isCatchUp } from '../../shared/events/catchUpEvent.j
 import { establishmentsOf, isOrderEvent, type NotifierEvent } from '../../shared/events/notifierEvent.js';
 import type { OrderEvent } from '../../shared/events/orderEvent.js';
 import { DynamoStateStore } from '../../shared/store/dynamo/dynamoStateStore.js';
+import { type SlackWebApiStandIn, startSlackWebApi } from '../../simulator/inbox/slackWebApiServer.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
 import { functionLogicalId, notifierApp } from '../infra/support/notifierApp.js';
 import type { BundledRun } from '../support/bundledHandler.js';
@@ -32,6 +33,7 @@ import {
   type SentSqsMessage,
   startFakeAwsServices,
 } from '../support/fakeAwsServices.js';
+import { type GateProxy, startGateProxy } from '../support/gateProxy.js';
 import { passesFilterCriteria } from '../support/lambdaFilterPattern.js';
 import { sqsRecord } from '../support/lambdaRecords.js';
 import {
@@ -71,6 +73,10 @@ let automationArrived: (() => void) | undefined;
 let automationStatus = 204;
 let config: Record<string, unknown>;
 let webhookDeliveryId: string;
+/** The Slack Web API stand-in the board subscriber posts to, behind a gate the test opens and shuts. */
+let slackApi: SlackWebApiStandIn;
+let slackGate: GateProxy;
+let boardPlace: Establishment;
 let slackDeliveryId: string;
 /** A secret the receiver also knows but the notifier never had: it must not verify anything. */
 const unrelatedSecret = makeWebhookSecret();
@@ -105,9 +111,11 @@ beforeAll(async () => {
   });
   slack = await startSlackReceiver();
   outdir = await mkdtemp(join(tmpdir(), 'bundled-chain-'));
-  const [first, second] = sim.world.establishments();
-  if (!first || !second) throw new Error('the simulator has at least two establishments');
-  [kitchen, office] = [first, second];
+  const [first, second, third] = sim.world.establishments();
+  if (!first || !second || !third) throw new Error('the simulator has at least three establishments');
+  [kitchen, office, boardPlace] = [first, second, third];
+  slackApi = await startSlackWebApi({ rateLimits: false });
+  slackGate = await startGateProxy(slackApi.apiUrl);
 
   config = {
     api: { baseUrl: sim.baseUrl, requestsPerMinute: 50 },
@@ -141,6 +149,15 @@ beforeAll(async () => {
         webhookUrl: { env: 'KITCHEN_SLACK_URL' },
         filter: { establishments: [kitchen.uuid] },
       },
+      // A Slack app subscriber: the board of a third establishment, kept on DynamoDB.
+      {
+        id: 'board',
+        type: 'slack',
+        botToken: { env: 'BOARD_SLACK_BOT_TOKEN' },
+        channel: slackApi.channel,
+        apiUrl: slackGate.baseUrl,
+        filter: { establishments: [boardPlace.uuid] },
+      },
     ],
   };
   // Bundled for real: the config (with the simulator's address) is compiled into the bundles.
@@ -162,6 +179,7 @@ beforeAll(async () => {
     'organization-tokens': JSON.stringify({ NORTH_SCHOOL_TOKEN: sim.token }),
     AUTOMATION_WEBHOOK_SECRET: hookSecret,
     PARTNER_WEBHOOK_SECRET: partnerSecret,
+    BOARD_SLACK_BOT_TOKEN: slackApi.token,
     KITCHEN_SLACK_URL: slack.webhookUrl('kitchen'),
   };
   for (const [name, value] of Object.entries(values)) aws.secrets.set(`${prefix}${name}`, value);
@@ -177,6 +195,8 @@ afterAll(async () => {
     webhook?.close(),
     partner?.close(),
     slack?.close(),
+    slackGate?.close(),
+    slackApi?.close(),
   ]);
   if (outdir) await rm(outdir, { recursive: true, force: true });
 });
@@ -503,7 +523,11 @@ describe('the bundled functions, wired as the template wires them', () => {
     expect(aws.refused).toEqual([]);
     // Each secret of a subscriber something was delivered to (the partner had nothing yet), read when first needed.
     expect(new Set(aws.secretsRead)).toEqual(
-      new Set([...aws.secrets.keys()].filter((name) => !name.endsWith('PARTNER_WEBHOOK_SECRET'))),
+      new Set(
+        [...aws.secrets.keys()].filter(
+          (name) => !name.endsWith('PARTNER_WEBHOOK_SECRET') && !name.endsWith('BOARD_SLACK_BOT_TOKEN'),
+        ),
+      ),
     );
     for (const { name, run } of runs) {
       const errors = logLines(run).filter((line) => line.level === 'ERROR' || line.level === 'WARN');
@@ -819,5 +843,81 @@ describe('the bundled functions, wired as the template wires them', () => {
       vi.unstubAllEnvs();
       await rm(stackDir, { recursive: true, force: true });
     }
+  }, 90_000);
+  // Issue 30's done-when on AWS: two events of one order handed to two invocations of the Slack function
+  // at once. The first is mid-post (its Slack calls held at the gate) when the second runs: the post is
+  // claimed in the state table, so the second posts nothing and is retried; once the first has posted, the
+  // retry edits its reply. One board, one reply, one edit.
+  it('post one reply for an order whose two events two Slack invocations handle at once, then edit it once', async () => {
+    // 1. An order at the board's establishment, then its completion: two events of one order.
+    const order = sim.world.addOrder({ pickupDate: sim.world.today(), establishment: boardPlace.uuid });
+    const createdMessages = await pollAndPublish();
+    sim.world.setStatus(order.uuid, 'completed');
+    const completedMessages = await pollAndPublish();
+    const ofOrder = (messages: PublishedMessage[], type: string) =>
+      messages.filter((message) => {
+        const event = JSON.parse(rawSqsBody(message)) as NotifierEvent;
+        return isOrderEvent(event) && event.subject === order.uuid && event.type === type;
+      });
+    const intake = [
+      ...ofOrder(createdMessages, 'order.created'),
+      ...ofOrder(completedMessages, 'order.completed'),
+    ];
+    expect(intake).toHaveLength(2);
+
+    // 2. The Slack channel's queue: the function splits each into the board subscriber's copy.
+    const slackSubscription = wiring
+      .sqsSubscriptions()
+      .find((subscription) => wiring.mappingOf(subscription.queueArn).functionId === slackDeliveryId);
+    if (!slackSubscription) throw new Error('no Slack channel subscription');
+    const { queueArn } = slackSubscription;
+    const sentBefore = aws.sent.length;
+    await invokeBatch(slackDeliveryId, { Records: intake.map((message) => queueRecord(queueArn, message)) });
+    const copies = aws.sent.slice(sentBefore);
+    expect(copies.map((copy) => copy.messageGroupId)).toEqual(['board', 'board']);
+    const [created, completed] = copies.map((copy) => sentRecord(queueArn, copy)) as [SQSRecord, SQSRecord];
+
+    // 3. The first invocation (the creation) until its first Slack call is on the way, held at the gate.
+    const callsBefore = slackApi.calls().length;
+    slackGate.shut();
+    const first = invoke(slackDeliveryId, { Records: [created] });
+    expect(await slackGate.firstHeld()).toBe('/chat.postMessage');
+    // 4. Meanwhile the second (the completion): the board's post is claimed, so it posts nothing and is
+    // handed back to be retried.
+    const second = (await invoke(slackDeliveryId, { Records: [completed] })) as {
+      batchItemFailures: { itemIdentifier: string }[];
+    };
+    expect(second.batchItemFailures).toEqual([{ itemIdentifier: completed.messageId }]);
+    // It called Slack for nothing: only the first's post waits at the gate.
+    expect(slackGate.heldCount()).toBe(1);
+    expect(slackApi.calls().length).toBe(callsBefore);
+    // 5. The first's calls go on: the board and the order's reply, posted once each.
+    slackGate.open();
+    expect(await first).toEqual({ batchItemFailures: [] });
+    // 6. The retry edits the reply.
+    const retried = { ...completed, attributes: { ...completed.attributes, ApproximateReceiveCount: '2' } };
+    await invokeBatch(slackDeliveryId, { Records: [retried] });
+
+    const calls = slackApi.calls().slice(callsBefore);
+    const posts = calls.filter((call) => call.method === 'chat.postMessage' && call.status === 200);
+    const mentions = (call: { args: Record<string, unknown> }) =>
+      JSON.stringify(call.args).includes(order.reference);
+    const boardPosts = posts.filter((call) => call.args.thread_ts === undefined);
+    const replyPosts = posts.filter((call) => call.args.thread_ts !== undefined && mentions(call));
+    expect(boardPosts).toHaveLength(1);
+    expect(replyPosts).toHaveLength(1);
+    const channel = slackApi.workspace.channel(slackApi.channel);
+    const tops = [...(channel?.messages.values() ?? [])].filter((message) => message.threadTs === undefined);
+    expect(tops).toHaveLength(1);
+    const replies = slackApi.workspace
+      .thread(slackApi.channel, tops[0]?.ts ?? '')
+      .replies.filter((reply) => JSON.stringify(reply).includes(order.reference));
+    expect(replies).toHaveLength(1);
+    const replyTs = replies[0]?.ts;
+    const replyEdits = calls.filter(
+      (call) => call.method === 'chat.update' && call.status === 200 && call.args.ts === replyTs,
+    );
+    expect(replyEdits).toHaveLength(1);
+    expect(JSON.stringify(replies[0])).toContain('✅');
   }, 90_000);
 });
