@@ -3,8 +3,9 @@
 // of the overdue ones and why (the watchdog's lines), and a table of every organization's cycles, API
 // requests against the token's budget, orders seen and events (one Logs Insights query over the poller's
 // cycle lines, grouped by organization: as custom metrics they would cost $0.30 a month each per
-// organization, and a query per organization would scan the log group once each); for each Slack or webhook subscriber, delivery latency, outcomes (delivered, retried,
-// dead-lettered, disabled) and its queues; e-mail through the topic's delivery counts; and the functions'
+// organization, and a query per organization would scan the log group once each); for each Slack or
+// webhook channel, one row whatever its number of subscribers: latency and outcomes per subscriber
+// (search expressions over the `Subscriber` dimension) and the channel's queues; e-mail through the topic's delivery counts; and the functions'
 // errors, throttles and the publisher's lag.
 import { Duration } from 'aws-cdk-lib';
 import {
@@ -14,15 +15,15 @@ import {
   LogQueryVisualizationType,
   LogQueryWidget,
   MathExpression,
-  type Metric,
   TextWidget,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { METRICS_NAMESPACE } from '../shared/contracts/customMetrics.js';
+import type { ChannelQueues } from './deliveryQueues.js';
 import type { NotifierFunction } from './notifierFunction.js';
-import { deliveryMetric, organizationsOverdueMetric } from './notifierMetrics.js';
-import type { SubscriberQueue } from './subscriberQueues.js';
+import { organizationsOverdueMetric, SERVICE_NAMES } from './notifierMetrics.js';
 
 const WIDTH = 8;
 const HEIGHT = 6;
@@ -32,8 +33,8 @@ export interface NotifierDashboardProps {
   readonly requestsPerMinute: number;
   /** Its count of overdue organizations, and its lines naming them. */
   readonly watchdog: NotifierFunction;
-  /** One row per Slack or webhook subscriber. */
-  readonly queues: readonly SubscriberQueue[];
+  /** One row per Slack or webhook channel. */
+  readonly channels: readonly ChannelQueues[];
   /** The e-mail subscribers' ids, named on the topic's row. @default none */
   readonly emailSubscriberIds?: readonly string[];
   /** Its log group holds the cycle lines the organizations' table queries. */
@@ -68,8 +69,8 @@ export class NotifierDashboard extends Construct {
       }),
     );
     this.#add(...this.#organizationsRow(props));
-    for (const subscriberQueue of props.queues) {
-      this.#add(...this.#subscriberRow(subscriberQueue));
+    for (const channel of props.channels) {
+      this.#add(...this.#channelRow(channel));
     }
     this.#add(...this.#topicAndFunctionsRow(props));
   }
@@ -120,36 +121,36 @@ export class NotifierDashboard extends Construct {
     ];
   }
 
-  #subscriberRow({ subscriber, queue, deadLetterQueue }: SubscriberQueue): IWidget[] {
-    const metric = (name: Parameters<typeof deliveryMetric>[2], statistic: string, label: string): Metric =>
-      deliveryMetric(subscriber.type, subscriber.id, name, { statistic, label });
+  #channelRow({ type, queue, deadLetterQueue }: ChannelQueues): IWidget[] {
     const fiveMinutes = Duration.minutes(5);
+    // One line per subscriber that published the metric in the range, whatever their number.
+    const perSubscriber = (metricName: string, statistic: string, label: string): MathExpression =>
+      new MathExpression({
+        expression: `SEARCH('{${METRICS_NAMESPACE},Subscriber,service} MetricName="${metricName}" service="${SERVICE_NAMES[type]}"', '${statistic}', 300)`,
+        label,
+        period: fiveMinutes,
+      });
     return [
       new GraphWidget({
-        title: `${subscriber.id} (${subscriber.type}): delivery latency`,
+        title: `${type}: delivery latency p99 (ms), per subscriber`,
+        left: [perSubscriber('DeliveryLatencyMs', 'p99', '')],
+        leftYAxis: { min: 0 },
+        width: WIDTH,
+        height: HEIGHT,
+      }),
+      new GraphWidget({
+        title: `${type}: retried, dead-lettered, paused, per subscriber`,
         left: [
-          metric('DeliveryLatencyMs', 'p50', 'p50 ms'),
-          metric('DeliveryLatencyMs', 'p99', 'p99 ms'),
-          metric('DeliveryLatencyMs', 'Maximum', 'max ms'),
+          perSubscriber('DeliveryRetried', 'Sum', 'retried'),
+          perSubscriber('DeadLettered', 'Sum', 'dead-lettered'),
+          perSubscriber('SubscriberPaused', 'Sum', 'paused'),
         ],
         leftYAxis: { min: 0 },
         width: WIDTH,
         height: HEIGHT,
       }),
       new GraphWidget({
-        title: `${subscriber.id} (${subscriber.type}): outcomes`,
-        left: [
-          metric('Delivered', 'Sum', 'delivered'),
-          metric('DeliveryRetried', 'Sum', 'retried'),
-          metric('DeadLettered', 'Sum', 'dead-lettered'),
-          metric('SubscriberDisabled', 'Sum', 'subscriber disabled'),
-        ],
-        leftYAxis: { min: 0 },
-        width: WIDTH,
-        height: HEIGHT,
-      }),
-      new GraphWidget({
-        title: `${subscriber.id} (${subscriber.type}): queues`,
+        title: `${type}: the channel's queues (every subscriber's messages)`,
         left: [
           queue.metricApproximateNumberOfMessagesVisible({ period: fiveMinutes, label: 'waiting' }),
           queue.metricApproximateNumberOfMessagesNotVisible({

@@ -1,12 +1,13 @@
-// The Slack and webhook delivery functions: one per subscriber type that has subscribers (a function with
-// no queue to consume would refuse to start), consuming every queue of its type. The environment follows
-// deliveryQueueContract.ts: QUEUE_SUBSCRIBERS maps each queue ARN to its subscriber, DLQ_URLS each
-// subscriber to its dead-letter queue; the config, its subscribers only, is compiled into the bundle.
-import { Duration, type RemovalPolicy, Stack } from 'aws-cdk-lib';
+// The Slack and webhook delivery functions: one per channel type that has subscribers, consuming its
+// channel's one delivery queue (deliveryQueues.ts). The environment follows deliveryQueueContract.ts and
+// holds nothing per subscriber: the queue and dead-letter queue URLs; the config, its subscribers only, is
+// compiled into the bundle.
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
+import type { CfnQueue, Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { subscriberSecrets } from '../shared/config/secretReferences.js';
 import {
@@ -14,9 +15,9 @@ import {
   DELIVERY_FUNCTION_TIMEOUT_SECONDS,
 } from '../shared/contracts/deliveryQueueContract.js';
 import type { DeliveryVariables } from '../shared/contracts/functionEnvironments.js';
+import type { ChannelQueues } from './deliveryQueues.js';
 import {
   generatedNameLength,
-  queueArnStandIn,
   queueUrlStandIn,
   SQS_QUEUE_NAME_MAXIMUM,
   tableNameStandIn,
@@ -25,29 +26,27 @@ import type { NotifierConfig, QueueSubscriberType } from './notifierConfig.js';
 import { NotifierFunction } from './notifierFunction.js';
 import { SERVICE_NAMES } from './notifierMetrics.js';
 import type { NotifierSecrets } from './notifierSecrets.js';
-import type { SubscriberQueue } from './subscriberQueues.js';
 
-const DELIVERED_TYPES: readonly QueueSubscriberType[] = ['webhook', 'slack'];
 const CONSTRUCT_IDS: Record<QueueSubscriberType, string> = { webhook: 'Webhook', slack: 'Slack' };
 const DESCRIPTIONS: Record<QueueSubscriberType, string> = {
   webhook: 'meal-order-notifier: delivers order events to webhook subscribers as signed POSTs',
-  slack: 'meal-order-notifier: delivers order events to Slack subscribers as Block Kit messages',
+  slack: 'meal-order-notifier: delivers order events to Slack subscribers: messages, or the kitchen board',
 };
 
 export interface DeliveryFunctionsProps {
   /** Each function gets the subscribers of its type, compiled into its bundle. */
   readonly config: NotifierConfig;
-  /** Read and written for the disabled-subscriber records only. */
+  /** The disabled-subscriber records, and the Slack boards' message map. */
   readonly table: Table;
   /** Each function may read its own subscribers' secrets. */
   readonly secrets: NotifierSecrets;
-  /** Every Slack and webhook subscriber's queue pair; a type without any gets no function. */
-  readonly queues: readonly SubscriberQueue[];
+  /** Each channel's queues; a type without subscribers has none, and gets no function. */
+  readonly channels: readonly ChannelQueues[];
   /**
-   * Batches of one queue processed at once. Two, the least SQS event sources allow: a receiver (and a Slack
-   * webhook, paced at one message a second) sees at most two senders, and one subscriber's backlog cannot
-   * take every concurrent execution.
-   * @default 2
+   * Batches of a channel's queue processed at once. Within a batch, different subscribers already run at
+   * once; a few batches more let a backlog drain while the fair queue gives the quiet subscribers' messages
+   * first, and still keep a receiver to a handful of senders.
+   * @default 5
    */
   readonly maxConcurrencyPerQueue?: number;
   /** @default 256 */
@@ -64,14 +63,11 @@ export class DeliveryFunctions extends Construct {
 
   constructor(scope: Construct, id: string, props: DeliveryFunctionsProps) {
     super(scope, id);
-    const stack = Stack.of(this);
     const tableName = tableNameStandIn(props.table);
     const functions = new Map<QueueSubscriberType, NotifierFunction>();
-    for (const type of DELIVERED_TYPES) {
-      const queues = props.queues.filter(({ subscriber }) => subscriber.type === type);
-      if (queues.length === 0) continue;
-      const nameLength = (queue: SubscriberQueue['queue']) =>
-        generatedNameLength(queue.node.defaultChild as CfnQueue, SQS_QUEUE_NAME_MAXIMUM);
+    const nameLength = (queue: Queue) =>
+      generatedNameLength(queue.node.defaultChild as CfnQueue, SQS_QUEUE_NAME_MAXIMUM);
+    for (const { type, subscribers, queue, deadLetterQueue } of props.channels) {
       const deliveryFunction = new NotifierFunction(this, CONSTRUCT_IDS[type], {
         handlerModule: `${type}-delivery/handler.ts`,
         serviceName: SERVICE_NAMES[type],
@@ -84,53 +80,45 @@ export class DeliveryFunctions extends Construct {
         environment: {
           STATE_TABLE_NAME: props.table.tableName,
           SECRETS_PREFIX: props.secrets.prefix,
-          QUEUE_SUBSCRIBERS: stack.toJsonString(
-            Object.fromEntries(queues.map(({ queue, subscriber }) => [queue.queueArn, subscriber.id])),
-          ),
-          DLQ_URLS: stack.toJsonString(
-            Object.fromEntries(
-              queues.map(({ deadLetterQueue, subscriber }) => [subscriber.id, deadLetterQueue.queueUrl]),
-            ),
-          ),
+          DELIVERY_QUEUE_URL: queue.queueUrl,
+          DEAD_LETTER_QUEUE_URL: deadLetterQueue.queueUrl,
         } satisfies DeliveryVariables,
         environmentStandIns: {
           STATE_TABLE_NAME: tableName,
-          QUEUE_SUBSCRIBERS: jsonObjectText(
-            queues.map(({ queue, subscriber }) => [queueArnStandIn(nameLength(queue)), subscriber.id]),
-          ),
-          DLQ_URLS: jsonObjectText(
-            queues.map(({ deadLetterQueue, subscriber }) => [
-              subscriber.id,
-              queueUrlStandIn(nameLength(deadLetterQueue)),
-            ]),
-          ),
+          DELIVERY_QUEUE_URL: queueUrlStandIn(nameLength(queue)),
+          DEAD_LETTER_QUEUE_URL: queueUrlStandIn(nameLength(deadLetterQueue)),
         } satisfies Partial<DeliveryVariables>,
       });
+      // The function sends to the queue it consumes (the split, a paused subscriber's delayed copy), which
+      // Lambda's recursive loop detection would stop after about 16 rounds of one message: a pause of four
+      // hours. Each round here is a new message with its own purpose, and a message only goes round while
+      // its subscriber is paused, every 15 minutes, so the loop is meant.
+      (deliveryFunction.function.node.defaultChild as CfnFunction).recursiveLoop = 'Allow';
 
-      for (const { queue, deadLetterQueue } of queues) {
-        // Grants consuming the queue, ChangeMessageVisibility (the retry schedule) included.
-        deliveryFunction.function.addEventSource(
-          new SqsEventSource(queue, {
-            batchSize: DELIVERY_BATCH_SIZE,
-            reportBatchItemFailures: true,
-            maxConcurrency: props.maxConcurrencyPerQueue ?? 2,
-          }),
-        );
-        deadLetterQueue.grantSendMessages(deliveryFunction);
-      }
-      // The disabled-subscriber records (SUBSCRIBER#<id> / DISABLED).
-      props.table.grant(deliveryFunction, 'dynamodb:GetItem', 'dynamodb:PutItem');
+      // Grants consuming the queue, ChangeMessageVisibility (the retry schedule) included.
+      deliveryFunction.function.addEventSource(
+        new SqsEventSource(queue, {
+          batchSize: DELIVERY_BATCH_SIZE,
+          reportBatchItemFailures: true,
+          maxConcurrency: props.maxConcurrencyPerQueue ?? 5,
+        }),
+      );
+      queue.grantSendMessages(deliveryFunction);
+      deadLetterQueue.grantSendMessages(deliveryFunction);
+      // The disabled-subscriber records (SUBSCRIBER#<id> / DISABLED); for Slack, the boards' message map
+      // (claims are conditional puts; a board's replies and its owed edits are read by Query).
+      props.table.grant(
+        deliveryFunction,
+        'dynamodb:GetItem',
+        'dynamodb:PutItem',
+        ...(type === 'slack' ? ['dynamodb:Query'] : []),
+      );
       props.secrets.grantRead(
         deliveryFunction,
-        queues.flatMap(({ subscriber }) => subscriberSecrets(subscriber)),
+        subscribers.flatMap((subscriber) => subscriberSecrets(subscriber)),
       );
       functions.set(type, deliveryFunction);
     }
     this.functions = functions;
   }
-}
-
-/** A JSON object's text from entries whose keys may repeat (stand-ins of equal length), all counted. */
-function jsonObjectText(entries: readonly (readonly [string, string])[]): string {
-  return `{${entries.map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value)}`).join(',')}}`;
 }

@@ -20,6 +20,7 @@ import type { DeliverySubscriber } from '../shared/contracts/deliveryQueueContra
 import { alarmTopicName, NotifierAlarms } from './alarms.js';
 import { NotifierDashboard } from './dashboard.js';
 import { DeliveryFunctions } from './deliveryFunctions.js';
+import { DeliveryQueues } from './deliveryQueues.js';
 import { DigestFunction } from './digestFunction.js';
 import { DigestSchedule } from './digestSchedule.js';
 import { EmailSubscriptions } from './emailSubscriptions.js';
@@ -35,7 +36,6 @@ import { checkRolePolicySizes } from './rolePolicySize.js';
 import { assertFilterPoliciesFit, assertStackFits } from './stackLimits.js';
 import { addStackOutputs } from './stackOutputs.js';
 import { StateTable } from './stateTable.js';
-import { SubscriberQueues } from './subscriberQueues.js';
 import { SubscriptionDeadLetters } from './subscriptionDeadLetters.js';
 import { catchUpAfterSecondsVariable } from './subscriptionFilterPolicy.js';
 
@@ -133,7 +133,7 @@ export class MealOrderNotifierStack extends Stack {
       subscribers: emailSubscribers,
       deadLetters: subscriptionDeadLetters,
     });
-    const queues = new SubscriberQueues(this, 'Deliveries', {
+    const queues = new DeliveryQueues(this, 'Deliveries', {
       topic: events.topic,
       deadLetters: subscriptionDeadLetters,
       subscribers: config.subscribers.filter(
@@ -144,7 +144,7 @@ export class MealOrderNotifierStack extends Stack {
       config: this.config,
       table: state.table,
       secrets,
-      queues: queues.all,
+      channels: queues.channels,
       logRemovalPolicy: removalPolicy,
     });
 
@@ -178,12 +178,12 @@ export class MealOrderNotifierStack extends Stack {
       publisher: this.publisher.function,
       functions,
       deadLetterQueues: [
-        ...queues.all.map(({ subscriber, deadLetterQueue }) => ({
-          label: `${subscriber.id} DLQ`,
+        ...queues.channels.map(({ type, deadLetterQueue }) => ({
+          label: `${type} DLQ`,
           queue: deadLetterQueue,
           advice:
-            `Deliveries to ${subscriber.id} failed for good (a refusal, a receiver gone, or the retry schedule spent). ` +
-            `Each message carries the reason in its attributes: meal-notifier deliveries --stack ${this.stackName} --failed lists them. Fix the cause, then move them back with meal-notifier replay --stack ${this.stackName} --subscriber ${subscriber.id} --dead-letters (docs/aws.md, "Operate it").`,
+            `Deliveries to ${type} subscribers failed for good (a refusal, a receiver gone, or the retry schedule spent). ` +
+            `Each message names its subscriber and the reason in its attributes: meal-notifier deliveries --stack ${this.stackName} --failed lists them by subscriber. Fix the cause, then move one subscriber's back with meal-notifier replay --stack ${this.stackName} --subscriber <id> --dead-letters (docs/aws.md, "Operate it").`,
         })),
         {
           label: 'publisher failure queue',
@@ -203,7 +203,7 @@ export class MealOrderNotifierStack extends Stack {
     const dashboard = new NotifierDashboard(this, 'Dashboard', {
       requestsPerMinute: config.api.requestsPerMinute,
       watchdog,
-      queues: queues.all,
+      channels: queues.channels,
       emailSubscriberIds: emailSubscribers.map((subscriber) => subscriber.id),
       poller: this.poller,
       topic: events.topic,
@@ -218,7 +218,7 @@ export class MealOrderNotifierStack extends Stack {
       alarmTopic: alarms.topic,
       dashboardName: dashboard.dashboard.dashboardName,
       secrets: secrets.all,
-      queues: queues.all,
+      channels: queues.channels,
       publisherFailureQueue: this.publisher.failureQueue,
       subscriptionDeadLetterQueue: subscriptionDeadLetters.queue,
       pollingEnabled,

@@ -1,7 +1,7 @@
 // IAM refuses a role whose inline policies add up to more than 10,240 characters (whitespace aside), and
 // a customer managed policy over 6,144; CloudFormation says so only halfway through a deployment. The
-// delivery roles grow with the config: each webhook or Slack subscriber adds its queues, each secret of a
-// webhook rotation its secret. So the stack measures every role's policies at synth time and refuses one
+// delivery roles grow with the config: each Slack or webhook subscriber's secret adds its ARN (a webhook
+// rotation lists several); the queues are one per channel. So the stack measures every role's policies at synth time and refuses one
 // that cannot fit, naming the role, the size and the limit.
 //
 // The size is the deployed one. A policy holds ARNs CloudFormation fills in at deploy time, each longer
@@ -117,7 +117,7 @@ export function assertRolePoliciesFit(stack: Stack): void {
 }
 
 const SPLIT_ADVICE =
-  'each Slack or webhook subscriber adds its queues, each webhook secret (a rotation lists several) its secret; retire rotated secrets, or split the subscribers across two configs, each deployed under its own -c stackName';
+  'each secret of a Slack or webhook subscriber (a rotation lists several) adds its ARN; retire rotated secrets, or split the subscribers across two configs, each deployed under its own -c stackName';
 
 /**
  * The characters IAM counts in `document` once deployed: its JSON without whitespace, each CloudFormation

@@ -6,13 +6,9 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { putTokensCommand } from '../shared/contracts/organizationTokensSecret.js';
-import {
-  outputKeyPart,
-  STACK_OUTPUT_KEYS,
-  subscriberOutputKeys,
-} from '../shared/contracts/stackOutputKeys.js';
+import { channelOutputKeys, outputKeyPart, STACK_OUTPUT_KEYS } from '../shared/contracts/stackOutputKeys.js';
+import type { ChannelQueues } from './deliveryQueues.js';
 import type { NotifierSecret } from './notifierSecrets.js';
-import type { SubscriberQueue } from './subscriberQueues.js';
 
 export interface StackOutputsProps {
   readonly table: ITable;
@@ -20,7 +16,7 @@ export interface StackOutputsProps {
   readonly alarmTopic: ITopic;
   readonly dashboardName: string;
   readonly secrets: readonly NotifierSecret[];
-  readonly queues: readonly SubscriberQueue[];
+  readonly channels: readonly ChannelQueues[];
   readonly publisherFailureQueue: IQueue;
   /** Every SNS subscription's dead-letter queue. */
   readonly subscriptionDeadLetterQueue: IQueue;
@@ -60,15 +56,18 @@ export function addStackOutputs(stack: Stack, props: StackOutputsProps): void {
         : `Put its value: aws secretsmanager put-secret-value --secret-id ${name} --secret-string '...'.`;
     output(`Secret${envName}`, name, `${put} Used by ${uses.map((use) => use.path).join(', ')}.`);
   }
-  const queueKeys = subscriberOutputKeys(props.queues.map(({ subscriber }) => subscriber.id));
-  for (const { subscriber, queue, deadLetterQueue } of props.queues) {
-    const keys = queueKeys.get(subscriber.id);
-    if (!keys) throw new Error(`no output keys for subscriber ${subscriber.id}`);
-    output(keys.queue, queue.queueUrl, `Deliveries to ${subscriber.id} waiting or being retried.`);
+  // Two per channel type, whatever the number of subscribers: `--subscriber` picks one's messages.
+  for (const { type, queue, deadLetterQueue } of props.channels) {
+    const keys = channelOutputKeys(type);
+    output(
+      keys.queue,
+      queue.queueUrl,
+      `Deliveries to the ${type} subscribers waiting or being retried, each message naming its subscriber.`,
+    );
     output(
       keys.deadLetterQueue,
       deadLetterQueue.queueUrl,
-      `Deliveries to ${subscriber.id} that failed for good; list them with meal-notifier deliveries --stack --failed, replay with meal-notifier replay --stack --dead-letters.`,
+      `Deliveries to the ${type} subscribers that failed for good, each naming its subscriber; list them with meal-notifier deliveries --stack --failed, replay one subscriber's with meal-notifier replay --stack --subscriber <id> --dead-letters.`,
     );
   }
   output(

@@ -66,8 +66,10 @@ async function openDeployedStack(options: StackTarget, config: Config): Promise<
         cloudFormation.destroy();
       }
     }
-    const queueSubscriberIds = config.subscribers.filter(({ type }) => type !== 'email').map(({ id }) => id);
-    const resources = stackResourcesFromOutputs(options.stack, outputs, queueSubscriberIds);
+    const queueSubscribers = config.subscribers.flatMap((subscriber) =>
+      subscriber.type === 'email' ? [] : [{ id: subscriber.id, type: subscriber.type }],
+    );
+    const resources = stackResourcesFromOutputs(options.stack, outputs, queueSubscribers);
     return {
       resources,
       store: new DynamoStateStore({ client: dynamo, tableName: resources.tableName }),

@@ -1,5 +1,6 @@
-// The SQS adapter of the DeliveryQueues port: each Slack or webhook subscriber's queue and dead-letter queue,
-// by the URLs the stack's outputs give.
+// The SQS adapter of the DeliveryQueues port: a Slack or webhook subscriber's messages on its channel's
+// delivery queue and dead-letter queue (shared by every subscriber of the type, by the URLs the stack's
+// outputs give), told apart by the `subscriber` attribute each message carries.
 //
 // Reading a dead-letter queue takes its messages for a few seconds only (long enough to page through it)
 // and gives them back at once after; nothing is deleted except by a redrive, and only once its copy is on
@@ -18,7 +19,10 @@ import {
   type SendMessageBatchRequestEntry,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { DEAD_LETTER_ATTRIBUTES } from '../../shared/contracts/deliveryQueueContract.js';
+import {
+  DEAD_LETTER_ATTRIBUTES,
+  SUBSCRIBER_ATTRIBUTE,
+} from '../../shared/contracts/deliveryQueueContract.js';
 import { defaultHighlightWords } from '../../shared/delivery/highlightWordsOf.js';
 import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
 import type {
@@ -44,6 +48,8 @@ const SQS_BATCH_MAX_ENTRIES = 10;
 const SQS_BATCH_MAX_BYTES = 262_144;
 const ENDPOINT_VARIABLE = 'AWS_ENDPOINT_URL_SQS';
 const DEAD_LETTER_NAMES = new Set<string>(Object.values(DEAD_LETTER_ATTRIBUTES));
+/** How many of a subscriber's dead letters `depth` counts at most (it reads the shared queue to count). */
+const DEAD_LETTERS_COUNTED = 1_000;
 
 export class SqsDeliveryQueues implements DeliveryQueues {
   readonly #sqs: SQSClient;
@@ -58,6 +64,10 @@ export class SqsDeliveryQueues implements DeliveryQueues {
     return this.#queues.has(subscriberId);
   }
 
+  /**
+   * `queued` is the channel's queue, every subscriber of the type together (SQS counts no attribute);
+   * `dead` is this subscriber's own dead letters, counted by reading them (up to DEAD_LETTERS_COUNTED).
+   */
   async depth(subscriberId: string): Promise<QueueDepth> {
     const urls = this.#urls(subscriberId);
     const queue = await this.#attributes(`the queue of ${subscriberId}`, urls.queueUrl, [
@@ -65,63 +75,77 @@ export class SqsDeliveryQueues implements DeliveryQueues {
       'ApproximateNumberOfMessagesNotVisible',
       'ApproximateNumberOfMessagesDelayed',
     ]);
-    const dead = await this.#attributes(`the dead-letter queue of ${subscriberId}`, urls.deadLetterQueueUrl, [
-      'ApproximateNumberOfMessages',
-      'ApproximateNumberOfMessagesNotVisible',
-    ]);
-    return { queued: sum(queue), dead: sum(dead) };
+    const dead = await this.deadLetters(subscriberId, DEAD_LETTERS_COUNTED);
+    return { queued: sum(queue), dead: dead.length };
   }
 
   async deadLetters(subscriberId: string, limit: number): Promise<DeadLetterMessage[]> {
     const what = `the dead-letter queue of ${subscriberId}`;
     const url = this.#urls(subscriberId).deadLetterQueueUrl;
+    // Every message taken is given back, the other subscribers' too: only theirs are listed.
     const taken = new Map<string, Message>();
+    const mine: Message[] = [];
     try {
-      while (taken.size < limit) {
-        const received = await this.#receive(
-          what,
-          url,
-          Math.min(SQS_BATCH_MAX_ENTRIES, limit - taken.size),
-          PEEK_VISIBILITY_SECONDS,
-        );
+      while (mine.length < limit) {
+        const received = await this.#receive(what, url, SQS_BATCH_MAX_ENTRIES, PEEK_VISIBILITY_SECONDS);
         const fresh = received.filter((message) => message.MessageId && !taken.has(message.MessageId));
         if (fresh.length === 0) break;
-        for (const message of fresh) taken.set(message.MessageId ?? '', message);
+        for (const message of fresh) {
+          taken.set(message.MessageId ?? '', message);
+          if (subscriberOf(message) === subscriberId && mine.length < limit) mine.push(message);
+        }
       }
     } finally {
       await this.#giveBack(url, [...taken.values()]);
     }
-    return [...taken.values()].map(toDeadLetter);
+    return mine.map(toDeadLetter);
   }
 
   async redrive(subscriberId: string, options: SendOptions): Promise<number> {
     const urls = this.#urls(subscriberId);
     const what = `the dead-letter queue of ${subscriberId}`;
     const seen = new Set<string>();
+    const others: Message[] = [];
     const problems: string[] = [];
     let moved = 0;
-    for (;;) {
-      const received = await this.#receive(
-        what,
-        urls.deadLetterQueueUrl,
-        SQS_BATCH_MAX_ENTRIES,
-        MOVE_VISIBILITY_SECONDS,
-      );
-      const fresh = received.filter((message) => message.MessageId && !seen.has(message.MessageId));
-      if (fresh.length === 0) break;
-      for (const message of fresh) seen.add(message.MessageId ?? '');
-      const entries = fresh.map((message, index) => ({
-        Id: `m${index}`,
-        MessageBody: message.Body ?? '',
-        MessageAttributes: originalAttributes(message.MessageAttributes),
-        DelaySeconds: options.delaySeconds,
-      }));
-      const { sent, failed } = await this.#sendBatch(`the queue of ${subscriberId}`, urls.queueUrl, entries);
-      problems.push(...failed);
-      // Deleted only once the copy is on the queue: a failure in between sends it twice, never loses it.
-      const done = fresh.filter((_, index) => sent.has(`m${index}`));
-      await this.#delete(what, urls.deadLetterQueueUrl, done);
-      moved += done.length;
+    try {
+      for (;;) {
+        const received = await this.#receive(
+          what,
+          urls.deadLetterQueueUrl,
+          SQS_BATCH_MAX_ENTRIES,
+          MOVE_VISIBILITY_SECONDS,
+        );
+        const unseen = received.filter((message) => message.MessageId && !seen.has(message.MessageId));
+        if (unseen.length === 0) break;
+        for (const message of unseen) seen.add(message.MessageId ?? '');
+        // The other subscribers' dead letters stay where they are, given back below.
+        const fresh = unseen.filter((message) => subscriberOf(message) === subscriberId);
+        others.push(...unseen.filter((message) => subscriberOf(message) !== subscriberId));
+        if (fresh.length === 0) continue;
+        const entries = fresh.map((message, index) => ({
+          Id: `m${index}`,
+          MessageBody: message.Body ?? '',
+          MessageGroupId: subscriberId,
+          MessageAttributes: {
+            ...originalAttributes(message.MessageAttributes),
+            [SUBSCRIBER_ATTRIBUTE]: { DataType: 'String', StringValue: subscriberId },
+          },
+          DelaySeconds: options.delaySeconds,
+        }));
+        const { sent, failed } = await this.#sendBatch(
+          `the queue of ${subscriberId}`,
+          urls.queueUrl,
+          entries,
+        );
+        problems.push(...failed);
+        // Deleted only once the copy is on the queue: a failure in between sends it twice, never loses it.
+        const done = fresh.filter((_, index) => sent.has(`m${index}`));
+        await this.#delete(what, urls.deadLetterQueueUrl, done);
+        moved += done.length;
+      }
+    } finally {
+      await this.#giveBack(urls.deadLetterQueueUrl, others);
     }
     if (problems.length > 0) {
       throw new StackAccessError(
@@ -145,7 +169,12 @@ export class SqsDeliveryQueues implements DeliveryQueues {
       const entries = chunk.map((message, index) => ({
         Id: `e${index}`,
         MessageBody: message.body,
-        MessageAttributes: message.attributes,
+        // Its subscriber's message group (the fair queue's tenant), and named, so no split is made again.
+        MessageGroupId: subscriberId,
+        MessageAttributes: {
+          ...message.attributes,
+          [SUBSCRIBER_ATTRIBUTE]: { DataType: 'String', StringValue: subscriberId },
+        },
         DelaySeconds: options.delaySeconds,
       }));
       const { failed } = await this.#sendBatch(`the queue of ${subscriberId}`, url, entries, (id) => {
@@ -276,6 +305,11 @@ export function queueMessage(event: NotifierEvent): {
   const entry = publishEntry(event, defaultHighlightWords);
   const bodies = JSON.parse(entry.Message ?? '{}') as { default?: string };
   return { body: bodies.default ?? JSON.stringify(event), attributes: { ...entry.MessageAttributes } };
+}
+
+/** The subscriber a message of the channel's queues is for; undefined for one no subscriber had yet. */
+function subscriberOf(message: Message): string | undefined {
+  return message.MessageAttributes?.[SUBSCRIBER_ATTRIBUTE]?.StringValue;
 }
 
 function toDeadLetter(message: Message): DeadLetterMessage {

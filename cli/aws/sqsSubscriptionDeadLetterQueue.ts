@@ -10,6 +10,7 @@ import {
   SendMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
+import { SUBSCRIBER_ATTRIBUTE } from '../../shared/contracts/deliveryQueueContract.js';
 import { StackAccessError } from '../../shared/operations/errors.js';
 import type { SubscriberQueueUrls } from '../../shared/operations/stackResources.js';
 import type {
@@ -112,9 +113,13 @@ export class SqsSubscriptionDeadLetterQueue implements SubscriptionDeadLetterQue
         new SendMessageCommand({
           QueueUrl: queueUrl,
           MessageBody: message.Body ?? '',
-          ...(message.MessageAttributes && Object.keys(message.MessageAttributes).length > 0
-            ? { MessageAttributes: message.MessageAttributes }
-            : {}),
+          // The channel's queue is shared: named for the subscriber and in its message group, the copy goes
+          // to it alone, not split again among every subscriber of the channel.
+          MessageGroupId: subscriberId,
+          MessageAttributes: {
+            ...message.MessageAttributes,
+            [SUBSCRIBER_ATTRIBUTE]: { DataType: 'String', StringValue: subscriberId },
+          },
           DelaySeconds: delaySeconds,
         }),
       );

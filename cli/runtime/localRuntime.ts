@@ -25,12 +25,11 @@ import { buildSender } from '../../shared/delivery/buildSender.js';
 import type { DeliveryLedger } from '../../shared/delivery/deliveryLedger.js';
 import type { DeliveryOutbox } from '../../shared/delivery/deliveryOutbox.js';
 import type { DigestStore } from '../../shared/delivery/digest/digestStore.js';
-import { isDigested } from '../../shared/delivery/digest/planDigests.js';
 import { highlightWordsOf } from '../../shared/delivery/highlightWordsOf.js';
 import type { CatchUpSettings } from '../../shared/delivery/outboxDelivery.js';
+import { routeEvent } from '../../shared/delivery/routeEvent.js';
 import type { SenderTuning } from '../../shared/delivery/senderTuning.js';
 import type { BoardMessages } from '../../shared/delivery/slack/board/boardMessages.js';
-import { matchesFilter } from '../../shared/delivery/subscriberFilter.js';
 import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
 import { createUndiciHttpClient } from '../../shared/http/undiciHttpClient.js';
 import { holderGoneOnThisHost } from '../../shared/poll/holderGoneOnThisHost.js';
@@ -126,15 +125,8 @@ export async function openLocalState(
     path: statePath,
     clock,
     routeEvent: (event) =>
-      config.subscribers
-        .filter(
-          (subscriber) =>
-            subscriber.enabled &&
-            matchesFilter(subscriber.filter, event) &&
-            // Held for the digest, which the runner builds from the log once the period ends.
-            !isDigested(subscriber, event),
-        )
-        .map((subscriber) => subscriber.id),
+      // A digest's types are held for it, which the runner builds from the log once the period ends.
+      routeEvent(config.subscribers, event).map((subscriber) => subscriber.id),
   });
   return { config, configPath, statePath, ...localPortsOf(store), close: async () => store.close() };
 }

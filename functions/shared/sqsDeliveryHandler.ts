@@ -2,20 +2,37 @@
 // call time (module import, in the handlers), AWS clients and senders built once per container, and each
 // SQS batch run through Powertools' BatchProcessor so failed records come back as batchItemFailures.
 //
-// Records are sent one after another: a batch comes from one queue, so one subscriber, whose receiver gets
-// its events in order, whose Slack webhook is paced at 1 message/s anyway, and whose later messages go
-// straight to the DLQ once it answers "gone". A batch whose every record failed is answered, not thrown:
-// a receiver being down is expected weather, not a function error (nor a Lambda error alarm).
+// A batch of the channel's one queue mixes subscribers. Different subscribers' records run at once, so a
+// receiver that is down or slow (up to the 15 s send timeout per record) delays no other; one subscriber's
+// records run one after another, in batch order: its receiver gets its events in order, its Slack webhook is
+// paced at 1 message/s anyway, and its later messages go straight to the DLQ once it answers "gone".
+// Intake messages (not split yet) each run by themselves. A batch whose every record failed is answered,
+// not thrown: a receiver being down is expected weather, not a function error (nor a Lambda error alarm).
+//
+// The Slack function runs the kitchen's board for a Slack app subscriber with the state table's message
+// map (DynamoBoardMessages): two events of one order handled at once, by two invocations, never post it
+// twice, because a post is claimed first by a conditional put (`attribute_not_exists`) and only the
+// invocation whose put succeeded posts; the other finds the claim and edits, or retries shortly while the
+// claim is fresh. Before an invocation returns, the board edits its coalescing put off are made if they
+// fall due within the coalescing gap (settle); later ones stay marked for the next invocation.
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  ChangeMessageVisibilityCommand,
+  SendMessageBatchCommand,
+  type SendMessageBatchRequestEntry,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { subscriberPathById } from '../../shared/config/secretReferences.js';
 import { SecretsManagerSecretResolver } from '../../shared/config/secretsManagerSecretResolver.js';
 import { METRICS_NAMESPACE } from '../../shared/contracts/customMetrics.js';
-import type { DeliverySubscriber } from '../../shared/contracts/deliveryQueueContract.js';
+import {
+  ATTEMPT_TIME_RESERVE_MS,
+  type DeliverySubscriber,
+} from '../../shared/contracts/deliveryQueueContract.js';
 import type { ClosableSender } from '../../shared/delivery/deliveryOutcome.js';
 import { type HighlightWordsOf, highlightWordsOf } from '../../shared/delivery/highlightWordsOf.js';
 import type { SenderTuning } from '../../shared/delivery/senderTuning.js';
@@ -25,13 +42,15 @@ import { DeliveryDeferredError } from '../../shared/delivery/sqs/errors.js';
 import {
   deliverSqsRecord,
   type QueueActions,
+  type QueuedDelivery,
   type SqsDeliveryDependencies,
+  subscriberOfRecord,
 } from '../../shared/delivery/sqs/sqsDelivery.js';
 import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
+import { DynamoBoardMessages } from '../../shared/store/dynamo/dynamoBoardMessages.js';
 import { DynamoSubscriberStatus } from '../../shared/store/dynamo/dynamoSubscriberStatus.js';
 import { parseDeliveryEnvironment } from './deliveryEnvironment.js';
 import { addInvocationContext, type InvocationContext } from './invocationContext.js';
-import { queueUrlFromArn } from './queueUrl.js';
 
 export type SqsDeliveryHandler = (
   event: SQSEvent,
@@ -60,12 +79,12 @@ export function createSqsDeliveryHandler<S extends DeliverySubscriber>(
   const logger = new Logger();
   const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: functionName });
   const sqs = new SQSClient({});
-  const status = new DynamoSubscriberStatus({
-    client: new DynamoDBClient({}),
-    tableName: environment.tableName,
-  });
+  const dynamo = new DynamoDBClient({});
+  const status = new DynamoSubscriberStatus({ client: dynamo, tableName: environment.tableName });
   const senders = new SubscriberSenders({
-    subscribers: [...environment.subscriberOfQueue.values()],
+    subscribers: environment.subscribers,
+    // The Slack app subscribers' boards: the state table's message map, shared by every invocation.
+    tuning: { boardMessages: new DynamoBoardMessages({ client: dynamo, tableName: environment.tableName }) },
     secrets: new SecretsManagerSecretResolver({ prefix: environment.secretsPrefix }),
     // The environment check made every subscriber of this function's queues of its type.
     build: (subscriber, secretValues, _smtp, tuning, highlightWords) =>
@@ -77,16 +96,17 @@ export function createSqsDeliveryHandler<S extends DeliverySubscriber>(
     onWarning: (message) => logger.warn(message),
   });
   const queue: QueueActions = {
-    changeVisibility: async (queueArn, receiptHandle, seconds) => {
+    changeVisibility: async (receiptHandle, seconds) => {
       await sqs.send(
         new ChangeMessageVisibilityCommand({
-          QueueUrl: queueUrlFromArn(queueArn),
+          QueueUrl: environment.deliveryQueueUrl,
           ReceiptHandle: receiptHandle,
           VisibilityTimeout: seconds,
         }),
       );
     },
-    deadLetter: (queueUrl, body, letter) => sendToDeadLetterQueue(sqs, queueUrl, body, letter),
+    deadLetter: (body, letter) => sendToDeadLetterQueue(sqs, environment.deadLetterQueueUrl, body, letter),
+    send: (messages) => sendDeliveries(sqs, environment.deliveryQueueUrl, messages),
   };
   const processor = new BatchProcessor(EventType.SQS);
 
@@ -94,8 +114,7 @@ export function createSqsDeliveryHandler<S extends DeliverySubscriber>(
     addInvocationContext(logger, context);
     const tally = new DeliveryTally();
     const deps: SqsDeliveryDependencies<S> = {
-      subscriberOfQueue: environment.subscriberOfQueue,
-      deadLetterQueueUrl: environment.deadLetterQueueUrl,
+      subscribers: environment.subscribers,
       senders,
       status,
       queue,
@@ -105,9 +124,21 @@ export function createSqsDeliveryHandler<S extends DeliverySubscriber>(
       random: Math.random,
       ...(context ? { remainingTimeMs: () => context.getRemainingTimeInMillis() } : {}),
     };
+    // One chain per subscriber: its records in turn, the chains at once.
+    const chains = new Map<string, Promise<unknown>>();
+    const inTurn = (key: string, step: () => Promise<void>): Promise<void> => {
+      const run = (chains.get(key) ?? Promise.resolve()).then(step, step);
+      chains.set(
+        key,
+        run.catch(() => {}),
+      );
+      return run;
+    };
     const recordHandler = async (record: SQSRecord): Promise<void> => {
       try {
-        await deliverSqsRecord(record, deps);
+        await inTurn(subscriberOfRecord(record) ?? `intake ${record.messageId}`, () =>
+          deliverSqsRecord(record, deps),
+        );
       } catch (error) {
         // Deferred deliveries were logged with their outcome; anything else is logged here, once.
         if (!(error instanceof DeliveryDeferredError)) {
@@ -118,13 +149,54 @@ export function createSqsDeliveryHandler<S extends DeliverySubscriber>(
     };
     try {
       return await processPartialResponse(event, recordHandler, processor, {
-        processInParallel: false,
+        processInParallel: true,
         throwOnFullBatchFailure: false,
       });
     } finally {
+      // The coalesced board edits due within the gap, while time is left; the rest wait for the next call.
+      const remaining = context ? context.getRemainingTimeInMillis() - ATTEMPT_TIME_RESERVE_MS : 10_000;
+      await senders
+        .settle(Date.now() + Math.min(BOARD_SETTLE_MS, Math.max(0, remaining)))
+        .catch((error: unknown) => logger.warn('board edits left for later', { error: describe(error) }));
       tally.publish(metrics);
     }
   };
+}
+
+/** Longest an invocation waits for the board edits its coalescing put off: a little over the gap (3 s). */
+const BOARD_SETTLE_MS = 5_000;
+/** SendMessageBatch takes 10 entries. */
+const SQS_BATCH_MAX_ENTRIES = 10;
+
+/**
+ * Puts each message on the delivery queue in its subscriber's message group (fair queue tenant).
+ * @throws naming the entries SQS did not take, so the record that asked stays on its queue
+ */
+async function sendDeliveries(
+  sqs: SQSClient,
+  queueUrl: string,
+  messages: readonly QueuedDelivery[],
+): Promise<void> {
+  for (let start = 0; start < messages.length; start += SQS_BATCH_MAX_ENTRIES) {
+    const chunk = messages.slice(start, start + SQS_BATCH_MAX_ENTRIES);
+    const entries: SendMessageBatchRequestEntry[] = chunk.map((message, index) => ({
+      Id: `m${index}`,
+      MessageBody: message.body,
+      MessageGroupId: message.subscriberId,
+      MessageAttributes: message.attributes,
+      ...(message.delaySeconds === undefined ? {} : { DelaySeconds: message.delaySeconds }),
+    }));
+    const answer = await sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
+    const taken = new Set((answer.Successful ?? []).map(({ Id }) => Id));
+    const refused = entries.filter(({ Id }) => !taken.has(Id));
+    if (refused.length > 0) {
+      const names = refused.map(({ Id }) => chunk[Number(Id?.slice(1))]?.subscriberId ?? Id).join(', ');
+      const first = answer.Failed?.[0];
+      throw new Error(
+        `the delivery queue did not take the messages for ${names}${first ? `: ${first.Code} ${first.Message ?? ''}`.trimEnd() : ''}`,
+      );
+    }
+  }
 }
 
 function describe(error: unknown): string {

@@ -43,6 +43,7 @@ export const DELIVERY_COUNTERS = [
   'DeliveryRetried',
   'DeadLettered',
   'SubscriberDisabled',
+  'SubscriberPaused',
 ] as const;
 export type DeliveryCounter = (typeof DELIVERY_COUNTERS)[number];
 

@@ -1,33 +1,40 @@
-// What the CDK stack and the Slack and webhook delivery functions must agree on about each subscriber's
-// queue pair. Import it from here, never from a handler module: those parse their environment at import.
+// What the CDK stack and the Slack and webhook delivery functions must agree on about the delivery queues.
+// Import it from here, never from a handler module: those parse their environment at import.
 //
-// Per Slack or webhook subscriber the stack creates an SQS queue (subscribed to the topic with raw message
-// delivery and the subscriber's filter policy) and a dead-letter queue, and sets on the function that
-// consumes it (environment variables, all required but NOTIFIER_CONFIG, which the bundle carries;
-// DeliveryVariables in functionEnvironments.ts):
+// Per channel type (Slack, webhook) that has subscribers, the stack creates ONE delivery queue and ONE
+// dead-letter queue, whatever the number of subscribers: nothing in the stack or in a function's
+// environment grows with them. The queue is subscribed to the event topic once (raw message delivery; a
+// filter policy that only keeps digests out), and the function consumes it. A message on it is either:
+// - an intake message, straight from the topic (no `subscriber` attribute): the function splits it into one
+//   message per subscriber of its type that takes the event (routeEvent.ts: the filter, the catch-up
+//   audience; the one decision the local runner makes too), sent back to the same queue with
+//   MessageGroupId = the subscriber's id (an SQS fair queue: a subscriber with a backlog or a slow receiver
+//   is a noisy tenant, and the others' messages are received first) and the `subscriber` attribute; or
+// - a delivery message (`subscriber` attribute): delivered to that subscriber, with its own retry schedule
+//   (ChangeMessageVisibility of that message alone) and its own dead letters (the shared dead-letter queue,
+//   each letter carrying the `subscriber` attribute that `deliveries --stack` and `replay --stack` filter by).
 //
-// | variable          | value                                                                        |
-// |-------------------|------------------------------------------------------------------------------|
-// | STATE_TABLE_NAME  | the state table; the function reads and writes `SUBSCRIBER#<id>` items        |
-// | NOTIFIER_CONFIG   | the config JSON (secret references only), which the stack compiles into       |
-// |                   | the bundle (bundledConfig.ts); set as a variable, it takes precedence         |
-// | SECRETS_PREFIX    | Secrets Manager names are this prefix + each reference's `env` name           |
-// | QUEUE_SUBSCRIBERS | JSON object: source queue ARN → subscriber id, for every queue it consumes     |
-// | DLQ_URLS          | JSON object: subscriber id → URL of that subscriber's dead-letter queue        |
+// Environment variables (all required but NOTIFIER_CONFIG, which the bundle carries; DeliveryVariables in
+// functionEnvironments.ts):
 //
-// e.g. QUEUE_SUBSCRIBERS = {"arn:aws:sqs:eu-west-1:123456789012:Notifier-HooksAcme-Q1w2":"acme-hooks"}
-//      DLQ_URLS = {"acme-hooks":"https://sqs.eu-west-1.amazonaws.com/123456789012/Notifier-HooksAcmeDlq-E3r4"}
-// (Stack.toJsonString over the queues' tokens builds both.) The functions refuse to start when a queue names
-// a subscriber that is not in NOTIFIER_CONFIG, or of the other type, or that has no DLQ URL.
+// | variable              | value                                                                    |
+// |-----------------------|--------------------------------------------------------------------------|
+// | STATE_TABLE_NAME      | the state table: `SUBSCRIBER#<id>` items, and the Slack boards' messages  |
+// | NOTIFIER_CONFIG       | the config JSON (secret references only), compiled into the bundle        |
+// |                       | (bundledConfig.ts); set as a variable, it takes precedence                |
+// | SECRETS_PREFIX        | Secrets Manager names are this prefix + each reference's `env` name       |
+// | DELIVERY_QUEUE_URL    | the channel's delivery queue (split messages and paused re-sends go there)|
+// | DEAD_LETTER_QUEUE_URL | the channel's dead-letter queue                                           |
 //
-// Each queue's redrive policy sends a message to the same DLQ after MAX_RECEIVE_COUNT receives. The function
+// The queue's redrive policy sends a message to the DLQ after MAX_RECEIVE_COUNT receives. The function
 // itself dead-letters, with the reason in message attributes (DEAD_LETTER_ATTRIBUTES), what is permanent
 // (a 4xx, a gone receiver, a malformed body) and what has spent the retry schedule; the redrive policy is the
-// backstop for messages the function never settles (a crash, a timeout, an unknown queue).
+// backstop for messages the function never settles (a crash, a timeout).
 //
-// Permissions: consume the queue (including sqs:ChangeMessageVisibility), sqs:SendMessage on the DLQ,
-// dynamodb:GetItem and dynamodb:PutItem on the table, secretsmanager:GetSecretValue on the subscriber's
-// secrets. The event source mapping must enable ReportBatchItemFailures.
+// Permissions: consume the queue (including sqs:ChangeMessageVisibility), sqs:SendMessage on the queue
+// (the split, the paused re-send) and on the DLQ, dynamodb:GetItem, PutItem and Query on the table,
+// secretsmanager:GetSecretValue on the subscribers' secrets. The event source mapping must enable
+// ReportBatchItemFailures.
 import type { SlackSubscriber, WebhookSubscriber } from '../config/configSchema.js';
 import { RETRY_SCHEDULE_MS } from '../delivery/retrySchedule.js';
 
@@ -45,7 +52,7 @@ export const MAX_RECEIVE_COUNT = RETRY_SCHEDULE_MS.length;
  */
 export const MAX_RETRY_VISIBILITY_SECONDS = 43_200 - 20 * 60;
 
-/** Records per invocation the functions are sized for; each is sent in turn. */
+/** Records per invocation the functions are sized for; one subscriber's in turn, different subscribers' at once. */
 export const DELIVERY_BATCH_SIZE = 10;
 
 /**
@@ -79,3 +86,16 @@ export const DEAD_LETTER_ATTRIBUTES = {
   /** RFC 3339. */
   deadLetteredAt: 'dead_lettered_at',
 } as const;
+
+/**
+ * The attribute naming the one subscriber a delivery message is for (the same name its dead letters carry).
+ * Absent, the message is an intake message from the topic, to be split.
+ */
+export const SUBSCRIBER_ATTRIBUTE = DEAD_LETTER_ATTRIBUTES.subscriber;
+
+/**
+ * How long a message of a paused subscriber (a Slack token revoked, the app not in the channel) waits before
+ * it is tried again: SQS's longest delay. The message is sent again with this delay and the received copy
+ * deleted, so a pause that lasts days never spends the receives that the redrive policy counts.
+ */
+export const PAUSED_RESEND_DELAY_SECONDS = 900;

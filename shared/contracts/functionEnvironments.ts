@@ -44,6 +44,6 @@ export interface DigestVariables {
 export interface DeliveryVariables {
   STATE_TABLE_NAME: string;
   SECRETS_PREFIX: string;
-  QUEUE_SUBSCRIBERS: string;
-  DLQ_URLS: string;
+  DELIVERY_QUEUE_URL: string;
+  DEAD_LETTER_QUEUE_URL: string;
 }

@@ -187,3 +187,10 @@ export function checkFilterExpressible(
   const compiled = compile(filter, organizationIds);
   return 'refusal' in compiled ? compiled.refusal : undefined;
 }
+
+/**
+ * The policy of a channel's one delivery queue (infra/deliveryQueues.ts): every event but the digests, each
+ * addressed to one e-mail subscriber. Which subscriber of the channel gets what is decided in code
+ * (routeEvent.ts), so the policy does not grow with them.
+ */
+export const CHANNEL_QUEUE_POLICY: SnsFilterPolicy = { type: [{ 'anything-but': [DIGEST_EVENT_TYPE] }] };

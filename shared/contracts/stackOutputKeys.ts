@@ -13,10 +13,11 @@ export const STACK_OUTPUT_KEYS = {
   polling: 'Polling',
 } as const;
 
-export interface SubscriberOutputKeys {
-  /** The URL of the subscriber's queue. */
+/** The output keys of a channel's queues: `SlackDeliveryQueueUrl`, `WebhookDeadLetterQueueUrl`, … */
+export interface ChannelOutputKeys {
+  /** The URL of the channel's delivery queue, shared by its subscribers. */
   queue: string;
-  /** The URL of its dead-letter queue. */
+  /** The URL of its dead-letter queue, each letter naming its subscriber. */
   deadLetterQueue: string;
 }
 
@@ -25,20 +26,8 @@ export function outputKeyPart(name: string): string {
   return name.replace(/[^A-Za-z0-9]/g, '');
 }
 
-/**
- * The output keys of each Slack or webhook subscriber's queues, in config order (`Queue<id>` and
- * `DeadLetterQueue<id>`, punctuation dropped). Ids that differ only in punctuation (`a-b`, `ab`) get a
- * number from the second on (`Queueab2`), so every subscriber keeps keys of its own.
- */
-export function subscriberOutputKeys(subscriberIds: readonly string[]): Map<string, SubscriberOutputKeys> {
-  const taken = new Set<string>();
-  const keys = new Map<string, SubscriberOutputKeys>();
-  for (const id of subscriberIds) {
-    const base = outputKeyPart(id);
-    let suffix = '';
-    for (let n = 2; taken.has(`${base}${suffix}`); n += 1) suffix = String(n);
-    taken.add(`${base}${suffix}`);
-    keys.set(id, { queue: `Queue${base}${suffix}`, deadLetterQueue: `DeadLetterQueue${base}${suffix}` });
-  }
-  return keys;
+/** The output keys of the delivery queues of a channel type (`slack`, `webhook`). */
+export function channelOutputKeys(type: 'slack' | 'webhook'): ChannelOutputKeys {
+  const name = type === 'slack' ? 'Slack' : 'Webhook';
+  return { queue: `${name}DeliveryQueueUrl`, deadLetterQueue: `${name}DeadLetterQueueUrl` };
 }

@@ -27,4 +27,10 @@ export interface EventSender {
 /** A sender that owns connections (an HTTP client's pool, an SMTP transport) to close at shutdown. */
 export interface ClosableSender extends EventSender {
   close(): Promise<void>;
+  /**
+   * Finishes what the sender put off (a coalesced board edit) by `untilMs` (epoch ms) where it can, and
+   * leaves the rest where another process finds it. A Lambda invocation calls it before it returns, since a
+   * timer left behind only runs when the next invocation thaws the container.
+   */
+  settle?(untilMs: number): Promise<void>;
 }

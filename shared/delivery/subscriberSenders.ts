@@ -84,6 +84,11 @@ export class SubscriberSenders {
     return problems;
   }
 
+  /** Lets every sender built so far finish what it put off, by `untilMs` (ClosableSender.settle). */
+  async settle(untilMs: number): Promise<void> {
+    await Promise.all([...this.#senders.values()].map(({ sender }) => sender.settle?.(untilMs)));
+  }
+
   async close(): Promise<void> {
     const senders = [...this.#senders.values()];
     this.#senders.clear();

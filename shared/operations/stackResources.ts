@@ -1,9 +1,13 @@
 // The resources of a deployed stack the operator commands work on, read from its outputs (a key → value
 // map, from CloudFormation or from the file `cdk deploy --outputs-file` writes).
 
-import { STACK_OUTPUT_KEYS, subscriberOutputKeys } from '../contracts/stackOutputKeys.js';
+import { channelOutputKeys, STACK_OUTPUT_KEYS } from '../contracts/stackOutputKeys.js';
 import { StackOutputsError } from './errors.js';
 
+/**
+ * A subscriber's queues: its channel's delivery queue and dead-letter queue, which it shares with the other
+ * subscribers of its type; its own messages there carry its id (the `subscriber` attribute).
+ */
 export interface SubscriberQueueUrls {
   queueUrl: string;
   deadLetterQueueUrl: string;
@@ -27,14 +31,13 @@ export interface StackResources {
 }
 
 /**
- * @param subscriberIds the config's Slack and webhook subscribers, in config order (their output keys
- *   depend on it)
+ * @param subscribers the config's Slack and webhook subscribers
  * @throws StackOutputsError when the state table, which every command reads, is not among the outputs
  */
 export function stackResourcesFromOutputs(
   stackName: string,
   outputs: Readonly<Record<string, string>>,
-  subscriberIds: readonly string[],
+  subscribers: readonly { id: string; type: 'slack' | 'webhook' }[],
 ): StackResources {
   const tableName = outputs[STACK_OUTPUT_KEYS.stateTable];
   if (!tableName) {
@@ -43,7 +46,8 @@ export function stackResourcesFromOutputs(
     );
   }
   const queues = new Map<string, SubscriberQueueUrls>();
-  for (const [id, keys] of subscriberOutputKeys(subscriberIds)) {
+  for (const { id, type } of subscribers) {
+    const keys = channelOutputKeys(type);
     const queueUrl = outputs[keys.queue];
     const deadLetterQueueUrl = outputs[keys.deadLetterQueue];
     if (queueUrl && deadLetterQueueUrl) queues.set(id, { queueUrl, deadLetterQueueUrl });

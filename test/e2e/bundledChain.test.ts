@@ -3,21 +3,25 @@
 // webhook receiver and a Slack endpoint. The poller runs against DynamoDB Local (first from the schedule's
 // input, then from the tick it queued); the stream records read back from DynamoDB Local, through the
 // publisher's filter criteria, go to the publisher; what it publishes is fanned out by the template's
-// subscription filter policies; each raw SQS body goes to the delivery function of its queue; and the
+// subscription filter policies, one per channel; each raw SQS body goes to the delivery function of its
+// queue, which splits it into one copy per subscriber back on that queue, then delivers each copy; and the
 // receivers verify what arrives (signatures with `standardwebhooks`). Secrets Manager, SNS and SQS are a
 // loopback fake of just the calls the functions make. Set NOTIFIER_E2E_NODE to run the bundles on
 // another Node binary (Lambda runs Node 24).
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBRecord, SQSRecord } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { Establishment } from '../../shared/api/schemas.js';
+import { channelOutputKeys, STACK_OUTPUT_KEYS } from '../../shared/contracts/stackOutputKeys.js';
 import { type CatchUpEvent, isCatchUp } from '../../shared/events/catchUpEvent.js';
 import { establishmentsOf, isOrderEvent, type NotifierEvent } from '../../shared/events/notifierEvent.js';
 import type { OrderEvent } from '../../shared/events/orderEvent.js';
 import { DynamoStateStore } from '../../shared/store/dynamo/dynamoStateStore.js';
+import { type SlackWebApiStandIn, startSlackWebApi } from '../../simulator/inbox/slackWebApiServer.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
 import { functionLogicalId, notifierApp } from '../infra/support/notifierApp.js';
 import type { BundledRun } from '../support/bundledHandler.js';
@@ -26,8 +30,10 @@ import { readStreamRecords } from '../support/dynamoLocalStream.js';
 import {
   type FakeAwsServices,
   type PublishedMessage,
+  type SentSqsMessage,
   startFakeAwsServices,
 } from '../support/fakeAwsServices.js';
+import { type GateProxy, startGateProxy } from '../support/gateProxy.js';
 import { passesFilterCriteria } from '../support/lambdaFilterPattern.js';
 import { sqsRecord } from '../support/lambdaRecords.js';
 import {
@@ -38,6 +44,7 @@ import {
   lambdaEnvironment,
   REGION,
 } from '../support/localWiring.js';
+import { runCliInProcess } from '../support/runCliInProcess.js';
 import { type SlackReceiver, startSlackReceiver } from '../support/slackReceiver.js';
 import { snsPolicyMatches } from '../support/snsPolicyEvaluator.js';
 import { makeWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
@@ -54,6 +61,23 @@ let wiring: LocalWiring;
 let kitchen: Establishment;
 let office: Establishment;
 const hookSecret = makeWebhookSecret();
+const partnerSecret = makeWebhookSecret();
+/** The partner's receiver: down. It holds each request until the test answers it. */
+let partner: WebhookReceiver;
+const partnerHeld: { res: ServerResponse; closed: boolean }[] = [];
+let partnerArrived: (() => void) | undefined;
+/** The status the partner's receiver answers at once; undefined: it holds the request. */
+let partnerStatus: number | undefined;
+/** Called when the live webhook receiver gets a request; and the status it answers. */
+let automationArrived: (() => void) | undefined;
+let automationStatus = 204;
+let config: Record<string, unknown>;
+let webhookDeliveryId: string;
+/** The Slack Web API stand-in the board subscriber posts to, behind a gate the test opens and shuts. */
+let slackApi: SlackWebApiStandIn;
+let slackGate: GateProxy;
+let boardPlace: Establishment;
+let slackDeliveryId: string;
 /** A secret the receiver also knows but the notifier never had: it must not verify anything. */
 const unrelatedSecret = makeWebhookSecret();
 /** Every function run, for the checks on their logs. */
@@ -63,14 +87,37 @@ beforeAll(async () => {
   sim = await startSimulator({ seed: 11, scenario: false, initialOrders: 30 });
   aws = await startFakeAwsServices();
   table = await createLocalStateTable();
-  webhook = await startWebhookReceiver({ secrets: [hookSecret, unrelatedSecret] });
+  webhook = await startWebhookReceiver({
+    secrets: [hookSecret, unrelatedSecret],
+    respond: (_request, res) => {
+      res.writeHead(automationStatus).end();
+      automationArrived?.();
+    },
+  });
+  partner = await startWebhookReceiver({
+    secrets: [partnerSecret],
+    respond: (_request, res) => {
+      if (partnerStatus !== undefined) {
+        res.writeHead(partnerStatus).end();
+        return;
+      }
+      const held = { res, closed: false };
+      res.on('close', () => {
+        held.closed = true;
+      });
+      partnerHeld.push(held);
+      partnerArrived?.();
+    },
+  });
   slack = await startSlackReceiver();
   outdir = await mkdtemp(join(tmpdir(), 'bundled-chain-'));
-  const [first, second] = sim.world.establishments();
-  if (!first || !second) throw new Error('the simulator has at least two establishments');
-  [kitchen, office] = [first, second];
+  const [first, second, third] = sim.world.establishments();
+  if (!first || !second || !third) throw new Error('the simulator has at least three establishments');
+  [kitchen, office, boardPlace] = [first, second, third];
+  slackApi = await startSlackWebApi({ rateLimits: false });
+  slackGate = await startGateProxy(slackApi.apiUrl);
 
-  const config = {
+  config = {
     api: { baseUrl: sim.baseUrl, requestsPerMinute: 50 },
     organizations: [
       {
@@ -86,7 +133,15 @@ beforeAll(async () => {
         type: 'webhook',
         url: webhook.url,
         secret: { env: 'AUTOMATION_WEBHOOK_SECRET' },
-        filter: { types: ['order.created'] },
+        filter: { types: ['order.created', 'order.completed'] },
+      },
+      // A second webhook subscriber, whose receiver is down; it takes completions only.
+      {
+        id: 'partner',
+        type: 'webhook',
+        url: partner.url,
+        secret: { env: 'PARTNER_WEBHOOK_SECRET' },
+        filter: { types: ['order.completed'] },
       },
       {
         id: 'kitchen',
@@ -94,10 +149,21 @@ beforeAll(async () => {
         webhookUrl: { env: 'KITCHEN_SLACK_URL' },
         filter: { establishments: [kitchen.uuid] },
       },
+      // A Slack app subscriber: the board of a third establishment, kept on DynamoDB.
+      {
+        id: 'board',
+        type: 'slack',
+        botToken: { env: 'BOARD_SLACK_BOT_TOKEN' },
+        channel: slackApi.channel,
+        apiUrl: slackGate.baseUrl,
+        filter: { establishments: [boardPlace.uuid] },
+      },
     ],
   };
   // Bundled for real: the config (with the simulator's address) is compiled into the bundles.
   const { template } = notifierApp(config, { bundle: true, outdir });
+  webhookDeliveryId = functionLogicalId(template, 'webhook-delivery');
+  slackDeliveryId = functionLogicalId(template, 'slack-delivery');
   const stream = await readStreamRecords(table.client, inject('dynamoEndpoint'), table.tableName);
   expect(stream).toEqual([]);
   wiring = new LocalWiring(template, outdir, {
@@ -112,6 +178,8 @@ beforeAll(async () => {
     // Every organization's token in one secret, a JSON object by reference name.
     'organization-tokens': JSON.stringify({ NORTH_SCHOOL_TOKEN: sim.token }),
     AUTOMATION_WEBHOOK_SECRET: hookSecret,
+    PARTNER_WEBHOOK_SECRET: partnerSecret,
+    BOARD_SLACK_BOT_TOKEN: slackApi.token,
     KITCHEN_SLACK_URL: slack.webhookUrl('kitchen'),
   };
   for (const [name, value] of Object.entries(values)) aws.secrets.set(`${prefix}${name}`, value);
@@ -119,7 +187,17 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all([sim?.close(), aws?.close(), table?.drop(), webhook?.close(), slack?.close()]);
+  for (const held of partnerHeld) held.res.destroy();
+  await Promise.all([
+    sim?.close(),
+    aws?.close(),
+    table?.drop(),
+    webhook?.close(),
+    partner?.close(),
+    slack?.close(),
+    slackGate?.close(),
+    slackApi?.close(),
+  ]);
   if (outdir) await rm(outdir, { recursive: true, force: true });
 });
 
@@ -194,10 +272,97 @@ function queueRecord(queueArn: string, message: PublishedMessage): SQSRecord {
   };
 }
 
+/** The SQS record Lambda hands the function for a message a function put on its queue (SendMessageBatch). */
+function sentRecord(queueArn: string, message: SentSqsMessage): SQSRecord {
+  const attributes = message.attributes as Record<string, { DataType?: string; StringValue?: string }>;
+  return {
+    ...sqsRecord({ body: message.body, queue: 'unused' }),
+    eventSourceARN: queueArn,
+    awsRegion: REGION,
+    messageAttributes: Object.fromEntries(
+      Object.entries(attributes).map(([name, value]) => [
+        name,
+        {
+          dataType: value.DataType ?? 'String',
+          stringValue: value.StringValue ?? '',
+          stringListValues: [],
+          binaryListValues: [],
+        },
+      ]),
+    ),
+  };
+}
+
+/**
+ * A channel's queue as SQS and Lambda run it: the intake messages (what SNS delivered) to the function,
+ * which splits them into one copy per subscriber back on the same queue; then those copies, as SQS hands
+ * them out, to the function again. Returns the copies.
+ */
+async function throughChannel(
+  queueArn: string,
+  intake: readonly PublishedMessage[],
+): Promise<SentSqsMessage[]> {
+  const mapping = wiring.mappingOf(queueArn);
+  const queueUrl = wiring.function(mapping.functionId).environment.DELIVERY_QUEUE_URL;
+  const sentBefore = aws.sent.length;
+  for (const batch of chunks(intake, mapping.batchSize)) {
+    await invokeBatch(mapping.functionId, {
+      Records: batch.map((message) => queueRecord(queueArn, message)),
+    });
+  }
+  const copies = aws.sent.slice(sentBefore).filter((message) => message.queueUrl === queueUrl);
+  expect(copies).toHaveLength(aws.sent.length - sentBefore);
+  for (const batch of chunks(copies, mapping.batchSize)) {
+    await invokeBatch(mapping.functionId, { Records: batch.map((message) => sentRecord(queueArn, message)) });
+  }
+  return copies;
+}
+
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let index = 0; index < items.length; index += size) out.push(items.slice(index, index + size));
   return out;
+}
+
+/**
+ * One cycle of the chain after the world moved: the watchdog restarts the organization's chain (its cycle
+ * made due two minutes ago), the poller's cycle from the tick, and the stream's new event inserts through
+ * the publisher. Returns what was published.
+ */
+async function pollAndPublish(): Promise<PublishedMessage[]> {
+  const [schedule] = wiring.schedules();
+  if (!schedule) throw new Error('the template has no watchdog schedule');
+  const store = new DynamoStateStore({ client: table.client, tableName: table.tableName });
+  const state = await store.loadPollState(sim.organization.id);
+  if (!state) throw new Error('no poll state');
+  await store.savePollState({ ...state, pace: { ...state.pace, nextPollAt: Date.now() - 120_000 } });
+  const publishedBefore = aws.published.length;
+  const sentBefore = aws.sent.length;
+  expect(await invoke(schedule.functionId, schedule.input)).toMatchObject({ restarted: 1 });
+  const restart = aws.sent[sentBefore];
+  const tickQueueArn = wiring.queueArnOfUrl(restart?.queueUrl ?? '');
+  await invokeBatch(wiring.mappingOf(tickQueueArn).functionId, {
+    Records: [{ ...sqsRecord({ body: restart?.body ?? '', queue: 'unused' }), eventSourceARN: tickQueueArn }],
+  });
+  const publisherMapping = wiring.mappingOf(await latestStreamArn());
+  // Only the event topic's messages: the watchdog's notices go to the alarm topic.
+  const topicArn = wiring.function(publisherMapping.functionId).environment.TOPIC_ARN;
+  const publishedIds = new Set(
+    aws.published
+      .filter((message) => message.topicArn === topicArn)
+      .map((message) => (JSON.parse(rawSqsBody(message)) as { id: string }).id),
+  );
+  const records = (await readStreamRecords(table.client, inject('dynamoEndpoint'), table.tableName))
+    .filter((record) => passesFilterCriteria(publisherMapping.filterCriteria, record))
+    .filter((record) => !publishedIds.has(record.dynamodb?.NewImage?.eventId?.S ?? ''));
+  for (const batch of chunks(records, publisherMapping.batchSize)) {
+    await invokeBatch(publisherMapping.functionId, { Records: batch });
+  }
+  return aws.published.slice(publishedBefore).filter((message) => message.topicArn === topicArn);
+}
+
+function webhookFunctionId(): string {
+  return webhookDeliveryId;
 }
 
 function logLines(run: BundledRun): Record<string, unknown>[] {
@@ -308,21 +473,26 @@ describe('the bundled functions, wired as the template wires them', () => {
       ].sort(),
     );
 
-    // 5. SNS: each subscription's filter policy, as the template holds it, against the attributes; each
-    // match's raw body onto that queue, to the function mapped to it.
+    // 5. SNS: each channel's one subscription's filter policy, as the template holds it, against the
+    // attributes; each match's raw body onto that queue, to the function mapped to it, which splits it into
+    // one copy per subscriber its filter takes, in that subscriber's message group, then delivers the copies.
     const subscriptions = wiring.sqsSubscriptions();
     expect(subscriptions).toHaveLength(2);
+    const copies: SentSqsMessage[] = [];
     for (const subscription of subscriptions) {
       expect(subscription).toMatchObject({ topicArn, rawMessageDelivery: true });
       expect(subscription.filterPolicy).toBeDefined();
       const matching = aws.published.filter((message) =>
         snsPolicyMatches(subscription.filterPolicy, message.attributes),
       );
-      const mapping = wiring.mappingOf(subscription.queueArn);
-      for (const batch of chunks(matching, mapping.batchSize)) {
-        const event = { Records: batch.map((message) => queueRecord(subscription.queueArn, message)) };
-        await invokeBatch(mapping.functionId, event);
-      }
+      copies.push(...(await throughChannel(subscription.queueArn, matching)));
+    }
+    // Two created events for the webhook, the kitchen's two for Slack: each in its subscriber's group.
+    expect(copies.map((copy) => copy.messageGroupId).sort()).toEqual(
+      ['automation', 'automation', 'kitchen', 'kitchen'].sort(),
+    );
+    for (const copy of copies) {
+      expect((copy.attributes.subscriber as { StringValue: string }).StringValue).toBe(copy.messageGroupId);
     }
 
     // 6. The webhook receiver got the two created events, each signed with the subscriber's secret only.
@@ -346,11 +516,19 @@ describe('the bundled functions, wired as the template wires them', () => {
     expect(slackTexts.filter((text) => text.includes(canceled.reference))).toHaveLength(1);
     expect(slackTexts.some((text) => text.includes(atOffice.reference))).toBe(false);
 
-    // Nothing was retried, dead-lettered or refused, and no function logged an error.
-    expect(aws.sent.filter((message) => message.queueUrl !== tick?.queueUrl)).toEqual([]);
+    // Nothing was retried, dead-lettered or refused, and no function logged an error: besides the ticks,
+    // only the split copies were sent.
+    expect(aws.sent.filter((message) => message.queueUrl !== tick?.queueUrl)).toEqual(copies);
     expect(aws.visibilityChanges).toEqual([]);
     expect(aws.refused).toEqual([]);
-    expect(new Set(aws.secretsRead)).toEqual(new Set(aws.secrets.keys()));
+    // Each secret of a subscriber something was delivered to (the partner had nothing yet), read when first needed.
+    expect(new Set(aws.secretsRead)).toEqual(
+      new Set(
+        [...aws.secrets.keys()].filter(
+          (name) => !name.endsWith('PARTNER_WEBHOOK_SECRET') && !name.endsWith('BOARD_SLACK_BOT_TOKEN'),
+        ),
+      ),
+    );
     for (const { name, run } of runs) {
       const errors = logLines(run).filter((line) => line.level === 'ERROR' || line.level === 'WARN');
       expect(errors, name).toEqual([]);
@@ -453,17 +631,13 @@ describe('the bundled functions, wired as the template wires them', () => {
       'catch-up-after-900s',
     ]);
 
-    // 4. The fan-out by the template's filter policies, to the delivery functions.
+    // 4. The fan-out by the template's filter policies, to the delivery functions, split there by
+    // subscriber (routeEvent: the filters and the audience).
     for (const subscription of wiring.sqsSubscriptions()) {
       const matching = messages.filter((message) =>
         snsPolicyMatches(subscription.filterPolicy, message.attributes),
       );
-      const mapping = wiring.mappingOf(subscription.queueArn);
-      for (const batch of chunks(matching, mapping.batchSize)) {
-        await invokeBatch(mapping.functionId, {
-          Records: batch.map((message) => queueRecord(subscription.queueArn, message)),
-        });
-      }
+      await throughChannel(subscription.queueArn, matching);
     }
 
     // 5. The webhook (new orders): every order.created, stale or not, each once; never the catch-up.
@@ -504,4 +678,246 @@ describe('the bundled functions, wired as the template wires them', () => {
       expect(errors, name).toEqual([]);
     }
   }, 60_000);
+  // Issue 32: per-subscriber queues gave each subscriber its own pace and its own dead letters; one queue
+  // per channel keeps both. The webhook channel's two subscribers get the same completion; the partner's
+  // receiver is down (it holds the request, then answers 503), and the automation's is delivered meanwhile,
+  // in the same invocation. Each one's dead letters are then listed and replayed on their own by the CLI,
+  // against the channel's shared dead-letter queue.
+  it("deliver to a live webhook while another's receiver is down, and keep and replay each one's dead letters apart", async () => {
+    // 1. An order the poller knows is completed; the chain records and publishes it.
+    const store = new DynamoStateStore({ client: table.client, tableName: table.tableName });
+    const snapshots = await store.loadSnapshots(sim.organization.id);
+    const known = sim.world
+      .listOrders(
+        (order) => order.status.value === 'pending' && snapshots.get(order.uuid)?.status === 'pending',
+      )
+      .at(0);
+    if (!known) throw new Error('the poller knows no pending order');
+    sim.world.setStatus(known.uuid, 'completed');
+    const published = await pollAndPublish();
+    const completions = published.filter(
+      (message) => (JSON.parse(rawSqsBody(message)) as NotifierEvent).type === 'order.completed',
+    );
+    expect(completions).toHaveLength(1);
+    const [completion] = completions as [PublishedMessage];
+    const eventId = (JSON.parse(rawSqsBody(completion)) as NotifierEvent).id;
+
+    // 2. The webhook channel's one subscription takes it; the function splits it in two.
+    const webhookSubscription = wiring
+      .sqsSubscriptions()
+      .find((subscription) => wiring.mappingOf(subscription.queueArn).functionId === webhookFunctionId());
+    if (!webhookSubscription) throw new Error('no webhook channel subscription');
+    const { queueArn } = webhookSubscription;
+    const mapping = wiring.mappingOf(queueArn);
+    const environment = wiring.function(mapping.functionId).environment;
+    expect(snsPolicyMatches(webhookSubscription.filterPolicy, completion.attributes)).toBe(true);
+    const sentBefore = aws.sent.length;
+    await invokeBatch(mapping.functionId, { Records: [queueRecord(queueArn, completion)] });
+    const copies = aws.sent.slice(sentBefore);
+    expect(copies.map((copy) => [copy.queueUrl, copy.messageGroupId])).toEqual([
+      [environment.DELIVERY_QUEUE_URL, 'automation'],
+      [environment.DELIVERY_QUEUE_URL, 'partner'],
+    ]);
+
+    // 3. Both copies in one batch, the partner's first. The automation's request arrives while the
+    // partner's is still held open: the dead receiver delays nothing for the live one.
+    const [forAutomation, forPartner] = copies.map((copy) => sentRecord(queueArn, copy)) as [
+      SQSRecord,
+      SQSRecord,
+    ];
+    const partnerHolding = new Promise<void>((resolve) => {
+      partnerArrived = resolve;
+    });
+    // Whether the partner's request had ended (answered, or given up by the sender) when the automation's
+    // arrived: one after the other, the automation's would wait for the sender's 15 s timeout.
+    let partnerEndedFirst: boolean | undefined;
+    const automationReceived = new Promise<void>((resolve) => {
+      automationArrived = () => {
+        partnerEndedFirst = partnerHeld.some((held) => held.closed);
+        resolve();
+      };
+    });
+    const hookedBefore = webhook.received.length;
+    const visibilityBefore = aws.visibilityChanges.length;
+    const running = invoke(mapping.functionId, { Records: [forPartner, forAutomation] });
+    await Promise.all([partnerHolding, automationReceived]);
+    expect(partnerEndedFirst).toBe(false);
+    expect(partnerHeld.filter((held) => !held.closed)).toHaveLength(1);
+    for (const held of partnerHeld.splice(0)) held.res.writeHead(503).end();
+    automationArrived = undefined;
+    partnerArrived = undefined;
+    const result = await running;
+    expect(webhook.received.slice(hookedBefore).map((request) => request.headers['webhook-id'])).toEqual([
+      eventId,
+    ]);
+    // Only the partner's message is retried, on its own schedule: hidden alone, handed back alone.
+    expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: forPartner.messageId }] });
+    expect(aws.visibilityChanges.slice(visibilityBefore)).toEqual([
+      expect.objectContaining({ receiptHandle: forPartner.receiptHandle }),
+    ]);
+
+    // 4. The partner's schedule spent (its last receive), and one of the automation's deliveries refused
+    // for good: each is dead-lettered on the channel's one dead-letter queue, naming its subscriber.
+    partnerStatus = 503;
+    automationStatus = 400;
+    const lastReceive = (record: SQSRecord): SQSRecord => ({
+      ...record,
+      attributes: { ...record.attributes, ApproximateReceiveCount: '8' },
+    });
+    await invokeBatch(mapping.functionId, { Records: [lastReceive(forPartner)] });
+    await invokeBatch(mapping.functionId, { Records: [forAutomation] });
+    automationStatus = 204;
+    const deadLetterQueueUrl = environment.DEAD_LETTER_QUEUE_URL ?? '';
+    const letterOf = (message: { attributes: Record<string, unknown> }) =>
+      (message.attributes.subscriber as { StringValue: string }).StringValue;
+    expect(aws.messagesOn(deadLetterQueueUrl).map(letterOf).sort()).toEqual(['automation', 'partner']);
+
+    // 5. The CLI, on the stack's outputs: each subscriber's dead letters listed as its own.
+    const slackEnvironment = wiring.function(slackDeliveryId).environment;
+    const stackDir = await mkdtemp(join(tmpdir(), 'bundled-chain-stack-'));
+    const configPath = join(stackDir, 'notifier.json');
+    const outputsPath = join(stackDir, 'outputs.json');
+    await writeFile(configPath, JSON.stringify(config));
+    await writeFile(
+      outputsPath,
+      JSON.stringify({
+        Chain: {
+          [STACK_OUTPUT_KEYS.stateTable]: table.tableName,
+          [channelOutputKeys('webhook').queue]: environment.DELIVERY_QUEUE_URL,
+          [channelOutputKeys('webhook').deadLetterQueue]: deadLetterQueueUrl,
+          [channelOutputKeys('slack').queue]: slackEnvironment.DELIVERY_QUEUE_URL,
+          [channelOutputKeys('slack').deadLetterQueue]: slackEnvironment.DEAD_LETTER_QUEUE_URL,
+        },
+      }),
+    );
+    const stackArgs = ['--config', configPath, '--stack', 'Chain', '--stack-outputs', outputsPath];
+    for (const [name, value] of Object.entries({
+      ...aws.endpointEnvironment,
+      AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      AWS_REGION: REGION,
+      NORTH_SCHOOL_TOKEN: 'unused',
+    })) {
+      vi.stubEnv(name, value);
+    }
+    try {
+      const listed = await runCliInProcess(['deliveries', ...stackArgs, '--failed', '--json']);
+      expect(listed.stderr).toBe('');
+      const letters = JSON.parse(listed.stdout) as { subscriberId: string; eventId: string; kind: string }[];
+      expect(letters.map(({ subscriberId, eventId: id, kind }) => [subscriberId, id, kind]).sort()).toEqual(
+        [
+          ['automation', eventId, 'dead'],
+          ['partner', eventId, 'retries_exhausted'],
+        ].sort(),
+      );
+
+      // 6. The partner's receiver is back: its dead letters, and only them, go back to the channel's queue
+      // in its message group; the automation's stays where it is.
+      partnerStatus = 204;
+      const queuedBefore = aws.messagesOn(environment.DELIVERY_QUEUE_URL ?? '').length;
+      const replayed = await runCliInProcess([
+        'replay',
+        ...stackArgs,
+        '--subscriber',
+        'partner',
+        '--dead-letters',
+      ]);
+      expect(replayed.code, replayed.stderr).toBe(0);
+      expect(aws.messagesOn(deadLetterQueueUrl).map(letterOf)).toEqual(['automation']);
+      const back = aws.messagesOn(environment.DELIVERY_QUEUE_URL ?? '').slice(queuedBefore);
+      expect(back.map((message) => [message.messageGroupId, letterOf(message)])).toEqual([
+        ['partner', 'partner'],
+      ]);
+
+      // 7. Its function delivers it to the partner, once.
+      const partnerBefore = partner.received.length;
+      await invokeBatch(mapping.functionId, {
+        Records: back.map((message) => sentRecord(queueArn, message)),
+      });
+      expect(partner.received.slice(partnerBefore).map((request) => request.headers['webhook-id'])).toEqual([
+        eventId,
+      ]);
+      expect(partner.received.at(-1)?.verifiedBy).toEqual([true]);
+    } finally {
+      vi.unstubAllEnvs();
+      await rm(stackDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+  // Issue 30's done-when on AWS: two events of one order handed to two invocations of the Slack function
+  // at once. The first is mid-post (its Slack calls held at the gate) when the second runs: the post is
+  // claimed in the state table, so the second posts nothing and is retried; once the first has posted, the
+  // retry edits its reply. One board, one reply, one edit.
+  it('post one reply for an order whose two events two Slack invocations handle at once, then edit it once', async () => {
+    // 1. An order at the board's establishment, then its completion: two events of one order.
+    const order = sim.world.addOrder({ pickupDate: sim.world.today(), establishment: boardPlace.uuid });
+    const createdMessages = await pollAndPublish();
+    sim.world.setStatus(order.uuid, 'completed');
+    const completedMessages = await pollAndPublish();
+    const ofOrder = (messages: PublishedMessage[], type: string) =>
+      messages.filter((message) => {
+        const event = JSON.parse(rawSqsBody(message)) as NotifierEvent;
+        return isOrderEvent(event) && event.subject === order.uuid && event.type === type;
+      });
+    const intake = [
+      ...ofOrder(createdMessages, 'order.created'),
+      ...ofOrder(completedMessages, 'order.completed'),
+    ];
+    expect(intake).toHaveLength(2);
+
+    // 2. The Slack channel's queue: the function splits each into the board subscriber's copy.
+    const slackSubscription = wiring
+      .sqsSubscriptions()
+      .find((subscription) => wiring.mappingOf(subscription.queueArn).functionId === slackDeliveryId);
+    if (!slackSubscription) throw new Error('no Slack channel subscription');
+    const { queueArn } = slackSubscription;
+    const sentBefore = aws.sent.length;
+    await invokeBatch(slackDeliveryId, { Records: intake.map((message) => queueRecord(queueArn, message)) });
+    const copies = aws.sent.slice(sentBefore);
+    expect(copies.map((copy) => copy.messageGroupId)).toEqual(['board', 'board']);
+    const [created, completed] = copies.map((copy) => sentRecord(queueArn, copy)) as [SQSRecord, SQSRecord];
+
+    // 3. The first invocation (the creation) until its first Slack call is on the way, held at the gate.
+    const callsBefore = slackApi.calls().length;
+    slackGate.shut();
+    const first = invoke(slackDeliveryId, { Records: [created] });
+    expect(await slackGate.firstHeld()).toBe('/chat.postMessage');
+    // 4. Meanwhile the second (the completion): the board's post is claimed, so it posts nothing and is
+    // handed back to be retried.
+    const second = (await invoke(slackDeliveryId, { Records: [completed] })) as {
+      batchItemFailures: { itemIdentifier: string }[];
+    };
+    expect(second.batchItemFailures).toEqual([{ itemIdentifier: completed.messageId }]);
+    // It called Slack for nothing: only the first's post waits at the gate.
+    expect(slackGate.heldCount()).toBe(1);
+    expect(slackApi.calls().length).toBe(callsBefore);
+    // 5. The first's calls go on: the board and the order's reply, posted once each.
+    slackGate.open();
+    expect(await first).toEqual({ batchItemFailures: [] });
+    // 6. The retry edits the reply.
+    const retried = { ...completed, attributes: { ...completed.attributes, ApproximateReceiveCount: '2' } };
+    await invokeBatch(slackDeliveryId, { Records: [retried] });
+
+    const calls = slackApi.calls().slice(callsBefore);
+    const posts = calls.filter((call) => call.method === 'chat.postMessage' && call.status === 200);
+    const mentions = (call: { args: Record<string, unknown> }) =>
+      JSON.stringify(call.args).includes(order.reference);
+    const boardPosts = posts.filter((call) => call.args.thread_ts === undefined);
+    const replyPosts = posts.filter((call) => call.args.thread_ts !== undefined && mentions(call));
+    expect(boardPosts).toHaveLength(1);
+    expect(replyPosts).toHaveLength(1);
+    const channel = slackApi.workspace.channel(slackApi.channel);
+    const tops = [...(channel?.messages.values() ?? [])].filter((message) => message.threadTs === undefined);
+    expect(tops).toHaveLength(1);
+    const replies = slackApi.workspace
+      .thread(slackApi.channel, tops[0]?.ts ?? '')
+      .replies.filter((reply) => JSON.stringify(reply).includes(order.reference));
+    expect(replies).toHaveLength(1);
+    const replyTs = replies[0]?.ts;
+    const replyEdits = calls.filter(
+      (call) => call.method === 'chat.update' && call.status === 200 && call.args.ts === replyTs,
+    );
+    expect(replyEdits).toHaveLength(1);
+    expect(JSON.stringify(replies[0])).toContain('✅');
+  }, 90_000);
 });

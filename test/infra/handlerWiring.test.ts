@@ -10,14 +10,7 @@ import { parseDeliveryEnvironment } from '../../functions/shared/deliveryEnviron
 import { NotifierConfig } from '../../infra/notifierConfig.js';
 import { ConfigError } from '../../shared/config/errors.js';
 import { parseConfig } from '../../shared/config/loadConfig.js';
-import {
-  exampleConfig,
-  functionEnvironment,
-  functionLogicalId,
-  logicalIdAt,
-  notifierApp,
-  resolveLikeAws,
-} from './support/notifierApp.js';
+import { exampleConfig, functionEnvironment, functionLogicalId, notifierApp } from './support/notifierApp.js';
 
 const { stack, template } = notifierApp();
 const BUNDLED_CONFIG = {
@@ -33,8 +26,6 @@ function environmentOf(service: keyof typeof BUNDLED_CONFIG): Record<string, str
   const config = BUNDLED_CONFIG[service];
   return config === undefined ? environment : { ...environment, NOTIFIER_CONFIG: config };
 }
-const queueArnOf = (...path: string[]) =>
-  resolveLikeAws({ 'Fn::GetAtt': [logicalIdAt(stack, ...path), 'Arn'] }, template);
 
 describe('the template', () => {
   it('keeps the config out of every environment, which 4 KB could not hold for many organizations', () => {
@@ -98,13 +89,11 @@ describe.each([
 ] as const)('the %s function as deployed', (service, type, subscriberId) => {
   const environment = environmentOf(service);
 
-  it('maps its queue to its subscriber, and the subscriber to its DLQ', () => {
+  it("takes its channel's queue and dead-letter queue, and its subscribers from the bundled config", () => {
     const parsed = parseDeliveryEnvironment(service, type, environment);
-    expect([...parsed.subscriberOfQueue.entries()].map(([arn, subscriber]) => [arn, subscriber.id])).toEqual([
-      [queueArnOf('Deliveries', subscriberId, 'Queue'), subscriberId],
-    ]);
-    expect([...parsed.deadLetterQueueUrl.keys()]).toEqual([subscriberId]);
-    expect(parsed.deadLetterQueueUrl.get(subscriberId)).toMatch(/^https:\/\/sqs\./);
+    expect(parsed.subscribers.map(({ id }) => id)).toEqual([subscriberId]);
+    expect(parsed.deliveryQueueUrl).toMatch(/^https:\/\/sqs\./);
+    expect(parsed.deadLetterQueueUrl).toMatch(/^https:\/\/sqs\./);
     expect(parsed.config.subscribers.map(({ id }) => id)).toEqual([subscriberId]);
   });
 
@@ -113,20 +102,13 @@ describe.each([
       'STATE_TABLE_NAME',
       'NOTIFIER_CONFIG',
       'SECRETS_PREFIX',
-      'QUEUE_SUBSCRIBERS',
-      'DLQ_URLS',
+      'DELIVERY_QUEUE_URL',
+      'DEAD_LETTER_QUEUE_URL',
     ]) {
       expect(() =>
         parseDeliveryEnvironment(service, type, { ...environment, [variable]: undefined }),
       ).toThrow(`${service} environment: ${variable} is not set`);
     }
-  });
-
-  it("refuses a queue of the other function's subscribers, naming it", () => {
-    const other = environmentOf(type === 'webhook' ? 'slack-delivery' : 'webhook-delivery');
-    expect(() =>
-      parseDeliveryEnvironment(service, type, { ...environment, QUEUE_SUBSCRIBERS: other.QUEUE_SUBSCRIBERS }),
-    ).toThrow(`${service} environment: QUEUE_SUBSCRIBERS: queue`);
   });
 });
 

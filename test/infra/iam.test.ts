@@ -1,7 +1,7 @@
 // Least privilege, as the template states it: every permission comes from a grant on one resource, no
 // action is a service-wide wildcard, no role carries a managed policy, and each function can reach exactly
 // the data it uses (the poller only the organizations' tokens, each delivery function only its own
-// subscribers' secrets and queues).
+// subscribers' secrets and its channel's queues).
 import { describe, expect, it } from 'vitest';
 import { exampleConfig, logicalIdAt, notifierApp, resourcesOfType } from './support/notifierApp.js';
 
@@ -147,18 +147,14 @@ describe('IAM', () => {
     });
   });
 
-  it('lets each delivery function consume its own queues, dead-letter to their DLQs and read their secrets only', () => {
+  it("lets each delivery function consume its own channel's queue, send to it (the split, a paused re-send) and to its DLQ, and read its own subscribers' secrets only", () => {
     const webhook = permissions(statementsOf('Delivery', 'Webhook'));
-    const webhookQueues = unordered(
-      ['automation', 'accounting'].map((id) => arnOf('Deliveries', id, 'Queue')),
-    );
-    const webhookDlqs = unordered(
-      ['automation', 'accounting'].map((id) => arnOf('Deliveries', id, 'DeadLetterQueue')),
-    );
+    const webhookQueue = arnOf('Deliveries', 'Webhook', 'Queue');
+    const webhookDlq = arnOf('Deliveries', 'Webhook', 'DeadLetterQueue');
     for (const action of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']) {
-      expect(webhook[action], action).toEqual(webhookQueues);
+      expect(webhook[action], action).toEqual([webhookQueue]);
     }
-    expect(webhook['sqs:SendMessage']).toEqual(webhookDlqs);
+    expect(webhook['sqs:SendMessage']).toEqual(unordered([webhookQueue, webhookDlq]));
     expect(webhook['dynamodb:GetItem']).toEqual([arnOf('State', 'Table')]);
     expect(webhook['dynamodb:PutItem']).toEqual([arnOf('State', 'Table')]);
     expect(webhook['secretsmanager:GetSecretValue']).toEqual(
@@ -175,8 +171,11 @@ describe('IAM', () => {
     ).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
 
     const slack = permissions(statementsOf('Delivery', 'Slack'));
-    expect(slack['sqs:ReceiveMessage']).toEqual([arnOf('Deliveries', 'cafe-kitchen', 'Queue')]);
-    expect(slack['sqs:SendMessage']).toEqual([arnOf('Deliveries', 'cafe-kitchen', 'DeadLetterQueue')]);
+    const slackQueue = arnOf('Deliveries', 'Slack', 'Queue');
+    expect(slack['sqs:ReceiveMessage']).toEqual([slackQueue]);
+    expect(slack['sqs:SendMessage']).toEqual(
+      unordered([slackQueue, arnOf('Deliveries', 'Slack', 'DeadLetterQueue')]),
+    );
     expect(slack['secretsmanager:GetSecretValue']).toEqual([refOf('Secrets', 'CAFE_KITCHEN_SLACK_URL')]);
     expect(Object.keys(slack).some((action) => action.startsWith('kms:') || action.startsWith('sns:'))).toBe(
       false,

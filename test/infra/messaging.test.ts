@@ -1,16 +1,15 @@
 // The event path after the table: the publisher's stream mapping, the KMS-encrypted TLS-only topics, the
-// e-mail subscriptions and the per-subscriber queues with their compiled filter policies, dead-letter
-// queues and redrive, and the delivery functions' SQS mappings.
+// e-mail subscriptions with their compiled filter policies, one delivery queue and dead-letter queue per
+// channel type (never per subscriber) with redrive, and the delivery functions' SQS mappings.
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { catchUpAfterMs as catchUpAfterMsOf } from '../../shared/config/catchUpAfter.js';
 import { parseConfig } from '../../shared/config/loadConfig.js';
 import {
   DELIVERY_BATCH_SIZE,
   DELIVERY_FUNCTION_TIMEOUT_SECONDS,
   MAX_RECEIVE_COUNT,
 } from '../../shared/contracts/deliveryQueueContract.js';
-import { compileFilterPolicy } from '../../shared/contracts/snsFilterPolicy.js';
+import { CHANNEL_QUEUE_POLICY, compileFilterPolicy } from '../../shared/contracts/snsFilterPolicy.js';
 import { PUBLISHER_STREAM_FILTER_PATTERN } from '../../shared/contracts/streamContract.js';
 import {
   type CfnResource,
@@ -48,11 +47,12 @@ const subscriptions = resourcesOfType(template, 'AWS::SNS::Subscription').map(
 const [eventTopicId] =
   resourcesOfType(template, 'AWS::SNS::Topic').find(([id]) => id.startsWith('Events')) ?? [];
 
-/** The subscriber's queue and DLQ. */
-function queuesOf(subscriberId: string): { queueId: string; deadLetterQueueId: string } {
+/** A channel type's queue and DLQ. */
+function queuesOf(type: 'slack' | 'webhook'): { queueId: string; deadLetterQueueId: string } {
+  const name = type === 'slack' ? 'Slack' : 'Webhook';
   return {
-    queueId: logicalIdAt(stack, 'Deliveries', subscriberId, 'Queue'),
-    deadLetterQueueId: logicalIdAt(stack, 'Deliveries', subscriberId, 'DeadLetterQueue'),
+    queueId: logicalIdAt(stack, 'Deliveries', name, 'Queue'),
+    deadLetterQueueId: logicalIdAt(stack, 'Deliveries', name, 'DeadLetterQueue'),
   };
 }
 
@@ -126,47 +126,44 @@ describe('e-mail subscriptions', () => {
   });
 });
 
-describe('subscriber queues', () => {
-  const queueSubscribers = parsed.subscribers.filter((subscriber) => subscriber.type !== 'email');
+describe('delivery queues', () => {
+  const channelTypes = ['slack', 'webhook'] as const;
 
-  it("subscribes each enabled Slack or webhook subscriber's queue with raw delivery and its compiled filter policy", () => {
+  it('subscribes one queue per channel type, with raw delivery and the one policy that keeps the digests out, however many subscribers it has', () => {
     const sqs = subscriptions.filter((subscription) => subscription.Protocol === 'sqs');
-    expect(sqs).toHaveLength(3);
-    for (const subscriber of queueSubscribers.filter(({ enabled }) => enabled)) {
-      const { queueId } = queuesOf(subscriber.id);
+    // Two Slack and two webhook subscribers (one disabled): one subscription per channel type.
+    expect(sqs).toHaveLength(2);
+    for (const type of channelTypes) {
+      const { queueId } = queuesOf(type);
       const subscription = sqs.find(
         (candidate) => (candidate.Endpoint as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0] === queueId,
       );
-      const catchUpAfterMs = catchUpAfterMsOf(subscriber);
-      const policy = compileFilterPolicy(
-        subscriber.filter,
-        undefined,
-        undefined,
-        catchUpAfterMs === undefined ? undefined : catchUpAfterMs / 1000,
-      );
-      expect(subscription, subscriber.id).toMatchObject({
+      expect(subscription, type).toMatchObject({
         TopicArn: { Ref: eventTopicId },
         RawMessageDelivery: true,
+        FilterPolicy: CHANNEL_QUEUE_POLICY,
       });
-      // No policy at all for a subscriber that takes everything: SNS refuses an empty one.
-      if (policy === undefined) expect(subscription).not.toHaveProperty('FilterPolicy');
-      else expect(subscription?.FilterPolicy).toEqual(policy);
     }
   });
 
-  it("keeps a disabled subscriber's queues, unsubscribed", () => {
-    const { queueId } = queuesOf('paused-hooks');
-    expect(
-      subscriptions.some(
-        (subscription) =>
-          (subscription.Endpoint as { 'Fn::GetAtt'?: string[] })['Fn::GetAtt']?.[0] === queueId,
-      ),
-    ).toBe(false);
+  it("keeps a channel's queues, unsubscribed, while every subscriber of it is disabled", () => {
+    const onlyDisabled = exampleConfig();
+    const hooks = onlyDisabled.subscribers.find((subscriber) => subscriber.type === 'webhook');
+    if (hooks) hooks.enabled = false;
+    const { stack: disabledStack, template: disabledTemplate } = notifierApp(onlyDisabled);
+    const queueId = logicalIdAt(disabledStack, 'Deliveries', 'Webhook', 'Queue');
+    expect(disabledTemplate.toJSON().Resources[queueId]?.Type).toBe('AWS::SQS::Queue');
+    const endpoints = resourcesOfType(disabledTemplate, 'AWS::SNS::Subscription').map(
+      ([, subscription]) =>
+        (subscription.Properties?.Endpoint as { 'Fn::GetAtt'?: string[] } | undefined)?.['Fn::GetAtt']?.[0],
+    );
+    expect(endpoints).not.toContain(queueId);
+    expect(endpoints).toContain(logicalIdAt(disabledStack, 'Deliveries', 'Slack', 'Queue'));
   });
 
-  it('gives every queue a DLQ after MAX_RECEIVE_COUNT receives, and a visibility timeout the delivery function fits in', () => {
-    for (const subscriber of queueSubscribers) {
-      const { queueId, deadLetterQueueId } = queuesOf(subscriber.id);
+  it('gives each queue a DLQ after MAX_RECEIVE_COUNT receives, and a visibility timeout the delivery function fits in', () => {
+    for (const type of channelTypes) {
+      const { queueId, deadLetterQueueId } = queuesOf(type);
       expect(properties(queueId)).toMatchObject({
         RedrivePolicy: {
           deadLetterTargetArn: { 'Fn::GetAtt': [deadLetterQueueId, 'Arn'] },
@@ -182,9 +179,9 @@ describe('subscriber queues', () => {
 
   it('encrypts every queue and refuses any request without TLS', () => {
     const queues = resourcesOfType(template, 'AWS::SQS::Queue');
-    // Two per Slack or webhook subscriber, the publisher's failure queue, the poller's tick queue and the
-    // SNS subscriptions' dead-letter queue.
-    expect(queues).toHaveLength(2 * queueSubscribers.length + 3);
+    // Two per channel type, the publisher's failure queue, the poller's tick queue and the SNS
+    // subscriptions' dead-letter queue.
+    expect(queues).toHaveLength(2 * channelTypes.length + 3);
     const policies = resourcesOfType(template, 'AWS::SQS::QueuePolicy').map(
       ([, policy]) => policy.Properties ?? {},
     );
@@ -203,21 +200,26 @@ describe('subscriber queues', () => {
     }
   });
 
-  it('lets only the event topic send to a subscriber queue', () => {
-    const { queueId } = queuesOf('automation');
-    const [, policy] =
-      resourcesOfType(template, 'AWS::SQS::QueuePolicy').find(
-        ([, candidate]) => property<{ Ref: string }[]>(candidate.Properties, 'Queues')[0]?.Ref === queueId,
-      ) ?? [];
-    expect(property<{ Statement: unknown[] }>(policy?.Properties, 'PolicyDocument').Statement).toContainEqual(
-      {
+  it('lets only the event topic send to a delivery queue by its policy (the function sends by its role)', () => {
+    for (const type of channelTypes) {
+      const { queueId } = queuesOf(type);
+      const [, policy] =
+        resourcesOfType(template, 'AWS::SQS::QueuePolicy').find(
+          ([, candidate]) => property<{ Ref: string }[]>(candidate.Properties, 'Queues')[0]?.Ref === queueId,
+        ) ?? [];
+      const statements = property<{ Statement: Record<string, unknown>[] }>(
+        policy?.Properties,
+        'PolicyDocument',
+      ).Statement;
+      expect(statements).toContainEqual({
         Action: 'sqs:SendMessage',
         Effect: 'Allow',
         Principal: { Service: 'sns.amazonaws.com' },
         Resource: { 'Fn::GetAtt': [queueId, 'Arn'] },
         Condition: { ArnEquals: { 'aws:SourceArn': { Ref: eventTopicId } } },
-      },
-    );
+      });
+      expect(statements.filter((statement) => statement.Effect === 'Allow')).toHaveLength(1);
+    }
   });
 });
 
@@ -253,20 +255,21 @@ describe('event source mappings', () => {
     ]);
   });
 
-  it("feeds each queue to the delivery function of its subscriber's type, in batches with partial failures", () => {
-    for (const subscriber of parsed.subscribers) {
-      if (subscriber.type === 'email') continue;
-      const functionId = functionLogicalId(template, `${subscriber.type}-delivery`);
-      const { queueId } = queuesOf(subscriber.id);
-      const mapping = mappings.find(
-        (candidate) => (candidate.EventSourceArn as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0] === queueId,
+  it("feeds each channel's queue to its delivery function, in batches with partial failures", () => {
+    for (const type of ['slack', 'webhook'] as const) {
+      const functionId = functionLogicalId(template, `${type}-delivery`);
+      const { queueId } = queuesOf(type);
+      const fed = mappings.filter(
+        (candidate) => (candidate.FunctionName as { Ref?: string }).Ref === functionId,
       );
-      expect(mapping, subscriber.id).toMatchObject({
-        FunctionName: { Ref: functionId },
-        BatchSize: DELIVERY_BATCH_SIZE,
-        FunctionResponseTypes: ['ReportBatchItemFailures'],
-        ScalingConfig: { MaximumConcurrency: 2 },
-      });
+      expect(fed, type).toEqual([
+        expect.objectContaining({
+          EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+          BatchSize: DELIVERY_BATCH_SIZE,
+          FunctionResponseTypes: ['ReportBatchItemFailures'],
+          ScalingConfig: { MaximumConcurrency: 5 },
+        }),
+      ]);
     }
   });
 });

@@ -16,8 +16,8 @@ function outputsOf(app: NotifierApp): Record<string, string> {
 }
 
 /** The template's value for the URL of the subscriber's queue (`Queue` or `DeadLetterQueue`). */
-function urlOf(app: NotifierApp, subscriberId: string, queue: 'Queue' | 'DeadLetterQueue'): string {
-  const construct = app.stack.node.findChild('Deliveries').node.findChild(subscriberId).node.findChild(queue);
+function urlOf(app: NotifierApp, channel: 'Slack' | 'Webhook', queue: 'Queue' | 'DeadLetterQueue'): string {
+  const construct = app.stack.node.findChild('Deliveries').node.findChild(channel).node.findChild(queue);
   return JSON.stringify(app.stack.resolve((construct as Queue).queueUrl));
 }
 
@@ -28,27 +28,38 @@ describe('stack outputs', () => {
     expect(outputs[STACK_OUTPUT_KEYS.polling]).toBe(JSON.stringify('on'));
   });
 
-  it("let the commands find every Slack and webhook subscriber's queue and dead-letter queue, ids that clash once punctuation is dropped included", () => {
+  it("let the commands find every Slack and webhook subscriber's queues: its channel's two, whatever their number", () => {
     const written = exampleConfig();
     const [, slack, webhook] = written.subscribers;
-    written.subscribers.push(
-      { ...webhook, id: 'auto-mation' },
-      { ...slack, id: 'cafe_kitchen' },
-      { ...webhook, id: 'automation2' },
-    );
+    written.subscribers.push({ ...webhook, id: 'auto-mation' }, { ...slack, id: 'cafe_kitchen' });
     const config = parseConfig(written);
-    const ids = config.subscribers.filter(({ type }) => type !== 'email').map(({ id }) => id);
+    const subscribers = config.subscribers.flatMap((subscriber) =>
+      subscriber.type === 'email' ? [] : [{ id: subscriber.id, type: subscriber.type }],
+    );
     const app = notifierApp(written);
+    const outputs = outputsOf(app);
 
-    const { queues } = stackResourcesFromOutputs('MealOrderNotifier', outputsOf(app), ids);
+    const { queues } = stackResourcesFromOutputs('MealOrderNotifier', outputs, subscribers);
 
-    expect([...queues.keys()]).toEqual(ids);
-    for (const [id, urls] of queues) {
-      expect(urls, id).toEqual({
-        queueUrl: urlOf(app, id, 'Queue'),
-        deadLetterQueueUrl: urlOf(app, id, 'DeadLetterQueue'),
+    expect([...queues.keys()]).toEqual(subscribers.map(({ id }) => id));
+    for (const { id, type } of subscribers) {
+      const channel = type === 'slack' ? 'Slack' : 'Webhook';
+      expect(queues.get(id), id).toEqual({
+        queueUrl: urlOf(app, channel, 'Queue'),
+        deadLetterQueueUrl: urlOf(app, channel, 'DeadLetterQueue'),
       });
     }
+    // Two outputs per channel, none per subscriber.
+    expect(
+      Object.keys(outputs)
+        .filter((key) => /QueueUrl$/.test(key) && key !== STACK_OUTPUT_KEYS.publisherFailureQueue)
+        .sort(),
+    ).toEqual([
+      'SlackDeadLetterQueueUrl',
+      'SlackDeliveryQueueUrl',
+      'WebhookDeadLetterQueueUrl',
+      'WebhookDeliveryQueueUrl',
+    ]);
   });
 
   it('say when the stack does not poll, so that status --stack does not count its organizations as failing', () => {

@@ -1,9 +1,10 @@
-// The environment the CDK stack gives a delivery function, for tests that import the real handler:
-// one queue pair per subscriber (named `<id>-queue` / `<id>-dlq`), DynamoDB Local for the state table, and
+// The environment the CDK stack gives a delivery function, for tests that import the real handler: the
+// channel's delivery queue and dead-letter queue (a record for subscriber `<id>` comes "from" `<id>-queue`,
+// sqsEventRecord naming it in the `subscriber` attribute), DynamoDB Local for the state table, and
 // placeholder AWS credentials (SQS and Secrets Manager are mocked with aws-sdk-client-mock).
 import { inject, vi } from 'vitest';
 import type { ConfigInput } from '../../shared/config/configSchema.js';
-import { queueArn, queueUrl } from './lambdaRecords.js';
+import { queueUrl } from './lambdaRecords.js';
 
 export const SECRETS_PREFIX = 'meal-order-notifier/';
 
@@ -11,21 +12,21 @@ export function queueOf(subscriberId: string): string {
   return `${subscriberId}-queue`;
 }
 
-export function deadLetterQueueUrlOf(subscriberId: string): string {
-  return queueUrl(`${subscriberId}-dlq`);
+/** The channel's delivery queue, every subscriber's. */
+export const DELIVERY_QUEUE_URL = queueUrl('deliveries');
+
+/** The channel's dead-letter queue, every subscriber's: each letter names its subscriber. */
+export function deadLetterQueueUrlOf(_subscriberId: string): string {
+  return queueUrl('dead-letters');
 }
 
 /** Stubs every variable the function reads; `vi.unstubAllEnvs()` undoes it. */
 export function stubDeliveryEnvironment(config: ConfigInput, tableName: string): void {
-  const ids = (config.subscribers ?? []).map(({ id }) => id);
   vi.stubEnv('STATE_TABLE_NAME', tableName);
   vi.stubEnv('NOTIFIER_CONFIG', JSON.stringify(config));
   vi.stubEnv('SECRETS_PREFIX', SECRETS_PREFIX);
-  vi.stubEnv(
-    'QUEUE_SUBSCRIBERS',
-    JSON.stringify(Object.fromEntries(ids.map((id) => [queueArn(queueOf(id)), id]))),
-  );
-  vi.stubEnv('DLQ_URLS', JSON.stringify(Object.fromEntries(ids.map((id) => [id, deadLetterQueueUrlOf(id)]))));
+  vi.stubEnv('DELIVERY_QUEUE_URL', DELIVERY_QUEUE_URL);
+  vi.stubEnv('DEAD_LETTER_QUEUE_URL', deadLetterQueueUrlOf(''));
   vi.stubEnv('AWS_ENDPOINT_URL_DYNAMODB', inject('dynamoEndpoint'));
   vi.stubEnv('AWS_REGION', 'us-east-1');
   vi.stubEnv('AWS_ACCESS_KEY_ID', 'local');

@@ -23,7 +23,7 @@ import { createUndiciHttpClient } from '../../shared/http/undiciHttpClient.js';
 import { DynamoSubscriberStatus } from '../../shared/store/dynamo/dynamoSubscriberStatus.js';
 import { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js';
 import { createLocalStateTable } from './dynamoLocal.js';
-import { queueArn, queueUrl, sqsEventRecord } from './lambdaRecords.js';
+import { sqsEventRecord, withSubscriber } from './lambdaRecords.js';
 import { makeSnapshot, T0 } from './stateStoreConformance.js';
 
 export type DeliveryState = 'delivered' | 'queued' | 'dead' | 'subscriber_disabled';
@@ -148,6 +148,8 @@ interface QueuedMessage {
   receiveCount: number;
   visibleAt: number;
   settled?: { state: DeliveryState; reason?: string };
+  /** Sent again by the handler (a paused subscriber): the copy is a new message, the received one deleted. */
+  requeued?: boolean;
 }
 
 /** What SQS does with a message a handler threw for and did not hide: visible again after this. */
@@ -169,23 +171,17 @@ export const awsPath: DeliveryPath = {
       clock: () => run.now,
     });
     const deps: SqsDeliveryDependencies<DeliverySubscriber> = {
-      subscriberOfQueue: new Map(
-        setup.subscribers.map((subscriber) => [
-          queueArn(`${subscriber.id}-queue`),
-          subscriber as DeliverySubscriber,
-        ]),
-      ),
-      deadLetterQueueUrl: new Map(setup.subscribers.map((s) => [s.id, queueUrl(`${s.id}-dlq`)])),
+      subscribers: setup.subscribers as DeliverySubscriber[],
       senders: source,
       status,
       queue: {
-        changeVisibility: async (_queueArn, receiptHandle, seconds) => {
+        changeVisibility: async (receiptHandle, seconds) => {
           const message = messageOf.get(receiptHandle);
           if (message) message.visibleAt = run.now + seconds * 1000;
         },
-        deadLetter: async (_url, _body, letter: DeadLetter) => {
+        deadLetter: async (_body, letter: DeadLetter) => {
           if (failing-- > 0) throw new Error('SQS refused SendMessage (ServiceUnavailable)');
-          const message = [...(queues.get(letter.subscriberId) ?? [])].find(
+          const message = [...(queues.get(letter.subscriberId ?? '') ?? [])].find(
             (m) => m.event.id === letter.eventId,
           );
           if (message) {
@@ -196,6 +192,19 @@ export const awsPath: DeliveryPath = {
                   : 'dead',
               reason: letter.reason,
             };
+          }
+        },
+        send: async (messages) => {
+          for (const sent of messages) {
+            const message = queues
+              .get(sent.subscriberId)
+              ?.find((m) => m.event.id === (JSON.parse(sent.body) as { id: string }).id);
+            if (!message) continue;
+            Object.assign(message, {
+              requeued: true,
+              receiveCount: 0,
+              visibleAt: run.now + (sent.delaySeconds ?? 0) * 1000,
+            });
           }
         },
       },
@@ -211,11 +220,16 @@ export const awsPath: DeliveryPath = {
         // In flight, and after a throw the handler did not follow with a new visibility: hidden for the
         // queue's visibility timeout, as SQS does.
         message.visibleAt = run.now + QUEUE_VISIBILITY_TIMEOUT_MS;
-        const record = sqsEventRecord(message.event, `${subscriberId}-queue`, message.receiveCount);
+        // Each subscriber's message as the split leaves it on the channel's queue: named by its attribute.
+        const record = withSubscriber(
+          sqsEventRecord(message.event, `${subscriberId}-queue`, message.receiveCount),
+          subscriberId,
+        );
         messageOf.set(record.receiptHandle, message);
         try {
           await deliverSqsRecord(record, deps);
-          message.settled ??= { state: 'delivered' };
+          if (message.requeued) message.requeued = false;
+          else message.settled ??= { state: 'delivered' };
         } catch {
           // Left on the queue.
         }

@@ -1,13 +1,13 @@
 // A "deployed stack" for the operator commands' tests: a throwaway state table on DynamoDB Local (the real
 // thing), the config it was deployed with (the contract's example: webhook `automation`, Slack
 // `kitchen-north`, e-mail `office`), and an outputs file in the shape `cdk deploy --outputs-file` writes,
-// whose queue URLs SQS mocks (or an unreachable loopback port) answer. The AWS variables the commands read
+// whose channel queue URLs SQS mocks (or an unreachable loopback port) answer. The AWS variables the commands read
 // point the SDK at DynamoDB Local (the endpoint override docs/aws.md documents).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject, vi } from 'vitest';
-import { STACK_OUTPUT_KEYS } from '../../shared/contracts/stackOutputKeys.js';
+import { channelOutputKeys, STACK_OUTPUT_KEYS } from '../../shared/contracts/stackOutputKeys.js';
 import { DynamoStateStore } from '../../shared/store/dynamo/dynamoStateStore.js';
 import { DynamoSubscriberStatus } from '../../shared/store/dynamo/dynamoSubscriberStatus.js';
 import { exampleConfig } from './configFixtures.js';
@@ -17,15 +17,22 @@ export const STACK_NAME = 'NotifierTest';
 export const TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:NotifierTest-Events';
 const QUEUE_BASE = 'https://sqs.us-east-1.amazonaws.com/123456789012';
 
+/** One delivery queue and one dead-letter queue per channel type, shared by its subscribers. */
+export const CHANNEL_QUEUE_URLS = {
+  webhook: {
+    queueUrl: `${QUEUE_BASE}/NotifierTest-DeliveriesWebhookQueue`,
+    deadLetterQueueUrl: `${QUEUE_BASE}/NotifierTest-DeliveriesWebhookDeadLetterQueue`,
+  },
+  slack: {
+    queueUrl: `${QUEUE_BASE}/NotifierTest-DeliveriesSlackQueue`,
+    deadLetterQueueUrl: `${QUEUE_BASE}/NotifierTest-DeliveriesSlackDeadLetterQueue`,
+  },
+} as const;
+
+/** Each subscriber's queues: its channel's (its messages there carry its id in the `subscriber` attribute). */
 export const QUEUE_URLS = {
-  automation: {
-    queueUrl: `${QUEUE_BASE}/NotifierTest-automation-Queue`,
-    deadLetterQueueUrl: `${QUEUE_BASE}/NotifierTest-automation-DeadLetterQueue`,
-  },
-  'kitchen-north': {
-    queueUrl: `${QUEUE_BASE}/NotifierTest-kitchennorth-Queue`,
-    deadLetterQueueUrl: `${QUEUE_BASE}/NotifierTest-kitchennorth-DeadLetterQueue`,
-  },
+  automation: CHANNEL_QUEUE_URLS.webhook,
+  'kitchen-north': CHANNEL_QUEUE_URLS.slack,
 } as const;
 export const FAILURE_QUEUE_URL = `${QUEUE_BASE}/NotifierTest-Publisher-FailureQueue`;
 export const SUBSCRIPTION_DEAD_LETTER_QUEUE_URL = `${QUEUE_BASE}/NotifierTest-SubscriptionDeadLetters-Queue`;
@@ -98,9 +105,9 @@ function defaultOutputs(): Record<string, string> {
     [STACK_OUTPUT_KEYS.publisherFailureQueue]: FAILURE_QUEUE_URL,
     [STACK_OUTPUT_KEYS.subscriptionDeadLetterQueue]: SUBSCRIPTION_DEAD_LETTER_QUEUE_URL,
     [STACK_OUTPUT_KEYS.alarmTopic]: ALARM_TOPIC_ARN,
-    Queueautomation: QUEUE_URLS.automation.queueUrl,
-    DeadLetterQueueautomation: QUEUE_URLS.automation.deadLetterQueueUrl,
-    Queuekitchennorth: QUEUE_URLS['kitchen-north'].queueUrl,
-    DeadLetterQueuekitchennorth: QUEUE_URLS['kitchen-north'].deadLetterQueueUrl,
+    [channelOutputKeys('webhook').queue]: CHANNEL_QUEUE_URLS.webhook.queueUrl,
+    [channelOutputKeys('webhook').deadLetterQueue]: CHANNEL_QUEUE_URLS.webhook.deadLetterQueueUrl,
+    [channelOutputKeys('slack').queue]: CHANNEL_QUEUE_URLS.slack.queueUrl,
+    [channelOutputKeys('slack').deadLetterQueue]: CHANNEL_QUEUE_URLS.slack.deadLetterQueueUrl,
   };
 }

@@ -1,6 +1,8 @@
 // A loopback stand-in for the three AWS services the functions call that have no local emulator here:
 // Secrets Manager (GetSecretValue, awsJson1_1), SNS (Publish and PublishBatch, awsQuery: form-encoded
-// requests, XML answers) and SQS (SendMessage and ChangeMessageVisibility, awsJson1_0). It answers as
+// requests, XML answers) and SQS (SendMessage, SendMessageBatch and ChangeMessageVisibility, awsJson1_0; and for the operator commands
+// ReceiveMessage, ChangeMessageVisibilityBatch, DeleteMessageBatch and GetQueueAttributes over the messages
+// it keeps per queue). It answers as
 // AWS does for exactly those calls, refusing what AWS would refuse (a json message without `default`, a
 // Subject SNS does not take, an eleventh attribute, a batch over its limits, an SQS delay over 900 s), and
 // records each one; any other call is refused and recorded, so a test can assert that the functions made
@@ -23,7 +25,10 @@ export interface SentSqsMessage {
   queueUrl: string;
   body: string;
   delaySeconds: number | undefined;
+  /** The message attributes as sent: `{ name: { DataType, StringValue } }`. */
   attributes: Record<string, unknown>;
+  /** A fair queue's tenant (or a FIFO queue's group); undefined when none was given. */
+  messageGroupId?: string;
 }
 
 export interface VisibilityChange {
@@ -48,7 +53,19 @@ export interface FakeAwsServices {
   readonly visibilityChanges: VisibilityChange[];
   /** Calls this fake does not serve (`<service> <operation>`), each refused. */
   readonly refused: string[];
+  /** The messages on a queue now (sent, not deleted), as the operator commands read and move them. */
+  messagesOn(queueUrl: string): readonly StoredSqsMessage[];
   close(): Promise<void>;
+}
+
+/** A message kept on a queue: what ReceiveMessage, ChangeMessageVisibilityBatch and DeleteMessageBatch act on. */
+export interface StoredSqsMessage extends SentSqsMessage {
+  messageId: string;
+  sentAtMs: number;
+  visibleAtMs: number;
+  receiveCount: number;
+  /** The receipt handle of the latest receive. */
+  receiptHandle: string | undefined;
 }
 
 export async function startFakeAwsServices(): Promise<FakeAwsServices> {
@@ -59,6 +76,7 @@ export async function startFakeAwsServices(): Promise<FakeAwsServices> {
     sent: [] as SentSqsMessage[],
     visibilityChanges: [] as VisibilityChange[],
     refused: [] as string[],
+    queues: new Map<string, StoredSqsMessage[]>(),
   };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -87,7 +105,12 @@ export async function startFakeAwsServices(): Promise<FakeAwsServices> {
     },
     queueUrl: (account, name) => `${origin}/${account}/${name}`,
     secrets,
-    ...state,
+    secretsRead: state.secretsRead,
+    published: state.published,
+    sent: state.sent,
+    visibilityChanges: state.visibilityChanges,
+    refused: state.refused,
+    messagesOn: (queueUrl) => [...(state.queues.get(queueUrl) ?? [])],
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -102,6 +125,7 @@ interface Recorded {
   sent: SentSqsMessage[];
   visibilityChanges: VisibilityChange[];
   refused: string[];
+  queues: Map<string, StoredSqsMessage[]>;
 }
 
 function answer(
@@ -183,36 +207,43 @@ function answerSqs(
     return;
   }
   if (operation === 'SendMessage') {
-    const messageBody = String(input.MessageBody ?? '');
-    const delay = input.DelaySeconds;
-    // SQS's own checks: a body of 1 byte to 256 KiB, a delay of 0 to 900 whole seconds.
-    if (messageBody === '' || Buffer.byteLength(messageBody) > 262_144) {
-      jsonError(
-        res,
-        'application/x-amz-json-1.0',
-        'InvalidParameterValue',
-        'MessageBody must be 1 byte to 256 KiB',
-      );
+    const problem = sqsMessageProblem(input);
+    if (problem) {
+      jsonError(res, 'application/x-amz-json-1.0', 'InvalidParameterValue', problem);
       return;
     }
-    if (
-      delay !== undefined &&
-      !(Number.isInteger(delay) && (delay as number) >= 0 && (delay as number) <= 900)
-    ) {
-      jsonError(res, 'application/x-amz-json-1.0', 'InvalidParameterValue', 'DelaySeconds must be 0 to 900');
-      return;
-    }
-    recorded.sent.push({
-      queueUrl,
-      body: messageBody,
-      delaySeconds: input.DelaySeconds as number | undefined,
-      attributes: (input.MessageAttributes as Record<string, unknown> | undefined) ?? {},
-    });
+    const messageId = enqueue(recorded, sentMessage(queueUrl, input));
     // The client checks the body's MD5 and refuses an answer without it.
     json(res, 'application/x-amz-json-1.0', {
-      MessageId: randomUUID(),
-      MD5OfMessageBody: createHash('md5').update(messageBody).digest('hex'),
+      MessageId: messageId,
+      MD5OfMessageBody: md5(String(input.MessageBody)),
     });
+    return;
+  }
+  if (operation === 'SendMessageBatch') {
+    const entries = (input.Entries as Record<string, unknown>[] | undefined) ?? [];
+    const ids = entries.map((entry) => String(entry.Id));
+    // SQS's batch checks: 1 to 10 entries with distinct ids, 256 KiB of bodies in all.
+    const bytes = entries.reduce((sum, entry) => sum + Buffer.byteLength(String(entry.MessageBody ?? '')), 0);
+    if (entries.length === 0 || entries.length > 10 || new Set(ids).size !== ids.length || bytes > 262_144) {
+      jsonError(res, 'application/x-amz-json-1.0', 'InvalidParameterValue', 'batch of 1 to 10, ids distinct');
+      return;
+    }
+    const successful: unknown[] = [];
+    const failed: unknown[] = [];
+    for (const entry of entries) {
+      const problem = sqsMessageProblem(entry);
+      if (problem) {
+        failed.push({ Id: entry.Id, Code: 'InvalidParameterValue', SenderFault: true, Message: problem });
+        continue;
+      }
+      successful.push({
+        Id: entry.Id,
+        MessageId: enqueue(recorded, sentMessage(queueUrl, entry)),
+        MD5OfMessageBody: md5(String(entry.MessageBody)),
+      });
+    }
+    json(res, 'application/x-amz-json-1.0', { Successful: successful, Failed: failed });
     return;
   }
   if (operation === 'ChangeMessageVisibility') {
@@ -224,8 +255,119 @@ function answerSqs(
     json(res, 'application/x-amz-json-1.0', {});
     return;
   }
+  const queue = recorded.queues.get(queueUrl) ?? [];
+  if (operation === 'ReceiveMessage') {
+    // The visible messages, oldest first, hidden for the visibility timeout asked; no long polling here.
+    const now = Date.now();
+    const max = Number(input.MaxNumberOfMessages ?? 1);
+    const taken = queue.filter((message) => message.visibleAtMs <= now).slice(0, max);
+    const messages = taken.map((message) => {
+      message.receiveCount += 1;
+      message.receiptHandle = randomUUID();
+      message.visibleAtMs = now + Number(input.VisibilityTimeout ?? 30) * 1000;
+      return {
+        MessageId: message.messageId,
+        ReceiptHandle: message.receiptHandle,
+        Body: message.body,
+        MD5OfBody: md5(message.body),
+        Attributes: {
+          SentTimestamp: String(message.sentAtMs),
+          ApproximateReceiveCount: String(message.receiveCount),
+        },
+        ...(Object.keys(message.attributes).length > 0 ? { MessageAttributes: message.attributes } : {}),
+      };
+    });
+    json(res, 'application/x-amz-json-1.0', messages.length > 0 ? { Messages: messages } : {});
+    return;
+  }
+  if (operation === 'ChangeMessageVisibilityBatch' || operation === 'DeleteMessageBatch') {
+    const entries =
+      (input.Entries as { Id: string; ReceiptHandle: string; VisibilityTimeout?: number }[]) ?? [];
+    const successful: { Id: string }[] = [];
+    const failed: unknown[] = [];
+    for (const entry of entries) {
+      const index = queue.findIndex((message) => message.receiptHandle === entry.ReceiptHandle);
+      const message = queue[index];
+      if (!message) {
+        failed.push({ Id: entry.Id, Code: 'ReceiptHandleIsInvalid', SenderFault: true });
+        continue;
+      }
+      if (operation === 'DeleteMessageBatch') queue.splice(index, 1);
+      else message.visibleAtMs = Date.now() + Number(entry.VisibilityTimeout ?? 0) * 1000;
+      successful.push({ Id: entry.Id });
+    }
+    json(res, 'application/x-amz-json-1.0', { Successful: successful, Failed: failed });
+    return;
+  }
+  if (operation === 'GetQueueAttributes') {
+    const now = Date.now();
+    const count = (test: (message: StoredSqsMessage) => boolean) => String(queue.filter(test).length);
+    json(res, 'application/x-amz-json-1.0', {
+      Attributes: {
+        ApproximateNumberOfMessages: count((message) => message.visibleAtMs <= now),
+        ApproximateNumberOfMessagesNotVisible: count(
+          (message) => message.visibleAtMs > now && message.receiveCount > 0,
+        ),
+        ApproximateNumberOfMessagesDelayed: count(
+          (message) => message.visibleAtMs > now && message.receiveCount === 0,
+        ),
+      },
+    });
+    return;
+  }
   recorded.refused.push(`sqs ${operation}`);
   jsonError(res, 'application/x-amz-json-1.0', 'UnsupportedOperation', operation);
+}
+
+/** Records the message as sent and keeps it on its queue; its message id. */
+function enqueue(recorded: Recorded, message: SentSqsMessage): string {
+  recorded.sent.push(message);
+  const now = Date.now();
+  const stored: StoredSqsMessage = {
+    ...message,
+    messageId: randomUUID(),
+    sentAtMs: now,
+    visibleAtMs: now + (message.delaySeconds ?? 0) * 1000,
+    receiveCount: 0,
+    receiptHandle: undefined,
+  };
+  const queue = recorded.queues.get(message.queueUrl) ?? [];
+  queue.push(stored);
+  recorded.queues.set(message.queueUrl, queue);
+  return stored.messageId;
+}
+
+function md5(text: string): string {
+  return createHash('md5').update(text).digest('hex');
+}
+
+/** Why SQS would refuse this message: a body of 1 byte to 256 KiB, a delay of 0 to 900 whole seconds. */
+function sqsMessageProblem(input: Record<string, unknown>): string | undefined {
+  const messageBody = String(input.MessageBody ?? '');
+  const delay = input.DelaySeconds;
+  if (messageBody === '' || Buffer.byteLength(messageBody) > 262_144) {
+    return 'MessageBody must be 1 byte to 256 KiB';
+  }
+  if (
+    delay !== undefined &&
+    !(Number.isInteger(delay) && (delay as number) >= 0 && (delay as number) <= 900)
+  ) {
+    return 'DelaySeconds must be 0 to 900';
+  }
+  if (input.MessageGroupId !== undefined && !/^[\x21-\x7e]{1,128}$/.test(String(input.MessageGroupId))) {
+    return 'MessageGroupId must be 1 to 128 printable characters';
+  }
+  return undefined;
+}
+
+function sentMessage(queueUrl: string, input: Record<string, unknown>): SentSqsMessage {
+  return {
+    queueUrl,
+    body: String(input.MessageBody),
+    delaySeconds: input.DelaySeconds as number | undefined,
+    attributes: (input.MessageAttributes as Record<string, unknown> | undefined) ?? {},
+    ...(input.MessageGroupId === undefined ? {} : { messageGroupId: String(input.MessageGroupId) }),
+  };
 }
 
 // --- SNS (awsQuery) -------------------------------------------------------------------------------------

@@ -46,9 +46,15 @@ export function sqsRecord(options: SqsRecordOptions): SQSRecord {
   };
 }
 
-/** An SQS record carrying `event` as the topic's `default` body. */
+/**
+ * An SQS record carrying `event` as the topic's `default` body. A queue named `<id>-queue` stands for
+ * subscriber `<id>`'s messages on its channel's queue: the record names it in the `subscriber` attribute,
+ * as the split leaves it.
+ */
 export function sqsEventRecord(event: OrderEvent, queue: string, receiveCount = 1): SQSRecord {
-  return sqsRecord({ body: JSON.stringify(event), queue, receiveCount });
+  const record = sqsRecord({ body: JSON.stringify(event), queue, receiveCount });
+  const subscriberId = /^(.+)-queue$/.exec(queue)?.[1];
+  return subscriberId === undefined ? record : withSubscriber(record, subscriberId);
 }
 
 let sequence = 100_000_000_000_000_000_000n;
@@ -107,4 +113,20 @@ export function sequenceOf(record: DynamoDBRecord): string {
   const value = record.dynamodb?.SequenceNumber;
   if (value === undefined) throw new Error('stream record without a SequenceNumber');
   return value;
+}
+
+/** The record of a delivery message: the split (or a replay) names its subscriber in the `subscriber` attribute. */
+export function withSubscriber(record: SQSRecord, subscriberId: string): SQSRecord {
+  return {
+    ...record,
+    messageAttributes: {
+      ...record.messageAttributes,
+      subscriber: {
+        dataType: 'String',
+        stringValue: subscriberId,
+        stringListValues: [],
+        binaryListValues: [],
+      },
+    },
+  };
 }

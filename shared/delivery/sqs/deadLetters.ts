@@ -9,7 +9,8 @@ export type DeadLetterKind = 'dead' | 'gone' | 'retries_exhausted' | 'malformed'
 export interface DeadLetter {
   kind: DeadLetterKind;
   reason: string;
-  subscriberId: string;
+  /** Absent for a message no subscriber had yet (an intake message that could not be split). */
+  subscriberId?: string;
   eventId?: string;
   status?: number;
   attempts: number;
@@ -33,7 +34,7 @@ export function deadLetterAttributes(letter: DeadLetter): Record<string, Message
     [DEAD_LETTER_ATTRIBUTES.kind]: text(letter.kind),
     // SQS refuses an empty String attribute.
     [DEAD_LETTER_ATTRIBUTES.reason]: text(reason || letter.kind),
-    [DEAD_LETTER_ATTRIBUTES.subscriber]: text(letter.subscriberId),
+    ...(letter.subscriberId ? { [DEAD_LETTER_ATTRIBUTES.subscriber]: text(letter.subscriberId) } : {}),
     [DEAD_LETTER_ATTRIBUTES.attempts]: number(letter.attempts),
     [DEAD_LETTER_ATTRIBUTES.deadLetteredAt]: text(new Date(letter.atMs).toISOString()),
     ...(letter.eventId ? { [DEAD_LETTER_ATTRIBUTES.eventId]: text(letter.eventId) } : {}),

@@ -46,7 +46,13 @@ export class DeliveryTally {
     let tally = this.#bySubscriber.get(subscriberId);
     if (!tally) {
       tally = {
-        counts: { Delivered: 0, DeliveryRetried: 0, DeadLettered: 0, SubscriberDisabled: 0 },
+        counts: {
+          Delivered: 0,
+          DeliveryRetried: 0,
+          DeadLettered: 0,
+          SubscriberDisabled: 0,
+          SubscriberPaused: 0,
+        },
         latenciesMs: [],
       };
       this.#bySubscriber.set(subscriberId, tally);

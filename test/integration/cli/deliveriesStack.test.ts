@@ -1,5 +1,5 @@
-// `meal-notifier deliveries --stack`, in-process with SQS mocked: the dead letters of each subscriber's
-// dead-letter queue, with the reason the delivery function gave (or the redrive policy's, when SQS moved a
+// `meal-notifier deliveries --stack`, in-process with SQS mocked: the dead letters of each subscriber, read
+// from its channel's shared dead-letter queue by their `subscriber` attribute, with the reason the delivery function gave (or the redrive policy's, when SQS moved a
 // message the function never settled), read without taking anything off the queue; waiting deliveries are
 // counted, never received.
 import {
@@ -33,6 +33,7 @@ let stack: DeployedStackFixture;
 
 const gone = makeEvent(NORTH_SCHOOL_ID, newOrderUuid(), 'order.created');
 const stuck = makeEvent(NORTH_SCHOOL_ID, newOrderUuid(), 'order.canceled');
+const neighbours = makeEvent(NORTH_SCHOOL_ID, newOrderUuid(), 'order.completed');
 
 beforeAll(async () => {
   stack = await deployedStackFixture();
@@ -50,8 +51,9 @@ beforeEach(() => {
   });
   sqs.on(ReceiveMessageCommand).resolves({ Messages: [] });
   sqs
+    // Every read gets them (a reader gives back what it took), and stops at the ones it has seen.
     .on(ReceiveMessageCommand, { QueueUrl: QUEUE_URLS.automation.deadLetterQueueUrl })
-    .resolvesOnce({
+    .resolves({
       Messages: [
         {
           MessageId: 'm-gone',
@@ -67,17 +69,34 @@ beforeEach(() => {
             atMs: Date.parse('2026-11-22T08:00:00.000Z'),
           }),
         },
-        // Moved by the queue's redrive policy: the original attributes only.
+        // Moved by the queue's redrive policy: the original attributes only, its subscriber's among them.
         {
           MessageId: 'm-stuck',
           ReceiptHandle: 'h-stuck',
           Body: JSON.stringify(stuck),
           Attributes: { SentTimestamp: String(Date.parse('2026-11-21T20:00:00.000Z')) },
-          MessageAttributes: { type: { DataType: 'String', StringValue: 'order.canceled' } },
+          MessageAttributes: {
+            type: { DataType: 'String', StringValue: 'order.canceled' },
+            subscriber: { DataType: 'String', StringValue: 'automation' },
+          },
+        },
+        // Another webhook subscriber's, on the channel's shared dead-letter queue: not automation's.
+        {
+          MessageId: 'm-neighbour',
+          ReceiptHandle: 'h-neighbour',
+          Body: JSON.stringify(neighbours),
+          MessageAttributes: deadLetterAttributes({
+            kind: 'dead',
+            reason: 'https://partner.example.test/hooks answered 500',
+            subscriberId: 'partner-hooks',
+            eventId: neighbours.id,
+            status: 500,
+            attempts: 8,
+            atMs: Date.parse('2026-11-22T09:00:00.000Z'),
+          }),
         },
       ],
-    })
-    .resolves({ Messages: [] });
+    });
   sqs.on(ChangeMessageVisibilityBatchCommand).resolves({ Successful: [], Failed: [] });
 });
 
@@ -116,8 +135,12 @@ describe('meal-notifier deliveries --stack', () => {
       Entries: [
         { Id: 'm0', ReceiptHandle: 'h-gone', VisibilityTimeout: 0 },
         { Id: 'm1', ReceiptHandle: 'h-stuck', VisibilityTimeout: 0 },
+        { Id: 'm2', ReceiptHandle: 'h-neighbour', VisibilityTimeout: 0 },
       ],
     });
+    // Only automation's letters are listed, though the queue is the channel's.
+    expect(result.stdout).not.toContain('partner-hooks');
+    expect(result.stdout).not.toContain(neighbours.id);
     expect(sqs).not.toHaveReceivedCommand(DeleteMessageCommand);
     expect(sqs).not.toHaveReceivedCommand(DeleteMessageBatchCommand);
     // The subscribers' own queues are never received from: that would count as a delivery attempt.

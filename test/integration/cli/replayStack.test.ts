@@ -1,8 +1,11 @@
 // `meal-notifier replay --stack`, in-process against a state table on DynamoDB Local with SQS mocked: a
-// subscriber's dead letters moved back to its queue (deleted only once their copies are there), or events
+// subscriber's dead letters, picked by their `subscriber` attribute from its channel's shared dead-letter
+// queue, moved back to the channel's queue in its message group (deleted only once their copies are
+// there; the other subscribers' left where they are), or events
 // of the table put on its queue exactly as the event topic delivers them, filter applied; a subscriber a
 // receiver had disabled is enabled again, and the replay waits out the delivery functions' cache.
 import {
+  ChangeMessageVisibilityBatchCommand,
   DeleteMessageBatchCommand,
   ReceiveMessageCommand,
   SendMessageBatchCommand,
@@ -57,6 +60,7 @@ beforeEach(() => {
     Failed: [],
   }));
   sqs.on(DeleteMessageBatchCommand).resolves({ Successful: [], Failed: [] });
+  sqs.on(ChangeMessageVisibilityBatchCommand).resolves({ Successful: [], Failed: [] });
 });
 
 afterEach(() => {
@@ -83,11 +87,30 @@ function deadLetters() {
             atMs: Date.now(),
           }),
         },
+        // Moved by the redrive policy: the split copy's attributes, its subscriber's among them.
         {
           MessageId: 'm-2',
           ReceiptHandle: 'h-2',
           Body: JSON.stringify(canceled),
-          MessageAttributes: { type: { DataType: 'String', StringValue: 'order.canceled' } },
+          MessageAttributes: {
+            type: { DataType: 'String', StringValue: 'order.canceled' },
+            subscriber: { DataType: 'String', StringValue: 'automation' },
+          },
+        },
+        // Another webhook subscriber's, on the channel's shared dead-letter queue: it stays there.
+        {
+          MessageId: 'm-3',
+          ReceiptHandle: 'h-3',
+          Body: JSON.stringify(created),
+          MessageAttributes: deadLetterAttributes({
+            kind: 'dead',
+            reason: 'HTTP 500',
+            subscriberId: 'partner-hooks',
+            eventId: created.id,
+            status: 500,
+            attempts: 8,
+            atMs: Date.now(),
+          }),
         },
       ],
     })
@@ -112,13 +135,22 @@ describe('meal-notifier replay --stack --dead-letters', () => {
 
     expect(result.code).toBe(0);
     expect(sqs).toHaveReceivedCommandWith(SendMessageBatchCommand, { QueueUrl: queueUrl });
-    // The original bodies; the reason attributes stay behind, the original ones go along.
+    // The original bodies, in the subscriber's message group and naming it; the reason attributes stay
+    // behind, the original ones go along.
+    const named = { subscriber: { DataType: 'String', StringValue: 'automation' } };
     expect(sentEntries()).toEqual([
-      { Id: 'm0', MessageBody: JSON.stringify(created), DelaySeconds: 0 },
+      {
+        Id: 'm0',
+        MessageBody: JSON.stringify(created),
+        MessageGroupId: 'automation',
+        MessageAttributes: named,
+        DelaySeconds: 0,
+      },
       {
         Id: 'm1',
         MessageBody: JSON.stringify(canceled),
-        MessageAttributes: { type: { DataType: 'String', StringValue: 'order.canceled' } },
+        MessageGroupId: 'automation',
+        MessageAttributes: { type: { DataType: 'String', StringValue: 'order.canceled' }, ...named },
         DelaySeconds: 0,
       },
     ]);
@@ -129,6 +161,12 @@ describe('meal-notifier replay --stack --dead-letters', () => {
         { Id: 'm1', ReceiptHandle: 'h-2' },
       ],
     });
+    // The other subscriber's letter is given back, never moved or deleted.
+    expect(sqs).toHaveReceivedCommandWith(ChangeMessageVisibilityBatchCommand, {
+      QueueUrl: deadLetterQueueUrl,
+      Entries: [{ Id: 'm0', ReceiptHandle: 'h-3', VisibilityTimeout: 0 }],
+    });
+    expect(sqs.commandCalls(DeleteMessageBatchCommand)).toHaveLength(1);
     expect(result.stderr).toContain('2 dead letters moved back to automation');
   });
 
@@ -192,7 +230,11 @@ describe('meal-notifier replay --stack --event / --since', () => {
       {
         Id: 'e0',
         MessageBody: JSON.stringify(created),
-        MessageAttributes: eventMessageAttributes(created),
+        MessageGroupId: 'automation',
+        MessageAttributes: {
+          ...eventMessageAttributes(created),
+          subscriber: { DataType: 'String', StringValue: 'automation' },
+        },
         DelaySeconds: 0,
       },
     ]);

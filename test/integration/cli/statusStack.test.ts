@@ -1,15 +1,22 @@
 // `meal-notifier status --stack`, run in-process against a state table on DynamoDB Local with SQS and
 // CloudFormation mocked: the organizations' poll state and recent events from the table, each subscriber's
-// queued and dead deliveries from its queues' depths, a disabled subscriber, the publisher's failure queue,
+// queued deliveries (its channel's queue) and its own dead letters (read by attribute from its channel's
+// shared dead-letter queue), a disabled subscriber, the publisher's failure queue,
 // and a queue that does not answer, named without hiding the rest. The exit code is the health verdict; a
 // stack deployed with polling off does not count its organizations.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  ChangeMessageVisibilityBatchCommand,
+  GetQueueAttributesCommand,
+  type Message,
+  ReceiveMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { STACK_OUTPUT_KEYS } from '../../../shared/contracts/stackOutputKeys.js';
+import { channelOutputKeys, STACK_OUTPUT_KEYS } from '../../../shared/contracts/stackOutputKeys.js';
 import { initialPollState } from '../../../shared/store/pollState.js';
 import { exampleConfig, NORTH_SCHOOL_ID } from '../../support/configFixtures.js';
 import {
@@ -35,11 +42,27 @@ let stack: DeployedStackFixture;
 /** Messages per queue URL: [visible, in flight]. */
 const DEPTHS: Record<string, [number, number]> = {
   [QUEUE_URLS.automation.queueUrl]: [3, 1],
-  [QUEUE_URLS.automation.deadLetterQueueUrl]: [2, 0],
   [QUEUE_URLS['kitchen-north'].queueUrl]: [0, 0],
-  [QUEUE_URLS['kitchen-north'].deadLetterQueueUrl]: [1, 0],
   [FAILURE_QUEUE_URL]: [1, 0],
 };
+
+/**
+ * The dead letters on each channel's shared dead-letter queue, by subscriber: counted by reading them, since
+ * SQS counts no attribute. A neighbour's letter on the webhook one is not automation's.
+ */
+const DEAD_LETTERS: Record<string, string[]> = {
+  [QUEUE_URLS.automation.deadLetterQueueUrl]: ['automation', 'partner-hooks', 'automation'],
+  [QUEUE_URLS['kitchen-north'].deadLetterQueueUrl]: ['kitchen-north'],
+};
+
+function deadLetterMessages(url: string): Message[] {
+  return (DEAD_LETTERS[url] ?? []).map((subscriber, index) => ({
+    MessageId: `${url}-${index}`,
+    ReceiptHandle: `h-${index}`,
+    Body: '{}',
+    MessageAttributes: { subscriber: { DataType: 'String', StringValue: subscriber } },
+  }));
+}
 
 beforeAll(async () => {
   stack = await deployedStackFixture();
@@ -79,6 +102,11 @@ beforeEach(() => {
       },
     };
   });
+  // Each read of a dead-letter queue gets its letters; the reader stops at the first it has seen before.
+  sqs
+    .on(ReceiveMessageCommand)
+    .callsFake(({ QueueUrl }: { QueueUrl: string }) => ({ Messages: deadLetterMessages(QueueUrl) }));
+  sqs.on(ChangeMessageVisibilityBatchCommand).resolves({ Successful: [], Failed: [] });
 });
 
 afterEach(() => {
@@ -120,8 +148,19 @@ describe('meal-notifier status --stack', () => {
     expect(result.stdout).toContain(
       `1 stream batch the publisher gave up on: their events were recorded but not published; see meal-notifier republish --stack ${STACK_NAME}`,
     );
-    // Depths only: nothing is received, so nothing counts as a delivery attempt.
-    expect(sqs).not.toHaveReceivedCommand(ReceiveMessageCommand);
+    // Nothing is received from the delivery queues, where it would count as a delivery attempt; the dead
+    // letters read to count them are given back at once.
+    for (const { queueUrl } of Object.values(QUEUE_URLS)) {
+      expect(sqs).not.toHaveReceivedCommandWith(ReceiveMessageCommand, { QueueUrl: queueUrl });
+    }
+    expect(sqs).toHaveReceivedCommandWith(ChangeMessageVisibilityBatchCommand, {
+      QueueUrl: QUEUE_URLS.automation.deadLetterQueueUrl,
+      Entries: [0, 1, 2].map((index) => ({
+        Id: `m${index}`,
+        ReceiptHandle: `h-${index}`,
+        VisibilityTimeout: 0,
+      })),
+    });
   });
 
   it('gives the same report as JSON', async () => {
@@ -191,8 +230,12 @@ describe('meal-notifier status --stack', () => {
           StackStatus: 'UPDATE_COMPLETE',
           Outputs: [
             { OutputKey: 'StateTableName', OutputValue: stack.table.tableName },
-            { OutputKey: 'Queueautomation', OutputValue: QUEUE_URLS.automation.queueUrl },
-            { OutputKey: 'DeadLetterQueueautomation', OutputValue: QUEUE_URLS.automation.deadLetterQueueUrl },
+            // The webhook channel's queues; none for Slack.
+            { OutputKey: channelOutputKeys('webhook').queue, OutputValue: QUEUE_URLS.automation.queueUrl },
+            {
+              OutputKey: channelOutputKeys('webhook').deadLetterQueue,
+              OutputValue: QUEUE_URLS.automation.deadLetterQueueUrl,
+            },
           ],
         },
       ],

@@ -201,9 +201,11 @@ describe('meal-notifier replay --stack --dead-letters, the SNS dead-letter queue
     expect(result.code).toBe(0);
     expect(sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input)).toEqual([
       {
+        // The webhook channel's shared queue, named for automation and in its group: no split among others.
         QueueUrl: QUEUE_URLS.automation.queueUrl,
         MessageBody: JSON.stringify(forAutomation),
-        MessageAttributes: rawAttributes,
+        MessageGroupId: 'automation',
+        MessageAttributes: { ...rawAttributes, subscriber: { DataType: 'String', StringValue: 'automation' } },
         DelaySeconds: 0,
       },
     ]);

@@ -11,6 +11,7 @@ import type { OrderEvent } from '../../../shared/events/orderEvent.js';
 import { DynamoSubscriberStatus } from '../../../shared/store/dynamo/dynamoSubscriberStatus.js';
 import { type CapturedOutput, captureOutput } from '../../support/captureOutput.js';
 import {
+  DELIVERY_QUEUE_URL,
   deadLetterQueueUrlOf,
   ORGANIZATION_CONFIG,
   queueOf,
@@ -19,7 +20,7 @@ import {
 } from '../../support/deliveryFunctionEnv.js';
 import { createLocalStateTable, type LocalTable } from '../../support/dynamoLocal.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
-import { queueUrl, sqsEventRecord } from '../../support/lambdaRecords.js';
+import { sqsEventRecord } from '../../support/lambdaRecords.js';
 import { makeOrderItem } from '../../support/orderFactory.js';
 import { SLACK_ANSWERS, type SlackReceiver, startSlackReceiver } from '../../support/slackReceiver.js';
 
@@ -130,7 +131,7 @@ describe('slack-delivery handler', () => {
 
     expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: record.messageId }] });
     expect(sqs).toHaveReceivedCommandExactlyOnceWith(ChangeMessageVisibilityCommand, {
-      QueueUrl: queueUrl(queueOf('kitchen-busy')),
+      QueueUrl: DELIVERY_QUEUE_URL,
       ReceiptHandle: record.receiptHandle,
       VisibilityTimeout: 30,
     });

@@ -17,6 +17,7 @@ import { eventForSubscriber } from '../../../shared/events/orderSummary.js';
 import { DynamoSubscriberStatus } from '../../../shared/store/dynamo/dynamoSubscriberStatus.js';
 import { type CapturedOutput, captureOutput } from '../../support/captureOutput.js';
 import {
+  DELIVERY_QUEUE_URL,
   deadLetterQueueUrlOf,
   ORGANIZATION_CONFIG,
   queueOf,
@@ -25,7 +26,7 @@ import {
 } from '../../support/deliveryFunctionEnv.js';
 import { createLocalStateTable, type LocalTable } from '../../support/dynamoLocal.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
-import { queueUrl, sqsEventRecord, sqsRecord } from '../../support/lambdaRecords.js';
+import { sqsEventRecord, sqsRecord } from '../../support/lambdaRecords.js';
 import {
   makeWebhookSecret,
   type ReceivedWebhook,
@@ -173,7 +174,7 @@ describe('webhook-delivery handler', () => {
 
       expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: record.messageId }] });
       expect(sqs).toHaveReceivedCommandExactlyOnceWith(ChangeMessageVisibilityCommand, {
-        QueueUrl: queueUrl(queueOf('hooks')),
+        QueueUrl: DELIVERY_QUEUE_URL,
         ReceiptHandle: record.receiptHandle,
         VisibilityTimeout: seconds,
       });
@@ -356,15 +357,20 @@ describe('webhook-delivery handler', () => {
     expect(output.text()).toContain(`(needed by $.subscribers[?@.id=='hooks-unset'].secret)`);
   });
 
-  it('leaves a message from a queue it does not know for the redrive policy', async () => {
-    const record = sqsEventRecord(freshEvent(), 'somebody-elses-queue');
+  it('dead-letters a message for a subscriber its config does not have, naming it', async () => {
+    const record = sqsEventRecord(freshEvent(), queueOf('old-hooks'));
 
     const response = await handlerModule.handler({ Records: [record] });
 
-    expect(response.batchItemFailures).toEqual([{ itemIdentifier: record.messageId }]);
+    expect(response.batchItemFailures).toEqual([]);
     expect(receiver.received).toHaveLength(0);
-    expect(sqs).not.toHaveReceivedAnyCommand();
-    expect(output.text()).toContain('QUEUE_SUBSCRIBERS does not name');
+    expect(sqs).toHaveReceivedCommandWith(SendMessageCommand, {
+      QueueUrl: deadLetterQueueUrlOf('old-hooks'),
+      MessageAttributes: expect.objectContaining({
+        subscriber: { DataType: 'String', StringValue: 'old-hooks' },
+        kind: { DataType: 'String', StringValue: 'subscriber_disabled' },
+      }),
+    });
   });
 
   it('keeps a message whose dead-lettering failed, to settle it on a later receive', async () => {

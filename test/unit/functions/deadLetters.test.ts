@@ -1,7 +1,6 @@
 // What a dead-lettered message carries beside its original body, and how a queue ARN becomes the URL SQS
 // calls need.
 import { describe, expect, it } from 'vitest';
-import { queueUrlFromArn } from '../../../functions/shared/queueUrl.js';
 import { deadLetterAttributes } from '../../../shared/delivery/sqs/deadLetters.js';
 
 describe('deadLetterAttributes', () => {
@@ -39,22 +38,5 @@ describe('deadLetterAttributes', () => {
     expect(Object.keys(attributes)).not.toContain('http_status');
     expect(attributes.reason?.StringValue).toHaveLength(1_000);
     expect(Object.keys(attributes).length).toBeLessThanOrEqual(10);
-  });
-});
-
-describe('queueUrlFromArn', () => {
-  it('builds the queue URL of the ARN’s region and account', () => {
-    expect(queueUrlFromArn('arn:aws:sqs:eu-west-1:123456789012:hooks-queue')).toBe(
-      'https://sqs.eu-west-1.amazonaws.com/123456789012/hooks-queue',
-    );
-    expect(queueUrlFromArn('arn:aws-cn:sqs:cn-north-1:123456789012:q')).toBe(
-      'https://sqs.cn-north-1.amazonaws.com.cn/123456789012/q',
-    );
-  });
-
-  it('refuses what is not a queue ARN', () => {
-    expect(() => queueUrlFromArn('arn:aws:sns:eu-west-1:123456789012:topic')).toThrow(
-      'is not an SQS queue ARN',
-    );
   });
 });

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseDeliveryEnvironment } from '../../../functions/shared/deliveryEnvironment.js';
 import { BUNDLED_CONFIG_GLOBAL } from '../../../shared/contracts/bundledConfig.js';
-import { queueArn, queueUrl } from '../../support/lambdaRecords.js';
+import { queueUrl } from '../../support/lambdaRecords.js';
 
 const CONFIG = JSON.stringify({
   api: { baseUrl: 'https://example.test/api/v1/admin' },
@@ -31,8 +31,8 @@ function env(overrides: Record<string, string | undefined> = {}): NodeJS.Process
     STATE_TABLE_NAME: 'state',
     NOTIFIER_CONFIG: CONFIG,
     SECRETS_PREFIX: 'meal-order-notifier/',
-    QUEUE_SUBSCRIBERS: JSON.stringify({ [queueArn('acme-hooks')]: 'acme-hooks' }),
-    DLQ_URLS: JSON.stringify({ 'acme-hooks': queueUrl('acme-hooks-dlq') }),
+    DELIVERY_QUEUE_URL: queueUrl('webhook-deliveries'),
+    DEAD_LETTER_QUEUE_URL: queueUrl('webhook-dlq'),
     ...overrides,
   };
 }
@@ -45,73 +45,37 @@ afterEach(() => {
 describe('parseDeliveryEnvironment', () => {
   it('names every variable that is not set', () => {
     expect(() => parseDeliveryEnvironment('webhook-delivery', 'webhook', {})).toThrow(
-      'webhook-delivery environment: STATE_TABLE_NAME is not set; NOTIFIER_CONFIG is not set; SECRETS_PREFIX is not set; QUEUE_SUBSCRIBERS is not set; DLQ_URLS is not set',
+      'webhook-delivery environment: STATE_TABLE_NAME is not set; NOTIFIER_CONFIG is not set; SECRETS_PREFIX is not set; DELIVERY_QUEUE_URL is not set; DEAD_LETTER_QUEUE_URL is not set',
     );
   });
 
-  it('maps each queue ARN to its subscriber, and each subscriber to its DLQ URL', () => {
+  it("takes the channel's two queues, and its subscribers from the config alone", () => {
     const parsed = parseDeliveryEnvironment('webhook-delivery', 'webhook', env());
     expect(parsed.tableName).toBe('state');
     expect(parsed.secretsPrefix).toBe('meal-order-notifier/');
-    expect(parsed.subscriberOfQueue.get(queueArn('acme-hooks'))?.id).toBe('acme-hooks');
-    expect(parsed.deadLetterQueueUrl.get('acme-hooks')).toBe(queueUrl('acme-hooks-dlq'));
+    expect(parsed.subscribers.map(({ id }) => id)).toEqual(['acme-hooks']);
+    expect(parsed.deliveryQueueUrl).toBe(queueUrl('webhook-deliveries'));
+    expect(parsed.deadLetterQueueUrl).toBe(queueUrl('webhook-dlq'));
   });
 
-  it('refuses a QUEUE_SUBSCRIBERS that is not JSON', () => {
+  it('refuses a queue URL that is not a URL', () => {
     expect(() =>
-      parseDeliveryEnvironment('webhook-delivery', 'webhook', env({ QUEUE_SUBSCRIBERS: '{arn: acme}' })),
-    ).toThrow(
-      'webhook-delivery environment: QUEUE_SUBSCRIBERS: must be a JSON object of an SQS queue ARN → a subscriber id, and is not valid JSON',
-    );
+      parseDeliveryEnvironment('webhook-delivery', 'webhook', env({ DEAD_LETTER_QUEUE_URL: 'webhook-dlq' })),
+    ).toThrow('webhook-delivery environment: DEAD_LETTER_QUEUE_URL: must be an SQS queue URL');
   });
 
-  it('refuses a key that is not a queue ARN and a DLQ URL that is not a URL', () => {
-    expect(() =>
-      parseDeliveryEnvironment(
-        'webhook-delivery',
-        'webhook',
-        env({
-          QUEUE_SUBSCRIBERS: JSON.stringify({ 'acme-hooks-queue': 'acme-hooks' }),
-          DLQ_URLS: JSON.stringify({ 'acme-hooks': 'acme-hooks-dlq' }),
-        }),
-      ),
-    ).toThrow(
-      'webhook-delivery environment: QUEUE_SUBSCRIBERS: "acme-hooks-queue" is not an SQS queue ARN; DLQ_URLS: the value of "acme-hooks" is not an SQS queue URL',
-    );
-  });
-
-  it('refuses a queue whose subscriber the config does not have', () => {
+  it('refuses a config without a subscriber of its type', () => {
+    const config = JSON.parse(CONFIG) as { subscribers: { type: string }[] };
+    config.subscribers = config.subscribers.filter(({ type }) => type === 'slack');
     expect(() =>
       parseDeliveryEnvironment(
         'webhook-delivery',
         'webhook',
-        env({ QUEUE_SUBSCRIBERS: JSON.stringify({ [queueArn('gone')]: 'old-hooks' }) }),
+        env({ NOTIFIER_CONFIG: JSON.stringify(config) }),
       ),
     ).toThrow(
-      `QUEUE_SUBSCRIBERS: queue ${queueArn('gone')} names subscriber "old-hooks", which NOTIFIER_CONFIG does not have`,
+      'webhook-delivery environment: NOTIFIER_CONFIG: no webhook subscriber; webhook-delivery has nothing to deliver',
     );
-  });
-
-  it('refuses a queue whose subscriber another function delivers', () => {
-    expect(() =>
-      parseDeliveryEnvironment(
-        'webhook-delivery',
-        'webhook',
-        env({ QUEUE_SUBSCRIBERS: JSON.stringify({ [queueArn('kitchen')]: 'kitchen' }) }),
-      ),
-    ).toThrow(
-      'QUEUE_SUBSCRIBERS: subscriber "kitchen" is a slack subscriber; webhook-delivery delivers webhook subscribers only',
-    );
-  });
-
-  it('refuses a subscriber without a dead-letter queue', () => {
-    expect(() =>
-      parseDeliveryEnvironment(
-        'webhook-delivery',
-        'webhook',
-        env({ DLQ_URLS: JSON.stringify({ kitchen: queueUrl('k') }) }),
-      ),
-    ).toThrow('webhook-delivery environment: DLQ_URLS: no dead-letter queue for subscriber "acme-hooks"');
   });
 
   it('reads the config compiled into the bundle when NOTIFIER_CONFIG is not set, as the CDK stack builds it', () => {
@@ -123,7 +87,7 @@ describe('parseDeliveryEnvironment', () => {
         'webhook',
         env({ NOTIFIER_CONFIG: undefined }),
       );
-      expect(parsed.subscriberOfQueue.get(queueArn('acme-hooks'))?.id).toBe('acme-hooks');
+      expect(parsed.subscribers.map(({ id }) => id)).toEqual(['acme-hooks']);
     } finally {
       delete (globalThis as Record<string, unknown>)[BUNDLED_CONFIG_GLOBAL];
     }
@@ -147,13 +111,13 @@ describe('parseDeliveryEnvironment', () => {
       'STATE_TABLE_NAME',
       'NOTIFIER_CONFIG',
       'SECRETS_PREFIX',
-      'QUEUE_SUBSCRIBERS',
-      'DLQ_URLS',
+      'DELIVERY_QUEUE_URL',
+      'DEAD_LETTER_QUEUE_URL',
     ]) {
       vi.stubEnv(variable, undefined);
     }
     await expect(import(path)).rejects.toThrow(
-      `${name} environment: STATE_TABLE_NAME is not set; NOTIFIER_CONFIG is not set; SECRETS_PREFIX is not set; QUEUE_SUBSCRIBERS is not set; DLQ_URLS is not set`,
+      `${name} environment: STATE_TABLE_NAME is not set; NOTIFIER_CONFIG is not set; SECRETS_PREFIX is not set; DELIVERY_QUEUE_URL is not set; DEAD_LETTER_QUEUE_URL is not set`,
     );
   });
 });

@@ -67,6 +67,8 @@ export class BoardSender implements ClosableSender {
   readonly #quietMs: number;
   #chain: Promise<unknown> = Promise.resolve();
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the scheduled flush falls due (epoch ms); undefined when none is. */
+  #dueAt: number | undefined;
   #backlog: Backlog | undefined;
   #closed = false;
 
@@ -85,6 +87,20 @@ export class BoardSender implements ClosableSender {
   /** Edits every board whose changes are owed (all of them with `force`, else those past the coalescing gap). */
   flush(force = false): Promise<void> {
     return this.#serial(() => this.#flush(force));
+  }
+
+  /**
+   * Waits for the coalesced edits that fall due by `untilMs` and makes them (the AWS function, before its
+   * invocation returns). An edit owed later stays marked in the message map (`changedAt`): the next
+   * invocation's flush for this subscriber makes it, so the last state lands.
+   */
+  async settle(untilMs: number): Promise<void> {
+    await this.flush(false);
+    while (this.#dueAt !== undefined && this.#dueAt <= untilMs && !this.#closed) {
+      const waitMs = Math.max(0, this.#dueAt - this.#clock());
+      await new Promise<void>((resolve) => setTimeout(resolve, waitMs));
+      await this.flush(false);
+    }
   }
 
   async close(): Promise<void> {
@@ -421,7 +437,9 @@ export class BoardSender implements ClosableSender {
   #schedule(atMs: number | undefined): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#dueAt = undefined;
     if (atMs === undefined || this.#closed) return;
+    this.#dueAt = atMs;
     this.#timer = setTimeout(
       () => {
         this.flush(false).catch(() => {});
