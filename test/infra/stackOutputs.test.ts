@@ -52,7 +52,12 @@ describe('stack outputs', () => {
     // Two outputs per channel, none per subscriber.
     expect(
       Object.keys(outputs)
-        .filter((key) => /QueueUrl$/.test(key) && key !== STACK_OUTPUT_KEYS.publisherFailureQueue)
+        .filter(
+          (key) =>
+            /QueueUrl$/.test(key) &&
+            key !== STACK_OUTPUT_KEYS.publisherFailureQueue &&
+            key !== STACK_OUTPUT_KEYS.subscriptionDeadLetterQueue,
+        )
         .sort(),
     ).toEqual([
       'SlackDeadLetterQueueUrl',
