@@ -4,9 +4,10 @@
 // requests against the token's budget, orders seen and events (one Logs Insights query over the poller's
 // cycle lines, grouped by organization: as custom metrics they would cost $0.30 a month each per
 // organization, and a query per organization would scan the log group once each); for each Slack or
-// webhook channel, one row whatever its number of subscribers: latency and outcomes per subscriber
-// (search expressions over the `Subscriber` dimension) and the channel's queues; e-mail through the topic's delivery counts; and the functions'
-// errors, throttles and the publisher's lag.
+// webhook channel, one row whatever its number of subscribers: its latency and outcomes (metrics of the
+// channel, no dimension per subscriber) and its queues, then one Logs Insights table of every subscriber
+// (over the delivery functions' outcome lines, grouped by subscriber); e-mail through the topic's
+// delivery counts; and the functions' errors, throttles and the publisher's lag.
 import { Duration } from 'aws-cdk-lib';
 import {
   Dashboard,
@@ -15,6 +16,7 @@ import {
   LogQueryVisualizationType,
   LogQueryWidget,
   MathExpression,
+  Metric,
   TextWidget,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
@@ -26,6 +28,15 @@ import type { NotifierFunction } from './notifierFunction.js';
 import { organizationsOverdueMetric, SERVICE_NAMES } from './notifierMetrics.js';
 
 const WIDTH = 8;
+
+/** The delivery functions' log lines of an outcome, each naming its subscriber (sqsDelivery.ts). */
+const DELIVERY_OUTCOME_LINES = [
+  'delivered',
+  'delivery deferred',
+  'dead-lettered',
+  'subscriber paused',
+  'subscriber disabled',
+] as const;
 const HEIGHT = 6;
 
 export interface NotifierDashboardProps {
@@ -35,6 +46,8 @@ export interface NotifierDashboardProps {
   readonly watchdog: NotifierFunction;
   /** One row per Slack or webhook channel. */
   readonly channels: readonly ChannelQueues[];
+  /** The Slack and webhook delivery functions: their log lines make the per-subscriber table. */
+  readonly deliveryFunctions: readonly NotifierFunction[];
   /** The e-mail subscribers' ids, named on the topic's row. @default none */
   readonly emailSubscriberIds?: readonly string[];
   /** Its log group holds the cycle lines the organizations' table queries. */
@@ -72,6 +85,7 @@ export class NotifierDashboard extends Construct {
     for (const channel of props.channels) {
       this.#add(...this.#channelRow(channel));
     }
+    if (props.deliveryFunctions.length > 0) this.#add(this.#subscribersTable(props.deliveryFunctions));
     this.#add(...this.#topicAndFunctionsRow(props));
   }
 
@@ -121,29 +135,54 @@ export class NotifierDashboard extends Construct {
     ];
   }
 
+  /**
+   * Every Slack and webhook subscriber in one table, from the delivery functions' outcome lines (each names
+   * its subscriber): one query over their log groups, whatever the number of subscribers.
+   */
+  #subscribersTable(deliveryFunctions: readonly NotifierFunction[]): IWidget {
+    return new LogQueryWidget({
+      title: 'Slack and webhook subscribers: delivered, retried, dead-lettered, paused, latency',
+      logGroupNames: deliveryFunctions.map((deliveryFunction) => deliveryFunction.logGroup.logGroupName),
+      queryLines: [
+        `filter ispresent(subscriber) and message in ${JSON.stringify([...DELIVERY_OUTCOME_LINES])}`,
+        'stats sum(strcontains(message, "delivered")) as delivered, sum(strcontains(message, "deferred")) as retried, sum(strcontains(message, "dead-lettered")) as deadLettered, sum(strcontains(message, "paused")) as paused, sum(strcontains(message, "disabled")) as disabled, pct(latencyMs, 99) as p99LatencyMs, max(@timestamp) as last by subscriber',
+        'sort deadLettered desc, retried desc',
+        'limit 1000',
+      ],
+      view: LogQueryVisualizationType.TABLE,
+      width: 24,
+      height: HEIGHT,
+    });
+  }
+
   #channelRow({ type, queue, deadLetterQueue }: ChannelQueues): IWidget[] {
     const fiveMinutes = Duration.minutes(5);
-    // One line per subscriber that published the metric in the range, whatever their number.
-    const perSubscriber = (metricName: string, statistic: string, label: string): MathExpression =>
-      new MathExpression({
-        expression: `SEARCH('{${METRICS_NAMESPACE},Subscriber,service} MetricName="${metricName}" service="${SERVICE_NAMES[type]}"', '${statistic}', 300)`,
+    // The channel's metrics (the `service` dimension alone: a subscriber is no dimension, deliveryMetrics.ts);
+    // per subscriber, see the table below the channel rows.
+    const ofChannel = (metricName: string, statistic: string, label: string): Metric =>
+      new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName,
+        dimensionsMap: { service: SERVICE_NAMES[type] },
+        statistic,
         label,
         period: fiveMinutes,
       });
     return [
       new GraphWidget({
-        title: `${type}: delivery latency p99 (ms), per subscriber`,
-        left: [perSubscriber('DeliveryLatencyMs', 'p99', '')],
+        title: `${type}: delivery latency (ms), every subscriber`,
+        left: [ofChannel('DeliveryLatencyMs', 'p50', 'p50'), ofChannel('DeliveryLatencyMs', 'p99', 'p99')],
         leftYAxis: { min: 0 },
         width: WIDTH,
         height: HEIGHT,
       }),
       new GraphWidget({
-        title: `${type}: retried, dead-lettered, paused, per subscriber`,
+        title: `${type}: delivered, retried, dead-lettered, paused`,
         left: [
-          perSubscriber('DeliveryRetried', 'Sum', 'retried'),
-          perSubscriber('DeadLettered', 'Sum', 'dead-lettered'),
-          perSubscriber('SubscriberPaused', 'Sum', 'paused'),
+          ofChannel('Delivered', 'Sum', 'delivered'),
+          ofChannel('DeliveryRetried', 'Sum', 'retried'),
+          ofChannel('DeadLettered', 'Sum', 'dead-lettered'),
+          ofChannel('SubscriberPaused', 'Sum', 'paused'),
         ],
         leftYAxis: { min: 0 },
         width: WIDTH,

@@ -204,6 +204,7 @@ export class MealOrderNotifierStack extends Stack {
       requestsPerMinute: config.api.requestsPerMinute,
       watchdog,
       channels: queues.channels,
+      deliveryFunctions: [...this.deliveryFunctions.functions.values()],
       emailSubscriberIds: emailSubscribers.map((subscriber) => subscriber.id),
       poller: this.poller,
       topic: events.topic,

@@ -199,7 +199,7 @@ describe('alarms', () => {
     const tally = new DeliveryTally();
     tally.count('automation', 'Delivered');
     tally.publish(new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.webhook }));
-    expect(output.emf()[0]).toMatchObject({ service: 'webhook-delivery', Subscriber: 'automation' });
+    expect(output.emf()[0]).toMatchObject({ service: 'webhook-delivery', subscriber: 'automation' });
   });
 
   it('alarms on any error of every function, poller errors included', () => {
@@ -308,8 +308,9 @@ describe('dashboard', () => {
     const queries = widgets
       .filter(({ type }) => type === 'log')
       .map(({ properties }) => String(properties.query));
-    // One query per log group, grouped by organization: never one per organization.
-    expect(queries).toHaveLength(2);
+    // One query per log group, grouped by organization: never one per organization (the third is the
+    // subscribers' table).
+    expect(queries).toHaveLength(3);
     const [overdue, cycles] = queries;
     expect(overdue).toContain(`SOURCE '<Ref:${watchdogLogs}>'`);
     expect(overdue).toContain('filter message = "organization overdue"');
@@ -328,15 +329,34 @@ describe('dashboard', () => {
     expect(body).not.toContain('PollSucceeded');
   });
 
-  it('shows, per Slack or webhook subscriber, delivery latency and failures, by search rather than a widget per subscriber', () => {
+  it('shows each channel by its metrics and every Slack or webhook subscriber in one Logs Insights table, no metric per subscriber', () => {
     const widgetText = JSON.stringify(widgets).replaceAll('\\"', '"');
+    // The channel's metrics: the service is their one dimension.
     for (const service of ['webhook-delivery', 'slack-delivery']) {
-      for (const metric of ['DeliveryLatencyMs', 'DeliveryRetried', 'DeadLettered', 'SubscriberPaused']) {
-        expect(widgetText).toContain(
-          `SEARCH('{MealOrderNotifier,Subscriber,service} MetricName="${metric}" service="${service}"'`,
-        );
+      for (const metric of [
+        'DeliveryLatencyMs',
+        'Delivered',
+        'DeliveryRetried',
+        'DeadLettered',
+        'SubscriberPaused',
+      ]) {
+        expect(widgetText).toContain(`["MealOrderNotifier","${metric}","service","${service}"`);
       }
     }
+    expect(widgetText).not.toContain('Subscriber,');
+    expect(widgetText).not.toContain('"Subscriber"');
+    // One table over both delivery functions' log groups, grouped by subscriber.
+    const tables = widgets.filter(
+      ({ type, properties }) => type === 'log' && String(properties.query).includes('by subscriber'),
+    );
+    expect(tables).toHaveLength(1);
+    const query = String(tables[0]?.properties.query);
+    for (const service of ['webhook-delivery', 'slack-delivery']) {
+      expect(query).toContain(
+        `SOURCE '<Ref:${logicalIdAt(stack, 'Delivery', service === 'webhook-delivery' ? 'Webhook' : 'Slack', 'Logs')}>'`,
+      );
+    }
+    expect(query).toMatch(/delivered.*retried.*deadLettered.*paused.*pct\(latencyMs, 99\).*by subscriber/);
     // Nothing names a subscriber: the widgets are the same for 2 subscribers or 200.
     for (const id of ['automation', 'cafe-kitchen']) expect(body).not.toContain(id);
     for (const type of ['Webhook', 'Slack']) {

@@ -107,7 +107,7 @@ describe('slack-delivery handler', () => {
     expect(payload).toContain('"blocks"');
     expect(payload).not.toContain('parent@example.test');
     expect(sqs).not.toHaveReceivedAnyCommand();
-    expect(output.emf()[0]).toMatchObject({ Subscriber: 'kitchen-ok', Delivered: 1 });
+    expect(output.emf()[0]).toMatchObject({ subscriber: 'kitchen-ok', Delivered: 1 });
   });
 
   it("flags the order's notes with the words of its organization, from the function's config", async () => {
@@ -135,7 +135,7 @@ describe('slack-delivery handler', () => {
       ReceiptHandle: record.receiptHandle,
       VisibilityTimeout: 30,
     });
-    expect(output.emf()[0]).toMatchObject({ Subscriber: 'kitchen-busy', DeliveryRetried: 1 });
+    expect(output.emf()[0]).toMatchObject({ subscriber: 'kitchen-busy', DeliveryRetried: 1 });
   });
 
   it('disables a subscriber whose channel is archived, and dead-letters its later messages without a post', async () => {

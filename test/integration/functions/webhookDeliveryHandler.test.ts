@@ -148,7 +148,7 @@ describe('webhook-delivery handler', () => {
     expect(sqs).not.toHaveReceivedAnyCommand();
     const [metrics] = output.emf();
     expect(metrics).toMatchObject({
-      Subscriber: 'hooks',
+      subscriber: 'hooks',
       Delivered: 1,
       DeliveryRetried: 0,
       DeadLettered: 0,
@@ -179,7 +179,7 @@ describe('webhook-delivery handler', () => {
         VisibilityTimeout: seconds,
       });
       expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
-      expect(output.emf()[0]).toMatchObject({ Subscriber: 'hooks', DeliveryRetried: 1, Delivered: 0 });
+      expect(output.emf()[0]).toMatchObject({ subscriber: 'hooks', DeliveryRetried: 1, Delivered: 0 });
     },
   );
 
@@ -251,7 +251,7 @@ describe('webhook-delivery handler', () => {
         dead_lettered_at: stringAttribute(/^\d{4}-\d\d-\d\dT/),
       },
     });
-    expect(output.emf()[0]).toMatchObject({ Subscriber: 'hooks', DeadLettered: 1, Delivered: 0 });
+    expect(output.emf()[0]).toMatchObject({ subscriber: 'hooks', DeadLettered: 1, Delivered: 0 });
   });
 
   it('disables a subscriber that answers 410, and sends its later messages straight to its DLQ', async () => {
@@ -269,7 +269,7 @@ describe('webhook-delivery handler', () => {
     }).disabled('hooks-gone');
     expect(stored?.reason).toMatch(/answered 410/);
     expect(output.emf()[0]).toMatchObject({
-      Subscriber: 'hooks-gone',
+      subscriber: 'hooks-gone',
       SubscriberDisabled: 1,
       DeadLettered: 1,
     });
@@ -340,7 +340,7 @@ describe('webhook-delivery handler', () => {
     expect(receiver.received.map((request) => request.headers['webhook-id'])).toEqual(
       records.map((record) => JSON.parse(record.body).id),
     );
-    expect(output.emf()[0]).toMatchObject({ Subscriber: 'hooks', Delivered: 2, DeliveryRetried: 1 });
+    expect(output.emf()[0]).toMatchObject({ subscriber: 'hooks', Delivered: 2, DeliveryRetried: 1 });
   });
 
   it('retries on the schedule, without a request, while a subscriber’s secret is not in Secrets Manager', async () => {

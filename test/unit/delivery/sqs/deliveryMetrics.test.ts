@@ -1,5 +1,6 @@
-// The delivery functions' EMF metrics: one blob per subscriber with its `Subscriber` dimension, counters
-// with zeros, and every latency value kept under its dimension however many there are.
+// The delivery functions' EMF metrics: one blob per subscriber, naming it in a property and never in a
+// dimension (a metric per subscriber would cost per subscriber), counters with zeros, and every latency
+// value kept with its subscriber however many there are.
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { METRICS_NAMESPACE, SERVICE_NAMES } from '../../../../shared/contracts/customMetrics.js';
@@ -26,7 +27,7 @@ describe('DeliveryTally', () => {
 
     expect(output.emf()).toEqual([
       expect.objectContaining({
-        Subscriber: 'hooks',
+        subscriber: 'hooks',
         Delivered: 2,
         DeliveryRetried: 0,
         DeadLettered: 0,
@@ -34,15 +35,21 @@ describe('DeliveryTally', () => {
         DeliveryLatencyMs: [1_200, 800],
       }),
       expect.objectContaining({
-        Subscriber: 'kitchen',
+        subscriber: 'kitchen',
         Delivered: 0,
         DeadLettered: 1,
         SubscriberDisabled: 1,
       }),
     ]);
+    // The channel's metrics: the service is the one dimension.
+    for (const blob of output.emf()) {
+      const { CloudWatchMetrics } = (blob as { _aws: { CloudWatchMetrics: { Dimensions: string[][] }[] } })
+        ._aws;
+      expect(CloudWatchMetrics.flatMap((entry) => entry.Dimensions.flat())).toEqual(['service']);
+    }
   });
 
-  it('keeps the Subscriber dimension on every latency value beyond EMF’s 100 per blob', () => {
+  it('names the subscriber on every latency value beyond EMF’s 100 per blob', () => {
     const output = captureOutput();
     const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.webhook });
     const tally = new DeliveryTally();
@@ -54,7 +61,7 @@ describe('DeliveryTally', () => {
     tally.publish(metrics);
 
     const blobs = output.emf();
-    expect(blobs.every((blob) => blob.Subscriber === 'hooks')).toBe(true);
+    expect(blobs.every((blob) => blob.subscriber === 'hooks')).toBe(true);
     expect(blobs.flatMap((blob) => [blob.DeliveryLatencyMs ?? []].flat())).toHaveLength(250);
     expect(blobs.filter((blob) => 'Delivered' in blob).map((blob) => blob.Delivered)).toEqual([250]);
   });
