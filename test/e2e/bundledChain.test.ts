@@ -787,6 +787,8 @@ describe('the bundled functions, wired as the template wires them', () => {
           [channelOutputKeys('webhook').deadLetterQueue]: deadLetterQueueUrl,
           [channelOutputKeys('slack').queue]: slackEnvironment.DELIVERY_QUEUE_URL,
           [channelOutputKeys('slack').deadLetterQueue]: slackEnvironment.DEAD_LETTER_QUEUE_URL,
+          // SNS delivered everything here: its dead-letter queue is there, and empty.
+          [STACK_OUTPUT_KEYS.subscriptionDeadLetterQueue]: aws.queueUrl(ACCOUNT, 'SubscriptionDeadLetters'),
         },
       }),
     );

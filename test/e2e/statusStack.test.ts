@@ -3,7 +3,7 @@
 // stack's outputs from a file and no SQS to answer. The table's part (poll state, recent events, a disabled
 // subscriber) is shown; the queues' counts are marked unknown, each with the queue and what to check.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STACK_OUTPUT_KEYS } from '../../shared/contracts/stackOutputKeys.js';
+import { channelOutputKeys, STACK_OUTPUT_KEYS } from '../../shared/contracts/stackOutputKeys.js';
 import { initialPollState } from '../../shared/store/pollState.js';
 import { NORTH_SCHOOL_ID } from '../support/configFixtures.js';
 import {
@@ -24,10 +24,11 @@ beforeAll(async () => {
   const queue = (name: string) => `${sqsEndpoint}/000000000000/${name}`;
   stack = await deployedStackFixture({
     [STACK_OUTPUT_KEYS.publisherFailureQueue]: queue('failures'),
-    Queueautomation: queue('automation'),
-    DeadLetterQueueautomation: queue('automation-dlq'),
-    Queuekitchennorth: queue('kitchen-north'),
-    DeadLetterQueuekitchennorth: queue('kitchen-north-dlq'),
+    [channelOutputKeys('webhook').queue]: queue('webhook'),
+    [channelOutputKeys('webhook').deadLetterQueue]: queue('webhook-dlq'),
+    [channelOutputKeys('slack').queue]: queue('slack'),
+    [channelOutputKeys('slack').deadLetterQueue]: queue('slack-dlq'),
+    [STACK_OUTPUT_KEYS.subscriptionDeadLetterQueue]: queue('sns-dlq'),
   });
   await stack.store.savePollState({
     ...initialPollState(NORTH_SCHOOL_ID),
@@ -74,7 +75,7 @@ describe('meal-notifier status --stack (real process, DynamoDB Local)', () => {
     );
     expect(result.stdout).toMatch(
       new RegExp(
-        `not known: cannot reach the queue of automation \\(${sqsEndpoint}/000000000000/automation\\): .*ECONNREFUSED.*; nothing answered: check your network, or AWS_ENDPOINT_URL_SQS if you set it`,
+        `not known: cannot reach the queue of automation \\(${sqsEndpoint}/000000000000/webhook\\): .*ECONNREFUSED.*; nothing answered: check your network, or AWS_ENDPOINT_URL_SQS if you set it`,
       ),
     );
     expect(result.stdout).toContain("not known: cannot reach the publisher's failure queue");
