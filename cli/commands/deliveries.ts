@@ -49,11 +49,11 @@ export function deliveriesCommand(): Command {
     .addHelpText(
       'after',
       `
-With --stack, dead letters are read from each Slack or webhook subscriber's dead-letter queue, with the
-reason the delivery function gave, and from the SNS dead-letter queue (what SNS could not deliver to an
-e-mail address or a subscriber queue, with the subscriber it was for as far as the message tells); they
-stay on the queues. Deliveries waiting on a subscriber's own queue
-are counted, not listed: reading them would count as delivery attempts.
+With --stack, dead letters are read from the Slack and webhook channels' dead-letter queues, each letter
+naming its subscriber, with the reason the delivery function gave, and from the SNS dead-letter queue
+(what SNS could not deliver to an e-mail address or a channel's queue, with the subscriber it was for as
+far as the message tells); they stay on the queues. Deliveries waiting on a channel's queue are counted,
+every subscriber of the channel together, not listed: reading them would count as delivery attempts.
 
 Examples:
   $ meal-notifier deliveries --config notifier.json
@@ -166,8 +166,12 @@ async function stackDeliveries(
     const rows = listing.deadLetters.map(toRow);
     if (rows.length > 0) stdout.line(formatDeliveriesTable(rows, Date.now(), outputWidth()));
     if (!options.failed) {
-      for (const { subscriberId, queued } of listing.queued) {
-        if (queued > 0) stdout.line(`${subscriberId}: ${queued} waiting on its queue (counted, not listed)`);
+      for (const { channel, queued } of listing.queued) {
+        if (queued > 0) {
+          stdout.line(
+            `${channel}: ${queued} waiting on the ${channel} queue, every ${channel} subscriber’s (counted, not listed)`,
+          );
+        }
       }
       const queued = listing.queued.reduce((sum, { queued }) => sum + queued, 0);
       stdout.line(`${queued} queued, ${rows.length} dead`);

@@ -22,14 +22,15 @@ export interface DeadLetterEntry {
   deadLetteredAt: string | undefined;
 }
 
+/** What waits on a channel's queue: every subscriber of the type together, as SQS counts them. */
 export interface QueuedCount {
-  subscriberId: string;
+  channel: 'slack' | 'webhook';
   queued: number;
 }
 
 export interface DeadLetterListing {
   deadLetters: DeadLetterEntry[];
-  /** Deliveries waiting on each subscriber's queue (not listed). */
+  /** Deliveries waiting on each channel's queue (not listed): one count per channel, not per subscriber. */
   queued: QueuedCount[];
   /** What could not be read, one line each. */
   problems: string[];
@@ -51,9 +52,9 @@ export async function listDeadLetters(
       continue;
     }
     try {
-      if (options.withQueued) {
+      if (options.withQueued && !listing.queued.some(({ channel }) => channel === subscriber.type)) {
         const { queued } = await queues.depth(subscriber.id);
-        listing.queued.push({ subscriberId: subscriber.id, queued });
+        listing.queued.push({ channel: subscriber.type, queued });
       }
       for (const message of await queues.deadLetters(subscriber.id, options.limitPerQueue)) {
         const event = parseEvent(message.body);

@@ -175,11 +175,13 @@ describe('meal-notifier deliveries --stack', () => {
     ]);
   });
 
-  it('counts the deliveries waiting on each queue without receiving them', async () => {
+  it('counts the deliveries waiting on each channel’s queue once, as every subscriber’s of the channel, without receiving them', async () => {
     const result = await runCliInProcess(['deliveries', ...stack.stackArgs]);
 
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('automation: 4 waiting on its queue (counted, not listed)\n');
+    expect(result.stdout).toContain(
+      'webhook: 4 waiting on the webhook queue, every webhook subscriber’s (counted, not listed)\n',
+    );
     expect(result.stdout).toContain('\n4 queued, 2 dead\n');
     expect(sqs).not.toHaveReceivedCommandWith(ReceiveMessageCommand, {
       QueueUrl: QUEUE_URLS.automation.queueUrl,

@@ -205,7 +205,10 @@ describe('meal-notifier replay --stack --dead-letters, the SNS dead-letter queue
         QueueUrl: QUEUE_URLS.automation.queueUrl,
         MessageBody: JSON.stringify(forAutomation),
         MessageGroupId: 'automation',
-        MessageAttributes: { ...rawAttributes, subscriber: { DataType: 'String', StringValue: 'automation' } },
+        MessageAttributes: {
+          ...rawAttributes,
+          subscriber: { DataType: 'String', StringValue: 'automation' },
+        },
         DelaySeconds: 0,
       },
     ]);
