@@ -16,16 +16,16 @@ import {
   LogQueryVisualizationType,
   LogQueryWidget,
   MathExpression,
-  Metric,
+  type Metric,
   TextWidget,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { METRICS_NAMESPACE } from '../shared/contracts/customMetrics.js';
+import type { DeliveryMetricName } from '../shared/contracts/customMetrics.js';
 import type { ChannelQueues } from './deliveryQueues.js';
 import type { NotifierFunction } from './notifierFunction.js';
-import { organizationsOverdueMetric, SERVICE_NAMES } from './notifierMetrics.js';
+import { channelDeliveryMetric, organizationsOverdueMetric } from './notifierMetrics.js';
 
 const WIDTH = 8;
 
@@ -159,15 +159,8 @@ export class NotifierDashboard extends Construct {
     const fiveMinutes = Duration.minutes(5);
     // The channel's metrics (the `service` dimension alone: a subscriber is no dimension, deliveryMetrics.ts);
     // per subscriber, see the table below the channel rows.
-    const ofChannel = (metricName: string, statistic: string, label: string): Metric =>
-      new Metric({
-        namespace: METRICS_NAMESPACE,
-        metricName,
-        dimensionsMap: { service: SERVICE_NAMES[type] },
-        statistic,
-        label,
-        period: fiveMinutes,
-      });
+    const ofChannel = (metricName: DeliveryMetricName, statistic: string, label: string): Metric =>
+      channelDeliveryMetric(type, metricName, { statistic, label, period: fiveMinutes });
     return [
       new GraphWidget({
         title: `${type}: delivery latency (ms), every subscriber`,

@@ -172,6 +172,9 @@ export class MealOrderNotifierStack extends Stack {
       ...(this.digest === undefined ? [] : [this.digest]),
     ];
     const alarms = new NotifierAlarms(this, 'Alarms', {
+      slackApps: config.subscribers.some(
+        (subscriber) => subscriber.type === 'slack' && subscriber.botToken !== undefined,
+      ),
       pollingEnabled,
       poller: this.poller,
       watchdog,

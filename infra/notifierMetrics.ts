@@ -55,16 +55,19 @@ export function organizationsTokenRejectedMetric(options: MetricOptions = {}): M
   });
 }
 
-export function deliveryMetric(
-  subscriberType: keyof Pick<typeof SERVICE_NAMES, 'webhook' | 'slack'>,
-  subscriberId: string,
+/**
+ * A delivery function's count or latency for its whole channel: the `service` dimension alone, since a
+ * subscriber is an EMF property, not a dimension (shared/delivery/sqs/deliveryMetrics.ts).
+ */
+export function channelDeliveryMetric(
+  channel: keyof Pick<typeof SERVICE_NAMES, 'webhook' | 'slack'>,
   metricName: DeliveryMetricName,
   options: MetricOptions = {},
 ): Metric {
   return new Metric({
     namespace: METRICS_NAMESPACE,
     metricName,
-    dimensionsMap: { service: SERVICE_NAMES[subscriberType], Subscriber: subscriberId },
+    dimensionsMap: { service: SERVICE_NAMES[channel] },
     period: Duration.minutes(5),
     ...options,
   });

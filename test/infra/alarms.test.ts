@@ -268,6 +268,33 @@ describe('alarms', () => {
     }
   });
 
+  it('alarms on a paused Slack app subscriber, once for the channel, saying both fixes, only when the config has one', () => {
+    expect(alarms.filter((alarm) => alarm.MetricName === 'SubscriberPaused')).toEqual([]);
+    const withBoard = exampleConfig();
+    withBoard.subscribers.push({
+      id: 'kitchen-board',
+      type: 'slack',
+      botToken: { env: 'KITCHEN_SLACK_BOT_TOKEN' },
+      channel: 'C0123ABCD',
+    } as (typeof withBoard.subscribers)[number]);
+    const boardAlarms = resourcesOfType(notifierApp(withBoard).template, 'AWS::CloudWatch::Alarm')
+      .map(([, alarm]) => alarm.Properties ?? {})
+      .filter((alarm) => alarm.MetricName === 'SubscriberPaused');
+    expect(boardAlarms).toHaveLength(1);
+    expect(boardAlarms[0]).toMatchObject({
+      Namespace: METRICS_NAMESPACE,
+      Dimensions: [{ Name: 'service', Value: SERVICE_NAMES.slack }],
+      Statistic: 'Sum',
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+      TreatMissingData: 'notBreaching',
+    });
+    const description = String(boardAlarms[0]?.AlarmDescription);
+    expect(description).toContain('put a new bot token');
+    expect(description).toContain('invite the app to the channel');
+    expect(description.length).toBeLessThanOrEqual(1024);
+  });
+
   it('alarms when the publisher falls five minutes behind the stream', () => {
     expect(
       alarmOn('IteratorAge', {
