@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tokenShardSecret } from '../../shared/contracts/organizationTokensSecret.js';
-import { exampleConfig, notifierApp, resourcesOfType } from './support/notifierApp.js';
+import { exampleConfigWithOrganizations, notifierApp, resourcesOfType } from './support/notifierApp.js';
 
 const outdir = mkdtempSync(join(tmpdir(), 'notifier-scale-'));
 
@@ -16,22 +16,13 @@ afterAll(() => {
   rmSync(outdir, { recursive: true, force: true });
 });
 
-function provider(count: number) {
-  const config = exampleConfig();
-  const [north] = config.organizations;
-  config.organizations = Array.from({ length: count }, (_, index) => ({
-    ...north,
-    id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
-    name: `School ${index}`,
-    token: { env: `SCHOOL_${index}_TOKEN` },
-  }));
-  return config;
-}
-
 describe('a config of 1,000 organizations', () => {
   // Bundling five functions runs esbuild five times, a few seconds each, several on a busy 2-core machine.
   it('synthesizes with its functions bundled, within the template limits, with as many resources as one organization but 4 more token secrets', () => {
-    const { app, stack, template } = notifierApp(provider(1000), { bundle: true, outdir });
+    const { app, stack, template } = notifierApp(exampleConfigWithOrganizations(1000), {
+      bundle: true,
+      outdir,
+    });
     const json = JSON.stringify(template.toJSON());
     const { Resources, Outputs } = template.toJSON() as { Resources: object; Outputs: object };
     const resources = Object.keys(Resources).length;
@@ -42,7 +33,7 @@ describe('a config of 1,000 organizations', () => {
     expect(Buffer.byteLength(json)).toBeLessThan(1_000_000);
     expect(app.synth().stacks).toHaveLength(1);
 
-    const small = notifierApp(provider(1));
+    const small = notifierApp(exampleConfigWithOrganizations(1));
     const one = small.template.toJSON() as { Resources: object; Outputs: object };
     const shards = [0, 1, 2, 3, 4].map((shard) => `MealOrderNotifier/${tokenShardSecret(shard)}`);
     const tokenSecrets = (of: typeof template) =>

@@ -3,27 +3,15 @@
 // organization; off with polling.
 import { describe, expect, it } from 'vitest';
 import {
-  exampleConfig,
+  exampleConfigWithOrganizations,
   functionLogicalId,
   notifierApp,
   property,
   resourcesOfType,
 } from './support/notifierApp.js';
 
-function withOrganizations(count: number) {
-  const config = exampleConfig();
-  const [north] = config.organizations;
-  config.organizations = Array.from({ length: count }, (_, index) => ({
-    ...north,
-    id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
-    name: `School ${index}`,
-    token: { env: `SCHOOL_${index}_TOKEN` },
-  }));
-  return config;
-}
-
 describe('the watchdog', () => {
-  const { template } = notifierApp(withOrganizations(3));
+  const { template } = notifierApp(exampleConfigWithOrganizations(3));
   const schedules = resourcesOfType(template, 'AWS::Scheduler::Schedule');
 
   it('is one schedule for every organization, every minute, on time, never retried', () => {
@@ -64,14 +52,16 @@ describe('the watchdog', () => {
   });
 
   it('is off when polling is off', () => {
-    const paused = notifierApp(withOrganizations(3), { props: { pollingEnabled: false } }).template;
+    const paused = notifierApp(exampleConfigWithOrganizations(3), {
+      props: { pollingEnabled: false },
+    }).template;
     const [, schedule] = resourcesOfType(paused, 'AWS::Scheduler::Schedule')[0] ?? [];
     expect(schedule?.Properties?.State).toBe('DISABLED');
   });
 
   it('names no organization in the template beyond the bundled config: the stack is the same for 1 and for 50', () => {
     const count = (organizations: number) => {
-      const built = notifierApp(withOrganizations(organizations)).template.toJSON() as {
+      const built = notifierApp(exampleConfigWithOrganizations(organizations)).template.toJSON() as {
         Resources: Record<string, unknown>;
       };
       return Object.keys(built.Resources).length;

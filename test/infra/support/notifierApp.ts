@@ -25,6 +25,19 @@ export function exampleConfig(): WrittenConfig {
   return JSON.parse(readFileSync(EXAMPLE_CONFIG_PATH, 'utf8')) as WrittenConfig;
 }
 
+/** The example with `count` organizations like its first, each with its own id, name and token. */
+export function exampleConfigWithOrganizations(count: number): WrittenConfig {
+  const config = exampleConfig();
+  const [north] = config.organizations;
+  config.organizations = Array.from({ length: count }, (_, index) => ({
+    ...north,
+    id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+    name: `School ${index}`,
+    token: { env: `SCHOOL_${index}_TOKEN` },
+  })) as WrittenConfig['organizations'];
+  return config;
+}
+
 /** The example with an e-mail digest too, so that the stack holds the digest function and its schedule. */
 export function exampleConfigWithDigest(): WrittenConfig {
   const config = exampleConfig();
