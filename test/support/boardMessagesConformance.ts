@@ -68,6 +68,28 @@ export function describeBoardMessagesConformance(
       expect(await messages.boardsToRender('kitchen')).toEqual([]);
     });
 
+    it('keeps a board owed when it was marked changed after a render began, so the last state lands', async () => {
+      const messages = await fresh();
+      await messages.claimBoard(board({ ts: '1.1' }));
+      await messages.markChanged(key, 5_000);
+      // A render begins at 6,000; another handler marks a change at 7,000 while it runs.
+      await messages.markChanged(key, 7_000);
+      await messages.finishRender(board({ ts: '1.1', renderedAt: 8_000 }), 6_000);
+      expect(await messages.board(key)).toMatchObject({ renderedAt: 8_000, changedAt: 7_000 });
+      expect((await messages.boardsToRender('kitchen')).map((record) => record.changedAt)).toEqual([7_000]);
+      // The next render, begun after that mark, clears it.
+      await messages.finishRender(board({ ts: '1.1', renderedAt: 9_000 }), 8_500);
+      expect(await messages.board(key)).toMatchObject({ renderedAt: 9_000, changedAt: null });
+      expect(await messages.boardsToRender('kitchen')).toEqual([]);
+    });
+
+    it('marks a board changed without touching the rest of its record', async () => {
+      const messages = await fresh();
+      await messages.claimBoard(board({ ts: '1.1', renderedAt: 4_000 }));
+      await messages.markChanged(key, 5_000);
+      expect(await messages.board(key)).toEqual(board({ ts: '1.1', renderedAt: 4_000, changedAt: 5_000 }));
+    });
+
     it('claims a reply once, so two handlers of one order never both post it', async () => {
       const messages = await fresh();
       const [a, b] = await Promise.all([

@@ -11,7 +11,13 @@
 // Each item holds the record as `record`, and beside it what conditions and filters read: `version` on a
 // reply, `changedAt` on a board (absent once its edit landed). The publisher ignores any kind but `event`.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import {
   type BoardKey,
   type BoardMessages,
@@ -71,6 +77,41 @@ export class DynamoBoardMessages implements BoardMessages {
 
   async saveBoard(record: BoardRecord): Promise<void> {
     await this.#table.send('saveSlackBoard', undefined, this.#putBoard(record, false));
+  }
+
+  async markChanged(key: BoardKey, at: number): Promise<void> {
+    await this.#table.send(
+      'markSlackBoardChanged',
+      undefined,
+      new UpdateCommand({
+        TableName: this.#table.name,
+        Key: slackBoardKey(key.subscriberId, key.establishmentUuid, key.day),
+        UpdateExpression: 'SET changedAt = :at, #record.changedAt = :at',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#record': 'record' },
+        ExpressionAttributeValues: { ':at': at },
+      }),
+      // No board yet: nothing to edit, its post will show the change.
+      { onConditionFailed: () => undefined },
+    );
+  }
+
+  async finishRender(record: BoardRecord, startedAt: number): Promise<void> {
+    const rendered = { ...record, changedAt: null };
+    const cleared = await this.#table.send(
+      'saveRenderedSlackBoard',
+      undefined,
+      new PutCommand({
+        ...this.#putBoard(rendered, false).input,
+        // Marked after the render began: that change is not on the board yet, so it must stay owed.
+        ConditionExpression: 'attribute_not_exists(changedAt) OR changedAt <= :startedAt',
+        ExpressionAttributeValues: { ':startedAt': startedAt },
+      }),
+      { onConditionFailed: () => false as const },
+    );
+    if (cleared !== false) return;
+    const stored = await this.board(record);
+    await this.saveBoard({ ...record, changedAt: stored?.changedAt ?? Date.now() });
   }
 
   async boardsToRender(subscriberId: string): Promise<BoardRecord[]> {

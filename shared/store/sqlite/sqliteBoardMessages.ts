@@ -65,6 +65,39 @@ export class SqliteBoardMessages implements BoardMessages {
     );
   }
 
+  async markChanged(key: BoardKey, at: number): Promise<void> {
+    guarded('mark the Slack board changed', undefined, () =>
+      this.#db
+        .prepare<[number, number, ...KeyParams]>(
+          `UPDATE slack_boards SET changed_at = ?, data = json_set(data, '$.changedAt', ?)
+           WHERE subscriber_id = ? AND establishment_uuid = ? AND day = ?`,
+        )
+        .run(at, at, ...keyOf(key)),
+    );
+  }
+
+  async finishRender(record: BoardRecord, startedAt: number): Promise<void> {
+    // One statement: the stored changed_at is read and kept, or cleared, in the same write.
+    const data = JSON.stringify(BoardRecordSchema.parse({ ...record, changedAt: null }));
+    const [subscriberId, establishmentUuid, day] = keyOf(record);
+    guarded('save the rendered Slack board', undefined, () =>
+      this.#db
+        .prepare<{
+          data: string;
+          startedAt: number;
+          subscriberId: string;
+          establishmentUuid: string;
+          day: string;
+        }>(
+          `UPDATE slack_boards
+           SET data = CASE WHEN changed_at > @startedAt THEN json_set(@data, '$.changedAt', changed_at) ELSE @data END,
+               changed_at = CASE WHEN changed_at > @startedAt THEN changed_at ELSE NULL END
+           WHERE subscriber_id = @subscriberId AND establishment_uuid = @establishmentUuid AND day = @day`,
+        )
+        .run({ data, startedAt, subscriberId, establishmentUuid, day }),
+    );
+  }
+
   async boardsToRender(subscriberId: string): Promise<BoardRecord[]> {
     const rows = guarded('read the Slack boards', undefined, () =>
       this.#db

@@ -89,6 +89,16 @@ export interface BoardMessages {
   claimBoard(record: BoardRecord): Promise<{ claimed: boolean; record: BoardRecord }>;
   /** Writes the board's record as given (its ts, closing, render times). */
   saveBoard(record: BoardRecord): Promise<void>;
+  /**
+   * Marks the board owed an edit since `at`, touching nothing else of its stored record: a handler that
+   * marks it while another renders it is not overwritten by that render's save (finishRender).
+   */
+  markChanged(key: BoardKey, at: number): Promise<void>;
+  /**
+   * Writes the record of a render that began at `startedAt` (its ts and renderedAt), owed no edit any more
+   * unless the board was marked changed after `startedAt`: then it stays owed, so the last state lands.
+   */
+  finishRender(record: BoardRecord, startedAt: number): Promise<void>;
   /** The subscriber's boards whose changes are not edited in yet (changedAt set). */
   boardsToRender(subscriberId: string): Promise<BoardRecord[]>;
   /** The replies of one board, every order it has shown. */

@@ -379,9 +379,8 @@ export class BoardSender implements ClosableSender {
   }
 
   async #markChanged(board: BoardRecord): Promise<void> {
-    const fresh = (await this.#options.messages.board(board)) ?? board;
-    if (fresh.changedAt !== null) return;
-    await this.#options.messages.saveBoard({ ...fresh, changedAt: this.#clock() });
+    // Always marked, even if already owed: a render running elsewhere may have begun before this change.
+    await this.#options.messages.markChanged(board, this.#clock());
   }
 
   /** Edits the boards whose changes are owed and past the coalescing gap; schedules the rest. */
@@ -392,6 +391,7 @@ export class BoardSender implements ClosableSender {
       if (board.ts === null) continue;
       const now = this.#clock();
       const dueAt = (board.renderedAt ?? 0) + this.#coalesceMs;
+      // What this render shows is read from now on: a change marked later stays owed (finishRender).
       if (!force && dueAt > now) {
         nextAt = Math.min(nextAt ?? dueAt, dueAt);
         continue;
@@ -415,7 +415,7 @@ export class BoardSender implements ClosableSender {
         nextAt = Math.min(nextAt ?? retryAt, retryAt);
         continue;
       }
-      await messages.saveBoard({ ...board, ts: answer.ts, renderedAt: this.#clock(), changedAt: null });
+      await messages.finishRender({ ...board, ts: answer.ts, renderedAt: this.#clock() }, now);
     }
     if (this.#backlog !== undefined) {
       const quietAt = this.#backlog.lastStaleAtMs + this.#quietMs;

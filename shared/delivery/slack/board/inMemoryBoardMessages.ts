@@ -25,6 +25,20 @@ export class InMemoryBoardMessages implements BoardMessages {
     this.#boards.set(boardId(record), structuredClone(record));
   }
 
+  async markChanged(key: BoardKey, at: number): Promise<void> {
+    const stored = this.#boards.get(boardId(key));
+    if (stored) stored.changedAt = at;
+  }
+
+  async finishRender(record: BoardRecord, startedAt: number): Promise<void> {
+    const changedAt = this.#boards.get(boardId(record))?.changedAt ?? null;
+    const stillOwed = changedAt !== null && changedAt > startedAt;
+    this.#boards.set(
+      boardId(record),
+      structuredClone({ ...record, changedAt: stillOwed ? changedAt : null }),
+    );
+  }
+
   async boardsToRender(subscriberId: string): Promise<BoardRecord[]> {
     return [...this.#boards.values()]
       .filter((board) => board.subscriberId === subscriberId && board.changedAt !== null)
