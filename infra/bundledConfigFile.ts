@@ -2,8 +2,8 @@
 // system's temporary directory, which esbuild injects (shared/contracts/bundledConfig.ts). Passed on
 // esbuild's command line instead, a config of some 170 organizations failed the synth with `spawnSync npx
 // E2BIG`, since the OS caps one argument at 128 KB.
-import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../shared/config/configSchema.js';
@@ -16,7 +16,11 @@ export function writeBundledConfigFile(config: Config, facts: ConfigFacts = {}):
   const dir = join(tmpdir(), 'meal-order-notifier-bundled-config');
   mkdirSync(dir, { recursive: true });
   const path = join(dir, name);
-  // Same name, same content: two synths writing it at once write the same bytes.
-  writeFileSync(path, text);
+  // Written aside, then renamed over it: a rename is atomic, so esbuild in another synth writing the same
+  // file at once never reads it truncated or half written (a bundle with no config: "NOTIFIER_CONFIG is
+  // not set" at the function's first cold start).
+  const aside = `${path}.${process.pid}.${randomUUID()}.tmp`;
+  writeFileSync(aside, text);
+  renameSync(aside, path);
   return path;
 }
