@@ -8,13 +8,11 @@
 // delivery attempt (the function reads ApproximateReceiveCount) and push messages toward the dead-letter
 // queue.
 import {
-  ChangeMessageVisibilityBatchCommand,
   DeleteMessageBatchCommand,
   GetQueueAttributesCommand,
   type Message,
   type MessageAttributeValue,
   type QueueAttributeName,
-  ReceiveMessageCommand,
   SendMessageBatchCommand,
   type SendMessageBatchRequestEntry,
   type SQSClient,
@@ -35,6 +33,7 @@ import { StackAccessError } from '../../shared/operations/errors.js';
 import type { SubscriberQueueUrls } from '../../shared/operations/stackResources.js';
 import { chunkForPublishBatch, publishEntry } from '../../shared/publish/publishEntries.js';
 import { counted } from '../../shared/text/counted.js';
+import { giveBack, receiveMessages, SQS_BATCH_MAX_ENTRIES } from './sqsPeek.js';
 import { stackAccessError } from './stackAccessError.js';
 
 /** Long enough to page through a queue, short enough that the delivery tooling barely notices. */
@@ -42,8 +41,6 @@ const PEEK_VISIBILITY_SECONDS = 30;
 /** A message being moved stays hidden this long, so a failed move is not retried within the same run. */
 const MOVE_VISIBILITY_SECONDS = 120;
 /** Long polling asks every SQS server, so a small queue does not look empty. */
-const WAIT_SECONDS = 1;
-const SQS_BATCH_MAX_ENTRIES = 10;
 /** SQS caps one SendMessageBatch at 262,144 bytes of bodies and attributes, like SNS. */
 const SQS_BATCH_MAX_BYTES = 262_144;
 const ENDPOINT_VARIABLE = 'AWS_ENDPOINT_URL_SQS';
@@ -87,7 +84,13 @@ export class SqsDeliveryQueues implements DeliveryQueues {
     const mine: Message[] = [];
     try {
       while (mine.length < limit) {
-        const received = await this.#receive(what, url, SQS_BATCH_MAX_ENTRIES, PEEK_VISIBILITY_SECONDS);
+        const received = await receiveMessages(
+          this.#sqs,
+          what,
+          url,
+          SQS_BATCH_MAX_ENTRIES,
+          PEEK_VISIBILITY_SECONDS,
+        );
         const fresh = received.filter((message) => message.MessageId && !taken.has(message.MessageId));
         if (fresh.length === 0) break;
         for (const message of fresh) {
@@ -96,7 +99,7 @@ export class SqsDeliveryQueues implements DeliveryQueues {
         }
       }
     } finally {
-      await this.#giveBack(url, [...taken.values()]);
+      await giveBack(this.#sqs, url, [...taken.values()]);
     }
     return mine.map(toDeadLetter);
   }
@@ -110,7 +113,8 @@ export class SqsDeliveryQueues implements DeliveryQueues {
     let moved = 0;
     try {
       for (;;) {
-        const received = await this.#receive(
+        const received = await receiveMessages(
+          this.#sqs,
           what,
           urls.deadLetterQueueUrl,
           SQS_BATCH_MAX_ENTRIES,
@@ -145,7 +149,7 @@ export class SqsDeliveryQueues implements DeliveryQueues {
         moved += done.length;
       }
     } finally {
-      await this.#giveBack(urls.deadLetterQueueUrl, others);
+      await giveBack(this.#sqs, urls.deadLetterQueueUrl, others);
     }
     if (problems.length > 0) {
       throw new StackAccessError(
@@ -206,45 +210,6 @@ export class SqsDeliveryQueues implements DeliveryQueues {
       return answer.Attributes ?? {};
     } catch (error) {
       throw stackAccessError(`${what} (${url})`, error, ENDPOINT_VARIABLE);
-    }
-  }
-
-  async #receive(what: string, url: string, max: number, visibilitySeconds: number): Promise<Message[]> {
-    try {
-      const answer = await this.#sqs.send(
-        new ReceiveMessageCommand({
-          QueueUrl: url,
-          MaxNumberOfMessages: max,
-          VisibilityTimeout: visibilitySeconds,
-          WaitTimeSeconds: WAIT_SECONDS,
-          MessageAttributeNames: ['All'],
-          MessageSystemAttributeNames: ['SentTimestamp'],
-        }),
-      );
-      return answer.Messages ?? [];
-    } catch (error) {
-      throw stackAccessError(`${what} (${url})`, error, ENDPOINT_VARIABLE);
-    }
-  }
-
-  /** Makes peeked messages visible again at once; if this fails they come back on their own in seconds. */
-  async #giveBack(url: string, messages: readonly Message[]): Promise<void> {
-    for (let start = 0; start < messages.length; start += SQS_BATCH_MAX_ENTRIES) {
-      const chunk = messages.slice(start, start + SQS_BATCH_MAX_ENTRIES);
-      try {
-        await this.#sqs.send(
-          new ChangeMessageVisibilityBatchCommand({
-            QueueUrl: url,
-            Entries: chunk.map((message, index) => ({
-              Id: `m${index}`,
-              ReceiptHandle: message.ReceiptHandle ?? '',
-              VisibilityTimeout: 0,
-            })),
-          }),
-        );
-      } catch {
-        // Their visibility timeout is short: they reappear by themselves.
-      }
     }
   }
 

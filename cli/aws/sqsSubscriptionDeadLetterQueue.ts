@@ -2,14 +2,7 @@
 // the SNS one of SubscriptionEndpoints. Reading takes messages for a few seconds and gives them back at
 // once; a message is deleted only once its copy is on the subscriber's queue.
 import { ListSubscriptionsByTopicCommand, type SNSClient } from '@aws-sdk/client-sns';
-import {
-  ChangeMessageVisibilityBatchCommand,
-  DeleteMessageCommand,
-  type Message,
-  ReceiveMessageCommand,
-  SendMessageCommand,
-  type SQSClient,
-} from '@aws-sdk/client-sqs';
+import { DeleteMessageCommand, type Message, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { SUBSCRIBER_ATTRIBUTE } from '../../shared/contracts/deliveryQueueContract.js';
 import { StackAccessError } from '../../shared/operations/errors.js';
 import type { SubscriberQueueUrls } from '../../shared/operations/stackResources.js';
@@ -18,12 +11,13 @@ import type {
   SubscriptionDeadLetterQueue,
   SubscriptionEndpoints,
 } from '../../shared/operations/subscriptionDeadLetters.js';
+import { giveBack, receiveMessages, SQS_BATCH_MAX_ENTRIES } from './sqsPeek.js';
 import { stackAccessError } from './stackAccessError.js';
 
 const PEEK_VISIBILITY_SECONDS = 30;
 const MOVE_VISIBILITY_SECONDS = 120;
-const WAIT_SECONDS = 1;
-const SQS_BATCH_MAX_ENTRIES = 10;
+/** What it is called in a failure's line. */
+const SNS_DEAD_LETTER_QUEUE = 'the SNS dead-letter queue';
 
 export class SqsSubscriptionDeadLetterQueue implements SubscriptionDeadLetterQueue {
   readonly #sqs: SQSClient;
@@ -35,14 +29,17 @@ export class SqsSubscriptionDeadLetterQueue implements SubscriptionDeadLetterQue
     this.#sqs = sqs;
     this.#url = url;
     this.#subscriberQueues = subscriberQueues;
-    this.#what = `the SNS dead-letter queue (${url})`;
+    this.#what = `${SNS_DEAD_LETTER_QUEUE} (${url})`;
   }
 
   async peek(limit: number): Promise<SubscriptionDeadLetterMessage[]> {
     const taken = new Map<string, Message>();
     try {
       while (taken.size < limit) {
-        const received = await this.#receive(
+        const received = await receiveMessages(
+          this.#sqs,
+          SNS_DEAD_LETTER_QUEUE,
+          this.#url,
           Math.min(SQS_BATCH_MAX_ENTRIES, limit - taken.size),
           PEEK_VISIBILITY_SECONDS,
         );
@@ -51,7 +48,7 @@ export class SqsSubscriptionDeadLetterQueue implements SubscriptionDeadLetterQue
         for (const message of fresh) taken.set(message.MessageId ?? '', message);
       }
     } finally {
-      await this.#giveBack([...taken.values()]);
+      await giveBack(this.#sqs, this.#url, [...taken.values()]);
     }
     return [...taken.values()].map(toMessage);
   }
@@ -65,7 +62,13 @@ export class SqsSubscriptionDeadLetterQueue implements SubscriptionDeadLetterQue
     const moved: string[] = [];
     try {
       for (;;) {
-        const received = await this.#receive(SQS_BATCH_MAX_ENTRIES, MOVE_VISIBILITY_SECONDS);
+        const received = await receiveMessages(
+          this.#sqs,
+          SNS_DEAD_LETTER_QUEUE,
+          this.#url,
+          SQS_BATCH_MAX_ENTRIES,
+          MOVE_VISIBILITY_SECONDS,
+        );
         const fresh = received.filter((message) => message.MessageId && !seen.has(message.MessageId));
         if (fresh.length === 0) break;
         for (const message of fresh) {
@@ -84,27 +87,9 @@ export class SqsSubscriptionDeadLetterQueue implements SubscriptionDeadLetterQue
         }
       }
     } finally {
-      await this.#giveBack(kept);
+      await giveBack(this.#sqs, this.#url, kept);
     }
     return moved;
-  }
-
-  async #receive(max: number, visibilitySeconds: number): Promise<Message[]> {
-    try {
-      const answer = await this.#sqs.send(
-        new ReceiveMessageCommand({
-          QueueUrl: this.#url,
-          MaxNumberOfMessages: max,
-          VisibilityTimeout: visibilitySeconds,
-          WaitTimeSeconds: WAIT_SECONDS,
-          MessageAttributeNames: ['All'],
-          MessageSystemAttributeNames: ['SentTimestamp'],
-        }),
-      );
-      return answer.Messages ?? [];
-    } catch (error) {
-      throw stackAccessError(this.#what, error, 'AWS_ENDPOINT_URL_SQS');
-    }
   }
 
   async #send(subscriberId: string, queueUrl: string, message: Message, delaySeconds: number): Promise<void> {
@@ -139,27 +124,6 @@ export class SqsSubscriptionDeadLetterQueue implements SubscriptionDeadLetterQue
         error,
         'AWS_ENDPOINT_URL_SQS',
       );
-    }
-  }
-
-  /** Visible again at once; if this fails they come back on their own. */
-  async #giveBack(messages: readonly Message[]): Promise<void> {
-    for (let start = 0; start < messages.length; start += SQS_BATCH_MAX_ENTRIES) {
-      const chunk = messages.slice(start, start + SQS_BATCH_MAX_ENTRIES);
-      try {
-        await this.#sqs.send(
-          new ChangeMessageVisibilityBatchCommand({
-            QueueUrl: this.#url,
-            Entries: chunk.map((message, index) => ({
-              Id: `m${index}`,
-              ReceiptHandle: message.ReceiptHandle ?? '',
-              VisibilityTimeout: 0,
-            })),
-          }),
-        );
-      } catch {
-        // Their visibility timeout is short: they reappear by themselves.
-      }
     }
   }
 }
