@@ -110,8 +110,9 @@ export class DynamoBoardMessages implements BoardMessages {
       { onConditionFailed: () => false as const },
     );
     if (cleared !== false) return;
+    // Refused: the stored mark is later than the render's start, and is kept with the rendered ts.
     const stored = await this.board(record);
-    await this.saveBoard({ ...record, changedAt: stored?.changedAt ?? Date.now() });
+    await this.saveBoard({ ...record, changedAt: stored?.changedAt ?? null });
   }
 
   async boardsToRender(subscriberId: string): Promise<BoardRecord[]> {
