@@ -10,7 +10,7 @@ import {
   ORGANIZATION_TOKENS_SECRET,
   putTokensCommand,
   tokenShardsOf,
-} from '../../../shared/contracts/organizationTokensSecret.js';
+} from '../../../shared/contracts/secretShards.js';
 
 const secretsManager = mockClient(SecretsManagerClient);
 const NAME = `notifier/${ORGANIZATION_TOKENS_SECRET}`;
