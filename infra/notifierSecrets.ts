@@ -21,7 +21,6 @@ import {
   type SecretFamily,
   type SecretShards,
   secretShardsOf,
-  shardSecret,
 } from '../shared/contracts/secretShards.js';
 import { DeploymentError } from './deploymentError.js';
 

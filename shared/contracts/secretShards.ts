@@ -120,8 +120,3 @@ export function tokenShardSecret(shard: number): string {
 export function putSecretsCommand(secretsPrefix: string): string {
   return `meal-notifier put-secrets --config <the config the stack was deployed with> --secrets-prefix ${secretsPrefix} --file <JSON file holding every token and subscriber secret by name, {"NAME": "...", ...}>`;
 }
-
-/** The tokens-only form of putSecretsCommand. */
-export function putTokensCommand(secretsPrefix: string): string {
-  return `meal-notifier put-tokens --config <the config the stack was deployed with> --secrets-prefix ${secretsPrefix} --file <JSON file holding every organization's token by name, {"NAME": "...", ...}>`;
-}

@@ -139,7 +139,7 @@ describe('meal-notifier put-tokens', () => {
 });
 
 const hookNames = Array.from({ length: 300 }, (_, n) => `HOOKS_${n}_SECRET`);
-const subscriberValues = {
+const subscriberValues: Record<string, string> = {
   ...Object.fromEntries(hookNames.map((name, n) => [name, `whsec_c2VjcmV0LXN1YnNjcmliZXI${n}`])),
   KITCHEN_SLACK_URL: 'https://hooks.slack.com/services/T0/B0/kitchen',
   BOARD_BOT_TOKEN: 'xoxb-board',

@@ -80,7 +80,7 @@ describe('the shards of the secrets', () => {
   it('takes the tokens for one family and the Slack and webhook subscribers’ secrets, bot tokens included, for the other', () => {
     const written = exampleConfig();
     written.subscribers = [
-      ...written.subscribers,
+      ...(written.subscribers ?? []),
       {
         id: 'rotating',
         type: 'webhook',

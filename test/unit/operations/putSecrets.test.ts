@@ -90,7 +90,7 @@ describe('planSecretShards, every family', () => {
       { id: 'board', type: 'slack' as const, botToken: { env: 'BOARD_BOT_TOKEN' }, channel: 'C1' },
     ],
   } as unknown as Parameters<typeof planSecretShards>[0];
-  const values = {
+  const values: Record<string, string> = {
     SCHOOL_0_TOKEN: 'tok-0',
     SCHOOL_1_TOKEN: 'tok-1',
     BOARD_BOT_TOKEN: 'xoxb-board',
