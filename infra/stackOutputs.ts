@@ -50,8 +50,11 @@ export function addStackOutputs(stack: Stack, props: StackOutputsProps): void {
   );
   // One per shard, whatever the number of organizations and subscribers whose values it holds.
   for (const { envName, name, uses, keys, family } of props.secrets) {
-    const what = family === 'organization-tokens' ? "the organization tokens'" : "the subscriber secrets'";
-    const held = `${keys.length === 1 ? 'the value' : `${keys.length} values`} by name (${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ', ...' : ''})`;
+    const [what, noun] =
+      family === 'organization-tokens'
+        ? ["the organization tokens'", 'token']
+        : ["the Slack and webhook subscribers'", 'secret'];
+    const held = `${keys.length === 1 ? `the ${noun}` : `${keys.length} ${noun}s`} by name (${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ', ...' : ''})`;
     const put = `One of ${what} secrets, holding ${held}. Put every value from one JSON file: ${putSecretsCommand(secretsPrefixOf(name, envName))}.`;
     const users = uses.map((use) => use.path);
     output(
