@@ -27,7 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
-import { ORGANIZATION_TOKENS_SECRET } from '../shared/contracts/organizationTokensSecret.js';
+import { ORGANIZATION_TOKENS_SECRET } from '../shared/contracts/secretShards.js';
 import { createStateTableInput } from '../shared/contracts/stateTableDefinition.js';
 import { DynamoStateStore } from '../shared/store/dynamo/dynamoStateStore.js';
 import { type AwsStandIn, startAwsStandIn } from './support/awsStandIn.js';

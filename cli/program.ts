@@ -10,7 +10,7 @@ import { eventSchemaCommand } from './commands/eventSchema.js';
 import { eventsCommand } from './commands/events.js';
 import { ordersCommand } from './commands/orders.js';
 import { pollCommand } from './commands/poll.js';
-import { putTokensCommand } from './commands/putTokens.js';
+import { putSecretsCommand, putTokensCommand } from './commands/putSecrets.js';
 import { replayCommand } from './commands/replay.js';
 import { republishCommand } from './commands/republish.js';
 import { sendTestCommand } from './commands/sendTest.js';
@@ -42,6 +42,7 @@ export function buildProgram(): Command {
     .addCommand(eventsCommand())
     .addCommand(replayCommand())
     .addCommand(republishCommand())
+    .addCommand(putSecretsCommand())
     .addCommand(putTokensCommand())
     .addCommand(ordersCommand())
     .addCommand(establishmentsCommand())

@@ -213,7 +213,7 @@ export class NotifierAlarms extends Construct {
         description:
           `${TOKEN_REJECTED}. The Admin API rejected an organization's token (401: wrong, expired or revoked; 403: it may not read that organization). ` +
           `meal-notifier status --stack ${stack.stackName} names the organization and the secret value to put; so do the watchdog's "organization token rejected" log lines. ` +
-          `Put a current token under the organization's name in the tokens file and put it (meal-notifier put-tokens --config … --stack ${stack.stackName} --file …), or give the token access to that organization on the API side. ` +
+          `Put a current token under the organization's name in the secrets file and put it (meal-notifier put-secrets --config … --stack ${stack.stackName} --file …), or give the token access to that organization on the API side. ` +
           `No deployment or restart is needed: the organization is tried again every ${TOKEN_REJECTED_RETRY_MS / 60_000} minutes, the poller reads the secret again within as long, and the alarm goes back to OK once no organization's token is rejected. The other organizations are polled meanwhile.`,
         threshold: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,

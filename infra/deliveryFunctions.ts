@@ -80,6 +80,7 @@ export class DeliveryFunctions extends Construct {
         environment: {
           STATE_TABLE_NAME: props.table.tableName,
           SECRETS_PREFIX: props.secrets.prefix,
+          SUBSCRIBER_SECRET_SHARDS: String(props.secrets.shardCount('subscriber-secrets')),
           DELIVERY_QUEUE_URL: queue.queueUrl,
           DEAD_LETTER_QUEUE_URL: deadLetterQueue.queueUrl,
         } satisfies DeliveryVariables,

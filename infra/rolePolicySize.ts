@@ -1,8 +1,8 @@
 // IAM refuses a role whose inline policies add up to more than 10,240 characters (whitespace aside), and
 // a customer managed policy over 6,144; CloudFormation says so only halfway through a deployment. The
-// delivery roles grow with the config: each Slack or webhook subscriber's secret adds its ARN (a webhook
-// rotation lists several); the queues are one per channel. So the stack measures every role's policies at synth time and refuses one
-// that cannot fit, naming the role, the size and the limit.
+// roles grow little with the config: the secrets are shards of some 200 values each (one ARN per shard,
+// not per subscriber's secret), the queues one per channel. The stack still measures every role's policies
+// at synth time and refuses one that cannot fit, naming the role, the size and the limit.
 //
 // The size is the deployed one. A policy holds ARNs CloudFormation fills in at deploy time, each longer
 // than the reference that stands for it in the template (`{"Ref":"Secrets…"}` becomes
@@ -117,7 +117,7 @@ export function assertRolePoliciesFit(stack: Stack): void {
 }
 
 const SPLIT_ADVICE =
-  'each secret of a Slack or webhook subscriber (a rotation lists several) adds its ARN; retire rotated secrets, or split the subscribers across two configs, each deployed under its own -c stackName';
+  'each secrets shard (one per 200 token or subscriber secret names) adds its ARN; split the organizations or the subscribers across two configs, each deployed under its own -c stackName';
 
 /**
  * The characters IAM counts in `document` once deployed: its JSON without whitespace, each CloudFormation

@@ -5,7 +5,7 @@ import { CfnOutput, type Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { putTokensCommand } from '../shared/contracts/organizationTokensSecret.js';
+import { putSecretsCommand } from '../shared/contracts/secretShards.js';
 import { channelOutputKeys, outputKeyPart, STACK_OUTPUT_KEYS } from '../shared/contracts/stackOutputKeys.js';
 import type { ChannelQueues } from './deliveryQueues.js';
 import type { NotifierSecret } from './notifierSecrets.js';
@@ -48,13 +48,20 @@ export function addStackOutputs(stack: Stack, props: StackOutputsProps): void {
     `https://console.aws.amazon.com/cloudwatch/home?region=${stack.region}#dashboards:name=${props.dashboardName}`,
     'The CloudWatch dashboard.',
   );
-  for (const { envName, name, uses, keys, tokensShard } of props.secrets) {
-    const put = tokensShard
-      ? `One of the organization tokens' secrets, holding ${keys.length === 1 ? 'the token' : `${keys.length} tokens`} by name (${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ', ...' : ''}). Put every token from one JSON file: ${putTokensCommand(secretsPrefixOf(name, envName))}.`
-      : keys.length > 0
-        ? `Put every value as one JSON object, ${JSON.stringify(Object.fromEntries(keys.map((key) => [key, '...'])))}: aws secretsmanager put-secret-value --secret-id ${name} --secret-string file://<that file>.`
-        : `Put its value: aws secretsmanager put-secret-value --secret-id ${name} --secret-string '...'.`;
-    output(`Secret${envName}`, name, `${put} Used by ${uses.map((use) => use.path).join(', ')}.`);
+  // One per shard, whatever the number of organizations and subscribers whose values it holds.
+  for (const { envName, name, uses, keys, family } of props.secrets) {
+    const [what, noun] =
+      family === 'organization-tokens'
+        ? ["the organization tokens'", 'token']
+        : ["the Slack and webhook subscribers'", 'secret'];
+    const held = `${keys.length === 1 ? `the ${noun}` : `${keys.length} ${noun}s`} by name (${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ', ...' : ''})`;
+    const put = `One of ${what} secrets, holding ${held}. Put every value from one JSON file: ${putSecretsCommand(secretsPrefixOf(name, envName))}.`;
+    const users = uses.map((use) => use.path);
+    output(
+      `Secret${envName}`,
+      name,
+      `${put} Used by ${users.slice(0, 5).join(', ')}${users.length > 5 ? `, ... (${users.length})` : ''}.`,
+    );
   }
   // Two per channel type, whatever the number of subscribers: `--subscriber` picks one's messages.
   for (const { type, queue, deadLetterQueue } of props.channels) {

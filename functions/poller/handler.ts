@@ -8,7 +8,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse } from 'aws-lambda';
 import { SecretsManagerJsonSecretResolver } from '../../shared/config/secretsManagerJsonSecretResolver.js';
 import { METRICS_NAMESPACE, SERVICE_NAMES } from '../../shared/contracts/customMetrics.js';
-import { putTokensCommand, tokenShardsOf } from '../../shared/contracts/organizationTokensSecret.js';
+import { putSecretsCommand, tokenShardsOf } from '../../shared/contracts/secretShards.js';
 import { DynamoStateStore } from '../../shared/store/dynamo/dynamoStateStore.js';
 import { addInvocationContext, type InvocationContext } from '../shared/invocationContext.js';
 import { TickQueue } from '../shared/tickQueue.js';
@@ -36,7 +36,7 @@ const clients = new OrganizationClients(
   environment.config,
   new SecretsManagerJsonSecretResolver({
     secretName: (ref) => tokensSecretOf({ token: ref }),
-    fix: putTokensCommand(environment.secretsPrefix),
+    fix: putSecretsCommand(environment.secretsPrefix),
   }),
   store.budgetCounters,
 );

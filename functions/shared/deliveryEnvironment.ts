@@ -17,6 +17,8 @@ export interface DeliveryEnvironment<S extends DeliverySubscriber> {
   tableName: string;
   config: Config;
   secretsPrefix: string;
+  /** How many shards the stack laid the subscriber secrets out over (all Slack and webhook subscribers'). */
+  subscriberSecretShards: number;
   /** The function's subscribers: the config's of its type, in config order. */
   subscribers: readonly S[];
   deliveryQueueUrl: string;
@@ -38,6 +40,10 @@ const DeliveryEnvironmentSchema = z.object({
   STATE_TABLE_NAME: z.string().min(1),
   NOTIFIER_CONFIG: z.string().min(1),
   SECRETS_PREFIX: z.string().min(1),
+  SUBSCRIBER_SECRET_SHARDS: z
+    .string()
+    .regex(/^[1-9]\d*$/, { message: 'must be a whole number of shards, 1 or more' })
+    .transform(Number),
   DELIVERY_QUEUE_URL: queueUrl,
   DEAD_LETTER_QUEUE_URL: queueUrl,
 } satisfies EnvironmentShape<DeliveryVariables, 'NOTIFIER_CONFIG'>);
@@ -65,6 +71,7 @@ export function parseDeliveryEnvironment<S extends DeliverySubscriber>(
     tableName: parsed.STATE_TABLE_NAME,
     config,
     secretsPrefix: parsed.SECRETS_PREFIX,
+    subscriberSecretShards: parsed.SUBSCRIBER_SECRET_SHARDS,
     subscribers,
     deliveryQueueUrl: parsed.DELIVERY_QUEUE_URL,
     deadLetterQueueUrl: parsed.DEAD_LETTER_QUEUE_URL,

@@ -27,12 +27,13 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { subscriberPathById } from '../../shared/config/secretReferences.js';
-import { SecretsManagerSecretResolver } from '../../shared/config/secretsManagerSecretResolver.js';
+import { SecretsManagerJsonSecretResolver } from '../../shared/config/secretsManagerJsonSecretResolver.js';
 import { METRICS_NAMESPACE } from '../../shared/contracts/customMetrics.js';
 import {
   ATTEMPT_TIME_RESERVE_MS,
   type DeliverySubscriber,
 } from '../../shared/contracts/deliveryQueueContract.js';
+import { putSecretsCommand, secretShards } from '../../shared/contracts/secretShards.js';
 import type { ClosableSender } from '../../shared/delivery/deliveryOutcome.js';
 import { type HighlightWordsOf, highlightWordsOf } from '../../shared/delivery/highlightWordsOf.js';
 import type { SenderTuning } from '../../shared/delivery/senderTuning.js';
@@ -81,11 +82,17 @@ export function createSqsDeliveryHandler<S extends DeliverySubscriber>(
   const sqs = new SQSClient({});
   const dynamo = new DynamoDBClient({});
   const status = new DynamoSubscriberStatus({ client: dynamo, tableName: environment.tableName });
+  // Each subscriber secret in its shard of the subscriber secrets (infra/notifierSecrets.ts), laid out over
+  // every Slack and webhook subscriber's names: the stack says how many shards, the name which one.
+  const shards = secretShards('subscriber-secrets', environment.subscriberSecretShards);
   const senders = new SubscriberSenders({
     subscribers: environment.subscribers,
     // The Slack app subscribers' boards: the state table's message map, shared by every invocation.
     tuning: { boardMessages: new DynamoBoardMessages({ client: dynamo, tableName: environment.tableName }) },
-    secrets: new SecretsManagerSecretResolver({ prefix: environment.secretsPrefix }),
+    secrets: new SecretsManagerJsonSecretResolver({
+      secretName: (ref) => `${environment.secretsPrefix}${shards.secretOf(ref.env)}`,
+      fix: putSecretsCommand(environment.secretsPrefix),
+    }),
     // The environment check made every subscriber of this function's queues of its type.
     build: (subscriber, secretValues, _smtp, tuning, highlightWords) =>
       build(subscriber as S, secretValues, tuning, highlightWords),

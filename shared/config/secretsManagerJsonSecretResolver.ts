@@ -1,7 +1,7 @@
 // Resolves secret references from Secrets Manager secrets holding a JSON object, each reference's `env`
-// name a key: on AWS, every organization's API token lives in one of a few shards
-// (shared/contracts/organizationTokensSecret.ts), since a secret costs $0.40 a month and a token per
-// organization would cost that per organization, while one secret alone holds only 64 KB.
+// name a key: on AWS, every organization's API token and every subscriber's secret lives in one of a few
+// shards (shared/contracts/secretShards.ts), since a secret costs $0.40 a month and a secret per
+// organization or subscriber would cost that for each, while one secret alone holds only 64 KB.
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SecretNotSetError } from './errors.js';

@@ -22,7 +22,9 @@
 // | STATE_TABLE_NAME      | the state table: `SUBSCRIBER#<id>` items, and the Slack boards' messages  |
 // | NOTIFIER_CONFIG       | the config JSON (secret references only), compiled into the bundle        |
 // |                       | (bundledConfig.ts); set as a variable, it takes precedence                |
-// | SECRETS_PREFIX        | Secrets Manager names are this prefix + each reference's `env` name       |
+// | SECRETS_PREFIX        | Secrets Manager names are this prefix + a subscriber secrets shard's name |
+// | SUBSCRIBER_SECRET_SHARDS | how many shards the subscriber secrets are laid out over (secretShards.ts):|
+// |                       | the bundle holds one type's subscribers, the shards all Slack and webhook ones|
 // | DELIVERY_QUEUE_URL    | the channel's delivery queue (split messages and paused re-sends go there)|
 // | DEAD_LETTER_QUEUE_URL | the channel's dead-letter queue                                           |
 //
@@ -33,7 +35,7 @@
 //
 // Permissions: consume the queue (including sqs:ChangeMessageVisibility), sqs:SendMessage on the queue
 // (the split, the paused re-send) and on the DLQ, dynamodb:GetItem, PutItem and Query on the table,
-// secretsmanager:GetSecretValue on the subscribers' secrets. The event source mapping must enable
+// secretsmanager:GetSecretValue on the subscriber secrets' shards holding its subscribers' secrets. The event source mapping must enable
 // ReportBatchItemFailures.
 import type { SlackSubscriber, WebhookSubscriber } from '../config/configSchema.js';
 import { RETRY_SCHEDULE_MS } from '../delivery/retrySchedule.js';

@@ -44,6 +44,7 @@ export interface DigestVariables {
 export interface DeliveryVariables {
   STATE_TABLE_NAME: string;
   SECRETS_PREFIX: string;
+  SUBSCRIBER_SECRET_SHARDS: string;
   DELIVERY_QUEUE_URL: string;
   DEAD_LETTER_QUEUE_URL: string;
 }

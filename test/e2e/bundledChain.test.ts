@@ -175,12 +175,15 @@ beforeAll(async () => {
   // The secrets the stack creates, under the names the functions' SECRETS_PREFIX gives them.
   const prefix = wiring.function(functionLogicalId(template, 'poller')).environment.SECRETS_PREFIX;
   const values: Record<string, string> = {
-    // Every organization's token in one secret, a JSON object by reference name.
+    // Every organization's token in one secret, every subscriber's secret in another: each a JSON object
+    // by reference name, as put-secrets writes them.
     'organization-tokens': JSON.stringify({ NORTH_SCHOOL_TOKEN: sim.token }),
-    AUTOMATION_WEBHOOK_SECRET: hookSecret,
-    PARTNER_WEBHOOK_SECRET: partnerSecret,
-    BOARD_SLACK_BOT_TOKEN: slackApi.token,
-    KITCHEN_SLACK_URL: slack.webhookUrl('kitchen'),
+    'subscriber-secrets': JSON.stringify({
+      AUTOMATION_WEBHOOK_SECRET: hookSecret,
+      PARTNER_WEBHOOK_SECRET: partnerSecret,
+      BOARD_SLACK_BOT_TOKEN: slackApi.token,
+      KITCHEN_SLACK_URL: slack.webhookUrl('kitchen'),
+    }),
   };
   for (const [name, value] of Object.entries(values)) aws.secrets.set(`${prefix}${name}`, value);
   expect([...aws.secrets.keys()].sort()).toEqual(wiring.secretNames().sort());

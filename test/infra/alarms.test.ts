@@ -102,7 +102,7 @@ describe('alarms', () => {
     });
     const description = String(alarm?.AlarmDescription);
     expect(description).toMatch(/^token rejected: put a new token\. /);
-    expect(description).toMatch(/meal-notifier put-tokens --config … --stack \S+ --file/);
+    expect(description).toMatch(/meal-notifier put-secrets --config … --stack \S+ --file/);
     expect(description).toMatch(/meal-notifier status --stack \S+ names the organization/);
     expect(description).toContain('every 5 minutes');
     expect(description.length).toBeLessThanOrEqual(1024);

@@ -95,6 +95,8 @@ describe.each([
     expect(parsed.deliveryQueueUrl).toMatch(/^https:\/\/sqs\./);
     expect(parsed.deadLetterQueueUrl).toMatch(/^https:\/\/sqs\./);
     expect(parsed.config.subscribers.map(({ id }) => id)).toEqual([subscriberId]);
+    // The shards are laid out over every Slack and webhook subscriber's secret, not this function's alone.
+    expect(parsed.subscriberSecretShards).toBe(1);
   });
 
   it('fails fast naming each missing variable', () => {
@@ -102,6 +104,7 @@ describe.each([
       'STATE_TABLE_NAME',
       'NOTIFIER_CONFIG',
       'SECRETS_PREFIX',
+      'SUBSCRIBER_SECRET_SHARDS',
       'DELIVERY_QUEUE_URL',
       'DEAD_LETTER_QUEUE_URL',
     ]) {

@@ -147,7 +147,7 @@ describe('IAM', () => {
     });
   });
 
-  it("lets each delivery function consume its own channel's queue, send to it (the split, a paused re-send) and to its DLQ, and read its own subscribers' secrets only", () => {
+  it("lets each delivery function consume its own channel's queue, send to it (the split, a paused re-send) and to its DLQ, and read the subscriber secrets' shards only", () => {
     const webhook = permissions(statementsOf('Delivery', 'Webhook'));
     const webhookQueue = arnOf('Deliveries', 'Webhook', 'Queue');
     const webhookDlq = arnOf('Deliveries', 'Webhook', 'DeadLetterQueue');
@@ -157,13 +157,8 @@ describe('IAM', () => {
     expect(webhook['sqs:SendMessage']).toEqual(unordered([webhookQueue, webhookDlq]));
     expect(webhook['dynamodb:GetItem']).toEqual([arnOf('State', 'Table')]);
     expect(webhook['dynamodb:PutItem']).toEqual([arnOf('State', 'Table')]);
-    expect(webhook['secretsmanager:GetSecretValue']).toEqual(
-      unordered(
-        ['AUTOMATION_WEBHOOK_SECRET', 'ACCOUNTING_SECRET_OLD', 'ACCOUNTING_SECRET_NEW'].map((name) =>
-          refOf('Secrets', name),
-        ),
-      ),
-    );
+    // The subscriber secrets' shard holding its subscribers' secrets (all three fit one), never the tokens'.
+    expect(webhook['secretsmanager:GetSecretValue']).toEqual([refOf('Secrets', 'subscriber-secrets')]);
     expect(
       Object.keys(webhook)
         .filter((action) => action.startsWith('dynamodb:'))
@@ -176,7 +171,7 @@ describe('IAM', () => {
     expect(slack['sqs:SendMessage']).toEqual(
       unordered([slackQueue, arnOf('Deliveries', 'Slack', 'DeadLetterQueue')]),
     );
-    expect(slack['secretsmanager:GetSecretValue']).toEqual([refOf('Secrets', 'CAFE_KITCHEN_SLACK_URL')]);
+    expect(slack['secretsmanager:GetSecretValue']).toEqual([refOf('Secrets', 'subscriber-secrets')]);
     expect(Object.keys(slack).some((action) => action.startsWith('kms:') || action.startsWith('sns:'))).toBe(
       false,
     );

@@ -80,11 +80,7 @@ describe('two stacks in one account and region', () => {
     expect(stagingNames.filter((name) => productionNames.includes(name))).toEqual([]);
     expect(
       resourcesOfType(staging, 'AWS::SecretsManager::Secret').map(([, secret]) => secret.Properties?.Name),
-    ).toEqual([
-      'Staging/organization-tokens',
-      'Staging/CAFE_KITCHEN_SLACK_URL',
-      'Staging/AUTOMATION_WEBHOOK_SECRET',
-    ]);
+    ).toEqual(['Staging/organization-tokens', 'Staging/subscriber-secrets']);
   });
 
   it("gives the functions the stack's secrets prefix, so they read the secrets it created", () => {

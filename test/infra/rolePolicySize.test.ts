@@ -2,9 +2,10 @@
 // of inline policy on a role, or 6,144 in one managed policy, measured as deployed (each reference as the
 // ARN it becomes, not its template text). CDK moves what it estimates over 10,000 into managed policies
 // (its estimate counts 150 characters an ARN), so the inline policy passes the limit only when ARNs are
-// longer than that: here, webhook secrets with long names, several per subscriber mid-rotation.
+// longer than that. The delivery roles no longer grow per subscriber: their secrets are a shard per 200
+// names, so many webhook subscribers mid-rotation add a few ARNs; the refusal is shown on a role of its own.
 import { App, Stack } from 'aws-cdk-lib';
-import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { CfnPolicy, ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { describe, expect, it } from 'vitest';
 import { DeploymentError } from '../../infra/deploymentError.js';
 import {
@@ -55,45 +56,59 @@ describe('IAM policy sizes at synth', () => {
     const templateText = JSON.stringify(policy?.Properties?.PolicyDocument).length;
     expect(measureRolePolicies(stack).inlineByRole.get(WEBHOOK_ROLE)).toBeGreaterThan(templateText);
 
-    // The subscriber's secret, as an ARN as long as AWS gives it in its longest partition and region.
-    const secretId = logicalIdAt(stack, 'Secrets', 'AUTOMATION_WEBHOOK_SECRET');
+    // The subscriber secrets' shard, as an ARN as long as AWS gives it in its longest partition and region.
+    const secretId = logicalIdAt(stack, 'Secrets', 'subscriber-secrets');
     const longestRealArn =
-      'arn:aws-us-gov:secretsmanager:ap-southeast-7:123456789012:secret:MealOrderNotifier/AUTOMATION_WEBHOOK_SECRET-AbCdEf';
+      'arn:aws-us-gov:secretsmanager:ap-southeast-7:123456789012:secret:MealOrderNotifier/subscriber-secrets-AbCdEf';
     expect(
       deployedLength({ Resource: { Ref: secretId } }, stack, resourcesByLogicalId(stack)),
     ).toBeGreaterThanOrEqual(JSON.stringify({ Resource: longestRealArn }).length);
     // A hang guard, not a timing: the file's first synthesis pays for loading aws-cdk-lib.
   });
 
-  it('deploys many webhook subscribers mid-rotation with ordinary names: what CDK moves out fits a managed policy', {
+  it('deploys 400 webhook subscribers mid-rotation with long names inline: the role reads a shard per 200 names, not a secret each', {
     timeout: ONE_SYNTH,
   }, () => {
-    // cdk.json's minimizePolicies merges the statements, so one secret each stays inline: four each do not.
-    const { stack, template } = notifierApp(withWebhooks(16, 4, 20));
+    // 1,600 signing secret names of 125 characters: a secret each made the role's policy pass IAM's limit.
+    const { stack, template } = notifierApp(withWebhooks(400, 4, 125));
     const sizes = measureRolePolicies(stack);
-    expect(resourcesOfType(template, 'AWS::IAM::ManagedPolicy').length).toBeGreaterThan(0);
-    expect(sizes.inlineByRole.get(WEBHOOK_ROLE)).toBeLessThanOrEqual(IAM_POLICY_LIMITS.inlinePerRole);
-    for (const size of sizes.managed.values())
-      expect(size).toBeLessThanOrEqual(IAM_POLICY_LIMITS.managedPolicy);
+    expect(resourcesOfType(template, 'AWS::IAM::ManagedPolicy')).toEqual([]);
+    expect(sizes.inlineByRole.get(WEBHOOK_ROLE)).toBeLessThanOrEqual(IAM_POLICY_LIMITS.inlinePerRole / 2);
+    const shards = resourcesOfType(template, 'AWS::SecretsManager::Secret').filter(([, secret]) =>
+      String(secret.Properties?.Name).includes('subscriber-secrets'),
+    );
+    expect(shards).toHaveLength(9);
   });
 
-  it('deploys a webhook role whose inline policies come just under 10,240 characters', {
-    timeout: ONE_SYNTH,
-  }, () => {
-    const { stack } = notifierApp(withWebhooks(10, 4, 125));
-    const size = measureRolePolicies(stack).inlineByRole.get(WEBHOOK_ROLE) ?? 0;
-    expect(size).toBeLessThanOrEqual(IAM_POLICY_LIMITS.inlinePerRole);
-    expect(size).toBeGreaterThan(IAM_POLICY_LIMITS.inlinePerRole - 300);
-  });
-
-  it('refuses a webhook role whose inline policies would pass 10,240 characters, in one line naming the role, the size and the limit', {
-    timeout: ONE_SYNTH,
-  }, () => {
+  it('refuses a role whose inline policies would pass 10,240 characters, in one line naming the role, the size and the limit', () => {
     expect(IAM_POLICY_LIMITS.inlinePerRole).toBe(10_240);
-    const refusal = () => notifierApp(withWebhooks(10, 4, 140));
-    expect(refusal).toThrow(DeploymentError);
-    expect(refusal).toThrow(
-      /^the role MealOrderNotifier\/Delivery\/Webhook\/Role\/Resource would hold 10[2-9]\d\d characters of inline policy, over IAM's limit of 10240 on a role's inline policies: .* each deployed under its own -c stackName$/,
+    const stack = new Stack(new App(), 'Roles');
+    const role = new Role(stack, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    const inline = (id: string, arns: number) =>
+      new CfnPolicy(stack, id, {
+        policyName: id,
+        roles: [role.roleName],
+        policyDocument: {
+          Version: '2012-10-17',
+          Statement: [
+            {
+              Effect: 'Allow',
+              Action: 'secretsmanager:GetSecretValue',
+              Resource: Array.from(
+                { length: arns },
+                (_, index) =>
+                  `arn:aws:secretsmanager:eu-west-1:123456789012:secret:${'S'.repeat(60)}${index}`,
+              ),
+            },
+          ],
+        },
+      });
+    inline('Fits', 60);
+    expect(() => assertRolePoliciesFit(stack)).not.toThrow();
+    inline('Over', 60);
+    expect(() => assertRolePoliciesFit(stack)).toThrow(DeploymentError);
+    expect(() => assertRolePoliciesFit(stack)).toThrow(
+      /^the role Roles\/Role\/Resource would hold 1\d{4} characters of inline policy, over IAM's limit of 10240 on a role's inline policies: .* each deployed under its own -c stackName$/,
     );
   });
 

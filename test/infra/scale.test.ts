@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tokenShardSecret } from '../../shared/contracts/organizationTokensSecret.js';
+import { tokenShardSecret } from '../../shared/contracts/secretShards.js';
 import { exampleConfigWithOrganizations, notifierApp, resourcesOfType } from './support/notifierApp.js';
 
 const outdir = mkdtempSync(join(tmpdir(), 'notifier-scale-'));

@@ -1,8 +1,8 @@
-// Secrets Manager: one empty secret per distinct subscriber secret reference, named prefix (the stack's
-// name by default) + the reference's `env` name (what SecretsManagerSecretResolver reads), and one for
-// every organization's token together, prefix + `organization-tokens`, a JSON object by reference name
-// (what SecretsManagerJsonSecretResolver reads); kept on `cdk destroy` but not after a failed first
-// create, tagged, and named in the stack's outputs so the operator knows what to put.
+// Secrets Manager: two families of empty shards, each a JSON object by reference name (what
+// SecretsManagerJsonSecretResolver reads), named prefix (the stack's name by default) + the shard's name:
+// `organization-tokens` for every organization's token, `subscriber-secrets` for every Slack and webhook
+// subscriber's secret, none per reference; kept on `cdk destroy` but not after a failed first create,
+// tagged, and named in the stack's outputs, one each, so the operator knows what to put.
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { DeploymentError } from '../../infra/deploymentError.js';
@@ -19,12 +19,32 @@ const secrets = resourcesOfType(template, 'AWS::SecretsManager::Secret');
 const names = () => secrets.map(([, secret]) => secret.Properties?.Name);
 
 describe('secrets', () => {
-  it('creates one for the organization tokens together, one per Slack URL and webhook signing secret, and none for smtp.url', () => {
+  it('creates one for the organization tokens together, one for the Slack URLs and webhook signing secrets together, and none for smtp.url', () => {
     expect(names()).toEqual([
       'MealOrderNotifier/organization-tokens',
-      'MealOrderNotifier/CAFE_KITCHEN_SLACK_URL',
-      'MealOrderNotifier/AUTOMATION_WEBHOOK_SECRET',
+      'MealOrderNotifier/subscriber-secrets',
     ]);
+  });
+
+  it('creates no subscriber secrets shard for a config without Slack or webhook subscribers', () => {
+    const config = exampleConfig();
+    config.subscribers = config.subscribers.filter(({ type }) => type === 'email');
+    const only = resourcesOfType(notifierApp(config).template, 'AWS::SecretsManager::Secret');
+    expect(only.map(([, secret]) => secret.Properties?.Name)).toEqual([
+      'MealOrderNotifier/organization-tokens',
+    ]);
+  });
+
+  it('keeps the tokens shard as deployed stacks have it, so an upgrade keeps the tokens, and no secret of a reference of its own', () => {
+    // The logical id of the stacks deployed before the subscriber secrets' shards: a new one would be a new,
+    // empty secret under the same name, which CloudFormation refuses as "already exists".
+    expect(secrets.map(([id]) => id)).toEqual([
+      'Secretsorganizationtokens23DB6F7C',
+      'Secretssubscribersecrets82A589C4',
+    ]);
+    // The per-reference secrets of those stacks leave the template; created with the retain policy, they
+    // are kept with their values for put-secrets --from-old-secrets (docs/aws.md, the upgrade).
+    expect(names()).not.toContain('MealOrderNotifier/CAFE_KITCHEN_SLACK_URL');
   });
 
   it('sets no value: the operator puts it, so none passes through the template', () => {
@@ -58,18 +78,34 @@ describe('secrets', () => {
     expect(token?.Properties?.Description).toContain('one JSON object of values by name');
     expect(token?.Properties?.Description).toContain('NORTH_SCHOOL_TOKEN: Admin API token');
     expect(token?.Properties?.Description).toContain('$.organizations[0].token');
-    expect(token?.Properties?.Description).toContain('Put every token with meal-notifier put-tokens');
+    expect(token?.Properties?.Description).toContain('Put every value with meal-notifier put-secrets');
+    const subscribers = secrets.find(([, secret]) =>
+      String(secret.Properties?.Name).endsWith('subscriber-secrets'),
+    )?.[1];
+    expect(subscribers?.Properties?.Tags).toEqual(
+      expect.arrayContaining([
+        { Key: 'meal-order-notifier:purpose', Value: 'slack-webhook-url webhook-signing-secret' },
+        { Key: 'meal-order-notifier:used-by', Value: 'cafe-kitchen automation' },
+      ]),
+    );
+    expect(subscribers?.Properties?.Description).toContain(
+      'CAFE_KITCHEN_SLACK_URL: Slack incoming-webhook URL of cafe-kitchen',
+    );
   });
 
-  it("outputs each secret's name", () => {
+  it("outputs each shard's name, and none per subscriber", () => {
     const outputs = template.toJSON().Outputs as Record<string, { Value: unknown; Description: string }>;
+    expect(Object.keys(outputs).filter((key) => key.startsWith('Secret'))).toEqual([
+      'Secretorganizationtokens',
+      'Secretsubscribersecrets',
+    ]);
     expect(outputs.Secretorganizationtokens?.Value).toBe('MealOrderNotifier/organization-tokens');
     expect(outputs.Secretorganizationtokens?.Description).toContain(
-      "holding the token by name (NORTH_SCHOOL_TOKEN). Put every token from one JSON file: meal-notifier put-tokens --config <the config the stack was deployed with> --secrets-prefix MealOrderNotifier/ --file <JSON file holding every organization's token by name",
+      'holding the token by name (NORTH_SCHOOL_TOKEN). Put every value from one JSON file: meal-notifier put-secrets --config <the config the stack was deployed with> --secrets-prefix MealOrderNotifier/ --file <JSON file holding every token and subscriber secret by name',
     );
-    expect(outputs.SecretCAFEKITCHENSLACKURL?.Value).toBe('MealOrderNotifier/CAFE_KITCHEN_SLACK_URL');
-    expect(outputs.SecretAUTOMATIONWEBHOOKSECRET?.Description).toContain(
-      'aws secretsmanager put-secret-value --secret-id MealOrderNotifier/AUTOMATION_WEBHOOK_SECRET',
+    expect(outputs.Secretsubscribersecrets?.Value).toBe('MealOrderNotifier/subscriber-secrets');
+    expect(outputs.Secretsubscribersecrets?.Description).toContain(
+      "One of the Slack and webhook subscribers' secrets, holding 2 secrets by name (CAFE_KITCHEN_SLACK_URL, AUTOMATION_WEBHOOK_SECRET). Put every value from one JSON file: meal-notifier put-secrets",
     );
   });
 
@@ -85,14 +121,10 @@ describe('secrets', () => {
     const sharedNames = resourcesOfType(shared, 'AWS::SecretsManager::Secret').map(
       ([, secret]) => secret.Properties?.Name,
     );
-    expect(sharedNames).toEqual([
-      'prod/notifier/organization-tokens',
-      'prod/notifier/CAFE_KITCHEN_SLACK_URL',
-      'prod/notifier/AUTOMATION_WEBHOOK_SECRET',
-    ]);
+    expect(sharedNames).toEqual(['prod/notifier/organization-tokens', 'prod/notifier/subscriber-secrets']);
     const outputs = shared.toJSON().Outputs as Record<string, { Description: string }>;
     expect(outputs.Secretorganizationtokens?.Description).toContain(
-      'holding 2 tokens by name (NORTH_SCHOOL_TOKEN, WEST_TOKEN). Put every token from one JSON file: meal-notifier put-tokens --config <the config the stack was deployed with> --secrets-prefix prod/notifier/ --file',
+      'holding 2 tokens by name (NORTH_SCHOOL_TOKEN, WEST_TOKEN). Put every value from one JSON file: meal-notifier put-secrets --config <the config the stack was deployed with> --secrets-prefix prod/notifier/ --file',
     );
     expect(functionEnvironment(shared, functionLogicalId(shared, 'poller')).SECRETS_PREFIX).toBe(
       'prod/notifier/',

@@ -1,7 +1,9 @@
-// A provider's channels: 200 Slack and webhook subscribers, each filtered to its establishment, beside 50
-// e-mail recipients. The stack has as many resources, outputs and environment variables as with 2: a
-// channel type is one queue, one dead-letter queue, one topic subscription and one alarm, and the split
-// into subscribers happens in the delivery function. Only the e-mail subscriptions grow, one each (SNS's
+// A provider's channels: 200 Slack and webhook subscribers, each filtered to its establishment and each with
+// a secret of its own (a Slack app bot token, an incoming-webhook URL or a signing secret), beside 50 e-mail
+// recipients. The stack has as many resources, outputs and environment variables as with 2: a channel type
+// is one queue, one dead-letter queue, one topic subscription and one alarm, the split into subscribers
+// happens in the delivery function, and their secrets are keys of the one subscriber secrets shard (a
+// shard per 200 names), no secret or output each. Only the e-mail subscriptions grow, one each (SNS's
 // e-mail protocol has one endpoint per subscription).
 import { describe, expect, it } from 'vitest';
 import { exampleConfig, notifierApp } from './support/notifierApp.js';
@@ -10,7 +12,10 @@ function establishment(index: number): string {
   return `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`;
 }
 
-/** `channels` Slack app and webhook subscribers in equal parts (one Slack app, one signing secret), and 50 e-mails. */
+/**
+ * `channels` Slack (app boards and incoming webhooks) and webhook subscribers in equal parts, each with its
+ * own secret reference, and 50 e-mails.
+ */
 function provider(channels: number) {
   const config = exampleConfig();
   const [email] = config.subscribers;
@@ -21,21 +26,28 @@ function provider(channels: number) {
       to: [`office-${index}@north-school.example.org`],
     })),
     ...Array.from({ length: channels }, (_, index) =>
-      index % 2 === 0
+      index % 4 === 0
         ? {
             id: `kitchen-${index}`,
             type: 'slack',
-            botToken: { env: 'KITCHENS_SLACK_BOT_TOKEN' },
+            botToken: { env: `KITCHEN_${index}_SLACK_BOT_TOKEN` },
             channel: `C${String(index).padStart(8, '0')}`,
             filter: { establishments: [establishment(index)] },
           }
-        : {
-            id: `hooks-${index}`,
-            type: 'webhook',
-            url: `https://hooks.example.org/establishments/${index}`,
-            secret: { env: 'HOOKS_WEBHOOK_SECRET' },
-            filter: { establishments: [establishment(index)] },
-          },
+        : index % 4 === 2
+          ? {
+              id: `kitchen-${index}`,
+              type: 'slack',
+              webhookUrl: { env: `KITCHEN_${index}_SLACK_URL` },
+              filter: { establishments: [establishment(index)] },
+            }
+          : {
+              id: `hooks-${index}`,
+              type: 'webhook',
+              url: `https://hooks.example.org/establishments/${index}`,
+              secret: { env: `HOOKS_${index}_WEBHOOK_SECRET` },
+              filter: { establishments: [establishment(index)] },
+            },
     ),
   ];
   return config;
@@ -79,6 +91,27 @@ describe('a config of 200 Slack and webhook subscribers, each filtered to an est
     expect(byProtocol('email')).toBe(50);
     expect(byProtocol('sqs')).toBe(2);
     expect(countsOf(large).byType['AWS::SQS::Queue']).toBe(countsOf(small).byType['AWS::SQS::Queue']);
+
+    // No secret or output per subscriber: the tokens' shard and the subscriber secrets' shard, one output each.
+    const secretNames = Object.values(large.Resources)
+      .filter(({ Type }) => Type === 'AWS::SecretsManager::Secret')
+      .map(({ Properties }) => Properties?.Name);
+    expect(secretNames).toEqual([
+      'MealOrderNotifier/organization-tokens',
+      'MealOrderNotifier/subscriber-secrets',
+    ]);
+    expect(Object.keys(large.Outputs ?? {}).filter((key) => key.startsWith('Secret'))).toEqual([
+      'Secretorganizationtokens',
+      'Secretsubscribersecrets',
+    ]);
+  }, 300_000);
+
+  it('needs a second subscriber secrets shard, one secret and one output more, only past 200 secret names', () => {
+    const past = notifierApp(provider(201)).template.toJSON() as TemplateJson;
+    const at = notifierApp(provider(200)).template.toJSON() as TemplateJson;
+    expect(Object.keys(past.Resources).length).toBe(Object.keys(at.Resources).length + 1);
+    expect(countsOf(past).outputs).toBe(countsOf(at).outputs + 1);
+    expect(past.Outputs).toHaveProperty('Secretsubscribersecrets2');
   }, 300_000);
 
   it('grows by one e-mail subscription per e-mail recipient, and by nothing else', () => {

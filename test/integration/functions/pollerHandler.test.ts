@@ -219,7 +219,7 @@ describe('poller handler, on a first deployment before the tokens are put', () =
       outcome: 'failed',
       ok: false,
       reason: expect.stringContaining(
-        `set it with: meal-notifier put-tokens --config <the config the stack was deployed with> --secrets-prefix ${SECRETS_PREFIX} --file`,
+        `set it with: meal-notifier put-secrets --config <the config the stack was deployed with> --secrets-prefix ${SECRETS_PREFIX} --file`,
       ),
       nextTickDelaySeconds: null,
     });
@@ -466,7 +466,7 @@ describe('poller handler, triggered by the schedule', () => {
       outcome: 'failed',
       ok: false,
       reason: expect.stringContaining(
-        `secret ${TOKENS_SECRET} has no value for WEST_TOKEN in Secrets Manager (needed by $.organizations[2].token); set it with: meal-notifier put-tokens`,
+        `secret ${TOKENS_SECRET} has no value for WEST_TOKEN in Secrets Manager (needed by $.organizations[2].token); set it with: meal-notifier put-secrets`,
       ),
     });
     expect(logLines()).toEqual([notSetLine(WEST, 'WEST_TOKEN')]);

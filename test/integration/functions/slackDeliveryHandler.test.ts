@@ -15,8 +15,8 @@ import {
   deadLetterQueueUrlOf,
   ORGANIZATION_CONFIG,
   queueOf,
-  SECRETS_PREFIX,
   stubDeliveryEnvironment,
+  subscriberSecretShards,
 } from '../../support/deliveryFunctionEnv.js';
 import { createLocalStateTable, type LocalTable } from '../../support/dynamoLocal.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
@@ -69,12 +69,15 @@ beforeEach(() => {
   vi.spyOn(Math, 'random').mockReturnValue(0.5);
   sqs.on(ChangeMessageVisibilityCommand).resolves({});
   sqs.on(SendMessageCommand).resolves({ MessageId: 'dlq-message' });
-  for (const kitchen of KITCHENS) {
-    const url =
-      kitchen === 'kitchen-typo' ? 'hooks.slack.com/services/T0/B0/no-scheme' : slack.webhookUrl(kitchen);
-    secretsManager
-      .on(GetSecretValueCommand, { SecretId: `${SECRETS_PREFIX}${secretName(kitchen)}` })
-      .resolves({ SecretString: url });
+  // Every kitchen's URL in its shard of the subscriber secrets, as put-secrets leaves them.
+  const urls = Object.fromEntries(
+    KITCHENS.map((kitchen) => [
+      secretName(kitchen),
+      kitchen === 'kitchen-typo' ? 'hooks.slack.com/services/T0/B0/no-scheme' : slack.webhookUrl(kitchen),
+    ]),
+  );
+  for (const [secretId, json] of subscriberSecretShards(urls)) {
+    secretsManager.on(GetSecretValueCommand, { SecretId: secretId }).resolves({ SecretString: json });
   }
 });
 

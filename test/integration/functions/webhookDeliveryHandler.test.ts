@@ -1,5 +1,5 @@
 // The webhook-delivery Lambda handler as AWS runs it: environment parsed at import, the signing secret from
-// Secrets Manager and the queues mocked (aws-sdk-client-mock: call shapes and errors), disabled subscribers
+// its shard of the subscriber secrets in Secrets Manager and the queues mocked (aws-sdk-client-mock: call shapes and errors), disabled subscribers
 // in DynamoDB Local, and a real receiver on loopback that verifies every signature with `standardwebhooks`.
 import type { ServerResponse } from 'node:http';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -21,8 +21,9 @@ import {
   deadLetterQueueUrlOf,
   ORGANIZATION_CONFIG,
   queueOf,
-  SECRETS_PREFIX,
   stubDeliveryEnvironment,
+  subscriberSecretShardOf,
+  subscriberSecretShards,
 } from '../../support/deliveryFunctionEnv.js';
 import { createLocalStateTable, type LocalTable } from '../../support/dynamoLocal.js';
 import { makeOrderEvent } from '../../support/eventFixtures.js';
@@ -94,14 +95,10 @@ beforeEach(() => {
   vi.spyOn(Math, 'random').mockReturnValue(0.5);
   sqs.on(ChangeMessageVisibilityCommand).resolves({});
   sqs.on(SendMessageCommand).resolves({ MessageId: 'dlq-message' });
-  secretsManager
-    .on(GetSecretValueCommand, { SecretId: `${SECRETS_PREFIX}HOOKS_SECRET` })
-    .resolves({ SecretString: SECRET });
-  secretsManager.on(GetSecretValueCommand, { SecretId: `${SECRETS_PREFIX}UNSET_SECRET` }).rejects(
-    Object.assign(new Error('Secrets Manager can’t find the specified secret.'), {
-      name: 'ResourceNotFoundException',
-    }),
-  );
+  // The shards as put-secrets leaves them: UNSET_SECRET was never put, so its shard has no such key.
+  for (const [secretId, json] of subscriberSecretShards({ HOOKS_SECRET: SECRET })) {
+    secretsManager.on(GetSecretValueCommand, { SecretId: secretId }).resolves({ SecretString: json });
+  }
 });
 
 afterEach(() => {
@@ -343,7 +340,7 @@ describe('webhook-delivery handler', () => {
     expect(output.emf()[0]).toMatchObject({ subscriber: 'hooks', Delivered: 2, DeliveryRetried: 1 });
   });
 
-  it('retries on the schedule, without a request, while a subscriber’s secret is not in Secrets Manager', async () => {
+  it('retries on the schedule, without a request, while a subscriber’s secret is not in its shard, naming the shard, the name, the subscriber and the command', async () => {
     const record = sqsEventRecord(freshEvent(), queueOf('hooks-unset'));
 
     const response = await handlerModule.handler({ Records: [record] });
@@ -352,9 +349,16 @@ describe('webhook-delivery handler', () => {
     expect(receiver.received).toHaveLength(0);
     expect(sqs).toHaveReceivedCommandWith(ChangeMessageVisibilityCommand, { VisibilityTimeout: 5 });
     expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
-    expect(output.text()).toContain(`secret ${SECRETS_PREFIX}UNSET_SECRET has no value in Secrets Manager`);
     // The deployed bundle holds the webhook subscribers alone: an index would point at another of the file's.
-    expect(output.text()).toContain(`(needed by $.subscribers[?@.id=='hooks-unset'].secret)`);
+    expect(output.text()).toContain(
+      `secret ${subscriberSecretShardOf('UNSET_SECRET')} has no value for UNSET_SECRET in Secrets Manager (needed by $.subscribers[?@.id=='hooks-unset'].secret); set it with: meal-notifier put-secrets --config <the config the stack was deployed with> --secrets-prefix meal-order-notifier/ --file`,
+    );
+    // Read from the shards, never from a secret of the reference's own.
+    const asked = secretsManager
+      .commandCalls(GetSecretValueCommand)
+      .map(({ args }) => args[0].input.SecretId);
+    expect(asked).toContain(subscriberSecretShardOf('UNSET_SECRET'));
+    expect(asked.every((id) => id?.startsWith('meal-order-notifier/subscriber-secrets'))).toBe(true);
   });
 
   it('dead-letters a message for a subscriber its config does not have, naming it', async () => {

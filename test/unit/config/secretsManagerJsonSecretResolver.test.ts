@@ -8,9 +8,9 @@ import { SecretLookupError, SecretNotSetError } from '../../../shared/config/err
 import { SecretsManagerJsonSecretResolver } from '../../../shared/config/secretsManagerJsonSecretResolver.js';
 import {
   ORGANIZATION_TOKENS_SECRET,
-  putTokensCommand,
+  putSecretsCommand,
   tokenShardsOf,
-} from '../../../shared/contracts/organizationTokensSecret.js';
+} from '../../../shared/contracts/secretShards.js';
 
 const secretsManager = mockClient(SecretsManagerClient);
 const NAME = `notifier/${ORGANIZATION_TOKENS_SECRET}`;
@@ -86,7 +86,7 @@ describe('SecretsManagerJsonSecretResolver', () => {
     );
   });
 
-  it('reads each token from its shard, and names that shard and the put-tokens command when its key is missing', async () => {
+  it('reads each token from its shard, and names that shard and the put-secrets command when its key is missing', async () => {
     const names = Array.from({ length: 450 }, (_, n) => `SCHOOL_${n}_TOKEN`);
     const shards = tokenShardsOf(names);
     expect(shards.count).toBe(3);
@@ -102,7 +102,7 @@ describe('SecretsManagerJsonSecretResolver', () => {
     }
     const tokens = new SecretsManagerJsonSecretResolver({
       secretName: secretOf,
-      fix: putTokensCommand('notifier/'),
+      fix: putSecretsCommand('notifier/'),
       client: new SecretsManagerClient({ region: 'us-east-1' }),
     });
     const present = names.filter((name) => shards.shardOf(name) === 2)[1] as string;
@@ -113,7 +113,7 @@ describe('SecretsManagerJsonSecretResolver', () => {
     const missing = names.filter((name) => shards.shardOf(name) === 1)[0] as string;
     await expect(tokens.resolve({ env: missing }, '$.organizations[7].token')).rejects.toThrow(
       `secret notifier/organization-tokens-2 has no value for ${missing} in Secrets Manager (needed by $.organizations[7].token); ` +
-        'set it with: meal-notifier put-tokens --config <the config the stack was deployed with> --secrets-prefix notifier/ --file',
+        'set it with: meal-notifier put-secrets --config <the config the stack was deployed with> --secrets-prefix notifier/ --file',
     );
   });
 });

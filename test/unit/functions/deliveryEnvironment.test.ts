@@ -31,6 +31,7 @@ function env(overrides: Record<string, string | undefined> = {}): NodeJS.Process
     STATE_TABLE_NAME: 'state',
     NOTIFIER_CONFIG: CONFIG,
     SECRETS_PREFIX: 'meal-order-notifier/',
+    SUBSCRIBER_SECRET_SHARDS: '3',
     DELIVERY_QUEUE_URL: queueUrl('webhook-deliveries'),
     DEAD_LETTER_QUEUE_URL: queueUrl('webhook-dlq'),
     ...overrides,
@@ -45,14 +46,23 @@ afterEach(() => {
 describe('parseDeliveryEnvironment', () => {
   it('names every variable that is not set', () => {
     expect(() => parseDeliveryEnvironment('webhook-delivery', 'webhook', {})).toThrow(
-      'webhook-delivery environment: STATE_TABLE_NAME is not set; NOTIFIER_CONFIG is not set; SECRETS_PREFIX is not set; DELIVERY_QUEUE_URL is not set; DEAD_LETTER_QUEUE_URL is not set',
+      'webhook-delivery environment: STATE_TABLE_NAME is not set; NOTIFIER_CONFIG is not set; SECRETS_PREFIX is not set; SUBSCRIBER_SECRET_SHARDS is not set; DELIVERY_QUEUE_URL is not set; DEAD_LETTER_QUEUE_URL is not set',
     );
+  });
+
+  it('refuses a shard count that is not a whole number of shards, naming the variable', () => {
+    for (const count of ['0', '1.5', 'two', '']) {
+      expect(() =>
+        parseDeliveryEnvironment('webhook-delivery', 'webhook', env({ SUBSCRIBER_SECRET_SHARDS: count })),
+      ).toThrow('webhook-delivery environment: SUBSCRIBER_SECRET_SHARDS');
+    }
   });
 
   it("takes the channel's two queues, and its subscribers from the config alone", () => {
     const parsed = parseDeliveryEnvironment('webhook-delivery', 'webhook', env());
     expect(parsed.tableName).toBe('state');
     expect(parsed.secretsPrefix).toBe('meal-order-notifier/');
+    expect(parsed.subscriberSecretShards).toBe(3);
     expect(parsed.subscribers.map(({ id }) => id)).toEqual(['acme-hooks']);
     expect(parsed.deliveryQueueUrl).toBe(queueUrl('webhook-deliveries'));
     expect(parsed.deadLetterQueueUrl).toBe(queueUrl('webhook-dlq'));
@@ -111,13 +121,14 @@ describe('parseDeliveryEnvironment', () => {
       'STATE_TABLE_NAME',
       'NOTIFIER_CONFIG',
       'SECRETS_PREFIX',
+      'SUBSCRIBER_SECRET_SHARDS',
       'DELIVERY_QUEUE_URL',
       'DEAD_LETTER_QUEUE_URL',
     ]) {
       vi.stubEnv(variable, undefined);
     }
     await expect(import(path)).rejects.toThrow(
-      `${name} environment: STATE_TABLE_NAME is not set; NOTIFIER_CONFIG is not set; SECRETS_PREFIX is not set; DELIVERY_QUEUE_URL is not set; DEAD_LETTER_QUEUE_URL is not set`,
+      `${name} environment: STATE_TABLE_NAME is not set; NOTIFIER_CONFIG is not set; SECRETS_PREFIX is not set; SUBSCRIBER_SECRET_SHARDS is not set; DELIVERY_QUEUE_URL is not set; DEAD_LETTER_QUEUE_URL is not set`,
     );
   });
 });
