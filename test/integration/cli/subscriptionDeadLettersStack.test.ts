@@ -22,8 +22,8 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
-import { compileFilterPolicy, withResendBranch } from '../../../shared/contracts/snsFilterPolicy.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { compileFilterPolicy, withResendBranch } from '../../../shared/contracts/snsFilterPolicy.js';
 import { NORTH_CANTEEN_ID, NORTH_SCHOOL_ID } from '../../support/configFixtures.js';
 import {
   ALARM_TOPIC_ARN,
@@ -313,13 +313,11 @@ describe('meal-notifier replay --stack --dead-letters of an e-mail subscriber', 
         address: 'office@example.org',
       }).policy,
     );
-    sns
-      .on(PublishCommand)
-      .rejects(
-        Object.assign(new Error('User is not authorized to perform SNS:Publish'), {
-          name: 'AuthorizationError',
-        }),
-      );
+    sns.on(PublishCommand).rejects(
+      Object.assign(new Error('User is not authorized to perform SNS:Publish'), {
+        name: 'AuthorizationError',
+      }),
+    );
 
     const result = await replayOffice();
 
