@@ -215,12 +215,15 @@ describe('meal-notifier status --stack', () => {
 
   it("counts a shared queue once, as its channel's, and gives each subscriber of it only its own dead letters", async () => {
     const config = exampleConfig();
-    config.subscribers.push({
-      id: 'partner-hooks',
-      type: 'webhook',
-      url: 'https://partner.example.org/hooks',
-      secret: { env: 'PARTNER_SECRET' },
-    });
+    config.subscribers = [
+      ...(config.subscribers ?? []),
+      {
+        id: 'partner-hooks',
+        type: 'webhook',
+        url: 'https://partner.example.org/hooks',
+        secret: { env: 'PARTNER_SECRET' },
+      },
+    ];
     const configPath = join(stack.dir, 'two-webhooks.json');
     await writeFile(configPath, JSON.stringify(config));
 
