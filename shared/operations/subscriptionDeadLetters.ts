@@ -155,23 +155,30 @@ export function targetOf(
     };
   }
   const digest = deadLetter.attributes.digest;
-  const ids = config.subscribers
-    .filter(
-      (subscriber): subscriber is Extract<SubscriberConfig, { type: 'email' }> =>
-        subscriber.type === 'email' &&
-        (digest === undefined || subscriber.id === digest) &&
-        endpoint !== undefined &&
-        subscriber.to.some((address) => address.toLowerCase() === endpoint.toLowerCase()),
-    )
-    .map(({ id }) => id);
+  const subscribers = config.subscribers.filter(
+    (subscriber): subscriber is Extract<SubscriberConfig, { type: 'email' }> =>
+      subscriber.type === 'email' &&
+      (digest === undefined || subscriber.id === digest) &&
+      endpoint !== undefined &&
+      subscriber.to.some((address) => address.toLowerCase() === endpoint.toLowerCase()),
+  );
+  const ids = subscribers.map(({ id }) => id);
+  const failed = `SNS could not e-mail ${recipient}${digest === undefined ? '' : ' (a digest)'}`;
+  const only = subscribers.length === 1 ? subscribers[0] : undefined;
+  const resend =
+    only === undefined || endpoint === undefined
+      ? undefined
+      : emailSubscriptionPolicy(only, digest === undefined ? 'events' : 'digest', endpoint);
   return {
     ...base,
     subscriberIds: ids.length > 0 ? ids : digest === undefined ? [] : [digest],
     certain: ids.length === 1,
     reason:
-      ids.length === 1
-        ? `SNS could not e-mail ${recipient}${digest === undefined ? '' : ' (a digest)'}; replay --subscriber ${ids[0]} --dead-letters re-sends it to that address alone`
-        : `SNS could not e-mail ${recipient}${digest === undefined ? '' : ' (a digest)'}; replay --subscriber ID --dead-letters re-sends it to that address alone, for the subscriber whose subscription it was`,
+      resend === undefined
+        ? `${failed}; replay --subscriber ID --dead-letters re-sends it to that address alone, for the subscriber whose subscription it was`
+        : resend.resend
+          ? `${failed}; replay --subscriber ${only?.id} --dead-letters re-sends it to that address alone`
+          : `${failed}; its subscription takes no re-sent e-mail (${resend.reason}): forward it by hand (--json has its text), then delete it (docs/aws.md, "Operate it")`,
   };
 }
 
