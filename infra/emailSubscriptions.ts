@@ -4,19 +4,17 @@
 // A subscriber with a digest has a second subscription per recipient, to the digests addressed to it
 // alone (the digest function publishes them); its first leaves out the types the digest gathers, and is
 // not made at all when its filter lets through no other type. Every subscription dead-letters to the
-// stack's SNS dead-letter queue.
+// stack's SNS dead-letter queue, and its policy has a branch for the e-mails `replay --dead-letters`
+// re-sends to it alone (withResendBranch), unless its filter already uses all SNS allows: a warning says so.
 import { Annotations } from 'aws-cdk-lib';
-import { type ITopic, Subscription, SubscriptionProtocol } from 'aws-cdk-lib/aws-sns';
+import { type CfnSubscription, type ITopic, Subscription, SubscriptionProtocol } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import type { EmailSubscriber } from '../shared/config/configSchema.js';
-import { digestFilterPolicy, takesEventsAtOnce } from '../shared/contracts/snsFilterPolicy.js';
+import { emailSubscriptionPolicy } from '../shared/contracts/emailSubscriptionPolicy.js';
+import type { ResendSubscriptionKind } from '../shared/contracts/messageAttributes.js';
+import { takesEventsAtOnce } from '../shared/contracts/snsFilterPolicy.js';
 import type { SubscriptionDeadLetters } from './subscriptionDeadLetters.js';
-import {
-  catchUpAfterSecondsOf,
-  renderedPolicy,
-  scopedToMessageAttributes,
-  subscriptionFilterPolicy,
-} from './subscriptionFilterPolicy.js';
+import { scopedToMessageAttributes } from './subscriptionFilterPolicy.js';
 
 export interface EmailSubscriptionsProps {
   /** The event topic. */
@@ -47,37 +45,37 @@ export class EmailSubscriptions extends Construct {
         );
       }
       const held = subscriber.digest?.types ?? [];
-      const subscribe = (scope: Construct, filterPolicy: ReturnType<typeof renderedPolicy>) =>
-        subscriber.to.map(
+      const subscribe = (scope: Construct, kind: ResendSubscriptionKind) => {
+        let warned = false;
+        return subscriber.to.map((address) => {
+          const compiled = emailSubscriptionPolicy(subscriber, kind, address);
+          if (!compiled.resend && !warned) {
+            warned = true;
+            Annotations.of(scope).addWarningV2(
+              'meal-order-notifier:emailResend',
+              `e-mail subscriber "${subscriber.id}"${kind === 'digest' ? ' (its digest)' : ''} takes no re-sent e-mail: ${compiled.reason}; what SNS cannot deliver to it is forwarded by hand (docs/aws.md, "Operate it")`,
+            );
+          }
           // Named by address, so reordering `to` does not replace subscriptions (and ask to confirm again).
-          (address) =>
-            props.deadLetters.attach(
-              scopedToMessageAttributes(
-                new Subscription(scope, address, {
-                  topic: props.topic,
-                  protocol: SubscriptionProtocol.EMAIL,
-                  endpoint: address,
-                  filterPolicy,
-                }),
-              ),
-            ),
-        );
+          const subscription = new Subscription(scope, address, {
+            topic: props.topic,
+            protocol: SubscriptionProtocol.EMAIL,
+            endpoint: address,
+          });
+          // The CDK's filterPolicy cannot say `$or` in the MessageAttributes scope; the policy is already
+          // SNS's JSON (conditions as lists), checked against SNS's limits by withResendBranch.
+          (subscription.node.defaultChild as CfnSubscription).filterPolicy = compiled.policy;
+          return props.deadLetters.attach(scopedToMessageAttributes(subscription));
+        });
+      };
       subscriptions.set(
         subscriber.id,
-        takesEventsAtOnce(subscriber.filter, held)
-          ? subscribe(
-              scopeOfSubscriber,
-              subscriptionFilterPolicy(subscriber.filter, held, catchUpAfterSecondsOf(subscriber)),
-            )
-          : [],
+        takesEventsAtOnce(subscriber.filter, held) ? subscribe(scopeOfSubscriber, 'events') : [],
       );
       if (subscriber.digest !== undefined) {
         digestSubscriptions.set(
           subscriber.id,
-          subscribe(
-            new Construct(scopeOfSubscriber, 'Digest'),
-            renderedPolicy(digestFilterPolicy(subscriber.id)),
-          ),
+          subscribe(new Construct(scopeOfSubscriber, 'Digest'), 'digest'),
         );
       }
     }

@@ -1,23 +1,11 @@
-// A subscriber's filter as the SNS subscription filter policy the CDK renders: compileFilterPolicy decides
-// what the policy is (the same rules the local matcher applies, refused at config time when SNS cannot
-// express them); this only changes its form, each attribute becoming its list of conditions (exact
+// A compiled SNS subscription filter policy as the CDK renders it: compileFilterPolicy decides what the
+// policy is (the same rules the local matcher applies, refused at config time when SNS cannot express
+// them); this only changes its form, each attribute becoming its list of conditions (exact
 // strings, or one `anything-but`) as SNS reads them; and every filtered subscription names its scope.
 import { type CfnSubscription, type Subscription, SubscriptionFilter } from 'aws-cdk-lib/aws-sns';
-import { catchUpAfterMs, catchUpThresholds } from '../shared/config/catchUpAfter.js';
-import type { SubscriberConfig, SubscriberFilter } from '../shared/config/configSchema.js';
-import { compileFilterPolicy, type SnsFilterPolicy } from '../shared/contracts/snsFilterPolicy.js';
-
-/**
- * The `filterPolicy` of a subscription to the events `filter` lets through at once; with a person's
- * catch-up threshold (seconds), its catch-ups, and no event that was stale for it.
- */
-export function subscriptionFilterPolicy(
-  filter: SubscriberFilter | undefined,
-  heldTypes?: readonly string[],
-  catchUpAfterSeconds?: number,
-): Record<string, SubscriptionFilter> {
-  return renderedPolicy(compileFilterPolicy(filter, undefined, heldTypes, catchUpAfterSeconds));
-}
+import { catchUpThresholds } from '../shared/config/catchUpAfter.js';
+import type { SubscriberConfig } from '../shared/config/configSchema.js';
+import type { SnsFilterPolicy } from '../shared/contracts/snsFilterPolicy.js';
 
 /**
  * CATCH_UP_AFTER_SECONDS of the poller and the publisher: the enabled subscribers' distinct thresholds in
@@ -26,12 +14,6 @@ export function subscriptionFilterPolicy(
 export function catchUpAfterSecondsVariable(subscribers: readonly SubscriberConfig[]): string {
   const seconds = catchUpThresholds(subscribers).map((ms) => Math.round(ms / 1000));
   return seconds.length === 0 ? 'none' : seconds.join(',');
-}
-
-/** A subscriber's catch-up threshold in seconds, as its subscription policy names it. */
-export function catchUpAfterSecondsOf(subscriber: SubscriberConfig): number | undefined {
-  const ms = catchUpAfterMs(subscriber);
-  return ms === undefined ? undefined : Math.round(ms / 1000);
 }
 
 /** What every filter policy of the stack reads: the message attributes (the CDK names only MessageBody). */

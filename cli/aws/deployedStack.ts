@@ -17,6 +17,7 @@ import { stackOutputsFromCloudFormation, stackOutputsFromFile } from './readStac
 import { SqsDeliveryQueues } from './sqsDeliveryQueues.js';
 import { SqsPublisherFailureQueue } from './sqsPublisherFailureQueue.js';
 import {
+  SnsEmailResender,
   SnsSubscriptionEndpoints,
   SqsSubscriptionDeadLetterQueue,
 } from './sqsSubscriptionDeadLetterQueue.js';
@@ -40,6 +41,8 @@ export interface DeployedStack {
   subscriptionDeadLetters: SqsSubscriptionDeadLetterQueue | undefined;
   /** The subscriptions of the event and alarm topics, by ARN. */
   subscriptionEndpoints: SnsSubscriptionEndpoints;
+  /** Re-sends an e-mail through the event topic; undefined when the outputs do not name the topic. */
+  emailResender: SnsEmailResender | undefined;
   clients: { sns: SNSClient; streams: DynamoDBStreamsClient };
   close(): void;
 }
@@ -91,6 +94,10 @@ async function openDeployedStack(options: StackTarget, config: Config): Promise<
         sns,
         [resources.eventTopicArn, resources.alarmTopicArn].filter((arn) => arn !== undefined),
       ),
+      emailResender:
+        resources.eventTopicArn === undefined
+          ? undefined
+          : new SnsEmailResender(sns, resources.eventTopicArn),
       clients: { sns, streams },
       close,
     };

@@ -26,7 +26,6 @@ import type { NotifierEvent } from '../../shared/events/notifierEvent.js';
 import type {
   DeadLetterMessage,
   DeliveryQueues,
-  QueueDepth,
   SendOptions,
 } from '../../shared/operations/deliveryQueues.js';
 import { StackAccessError } from '../../shared/operations/errors.js';
@@ -61,19 +60,19 @@ export class SqsDeliveryQueues implements DeliveryQueues {
     return this.#queues.has(subscriberId);
   }
 
-  /**
-   * `queued` is the channel's queue, every subscriber of the type together (SQS counts no attribute);
-   * `dead` is this subscriber's own dead letters, counted by reading them (up to DEAD_LETTERS_COUNTED).
-   */
-  async depth(subscriberId: string): Promise<QueueDepth> {
+  async channelQueued(subscriberId: string): Promise<number> {
     const urls = this.#urls(subscriberId);
     const queue = await this.#attributes(`the queue of ${subscriberId}`, urls.queueUrl, [
       'ApproximateNumberOfMessages',
       'ApproximateNumberOfMessagesNotVisible',
       'ApproximateNumberOfMessagesDelayed',
     ]);
-    const dead = await this.deadLetters(subscriberId, DEAD_LETTERS_COUNTED);
-    return { queued: sum(queue), dead: dead.length };
+    return sum(queue);
+  }
+
+  /** Counted by reading them, up to DEAD_LETTERS_COUNTED. */
+  async deadCount(subscriberId: string): Promise<number> {
+    return (await this.deadLetters(subscriberId, DEAD_LETTERS_COUNTED)).length;
   }
 
   async deadLetters(subscriberId: string, limit: number): Promise<DeadLetterMessage[]> {

@@ -1,12 +1,20 @@
 // The SQS adapter of the SubscriptionDeadLetterQueue port (the SNS subscriptions' dead-letter queue), and
-// the SNS one of SubscriptionEndpoints. Reading takes messages for a few seconds and gives them back at
-// once; a message is deleted only once its copy is on the subscriber's queue.
-import { ListSubscriptionsByTopicCommand, type SNSClient } from '@aws-sdk/client-sns';
+// the SNS ones of SubscriptionEndpoints and EmailResender. Reading takes messages for a few seconds and
+// gives them back at once; a message is deleted only once its copy is on the subscriber's queue, or SNS
+// accepted its re-sent e-mail.
+import {
+  GetSubscriptionAttributesCommand,
+  ListSubscriptionsByTopicCommand,
+  PublishCommand,
+  type SNSClient,
+} from '@aws-sdk/client-sns';
 import { DeleteMessageCommand, type Message, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { SUBSCRIBER_ATTRIBUTE } from '../../shared/contracts/deliveryQueueContract.js';
 import { StackAccessError } from '../../shared/operations/errors.js';
 import type { SubscriberQueueUrls } from '../../shared/operations/stackResources.js';
 import type {
+  EmailResender,
+  EmailSubscriptionState,
   SubscriptionDeadLetterMessage,
   SubscriptionDeadLetterQueue,
   SubscriptionEndpoints,
@@ -92,6 +100,46 @@ export class SqsSubscriptionDeadLetterQueue implements SubscriptionDeadLetterQue
     return moved;
   }
 
+  async settleEach(settle: (message: SubscriptionDeadLetterMessage) => Promise<boolean>): Promise<string[]> {
+    const seen = new Set<string>();
+    const kept: Message[] = [];
+    const settled: string[] = [];
+    try {
+      for (;;) {
+        const received = await receiveMessages(
+          this.#sqs,
+          SNS_DEAD_LETTER_QUEUE,
+          this.#url,
+          SQS_BATCH_MAX_ENTRIES,
+          MOVE_VISIBILITY_SECONDS,
+        );
+        const fresh = received.filter((message) => message.MessageId && !seen.has(message.MessageId));
+        if (fresh.length === 0) break;
+        for (const [index, message] of fresh.entries()) {
+          seen.add(message.MessageId ?? '');
+          let done: boolean;
+          try {
+            done = await settle(toMessage(message));
+          } catch (error) {
+            // This one and the rest of the batch are given back: none of them is lost or sent twice.
+            kept.push(...fresh.slice(index));
+            throw error;
+          }
+          if (!done) {
+            kept.push(message);
+            continue;
+          }
+          // Deleted only once settled: a failure in between sends it twice, never loses it.
+          await this.#delete(message);
+          settled.push(message.MessageId ?? '');
+        }
+      }
+    } finally {
+      await giveBack(this.#sqs, this.#url, kept);
+    }
+    return settled;
+  }
+
   async #send(subscriberId: string, queueUrl: string, message: Message, delaySeconds: number): Promise<void> {
     try {
       await this.#sqs.send(
@@ -162,6 +210,52 @@ export class SnsSubscriptionEndpoints implements SubscriptionEndpoints {
       } while (nextToken);
     }
     return found;
+  }
+}
+
+/** Re-sends an e-mail through the event topic; reads a subscription's endpoint and filter policy. */
+export class SnsEmailResender implements EmailResender {
+  readonly #sns: SNSClient;
+  readonly topicArn: string;
+
+  constructor(sns: SNSClient, topicArn: string) {
+    this.#sns = sns;
+    this.topicArn = topicArn;
+  }
+
+  async subscription(subscriptionArn: string): Promise<EmailSubscriptionState | undefined> {
+    let attributes: Record<string, string> | undefined;
+    try {
+      ({ Attributes: attributes } = await this.#sns.send(
+        new GetSubscriptionAttributesCommand({ SubscriptionArn: subscriptionArn }),
+      ));
+    } catch (error) {
+      if (error instanceof Error && error.name === 'NotFoundException') return undefined;
+      throw stackAccessError(`the subscription ${subscriptionArn}`, error, 'AWS_ENDPOINT_URL_SNS');
+    }
+    const policy = attributes?.FilterPolicy;
+    let filterPolicy: unknown;
+    try {
+      filterPolicy = policy === undefined ? undefined : JSON.parse(policy);
+    } catch {
+      filterPolicy = undefined;
+    }
+    return { endpoint: attributes?.Endpoint ?? '', filterPolicy };
+  }
+
+  async publish(message: Parameters<EmailResender['publish']>[0]): Promise<void> {
+    try {
+      await this.#sns.send(
+        new PublishCommand({
+          TopicArn: this.topicArn,
+          Message: message.body,
+          ...(message.subject === undefined ? {} : { Subject: message.subject }),
+          MessageAttributes: message.attributes,
+        }),
+      );
+    } catch (error) {
+      throw stackAccessError(`the event topic ${this.topicArn}`, error, 'AWS_ENDPOINT_URL_SNS');
+    }
   }
 }
 

@@ -1,7 +1,8 @@
 // `meal-notifier replay`: sends events to a subscriber again, with their original ids (receivers dedupe on
 // them), and re-enables the subscriber if it had been disabled. With `--stack NAME`, on a deployed stack:
 // its dead-letter queue moved back to its queue (`--dead-letters`), or events of the state table put on
-// its queue (shared/operations/replayOnStack.ts says why the queue and not the event topic).
+// its queue (shared/operations/replayOnStack.ts says why the queue and not the event topic); for an
+// e-mail subscriber, what SNS could not e-mail re-sent to each recipient alone (`--dead-letters`).
 import { Command } from 'commander';
 import type { Config } from '../../shared/config/configSchema.js';
 import { loadConfigFile } from '../../shared/config/loadConfig.js';
@@ -56,11 +57,15 @@ function sends them: its dead letters (--dead-letters: its dead-letter queue, an
 its queue, from the SNS dead-letter queue), or events from the state table (--event, --since)
 as the event topic would have delivered them, only those its filter matches. A subscriber a receiver had
 disabled is enabled again first, and what is replayed waits a minute, until every delivery function knows.
+An e-mail subscriber's --dead-letters are what SNS could not e-mail: each is published again, with its
+subject and text, as a re-sent e-mail that only its own recipient's subscription lets in, and deleted once
+SNS accepted it.
 
 Examples:
   $ meal-notifier replay --config notifier.json --subscriber automation --since 2h
   $ meal-notifier replay --config notifier.json --subscriber office --event 1e9683cc-8bb8-85a7-8571-d0591126b599
-  $ meal-notifier replay --config notifier.json --stack MealOrderNotifier --subscriber automation --dead-letters`,
+  $ meal-notifier replay --config notifier.json --stack MealOrderNotifier --subscriber automation --dead-letters
+  $ meal-notifier replay --config notifier.json --stack MealOrderNotifier --subscriber office --dead-letters`,
     )
     .action(async (options: ReplayOptions) => {
       requireStackFor(options);
@@ -179,6 +184,7 @@ async function replayToStack(
       subscriberStatus: stack.subscriberStatus,
       queues: stack.queues,
       subscriptionDeadLetters: stack.subscriptionDeadLetters,
+      emailResender: stack.emailResender,
     });
     const stderr = stderrSink();
     if (result.reenabled) {
@@ -188,6 +194,14 @@ async function replayToStack(
       result.fromSubscriptionDeadLetters > 0
         ? ` (${result.fromSubscriptionDeadLetters} of them SNS could not put on its queue)`
         : '';
+    if (result.via === 'email') {
+      stderr.line(
+        `${counted(result.replayed, 'undelivered e-mail')} re-sent to ${result.subscriberId}, each to its own recipient alone: see meal-notifier deliveries --stack ${options.stack}`,
+      );
+      for (const line of result.leftOnSubscriptionDeadLetters) stderr.line(line);
+      if (result.leftOnSubscriptionDeadLetters.length > 0) process.exitCode = EXIT_FAILURE;
+      return;
+    }
     const what =
       request.kind === 'deadLetters'
         ? `${counted(result.replayed, 'dead letter')} moved back${fromSns}`

@@ -43,7 +43,8 @@ Per organization: last successful poll, consecutive failures and the last error,
 in the last hour and day. Per subscriber: deliveries queued and dead, and whether it was disabled.
 Locally it reads the state file only: no secrets are needed and no request is made.
 With --stack it reads the stack's state table and its queues' depths (nothing is taken off a queue), and
-the publisher's failure queue.
+the publisher's failure queue. Slack and webhook subscribers share one queue per channel type: what waits
+there is counted once, as the channel's; each subscriber's own count is its dead letters.
 
 Exit code 0 when healthy: no organization overdue (a successful cycle within max(2 min, 2 poll intervals
 - 2 min), the interval its pace last chose, at least pollIntervalSeconds: the rule the AWS "not polled"

@@ -45,7 +45,9 @@ export function formatStatus(report: StatusReport, health: Health, nowMs: number
           rows: report.subscribers.map((subscriber) => [
             subscriber.id,
             subscriber.type ?? '(not in config)',
-            count(subscriber.queued, subscriber.type),
+            subscriber.queuedOnChannel === undefined
+              ? count(subscriber.queued, subscriber.type)
+              : `on ${subscriber.queuedOnChannel}`,
             count(subscriber.dead, subscriber.type),
             subscriber.disabled
               ? `disabled since ${subscriber.disabled.since}`
@@ -54,6 +56,22 @@ export function formatStatus(report: StatusReport, health: Health, nowMs: number
                 : subscriber.enabledInConfig
                   ? 'enabled'
                   : 'off in config',
+          ]),
+        },
+        width,
+      ),
+    );
+  }
+  if ('stack' in report && report.channels.length > 0) {
+    // One queue per channel type, shared: its count is the channel's, never any one subscriber's.
+    lines.push(
+      renderTable(
+        {
+          head: ['Channel queue', 'Queued', 'Shared by'],
+          rows: report.channels.map((channel) => [
+            channel.channel,
+            channel.queued === null ? '?' : String(channel.queued),
+            channel.subscribers.join(', '),
           ]),
         },
         width,

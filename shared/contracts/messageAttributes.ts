@@ -6,6 +6,10 @@
 // ones (docs/delivery.md, "Calm after an outage"): every event names `every-event`, and `catch-up-after-<s>s` for
 // each catch-up threshold (in seconds) it was not stale for when detected; a catch-up names its own
 // threshold alone. A webhook's policy asks for `every-event`, a person's for its own threshold.
+//
+// A re-sent e-mail (`replay --stack --dead-letters` of an e-mail subscriber) carries `type` email.resend,
+// which no event policy lets through, and `audience` naming the one subscription it is for
+// (resendAudience); each e-mail subscription's policy has a branch for its own (snsFilterPolicy.ts).
 import type { MessageAttributeValue } from '@aws-sdk/client-sns';
 import { isCatchUp } from '../events/catchUpEvent.js';
 import type { DigestEvent } from '../events/digestEvent.js';
@@ -37,6 +41,47 @@ export const EVERY_EVENT_AUDIENCE = 'every-event';
 /** The `audience` value of subscriptions whose `catchUpAfter` is this many seconds. */
 export function catchUpAudience(catchUpAfterSeconds: number): string {
   return `catch-up-after-${catchUpAfterSeconds}s`;
+}
+
+/** The `type` of a re-sent e-mail: no event or digest is of it, and every event policy refuses it. */
+export const RESEND_EVENT_TYPE = 'email.resend';
+
+const RESEND_PREFIX = 'resend-to';
+
+/** Which of a recipient's subscriptions: the events at once, or its subscriber's digests. */
+export type ResendSubscriptionKind = 'events' | 'digest';
+
+/** One e-mail subscription, as a re-sent e-mail's `audience` names it. */
+export interface ResendTarget {
+  subscriberId: string;
+  kind: ResendSubscriptionKind;
+  /** Lower-cased. */
+  address: string;
+}
+
+/**
+ * The `audience` of an e-mail re-sent to one subscription alone: `resend-to:<subscriber>:<kind>:<address>`.
+ * The address is lower-cased, as SNS compares exactly; a subscriber id has no colon (its config schema).
+ */
+export function resendAudience(target: ResendTarget): string {
+  return `${RESEND_PREFIX}:${target.subscriberId}:${target.kind}:${target.address.toLowerCase()}`;
+}
+
+/** The subscription a resend audience names, or undefined when `value` is not one. */
+export function parseResendAudience(value: string): ResendTarget | undefined {
+  const [prefix, subscriberId, kind, ...rest] = value.split(':');
+  const address = rest.join(':');
+  if (prefix !== RESEND_PREFIX || !subscriberId || address === '') return undefined;
+  if (kind !== 'events' && kind !== 'digest') return undefined;
+  return { subscriberId, kind, address };
+}
+
+/** The `MessageAttributes` of an e-mail re-sent to one subscription: only its resend branch lets it in. */
+export function resendMessageAttributes(target: ResendTarget): Record<string, MessageAttributeValue> {
+  return {
+    type: { DataType: 'String', StringValue: RESEND_EVENT_TYPE },
+    audience: { DataType: 'String', StringValue: resendAudience(target) },
+  };
 }
 
 /** What the publisher knows of an event beside the event itself, for its `audience`. */

@@ -5,6 +5,14 @@
 // `audience` too (messageAttributes.ts): `every-event` for a subscriber that takes every event however late,
 // its own catch-up threshold for a person with catch-ups, who then gets the catch-ups of that threshold and
 // no event that was stale for it. One key with one value: it fits every filter SNS could express before.
+//
+// An e-mail subscription's policy also lets in the e-mails re-sent to it alone (withResendBranch):
+// `{"$or": [<its policy>, {"audience": [<its resend audience>]}]}`. Every other policy refuses a re-sent
+// e-mail twice over: its `type` (email.resend) is in no explicit list and in every `anything-but` one, and
+// its `audience` is no event's. SNS counts an `$or` policy's complexity as the sum of each branch's
+// combinations (AWS, "AND/OR logic"), so the branch costs one: a policy at the full 150 gets none, and its
+// recipient's dead letters are forwarded by hand. It names no key the policy lacks (`audience` is in every
+// event policy), so the five-key limit holds however SNS counts keys across branches.
 
 import { FilterPolicyError } from '../delivery/errors.js';
 import { DIGEST_EVENT_TYPE } from '../events/digestEvent.js';
@@ -14,6 +22,10 @@ import {
   EVERY_EVENT_AUDIENCE,
   type MessageAttributeName,
   NOT_AN_ORDER,
+  parseResendAudience,
+  RESEND_EVENT_TYPE,
+  type ResendTarget,
+  resendAudience,
 } from './messageAttributes.js';
 
 /**
@@ -64,7 +76,7 @@ function policyKeys(
   // No types written means every event type but the held ones, and never a digest.
   const types: readonly SnsFilterCondition[] =
     filter?.types === undefined
-      ? [{ 'anything-but': [...heldTypes, DIGEST_EVENT_TYPE] }]
+      ? [{ 'anything-but': [...heldTypes, DIGEST_EVENT_TYPE, RESEND_EVENT_TYPE] }]
       : filter.types.filter((type) => !heldTypes.includes(type));
   return [
     { attribute: 'type', label: 'types', values: types },
@@ -193,4 +205,80 @@ export function checkFilterExpressible(
  * addressed to one e-mail subscriber. Which subscriber of the channel gets what is decided in code
  * (routeEvent.ts), so the policy does not grow with them.
  */
-export const CHANNEL_QUEUE_POLICY: SnsFilterPolicy = { type: [{ 'anything-but': [DIGEST_EVENT_TYPE] }] };
+export const CHANNEL_QUEUE_POLICY: SnsFilterPolicy = {
+  type: [{ 'anything-but': [DIGEST_EVENT_TYPE, RESEND_EVENT_TYPE] }],
+};
+
+/** A subscription's whole policy: one policy, or (an e-mail subscription's) its branches, any of which lets a message in. */
+export type SnsSubscriptionPolicy = SnsFilterPolicy | { readonly $or: readonly SnsFilterPolicy[] };
+
+function branchesOf(policy: SnsSubscriptionPolicy): readonly SnsFilterPolicy[] {
+  return '$or' in policy ? (policy.$or as readonly SnsFilterPolicy[]) : [policy as SnsFilterPolicy];
+}
+
+/**
+ * The policy's complexity as SNS counts it: each branch's product of its lists' lengths, summed over the
+ * branches of an `$or` (AWS, "AND/OR logic": "the sum of the combination complexities for each OR statement").
+ */
+export function policyComplexity(policy: SnsSubscriptionPolicy): number {
+  return branchesOf(policy).reduce(
+    (sum, branch) =>
+      sum + Object.values(branch).reduce((product, values) => product * (values?.length ?? 1), 1),
+    0,
+  );
+}
+
+/** Every attribute name the policy compares, in any branch. */
+export function policyKeyNames(policy: SnsSubscriptionPolicy): string[] {
+  return [...new Set(branchesOf(policy).flatMap((branch) => Object.keys(branch)))];
+}
+
+/** An e-mail subscription's policy, and whether it takes the e-mails re-sent to it (or why not). */
+export type EmailSubscriptionPolicy =
+  | { policy: SnsSubscriptionPolicy; resend: true }
+  | { policy: SnsFilterPolicy; resend: false; reason: string };
+
+/**
+ * `policy` (an e-mail subscription's: compileFilterPolicy's or digestFilterPolicy's) with a branch for the
+ * e-mails re-sent to `target` alone, when SNS allows the sum; else `policy` as it is, and why.
+ */
+export function withResendBranch(policy: SnsFilterPolicy, target: ResendTarget): EmailSubscriptionPolicy {
+  const branched = { $or: [policy, { audience: [resendAudience(target)] }] };
+  const complexity = policyComplexity(branched);
+  if (complexity > SNS_MAX_VALUE_COMBINATIONS) {
+    return {
+      policy,
+      resend: false,
+      reason: `its filter has ${policyComplexity(policy)} value combinations, all SNS allows, and a branch for re-sent e-mail would make ${complexity}`,
+    };
+  }
+  const keys = policyKeyNames(branched);
+  if (keys.length > SNS_MAX_POLICY_KEYS) {
+    // Not reached: every event policy names `audience`; kept so a future key cannot overflow unnoticed.
+    return {
+      policy,
+      resend: false,
+      reason: `a branch for re-sent e-mail would make the policy compare ${keys.length} attribute keys; SNS allows ${SNS_MAX_POLICY_KEYS}`,
+    };
+  }
+  return { policy: branched, resend: true };
+}
+
+/**
+ * The subscription a deployed policy's resend branch is for (SNS GetSubscriptionAttributes' FilterPolicy,
+ * parsed), or undefined when it has none (a filter at the full 150, or a stack deployed before).
+ */
+export function resendTargetOf(policy: unknown): ResendTarget | undefined {
+  const branches = (policy as { $or?: unknown } | null)?.$or;
+  if (!Array.isArray(branches)) return undefined;
+  for (const branch of branches) {
+    if (typeof branch !== 'object' || branch === null) continue;
+    const entries = Object.entries(branch as Record<string, unknown>);
+    if (entries.length !== 1) continue;
+    const [name, values] = entries[0] ?? [];
+    if (name !== 'audience' || !Array.isArray(values) || values.length !== 1) continue;
+    const target = typeof values[0] === 'string' ? parseResendAudience(values[0]) : undefined;
+    if (target !== undefined) return target;
+  }
+  return undefined;
+}

@@ -1,6 +1,7 @@
 // `meal-notifier status --stack`: the same report as locally, read from a deployed stack. Organizations
-// come from the state table (their poll state, snapshots and recent events), subscribers' queued and dead
-// deliveries from the depths of their queues, disabled subscribers from the table, and what the publisher
+// come from the state table (their poll state, snapshots and recent events), the deliveries queued on
+// each channel's shared queue from its depth (once per channel: SQS cannot tell whose they are), each
+// subscriber's dead letters by the attribute naming it, disabled subscribers from the table, and what the publisher
 // gave up on from the depth of its failure queue. A queue that does not answer leaves a gap and a problem
 // line, not a failed command: the table's part is still worth seeing.
 import type { Config } from '../config/configSchema.js';
@@ -9,6 +10,7 @@ import type { SubscriberStatus as SubscriberStatusPort } from '../delivery/subsc
 import type { DeliveryQueues } from './deliveryQueues.js';
 import type { PublisherFailureQueue } from './publisherFailureQueue.js';
 import {
+  type ChannelQueueStatus,
   type OrganizationStatus,
   organizationStatus,
   type StackStatusReport,
@@ -39,6 +41,7 @@ export async function collectStackStatus(
     organizations.push(await organizationStatus(organization, sources.store, nowMs));
   }
   const subscribers: SubscriberStatus[] = [];
+  const channels: ChannelQueueStatus[] = [];
   for (const subscriber of config.subscribers) {
     const disabled = await sources.subscriberStatus.disabled(subscriber.id);
     const status: SubscriberStatus = {
@@ -60,8 +63,20 @@ export async function collectStackStatus(
       );
       continue;
     }
+    status.queuedOnChannel = subscriber.type;
+    let channel = channels.find((candidate) => candidate.channel === subscriber.type);
+    if (channel === undefined) {
+      channel = { channel: subscriber.type, subscribers: [], queued: null };
+      channels.push(channel);
+      try {
+        channel.queued = await sources.queues.channelQueued(subscriber.id);
+      } catch (error) {
+        problems.push(describe(error));
+      }
+    }
+    channel.subscribers.push(subscriber.id);
     try {
-      Object.assign(status, await sources.queues.depth(subscriber.id));
+      status.dead = await sources.queues.deadCount(subscriber.id);
     } catch (error) {
       problems.push(describe(error));
     }
@@ -82,6 +97,7 @@ export async function collectStackStatus(
     pollingEnabled: sources.pollingEnabled,
     organizations,
     subscribers,
+    channels,
     publisherFailures,
     problems,
   };

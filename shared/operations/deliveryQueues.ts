@@ -1,14 +1,8 @@
-// The port to a deployed stack's per-subscriber queues (each Slack or webhook subscriber has a queue the
-// event topic feeds and a dead-letter queue): how deep they are, what the dead-letter queue holds and why,
+// The port to a deployed stack's delivery queues (one queue the event topic feeds and one dead-letter queue
+// per channel type, each message naming its subscriber): how deep the channel's queue is, how many dead
+// letters are a subscriber's, what the dead-letter queue holds and why,
 // moving dead letters back, and putting events on a subscriber's queue. The SQS adapter is the CLI's.
 import type { NotifierEvent } from '../events/notifierEvent.js';
-
-export interface QueueDepth {
-  /** Messages on the subscriber's queue: waiting, being delivered, or hidden until their next retry. */
-  queued: number;
-  /** Messages on its dead-letter queue. */
-  dead: number;
-}
 
 /** One message of a dead-letter queue, read without taking it off the queue. */
 export interface DeadLetterMessage {
@@ -28,7 +22,13 @@ export interface DeadLetterMessage {
 export interface DeliveryQueues {
   /** Whether the stack's outputs name this subscriber's queues. */
   knows(subscriberId: string): boolean;
-  depth(subscriberId: string): Promise<QueueDepth>;
+  /**
+   * Messages on the queue of the subscriber's channel (waiting, being delivered, or hidden until their next
+   * retry): every subscriber of that channel type together, since SQS counts no attribute.
+   */
+  channelQueued(subscriberId: string): Promise<number>;
+  /** The subscriber's own dead letters, counted by the `subscriber` attribute each carries. */
+  deadCount(subscriberId: string): Promise<number>;
   /** Up to `limit` messages of the subscriber's dead-letter queue; they stay on it. */
   deadLetters(subscriberId: string, limit: number): Promise<DeadLetterMessage[]>;
   /** Moves every message of the dead-letter queue back to the subscriber's queue; returns how many. */

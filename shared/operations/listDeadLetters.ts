@@ -53,7 +53,7 @@ export async function listDeadLetters(
     }
     try {
       if (options.withQueued && !listing.queued.some(({ channel }) => channel === subscriber.type)) {
-        const { queued } = await queues.depth(subscriber.id);
+        const queued = await queues.channelQueued(subscriber.id);
         listing.queued.push({ channel: subscriber.type, queued });
       }
       for (const message of await queues.deadLetters(subscriber.id, options.limitPerQueue)) {

@@ -16,7 +16,9 @@ import type { StoredEvent } from '../store/stateStore.js';
 import type { DeliveryQueues } from './deliveryQueues.js';
 import { ReplayRefusedError } from './errors.js';
 import {
+  type EmailResender,
   replaySubscriptionDeadLetters,
+  resendEmailDeadLetters,
   type SubscriptionDeadLetterQueue,
 } from './subscriptionDeadLetters.js';
 
@@ -40,10 +42,14 @@ export interface StackReplayPorts {
   /** The SNS subscriptions' dead-letter queue, when the stack has one: a dead-letter replay takes the
    *  subscriber's messages from it too (those SNS could not put on its queue). */
   subscriptionDeadLetters?: SubscriptionDeadLetterQueue | undefined;
+  /** Re-sends an e-mail subscriber's dead letters through the event topic, when the stack names it. */
+  emailResender?: EmailResender | undefined;
 }
 
 export interface StackReplayResult {
   subscriberId: string;
+  /** Where the replayed messages went: the subscriber's queue, or (e-mail) to each recipient again by SNS. */
+  via: 'queue' | 'email';
   /** It had been disabled by a receiver, and is enabled again. */
   reenabled: boolean;
   /** Messages put on its queue. */
@@ -65,6 +71,8 @@ export async function replayOnStack(
   request: StackReplayRequest,
   ports: StackReplayPorts,
 ): Promise<StackReplayResult> {
+  const email = emailSubscriber(config, subscriberId, request);
+  if (email !== undefined) return resendToEmailSubscriber(config, email, ports);
   const subscriber = queueSubscriber(config, subscriberId, ports.queues);
   const events =
     request.kind === 'deadLetters' ? [] : await eventsToReplay(config, subscriber, request, ports);
@@ -90,6 +98,7 @@ export async function replayOnStack(
   }
   return {
     subscriberId: subscriber.id,
+    via: 'queue',
     reenabled,
     replayed,
     fromSubscriptionDeadLetters: fromSns.moved,
@@ -104,11 +113,6 @@ function queueSubscriber(config: Config, subscriberId: string, queues: DeliveryQ
     const known = config.subscribers.map(({ id }) => id).join(', ') || 'none';
     throw new ReplayRefusedError(`no subscriber "${subscriberId}" in the config (known: ${known})`);
   }
-  if (subscriber.type === 'email') {
-    throw new ReplayRefusedError(
-      `subscriber "${subscriber.id}" is an e-mail subscriber: on AWS the event topic e-mails it, with no queue of its own to replay to`,
-    );
-  }
   if (!subscriber.enabled) {
     throw new ReplayRefusedError(
       `subscriber "${subscriber.id}" has "enabled": false in the config, so its queue is not subscribed`,
@@ -120,6 +124,47 @@ function queueSubscriber(config: Config, subscriberId: string, queues: DeliveryQ
     );
   }
   return subscriber;
+}
+
+/** The e-mail subscriber a dead-letter replay is for; refused for events (SNS composes no e-mail anew). */
+function emailSubscriber(
+  config: Config,
+  subscriberId: string,
+  request: StackReplayRequest,
+): SubscriberConfig | undefined {
+  const subscriber = config.subscribers.find(({ id }) => id === subscriberId);
+  if (subscriber?.type !== 'email') return undefined;
+  if (request.kind !== 'deadLetters') {
+    throw new ReplayRefusedError(
+      `subscriber "${subscriber.id}" is an e-mail subscriber: on AWS the event topic e-mails it, so only what SNS could not deliver can be sent again (--dead-letters)`,
+    );
+  }
+  return subscriber;
+}
+
+async function resendToEmailSubscriber(
+  config: Config,
+  subscriber: SubscriberConfig,
+  ports: StackReplayPorts,
+): Promise<StackReplayResult> {
+  if (ports.subscriptionDeadLetters === undefined || ports.emailResender === undefined) {
+    throw new ReplayRefusedError(
+      `the stack has no SNS dead-letter queue or event topic output (deployed before SNS dead letters were kept): nothing of ${subscriber.id}'s to re-send`,
+    );
+  }
+  const { resent, left } = await resendEmailDeadLetters(config, subscriber.id, {
+    queue: ports.subscriptionDeadLetters,
+    resender: ports.emailResender,
+  });
+  return {
+    subscriberId: subscriber.id,
+    via: 'email',
+    reenabled: false,
+    replayed: resent,
+    fromSubscriptionDeadLetters: resent,
+    leftOnSubscriptionDeadLetters: left,
+    delaySeconds: 0,
+  };
 }
 
 async function eventsToReplay(

@@ -71,8 +71,13 @@ export interface SubscriberStatus {
   disabled: { since: string; reason: string } | null;
   /** Set while only a person can fix it (a new token, an invitation to the channel); its deliveries are kept. */
   paused?: { since: string; reason: string } | null;
-  /** null when not known: on AWS, an e-mail subscriber (SNS sends it, no queue) or a queue that did not answer. */
+  /**
+   * null when not known: on AWS, an e-mail subscriber (SNS sends it, no queue), a Slack or webhook one
+   * (its channel's queue is shared: `queuedOnChannel`), or a queue that did not answer.
+   */
   queued: number | null;
+  /** On AWS, a Slack or webhook subscriber's: the channel whose shared queue holds its deliveries. */
+  queuedOnChannel?: string;
   dead: number | null;
   /** A person's `catchUpAfter`, in seconds; absent for a subscriber that gets every event however late. */
   catchUpAfterSeconds?: number;
@@ -99,6 +104,11 @@ export interface StackStatusReport extends StatusReportBase {
   tableName: string;
   /** False for a stack deployed with `-c polling=off`: nothing is polled, by request. */
   pollingEnabled: boolean;
+  /**
+   * Each Slack or webhook channel's one delivery queue: how many deliveries wait on it, every subscriber's
+   * of that channel together (SQS counts no attribute); null when it did not answer.
+   */
+  channels: ChannelQueueStatus[];
   /** Stream batches the publisher gave up on (its failure queue's depth); null when not known. */
   publisherFailures: number | null;
   /** What could not be read, one line each: the report is incomplete there. */
@@ -106,6 +116,14 @@ export interface StackStatusReport extends StatusReportBase {
 }
 
 export type StatusReport = LocalStatusReport | StackStatusReport;
+
+export interface ChannelQueueStatus {
+  /** The channel type: `slack` or `webhook`. */
+  channel: string;
+  /** The config's subscribers of that type whose deliveries share it. */
+  subscribers: string[];
+  queued: number | null;
+}
 
 /** What the organizations' part reads: the same calls on SQLite and on DynamoDB. */
 export type StatusStore = Pick<StateStore, 'loadPollState' | 'loadSnapshots' | 'listEvents'>;

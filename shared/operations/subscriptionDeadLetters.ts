@@ -1,15 +1,30 @@
 // The SNS subscriptions' dead-letter queue of a deployed stack (what SNS could not deliver to an e-mail
 // address or a subscriber queue), for `deliveries --stack` and `replay --stack`: which subscriber each
-// message was for, as far as the message tells (shared/contracts/snsDeadLetter.ts), and moving a
-// subscriber queue's back to that queue alone. The SQS adapter is the CLI's.
+// message was for, as far as the message tells (shared/contracts/snsDeadLetter.ts), moving a subscriber
+// queue's back to that queue alone, and re-sending an e-mail to its one recipient. The SQS and SNS
+// adapters are the CLI's.
 //
 // Which subscription: an e-mail notification names its subscription, whose address (and a digest's
 // `digest` attribute) names the subscriber. A raw one names nothing: it is attributed to the Slack and
 // webhook subscribers whose filter matches its event, and moved back only when that is one subscriber,
-// since putting it on a queue that had it would deliver it twice. Nothing is ever re-published to the
-// topic: that would reach every subscription whose filter matches again, e-mail included.
+// since putting it on a queue that had it would deliver it twice. An event is never re-published to the
+// topic: that would reach every subscription whose filter matches again. An e-mail is, as a re-sent
+// e-mail (messageAttributes.ts) that only its own subscription's resend branch lets in; which
+// subscription that is, its deployed filter policy says (the branch names the subscriber, the kind and
+// the address).
 import type { Config, SubscriberConfig } from '../config/configSchema.js';
-import { readSnsDeadLetter, type SnsDeadLetter } from '../contracts/snsDeadLetter.js';
+import { emailSubscriptionPolicy } from '../contracts/emailSubscriptionPolicy.js';
+import {
+  type ResendTarget,
+  resendAudience,
+  resendMessageAttributes,
+} from '../contracts/messageAttributes.js';
+import {
+  readSnsDeadLetter,
+  type SnsDeadLetter,
+  type SnsEnvelopeDeadLetter,
+} from '../contracts/snsDeadLetter.js';
+import { resendTargetOf as resendTargetOfPolicy } from '../contracts/snsFilterPolicy.js';
 import { matchesFilter } from '../delivery/subscriberFilter.js';
 import { eventReference, type NotifierEvent, NotifierEventSchema } from '../events/notifierEvent.js';
 import type { DeadLetterEntry } from './listDeadLetters.js';
@@ -33,6 +48,32 @@ export interface SubscriptionDeadLetterQueue {
     destination: (message: SubscriptionDeadLetterMessage) => string | undefined,
     options: { delaySeconds: number },
   ): Promise<string[]>;
+  /**
+   * Hands each message to `settle` in turn, deleting it once `settle` resolves true, giving it back when
+   * false (or when `settle` throws, which ends the pass). Returns the ids deleted.
+   */
+  settleEach(settle: (message: SubscriptionDeadLetterMessage) => Promise<boolean>): Promise<string[]>;
+}
+
+/** One e-mail subscription as SNS holds it (GetSubscriptionAttributes). */
+export interface EmailSubscriptionState {
+  endpoint: string;
+  /** Its FilterPolicy, parsed; undefined when it has none. */
+  filterPolicy: unknown;
+}
+
+/** Re-sending an e-mail through the event topic. */
+export interface EmailResender {
+  /** The event topic: only its notifications are re-sent (the alarm topic's are the alarms' history). */
+  readonly topicArn: string;
+  /** The subscription, or undefined when SNS no longer has it (unsubscribed, or removed by a deploy). */
+  subscription(subscriptionArn: string): Promise<EmailSubscriptionState | undefined>;
+  /** Publishes to the event topic; resolves once SNS accepted the message. */
+  publish(message: {
+    subject: string | undefined;
+    body: string;
+    attributes: ReturnType<typeof resendMessageAttributes>;
+  }): Promise<void>;
 }
 
 /** The stack's subscriptions by ARN (SNS ListSubscriptionsByTopic): what each delivers to. */
@@ -114,20 +155,30 @@ export function targetOf(
     };
   }
   const digest = deadLetter.attributes.digest;
-  const ids = config.subscribers
-    .filter(
-      (subscriber): subscriber is Extract<SubscriberConfig, { type: 'email' }> =>
-        subscriber.type === 'email' &&
-        (digest === undefined || subscriber.id === digest) &&
-        endpoint !== undefined &&
-        subscriber.to.some((address) => address.toLowerCase() === endpoint.toLowerCase()),
-    )
-    .map(({ id }) => id);
+  const subscribers = config.subscribers.filter(
+    (subscriber): subscriber is Extract<SubscriberConfig, { type: 'email' }> =>
+      subscriber.type === 'email' &&
+      (digest === undefined || subscriber.id === digest) &&
+      endpoint !== undefined &&
+      subscriber.to.some((address) => address.toLowerCase() === endpoint.toLowerCase()),
+  );
+  const ids = subscribers.map(({ id }) => id);
+  const failed = `SNS could not e-mail ${recipient}${digest === undefined ? '' : ' (a digest)'}`;
+  const only = subscribers.length === 1 ? subscribers[0] : undefined;
+  const resend =
+    only === undefined || endpoint === undefined
+      ? undefined
+      : emailSubscriptionPolicy(only, digest === undefined ? 'events' : 'digest', endpoint);
   return {
     ...base,
     subscriberIds: ids.length > 0 ? ids : digest === undefined ? [] : [digest],
     certain: ids.length === 1,
-    reason: `SNS could not e-mail ${recipient}${digest === undefined ? '' : ' (a digest)'}; e-mail is sent only through the topic, which would e-mail every matching recipient again: forward it by hand (--json has its text), then delete it (docs/aws.md, "Operate it")`,
+    reason:
+      resend === undefined
+        ? `${failed}; replay --subscriber ID --dead-letters re-sends it to that address alone, for the subscriber whose subscription it was`
+        : resend.resend
+          ? `${failed}; replay --subscriber ${only?.id} --dead-letters re-sends it to that address alone`
+          : `${failed}; its subscription takes no re-sent e-mail (${resend.reason}): forward it by hand (--json has its text), then delete it (docs/aws.md, "Operate it")`,
   };
 }
 
@@ -202,6 +253,107 @@ export async function replaySubscriptionDeadLetters(
     return undefined;
   }, options);
   return { moved: moved.length, left };
+}
+
+/**
+ * Re-sends to each of `subscriberId`'s recipients what SNS could not e-mail them, to that address alone,
+ * with the original subject and body, and deletes each message once SNS accepted its copy. A message of
+ * the subscriber's that cannot be re-sent stays, with one line saying why and what to do.
+ */
+export async function resendEmailDeadLetters(
+  config: Config,
+  subscriberId: string,
+  ports: { queue: SubscriptionDeadLetterQueue; resender: EmailResender },
+): Promise<{ resent: number; left: string[] }> {
+  const subscriber = config.subscribers.find(
+    (candidate): candidate is Extract<SubscriberConfig, { type: 'email' }> =>
+      candidate.id === subscriberId && candidate.type === 'email',
+  );
+  const left: string[] = [];
+  const subscriptions = new Map<string, Promise<EmailSubscriptionState | undefined>>();
+  const subscriptionOf = (arn: string) => {
+    let found = subscriptions.get(arn);
+    if (found === undefined) {
+      found = ports.resender.subscription(arn);
+      subscriptions.set(arn, found);
+    }
+    return found;
+  };
+  const resent = await ports.queue.settleEach(async (message) => {
+    const deadLetter = readSnsDeadLetter(message.body);
+    if (deadLetter.form !== 'envelope' || deadLetter.topicArn !== ports.resender.topicArn) return false;
+    if (deadLetter.subscriptionArn === undefined) return false;
+    const subscription = await subscriptionOf(deadLetter.subscriptionArn);
+    const what = `message ${message.messageId}${deadLetter.subject === undefined ? '' : ` ("${deadLetter.subject}")`}`;
+    if (subscription === undefined) {
+      // Whose it was, SNS no longer says; the address may still, if it is one of this subscriber's.
+      return false;
+    }
+    const target = resendTargetFrom(subscription, deadLetter);
+    if (target !== undefined && target.subscriberId !== subscriberId) return false;
+    const mine =
+      target !== undefined ||
+      (subscriber !== undefined &&
+        (deadLetter.attributes.digest === undefined || deadLetter.attributes.digest === subscriberId) &&
+        subscriber.to.some((address) => address.toLowerCase() === subscription.endpoint.toLowerCase()));
+    if (!mine) return false;
+    if (target === undefined) {
+      left.push(
+        `${what} for ${subscriberId} (${subscription.endpoint}) left on the SNS dead-letter queue: ${noResendBranch(subscriber, deadLetter, subscription.endpoint)}`,
+      );
+      return false;
+    }
+    try {
+      await ports.resender.publish({
+        subject: deadLetter.subject,
+        body: deadLetter.message,
+        attributes: resendMessageAttributes(target),
+      });
+    } catch (error) {
+      left.push(
+        `${what} for ${subscriberId} (${subscription.endpoint}) left on the SNS dead-letter queue: the re-send was not published: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return false;
+    }
+    return true;
+  });
+  return { resent: resent.length, left };
+}
+
+/** The subscription's resend branch, when the deployed policy has one for this address. */
+function resendTargetFrom(
+  subscription: EmailSubscriptionState,
+  deadLetter: SnsEnvelopeDeadLetter,
+): ResendTarget | undefined {
+  const target = resendTargetOfPolicy(subscription.filterPolicy);
+  if (target === undefined) return undefined;
+  // The branch of another address would e-mail someone else: the policy must be this subscription's own.
+  if (target.address !== subscription.endpoint.toLowerCase()) return undefined;
+  if ((deadLetter.attributes.digest !== undefined) !== (target.kind === 'digest')) return undefined;
+  return target;
+}
+
+/** Why the subscription takes no re-sent e-mail, and what to do. */
+function noResendBranch(
+  subscriber: Extract<SubscriberConfig, { type: 'email' }> | undefined,
+  deadLetter: SnsEnvelopeDeadLetter,
+  endpoint: string,
+): string {
+  const byHand = 'forward it by hand (deliveries --stack --json has its text), then delete it';
+  if (subscriber !== undefined && deadLetter.attributes.digest === undefined) {
+    const fits = emailSubscriptionPolicy(subscriber, 'events', endpoint);
+    if (!fits.resend) return `its subscription takes no re-sent e-mail (${fits.reason}): ${byHand}`;
+  }
+  return `its subscription's filter policy has no branch for re-sent e-mail (${resendAudienceHint(subscriber, deadLetter, endpoint)}): deploy the stack with this version, wait a few minutes for SNS to apply it, and replay again; or ${byHand}`;
+}
+
+function resendAudienceHint(
+  subscriber: { id: string } | undefined,
+  deadLetter: SnsEnvelopeDeadLetter,
+  endpoint: string,
+): string {
+  if (subscriber === undefined) return 'the stack was deployed with another config';
+  return `expected audience ${resendAudience({ subscriberId: subscriber.id, kind: deadLetter.attributes.digest === undefined ? 'events' : 'digest', address: endpoint })}; deployed before e-mail could be re-sent`;
 }
 
 function parseEvent(body: string): NotifierEvent | undefined {

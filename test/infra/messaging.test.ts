@@ -9,7 +9,12 @@ import {
   DELIVERY_FUNCTION_TIMEOUT_SECONDS,
   MAX_RECEIVE_COUNT,
 } from '../../shared/contracts/deliveryQueueContract.js';
-import { CHANNEL_QUEUE_POLICY, compileFilterPolicy } from '../../shared/contracts/snsFilterPolicy.js';
+import {
+  CHANNEL_QUEUE_POLICY,
+  compileFilterPolicy,
+  policyComplexity,
+  SNS_MAX_VALUE_COMBINATIONS,
+} from '../../shared/contracts/snsFilterPolicy.js';
 import { PUBLISHER_STREAM_FILTER_PATTERN } from '../../shared/contracts/streamContract.js';
 import {
   type CfnResource,
@@ -96,7 +101,7 @@ describe('subscriptions', () => {
 });
 
 describe('e-mail subscriptions', () => {
-  it("subscribes each recipient with the filter policy compileFilterPolicy makes of the subscriber's filter and catch-up threshold", () => {
+  it("subscribes each recipient with the filter policy compileFilterPolicy makes of the subscriber's filter and catch-up threshold, or a re-send to that address alone", () => {
     const subscriber = parsed.subscribers.find((candidate) => candidate.id === 'office-email');
     const email = subscriptions.filter((subscription) => subscription.Protocol === 'email');
     expect(email.map((subscription) => subscription.Endpoint).sort()).toEqual([
@@ -106,10 +111,53 @@ describe('e-mail subscriptions', () => {
     for (const subscription of email) {
       expect(subscription).toMatchObject({
         TopicArn: { Ref: eventTopicId },
-        // A person: its catch-ups (15 minutes, the default), and no event that was stale for them.
-        FilterPolicy: compileFilterPolicy(subscriber?.filter, undefined, undefined, 900),
+        FilterPolicy: {
+          $or: [
+            // A person: its catch-ups (15 minutes, the default), and no event that was stale for them.
+            compileFilterPolicy(subscriber?.filter, undefined, undefined, 900),
+            { audience: [`resend-to:office-email:events:${String(subscription.Endpoint)}`] },
+          ],
+        },
       });
     }
+  });
+
+  it('keeps the policy of a filter at the full 150 combinations as it is, with a warning that its dead letters are forwarded by hand', () => {
+    const full = exampleConfig();
+    const email = full.subscribers.find((subscriber) => subscriber.type === 'email');
+    const establishments = Array.from(
+      { length: 25 },
+      (_, index) => `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+    );
+    if (email?.type === 'email') {
+      email.filter = {
+        types: [
+          'order.created',
+          'order.completed',
+          'order.canceled',
+          'order.rescheduled',
+          'order.archived',
+          'order.status_changed',
+        ],
+        establishments,
+      };
+    }
+    const { stack: fullStack, template: fullTemplate } = notifierApp(full);
+    const policies = resourcesOfType(fullTemplate, 'AWS::SNS::Subscription')
+      .map(([, resource]) => resource.Properties ?? {})
+      .filter((properties) => properties.Protocol === 'email')
+      .map((properties) => properties.FilterPolicy as Parameters<typeof policyComplexity>[0]);
+    expect(policies.length).toBeGreaterThan(0);
+    for (const policy of policies) {
+      expect(policy).not.toHaveProperty('$or');
+      expect(policyComplexity(policy)).toBe(SNS_MAX_VALUE_COMBINATIONS);
+    }
+    Annotations.fromStack(fullStack).hasWarning(
+      '*',
+      Match.stringLikeRegexp(
+        'e-mail subscriber "office-email" takes no re-sent e-mail: its filter has 150 value combinations',
+      ),
+    );
   });
 
   it('warns at synth that SNS e-mail cannot carry the contact details a subscriber asks for', () => {

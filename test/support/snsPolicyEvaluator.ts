@@ -1,6 +1,6 @@
 // A small, faithful evaluator of SNS subscription filter policies in the MessageAttributes scope, for
-// the subset the compiler emits (exact strings, and `anything-but` a list of strings): the test's
-// independent stand-in for SNS itself.
+// the subset the compiler emits (exact strings, `anything-but` a list of strings, and a top-level `$or` of
+// such policies): the test's independent stand-in for SNS itself.
 import type { MessageAttributeValue } from '@aws-sdk/client-sns';
 
 /** Attribute name → allowed values, as SNS reads the policy's JSON. */
@@ -17,6 +17,15 @@ export function snsPolicyMatches(
   attributes: Readonly<Record<string, MessageAttributeValue>>,
 ): boolean {
   if (policy === undefined) return true;
+  const branches = orBranches(policy);
+  if (branches !== undefined) {
+    // An `$or` ANDs with the policy's other keys: the message must meet them and at least one branch.
+    const { $or: _, ...rest } = policy;
+    return (
+      (Object.keys(rest).length === 0 || snsPolicyMatches(rest, attributes)) &&
+      branches.some((branch) => snsPolicyMatches(branch, attributes))
+    );
+  }
   return Object.entries(policy).every(([key, allowed]) => {
     if (!Array.isArray(allowed) || allowed.length === 0) {
       throw new Error(`policy key ${key} must list at least one value; SNS would refuse the policy`);
@@ -50,4 +59,30 @@ function conditionOf(key: string, value: unknown): (candidate: string) => boolea
   }
   // Prefix, numeric, exists and the rest are outside the subset.
   throw new Error(`policy key ${key} holds a condition outside the subset: ${JSON.stringify(value)}`);
+}
+
+/**
+ * The branches of a policy's `$or`, when SNS reads it as one (AWS, "AND/OR logic"): an array of at least two
+ * objects none of whose field names is a reserved keyword. Otherwise `$or` is an ordinary attribute name.
+ */
+function orBranches(policy: FilterPolicyDocument): FilterPolicyDocument[] | undefined {
+  const branches: unknown = policy.$or;
+  if (!Array.isArray(branches) || branches.length < 2) return undefined;
+  const reserved = new Set([
+    'numeric',
+    'prefix',
+    'suffix',
+    'anything-but',
+    'exists',
+    'equals-ignore-case',
+    'cidr',
+  ]);
+  const objects = branches.every(
+    (branch) =>
+      typeof branch === 'object' &&
+      branch !== null &&
+      !Array.isArray(branch) &&
+      Object.keys(branch).every((name) => !reserved.has(name)),
+  );
+  return objects ? (branches as FilterPolicyDocument[]) : undefined;
 }

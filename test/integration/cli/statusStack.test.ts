@@ -1,7 +1,8 @@
 // `meal-notifier status --stack`, run in-process against a state table on DynamoDB Local with SQS and
-// CloudFormation mocked: the organizations' poll state and recent events from the table, each subscriber's
-// queued deliveries (its channel's queue) and its own dead letters (read by attribute from its channel's
-// shared dead-letter queue), a disabled subscriber, the publisher's failure queue,
+// CloudFormation mocked: the organizations' poll state and recent events from the table, each channel's
+// queued deliveries (its one shared queue, counted once and labelled as the channel's, never as a
+// subscriber's), each subscriber's own dead letters (read by attribute from its channel's shared
+// dead-letter queue), a disabled subscriber, the publisher's failure queue,
 // and a queue that does not answer, named without hiding the rest. The exit code is the health verdict; a
 // stack deployed with polling off does not count its organizations.
 import { readFile, writeFile } from 'node:fs/promises';
@@ -131,8 +132,13 @@ describe('meal-notifier status --stack', () => {
     expect(result.stdout).toMatch(row('North School', '\\S+ \\S+Z \\([^)]+ ago\\)', '2', '2', '2', '2'));
     // The last error on a line of its own under the organization's row.
     expect(result.stdout).toMatch(/│ last error: North School: token rejected \(401\)\s*│/);
-    expect(result.stdout).toMatch(row('automation', 'webhook', '4', '2', 'enabled'));
-    expect(result.stdout).toMatch(row('kitchen-north', 'slack', '0', '1', 'disabled since \\S+'));
+    // Its own dead letters; what waits on the shared queue is the channel's, shown once, as the channel's.
+    expect(result.stdout).toMatch(row('automation', 'webhook', 'on webhook', '2', 'enabled'));
+    expect(result.stdout).toMatch(row('kitchen-north', 'slack', 'on slack', '1', 'disabled since \\S+'));
+    expect(result.stdout).toMatch(row('Channel queue', 'Queued', 'Shared by'));
+    expect(result.stdout).toMatch(row('webhook', '4', 'automation'));
+    expect(result.stdout).toMatch(row('slack', '0', 'kitchen-north'));
+    expect(result.stdout).not.toMatch(row('automation', 'webhook', '4'));
     // SNS e-mails the e-mail subscriber: no queue to count.
     expect(result.stdout).toMatch(row('office', 'email', '-', '-', 'enabled'));
     expect(result.stdout).toContain(
@@ -185,10 +191,63 @@ describe('meal-notifier status --stack', () => {
       organizations: [{ id: NORTH_SCHOOL_ID, consecutiveFailures: 2, snapshots: 2, eventsLastDay: 2 }],
     });
     expect(report.subscribers).toEqual([
-      expect.objectContaining({ id: 'automation', queued: 4, dead: 2, disabled: null }),
-      expect.objectContaining({ id: 'kitchen-north', queued: 0, dead: 1, disabled: expect.any(Object) }),
+      expect.objectContaining({
+        id: 'automation',
+        queued: null,
+        queuedOnChannel: 'webhook',
+        dead: 2,
+        disabled: null,
+      }),
+      expect.objectContaining({
+        id: 'kitchen-north',
+        queued: null,
+        queuedOnChannel: 'slack',
+        dead: 1,
+        disabled: expect.any(Object),
+      }),
       expect.objectContaining({ id: 'office', queued: null, dead: null }),
     ]);
+    expect(report.channels).toEqual([
+      { channel: 'webhook', subscribers: ['automation'], queued: 4 },
+      { channel: 'slack', subscribers: ['kitchen-north'], queued: 0 },
+    ]);
+  });
+
+  it("counts a shared queue once, as its channel's, and gives each subscriber of it only its own dead letters", async () => {
+    const config = exampleConfig();
+    config.subscribers = [
+      ...(config.subscribers ?? []),
+      {
+        id: 'partner-hooks',
+        type: 'webhook',
+        url: 'https://partner.example.org/hooks',
+        secret: { env: 'PARTNER_SECRET' },
+      },
+    ];
+    const configPath = join(stack.dir, 'two-webhooks.json');
+    await writeFile(configPath, JSON.stringify(config));
+
+    const result = await runCliInProcess([
+      'status',
+      '--config',
+      configPath,
+      '--stack',
+      STACK_NAME,
+      '--stack-outputs',
+      stack.outputsPath,
+    ]);
+
+    // Before, both rows showed the webhook queue's 4 as their own: 8 deliveries where 4 wait.
+    expect(result.stdout).toMatch(row('automation', 'webhook', 'on webhook', '2', 'enabled'));
+    expect(result.stdout).toMatch(row('partner-hooks', 'webhook', 'on webhook', '1', 'enabled'));
+    expect(result.stdout).toMatch(row('webhook', '4', 'automation, partner-hooks'));
+    expect(result.stdout.match(/│ 4\s*│/g)).toHaveLength(1);
+    // The channel's queue is asked once, however many subscribers share it.
+    expect(
+      sqs
+        .commandCalls(GetQueueAttributesCommand)
+        .filter((call) => call.args[0].input.QueueUrl === QUEUE_URLS.automation.queueUrl),
+    ).toHaveLength(1);
   });
 
   it('does not count the organizations of a stack deployed with polling off', async () => {
@@ -244,7 +303,8 @@ describe('meal-notifier status --stack', () => {
     const result = await runCliInProcess(['status', '--config', stack.configPath, '--stack', STACK_NAME]);
 
     expect(cloudFormation).toHaveReceivedCommandWith(DescribeStacksCommand, { StackName: STACK_NAME });
-    expect(result.stdout).toMatch(row('automation', 'webhook', '4', '2', 'enabled'));
+    expect(result.stdout).toMatch(row('automation', 'webhook', 'on webhook', '2', 'enabled'));
+    expect(result.stdout).toMatch(row('webhook', '4', 'automation'));
     // What the outputs do not name is a gap in the report, said as such, and the exit code says so too.
     expect(result.stdout).toMatch(row('kitchen-north', 'slack', '\\?', '\\?', 'disabled since \\S+'));
     expect(result.stdout).toContain(
@@ -279,8 +339,10 @@ describe('meal-notifier status --stack', () => {
 
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(row('North School', '.+', '2', '2', '2', '2'));
-    expect(result.stdout).toMatch(row('automation', 'webhook', '\\?', '\\?', 'enabled'));
-    expect(result.stdout).toMatch(row('kitchen-north', 'slack', '0', '1', 'disabled since \\S+'));
+    // The channel's count is the gap; automation's own dead letters are still read.
+    expect(result.stdout).toMatch(row('automation', 'webhook', 'on webhook', '2', 'enabled'));
+    expect(result.stdout).toMatch(row('webhook', '\\?', 'automation'));
+    expect(result.stdout).toMatch(row('kitchen-north', 'slack', 'on slack', '1', 'disabled since \\S+'));
     expect(result.stdout).toContain(
       `not known: cannot reach the queue of automation (${QUEUE_URLS.automation.queueUrl}): AccessDenied: not authorized to perform sqs:GetQueueAttributes; your AWS identity is not allowed to`,
     );

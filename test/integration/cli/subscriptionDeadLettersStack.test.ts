@@ -1,8 +1,11 @@
 // What SNS could not deliver to a subscription, on a deployed stack (SQS and SNS mocked): `deliveries
 // --stack` lists the SNS dead-letter queue with the subscriber each message was for as far as it tells
 // (an e-mail notification names its subscription, a raw one only its event), and `replay --stack
-// --dead-letters` puts a subscriber queue's own back on that queue alone, never through the topic.
+// --dead-letters` puts a subscriber queue's own back on that queue alone, never through the topic; for an
+// e-mail subscriber, it publishes each undelivered e-mail again as a re-send that only its own
+// subscription's policy lets in, and deletes it once SNS accepted it.
 import {
+  GetSubscriptionAttributesCommand,
   ListSubscriptionsByTopicCommand,
   PublishBatchCommand,
   PublishCommand,
@@ -20,6 +23,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { compileFilterPolicy, withResendBranch } from '../../../shared/contracts/snsFilterPolicy.js';
 import { NORTH_CANTEEN_ID, NORTH_SCHOOL_ID } from '../../support/configFixtures.js';
 import {
   ALARM_TOPIC_ARN,
@@ -165,7 +169,8 @@ describe('meal-notifier deliveries --stack, the SNS dead-letter queue', () => {
       subscriberId: 'office',
       eventType: 'order.canceled',
       reference: 'Order ORD-1 canceled',
-      reason: expect.stringContaining('SNS could not e-mail office@example.org'),
+      reason:
+        'SNS could not e-mail office@example.org; replay --subscriber office --dead-letters re-sends it to that address alone',
       message: 'Order ORD-1 was canceled.',
     });
     expect(byMessage['m-alarm']).toMatchObject({
@@ -236,5 +241,145 @@ describe('meal-notifier replay --stack --dead-letters, the SNS dead-letter queue
       .flatMap((call) => call.args[0].input.Entries ?? [])
       .map((entry) => entry.ReceiptHandle);
     expect(givenBack.sort()).toEqual(['h-alarm', 'h-both', 'h-office']);
+  });
+});
+
+describe('meal-notifier replay --stack --dead-letters of an e-mail subscriber', () => {
+  const officePolicy = compileFilterPolicy({ types: ['order.canceled'] }, undefined, [], 900);
+  const RESEND_TO_OFFICE = 'resend-to:office:events:office@example.org';
+  const deployed = (filterPolicy: unknown) =>
+    sns.on(GetSubscriptionAttributesCommand, { SubscriptionArn: OFFICE_SUBSCRIPTION }).resolves({
+      Attributes: {
+        SubscriptionArn: OFFICE_SUBSCRIPTION,
+        Endpoint: 'office@example.org',
+        Protocol: 'email',
+        FilterPolicy: JSON.stringify(filterPolicy),
+      },
+    });
+  const replayOffice = () =>
+    runCliInProcess(['replay', ...stack.stackArgs, '--subscriber', 'office', '--dead-letters']);
+  const givenBack = () =>
+    sqs
+      .commandCalls(ChangeMessageVisibilityBatchCommand)
+      .filter((call) => call.args[0].input.QueueUrl === SUBSCRIPTION_DEAD_LETTER_QUEUE_URL)
+      .flatMap((call) => call.args[0].input.Entries ?? [])
+      .map((entry) => entry.ReceiptHandle)
+      .sort();
+
+  it('publishes the undelivered e-mail again, same subject and text, to that address alone, then deletes it', async () => {
+    deployed(
+      withResendBranch(officePolicy, {
+        subscriberId: 'office',
+        kind: 'events',
+        address: 'office@example.org',
+      }).policy,
+    );
+    sns.on(PublishCommand).resolves({ MessageId: 'resent' });
+
+    const result = await replayOffice();
+
+    expect(result.code).toBe(0);
+    const published = sns.commandCalls(PublishCommand);
+    expect(published.map((call) => call.args[0].input)).toEqual([
+      {
+        TopicArn: TOPIC_ARN,
+        Subject: 'Order ORD-1 canceled',
+        Message: 'Order ORD-1 was canceled.',
+        // Only office@'s own subscription has a branch that lets these in (snsFilterPolicy.ts).
+        MessageAttributes: {
+          type: { DataType: 'String', StringValue: 'email.resend' },
+          audience: { DataType: 'String', StringValue: RESEND_TO_OFFICE },
+        },
+      },
+    ]);
+    const deleted = sqs.commandCalls(DeleteMessageCommand);
+    expect(deleted.map((call) => call.args[0].input)).toEqual([
+      { QueueUrl: SUBSCRIPTION_DEAD_LETTER_QUEUE_URL, ReceiptHandle: 'h-office' },
+    ]);
+    // Deleted only once SNS accepted the copy.
+    expect(published[0]?.calledBefore(deleted[0] ?? published[0])).toBe(true);
+    // The queue subscribers' and the alarm's stay, given back at once; nothing goes on a queue.
+    expect(givenBack()).toEqual(['h-alarm', 'h-both', 'h-raw']);
+    expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
+    expect(result.stderr).toContain(
+      '1 undelivered e-mail re-sent to office, each to its own recipient alone: see meal-notifier deliveries --stack',
+    );
+  });
+
+  it('keeps a message SNS refused to publish again, in one line naming the subscriber, and fails', async () => {
+    deployed(
+      withResendBranch(officePolicy, {
+        subscriberId: 'office',
+        kind: 'events',
+        address: 'office@example.org',
+      }).policy,
+    );
+    sns.on(PublishCommand).rejects(
+      Object.assign(new Error('User is not authorized to perform SNS:Publish'), {
+        name: 'AuthorizationError',
+      }),
+    );
+
+    const result = await replayOffice();
+
+    expect(result.code).toBe(1);
+    expect(sqs).not.toHaveReceivedCommand(DeleteMessageCommand);
+    expect(givenBack()).toEqual(['h-alarm', 'h-both', 'h-office', 'h-raw']);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toContain(
+      '0 undelivered e-mails re-sent to office, each to its own recipient alone: see meal-notifier deliveries --stack NotifierTest',
+    );
+    expect(lines.filter((line) => line.includes('m-office'))).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^message m-office \\("Order ORD-1 canceled"\\) for office \\(office@example\\.org\\) left on the SNS dead-letter queue: the re-send was not published: cannot reach the event topic ${TOPIC_ARN}`,
+        ),
+      ),
+    ]);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('keeps the message of a subscription deployed without the resend branch, saying to deploy first', async () => {
+    deployed(officePolicy);
+
+    const result = await replayOffice();
+
+    expect(result.code).toBe(1);
+    expect(sns).not.toHaveReceivedCommand(PublishCommand);
+    expect(sqs).not.toHaveReceivedCommand(DeleteMessageCommand);
+    expect(result.stderr).toMatch(
+      /message m-office \("Order ORD-1 canceled"\) for office \(office@example\.org\) left on the SNS dead-letter queue: its subscription's filter policy has no branch for re-sent e-mail .*deploy the stack with this version/,
+    );
+  });
+
+  it("leaves another subscriber's e-mail alone, even at the same address", async () => {
+    deployed(
+      withResendBranch(officePolicy, {
+        subscriberId: 'kitchen-mail',
+        kind: 'events',
+        address: 'office@example.org',
+      }).policy,
+    );
+
+    const result = await replayOffice();
+
+    expect(result.code).toBe(0);
+    expect(sns).not.toHaveReceivedCommand(PublishCommand);
+    expect(sqs).not.toHaveReceivedCommand(DeleteMessageCommand);
+    expect(result.stderr).toContain('0 undelivered e-mails re-sent to office');
+  });
+
+  it('refuses to replay events from the table to an e-mail subscriber: only what SNS could not deliver is sent again', async () => {
+    const result = await runCliInProcess([
+      'replay',
+      ...stack.stackArgs,
+      '--subscriber',
+      'office',
+      '--since',
+      '1h',
+    ]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('only what SNS could not deliver can be sent again (--dead-letters)');
+    expect(sns).not.toHaveReceivedCommand(PublishCommand);
   });
 });

@@ -4,9 +4,13 @@ import {
   checkFilterExpressible,
   compileFilterPolicy,
   digestFilterPolicy,
+  policyComplexity,
+  policyKeyNames,
+  resendTargetOf,
   SNS_MAX_POLICY_KEYS,
   SNS_MAX_VALUE_COMBINATIONS,
   takesEventsAtOnce,
+  withResendBranch,
 } from '../../../shared/contracts/snsFilterPolicy.js';
 import { FilterPolicyError } from '../../../shared/delivery/errors.js';
 import type { EventType } from '../../../shared/events/notifierEvent.js';
@@ -42,20 +46,20 @@ function refusalOf(compile: () => unknown): FilterPolicyError {
 }
 
 describe('compileFilterPolicy', () => {
-  it('takes every event type but digests for no filter or an empty one, so no subscription takes a digest', () => {
+  it('takes every event type but digests and re-sent e-mails for no filter or an empty one, so no subscription takes one', () => {
     expect(compileFilterPolicy(undefined)).toEqual({
-      type: [{ 'anything-but': ['digest.email'] }],
+      type: [{ 'anything-but': ['digest.email', 'email.resend'] }],
       audience: EVERY_EVENT,
     });
     expect(compileFilterPolicy({})).toEqual({
-      type: [{ 'anything-but': ['digest.email'] }],
+      type: [{ 'anything-but': ['digest.email', 'email.resend'] }],
       audience: EVERY_EVENT,
     });
   });
 
   it("leaves out the types an e-mail subscriber's digest gathers", () => {
     expect(compileFilterPolicy(undefined, undefined, ['order.created', 'order.completed'])).toEqual({
-      type: [{ 'anything-but': ['order.created', 'order.completed', 'digest.email'] }],
+      type: [{ 'anything-but': ['order.created', 'order.completed', 'digest.email', 'email.resend'] }],
       audience: EVERY_EVENT,
     });
     expect(
@@ -66,7 +70,7 @@ describe('compileFilterPolicy', () => {
   it('lets no establishment event through a statuses key when the digest gathers both kinds', () => {
     const held = ['establishment.prep_summary', 'establishment.prep_changed'];
     expect(compileFilterPolicy({ statuses: ['canceled'] }, undefined, held)).toEqual({
-      type: [{ 'anything-but': [...held, 'digest.email'] }],
+      type: [{ 'anything-but': [...held, 'digest.email', 'email.resend'] }],
       status: ['canceled'],
       audience: EVERY_EVENT,
     });
@@ -76,7 +80,7 @@ describe('compileFilterPolicy', () => {
     expect(
       compileFilterPolicy({ statuses: ['canceled'] }, undefined, ['establishment.prep_summary']),
     ).toEqual({
-      type: [{ 'anything-but': ['establishment.prep_summary', 'digest.email'] }],
+      type: [{ 'anything-but': ['establishment.prep_summary', 'digest.email', 'email.resend'] }],
       status: ['canceled', 'n/a'],
       audience: EVERY_EVENT,
     });
@@ -125,7 +129,7 @@ describe('compileFilterPolicy', () => {
 
   it('lower-cases establishment uuids and keeps one of each', () => {
     expect(compileFilterPolicy({ establishments: [CANTEEN_1.toUpperCase(), CANTEEN_1, CANTEEN_2] })).toEqual({
-      type: [{ 'anything-but': ['digest.email'] }],
+      type: [{ 'anything-but': ['digest.email', 'email.resend'] }],
       establishment: [CANTEEN_1, CANTEEN_2],
       audience: EVERY_EVENT,
     });
@@ -138,7 +142,7 @@ describe('compileFilterPolicy', () => {
       audience: EVERY_EVENT,
     });
     expect(compileFilterPolicy(undefined, [NORTH])).toEqual({
-      type: [{ 'anything-but': ['digest.email'] }],
+      type: [{ 'anything-but': ['digest.email', 'email.resend'] }],
       organization: [NORTH],
       audience: EVERY_EVENT,
     });
@@ -157,7 +161,7 @@ describe('compileFilterPolicy', () => {
   it('lets prep summaries through a statuses or paymentMethods key with the value their attributes hold', () => {
     // Those keys choose among orders; a summary is about none, and SNS cannot say "or absent" beside values.
     expect(compileFilterPolicy({ statuses: ['pending'], paymentMethods: ['card', 'cash'] })).toEqual({
-      type: [{ 'anything-but': ['digest.email'] }],
+      type: [{ 'anything-but': ['digest.email', 'email.resend'] }],
       status: ['pending', NOT_AN_ORDER],
       payment_method: ['card', 'cash', NOT_AN_ORDER],
       audience: EVERY_EVENT,
@@ -270,7 +274,7 @@ describe('compileFilterPolicy', () => {
 
   it("names a person's catch-up threshold as its audience, with one value: no filter it could express is refused", () => {
     expect(compileFilterPolicy(undefined, undefined, undefined, 900)).toEqual({
-      type: [{ 'anything-but': ['digest.email'] }],
+      type: [{ 'anything-but': ['digest.email', 'email.resend'] }],
       audience: ['catch-up-after-900s'],
     });
     // The 150 combinations of order types alone still fit: the audience multiplies them by one.
@@ -302,5 +306,101 @@ describe('checkFilterExpressible', () => {
     expect(checkFilterExpressible(filter, [NORTH, SOUTH])).toBe(
       'filter has 200 value combinations; SNS allows 150 (establishments 100 × organizations 2)',
     );
+  });
+});
+
+describe('withResendBranch: an e-mail subscription also takes the e-mails re-sent to it alone', () => {
+  const OFFICE = { subscriberId: 'office', kind: 'events' as const, address: 'Office@North.example.org' };
+  const RESEND_TO_OFFICE = 'resend-to:office:events:office@north.example.org';
+
+  it('ORs the policy with one branch naming its own subscription, by a key every event policy already has', () => {
+    const policy = compileFilterPolicy({ types: ['order.canceled'] }, undefined, undefined, 900);
+    const compiled = withResendBranch(policy, OFFICE);
+    expect(compiled).toEqual({
+      resend: true,
+      policy: { $or: [policy, { audience: [RESEND_TO_OFFICE] }] },
+    });
+    expect(resendTargetOf(compiled.policy)).toEqual({ ...OFFICE, address: 'office@north.example.org' });
+    // No key beyond the policy's own: five keys stay five, however SNS counts them across the branches.
+    expect(policyKeyNames(compiled.policy).sort()).toEqual(Object.keys(policy).sort());
+  });
+
+  it('counts complexity as SNS does with $or: the sum of the branches (AWS docs, "AND/OR logic")', () => {
+    // The docs' example: (source × metricName) + (source × metricType × metricId) + (… × spaceId) = 7,
+    // flattened here to the branches it stands for.
+    expect(
+      policyComplexity({
+        $or: [
+          { type: ['a'], status: ['b', 'c'] },
+          { type: ['a'], audience: ['d'], establishment: ['e', 'f'] },
+          { type: ['a'], audience: ['d'], payment_method: ['g', 'h', 'i'] },
+        ],
+      }),
+    ).toBe(7);
+    expect(policyComplexity({ type: ['a', 'b', 'c'], status: ['x'], establishment: ['1', '2'] })).toBe(6);
+  });
+
+  it('gives a filter one combination short of the limit its branch, at exactly 150', () => {
+    const policy = compileFilterPolicy({ establishments: establishmentIds(149) });
+    expect(policyComplexity(policy)).toBe(149);
+    const compiled = withResendBranch(policy, OFFICE);
+    expect(compiled.resend).toBe(true);
+    expect(policyComplexity(compiled.policy)).toBe(SNS_MAX_VALUE_COMBINATIONS);
+  });
+
+  it('still deploys the largest filter that fits today (150 combinations, five keys), without the branch, and says why', () => {
+    const largest = compileFilterPolicy(
+      {
+        types: FIVE_TYPES,
+        establishments: establishmentIds(5),
+        statuses: ['pending', 'canceled'],
+        paymentMethods: ['cash'],
+      },
+      undefined,
+      undefined,
+      900,
+    );
+    // 5 types × 5 establishments × (2 statuses + n/a) × (1 payment method + n/a) × 1 audience.
+    expect(policyComplexity(largest)).toBe(SNS_MAX_VALUE_COMBINATIONS);
+    expect(Object.keys(largest)).toHaveLength(SNS_MAX_POLICY_KEYS);
+    const compiled = withResendBranch(largest, OFFICE);
+    expect(compiled).toEqual({
+      resend: false,
+      policy: largest,
+      reason:
+        'its filter has 150 value combinations, all SNS allows, and a branch for re-sent e-mail would make 151',
+    });
+    expect(resendTargetOf(compiled.policy)).toBeUndefined();
+  });
+
+  it('gives a five-key filter under the limit its branch, still comparing five keys', () => {
+    const fiveKeys = compileFilterPolicy(
+      {
+        types: ['order.created'],
+        establishments: [CANTEEN_1],
+        statuses: ['pending'],
+        paymentMethods: ['cash'],
+      },
+      undefined,
+      undefined,
+      900,
+    );
+    const compiled = withResendBranch(fiveKeys, OFFICE);
+    expect(compiled.resend).toBe(true);
+    expect(policyKeyNames(compiled.policy)).toHaveLength(SNS_MAX_POLICY_KEYS);
+  });
+
+  it("gives a digest subscription its own branch, which another of the address's subscriptions does not name", () => {
+    const compiled = withResendBranch(digestFilterPolicy('office'), { ...OFFICE, kind: 'digest' });
+    expect(compiled.policy).toEqual({
+      $or: [{ digest: ['office'] }, { audience: ['resend-to:office:digest:office@north.example.org'] }],
+    });
+  });
+
+  it('reads no resend target out of a policy without the branch, or with a look-alike', () => {
+    expect(resendTargetOf(undefined)).toBeUndefined();
+    expect(resendTargetOf(compileFilterPolicy(undefined))).toBeUndefined();
+    expect(resendTargetOf({ $or: [{ audience: ['every-event'] }, { type: ['x'] }] })).toBeUndefined();
+    expect(resendTargetOf({ $or: [{ audience: ['resend-to:office:weekly:a@b'] }] })).toBeUndefined();
   });
 });

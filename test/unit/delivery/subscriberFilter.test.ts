@@ -3,11 +3,16 @@ import type { SubscriberFilter } from '../../../shared/config/configSchema.js';
 import {
   digestMessageAttributes,
   eventMessageAttributes,
+  type ResendTarget,
+  resendMessageAttributes,
 } from '../../../shared/contracts/messageAttributes.js';
 import {
+  CHANNEL_QUEUE_POLICY,
   compileFilterPolicy,
   digestFilterPolicy,
+  type SnsFilterPolicy,
   takesEventsAtOnce,
+  withResendBranch,
 } from '../../../shared/contracts/snsFilterPolicy.js';
 import { isDigested } from '../../../shared/delivery/digest/planDigests.js';
 import { matchesFilter } from '../../../shared/delivery/subscriberFilter.js';
@@ -575,5 +580,80 @@ describe('digests on the topic reach the subscriber they are addressed to, and n
     for (const event of Object.values(EVENTS)) {
       expect(snsPolicyMatches(digestFilterPolicy('office'), eventMessageAttributes(event))).toBe(false);
     }
+  });
+});
+
+describe('a re-sent e-mail reaches the one subscription it names, and an ordinary message no resend branch', () => {
+  const OFFICE: ResendTarget = { subscriberId: 'office', kind: 'events', address: 'office@example.test' };
+  const resentToOffice = resendMessageAttributes(OFFICE);
+  /** The subscription's whole policy; with no branch when the filter is at SNS's full 150 already. */
+  const branchOf = (policy: SnsFilterPolicy, target: ResendTarget) =>
+    withResendBranch(policy, target).policy as unknown as Record<string, readonly unknown[]>;
+  const ordinary = [
+    ...Object.values(EVENTS).flatMap((event) => [
+      eventMessageAttributes(event),
+      eventMessageAttributes(event, { catchUpAfterSeconds: [900, 3600] }),
+    ]),
+    digestMessageAttributes(digestFor('office')),
+    digestMessageAttributes(digestFor('kitchen')),
+  ];
+
+  it.each(CASES)('the branch changes nothing for an event or a digest: $name', ({ filter }) => {
+    for (const catchUpAfter of [undefined, 900]) {
+      const policy = compileFilterPolicy(filter, undefined, [], catchUpAfter);
+      const branched = branchOf(policy, OFFICE);
+      for (const attributes of ordinary) {
+        expect(snsPolicyMatches(branched, attributes)).toBe(snsPolicyMatches(policy, attributes));
+        const branch = branched.$or?.[1] as { audience: string[] } | undefined;
+        if (branch !== undefined) expect(snsPolicyMatches(branch, attributes)).toBe(false);
+      }
+    }
+  });
+
+  it.each(CASES)('no policy but its own takes a re-sent e-mail: $name', ({ filter }) => {
+    // Every event policy refuses its type and its audience; so do the channel queues' and the digests'.
+    for (const catchUpAfter of [undefined, 900]) {
+      expect(snsPolicyMatches(compileFilterPolicy(filter, undefined, [], catchUpAfter), resentToOffice)).toBe(
+        false,
+      );
+      const kitchen = branchOf(compileFilterPolicy(filter, undefined, [], catchUpAfter), {
+        ...OFFICE,
+        subscriberId: 'kitchen',
+      });
+      expect(snsPolicyMatches(kitchen, resentToOffice)).toBe(false);
+      const own = withResendBranch(compileFilterPolicy(filter, undefined, [], catchUpAfter), OFFICE);
+      // At SNS's full 150 the subscription has no branch (and its dead letters are forwarded by hand).
+      expect(
+        snsPolicyMatches(own.policy as unknown as Record<string, readonly unknown[]>, resentToOffice),
+      ).toBe(own.resend);
+    }
+  });
+
+  it("reaches neither the subscriber's other recipients, nor its digest subscription, nor a channel queue", () => {
+    const policy = compileFilterPolicy(undefined, undefined, ['order.created'], 900);
+    expect(snsPolicyMatches(branchOf(policy, OFFICE), resentToOffice)).toBe(true);
+    expect(
+      snsPolicyMatches(branchOf(policy, { ...OFFICE, address: 'head@example.test' }), resentToOffice),
+    ).toBe(false);
+    const digest = branchOf(digestFilterPolicy('office'), { ...OFFICE, kind: 'digest' });
+    expect(snsPolicyMatches(digest, resentToOffice)).toBe(false);
+    expect(snsPolicyMatches(digest, resendMessageAttributes({ ...OFFICE, kind: 'digest' }))).toBe(true);
+    expect(snsPolicyMatches(digest, digestMessageAttributes(digestFor('office')))).toBe(true);
+    expect(snsPolicyMatches(CHANNEL_QUEUE_POLICY, resentToOffice)).toBe(false);
+    for (const attributes of ordinary.slice(0, 2)) {
+      expect(snsPolicyMatches(CHANNEL_QUEUE_POLICY, attributes)).toBe(true);
+    }
+  });
+
+  it('reads $or as SNS does: only an array of two or more objects with no reserved field names', () => {
+    const attributes = { type: { DataType: 'String', StringValue: 'x' } };
+    expect(snsPolicyMatches({ $or: [{ type: ['x'] }, { audience: ['y'] }] }, attributes)).toBe(true);
+    expect(snsPolicyMatches({ $or: [{ type: ['z'] }, { audience: ['y'] }] }, attributes)).toBe(false);
+    // One object: `$or` is an ordinary attribute name, which the message does not carry.
+    expect(() => snsPolicyMatches({ $or: [{ type: ['x'] }] }, attributes)).toThrow(/outside the subset/);
+    // Keys beside `$or` are ANDed with it.
+    expect(snsPolicyMatches({ type: ['y'], $or: [{ type: ['x'] }, { audience: ['y'] }] }, attributes)).toBe(
+      false,
+    );
   });
 });

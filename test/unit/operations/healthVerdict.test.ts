@@ -57,6 +57,7 @@ function stack(overrides: Partial<StackStatusReport> = {}): StackStatusReport {
     pollingEnabled: true,
     organizations: [organization()],
     subscribers: [subscriber()],
+    channels: [],
     publisherFailures: 0,
     problems: [],
     ...overrides,
