@@ -20,8 +20,6 @@ import { exampleConfig } from './support/notifierApp.js';
 const ONE_SYNTH = timeoutFor({ synths: 1 });
 /** A child's synthesis of the app, its functions not bundled. */
 const TWO_SYNTHS = timeoutFor({ synths: 2 });
-/** The test around that child. */
-const THREE_SYNTHS = timeoutFor({ synths: 3 });
 
 const settingsFor = (context: Record<string, unknown>) => deploymentSettings(new App({ context }).node);
 const directory = mkdtempSync(join(tmpdir(), 'notifier-settings-'));
@@ -125,39 +123,5 @@ describe('infra/app.ts', () => {
       `meal-order-notifier: ${path}: 1 problem\n  $.organizations[0].timeZone: "Europe/Lisbn" is not an IANA time zone`,
     );
     expect(result.stderr).not.toMatch(/\n\s+at /);
-  });
-
-  it('exits 1 with one line naming the role, for a config whose role policy IAM would refuse (checked as it synthesizes)', {
-    timeout: THREE_SYNTHS,
-  }, () => {
-    const config = exampleConfig();
-    // Eight webhook subscribers mid-rotation, four secrets each with long names: over IAM's 10,240.
-    for (let index = 0; index < 8; index += 1) {
-      config.subscribers.push({
-        id: `hook-${index}`,
-        type: 'webhook',
-        url: `https://hooks.example.org/${index}`,
-        secret: Array.from({ length: 4 }, (_, key) => ({
-          env: `HOOK_${index}_SECRET_${key}_`.padEnd(140, 'X'),
-        })),
-      });
-    }
-    const path = join(directory, 'large-role.json');
-    writeFileSync(path, JSON.stringify(config));
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'infra/app.ts'], {
-      cwd: new URL('../..', import.meta.url),
-      env: {
-        ...process.env,
-        // Not bundled: the refusal does not depend on the functions' code.
-        CDK_CONTEXT_JSON: JSON.stringify({ config: path, 'aws:cdk:bundling-stacks': [] }),
-        CDK_OUTDIR: join(directory, 'out-large-role'),
-      },
-      encoding: 'utf8',
-      timeout: TWO_SYNTHS,
-    });
-    expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(
-      /^meal-order-notifier: the role MealOrderNotifier\/Delivery\/Webhook\/Role\/Resource would hold \d+ characters of inline policy, over IAM's limit of 10240 on a role's inline policies: .*\n$/,
-    );
   });
 });
