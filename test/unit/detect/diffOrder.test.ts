@@ -31,6 +31,7 @@ describe('diffOrder: an order seen for the first time', () => {
       completedAt: null,
       pickupDate: '2026-03-05',
       establishmentUuid: order.establishment.uuid,
+      paymentMethod: 'card',
       updatedAt: order.updated_at,
       content: contentOf(order),
       missingSince: null,

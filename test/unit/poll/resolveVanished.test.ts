@@ -27,13 +27,22 @@ import { ESTABLISHMENT_UUID, makeOrder } from '../../support/orderFactory.js';
 const NO_LOOKUPS: Lookups = { searched: {}, averageRequests: 0 };
 
 /**
+ * A snapshot as written before the payment method was kept: its look-ups go to every payment method at
+ * once, which is what most cases below are about. The cases with a payment method come last.
+ */
+function unpaidSnapshot(order: OrderInput, overrides: Partial<Snapshot> = {}): Snapshot {
+  const { paymentMethod: _unknown, ...snapshot } = snapshotOfInput(order, overrides);
+  return snapshot;
+}
+
+/**
  * A cycle whose last one saw `orders` pending: their snapshots, and the source as the world is now once
  * `change` has run on it.
  */
 async function cycleAfter(
   orders: readonly OrderInput[],
   change: (fixture: CycleFixture) => void,
-  snapshots: Snapshot[] = orders.map((order) => snapshotOfInput(order)),
+  snapshots: Snapshot[] = orders.map((order) => unpaidSnapshot(order)),
 ): Promise<CycleFixture & { snapshots: Map<string, Snapshot> }> {
   const fixture = await cycleFixture({ orders, reserved: 10 });
   change(fixture);
@@ -141,9 +150,9 @@ describe('resolveVanished', () => {
         source.removeOrder(missing.uuid);
       },
       [
-        snapshotOfInput(stays),
-        snapshotOfInput(beyond),
-        snapshotOfInput(missing, { missingSince: new Date(T0 - MINUTE).toISOString() }),
+        unpaidSnapshot(stays),
+        unpaidSnapshot(beyond),
+        unpaidSnapshot(missing, { missingSince: new Date(T0 - MINUTE).toISOString() }),
       ],
     );
     const resolution = await resolve(cycle);
@@ -258,7 +267,7 @@ describe('resolveVanished', () => {
       });
       const walk = plannedWalk(windowListing({ establishment: ESTABLISHMENT_UUID }));
       const pending = [walkOutcome(walk, { listing: listingOf([]) })];
-      return resolveVanished(fixture.context, snapshotsOf(snapshotOfInput(order)), pending, NO_LOOKUPS);
+      return resolveVanished(fixture.context, snapshotsOf(unpaidSnapshot(order)), pending, NO_LOOKUPS);
     }
 
     it('looks up an order that left its establishment’s pending listing, at that establishment', async () => {
@@ -276,6 +285,73 @@ describe('resolveVanished', () => {
       });
       const resolution = await canteenWalkedWithout(order);
       expect(resolution.vanished.map((vanished) => vanished.uuid)).toEqual([order.uuid]);
+    });
+  });
+
+  describe('with the payment method the order was last seen paid with', () => {
+    const cash = { label: 'Cash', value: 'cash' };
+
+    it('looks among the orders paid the same way first, and finds it there in one request', async () => {
+      const order = makeOrder({ pickup_at: TODAY });
+      const others = Array.from({ length: 30 }, () =>
+        makeOrder({
+          pickup_at: TODAY,
+          status: { label: 'Completed', value: 'completed' },
+          payment_method_type: cash,
+        }),
+      );
+      const cycle = await cycleAfter(
+        [order],
+        ({ source }) => {
+          source.addOrders(...others);
+          source.setStatus(order.uuid, 'completed', T0 - MINUTE);
+        },
+        [snapshotOfInput(order)],
+      );
+      const resolution = await resolve(cycle);
+      expect(resolution.outcomes.map((outcome) => [outcome.walk.key, outcome.requests])).toEqual([
+        [`completed:${TODAY}@${ESTABLISHMENT_UUID}/card`, 1],
+      ]);
+      expect(resolution.outcomes[0]?.listing?.records.map((record) => record.uuid)).toEqual([order.uuid]);
+      expect(resolution.lookups.searched).toEqual({});
+    });
+
+    it('finds an order whose payment method changed as it completed, among all payment methods', async () => {
+      const order = makeOrder({ pickup_at: TODAY });
+      const cycle = await cycleAfter(
+        [order],
+        ({ source }) => {
+          source.setStatus(order.uuid, 'completed', T0 - MINUTE);
+          source.updateOrder(order.uuid, { payment_method_type: cash });
+        },
+        [snapshotOfInput(order)],
+      );
+      const resolution = await resolve(cycle);
+      expect(resolution.outcomes.map((outcome) => outcome.walk.key)).toEqual([
+        `completed:${TODAY}@${ESTABLISHMENT_UUID}/card`,
+        `canceled:${TODAY}@${ESTABLISHMENT_UUID}/card`,
+        `archived:${TODAY}@${ESTABLISHMENT_UUID}/card`,
+        `completed:${TODAY}@${ESTABLISHMENT_UUID}`,
+      ]);
+      expect(resolution.outcomes.at(-1)?.listing?.records.map((record) => record.uuid)).toEqual([order.uuid]);
+      expect(resolution.missing).toEqual([]);
+    });
+
+    it('concludes missing only from listings of every payment method', async () => {
+      const order = makeOrder({ pickup_at: TODAY });
+      const cycle = await cycleAfter([order], ({ source }) => source.removeOrder(order.uuid), [
+        snapshotOfInput(order),
+      ]);
+      const resolution = await resolve(cycle);
+      expect(resolution.outcomes.map((outcome) => outcome.walk.key)).toEqual([
+        `completed:${TODAY}@${ESTABLISHMENT_UUID}/card`,
+        `canceled:${TODAY}@${ESTABLISHMENT_UUID}/card`,
+        `archived:${TODAY}@${ESTABLISHMENT_UUID}/card`,
+        `completed:${TODAY}@${ESTABLISHMENT_UUID}`,
+        `canceled:${TODAY}@${ESTABLISHMENT_UUID}`,
+        `archived:${TODAY}@${ESTABLISHMENT_UUID}`,
+      ]);
+      expect(resolution.missing.map((missing) => missing.uuid)).toEqual([order.uuid]);
     });
   });
 });
