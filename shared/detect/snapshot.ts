@@ -32,6 +32,11 @@ export const SnapshotSchema = z.object({
    * have changed since (it makes no event, so no write), and snapshots written before it was kept lack it.
    */
   paymentMethod: z.string().optional(),
+  /**
+   * `created_at`, which never changes: with the pickup date it places the order in a listing's order, so a
+   * look-up can read the likeliest page first. Absent in snapshots written before it was kept.
+   */
+  createdAt: z.string().optional(),
   /** `updated_at` of the observation this snapshot records; decides between two sightings in one cycle. */
   updatedAt: z.string(),
   /**
@@ -60,6 +65,7 @@ export function observedState(
     pickupDate: order.pickup_at,
     establishmentUuid: order.establishment.uuid,
     paymentMethod: order.payment_method_type.value,
+    createdAt: order.created_at,
     updatedAt: order.updated_at,
     content: contentOf(order),
   };

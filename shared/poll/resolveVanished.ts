@@ -6,7 +6,10 @@ import { ORDER_STATUSES } from '../api/schemas.js';
 import { findVanished, holds, isMissingEverywhere, searchedStatuses } from '../detect/absence.js';
 import { covers, type ListingSpec } from '../detect/listingSpec.js';
 import {
+  isListedAsWePredict,
+  likelyPage,
   placeOf,
+  placeOfWalk,
   planResolutionRound,
   resolutionOrder,
   type VanishedOrder,
@@ -56,6 +59,10 @@ export async function resolveVanished(
   const outcomes: WalkOutcome[] = [];
   const stopped = () => stopsCycle(pending) || stopsCycle(outcomes);
   let unresolved = vanished.filter((order) => !waiting.includes(order));
+  // Reading first the page an order should be on pays only if the API sorts as we think; pending's pages
+  // just read tell, at no cost. Otherwise every look-up reads from page 1, as it always did.
+  const sortedAsWeThink = pending.every((outcome) => isListedAsWePredict(outcome.listing?.records ?? []));
+  const soughtUuids = new Set(unresolved.map((order) => order.uuid));
   // A round per place: each status among the orders paid the same way, then among all.
   for (let round = 0; round < 2 * ORDER_STATUSES.length && unresolved.length > 0 && !stopped(); round += 1) {
     const walks = planResolutionRound({
@@ -63,15 +70,22 @@ export async function resolveVanished(
       searched: tried,
       searchedBefore: new Map(Object.entries(lookups.searched)),
       sizeOf: (listing) => knownOrders(snapshots, listing),
+      ...(sortedAsWeThink
+        ? {
+            pageOf: (order: VanishedOrder, listing: ListingSpec) =>
+              likelyPage(snapshots, soughtUuids, order, listing),
+          }
+        : {}),
     });
     if (walks.length === 0) break;
     for (const walk of walks) {
-      const place = placeOf(walk.listing);
+      const place = placeOfWalk(walk);
       // Not those this place (or all of its status) was already tried for: the walk would go on for them.
       const sought = unresolved.filter(
         (order) =>
           covers(walk.listing, walk.listing.status, order) &&
           !tried.get(order.uuid)?.has(place) &&
+          !tried.get(order.uuid)?.has(placeOf(walk.listing)) &&
           !tried.get(order.uuid)?.has(walk.listing.status),
       );
       for (const order of sought) tried.get(order.uuid)?.add(place);

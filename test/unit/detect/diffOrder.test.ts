@@ -32,6 +32,7 @@ describe('diffOrder: an order seen for the first time', () => {
       pickupDate: '2026-03-05',
       establishmentUuid: order.establishment.uuid,
       paymentMethod: 'card',
+      createdAt: order.created_at,
       updatedAt: order.updated_at,
       content: contentOf(order),
       missingSince: null,

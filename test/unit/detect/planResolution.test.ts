@@ -282,5 +282,41 @@ describe('resolutionOrder', () => {
       });
       expect(plan.map((walk) => walk.key)).toEqual([`canceled:2026-11-20@${EST_A}/card`]);
     });
+
+    it('probes the page the order should be on first, and leaves the rest of that listing after the next status', () => {
+      const order = card(1);
+      const tried: string[] = ['pending'];
+      const walks: string[] = [];
+      const pageOf = (_order: VanishedOrder, listing: ListingSpec) =>
+        listing.status === 'completed' ? 3 : 1;
+      for (;;) {
+        const [walk] = round({ unresolved: [order], searched: searched({ [order.uuid]: tried }), pageOf });
+        if (!walk) break;
+        const place = walk.key.includes('/') ? `${walk.listing.status}/card` : walk.listing.status;
+        walks.push(
+          `${walk.key.replace(`@${EST_A}`, '')} from ${walk.fromPage} for ${walk.maxPages ?? 'all'}`,
+        );
+        tried.push(walk.fromPage > 1 ? `${place}#${walk.fromPage}` : place);
+      }
+      expect(walks).toEqual([
+        'completed:2026-11-20/card from 3 for 1',
+        'canceled:2026-11-20/card from 1 for all',
+        'completed:2026-11-20/card from 1 for all',
+        'archived:2026-11-20/card from 1 for all',
+        'completed:2026-11-20 from 1 for all',
+        'canceled:2026-11-20 from 1 for all',
+        'archived:2026-11-20 from 1 for all',
+      ]);
+    });
+
+    it('never probes a listing of every payment method: it must be walked whole to prove anything', () => {
+      const order = vanished(1);
+      const plan = round({
+        unresolved: [order],
+        searched: searched({ [order.uuid]: ['pending'] }),
+        pageOf: () => 3,
+      });
+      expect(plan.map((walk) => [walk.key, walk.fromPage])).toEqual([[`completed:2026-11-20@${EST_A}`, 1]]);
+    });
   });
 });

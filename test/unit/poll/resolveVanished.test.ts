@@ -13,6 +13,7 @@ import {
   cycleFixture,
   listingOf,
   MINUTE,
+  parsed,
   plannedWalk,
   snapshotOfInput,
   snapshotsOf,
@@ -352,6 +353,59 @@ describe('resolveVanished', () => {
         `archived:${TODAY}@${ESTABLISHMENT_UUID}`,
       ]);
       expect(resolution.missing.map((missing) => missing.uuid)).toEqual([order.uuid]);
+    });
+
+    describe('reading first the page the order should be on', () => {
+      const completed = { label: 'Completed', value: 'completed' };
+      /** 40 orders completed earlier today, created before the one we look for: it lands on page 2. */
+      const earlier = Array.from({ length: 40 }, () =>
+        makeOrder({ pickup_at: TODAY, status: completed, created_at: '2026-03-09T08:00:00.000000Z' }),
+      );
+      const order = makeOrder({ pickup_at: TODAY, created_at: '2026-03-10T08:00:00.000000Z' });
+
+      async function completedAfterThem() {
+        return cycleAfter(
+          [order, ...earlier],
+          ({ source }) => source.setStatus(order.uuid, 'completed', T0 - MINUTE),
+          [order, ...earlier].map((known) => snapshotOfInput(known)),
+        );
+      }
+
+      it('reads that page alone when the API lists as we think, and finds the order there', async () => {
+        const resolution = await resolve(await completedAfterThem());
+        expect(
+          resolution.outcomes.map((outcome) => [outcome.walk.key, outcome.walk.fromPage, outcome.requests]),
+        ).toEqual([[`completed:${TODAY}@${ESTABLISHMENT_UUID}/card`, 2, 1]]);
+        expect(resolution.missing).toEqual([]);
+      });
+
+      // A listing sorted otherwise than we think would make the probe a wasted request on most look-ups:
+      // pending's pages, in another order, say so, and the look-up reads from page 1 as it always did.
+      it('reads from page 1 when pending came in another order than we predict pages by', async () => {
+        const cycle = await completedAfterThem();
+        const later = makeOrder({ pickup_at: TODAY, created_at: '2026-03-10T09:00:00.000000Z' });
+        const sooner = makeOrder({ pickup_at: TODAY, created_at: '2026-03-10T07:00:00.000000Z' });
+        const pending = [walkOutcome(plannedWalk(), { listing: listingOf([parsed(later), parsed(sooner)]) })];
+        const resolution = await resolveVanished(cycle.context, cycle.snapshots, pending, NO_LOOKUPS);
+        expect(
+          resolution.outcomes.map((outcome) => [outcome.walk.key, outcome.walk.fromPage, outcome.requests]),
+        ).toEqual([[`completed:${TODAY}@${ESTABLISHMENT_UUID}/card`, 1, 2]]);
+      });
+
+      it('looks in canceled after a probe that missed, and only then in the rest of completed', async () => {
+        const cycle = await cycleAfter(
+          [order, ...earlier],
+          ({ source }) => source.setStatus(order.uuid, 'canceled', T0 - MINUTE),
+          [order, ...earlier].map((known) => snapshotOfInput(known)),
+        );
+        const resolution = await resolve(cycle);
+        expect(
+          resolution.outcomes.map((outcome) => [outcome.walk.key, outcome.walk.fromPage, outcome.requests]),
+        ).toEqual([
+          [`completed:${TODAY}@${ESTABLISHMENT_UUID}/card`, 2, 1],
+          [`canceled:${TODAY}@${ESTABLISHMENT_UUID}/card`, 1, 1],
+        ]);
+      });
     });
   });
 });
