@@ -96,6 +96,11 @@ export async function resolveVanished(
       });
       outcomes.push(outcome);
       for (const record of outcome.listing?.records ?? []) seen.add(record.uuid);
+      // A narrowed look-up that failed: the same status among every payment method would fail alike, so
+      // it is not asked this cycle either.
+      if (outcome.error !== undefined) {
+        for (const order of sought) tried.get(order.uuid)?.add(walk.listing.status);
+      }
       if (!isTrustworthy(outcome)) continue;
       for (const order of sought) searched.get(order.uuid)?.add(place);
     }

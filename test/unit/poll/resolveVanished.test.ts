@@ -355,6 +355,29 @@ describe('resolveVanished', () => {
       expect(resolution.missing.map((missing) => missing.uuid)).toEqual([order.uuid]);
     });
 
+    it('does not ask a status among every payment method after it failed among the orders paid one way', async () => {
+      const order = makeOrder({ pickup_at: TODAY });
+      const cycle = await cycleAfter(
+        [order],
+        ({ source }) => {
+          source.removeOrder(order.uuid);
+          source.failListing({ query: { status: 'completed' }, error: apiFailures.server(503) });
+        },
+        [snapshotOfInput(order)],
+      );
+      const resolution = await resolve(cycle);
+      expect(
+        resolution.outcomes.map((outcome) => [outcome.walk.key, outcome.error ? 'failed' : 'walked']),
+      ).toEqual([
+        [`completed:${TODAY}@${ESTABLISHMENT_UUID}/card`, 'failed'],
+        [`canceled:${TODAY}@${ESTABLISHMENT_UUID}/card`, 'walked'],
+        [`archived:${TODAY}@${ESTABLISHMENT_UUID}/card`, 'walked'],
+        [`canceled:${TODAY}@${ESTABLISHMENT_UUID}`, 'walked'],
+        [`archived:${TODAY}@${ESTABLISHMENT_UUID}`, 'walked'],
+      ]);
+      expect(resolution.missing).toEqual([]);
+    });
+
     describe('reading first the page the order should be on', () => {
       const completed = { label: 'Completed', value: 'completed' };
       /** 40 orders completed earlier today, created before the one we look for: it lands on page 2. */
