@@ -3,7 +3,7 @@
 // news only if it could not have existed, unseen, when we last looked.
 import type { Order } from '../api/schemas.js';
 import { type Coverage, coverageKey } from './coverage.js';
-import { covers } from './listingSpec.js';
+import { covers, provesAbsence } from './listingSpec.js';
 import type { VanishedOrder } from './planResolution.js';
 import type { Snapshot } from './snapshot.js';
 import { isTrustworthy, type WalkResult } from './walkResult.js';
@@ -11,13 +11,18 @@ import { isTrustworthy, type WalkResult } from './walkResult.js';
 /** How far the API's clock may run behind ours before a new order could pass for an old one. */
 export const CLOCK_SKEW_MS = 15 * 60_000;
 
-/** Whether `result` was walked completely and would list an order of `status` like `order`. */
+/**
+ * Whether `result` was walked completely and would list an order of `status` like `order`, whatever it is
+ * paid with: a listing narrowed to one payment method proves nothing about an order not in it.
+ */
 export function holds(
   result: WalkResult,
   status: string,
   order: Omit<VanishedOrder, 'uuid' | 'status'>,
 ): boolean {
-  return isTrustworthy(result) && covers(result.walk.listing, status, order);
+  return (
+    isTrustworthy(result) && provesAbsence(result.walk.listing) && covers(result.walk.listing, status, order)
+  );
 }
 
 function vanishedOf(snapshot: Snapshot): VanishedOrder {
@@ -26,6 +31,7 @@ function vanishedOf(snapshot: Snapshot): VanishedOrder {
     pickupDate: snapshot.pickupDate,
     status: snapshot.status,
     establishment: snapshot.establishmentUuid,
+    ...(snapshot.paymentMethod === undefined ? {} : { paymentMethod: snapshot.paymentMethod }),
   };
 }
 

@@ -1,8 +1,9 @@
 // The listings a poll cycle asks the API for, typed by why it asks: the watched window of a status, a date
 // part of it (when the whole is more than the budget can walk at once), or a narrow look-up of one status
-// on one pickup date at one establishment, where an order that left pending may now be.
+// on one pickup date at one establishment (and, when we know how the order was paid, that payment method),
+// where an order that left pending may now be.
 import { PAGE_SIZE } from '../api/pagination.js';
-import type { OrderStatus } from '../api/schemas.js';
+import type { OrderStatus, PaymentMethod } from '../api/schemas.js';
 
 interface ListingBounds {
   status: OrderStatus;
@@ -13,7 +14,15 @@ interface ListingBounds {
 export type ListingSpec =
   | (ListingBounds & { kind: 'window'; establishment: string | undefined })
   | (ListingBounds & { kind: 'part'; establishment: string | undefined })
-  | (ListingBounds & { kind: 'narrow'; establishment: string });
+  | (ListingBounds & {
+      kind: 'narrow';
+      establishment: string;
+      /**
+       * Only orders paid this way, as the order was last seen paid. An order's payment method may change,
+       * so such a listing finds orders but never proves one absent (see `provesAbsence`).
+       */
+      paymentMethod?: PaymentMethod;
+    });
 
 /** Why a walk is in the plan; the report and the bench count requests by it. */
 export type WalkPurpose = 'detect' | 'resolve' | 'sweep';
@@ -31,7 +40,10 @@ export interface PlannedWalk {
   estimatedRequests: number;
 }
 
-/** `pending`, `pending@<est>`, `pending[2026-11-20..2026-11-21]`, `completed:2026-11-20@<est>`. */
+/**
+ * `pending`, `pending@<est>`, `pending[2026-11-20..2026-11-21]`, `completed:2026-11-20@<est>`,
+ * `completed:2026-11-20@<est>/card`.
+ */
 export function listingKey(listing: ListingSpec): string {
   const at = listing.establishment === undefined ? '' : `@${listing.establishment}`;
   switch (listing.kind) {
@@ -40,7 +52,7 @@ export function listingKey(listing: ListingSpec): string {
     case 'part':
       return `${listing.status}[${listing.startDate}..${listing.endDate}]${at}`;
     case 'narrow':
-      return `${listing.status}:${listing.startDate}${at}`;
+      return `${listing.status}:${listing.startDate}${at}${listing.paymentMethod ? `/${listing.paymentMethod}` : ''}`;
   }
 }
 
@@ -54,18 +66,38 @@ export function pagesFor(size: number | undefined): number {
   return Math.max(1, Math.ceil((size ?? 0) / PAGE_SIZE));
 }
 
-/** Whether `listing` would list an order of `status` picked up on `date` at `establishment`. */
+/**
+ * Whether `listing` would list an order of `status` picked up on `date` at `establishment`, paid as
+ * `paymentMethod` says when the listing is narrowed to one payment method (an order whose payment method
+ * we do not know is not covered by such a listing).
+ */
 export function covers(
   listing: ListingSpec,
   status: string,
-  order: { pickupDate: string; establishment: string },
+  order: { pickupDate: string; establishment: string; paymentMethod?: string | undefined },
 ): boolean {
   return (
     listing.status === status &&
+    (listing.kind !== 'narrow' ||
+      listing.paymentMethod === undefined ||
+      listing.paymentMethod === order.paymentMethod) &&
     listing.startDate <= order.pickupDate &&
     order.pickupDate <= listing.endDate &&
     (listing.establishment === undefined || sameEstablishment(listing.establishment, order.establishment))
   );
+}
+
+/** Whether `listing` holds only the orders of one payment method. */
+export function isPaymentNarrowed(listing: ListingSpec): boolean {
+  return listing.kind === 'narrow' && listing.paymentMethod !== undefined;
+}
+
+/**
+ * Whether a complete walk of `listing` that did not show an order proves the order is not in its status
+ * there: not when it was narrowed to the payment method the order was last seen with, which may have changed.
+ */
+export function provesAbsence(listing: ListingSpec): boolean {
+  return !isPaymentNarrowed(listing);
 }
 
 /**

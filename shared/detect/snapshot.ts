@@ -27,6 +27,16 @@ export const SnapshotSchema = z.object({
   completedAt: z.string().nullable(),
   pickupDate: z.string(),
   establishmentUuid: z.string(),
+  /**
+   * `payment_method_type.value` as last written: narrows the look-up of an order that left pending. It may
+   * have changed since (it makes no event, so no write), and snapshots written before it was kept lack it.
+   */
+  paymentMethod: z.string().optional(),
+  /**
+   * `created_at`, which never changes: with the pickup date it places the order in a listing's order, so a
+   * look-up can read the likeliest page first. Absent in snapshots written before it was kept.
+   */
+  createdAt: z.string().optional(),
   /** `updated_at` of the observation this snapshot records; decides between two sightings in one cycle. */
   updatedAt: z.string(),
   /**
@@ -54,6 +64,8 @@ export function observedState(
     completedAt: order.completed_at,
     pickupDate: order.pickup_at,
     establishmentUuid: order.establishment.uuid,
+    paymentMethod: order.payment_method_type.value,
+    createdAt: order.created_at,
     updatedAt: order.updated_at,
     content: contentOf(order),
   };

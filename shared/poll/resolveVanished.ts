@@ -4,8 +4,16 @@
 // is missing.
 import { ORDER_STATUSES } from '../api/schemas.js';
 import { findVanished, holds, isMissingEverywhere, searchedStatuses } from '../detect/absence.js';
-import { covers } from '../detect/listingSpec.js';
-import { planResolutionRound, resolutionOrder, type VanishedOrder } from '../detect/planResolution.js';
+import { covers, type ListingSpec } from '../detect/listingSpec.js';
+import {
+  isListedAsWePredict,
+  likelyPage,
+  placeOf,
+  placeOfWalk,
+  planResolutionRound,
+  resolutionOrder,
+  type VanishedOrder,
+} from '../detect/planResolution.js';
 import type { Snapshot } from '../detect/snapshot.js';
 import { isTrustworthy } from '../detect/walkResult.js';
 import type { Lookups } from '../store/pollState.js';
@@ -44,23 +52,43 @@ export async function resolveVanished(
   );
   const searched = searchedStatuses(vanished, pending, ORDER_STATUSES);
   // Where each order was looked for this cycle, walked completely or not: a look-up that failed is not
-  // asked again in the next round (it would fail the same way), and the order's next status gets its turn.
-  // Only `searched` counts towards concluding that the order is missing.
+  // asked again in the next round (it would fail the same way), and the order's next place gets its turn.
+  // Only `searched` counts towards concluding that the order is missing, and in it only the bare statuses
+  // (listings of every payment method): `<status>/<payment method>` only orders the next cycle's tries.
   const tried = new Map([...searched].map(([uuid, statuses]) => [uuid, new Set(statuses)]));
   const outcomes: WalkOutcome[] = [];
   const stopped = () => stopsCycle(pending) || stopsCycle(outcomes);
   let unresolved = vanished.filter((order) => !waiting.includes(order));
-  for (let round = 0; round < ORDER_STATUSES.length && unresolved.length > 0 && !stopped(); round += 1) {
+  // Reading first the page an order should be on pays only if the API sorts as we think; pending's pages
+  // just read tell, at no cost. Otherwise every look-up reads from page 1, as it always did.
+  const sortedAsWeThink = pending.every((outcome) => isListedAsWePredict(outcome.listing?.records ?? []));
+  const soughtUuids = new Set(unresolved.map((order) => order.uuid));
+  // A round per place: each status among the orders paid the same way, then among all.
+  for (let round = 0; round < 2 * ORDER_STATUSES.length && unresolved.length > 0 && !stopped(); round += 1) {
     const walks = planResolutionRound({
       unresolved,
       searched: tried,
       searchedBefore: new Map(Object.entries(lookups.searched)),
-      sizeOf: (listing) => knownOrders(snapshots, listing.status, listing.startDate, listing.establishment),
+      sizeOf: (listing) => knownOrders(snapshots, listing),
+      ...(sortedAsWeThink
+        ? {
+            pageOf: (order: VanishedOrder, listing: ListingSpec) =>
+              likelyPage(snapshots, soughtUuids, order, listing),
+          }
+        : {}),
     });
     if (walks.length === 0) break;
     for (const walk of walks) {
-      const sought = unresolved.filter((order) => covers(walk.listing, walk.listing.status, order));
-      for (const order of sought) tried.get(order.uuid)?.add(walk.listing.status);
+      const place = placeOfWalk(walk);
+      // Not those this place (or all of its status) was already tried for: the walk would go on for them.
+      const sought = unresolved.filter(
+        (order) =>
+          covers(walk.listing, walk.listing.status, order) &&
+          !tried.get(order.uuid)?.has(place) &&
+          !tried.get(order.uuid)?.has(placeOf(walk.listing)) &&
+          !tried.get(order.uuid)?.has(walk.listing.status),
+      );
+      for (const order of sought) tried.get(order.uuid)?.add(place);
       const outcome = await walkListing(context, walk, {
         stopped: stopped(),
         foundEnough: (records) =>
@@ -68,8 +96,13 @@ export async function resolveVanished(
       });
       outcomes.push(outcome);
       for (const record of outcome.listing?.records ?? []) seen.add(record.uuid);
+      // A narrowed look-up that failed: the same status among every payment method would fail alike, so
+      // it is not asked this cycle either.
+      if (outcome.error !== undefined) {
+        for (const order of sought) tried.get(order.uuid)?.add(walk.listing.status);
+      }
       if (!isTrustworthy(outcome)) continue;
-      for (const order of sought) searched.get(order.uuid)?.add(walk.listing.status);
+      for (const order of sought) searched.get(order.uuid)?.add(place);
     }
     unresolved = unresolved.filter((order) => !seen.has(order.uuid));
   }
@@ -108,23 +141,16 @@ function coversWindow(context: CycleContext, pending: readonly WalkOutcome[], or
   return true;
 }
 
-/** Orders we know of in `status` on `date`, at `establishment` or at any. */
-function knownOrders(
-  snapshots: ReadonlyMap<string, Snapshot>,
-  status: string,
-  date: string,
-  establishment: string | undefined,
-): number {
+/** Orders we know of that `listing` would hold, as their snapshots say. */
+function knownOrders(snapshots: ReadonlyMap<string, Snapshot>, listing: ListingSpec): number {
   let count = 0;
   for (const snapshot of snapshots.values()) {
-    if (
-      snapshot.missingSince === null &&
-      snapshot.status === status &&
-      snapshot.pickupDate === date &&
-      (establishment === undefined || snapshot.establishmentUuid === establishment)
-    ) {
-      count += 1;
-    }
+    const order = {
+      pickupDate: snapshot.pickupDate,
+      establishment: snapshot.establishmentUuid,
+      paymentMethod: snapshot.paymentMethod,
+    };
+    if (snapshot.missingSince === null && covers(listing, snapshot.status, order)) count += 1;
   }
   return count;
 }

@@ -105,5 +105,6 @@ function queryOf(listing: ListingSpec): OrderQuery {
     startDate: listing.startDate,
     endDate: listing.endDate,
     ...(listing.establishment ? { establishment: listing.establishment } : {}),
+    ...(listing.kind === 'narrow' && listing.paymentMethod ? { paymentMethod: listing.paymentMethod } : {}),
   };
 }

@@ -574,6 +574,7 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
         pickupDate: order.pickup_at,
         status: 'pending',
         establishment: order.establishment.uuid,
+        paymentMethod: order.payment_method_type.value,
       },
     ]);
     expect(report.requestsFor).toEqual({ detect: pendingPages, resolve: 2, sweep: 0 });
@@ -587,6 +588,8 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
           start_date: order.pickup_at,
           end_date: order.pickup_at,
           establishment: order.establishment.uuid,
+          // Among the orders paid as it was: a third to a half of the listing.
+          payment_method_type: order.payment_method_type.value,
         }),
       ),
     );
@@ -739,9 +742,18 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
     const report = await cycle();
     expect(report).toMatchObject({ ok: true, events: [] });
     expect(report.vanished.map((vanished) => vanished.uuid)).toEqual([order.uuid]);
-    // Looked for in every other status, likeliest first, each listing walked completely.
+    // Looked for in every other status, likeliest first, each listing walked completely: among the orders
+    // paid as it was, then, since those prove nothing of an order whose payment may have changed, among all.
     const lookUps = report.listings.filter((listing) => listing.purpose === 'resolve');
-    expect(lookUps.map((listing) => listing.status)).toEqual(['completed', 'canceled', 'archived']);
+    const paidAsItWas = `/${order.payment_method_type.value}`;
+    expect(lookUps.map((listing) => [listing.status, listing.key.endsWith(paidAsItWas)])).toEqual([
+      ['completed', true],
+      ['canceled', true],
+      ['archived', true],
+      ['completed', false],
+      ['canceled', false],
+      ['archived', false],
+    ]);
     for (const listing of lookUps) {
       expect(listing).toMatchObject({
         trustworthy: true,

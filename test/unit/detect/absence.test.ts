@@ -128,6 +128,21 @@ describe('holds', () => {
   it('does not hold anything when the walk is not trustworthy', () => {
     expect(holds(walked(windowOf('pending'), { stoppedEarly: true }), 'pending', order)).toBe(false);
   });
+
+  // The order's payment method may have changed since we saw it: a walk of the orders paid as it was proves
+  // nothing about its absence, even for an order last seen paid that way.
+  it('does not hold an order for a listing narrowed to one payment method, even its own', () => {
+    const narrow = (paymentMethod?: 'card'): ListingSpec => ({
+      kind: 'narrow',
+      status: 'completed',
+      startDate: '2026-03-05',
+      endDate: '2026-03-05',
+      establishment: ESTABLISHMENT_UUID,
+      ...(paymentMethod ? { paymentMethod } : {}),
+    });
+    expect(holds(walked(narrow('card')), 'completed', { ...order, paymentMethod: 'card' })).toBe(false);
+    expect(holds(walked(narrow()), 'completed', { ...order, paymentMethod: 'card' })).toBe(true);
+  });
 });
 
 describe('findVanished', () => {
@@ -139,6 +154,7 @@ describe('findVanished', () => {
         pickupDate: '2026-03-05',
         status: 'pending',
         establishment: ESTABLISHMENT_UUID,
+        paymentMethod: 'card',
       },
     ]);
   });

@@ -31,6 +31,8 @@ describe('diffOrder: an order seen for the first time', () => {
       completedAt: null,
       pickupDate: '2026-03-05',
       establishmentUuid: order.establishment.uuid,
+      paymentMethod: 'card',
+      createdAt: order.created_at,
       updatedAt: order.updated_at,
       content: contentOf(order),
       missingSince: null,

@@ -65,6 +65,23 @@ describe('listingKey', () => {
     };
     expect(listingKey(listing)).toBe(`completed:2026-11-20@${EST}`);
   });
+
+  it('appends /method to a narrow look-up among the orders paid one way', () => {
+    const listing: ListingSpec = {
+      kind: 'narrow',
+      status: 'completed',
+      startDate: '2026-11-20',
+      endDate: '2026-11-20',
+      establishment: EST,
+      paymentMethod: 'card',
+    };
+    expect(listingKey(listing)).toBe(`completed:2026-11-20@${EST}/card`);
+    // It lists only the orders last seen paid that way.
+    const order = { pickupDate: '2026-11-20', establishment: EST };
+    expect(covers(listing, 'completed', { ...order, paymentMethod: 'card' })).toBe(true);
+    expect(covers(listing, 'completed', { ...order, paymentMethod: 'cash' })).toBe(false);
+    expect(covers(listing, 'completed', order)).toBe(false);
+  });
 });
 
 describe('pagesFor', () => {

@@ -188,4 +188,135 @@ describe('resolutionOrder', () => {
     // The round skips the order's own status itself (see planResolutionRound above).
     expect(resolutionOrder('archived')).toEqual(['completed', 'canceled', 'archived', 'pending']);
   });
+
+  describe('with the payment method the order was last seen paid with', () => {
+    const card = (n: number, overrides: Partial<VanishedOrder> = {}) =>
+      vanished(n, { paymentMethod: 'card', ...overrides });
+
+    it('looks among the orders paid the same way first, sized by the snapshots paid that way', () => {
+      const order = card(1);
+      const sizes = (listing: ListingSpec) =>
+        listing.kind === 'narrow' && listing.paymentMethod === 'card' ? 30 : 100;
+      expect(
+        round({ unresolved: [order], searched: searched({ [order.uuid]: ['pending'] }), sizeOf: sizes }),
+      ).toEqual([
+        {
+          listing: {
+            kind: 'narrow',
+            status: 'completed',
+            startDate: '2026-11-20',
+            endDate: '2026-11-20',
+            establishment: EST_A,
+            paymentMethod: 'card',
+          },
+          key: `completed:2026-11-20@${EST_A}/card`,
+          purpose: 'resolve',
+          fromPage: 1,
+          maxPages: undefined,
+          estimatedRequests: 2,
+        },
+      ]);
+    });
+
+    it('tries every likely status paid that way before the listings of every payment method', () => {
+      const order = card(1);
+      const tried: string[] = ['pending'];
+      const keys: string[] = [];
+      for (;;) {
+        const [walk] = round({ unresolved: [order], searched: searched({ [order.uuid]: tried }) });
+        if (!walk) break;
+        keys.push(walk.key.replace(`@${EST_A}`, ''));
+        tried.push(walk.key.includes('/') ? `${walk.listing.status}/card` : walk.listing.status);
+      }
+      expect(keys).toEqual([
+        'completed:2026-11-20/card',
+        'canceled:2026-11-20/card',
+        'archived:2026-11-20/card',
+        'completed:2026-11-20',
+        'canceled:2026-11-20',
+        'archived:2026-11-20',
+      ]);
+    });
+
+    // Its payment method changed as it completed: completed/card, canceled/card and archived/card were
+    // walked whole without it, and that proves nothing: completed among every payment method comes next.
+    it('looks among every payment method once the narrowed listings missed an order whose payment changed', () => {
+      const order = card(1);
+      const plan = round({
+        unresolved: [order],
+        searched: searched({ [order.uuid]: ['pending', 'completed/card', 'canceled/card', 'archived/card'] }),
+      });
+      expect(plan.map((walk) => walk.key)).toEqual([`completed:2026-11-20@${EST_A}`]);
+    });
+
+    it('skips a narrowed look-up of a status already searched among every payment method', () => {
+      const order = card(1);
+      const plan = round({
+        unresolved: [order],
+        searched: searched({ [order.uuid]: ['pending', 'completed'] }),
+      });
+      expect(plan.map((walk) => walk.key)).toEqual([`canceled:2026-11-20@${EST_A}/card`]);
+    });
+
+    it('looks among every payment method at once for an order paid in a way the filter does not know', () => {
+      const order = vanished(1, { paymentMethod: 'voucher' });
+      const plan = round({ unresolved: [order], searched: searched({ [order.uuid]: ['pending'] }) });
+      expect(plan.map((walk) => walk.key)).toEqual([`completed:2026-11-20@${EST_A}`]);
+    });
+
+    it('gives orders paid differently on one date and establishment a listing each', () => {
+      const orders = [card(1), card(2), card(3, { paymentMethod: 'cash' })];
+      const plan = round({ unresolved: orders });
+      expect(plan.map((walk) => walk.key)).toEqual([
+        `completed:2026-11-20@${EST_A}/card`,
+        `completed:2026-11-20@${EST_A}/cash`,
+      ]);
+    });
+
+    it('tries last, next cycle, the narrowed places earlier cycles missed in', () => {
+      const order = card(1);
+      const plan = round({
+        unresolved: [order],
+        searched: searched({ [order.uuid]: ['pending'] }),
+        searchedBefore: new Map([[order.uuid, ['completed/card']]]),
+      });
+      expect(plan.map((walk) => walk.key)).toEqual([`canceled:2026-11-20@${EST_A}/card`]);
+    });
+
+    it('probes the page the order should be on first, and leaves the rest of that listing after the next status', () => {
+      const order = card(1);
+      const tried: string[] = ['pending'];
+      const walks: string[] = [];
+      const pageOf = (_order: VanishedOrder, listing: ListingSpec) =>
+        listing.status === 'completed' ? 3 : 1;
+      for (;;) {
+        const [walk] = round({ unresolved: [order], searched: searched({ [order.uuid]: tried }), pageOf });
+        if (!walk) break;
+        const place = walk.key.includes('/') ? `${walk.listing.status}/card` : walk.listing.status;
+        walks.push(
+          `${walk.key.replace(`@${EST_A}`, '')} from ${walk.fromPage} for ${walk.maxPages ?? 'all'}`,
+        );
+        tried.push(walk.fromPage > 1 ? `${place}#${walk.fromPage}` : place);
+      }
+      expect(walks).toEqual([
+        'completed:2026-11-20/card from 3 for 1',
+        'canceled:2026-11-20/card from 1 for all',
+        'completed:2026-11-20/card from 1 for all',
+        'archived:2026-11-20/card from 1 for all',
+        'completed:2026-11-20 from 1 for all',
+        'canceled:2026-11-20 from 1 for all',
+        'archived:2026-11-20 from 1 for all',
+      ]);
+    });
+
+    it('never probes a listing of every payment method: it must be walked whole to prove anything', () => {
+      const order = vanished(1);
+      const plan = round({
+        unresolved: [order],
+        searched: searched({ [order.uuid]: ['pending'] }),
+        pageOf: () => 3,
+      });
+      expect(plan.map((walk) => [walk.key, walk.fromPage])).toEqual([[`completed:2026-11-20@${EST_A}`, 1]]);
+    });
+  });
 });

@@ -13,6 +13,7 @@ import {
   cycleFixture,
   listingOf,
   MINUTE,
+  parsed,
   plannedWalk,
   snapshotOfInput,
   snapshotsOf,
@@ -27,13 +28,22 @@ import { ESTABLISHMENT_UUID, makeOrder } from '../../support/orderFactory.js';
 const NO_LOOKUPS: Lookups = { searched: {}, averageRequests: 0 };
 
 /**
+ * A snapshot as written before the payment method was kept: its look-ups go to every payment method at
+ * once, which is what most cases below are about. The cases with a payment method come last.
+ */
+function unpaidSnapshot(order: OrderInput, overrides: Partial<Snapshot> = {}): Snapshot {
+  const { paymentMethod: _unknown, ...snapshot } = snapshotOfInput(order, overrides);
+  return snapshot;
+}
+
+/**
  * A cycle whose last one saw `orders` pending: their snapshots, and the source as the world is now once
  * `change` has run on it.
  */
 async function cycleAfter(
   orders: readonly OrderInput[],
   change: (fixture: CycleFixture) => void,
-  snapshots: Snapshot[] = orders.map((order) => snapshotOfInput(order)),
+  snapshots: Snapshot[] = orders.map((order) => unpaidSnapshot(order)),
 ): Promise<CycleFixture & { snapshots: Map<string, Snapshot> }> {
   const fixture = await cycleFixture({ orders, reserved: 10 });
   change(fixture);
@@ -141,9 +151,9 @@ describe('resolveVanished', () => {
         source.removeOrder(missing.uuid);
       },
       [
-        snapshotOfInput(stays),
-        snapshotOfInput(beyond),
-        snapshotOfInput(missing, { missingSince: new Date(T0 - MINUTE).toISOString() }),
+        unpaidSnapshot(stays),
+        unpaidSnapshot(beyond),
+        unpaidSnapshot(missing, { missingSince: new Date(T0 - MINUTE).toISOString() }),
       ],
     );
     const resolution = await resolve(cycle);
@@ -258,7 +268,7 @@ describe('resolveVanished', () => {
       });
       const walk = plannedWalk(windowListing({ establishment: ESTABLISHMENT_UUID }));
       const pending = [walkOutcome(walk, { listing: listingOf([]) })];
-      return resolveVanished(fixture.context, snapshotsOf(snapshotOfInput(order)), pending, NO_LOOKUPS);
+      return resolveVanished(fixture.context, snapshotsOf(unpaidSnapshot(order)), pending, NO_LOOKUPS);
     }
 
     it('looks up an order that left its establishment’s pending listing, at that establishment', async () => {
@@ -276,6 +286,149 @@ describe('resolveVanished', () => {
       });
       const resolution = await canteenWalkedWithout(order);
       expect(resolution.vanished.map((vanished) => vanished.uuid)).toEqual([order.uuid]);
+    });
+  });
+
+  describe('with the payment method the order was last seen paid with', () => {
+    const cash = { label: 'Cash', value: 'cash' };
+
+    it('looks among the orders paid the same way first, and finds it there in one request', async () => {
+      const order = makeOrder({ pickup_at: TODAY });
+      const others = Array.from({ length: 30 }, () =>
+        makeOrder({
+          pickup_at: TODAY,
+          status: { label: 'Completed', value: 'completed' },
+          payment_method_type: cash,
+        }),
+      );
+      const cycle = await cycleAfter(
+        [order],
+        ({ source }) => {
+          source.addOrders(...others);
+          source.setStatus(order.uuid, 'completed', T0 - MINUTE);
+        },
+        [snapshotOfInput(order)],
+      );
+      const resolution = await resolve(cycle);
+      expect(resolution.outcomes.map((outcome) => [outcome.walk.key, outcome.requests])).toEqual([
+        [`completed:${TODAY}@${ESTABLISHMENT_UUID}/card`, 1],
+      ]);
+      expect(resolution.outcomes[0]?.listing?.records.map((record) => record.uuid)).toEqual([order.uuid]);
+      expect(resolution.lookups.searched).toEqual({});
+    });
+
+    it('finds an order whose payment method changed as it completed, among all payment methods', async () => {
+      const order = makeOrder({ pickup_at: TODAY });
+      const cycle = await cycleAfter(
+        [order],
+        ({ source }) => {
+          source.setStatus(order.uuid, 'completed', T0 - MINUTE);
+          source.updateOrder(order.uuid, { payment_method_type: cash });
+        },
+        [snapshotOfInput(order)],
+      );
+      const resolution = await resolve(cycle);
+      expect(resolution.outcomes.map((outcome) => outcome.walk.key)).toEqual([
+        `completed:${TODAY}@${ESTABLISHMENT_UUID}/card`,
+        `canceled:${TODAY}@${ESTABLISHMENT_UUID}/card`,
+        `archived:${TODAY}@${ESTABLISHMENT_UUID}/card`,
+        `completed:${TODAY}@${ESTABLISHMENT_UUID}`,
+      ]);
+      expect(resolution.outcomes.at(-1)?.listing?.records.map((record) => record.uuid)).toEqual([order.uuid]);
+      expect(resolution.missing).toEqual([]);
+    });
+
+    it('concludes missing only from listings of every payment method', async () => {
+      const order = makeOrder({ pickup_at: TODAY });
+      const cycle = await cycleAfter([order], ({ source }) => source.removeOrder(order.uuid), [
+        snapshotOfInput(order),
+      ]);
+      const resolution = await resolve(cycle);
+      expect(resolution.outcomes.map((outcome) => outcome.walk.key)).toEqual([
+        `completed:${TODAY}@${ESTABLISHMENT_UUID}/card`,
+        `canceled:${TODAY}@${ESTABLISHMENT_UUID}/card`,
+        `archived:${TODAY}@${ESTABLISHMENT_UUID}/card`,
+        `completed:${TODAY}@${ESTABLISHMENT_UUID}`,
+        `canceled:${TODAY}@${ESTABLISHMENT_UUID}`,
+        `archived:${TODAY}@${ESTABLISHMENT_UUID}`,
+      ]);
+      expect(resolution.missing.map((missing) => missing.uuid)).toEqual([order.uuid]);
+    });
+
+    it('does not ask a status among every payment method after it failed among the orders paid one way', async () => {
+      const order = makeOrder({ pickup_at: TODAY });
+      const cycle = await cycleAfter(
+        [order],
+        ({ source }) => {
+          source.removeOrder(order.uuid);
+          source.failListing({ query: { status: 'completed' }, error: apiFailures.server(503) });
+        },
+        [snapshotOfInput(order)],
+      );
+      const resolution = await resolve(cycle);
+      expect(
+        resolution.outcomes.map((outcome) => [outcome.walk.key, outcome.error ? 'failed' : 'walked']),
+      ).toEqual([
+        [`completed:${TODAY}@${ESTABLISHMENT_UUID}/card`, 'failed'],
+        [`canceled:${TODAY}@${ESTABLISHMENT_UUID}/card`, 'walked'],
+        [`archived:${TODAY}@${ESTABLISHMENT_UUID}/card`, 'walked'],
+        [`canceled:${TODAY}@${ESTABLISHMENT_UUID}`, 'walked'],
+        [`archived:${TODAY}@${ESTABLISHMENT_UUID}`, 'walked'],
+      ]);
+      expect(resolution.missing).toEqual([]);
+    });
+
+    describe('reading first the page the order should be on', () => {
+      const completed = { label: 'Completed', value: 'completed' };
+      /** 40 orders completed earlier today, created before the one we look for: it lands on page 2. */
+      const earlier = Array.from({ length: 40 }, () =>
+        makeOrder({ pickup_at: TODAY, status: completed, created_at: '2026-03-09T08:00:00.000000Z' }),
+      );
+      const order = makeOrder({ pickup_at: TODAY, created_at: '2026-03-10T08:00:00.000000Z' });
+
+      async function completedAfterThem() {
+        return cycleAfter(
+          [order, ...earlier],
+          ({ source }) => source.setStatus(order.uuid, 'completed', T0 - MINUTE),
+          [order, ...earlier].map((known) => snapshotOfInput(known)),
+        );
+      }
+
+      it('reads that page alone when the API lists as we think, and finds the order there', async () => {
+        const resolution = await resolve(await completedAfterThem());
+        expect(
+          resolution.outcomes.map((outcome) => [outcome.walk.key, outcome.walk.fromPage, outcome.requests]),
+        ).toEqual([[`completed:${TODAY}@${ESTABLISHMENT_UUID}/card`, 2, 1]]);
+        expect(resolution.missing).toEqual([]);
+      });
+
+      // A listing sorted otherwise than we think would make the probe a wasted request on most look-ups:
+      // pending's pages, in another order, say so, and the look-up reads from page 1 as it always did.
+      it('reads from page 1 when pending came in another order than we predict pages by', async () => {
+        const cycle = await completedAfterThem();
+        const later = makeOrder({ pickup_at: TODAY, created_at: '2026-03-10T09:00:00.000000Z' });
+        const sooner = makeOrder({ pickup_at: TODAY, created_at: '2026-03-10T07:00:00.000000Z' });
+        const pending = [walkOutcome(plannedWalk(), { listing: listingOf([parsed(later), parsed(sooner)]) })];
+        const resolution = await resolveVanished(cycle.context, cycle.snapshots, pending, NO_LOOKUPS);
+        expect(
+          resolution.outcomes.map((outcome) => [outcome.walk.key, outcome.walk.fromPage, outcome.requests]),
+        ).toEqual([[`completed:${TODAY}@${ESTABLISHMENT_UUID}/card`, 1, 2]]);
+      });
+
+      it('looks in canceled after a probe that missed, and only then in the rest of completed', async () => {
+        const cycle = await cycleAfter(
+          [order, ...earlier],
+          ({ source }) => source.setStatus(order.uuid, 'canceled', T0 - MINUTE),
+          [order, ...earlier].map((known) => snapshotOfInput(known)),
+        );
+        const resolution = await resolve(cycle);
+        expect(
+          resolution.outcomes.map((outcome) => [outcome.walk.key, outcome.walk.fromPage, outcome.requests]),
+        ).toEqual([
+          [`completed:${TODAY}@${ESTABLISHMENT_UUID}/card`, 2, 1],
+          [`canceled:${TODAY}@${ESTABLISHMENT_UUID}/card`, 1, 1],
+        ]);
+      });
     });
   });
 });
