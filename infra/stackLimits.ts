@@ -1,8 +1,8 @@
 // CloudFormation takes at most 500 resources and 200 outputs in a stack, and CloudWatch at most 500 widgets
 // on a dashboard; past them a deployment fails halfway with a message that says nothing of the config.
-// Each organization adds a schedule, an alarm and a dashboard row, and each Slack or webhook subscriber a
-// queue pair, a subscription, alarms, outputs and a row, so the stack counts them at synth time instead
-// and refuses a config that cannot fit, saying how to split it.
+// Organizations and Slack or webhook subscribers add none but a secret shard and its output per 200 names,
+// and an e-mail recipient its subscription; the stack still counts them at synth time and refuses a config
+// that cannot fit, saying how to split it.
 import { CfnOutput, CfnResource, type Stack } from 'aws-cdk-lib';
 import { CfnSubscription, type ITopic } from 'aws-cdk-lib/aws-sns';
 import { DeploymentError } from './deploymentError.js';

@@ -47,7 +47,10 @@ export function replayCommand(): Command {
         '--since <time>',
         'every event the subscriber matches since TIME: 2026-11-22T08:00:00Z, 2026-11-22, or 90m, 6h, 2d ago',
       )
-      .option('--dead-letters', "with --stack: move the subscriber's dead-letter queue back to its queue"),
+      .option(
+        '--dead-letters',
+        "with --stack: send the subscriber's dead letters again (a Slack or webhook subscriber's back to its channel's queue, an e-mail subscriber's re-sent by SNS)",
+      ),
   )
     .addHelpText(
       'after',

@@ -37,7 +37,7 @@ export const ORGANIZATIONS_TOKEN_REJECTED_METRIC = 'OrganizationsTokenRejected';
 /** The alarm on OrganizationsOverdue: this many one-minute periods in a row, each overdue or without data. */
 export { OVERDUE_ALARM_PERIOD_MS, OVERDUE_ALARM_PERIODS } from '../detect/overdue.js';
 
-/** The delivery functions' counts, per subscriber (`Subscriber` dimension). */
+/** The delivery functions' counts, per channel (`service` dimension; the subscriber is an EMF property, not a dimension). */
 export const DELIVERY_COUNTERS = [
   'Delivered',
   'DeliveryRetried',
@@ -47,5 +47,5 @@ export const DELIVERY_COUNTERS = [
 ] as const;
 export type DeliveryCounter = (typeof DELIVERY_COUNTERS)[number];
 
-/** Every metric the delivery functions publish per subscriber: the counts and each delivery's latency. */
+/** Every metric the delivery functions publish per channel: the counts and each delivery's latency. */
 export type DeliveryMetricName = DeliveryCounter | 'DeliveryLatencyMs';

@@ -1,6 +1,6 @@
 // A provider's channels: 200 Slack and webhook subscribers, each filtered to its establishment and each with
 // a secret of its own (a Slack app bot token, an incoming-webhook URL or a signing secret), beside 50 e-mail
-// recipients. The stack has as many resources, outputs and environment variables as with 2: a channel type
+// recipients. The stack has as many resources, outputs, dashboard widgets and environment variables as with 2: a channel type
 // is one queue, one dead-letter queue, one topic subscription and one alarm, the split into subscribers
 // happens in the delivery function, and their secrets are keys of the one subscriber secrets shard (a
 // shard per 200 names), no secret or output each. Only the e-mail subscriptions grow, one each (SNS's
@@ -72,11 +72,15 @@ function countsOf(template: TemplateJson) {
 }
 
 describe('a config of 200 Slack and webhook subscribers, each filtered to an establishment, and 50 e-mails', () => {
-  it('synthesizes with the resources, outputs and function environments of 2 such subscribers', () => {
-    const large = notifierApp(provider(200)).template.toJSON() as TemplateJson;
-    const small = notifierApp(provider(2)).template.toJSON() as TemplateJson;
+  it('synthesizes with the resources, outputs, dashboard widgets and function environments of 2 such subscribers', () => {
+    const largeApp = notifierApp(provider(200));
+    const smallApp = notifierApp(provider(2));
+    const large = largeApp.template.toJSON() as TemplateJson;
+    const small = smallApp.template.toJSON() as TemplateJson;
 
     expect(Object.keys(large.Resources).length).toBeLessThanOrEqual(500);
+    // No dashboard row or widget per subscriber: their figures are one Logs Insights table.
+    expect(largeApp.stack.dashboardWidgetCount).toBe(smallApp.stack.dashboardWidgetCount);
     expect(countsOf(large).outputs).toBe(countsOf(small).outputs);
     expect(countsOf(large).byType).toEqual(countsOf(small).byType);
     // The environments hold nothing per subscriber (the config is in the bundle): not a byte more.

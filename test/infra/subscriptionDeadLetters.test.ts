@@ -1,5 +1,5 @@
-// No silent loss at SNS: every subscription of the stack (e-mail, digest, each subscriber queue, the alarm
-// e-mail) has a redrive policy to the one SNS dead-letter queue, the queue lets those topics and no other
+// No silent loss at SNS: every subscription of the stack (e-mail, digest, the Slack and webhook channel
+// queues, the alarm e-mail) has a redrive policy to the one SNS dead-letter queue, the queue lets those topics and no other
 // send to it, SNS needs no key to write to it, one alarm watches it, and cdk-nag's Serverless rules no
 // longer find a subscription without a redrive policy.
 import { ServerlessChecks } from 'cdk-nag';
