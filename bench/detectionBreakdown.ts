@@ -5,6 +5,7 @@
 // budget, its own requests and the sweep slice it walked before recording. Delivery is 0: the bench stops
 // at the recorded event.
 import type { PollReport } from '../shared/poll/pollReport.js';
+import { addDays } from '../shared/time/calendarDate.js';
 
 export interface BenchCycle {
   organizationId: string;
@@ -16,6 +17,8 @@ export interface BenchCycle {
 export interface DetectedTransition {
   organizationId: string;
   orderUuid: string;
+  /** The order's pickup date: whether a cycle's walks of pending covered it. */
+  pickupDate: string;
   changedAt: number;
   detectedAt: number;
 }
@@ -39,16 +42,16 @@ function emptyBreakdown(): Breakdown {
   return Object.fromEntries(BREAKDOWN_PARTS.map((part) => [part, 0])) as Breakdown;
 }
 
-/** Whether a cycle walked the whole pending window completely and consistently (not today's alone). */
-export function walkedPendingWhole(report: PollReport): boolean {
-  const detect = report.listings.filter((listing) => listing.purpose === 'detect');
-  return (
-    report.outcome === 'polled' &&
-    report.todayOnly !== true &&
-    detect.length > 0 &&
-    detect.every((listing) => listing.trustworthy) &&
-    !report.deferred.some((key) => key.startsWith('pending'))
-  );
+/** The pickup dates a cycle walked pending on completely and consistently, by establishment key suffix. */
+export function walkedPendingDates(report: PollReport): Set<string> {
+  const dates = new Set<string>();
+  if (report.outcome !== 'polled') return dates;
+  for (const listing of report.listings) {
+    if (listing.purpose !== 'detect' || !listing.trustworthy) continue;
+    const at = listing.key.includes('@') ? listing.key.slice(listing.key.indexOf('@')) : '';
+    for (let date = listing.startDate; date <= listing.endDate; date = addDays(date, 1)) dates.add(date + at);
+  }
+  return dates;
 }
 
 /** One transition's time, in seconds, by part; the parts add up to its detection time. */
@@ -77,7 +80,7 @@ export function breakDown(
   }
   missed.forEach((cycle, index) => {
     const next = missed[index + 1] ?? detecting;
-    parts[whyMissed(cycle.report, transition.orderUuid)] += s(next.startedAt - cycle.startedAt);
+    parts[whyMissed(cycle.report, transition)] += s(next.startedAt - cycle.startedAt);
   });
   const inCycle = detecting.endedAt - Math.max(detecting.startedAt, transition.changedAt);
   const sweepMs = detecting.report.requestsFor.sweep * latencyMs;
@@ -92,10 +95,11 @@ function sweepShareOf(report: PollReport): number {
   return report.requests > 0 ? report.requestsFor.sweep / report.requests : 0;
 }
 
-function whyMissed(report: PollReport, orderUuid: string): BreakdownPart {
+function whyMissed(report: PollReport, transition: DetectedTransition): BreakdownPart {
   if (report.outcome !== 'polled') return 'missed_deferred';
-  if (!walkedPendingWhole(report)) return 'missed_walk_cut';
-  if (report.vanished.some((order) => order.uuid === orderUuid)) return 'missed_lookup';
+  const walked = [...walkedPendingDates(report)];
+  if (!walked.some((date) => date.startsWith(transition.pickupDate))) return 'missed_walk_cut';
+  if (report.vanished.some((order) => order.uuid === transition.orderUuid)) return 'missed_lookup';
   return 'missed_unseen';
 }
 

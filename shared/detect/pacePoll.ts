@@ -6,19 +6,16 @@
 
 /** The sweep never takes more than this share of an organization's budget, whatever its period: detection
  *  always keeps the larger part. */
-const MAX_SWEEP_SHARE = 0.3;
+const MAX_SWEEP_SHARE = 0.2;
 /** While today is first, the sweep yields to it: the slow sweep's period stretches, detection's does not. */
-const MAX_SWEEP_SHARE_TODAY_FIRST = 0.2;
+const MAX_SWEEP_SHARE_TODAY_FIRST = 0.1;
 /**
- * While today is first, today's walks and the look-ups they bring take at most this share of what the sweep
- * leaves; the rest walks the whole window.
+ * While today is first, the rest of the window is walked in at most this many parts, one a cycle, however few
+ * of the changes it sees: a change there waits at most this many cycles.
  */
-const TODAY_SHARE = 0.7;
-/**
- * Today first never leaves the whole window more than this many times as long unwalked as it would be: at
- * twice, the calm canteen's changes to other days waited long enough to lift its p95 (docs/benchmarks.md).
- */
-const MAX_REST_STRETCH = 1.5;
+const MAX_REST_PARTS = 3;
+/** Until a cycle has found a change, the mix is taken as even: today first then barely stretches the rest. */
+const EVEN_MIX = 0.5;
 const MINUTE_MS = 60_000;
 /**
  * The pace plans for this share of the budget. The rest absorbs cycles that cost more than expected (a
@@ -42,10 +39,13 @@ export interface PacingInput {
   /** How much later than reserved a cycle's requests are counted: each then fills the window for longer. */
   holdMs: number;
   /**
-   * Today first: today's pending pages and the look-ups a cycle brings, walked every cycle, and the whole
-   * window's pages, walked as often as the rest allows. `detectionRequests` is then not read.
+   * Today first: today's pending pages and the look-ups a cycle brings, walked every cycle, the pages of the
+   * rest of the window, and the share of recent changes that were to today's orders (undefined before any).
+   * `detectionRequests` is then not read.
    */
-  todayFirst?: { todayPages: number; lookups: number; windowPages: number } | undefined;
+  todayFirst?:
+    | { todayPages: number; lookups: number; restPages: number; todayShare: number | undefined }
+    | undefined;
 }
 
 export interface Pacing {
@@ -55,6 +55,11 @@ export interface Pacing {
   intervalMs: number;
   /** From one walk of the whole pending window to the next: `intervalMs` unless today is first. */
   restIntervalMs: number;
+  /**
+   * While today is first, the parts the rest of the window is walked in, one beside today's listing each
+   * cycle, so that every cycle costs about the same; 1 otherwise.
+   */
+  restParts: number;
   /** Sweep pages each cycle carries (fractional: the remainder is carried to the next cycle). */
   sweepPagesPerCycle: number;
   /** How long a full sweep takes at this pace. */
@@ -79,33 +84,30 @@ export function pacePoll(input: PacingInput): Pacing {
   );
   const detectionPerMinute = perMinute - sweepPerMinute;
   let intervalMs: number;
-  let restIntervalMs: number;
+  let restParts = 1;
   if (input.todayFirst) {
-    const { todayPages, lookups, windowPages } = input.todayFirst;
+    const { todayPages, lookups, restPages, todayShare } = input.todayFirst;
     const everyCycle = todayPages + lookups;
-    const plainMs = Math.max(input.minIntervalMs, ((windowPages + lookups) / detectionPerMinute) * MINUTE_MS);
-    intervalMs = Math.max(input.minIntervalMs, (everyCycle / (detectionPerMinute * TODAY_SHARE)) * MINUTE_MS);
-    // A walk of the window stands for that cycle's walk of today: it costs only the difference.
-    const leftPerMinute = detectionPerMinute - (everyCycle / intervalMs) * MINUTE_MS;
-    restIntervalMs = Math.max(intervalMs, ((windowPages - todayPages) / leftPerMinute) * MINUTE_MS);
-    if (restIntervalMs > MAX_REST_STRETCH * plainMs) {
-      // Fairness first: the window keeps its stretched pace, and today's takes what that leaves.
-      restIntervalMs = MAX_REST_STRETCH * plainMs;
-      const restPerMinute = ((windowPages - todayPages) / restIntervalMs) * MINUTE_MS;
-      intervalMs = Math.max(
-        input.minIntervalMs,
-        (everyCycle / Math.max(1e-9, detectionPerMinute - restPerMinute)) * MINUTE_MS,
-      );
-      restIntervalMs = Math.max(intervalMs, restIntervalMs);
-    }
+    // The periods that make the mean detection time least for this budget, each part's changes waiting
+    // half its period on average, are in the ratio √(rest's pages × today's share of the changes ÷ (today's
+    // requests × the rest's share)): the busier today is, the longer the rest waits. The rest is walked in
+    // that many parts, one a cycle, rather than whole every few cycles: a cycle that costs twice the others
+    // waits for the rolling minute to free its requests, and holds back all it saw.
+    const share = Math.min(0.95, Math.max(0.05, todayShare ?? EVEN_MIX));
+    const ratio = Math.sqrt((restPages * share) / (Math.max(1, everyCycle) * (1 - share)));
+    restParts = Math.min(MAX_REST_PARTS, Math.max(1, Math.round(ratio)), Math.max(1, restPages));
+    intervalMs = Math.max(
+      input.minIntervalMs,
+      ((everyCycle + restPages / restParts) / detectionPerMinute) * MINUTE_MS,
+    );
   } else {
     intervalMs = Math.max(input.minIntervalMs, (input.detectionRequests / detectionPerMinute) * MINUTE_MS);
-    restIntervalMs = intervalMs;
   }
   return {
     perMinute,
     intervalMs: Math.round(intervalMs),
-    restIntervalMs: Math.round(restIntervalMs),
+    restIntervalMs: Math.round(restParts * intervalMs),
+    restParts,
     sweepPagesPerCycle: (sweepPerMinute * intervalMs) / MINUTE_MS,
     sweepPeriodMs:
       sweepPerMinute > 0

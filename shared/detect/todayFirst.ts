@@ -4,8 +4,16 @@
 // changes are over (HOT_MARGIN_MS after it). Tomorrow's listing does not take it over then: tomorrow's orders
 // are acted on at tomorrow's closing, when they are today's and first again; until then nobody prepares
 // them, so the evening's requests buy more as the window's pace (and a cheaper, quieter cadence).
+
+import { addDays } from '../time/calendarDate.js';
 import { closingsOn, type EstablishmentSchedule } from './closingTimes.js';
-import { listingKey, type PlannedWalk, pagesFor, sameEstablishment } from './listingSpec.js';
+import {
+  type ListingSpec,
+  listingKey,
+  type PlannedWalk,
+  pagesFor,
+  sameEstablishment,
+} from './listingSpec.js';
 import { HOT_MARGIN_MS } from './planCadence.js';
 
 export interface TodayFirstInput {
@@ -30,19 +38,30 @@ export function todayIsFirst(input: TodayFirstInput): boolean {
   return last !== undefined && input.now < last.closesAt + HOT_MARGIN_MS;
 }
 
+/** The window cut in two: today's listings, walked every cycle, and the rest, walked as its pace allows. */
+export interface TodayFirstWalks {
+  today: PlannedWalk[];
+  /**
+   * The rest of the window, without today: what a window cycle walks beside today's, so that no order is
+   * read twice in one cycle. Most changes are today's, so its walk is seldom one the world moved under.
+   */
+  rest: PlannedWalk[];
+}
+
 /**
- * Today's pending walks, one per listing of the window's plan, sized from the pending orders we know of
- * today (or the size its last walk announced); undefined when they would cost half the window's or more (a
- * window of one day, a pending listing of a page or two): today first would buy little, and slow the rest.
+ * The window's walks cut into today's and the rest, each part sized by `pendingIn` (the pending orders we
+ * know of there, or the size its last walk announced); undefined when the cut would buy little: when a
+ * cycle of today's alone would save less than two pages (a window of a page or two, such as each of 20
+ * schools on one token's), or the parts would cost more than the whole and a page for each cut.
  */
-export function todayWalks(
+export function todayFirstWalks(
   window: readonly PlannedWalk[],
   today: string,
-  pendingToday: (establishment: string | undefined, key: string) => number | undefined,
-): PlannedWalk[] | undefined {
+  pendingIn: (listing: ListingSpec, key: string) => number | undefined,
+): TodayFirstWalks | undefined {
   if (window.length === 0 || window.some((walk) => walk.listing.kind !== 'window')) return undefined;
-  const walks = window.map((walk): PlannedWalk => {
-    const listing = { ...walk.listing, kind: 'part' as const, startDate: today, endDate: today };
+  const part = (whole: ListingSpec, startDate: string, endDate: string): PlannedWalk => {
+    const listing: ListingSpec = { ...whole, kind: 'part', startDate, endDate };
     const key = listingKey(listing);
     return {
       listing,
@@ -50,25 +69,111 @@ export function todayWalks(
       purpose: 'detect',
       fromPage: 1,
       maxPages: undefined,
-      estimatedRequests: pagesFor(pendingToday(walk.listing.establishment, key)),
+      estimatedRequests: pagesFor(pendingIn(listing, key)),
     };
-  });
-  const todayPages = walks.reduce((sum, walk) => sum + walk.estimatedRequests, 0);
-  const windowPages = window.reduce((sum, walk) => sum + walk.estimatedRequests, 0);
-  return 2 * todayPages < windowPages ? walks : undefined;
+  };
+  const todays = window.map(({ listing }) => part(listing, today, today));
+  const rest = window.flatMap(({ listing }) =>
+    [
+      { startDate: listing.startDate, endDate: addDays(today, -1) },
+      { startDate: addDays(today, 1), endDate: listing.endDate },
+    ]
+      .filter((range) => range.startDate <= range.endDate)
+      .map((range) => part(listing, range.startDate, range.endDate)),
+  );
+  const todayPages = pagesOf(todays);
+  const windowPages = pagesOf(window);
+  const worthIt =
+    rest.length > 0 &&
+    todayPages <= windowPages - 2 &&
+    todayPages + pagesOf(rest) <= windowPages + rest.length;
+  return worthIt ? { today: todays, rest } : undefined;
 }
 
-/** Whether this cycle walks the whole window: it was never walked whole, or not for `restIntervalMs`. */
-export function windowDue(
-  window: readonly PlannedWalk[],
-  lastWalkedAt: Readonly<Record<string, number>>,
-  now: number,
-  restIntervalMs: number,
-  cycleIntervalMs: number,
-): boolean {
-  // Half a cycle early rather than half a cycle late: the rest's pace is kept on average.
-  return window.some((walk) => {
-    const last = lastWalkedAt[walk.key];
-    return last === undefined || now - last >= restIntervalMs - cycleIntervalMs / 2;
+function pagesOf(walks: readonly PlannedWalk[]): number {
+  return walks.reduce((sum, walk) => sum + walk.estimatedRequests, 0);
+}
+
+/** One pickup date of the rest of the window, as a part of it is cut. */
+interface RestDate {
+  whole: ListingSpec;
+  date: string;
+  orders: number;
+  coveredAt: number | undefined;
+}
+
+/**
+ * The part of the rest of the window this cycle walks beside today's: the rest's dates cut into `parts`
+ * runs of about as many pending orders each, and of those the one whose dates went unwalked the longest
+ * (by `coveredAt`, the per-date coverage, so that a cut that moves as orders come and go starves no date).
+ * With `parts` 1, the whole rest.
+ */
+export function restPartDue(
+  rest: readonly PlannedWalk[],
+  parts: number,
+  pendingOn: (listing: ListingSpec, date: string) => number,
+  coveredAt: (listing: ListingSpec, date: string) => number | undefined,
+): PlannedWalk[] {
+  const dates: RestDate[] = rest.flatMap(({ listing }) => {
+    const each: RestDate[] = [];
+    for (let date = listing.startDate; date <= listing.endDate; date = addDays(date, 1)) {
+      each.push({
+        whole: listing,
+        date,
+        orders: pendingOn(listing, date),
+        coveredAt: coveredAt(listing, date),
+      });
+    }
+    return each;
   });
+  const total = dates.reduce((sum, { orders }) => sum + orders, 0);
+  const runs: RestDate[][] = [];
+  let before = 0;
+  for (const date of dates) {
+    const cut = runs.length < parts && before >= (total * runs.length) / parts;
+    if (cut || runs.length === 0) runs.push([]);
+    runs.at(-1)?.push(date);
+    before += date.orders;
+  }
+  const oldest = (run: readonly RestDate[]) =>
+    Math.min(...run.map(({ coveredAt: at }) => at ?? Number.NEGATIVE_INFINITY));
+  const due = runs.reduce<RestDate[] | undefined>(
+    (best, run) => (best === undefined || oldest(run) < oldest(best) ? run : best),
+    undefined,
+  );
+  return walksOf(due ?? []);
+}
+
+/** A run of dates as listings: one per stretch of consecutive dates of one listing of the rest. */
+function walksOf(run: readonly RestDate[]): PlannedWalk[] {
+  const walks: PlannedWalk[] = [];
+  let current: { whole: ListingSpec; startDate: string; endDate: string; orders: number } | undefined;
+  const flush = () => {
+    if (current === undefined) return;
+    const listing: ListingSpec = {
+      ...current.whole,
+      kind: 'part',
+      startDate: current.startDate,
+      endDate: current.endDate,
+    };
+    walks.push({
+      listing,
+      key: listingKey(listing),
+      purpose: 'detect',
+      fromPage: 1,
+      maxPages: undefined,
+      estimatedRequests: pagesFor(current.orders),
+    });
+  };
+  for (const { whole, date, orders } of run) {
+    if (current?.whole === whole && addDays(current.endDate, 1) === date) {
+      current.endDate = date;
+      current.orders += orders;
+    } else {
+      flush();
+      current = { whole, startDate: date, endDate: date, orders };
+    }
+  }
+  flush();
+  return walks;
 }

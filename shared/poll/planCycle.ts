@@ -2,13 +2,14 @@
 // window and the sizes remembered; the pace sets the interval and the sweep's share; a baseline pass of the
 // sweep is paid whole or not started, so it is asked for with the rest.
 import type { OrderStatus } from '../api/schemas.js';
+import { coverageKey } from '../detect/coverage.js';
 import type { PlannedWalk } from '../detect/listingSpec.js';
 import { type Pacing, pacePoll } from '../detect/pacePoll.js';
 import { type CadencePlan, HOT_MIN_INTERVAL_MS, planCadence } from '../detect/planCadence.js';
 import { planDetection } from '../detect/planDetection.js';
 import { knownSweepPages, planSweep, TERMINAL_STATUSES } from '../detect/planSweep.js';
 import type { Snapshot } from '../detect/snapshot.js';
-import { todayIsFirst, todayWalks, windowDue } from '../detect/todayFirst.js';
+import { restPartDue, todayFirstWalks, todayIsFirst } from '../detect/todayFirst.js';
 import type { PollState } from '../store/pollState.js';
 import type { CycleContext, PolledOrganization } from './cycleContext.js';
 import type { CycleBudget } from './ordersSource.js';
@@ -90,11 +91,13 @@ export function planCycle(
       establishments: state.establishments?.records ?? null,
       polled: organization.establishments,
     })
-      ? todayWalks(windowWalks, context.today, (establishment, key) =>
-          byDate.size > 0 ? pendingOn(byDate, context.today, establishment) : state.listings.sizes[key],
+      ? todayFirstWalks(windowWalks, context.today, (listing, key) =>
+          byDate.size > 0
+            ? pendingBetween(byDate, listing.startDate, listing.endDate, listing.establishment)
+            : state.listings.sizes[key],
         )
       : undefined;
-  const todayPages = today?.reduce((sum, walk) => sum + walk.estimatedRequests, 0) ?? 0;
+  const todayPages = today ? pagesOf(today.today) : 0;
   const pace = pacePoll({
     usablePerMinute: budget.usablePerMinute,
     organizationsOnToken: context.deps.organizationsOnToken ?? 1,
@@ -117,13 +120,22 @@ export function planCycle(
     todayFirst: today && {
       todayPages,
       lookups: state.lookups.averageRequests,
-      windowPages: windowRequests,
+      restPages: pagesOf(today.rest),
+      todayShare: todayShareOf(state.pace.changes),
     },
   });
-  const todayOnly =
-    today !== undefined &&
-    !windowDue(windowWalks, state.listings.walkedAt, startedAt, pace.restIntervalMs, pace.intervalMs);
-  const detection = todayOnly && today ? today : windowWalks;
+  const listedApart = organization.establishments !== undefined;
+  const restPart =
+    today &&
+    restPartDue(
+      today.rest,
+      pace.restParts,
+      (listing, date) => pendingBetween(byDate, date, date, listing.establishment),
+      (listing, date) =>
+        state.coverage.pendingCoveredAt[coverageKey(date, listedApart ? listing.establishment : undefined)],
+    );
+  // Today's listings first: what the kitchen waits on is read before the rest of the window.
+  const detection = today && restPart ? [...today.today, ...restPart] : windowWalks;
   const detectionRequests = detection.reduce((sum, walk) => sum + walk.estimatedRequests, 0);
   const sweepBudget = Math.min(
     state.sweep.credit + pace.sweepPagesPerCycle,
@@ -139,14 +151,20 @@ export function planCycle(
   return {
     cadence,
     detection,
-    todayOnly,
-    today,
+    todayOnly: false,
+    today: today?.today,
     detectionRequests,
     pace,
     sweepBudget,
     baselinePages,
     planned,
   };
+}
+
+/** The share of recent changes that were to today's orders; undefined before any change was found. */
+function todayShareOf(changes: PollState['pace']['changes']): number | undefined {
+  if (changes === undefined || changes.today + changes.elsewhere === 0) return undefined;
+  return changes.today / (changes.today + changes.elsewhere);
 }
 
 /** The least a cycle must reserve before it walks anything: today's pages when it may fall back on them. */
@@ -202,15 +220,19 @@ function sweptStatuses(organization: PolledOrganization): OrderStatus[] {
   return organization.statuses.filter((status) => TERMINAL_STATUSES.includes(status));
 }
 
-/** Pending orders we know of on `date`, at `establishment` or at any. */
-function pendingOn(
+/** Pending orders we know of from `startDate` to `endDate`, at `establishment` or at any. */
+function pendingBetween(
   byDate: ReadonlyMap<string, ReadonlyMap<string, number>>,
-  date: string,
+  startDate: string,
+  endDate: string,
   establishment: string | undefined,
 ): number {
   let count = 0;
-  for (const [uuid, n] of byDate.get(date) ?? [])
-    if (establishment === undefined || uuid.toLowerCase() === establishment.toLowerCase()) count += n;
+  for (const [date, byEstablishment] of byDate) {
+    if (date < startDate || date > endDate) continue;
+    for (const [uuid, n] of byEstablishment)
+      if (establishment === undefined || uuid.toLowerCase() === establishment.toLowerCase()) count += n;
+  }
   return count;
 }
 

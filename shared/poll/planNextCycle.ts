@@ -5,7 +5,7 @@ import { TOKEN_REJECTED_RETRY_MS } from '../contracts/tokenRejected.js';
 import { gapFor } from '../detect/pacePoll.js';
 import type { PaceState } from '../store/pollState.js';
 import type { CycleContext } from './cycleContext.js';
-import { movingAverage } from './movingAverage.js';
+import { blend, movingAverage } from './movingAverage.js';
 import type { CyclePlan } from './planCycle.js';
 
 /** After a cycle deferred for budget, how soon the next one is due. */
@@ -18,6 +18,8 @@ export interface CycleCost {
   baselineDeferred: boolean;
   /** The API rejected the token: the next cycle is a slow retry, whatever the pace or the cadence. */
   tokenRejected?: boolean;
+  /** Changes this cycle found to today's orders and to other days'. */
+  changes?: { today: number; elsewhere: number };
 }
 
 export function planNextCycle(
@@ -27,9 +29,11 @@ export function planNextCycle(
   cost: CycleCost,
 ): PaceState {
   const averageCycleRequests = movingAverage(pace.averageCycleRequests, cost.spent);
+  const changes = changeMix(pace.changes, cost.changes);
+  const kept = changes === undefined ? {} : { changes };
   // Whatever the pace or the cadence: no retry within minutes cures a rejected token (tokenRejected.ts).
   if (cost.tokenRejected) {
-    return { averageCycleRequests, nextPollAt: context.startedAt + TOKEN_REJECTED_RETRY_MS };
+    return { averageCycleRequests, nextPollAt: context.startedAt + TOKEN_REJECTED_RETRY_MS, ...kept };
   }
   const owed = cost.baselineDeferred ? plan.baselinePages : 0;
   // A cold gap never runs into a hot window.
@@ -37,7 +41,19 @@ export function planNextCycle(
     context.startedAt + gapFor(plan.pace, averageCycleRequests + owed),
     plan.cadence.changesAt ?? Number.POSITIVE_INFINITY,
   );
-  return { averageCycleRequests, nextPollAt };
+  return { averageCycleRequests, nextPollAt, ...kept };
+}
+
+/** The moving averages of changes found, once a cycle found any: a quiet start says nothing of the mix. */
+function changeMix(average: PaceState['changes'], latest: CycleCost['changes']): PaceState['changes'] {
+  if (latest === undefined) return average;
+  if (average === undefined) {
+    return latest.today + latest.elsewhere > 0 ? { ...latest } : undefined;
+  }
+  return {
+    today: blend(average.today, latest.today),
+    elsewhere: blend(average.elsewhere, latest.elsewhere),
+  };
 }
 
 /**

@@ -14,6 +14,7 @@ import { ESTABLISHMENTS_LISTING } from '../api/listingProblem.js';
 import { recordCoverage } from '../detect/coverage.js';
 import { forgetListingsBefore, rememberWalks } from '../detect/listingMemory.js';
 import { trackUnreadable } from '../detect/unreadableOrders.js';
+import { isOrderEvent, type NotifierEvent } from '../events/notifierEvent.js';
 import { LeaseLostError } from '../store/errors.js';
 import { initialPollState, type PollState } from '../store/pollState.js';
 import { RunnerStoppingError } from '../time/runnerStoppingError.js';
@@ -218,7 +219,7 @@ async function walkedCycle(
 ): Promise<CycleEnd> {
   const { startedAt, window } = context;
   const pending = await walkPending(context, plan.detection, snapshots);
-  const resolution = await resolveVanished(context, snapshots, pending, state.lookups);
+  const resolution = await resolveVanished(context, snapshots, pending, state.lookups, state.coverage);
   const looked = [...pending, ...resolution.outcomes];
   // Before the sweep, which fills what room is left: the cache's request is taken from that room.
   const establishments = await refreshEstablishments(
@@ -271,6 +272,7 @@ async function walkedCycle(
     spent: requestsOf(walked) + (establishments.requests ?? 0),
     baselineDeferred: slice.baselineDeferred,
     tokenRejected: rejected,
+    changes: changesByDay(changes.events, context.today),
   });
   const failures = [...walkNotes.failures, ...amended.failures, ...closings.failures];
   const requestsFor = (purpose: 'detect' | 'resolve' | 'sweep') =>
@@ -322,6 +324,13 @@ async function walkedCycle(
     health: healthAfter(state.health, report, startedAt),
   };
   return { report, next };
+}
+
+/** The order events found, to today's orders and to other days': the mix today first paces by. */
+function changesByDay(events: readonly NotifierEvent[], today: string): { today: number; elsewhere: number } {
+  const orders = events.filter(isOrderEvent);
+  const todays = orders.filter((event) => event.data.order.pickup_date === today).length;
+  return { today: todays, elsewhere: orders.length - todays };
 }
 
 /** What these walks cost: each outcome carries its requests, so no phase reads the client's running count. */

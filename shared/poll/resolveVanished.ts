@@ -4,6 +4,7 @@
 // is missing.
 import { ORDER_STATUSES } from '../api/schemas.js';
 import { findVanished, holds, isMissingEverywhere, searchedStatuses } from '../detect/absence.js';
+import { type Coverage, coverageKey } from '../detect/coverage.js';
 import { covers, type ListingSpec } from '../detect/listingSpec.js';
 import {
   isListedAsWePredict,
@@ -37,15 +38,19 @@ export async function resolveVanished(
   snapshots: ReadonlyMap<string, Snapshot>,
   pending: readonly WalkOutcome[],
   lookups: Lookups,
+  coverage: Coverage,
 ): Promise<Resolution> {
   const seen = new Set(pending.flatMap((outcome) => outcome.listing?.records.map(({ uuid }) => uuid) ?? []));
   const vanished = findVanished(snapshots, seen, pending);
-  // A cycle that walked today's pending alone cannot tell an order moved to another day from one gone: one
-  // looked for in every other status already waits, unannounced, for the next walk of the window, which
-  // sees it wherever it went.
+  const waitingSince = lookups.waitingSince ?? {};
+  const coversWindow = (order: VanishedOrder) =>
+    walkedWholeSince(context, pending, coverage, order, waitingSince[order.uuid]);
+  // A cycle that walked today's pending and a part of the rest cannot tell an order moved to another day
+  // from one gone: one looked for in every other status already waits, unannounced, until pending has been
+  // walked on every date of the window since, which sees it wherever it went.
   const waiting = vanished.filter(
     (order) =>
-      !coversWindow(context, pending, order) &&
+      !coversWindow(order) &&
       resolutionOrder(order.status).every(
         (status) => status === order.status || (lookups.searched[order.uuid] ?? []).includes(status),
       ),
@@ -108,35 +113,62 @@ export async function resolveVanished(
   }
   unresolved = [...unresolved, ...waiting];
   const requests = outcomes.reduce((sum, outcome) => sum + outcome.requests, 0);
+  // Absent wherever it could be: it left the window or was deleted. Remembered once, so it is not looked
+  // for again every cycle, and the TTL forgets it. Not before pending was walked on every date since it
+  // left: it may be pending on a date not walked yet.
+  const missing = unresolved.filter(
+    (order) => isMissingEverywhere(searched.get(order.uuid), ORDER_STATUSES) && coversWindow(order),
+  );
+  // Only orders still unresolved are remembered, so the record stays as small as the backlog.
+  const remembered = new Map(
+    unresolved.map((order) => [
+      order.uuid,
+      [...new Set([...(lookups.searched[order.uuid] ?? []), ...(searched.get(order.uuid) ?? [])])],
+    ]),
+  );
+  const nowWaiting = unresolved.filter(
+    (order) =>
+      !missing.includes(order) &&
+      resolutionOrder(order.status).every(
+        (status) => status === order.status || (remembered.get(order.uuid) ?? []).includes(status),
+      ),
+  );
   return {
     vanished,
     outcomes,
-    // Absent wherever it could be: it left the window or was deleted. Remembered once, so it is not looked
-    // for again every cycle, and the TTL forgets it.
-    // Not while pending was walked on today alone: it may be pending on another day.
-    missing: unresolved.filter(
-      (order) =>
-        isMissingEverywhere(searched.get(order.uuid), ORDER_STATUSES) &&
-        coversWindow(context, pending, order),
-    ),
+    missing,
     lookups: {
-      // Only orders still unresolved are remembered, so the record stays as small as the backlog.
-      searched: Object.fromEntries(
-        unresolved.map((order) => [
-          order.uuid,
-          [...new Set([...(lookups.searched[order.uuid] ?? []), ...(searched.get(order.uuid) ?? [])])],
-        ]),
-      ),
+      searched: Object.fromEntries(remembered),
       averageRequests: movingAverage(lookups.averageRequests, requests),
+      ...(nowWaiting.length === 0
+        ? {}
+        : {
+            waitingSince: Object.fromEntries(
+              nowWaiting.map((order) => [order.uuid, waitingSince[order.uuid] ?? context.startedAt]),
+            ),
+          }),
     },
   };
 }
 
-/** Whether this cycle walked pending completely on every date of the window, where `order` would be listed. */
-function coversWindow(context: CycleContext, pending: readonly WalkOutcome[], order: VanishedOrder): boolean {
+/**
+ * Whether pending was walked completely on every date of the window, where `order` would be listed: by this
+ * cycle, or, for an order waiting since `since`, by the cycles since.
+ */
+function walkedWholeSince(
+  context: CycleContext,
+  pending: readonly WalkOutcome[],
+  coverage: Coverage,
+  order: VanishedOrder,
+  since: number | undefined,
+): boolean {
+  const listedApart = context.organization.establishments !== undefined;
   for (let date = context.window.startDate; date <= context.window.endDate; date = addDays(date, 1)) {
     const there = { pickupDate: date, establishment: order.establishment };
-    if (!pending.some((result) => holds(result, 'pending', there))) return false;
+    if (pending.some((result) => holds(result, 'pending', there))) continue;
+    const coveredAt =
+      coverage.pendingCoveredAt[coverageKey(date, listedApart ? order.establishment : undefined)];
+    if (since === undefined || coveredAt === undefined || coveredAt < since) return false;
   }
   return true;
 }

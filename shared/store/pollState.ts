@@ -43,6 +43,11 @@ export const LookupsSchema = z.object({
   searched: z.record(z.string(), z.array(z.string())),
   /** Moving average of the look-up requests a cycle needed: part of the next cycle's expected cost. */
   averageRequests: z.number().nonnegative(),
+  /**
+   * When each order found in no other status began waiting for pending to be walked on every date of the
+   * window (epoch ms), by order uuid: while today is first the window is walked a part a cycle.
+   */
+  waitingSince: z.record(z.string(), z.number()).optional(),
 });
 
 /** An establishment record GET /establishments answered but the notifier could not read. */
@@ -78,6 +83,12 @@ export const PaceStateSchema = z.object({
   averageCycleRequests: z.number().nonnegative(),
   /** When this organization's next cycle is due (epoch ms): the pace's decision, read by both runtimes. */
   nextPollAt: z.number().nullable(),
+  /**
+   * Moving averages of the changes a cycle found to today's orders and to other days': how today first
+   * shares the budget between today's listing and the rest of the window (pacePoll.ts). Absent until a
+   * cycle found a change.
+   */
+  changes: z.object({ today: z.number().nonnegative(), elsewhere: z.number().nonnegative() }).optional(),
 });
 
 /** How the last cycles went, for status, health and alarms. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type BenchCycle, breakDown, walkedPendingWhole } from '../../../bench/detectionBreakdown.js';
+import { type BenchCycle, breakDown, walkedPendingDates } from '../../../bench/detectionBreakdown.js';
 import type { PollReport } from '../../../shared/poll/pollReport.js';
 import { pollReport } from '../cli/pollReportFixture.js';
 
@@ -35,7 +35,13 @@ describe('breakDown', () => {
       cycle(20_000, 22_000, { requests: 10, requestsFor: { detect: 8, resolve: 1, sweep: 1 } }),
     ];
     const parts = breakDown(
-      { organizationId: ORG, orderUuid: ORDER, changedAt: 10_000, detectedAt: 22_000 },
+      {
+        organizationId: ORG,
+        orderUuid: ORDER,
+        pickupDate: '2026-03-10',
+        changedAt: 10_000,
+        detectedAt: 22_000,
+      },
       cycles,
       100,
     );
@@ -54,7 +60,13 @@ describe('breakDown', () => {
       cycle(60_000, 61_000, { requests: 10, requestsFor: { detect: 10, resolve: 0, sweep: 0 } }),
     ];
     const parts = breakDown(
-      { organizationId: ORG, orderUuid: ORDER, changedAt: 15_000, detectedAt: 61_000 },
+      {
+        organizationId: ORG,
+        orderUuid: ORDER,
+        pickupDate: '2026-03-10',
+        changedAt: 15_000,
+        detectedAt: 61_000,
+      },
       cycles,
       100,
     );
@@ -63,18 +75,55 @@ describe('breakDown', () => {
 
   it('finds nothing to break down without the cycle that recorded the event', () => {
     expect(
-      breakDown({ organizationId: ORG, orderUuid: ORDER, changedAt: 0, detectedAt: 5 }, [cycle(1, 2)], 100),
+      breakDown(
+        { organizationId: ORG, orderUuid: ORDER, pickupDate: '2026-03-10', changedAt: 0, detectedAt: 5 },
+        [cycle(1, 2)],
+        100,
+      ),
     ).toBeUndefined();
   });
 });
 
-describe('walkedPendingWhole', () => {
-  it('holds for a cycle whose every pending listing was walked whole, and none deferred', () => {
-    expect(walkedPendingWhole(pollReport({ listings: [listing(true)] }))).toBe(true);
-    expect(walkedPendingWhole(pollReport({ listings: [listing(false)] }))).toBe(false);
-    expect(walkedPendingWhole(pollReport({ listings: [listing(true)], deferred: ['pending@x'] }))).toBe(
-      false,
+describe('walkedPendingDates', () => {
+  it('lists the dates of every pending listing walked whole, with the establishment a listing is at', () => {
+    expect([...walkedPendingDates(pollReport({ listings: [listing(true)] }))]).toEqual([
+      '2026-03-07',
+      '2026-03-08',
+      '2026-03-09',
+      '2026-03-10',
+      '2026-03-11',
+      '2026-03-12',
+      '2026-03-13',
+    ]);
+    const today = {
+      ...listing(true),
+      key: 'pending[2026-03-10..2026-03-10]@e',
+      startDate: '2026-03-10',
+      endDate: '2026-03-10',
+    };
+    expect([...walkedPendingDates(pollReport({ listings: [today, listing(false)] }))]).toEqual([
+      '2026-03-10@e',
+    ]);
+    expect(walkedPendingDates(pollReport({ outcome: 'deferred', listings: [] })).size).toBe(0);
+  });
+
+  it('charges a cycle that walked another part of the window to the walk, not to the look-up', () => {
+    const elsewhere = { ...listing(true), key: 'pending[2026-03-11..2026-03-13]', startDate: '2026-03-11' };
+    const cycles = [
+      cycle(20_000, 21_000, { listings: [elsewhere] }),
+      cycle(40_000, 41_000, { requests: 10, requestsFor: { detect: 10, resolve: 0, sweep: 0 } }),
+    ];
+    const parts = breakDown(
+      {
+        organizationId: ORG,
+        orderUuid: ORDER,
+        pickupDate: '2026-03-10',
+        changedAt: 15_000,
+        detectedAt: 41_000,
+      },
+      cycles,
+      100,
     );
-    expect(walkedPendingWhole(pollReport({ outcome: 'deferred', listings: [] }))).toBe(false);
+    expect(parts).toMatchObject({ wait_walk: 5, missed_walk_cut: 20 });
   });
 });

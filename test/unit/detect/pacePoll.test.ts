@@ -26,21 +26,21 @@ describe('pacePoll', () => {
   });
 
   it('spaces cycles by detection requests over what the sweep leaves of the share', () => {
-    // 90 % of 50 = 45 a minute. The sweep takes 60 pages over 5 min = 12 a minute (under 30 %, 13.5);
-    // 33 are left for 11 detection requests: every 20 s, each cycle carrying 12 / 3 = 4 sweep pages.
-    const pacing = pacePoll(input({ usablePerMinute: 50, detectionRequests: 11, sweepPages: 60 }));
+    // 90 % of 50 = 45 a minute. The sweep takes 30 pages over 5 min = 6 a minute (under 20 %, 9);
+    // 39 are left for 13 detection requests: every 20 s, each cycle carrying 6 / 3 = 2 sweep pages.
+    const pacing = pacePoll(input({ usablePerMinute: 50, detectionRequests: 13, sweepPages: 30 }));
     expect(pacing.intervalMs).toBe(20_000);
-    expect(pacing.sweepPagesPerCycle).toBeCloseTo(4, 9);
+    expect(pacing.sweepPagesPerCycle).toBeCloseTo(2, 9);
     expect(pacing.sweepPeriodMs).toBe(5 * MINUTE);
   });
 
-  it('never gives the sweep more than 30 % of the share, stretching its period instead', () => {
-    // 90 % of 50 = 45 a minute. 1,000 pages in 5 min would be 200 a minute; the sweep gets 30 % of 45,
-    // 13.5, and detection the other 31.5: 21 requests every 21 / 31.5 min = 40 s.
-    const pacing = pacePoll(input({ usablePerMinute: 50, detectionRequests: 21, sweepPages: 1_000 }));
+  it('never gives the sweep more than 20 % of the share, stretching its period instead', () => {
+    // 90 % of 50 = 45 a minute. 1,000 pages in 5 min would be 200 a minute; the sweep gets 20 % of 45,
+    // 9, and detection the other 36: 24 requests every 24 / 36 min = 40 s.
+    const pacing = pacePoll(input({ usablePerMinute: 50, detectionRequests: 24, sweepPages: 1_000 }));
     expect(pacing.intervalMs).toBe(40_000);
-    expect((pacing.sweepPagesPerCycle * MINUTE) / pacing.intervalMs).toBeCloseTo(13.5, 9);
-    expect(pacing.sweepPeriodMs).toBe(Math.round((1_000 / 13.5) * MINUTE));
+    expect((pacing.sweepPagesPerCycle * MINUTE) / pacing.intervalMs).toBeCloseTo(9, 9);
+    expect(pacing.sweepPeriodMs).toBe(Math.round((1_000 / 9) * MINUTE));
   });
 
   it('divides the token’s rate between the organizations on it', () => {
@@ -66,10 +66,10 @@ describe('pacePoll', () => {
   });
 
   it('keeps the sweep at its rate when the minIntervalMs floor spaces cycles further', () => {
-    // 60 pages in 5 min = 12 a minute; a cycle every 30 s carries 6.
-    const pacing = pacePoll(input({ sweepPages: 60, minIntervalMs: 30_000 }));
+    // 30 pages in 5 min = 6 a minute (under 20 % of 40.5); a cycle every 30 s carries 3.
+    const pacing = pacePoll(input({ sweepPages: 30, minIntervalMs: 30_000 }));
     expect(pacing.intervalMs).toBe(30_000);
-    expect(pacing.sweepPagesPerCycle).toBeCloseTo(6, 9);
+    expect(pacing.sweepPagesPerCycle).toBeCloseTo(3, 9);
     expect(pacing.sweepPeriodMs).toBe(5 * MINUTE);
   });
 
@@ -116,13 +116,46 @@ describe('pacePoll', () => {
     });
     // Sustainable: 90 % of 45 = 40.5, × 60 / 62.25 for the hold ≈ 39.04 a minute.
     expect(pacing.perMinute).toBeCloseTo((0.9 * 45 * 60) / 62.25, 9);
-    // Sweep: 108 / 5 = 21.6 a minute wanted, but at most 30 % of 39.04 ≈ 11.71, so the full sweep takes
-    // 108 / 11.71 ≈ 9.22 min instead of 5.
-    expect(pacing.sweepPeriodMs).toBe(553_333);
-    // Detection: the other 70 %, ≈ 27.33 a minute, so 9 requests every 9 / 27.33 min ≈ 19.76 s.
-    expect(pacing.intervalMs).toBe(19_762);
-    // Sweep and detection share each cycle 30 : 70, so a cycle carries 9 × 3 / 7 ≈ 3.857 sweep pages.
-    expect(pacing.sweepPagesPerCycle).toBeCloseTo(27 / 7, 9);
+    // Sweep: 108 / 5 = 21.6 a minute wanted, but at most 20 % of 39.04 ≈ 7.81, so the full sweep takes
+    // 108 / 7.81 ≈ 13.83 min instead of 5.
+    expect(pacing.sweepPeriodMs).toBe(830_000);
+    // Detection: the other 80 %, ≈ 31.23 a minute, so 9 requests every 9 / 31.23 min ≈ 17.29 s.
+    expect(pacing.intervalMs).toBe(17_292);
+    // Sweep and detection share each cycle 20 : 80, so a cycle carries 9 × 2 / 8 = 2.25 sweep pages.
+    expect(pacing.sweepPagesPerCycle).toBeCloseTo(2.25, 9);
+  });
+});
+
+describe('pacePoll, today first', () => {
+  const busy = (todayShare: number | undefined) =>
+    pacePoll(input({ todayFirst: { todayPages: 4, lookups: 1, restPages: 6, todayShare } }));
+
+  it("walks the rest whole beside today's while the changes are as many elsewhere", () => {
+    // √(6 × 0.5 ÷ (5 × 0.5)) ≈ 1.1: one part. 11 requests a cycle at 90 % of 45: every 16.3 s.
+    const pacing = busy(0.5);
+    expect(pacing.restParts).toBe(1);
+    expect(pacing.intervalMs).toBe(Math.round((11 / 40.5) * MINUTE));
+    expect(pacing.restIntervalMs).toBe(pacing.intervalMs);
+    // Before any change is seen, the mix is taken as even.
+    expect(busy(undefined)).toEqual(pacing);
+  });
+
+  it("walks the rest in more parts as more of the changes are today's, never more than three", () => {
+    // Four in five: √(6 × 0.8 ÷ (5 × 0.2)) ≈ 2.2, two parts: 4 + 1 + 3 = 8 requests a cycle, every 11.9 s.
+    const pacing = busy(0.8);
+    expect(pacing.restParts).toBe(2);
+    expect(pacing.intervalMs).toBe(Math.round((8 / 40.5) * MINUTE));
+    expect(pacing.restIntervalMs).toBe(Math.round(2 * (8 / 40.5) * MINUTE));
+    expect(busy(0.99).restParts).toBe(3);
+    // Cheaper cycles come more often: today's listing is read sooner than in whole walks of the window.
+    expect(pacing.intervalMs).toBeLessThan(pacePoll(input({ detectionRequests: 11 })).intervalMs);
+  });
+
+  it('gives the sweep at most 10 % of the share while today is first', () => {
+    const pacing = pacePoll(
+      input({ sweepPages: 1_000, todayFirst: { todayPages: 4, lookups: 1, restPages: 6, todayShare: 0.5 } }),
+    );
+    expect((pacing.sweepPagesPerCycle * MINUTE) / pacing.intervalMs).toBeCloseTo(4.05, 4);
   });
 });
 

@@ -129,49 +129,96 @@ describe('planCycle', () => {
   });
 
   describe('today first', () => {
-    /** 40 pending orders today and 160 over the rest of the week; the window last walked `ago` ms before. */
-    async function canteen(ago: number, options: Parameters<typeof planned>[2] = {}) {
+    const TODAYS = `pending[${TODAY}..${TODAY}]`;
+    /** The window without today: what today's cycles walk a part of, beside today's listing. */
+    const REST = `pending[${addDays(TODAY, 1)}..${LAST_DAY}]`;
+    /**
+     * 40 pending orders today and 161 over the rest of the week, the window walked on each date `ago` ms
+     * before, and recent cycles' changes to today's orders and to other days' in the proportion `mix`.
+     */
+    async function canteen(
+      ago: number,
+      options: Parameters<typeof planned>[2] & {
+        mix?: { today: number; elsewhere: number };
+        coveredAt?: Record<string, number>;
+      } = {},
+    ) {
       const snapshots = snapshotsOf(
         ...[
           ...snapshotsOn(TODAY, 40),
           ...Array.from({ length: 7 }, (_, i) => snapshotsOn(addDays(TODAY, i + 1), 23)).flat(),
         ],
       );
+      const covered = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [addDays(TODAY, i), T0 - ago]));
       const pollState = state({
         establishments: establishmentsCache(T0 - MINUTE),
-        listings: { sizes: {}, walkedAt: { pending: T0 - ago } },
+        listings: { sizes: {}, walkedAt: {} },
+        coverage: { pendingCoveredAt: { ...covered, ...options.coveredAt }, watchingSince: T0 - 60 * MINUTE },
         lookups: { searched: {}, averageRequests: 1.5 },
+        pace: {
+          averageCycleRequests: 6,
+          nextPollAt: null,
+          ...(options.mix ? { changes: options.mix } : {}),
+        },
       });
       return (await planned(pollState, snapshots, options)).plan;
     }
 
-    it("walks today's listing alone at its own pace, faster than the window's, while the window is not due", async () => {
-      const plan = await canteen(5_000);
-      expect(plan.todayOnly).toBe(true);
-      expect(plan.detection.map((walk) => walk.listing)).toEqual([
-        { kind: 'part', status: 'pending', startDate: TODAY, endDate: TODAY, establishment: undefined },
-      ]);
-      // 40 orders: two pages, not the window's nine.
-      expect(plan.detectionRequests).toBe(2);
-      // Today's every cycle; the window's pages only every few cycles, as the rest of the budget pays for them.
-      expect(plan.pace.restIntervalMs).toBeGreaterThan(2 * plan.pace.intervalMs);
-      const plain = await canteen(5_000, { organization: { cadence: 'fixed' } });
-      // The window's walk stretched to at most one and a half times its plain period buys today's a pace
-      // nearly twice as fast.
-      expect(plan.pace.intervalMs).toBeLessThan(0.6 * plain.pace.intervalMs);
+    it("walks today's listing every cycle, and the whole rest beside it while changes are as many elsewhere", async () => {
+      const plan = await canteen(5_000, { mix: { today: 1, elsewhere: 1 } });
+      expect(plan.detection.map((walk) => walk.key)).toEqual([TODAYS, REST]);
+      // Today's 40 orders and the rest's 161: two pages and seven, the whole window's nine; no order twice.
+      expect(plan.detectionRequests).toBe(9);
+      expect(plan.pace.restParts).toBe(1);
+      expect(plan.pace.restIntervalMs).toBe(plan.pace.intervalMs);
     });
 
-    it('walks the whole window once the rest of the budget has paid for it', async () => {
-      const fast = await canteen(5_000);
-      const plan = await canteen(fast.pace.restIntervalMs);
+    it("walks the rest a part a cycle, the least recently walked first, when most changes are today's", async () => {
+      // Four changes in five today's: √(7 pages × 0.8 ÷ (3.5 requests × 0.2)) ≈ 2.8, so three parts.
+      const plan = await canteen(5_000, {
+        mix: { today: 4, elsewhere: 1 },
+        coveredAt: { [addDays(TODAY, 5)]: T0 - MINUTE },
+      });
+      expect(plan.pace.restParts).toBe(3);
+      expect(plan.pace.restIntervalMs).toBeCloseTo(3 * plan.pace.intervalMs, -1);
+      // The rest's 7 dates of 23 orders in three runs of about 54 (3 dates, 2 and 2); the second holds the
+      // date walked longest ago.
+      expect(plan.detection.map((walk) => walk.key)).toEqual([
+        TODAYS,
+        `pending[${addDays(TODAY, 4)}..${addDays(TODAY, 5)}]`,
+      ]);
+      expect(plan.detectionRequests).toBe(2 + 2);
+      // Cheaper cycles, so more of them: today's listing is read more often than the whole window would be.
+      const plain = await canteen(5_000, { organization: { cadence: 'fixed' } });
+      expect(plan.pace.intervalMs).toBeLessThan(0.7 * plain.pace.intervalMs);
+    });
+
+    it('cuts a window reaching back before today into today, the days before and the days after', async () => {
+      const plan = await canteen(5_000, {
+        organization: { window: { daysBack: 2, daysAhead: 7 } },
+        mix: { today: 1, elsewhere: 3 },
+      });
+      expect(plan.detection.map((walk) => walk.key)).toEqual([
+        TODAYS,
+        `pending[${addDays(TODAY, -2)}..${addDays(TODAY, -1)}]`,
+        REST,
+      ]);
+    });
+
+    it("is off when a cycle of today's alone would save less than two pages", async () => {
+      const snapshots = snapshotsOf(...snapshotsOn(TODAY, 30), ...snapshotsOn(addDays(TODAY, 1), 20));
+      const pollState = state({
+        establishments: establishmentsCache(T0 - MINUTE),
+        listings: { sizes: {}, walkedAt: { pending: T0 - 5_000 } },
+      });
+      const { plan } = await planned(pollState, snapshots);
       expect(plan.todayOnly).toBe(false);
       expect(plan.detection.map((walk) => walk.key)).toEqual(['pending']);
-      expect(plan.detectionRequests).toBe(9);
     });
 
     it('is off under "fixed": pollIntervalSeconds is kept, as asked', async () => {
       const fixed = await canteen(5_000, { organization: { cadence: 'fixed' } });
-      expect(fixed.todayOnly).toBe(false);
+      expect(fixed.detection.map((walk) => walk.key)).toEqual(['pending']);
       expect(fixed.pace.restIntervalMs).toBe(fixed.pace.intervalMs);
     });
 

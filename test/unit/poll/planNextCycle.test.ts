@@ -67,6 +67,29 @@ describe('planNextCycle', () => {
     expect(next).toEqual({ averageCycleRequests: 30, nextPollAt: T0 + 44_444 });
   });
 
+  it('keeps the mix of changes to today’s orders and other days’ as moving averages, once a cycle found one', () => {
+    const quiet = planNextCycle(context, plan(), FIRST, {
+      spent: 2,
+      baselineDeferred: false,
+      changes: { today: 0, elsewhere: 0 },
+    });
+    expect(quiet.changes).toBeUndefined();
+    const first = planNextCycle(context, plan(), quiet, {
+      spent: 2,
+      baselineDeferred: false,
+      changes: { today: 3, elsewhere: 1 },
+    });
+    expect(first.changes).toEqual({ today: 3, elsewhere: 1 });
+    // A quiet cycle after it weighs in as one: 0.8 × 3 and 0.8 × 1, not a fresh start.
+    const after = planNextCycle(context, plan(), first, {
+      spent: 2,
+      baselineDeferred: false,
+      changes: { today: 0, elsewhere: 0 },
+    });
+    expect(after.changes?.today).toBeCloseTo(2.4, 9);
+    expect(after.changes?.elsewhere).toBeCloseTo(0.8, 9);
+  });
+
   it('retries a rejected token five minutes on, whatever the pace, the cadence or its next change', () => {
     const hot = plan({ cadence: { mode: 'hot', minIntervalMs: 2_000, changesAt: T0 + 5_000 } });
     const next = planNextCycle(context, hot, FIRST, {

@@ -3,6 +3,7 @@
 // failed look-up is not asked again this cycle and proves nothing; and the lookups record it leaves.
 import { describe, expect, it } from 'vitest';
 import type { OrderInput } from '../../../shared/api/schemas.js';
+import type { Coverage } from '../../../shared/detect/coverage.js';
 import type { Snapshot } from '../../../shared/detect/snapshot.js';
 import { resolveVanished } from '../../../shared/poll/resolveVanished.js';
 import { walkPending } from '../../../shared/poll/walkPending.js';
@@ -50,12 +51,14 @@ async function cycleAfter(
   return { ...fixture, snapshots: snapshotsOf(...snapshots) };
 }
 
+const NO_COVERAGE: Coverage = { pendingCoveredAt: {}, watchingSince: null };
+
 async function resolve(
   { context, snapshots }: Awaited<ReturnType<typeof cycleAfter>>,
   lookups: Lookups = NO_LOOKUPS,
 ) {
   const pending = await walkPending(context, [plannedWalk()], new Map());
-  return resolveVanished(context, snapshots, pending, lookups);
+  return resolveVanished(context, snapshots, pending, lookups, NO_COVERAGE);
 }
 
 const vanishedOf = (order: OrderInput, status = 'pending') => ({
@@ -111,6 +114,40 @@ describe('resolveVanished', () => {
       'completed',
       'pending',
     ]);
+  });
+
+  it('leaves an order gone from today’s listing and found nowhere waiting, then missing once every date was walked since', async () => {
+    const order = makeOrder({ pickup_at: TODAY });
+    const cycle = await cycleAfter([order], ({ source }) => source.removeOrder(order.uuid));
+    const todays = plannedWalk(windowListing({ kind: 'part', endDate: TODAY }));
+    const pending = await walkPending(cycle.context, [todays], new Map());
+    // Today's listing alone: it may be pending on another day, not walked this cycle.
+    const first = await resolveVanished(cycle.context, cycle.snapshots, pending, NO_LOOKUPS, NO_COVERAGE);
+    expect(first.outcomes.map((outcome) => outcome.walk.listing.status)).toEqual([
+      'completed',
+      'canceled',
+      'archived',
+    ]);
+    expect(first.missing).toEqual([]);
+    expect(first.lookups.waitingSince).toEqual({ [order.uuid]: T0 });
+    // The rest of the window walked, a part at a time, since it began waiting: not pending anywhere either.
+    const dates = Array.from({ length: 8 }, (_, i) => addDays(TODAY, i));
+    const partly: Coverage = {
+      pendingCoveredAt: Object.fromEntries(
+        dates.map((date, i) => [date, i === 7 ? T0 - MINUTE : T0 + 1_000]),
+      ),
+      watchingSince: T0 - MINUTE,
+    };
+    const still = await resolveVanished(cycle.context, cycle.snapshots, pending, first.lookups, partly);
+    expect(still.outcomes).toEqual([]);
+    expect(still.missing).toEqual([]);
+    const whole: Coverage = {
+      pendingCoveredAt: Object.fromEntries(dates.map((date) => [date, T0 + 1_000])),
+      watchingSince: T0 - MINUTE,
+    };
+    const last = await resolveVanished(cycle.context, cycle.snapshots, pending, first.lookups, whole);
+    expect(last.missing).toEqual([vanishedOf(order)]);
+    expect(last.lookups.waitingSince).toBeUndefined();
   });
 
   it('shares one look-up among the orders of one date and establishment', async () => {
@@ -268,7 +305,13 @@ describe('resolveVanished', () => {
       });
       const walk = plannedWalk(windowListing({ establishment: ESTABLISHMENT_UUID }));
       const pending = [walkOutcome(walk, { listing: listingOf([]) })];
-      return resolveVanished(fixture.context, snapshotsOf(unpaidSnapshot(order)), pending, NO_LOOKUPS);
+      return resolveVanished(
+        fixture.context,
+        snapshotsOf(unpaidSnapshot(order)),
+        pending,
+        NO_LOOKUPS,
+        NO_COVERAGE,
+      );
     }
 
     it('looks up an order that left its establishment’s pending listing, at that establishment', async () => {
@@ -409,7 +452,13 @@ describe('resolveVanished', () => {
         const later = makeOrder({ pickup_at: TODAY, created_at: '2026-03-10T09:00:00.000000Z' });
         const sooner = makeOrder({ pickup_at: TODAY, created_at: '2026-03-10T07:00:00.000000Z' });
         const pending = [walkOutcome(plannedWalk(), { listing: listingOf([parsed(later), parsed(sooner)]) })];
-        const resolution = await resolveVanished(cycle.context, cycle.snapshots, pending, NO_LOOKUPS);
+        const resolution = await resolveVanished(
+          cycle.context,
+          cycle.snapshots,
+          pending,
+          NO_LOOKUPS,
+          NO_COVERAGE,
+        );
         expect(
           resolution.outcomes.map((outcome) => [outcome.walk.key, outcome.walk.fromPage, outcome.requests]),
         ).toEqual([[`completed:${TODAY}@${ESTABLISHMENT_UUID}/card`, 1, 2]]);

@@ -1,0 +1,118 @@
+// Pins how today first cuts the window (pure): today's listing apart from the rest, and the rest walked a
+// part a cycle, the part whose dates went unwalked the longest first.
+import { describe, expect, it } from 'vitest';
+import { type ListingSpec, listingKey, type PlannedWalk } from '../../../shared/detect/listingSpec.js';
+import { restPartDue, todayFirstWalks } from '../../../shared/detect/todayFirst.js';
+
+const TODAY = '2026-03-10';
+
+function walk(listing: ListingSpec, estimatedRequests = 1): PlannedWalk {
+  return {
+    listing,
+    key: listingKey(listing),
+    purpose: 'detect',
+    fromPage: 1,
+    maxPages: undefined,
+    estimatedRequests,
+  };
+}
+
+const window = (startDate: string, endDate: string, pages: number) =>
+  walk({ kind: 'window', status: 'pending', startDate, endDate, establishment: undefined }, pages);
+
+describe('todayFirstWalks', () => {
+  it('cuts the window into today and the days on either side, sized from what is pending there', () => {
+    const perDate: Record<string, number> = {
+      '2026-03-09': 3,
+      [TODAY]: 60,
+      '2026-03-11': 50,
+      '2026-03-12': 40,
+    };
+    const cut = todayFirstWalks([window('2026-03-09', '2026-03-12', 7)], TODAY, (listing) => {
+      let orders = 0;
+      for (const [date, n] of Object.entries(perDate))
+        if (listing.startDate <= date && date <= listing.endDate) orders += n;
+      return orders;
+    });
+    expect(cut?.today.map((part) => [part.key, part.estimatedRequests])).toEqual([
+      [`pending[${TODAY}..${TODAY}]`, 3],
+    ]);
+    expect(cut?.rest.map((part) => [part.key, part.estimatedRequests])).toEqual([
+      ['pending[2026-03-09..2026-03-09]', 1],
+      ['pending[2026-03-11..2026-03-12]', 4],
+    ]);
+  });
+
+  it('is off for a window of a page or two: a cycle of today alone would save nothing', () => {
+    expect(todayFirstWalks([window(TODAY, '2026-03-17', 2)], TODAY, () => 10)).toBeUndefined();
+  });
+});
+
+describe('restPartDue', () => {
+  const rest = [
+    walk({
+      kind: 'part',
+      status: 'pending',
+      startDate: '2026-03-08',
+      endDate: '2026-03-09',
+      establishment: undefined,
+    }),
+    walk({
+      kind: 'part',
+      status: 'pending',
+      startDate: '2026-03-11',
+      endDate: '2026-03-14',
+      establishment: undefined,
+    }),
+  ];
+  const orders: Record<string, number> = {
+    '2026-03-08': 0,
+    '2026-03-09': 10,
+    '2026-03-11': 40,
+    '2026-03-12': 30,
+    '2026-03-13': 20,
+    '2026-03-14': 20,
+  };
+
+  it('walks the whole rest when it is walked in one part', () => {
+    const due = restPartDue(
+      rest,
+      1,
+      (_, date) => orders[date] ?? 0,
+      () => 1_000,
+    );
+    expect(due.map((part) => [part.key, part.estimatedRequests])).toEqual([
+      ['pending[2026-03-08..2026-03-09]', 1],
+      ['pending[2026-03-11..2026-03-14]', 5],
+    ]);
+  });
+
+  it('cuts the rest into runs of about as many orders, and walks the one whose dates went unwalked longest', () => {
+    // 120 orders in two parts, each cut once it holds half: 03-08 to 03-12 (80), then 03-13 and 03-14 (40);
+    // the second's 03-13 went unwalked the longest.
+    const coveredAt = (_: ListingSpec, date: string) => (date === '2026-03-13' ? 100 : 500);
+    const due = restPartDue(rest, 2, (_, date) => orders[date] ?? 0, coveredAt);
+    expect(due.map((part) => part.key)).toEqual(['pending[2026-03-13..2026-03-14]']);
+    // A run crossing today is two listings, one each side.
+    const other = restPartDue(
+      rest,
+      2,
+      (_, date) => orders[date] ?? 0,
+      (_, date) => (date === '2026-03-09' ? 1 : 500),
+    );
+    expect(other.map((part) => [part.key, part.estimatedRequests])).toEqual([
+      ['pending[2026-03-08..2026-03-09]', 1],
+      ['pending[2026-03-11..2026-03-12]', 3],
+    ]);
+  });
+
+  it('walks a date never walked before any other', () => {
+    const due = restPartDue(
+      rest,
+      3,
+      (_, date) => orders[date] ?? 0,
+      (_, date) => (date === '2026-03-14' ? undefined : 500),
+    );
+    expect(due.map((part) => part.key)).toContain('pending[2026-03-13..2026-03-14]');
+  });
+});
