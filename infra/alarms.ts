@@ -25,11 +25,11 @@ import { OVERDUE_ALARM_PERIOD_MS, OVERDUE_ALARM_PERIODS } from '../shared/contra
 import { TOKEN_REJECTED, TOKEN_REJECTED_RETRY_MS } from '../shared/contracts/tokenRejected.js';
 import type { NotifierFunction } from './notifierFunction.js';
 import {
-  channelDeliveryMetric,
   listingProblemsMetric,
   organizationsOverdueMetric,
   organizationsTokenRejectedMetric,
   SERVICE_NAMES,
+  subscriberPausedMetric,
 } from './notifierMetrics.js';
 import type { SubscriptionDeadLetters } from './subscriptionDeadLetters.js';
 
@@ -281,19 +281,15 @@ export class NotifierAlarms extends Construct {
 
     if (props.slackApps) {
       // One for the channel, not one per subscriber: the function's `subscriber paused` line names it.
-      alarm(
-        'SubscriberPaused',
-        channelDeliveryMetric('slack', 'SubscriberPaused', { statistic: 'Sum', period: fiveMinutes }),
-        {
-          name: 'a Slack app subscriber paused',
-          description:
-            "A Slack app subscriber (the kitchen's board) needs a person: Slack answered invalid_auth, token_revoked or account_inactive (put a new bot token in its secret: the stack's Secret output for it gives the command) or not_in_channel, channel_not_found or is_archived (invite the app to the channel: /invite @kitchen-board). Its deliveries are kept, tried again every 15 minutes, and the board and replies are brought up to date once it is fixed. " +
-            'The slack-delivery log line "subscriber paused" names the subscriber and says which of the two to do; meal-notifier deliveries --stack shows what waits.',
-          threshold: 0,
-          comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-          treatMissingData: TreatMissingData.NOT_BREACHING,
-        },
-      );
+      alarm('SubscriberPaused', subscriberPausedMetric({ statistic: 'Sum', period: fiveMinutes }), {
+        name: 'a Slack app subscriber paused',
+        description:
+          "A Slack app subscriber (the kitchen's board) needs a person: Slack answered invalid_auth, token_revoked or account_inactive (put a new bot token in its secret: the stack's Secret output for it gives the command) or not_in_channel, channel_not_found or is_archived (invite the app to the channel: /invite @kitchen-board). Its deliveries are kept, tried again every 15 minutes, and the board and replies are brought up to date once it is fixed. " +
+          'The slack-delivery log line "subscriber paused" names the subscriber and says which of the two to do; meal-notifier deliveries --stack shows what waits.',
+        threshold: 0,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
     }
 
     for (const { label, queue, advice } of props.deadLetterQueues) {

@@ -4,10 +4,15 @@
 // requests against the token's budget, orders seen and events (one Logs Insights query over the poller's
 // cycle lines, grouped by organization: as custom metrics they would cost $0.30 a month each per
 // organization, and a query per organization would scan the log group once each); for each Slack or
-// webhook channel, one row whatever its number of subscribers: its latency and outcomes (metrics of the
-// channel, no dimension per subscriber) and its queues, then one Logs Insights table of every subscriber
-// (over the delivery functions' outcome lines, grouped by subscriber); e-mail through the topic's
-// delivery counts; and the functions' errors, throttles and the publisher's lag.
+// webhook channel, one row whatever its number of subscribers: its latency and outcomes (Logs Insights
+// queries over its delivery function's outcome lines, five-minute bins) and its queues, then one Logs
+// Insights table of every subscriber (over the delivery functions' outcome lines, grouped by subscriber);
+// e-mail through the topic's delivery counts; and the functions' errors, throttles and the publisher's lag.
+// The delivery figures are no custom metrics: as such they cost $0.30 a month each per channel whatever
+// the traffic, read by the dashboard alone, while a query costs only when the dashboard is viewed, $0.005
+// per GB its range scans. Every query scans one or both delivery log groups over the dashboard's range
+// (six hours unless the viewer picks another): at most five queries, whatever the subscribers or
+// organizations.
 import { Duration } from 'aws-cdk-lib';
 import {
   Dashboard,
@@ -16,27 +21,39 @@ import {
   LogQueryVisualizationType,
   LogQueryWidget,
   MathExpression,
-  type Metric,
   TextWidget,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { DeliveryMetricName } from '../shared/contracts/customMetrics.js';
+import {
+  DELIVERY_LOG_FIELDS as FIELD,
+  DELIVERY_OUTCOME_MESSAGES as OUTCOME,
+} from '../shared/contracts/deliveryLogLines.js';
 import type { ChannelQueues } from './deliveryQueues.js';
+import type { QueueSubscriberType } from './notifierConfig.js';
 import type { NotifierFunction } from './notifierFunction.js';
-import { channelDeliveryMetric, organizationsOverdueMetric } from './notifierMetrics.js';
+import { organizationsOverdueMetric } from './notifierMetrics.js';
 
 const WIDTH = 8;
 
-/** The delivery functions' log lines of an outcome, each naming its subscriber (sqsDelivery.ts). */
-const DELIVERY_OUTCOME_LINES = [
-  'delivered',
-  'delivery deferred',
-  'dead-lettered',
-  'subscriber paused',
-  'subscriber disabled',
-] as const;
+/** The delivery functions' outcome lines (sqsDelivery.ts), as a Logs Insights filter. */
+const OUTCOME_FILTER = `filter message in ${JSON.stringify(Object.values(OUTCOME))}`;
+/**
+ * Each outcome's count, as Logs Insights `stats` sums it over the outcome lines: no outcome's message
+ * contains another's, so a line counts once.
+ */
+const OUTCOME_COUNTS = (
+  [
+    ['delivered', OUTCOME.delivered],
+    ['retried', OUTCOME.deferred],
+    ['deadLettered', OUTCOME.deadLettered],
+    ['paused', OUTCOME.paused],
+    ['disabled', OUTCOME.disabled],
+  ] as const
+)
+  .map(([name, message]) => `sum(strcontains(message, "${message}")) as ${name}`)
+  .join(', ');
 const HEIGHT = 6;
 
 export interface NotifierDashboardProps {
@@ -46,8 +63,8 @@ export interface NotifierDashboardProps {
   readonly watchdog: NotifierFunction;
   /** One row per Slack or webhook channel. */
   readonly channels: readonly ChannelQueues[];
-  /** The Slack and webhook delivery functions: their log lines make the per-subscriber table. */
-  readonly deliveryFunctions: readonly NotifierFunction[];
+  /** The Slack and webhook delivery functions by channel: their outcome lines make the channels' and subscribers' widgets. */
+  readonly deliveryFunctions: ReadonlyMap<QueueSubscriberType, NotifierFunction>;
   /** The e-mail subscribers' ids, named on the topic's row. @default none */
   readonly emailSubscriberIds?: readonly string[];
   /** Its log group holds the cycle lines the organizations' table queries. */
@@ -83,9 +100,11 @@ export class NotifierDashboard extends Construct {
     );
     this.#add(...this.#organizationsRow(props));
     for (const channel of props.channels) {
-      this.#add(...this.#channelRow(channel));
+      const deliveryFunction = props.deliveryFunctions.get(channel.type);
+      if (deliveryFunction) this.#add(...this.#channelRow(channel, deliveryFunction));
     }
-    if (props.deliveryFunctions.length > 0) this.#add(this.#subscribersTable(props.deliveryFunctions));
+    if (props.deliveryFunctions.size > 0)
+      this.#add(this.#subscribersTable([...props.deliveryFunctions.values()]));
     this.#add(...this.#topicAndFunctionsRow(props));
   }
 
@@ -144,8 +163,8 @@ export class NotifierDashboard extends Construct {
       title: 'Slack and webhook subscribers: delivered, retried, dead-lettered, paused, latency',
       logGroupNames: deliveryFunctions.map((deliveryFunction) => deliveryFunction.logGroup.logGroupName),
       queryLines: [
-        `filter ispresent(subscriber) and message in ${JSON.stringify([...DELIVERY_OUTCOME_LINES])}`,
-        'stats sum(strcontains(message, "delivered")) as delivered, sum(strcontains(message, "deferred")) as retried, sum(strcontains(message, "dead-lettered")) as deadLettered, sum(strcontains(message, "paused")) as paused, sum(strcontains(message, "disabled")) as disabled, pct(latencyMs, 99) as p99LatencyMs, max(@timestamp) as last by subscriber',
+        `${OUTCOME_FILTER} and ispresent(${FIELD.subscriber})`,
+        `stats ${OUTCOME_COUNTS}, max(${FIELD.attempts}) as mostAttempts, pct(${FIELD.latencyMs}, 99) as p99LatencyMs, max(@timestamp) as last by ${FIELD.subscriber}`,
         'sort deadLettered desc, retried desc',
         'limit 1000',
       ],
@@ -155,29 +174,31 @@ export class NotifierDashboard extends Construct {
     });
   }
 
-  #channelRow({ type, queue, deadLetterQueue }: ChannelQueues): IWidget[] {
+  #channelRow(
+    { type, queue, deadLetterQueue }: ChannelQueues,
+    deliveryFunction: NotifierFunction,
+  ): IWidget[] {
     const fiveMinutes = Duration.minutes(5);
-    // The channel's metrics (the `service` dimension alone: a subscriber is no dimension, deliveryMetrics.ts);
-    // per subscriber, see the table below the channel rows.
-    const ofChannel = (metricName: DeliveryMetricName, statistic: string, label: string): Metric =>
-      channelDeliveryMetric(type, metricName, { statistic, label, period: fiveMinutes });
+    // The channel's figures from its function's outcome lines, in five-minute bins: custom metrics read by
+    // this row alone would cost $1.80 a month a channel; per subscriber, see the table below the rows.
+    const logGroupNames = [deliveryFunction.logGroup.logGroupName];
     return [
-      new GraphWidget({
+      new LogQueryWidget({
         title: `${type}: delivery latency (ms), every subscriber`,
-        left: [ofChannel('DeliveryLatencyMs', 'p50', 'p50'), ofChannel('DeliveryLatencyMs', 'p99', 'p99')],
-        leftYAxis: { min: 0 },
+        logGroupNames,
+        queryLines: [
+          `filter message = "${OUTCOME.delivered}" and ispresent(${FIELD.latencyMs})`,
+          `stats pct(${FIELD.latencyMs}, 50) as p50, pct(${FIELD.latencyMs}, 99) as p99 by bin(5m)`,
+        ],
+        view: LogQueryVisualizationType.LINE,
         width: WIDTH,
         height: HEIGHT,
       }),
-      new GraphWidget({
-        title: `${type}: delivered, retried, dead-lettered, paused`,
-        left: [
-          ofChannel('Delivered', 'Sum', 'delivered'),
-          ofChannel('DeliveryRetried', 'Sum', 'retried'),
-          ofChannel('DeadLettered', 'Sum', 'dead-lettered'),
-          ofChannel('SubscriberPaused', 'Sum', 'paused'),
-        ],
-        leftYAxis: { min: 0 },
+      new LogQueryWidget({
+        title: `${type}: delivered, retried, dead-lettered, paused, disabled`,
+        logGroupNames,
+        queryLines: [OUTCOME_FILTER, `stats ${OUTCOME_COUNTS} by bin(5m)`],
+        view: LogQueryVisualizationType.LINE,
         width: WIDTH,
         height: HEIGHT,
       }),

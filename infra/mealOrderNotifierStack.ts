@@ -207,7 +207,7 @@ export class MealOrderNotifierStack extends Stack {
       requestsPerMinute: config.api.requestsPerMinute,
       watchdog,
       channels: queues.channels,
-      deliveryFunctions: [...this.deliveryFunctions.functions.values()],
+      deliveryFunctions: this.deliveryFunctions.functions,
       emailSubscriberIds: emailSubscribers.map((subscriber) => subscriber.id),
       poller: this.poller,
       topic: events.topic,

@@ -1,19 +1,20 @@
-// The functions' custom metrics as CloudWatch files them, for the alarms and the dashboard. Powertools
-// Metrics (EMF) publishes each under the namespace with two dimensions together: `service`, the service
-// name the handler gives Powertools, and the metric's own (`Subscriber`); ListingProblems and
-// OrganizationsOverdue and OrganizationsTokenRejected, one each for the whole deployment, have `service` alone. A metric is found only by
-// its exact dimension set, so each is named here. Each name and dimension set is one custom metric, $0.30 a
-// month: an organization has none, its figures are fields of the poller's log lines and its health is in
-// the state table, which the watchdog reads.
+// The functions' custom metrics as CloudWatch files them, for the alarms. Powertools Metrics (EMF)
+// publishes each under the namespace with the `service` dimension alone, the service name the handler
+// gives Powertools: ListingProblems, OrganizationsOverdue and OrganizationsTokenRejected, one each for the
+// whole deployment, and SubscriberPaused for the Slack channel. A metric is found only by its exact
+// dimension set, so each is named here. Each name and dimension set is one custom metric, $0.30 a month,
+// and each is here because an alarm reads it: an organization has none (its figures are fields of the
+// poller's log lines, its health is in the state table, which the watchdog reads), and a delivery's
+// outcome and latency are fields of the delivery functions' log lines, which the dashboard queries.
 import { Duration } from 'aws-cdk-lib';
 import { Metric, type MetricOptions } from 'aws-cdk-lib/aws-cloudwatch';
 import {
-  type DeliveryMetricName,
   LISTING_PROBLEMS_METRIC,
   METRICS_NAMESPACE,
   ORGANIZATIONS_OVERDUE_METRIC,
   ORGANIZATIONS_TOKEN_REJECTED_METRIC,
   SERVICE_NAMES,
+  SUBSCRIBER_PAUSED_METRIC,
 } from '../shared/contracts/customMetrics.js';
 
 /** The namespace and service names live in shared/contracts/customMetrics.ts, with the handlers'. */
@@ -56,18 +57,15 @@ export function organizationsTokenRejectedMetric(options: MetricOptions = {}): M
 }
 
 /**
- * A delivery function's count or latency for its whole channel: the `service` dimension alone, since a
- * subscriber is an EMF property, not a dimension (shared/delivery/sqs/deliveryMetrics.ts).
+ * SubscriberPaused, published by slack-delivery only when a Slack app subscriber paused
+ * (shared/delivery/sqs/pausedCount.ts): the paused alarm's metric. The `service` dimension alone: a
+ * subscriber is an EMF property, not a dimension.
  */
-export function channelDeliveryMetric(
-  channel: keyof Pick<typeof SERVICE_NAMES, 'webhook' | 'slack'>,
-  metricName: DeliveryMetricName,
-  options: MetricOptions = {},
-): Metric {
+export function subscriberPausedMetric(options: MetricOptions = {}): Metric {
   return new Metric({
     namespace: METRICS_NAMESPACE,
-    metricName,
-    dimensionsMap: { service: SERVICE_NAMES[channel] },
+    metricName: SUBSCRIBER_PAUSED_METRIC,
+    dimensionsMap: { service: SERVICE_NAMES.slack },
     period: Duration.minutes(5),
     ...options,
   });

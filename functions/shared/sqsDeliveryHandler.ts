@@ -38,8 +38,8 @@ import type { ClosableSender } from '../../shared/delivery/deliveryOutcome.js';
 import { type HighlightWordsOf, highlightWordsOf } from '../../shared/delivery/highlightWordsOf.js';
 import type { SenderTuning } from '../../shared/delivery/senderTuning.js';
 import { sendToDeadLetterQueue } from '../../shared/delivery/sqs/deadLetters.js';
-import { DeliveryTally } from '../../shared/delivery/sqs/deliveryMetrics.js';
 import { DeliveryDeferredError } from '../../shared/delivery/sqs/errors.js';
+import { PausedCount } from '../../shared/delivery/sqs/pausedCount.js';
 import {
   deliverSqsRecord,
   type QueueActions,
@@ -78,6 +78,7 @@ export function createSqsDeliveryHandler<S extends DeliverySubscriber>(
   const environment = parseDeliveryEnvironment<S>(functionName, subscriberType, process.env);
   // The Logger's service is POWERTOOLS_SERVICE_NAME, which the stack sets to the same name.
   const logger = new Logger();
+  // The paused alarm's metric, and no other: the dashboard reads the rest from the outcome log lines.
   const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: functionName });
   const sqs = new SQSClient({});
   const dynamo = new DynamoDBClient({});
@@ -119,13 +120,13 @@ export function createSqsDeliveryHandler<S extends DeliverySubscriber>(
 
   return async (event, context) => {
     addInvocationContext(logger, context);
-    const tally = new DeliveryTally();
+    const paused = new PausedCount();
     const deps: SqsDeliveryDependencies<S> = {
       subscribers: environment.subscribers,
       senders,
       status,
       queue,
-      tally,
+      paused,
       logger,
       clock: Date.now,
       random: Math.random,
@@ -165,7 +166,7 @@ export function createSqsDeliveryHandler<S extends DeliverySubscriber>(
       await senders
         .settle(Date.now() + Math.min(BOARD_SETTLE_MS, Math.max(0, remaining)))
         .catch((error: unknown) => logger.warn('board edits left for later', { error: describe(error) }));
-      tally.publish(metrics);
+      paused.publish(metrics);
     }
   };
 }

@@ -37,15 +37,12 @@ export const ORGANIZATIONS_TOKEN_REJECTED_METRIC = 'OrganizationsTokenRejected';
 /** The alarm on OrganizationsOverdue: this many one-minute periods in a row, each overdue or without data. */
 export { OVERDUE_ALARM_PERIOD_MS, OVERDUE_ALARM_PERIODS } from '../detect/overdue.js';
 
-/** The delivery functions' counts, per channel (`service` dimension; the subscriber is an EMF property, not a dimension). */
-export const DELIVERY_COUNTERS = [
-  'Delivered',
-  'DeliveryRetried',
-  'DeadLettered',
-  'SubscriberDisabled',
-  'SubscriberPaused',
-] as const;
-export type DeliveryCounter = (typeof DELIVERY_COUNTERS)[number];
-
-/** Every metric the delivery functions publish per channel: the counts and each delivery's latency. */
-export type DeliveryMetricName = DeliveryCounter | 'DeliveryLatencyMs';
+/**
+ * Published by slack-delivery under the `service` dimension alone, and only by an invocation in which a
+ * Slack app subscriber paused (its count there): the one delivery metric, since an alarm ("a Slack app
+ * subscriber paused") reads it and an alarm needs a metric. CloudWatch bills a custom metric by the hours
+ * it is reported in, so a month without a pause costs nothing, and one paused all month $0.30. Everything
+ * else about deliveries (delivered, retried, dead-lettered, latency) the dashboard reads from the delivery
+ * functions' log lines (deliveryLogLines.ts), and no alarm needs it.
+ */
+export const SUBSCRIBER_PAUSED_METRIC = 'SubscriberPaused';

@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { publishPollMetrics } from '../../functions/poller/pollSummary.js';
 import { LISTING_PROBLEM_PERIODS } from '../../infra/alarms.js';
 import { METRICS_NAMESPACE, SERVICE_NAMES } from '../../infra/notifierMetrics.js';
-import { DeliveryTally } from '../../shared/delivery/sqs/deliveryMetrics.js';
+import { DELIVERY_OUTCOME_MESSAGES } from '../../shared/contracts/deliveryLogLines.js';
+import { PausedCount } from '../../shared/delivery/sqs/pausedCount.js';
 import type { PollReport } from '../../shared/poll/pollReport.js';
 import { captureOutput } from '../support/captureOutput.js';
 import {
@@ -195,11 +196,6 @@ describe('alarms', () => {
     expect(source('slack-delivery/handler.ts')).toContain(
       `createSqsDeliveryHandler('${SERVICE_NAMES.slack}'`,
     );
-    const output = captureOutput();
-    const tally = new DeliveryTally();
-    tally.count('automation', 'Delivered');
-    tally.publish(new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.webhook }));
-    expect(output.emf()[0]).toMatchObject({ service: 'webhook-delivery', subscriber: 'automation' });
   });
 
   it('alarms on any error of every function, poller errors included', () => {
@@ -268,19 +264,30 @@ describe('alarms', () => {
     }
   });
 
-  it('alarms on a paused Slack app subscriber, once for the channel, saying both fixes, only when the config has one', () => {
+  it('alarms on a paused Slack app subscriber, once for the channel, on the metric slack-delivery publishes, saying both fixes, only when the config has one', () => {
     expect(alarms.filter((alarm) => alarm.MetricName === 'SubscriberPaused')).toEqual([]);
-    const withBoard = exampleConfig();
-    withBoard.subscribers.push({
-      id: 'kitchen-board',
-      type: 'slack',
-      botToken: { env: 'KITCHEN_SLACK_BOT_TOKEN' },
-      channel: 'C0123ABCD',
-    } as (typeof withBoard.subscribers)[number]);
-    const boardAlarms = resourcesOfType(notifierApp(withBoard).template, 'AWS::CloudWatch::Alarm')
+    const boardAlarms = resourcesOfType(notifierApp(withBoard()).template, 'AWS::CloudWatch::Alarm')
       .map(([, alarm]) => alarm.Properties ?? {})
       .filter((alarm) => alarm.MetricName === 'SubscriberPaused');
     expect(boardAlarms).toHaveLength(1);
+    // The blob slack-delivery writes at a batch's end: same namespace, name and dimension set.
+    const output = captureOutput();
+    const paused = new PausedCount();
+    paused.add('kitchen-board');
+    paused.publish(new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAMES.slack }));
+    const [blob] = output.emf() as {
+      service?: string;
+      _aws: {
+        CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string }[] }[];
+      };
+    }[];
+    const [published] = blob?._aws.CloudWatchMetrics ?? [];
+    expect(blob?.service).toBe(SERVICE_NAMES.slack);
+    expect(published?.Namespace).toBe(boardAlarms[0]?.Namespace);
+    expect(published?.Metrics.map(({ Name }) => Name)).toEqual([boardAlarms[0]?.MetricName]);
+    expect(published?.Dimensions).toEqual([
+      property<{ Name: string }[]>(boardAlarms[0] ?? {}, 'Dimensions').map(({ Name }) => Name),
+    ]);
     expect(boardAlarms[0]).toMatchObject({
       Namespace: METRICS_NAMESPACE,
       Dimensions: [{ Name: 'service', Value: SERVICE_NAMES.slack }],
@@ -335,15 +342,14 @@ describe('dashboard', () => {
     const queries = widgets
       .filter(({ type }) => type === 'log')
       .map(({ properties }) => String(properties.query));
-    // One query per log group, grouped by organization: never one per organization (the third is the
-    // subscribers' table).
-    expect(queries).toHaveLength(3);
-    const [overdue, cycles] = queries;
-    expect(overdue).toContain(`SOURCE '<Ref:${watchdogLogs}>'`);
-    expect(overdue).toContain('filter message = "organization overdue"');
-    expect(overdue).toContain('by organization');
-    expect(cycles).toContain(`SOURCE '<Ref:${pollerLogs}>'`);
-    expect(cycles).toMatch(
+    // One query per log group, grouped by organization: never one per organization.
+    const overdue = queries.filter((query) => query.includes(`SOURCE '<Ref:${watchdogLogs}>'`));
+    const cycles = queries.filter((query) => query.includes(`SOURCE '<Ref:${pollerLogs}>'`));
+    expect(overdue).toHaveLength(1);
+    expect(cycles).toHaveLength(1);
+    expect(overdue[0]).toContain('filter message = "organization overdue"');
+    expect(overdue[0]).toContain('by organization');
+    expect(cycles[0]).toMatch(
       /sum\(requests\).*min\(budgetRemaining\).*max\(ordersSeen\).*sum\(events\).*by organization/,
     );
     for (const id of [NORTH, EAST]) expect(body).not.toContain(id);
@@ -356,36 +362,87 @@ describe('dashboard', () => {
     expect(body).not.toContain('PollSucceeded');
   });
 
-  it('shows each channel by its metrics and every Slack or webhook subscriber in one Logs Insights table, no metric per subscriber', () => {
-    const widgetText = JSON.stringify(widgets).replaceAll('\\"', '"');
-    // The channel's metrics: the service is their one dimension.
-    for (const service of ['webhook-delivery', 'slack-delivery']) {
-      for (const metric of [
-        'DeliveryLatencyMs',
-        'Delivered',
-        'DeliveryRetried',
-        'DeadLettered',
-        'SubscriberPaused',
-      ]) {
-        expect(widgetText).toContain(`["MealOrderNotifier","${metric}","service","${service}"`);
-      }
-    }
-    expect(widgetText).not.toContain('Subscriber,');
-    expect(widgetText).not.toContain('"Subscriber"');
-    // One table over both delivery functions' log groups, grouped by subscriber.
-    const tables = widgets.filter(
-      ({ type, properties }) => type === 'log' && String(properties.query).includes('by subscriber'),
-    );
-    expect(tables).toHaveLength(1);
-    const query = String(tables[0]?.properties.query);
-    for (const service of ['webhook-delivery', 'slack-delivery']) {
-      expect(query).toContain(
-        `SOURCE '<Ref:${logicalIdAt(stack, 'Delivery', service === 'webhook-delivery' ? 'Webhook' : 'Slack', 'Logs')}>'`,
+  it('graphs no custom metric that no alarm reads: the only one is the overdue count, which has its alarm', () => {
+    const withBoardApp = notifierApp(withBoard());
+    for (const app of [
+      { template, widgets },
+      { template: withBoardApp.template, widgets: widgetsOf(withBoardApp.template) },
+    ]) {
+      const graphed = customMetricsGraphed(app.widgets);
+      const alarmed = new Set(
+        resourcesOfType(app.template, 'AWS::CloudWatch::Alarm')
+          .map(([, alarm]) => alarm.Properties ?? {})
+          .filter((alarm) => alarm.Namespace === METRICS_NAMESPACE)
+          .map((alarm) => `${alarm.MetricName} ${JSON.stringify(alarm.Dimensions)}`),
+      );
+      expect(graphed).toEqual(['OrganizationsOverdue service=watchdog']);
+      expect(alarmed).toContain(
+        `OrganizationsOverdue ${JSON.stringify([{ Name: 'service', Value: 'watchdog' }])}`,
       );
     }
-    expect(query).toMatch(/delivered.*retried.*deadLettered.*paused.*pct\(latencyMs, 99\).*by subscriber/);
-    // Nothing names a subscriber: the widgets are the same for 2 subscribers or 200.
-    for (const id of ['automation', 'cafe-kitchen']) expect(body).not.toContain(id);
+    // Every custom metric the stack's alarms read, Slack app subscribers and all: 3, and SubscriberPaused.
+    expect(
+      resourcesOfType(withBoardApp.template, 'AWS::CloudWatch::Alarm')
+        .map(([, alarm]) => alarm.Properties ?? {})
+        .filter((alarm) => alarm.Namespace === METRICS_NAMESPACE)
+        .map((alarm) => alarm.MetricName)
+        .sort(),
+    ).toEqual(['ListingProblems', 'OrganizationsOverdue', 'OrganizationsTokenRejected', 'SubscriberPaused']);
+  });
+
+  it("shows each channel's latency and outcomes from its own function's outcome lines, in five-minute bins, no metric of its own", () => {
+    for (const [type, service] of [
+      ['Webhook', 'webhook-delivery'],
+      ['Slack', 'slack-delivery'],
+    ] as const) {
+      const logs = `SOURCE '<Ref:${logicalIdAt(stack, 'Delivery', type, 'Logs')}>'`;
+      const row = widgets.filter(
+        ({ type: kind, properties }) =>
+          kind === 'log' && String(properties.title).startsWith(`${type.toLowerCase()}:`),
+      );
+      const [latency, outcomes] = row;
+      expect(row.map(({ properties }) => properties.view)).toEqual(['timeSeries', 'timeSeries']);
+      for (const { properties } of row) {
+        const query = String(properties.query);
+        // Its own function's log group alone: the other channel's lines are not scanned.
+        expect(query.startsWith(`${logs} | `), `${service}: ${query}`).toBe(true);
+        expect(query.match(/SOURCE/g)).toHaveLength(1);
+        expect(query).toMatch(/ by bin\(5m\)$/);
+      }
+      expect(String(latency?.properties.query)).toContain(
+        'filter message = "delivered" and ispresent(latencyMs)',
+      );
+      expect(String(latency?.properties.query)).toContain(
+        'pct(latencyMs, 50) as p50, pct(latencyMs, 99) as p99',
+      );
+      const outcomesQuery = String(outcomes?.properties.query);
+      for (const [name, message] of [
+        ['delivered', DELIVERY_OUTCOME_MESSAGES.delivered],
+        ['retried', DELIVERY_OUTCOME_MESSAGES.deferred],
+        ['deadLettered', DELIVERY_OUTCOME_MESSAGES.deadLettered],
+        ['paused', DELIVERY_OUTCOME_MESSAGES.paused],
+        ['disabled', DELIVERY_OUTCOME_MESSAGES.disabled],
+      ]) {
+        expect(outcomesQuery).toContain(`sum(strcontains(message, "${message}")) as ${name}`);
+      }
+    }
+    // The counts go by substring: a line must match its own outcome's message and no other's.
+    const messages = Object.values(DELIVERY_OUTCOME_MESSAGES);
+    for (const message of messages) {
+      expect(messages.filter((other) => other.includes(message))).toEqual([message]);
+    }
+    const widgetText = JSON.stringify(widgets).replaceAll('\\"', '"');
+    for (const metric of [
+      'DeliveryLatencyMs',
+      'Delivered',
+      'DeliveryRetried',
+      'DeadLettered',
+      'SubscriberDisabled',
+      'SubscriberPaused',
+    ]) {
+      expect(widgetText).not.toContain(`"MealOrderNotifier","${metric}"`);
+    }
+    // The channels' queues stay graphed: SQS's own metrics, free.
     for (const type of ['Webhook', 'Slack']) {
       for (const queue of ['Queue', 'DeadLetterQueue']) {
         expect(body).toContain(logicalIdAt(stack, 'Deliveries', type, queue));
@@ -393,7 +450,71 @@ describe('dashboard', () => {
     }
     expect(body).toContain('NumberOfNotificationsFailed');
   });
+
+  it('shows every Slack or webhook subscriber in one Logs Insights table over both delivery log groups', () => {
+    const tables = widgets.filter(
+      ({ type, properties }) => type === 'log' && String(properties.query).includes('by subscriber'),
+    );
+    expect(tables).toHaveLength(1);
+    const query = String(tables[0]?.properties.query);
+    for (const type of ['Webhook', 'Slack']) {
+      expect(query).toContain(`SOURCE '<Ref:${logicalIdAt(stack, 'Delivery', type, 'Logs')}>'`);
+    }
+    expect(query).toContain(`filter message in ${JSON.stringify(Object.values(DELIVERY_OUTCOME_MESSAGES))}`);
+    expect(query).toMatch(
+      /delivered.*retried.*deadLettered.*paused.*max\(attempts\).*pct\(latencyMs, 99\).*by subscriber/,
+    );
+    // Nothing names a subscriber: the widgets are the same for 2 subscribers or 200.
+    for (const id of ['automation', 'cafe-kitchen']) expect(body).not.toContain(id);
+  });
+
+  it('queries the delivery log groups 5 times a view over its range (6 hours unless the viewer picks another), whatever the subscribers', () => {
+    // The dashboard's range, which every log widget's query scans: 6 hours when it opens.
+    expect(body).toContain(String.raw`{\"start\":\"-PT6H\"`);
+    const deliveryQueries = (all: Widget[]) =>
+      all
+        .filter(({ type }) => type === 'log')
+        .map(({ properties }) => String(properties.query))
+        .filter((query) => /Delivery(Webhook|Slack)/.test(query));
+    expect(deliveryQueries(widgets)).toHaveLength(5);
+    const more = exampleConfig();
+    for (let index = 0; index < 30; index += 1) {
+      more.subscribers.push({
+        id: `hook-${index}`,
+        type: 'webhook',
+        url: `https://hooks.example.org/${index}`,
+        secret: { env: `HOOK_${index}_SECRET` },
+      } as (typeof more.subscribers)[number]);
+    }
+    expect(deliveryQueries(widgetsOf(notifierApp(more).template))).toEqual(deliveryQueries(widgets));
+  });
 });
+
+/** A config with a Slack app subscriber (the kitchen's board): the one that can pause. */
+function withBoard() {
+  const withBoard = exampleConfig();
+  withBoard.subscribers.push({
+    id: 'kitchen-board',
+    type: 'slack',
+    botToken: { env: 'KITCHEN_SLACK_BOT_TOKEN' },
+    channel: 'C0123ABCD',
+  } as (typeof withBoard.subscribers)[number]);
+  return withBoard;
+}
+
+function widgetsOf(appTemplate: typeof template): Widget[] {
+  const [, board] = resourcesOfType(appTemplate, 'AWS::CloudWatch::Dashboard')[0] ?? [];
+  return dashboardWidgets(board as CfnResource);
+}
+
+/** "<name> <dimension>=<value>" of every metric of the namespace a graph widget draws. */
+function customMetricsGraphed(all: Widget[]): string[] {
+  return all
+    .filter(({ type }) => type === 'metric')
+    .flatMap(({ properties }) => (properties.metrics as unknown[][] | undefined) ?? [])
+    .filter((metric) => metric[0] === METRICS_NAMESPACE)
+    .map((metric) => `${metric[1]} ${metric[2]}=${metric[3]}`);
+}
 
 type Widget = { type: string; properties: Record<string, unknown> };
 

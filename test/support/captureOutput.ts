@@ -9,6 +9,8 @@ export interface CapturedOutput {
   text(): string;
   /** The EMF metric blobs (JSON lines with `_aws`). */
   emf(): Record<string, unknown>[];
+  /** Powertools Logger's structured lines (JSON lines with a `message`, EMF blobs aside). */
+  logLines(): Record<string, unknown>[];
 }
 
 /** Starts capturing; `vi.restoreAllMocks()` stops it. */
@@ -20,13 +22,15 @@ export function captureOutput(): CapturedOutput {
   };
   vi.spyOn(process.stdout, 'write').mockImplementation(capture);
   vi.spyOn(process.stderr, 'write').mockImplementation(capture);
+  const jsonLines = () =>
+    chunks
+      .flatMap((chunk) => chunk.split('\n'))
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
   return {
     chunks,
     text: () => chunks.join(''),
-    emf: () =>
-      chunks
-        .flatMap((chunk) => chunk.split('\n'))
-        .filter((line) => line.includes('"_aws"'))
-        .map((line) => JSON.parse(line) as Record<string, unknown>),
+    emf: () => jsonLines().filter((line) => '_aws' in line),
+    logLines: () => jsonLines().filter((line) => !('_aws' in line) && typeof line.message === 'string'),
   };
 }

@@ -14,7 +14,7 @@ import { defaultHighlightWords } from '../../shared/delivery/highlightWordsOf.js
 import { OutboxDelivery, type SenderSource } from '../../shared/delivery/outboxDelivery.js';
 import { SlackPacer } from '../../shared/delivery/slack/slackPacer.js';
 import type { DeadLetter } from '../../shared/delivery/sqs/deadLetters.js';
-import { DeliveryTally } from '../../shared/delivery/sqs/deliveryMetrics.js';
+import { PausedCount } from '../../shared/delivery/sqs/pausedCount.js';
 import { deliverSqsRecord, type SqsDeliveryDependencies } from '../../shared/delivery/sqs/sqsDelivery.js';
 import { SubscriberSenders } from '../../shared/delivery/subscriberSenders.js';
 import type { OrderEvent } from '../../shared/events/orderEvent.js';
@@ -208,7 +208,7 @@ export const awsPath: DeliveryPath = {
           }
         },
       },
-      tally: new DeliveryTally(),
+      paused: new PausedCount(),
       logger: { info: () => {}, warn: () => {}, error: () => {} },
       clock: () => run.now,
       random: () => 0.5,

@@ -15,9 +15,12 @@
 //     put on the dead-letter queue with the reason and the subscriber, then returns: no retry;
 //   - gone → the subscriber is recorded as disabled, then dead-lettered; its later messages go straight to
 //     the DLQ without a request.
-// Throwing is how a record lands in batchItemFailures; everything else deletes it.
+// Throwing is how a record lands in batchItemFailures; everything else deletes it. Each outcome is one
+// structured log line (deliveryLogLines.ts) naming the subscriber, the event, the attempts and, once
+// delivered, the latency: the dashboard's delivery widgets are Logs Insights queries over them.
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { SQSMessageAttribute, SQSRecord } from 'aws-lambda';
+import { DELIVERY_OUTCOME_MESSAGES as OUTCOME } from '../../contracts/deliveryLogLines.js';
 import type { DeliverySubscriber } from '../../contracts/deliveryQueueContract.js';
 import {
   ATTEMPT_TIME_RESERVE_MS,
@@ -32,8 +35,8 @@ import type { SenderSource } from '../outboxDelivery.js';
 import { routeEvent } from '../routeEvent.js';
 import type { SubscriberStatus } from '../subscriberStatus.js';
 import type { DeadLetter } from './deadLetters.js';
-import type { DeliveryTally } from './deliveryMetrics.js';
 import { DeliveryDeferredError } from './errors.js';
+import type { PausedCount } from './pausedCount.js';
 import { visibilitySeconds } from './retryVisibility.js';
 
 /** A message attribute as SQS's SendMessage takes it. */
@@ -64,7 +67,8 @@ export interface SqsDeliveryDependencies<S extends DeliverySubscriber> {
   senders: SenderSource;
   status: SubscriberStatus;
   queue: QueueActions;
-  tally: DeliveryTally;
+  /** Counts the deliveries that found their subscriber paused: the paused alarm's metric. */
+  paused: PausedCount;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
   clock: () => number;
   /** The retry schedule's jitter. */
@@ -142,7 +146,7 @@ async function split<S extends DeliverySubscriber>(
       attempts: receiveCount(record),
       atMs: deps.clock(),
     });
-    deps.logger.warn('dead-lettered', {
+    deps.logger.warn(OUTCOME.deadLettered, {
       messageId: record.messageId,
       kind: 'malformed',
       reason: parsed.problem,
@@ -181,10 +185,9 @@ async function settle<S extends DeliverySubscriber>(
   const status = outcome.status === undefined ? {} : { status: outcome.status };
   switch (decision.kind) {
     case 'delivered': {
-      const latencyMs = deps.clock() - Date.parse(event.time);
-      deps.tally.count(subscriber.id, 'Delivered');
-      deps.tally.latency(subscriber.id, latencyMs);
-      deps.logger.info('delivered', { ...about, ...status, latencyMs });
+      // Event detected → delivered; a clock behind the poller's is no negative latency.
+      const latencyMs = Math.max(0, deps.clock() - Date.parse(event.time));
+      deps.logger.info(OUTCOME.delivered, { ...about, ...status, latencyMs });
       return;
     }
     case 'paused': {
@@ -199,8 +202,8 @@ async function settle<S extends DeliverySubscriber>(
           delaySeconds: PAUSED_RESEND_DELAY_SECONDS,
         },
       ]);
-      deps.tally.count(subscriber.id, 'SubscriberPaused');
-      deps.logger.warn('subscriber paused', {
+      deps.paused.add(subscriber.id);
+      deps.logger.warn(OUTCOME.paused, {
         ...about,
         ...status,
         reason: decision.reason,
@@ -211,8 +214,7 @@ async function settle<S extends DeliverySubscriber>(
     }
     case 'retry': {
       const hidden = await hide(delivery, visibilitySeconds(decision.delayMs));
-      deps.tally.count(subscriber.id, 'DeliveryRetried');
-      deps.logger.warn('delivery deferred', {
+      deps.logger.warn(OUTCOME.deferred, {
         ...about,
         ...status,
         reason: decision.reason,
@@ -229,8 +231,7 @@ async function settle<S extends DeliverySubscriber>(
       });
     case 'gone': {
       const disabled = await deps.status.disableSubscriber(subscriber.id, decision.reason, deps.clock());
-      deps.tally.count(subscriber.id, 'SubscriberDisabled');
-      deps.logger.warn('subscriber disabled', { ...about, ...status, reason: disabled.reason });
+      deps.logger.warn(OUTCOME.disabled, { ...about, ...status, reason: disabled.reason });
       return deadLetter(delivery, { kind: 'gone', reason: decision.reason, eventId: event.id, ...status });
     }
   }
@@ -242,8 +243,7 @@ async function deadLetter<S extends DeliverySubscriber>(
 ): Promise<void> {
   const { record, subscriberId, attempts, deps } = delivery;
   await deps.queue.deadLetter(record.body, { ...letter, subscriberId, attempts, atMs: deps.clock() });
-  deps.tally.count(subscriberId, 'DeadLettered');
-  deps.logger.warn('dead-lettered', {
+  deps.logger.warn(OUTCOME.deadLettered, {
     subscriber: subscriberId,
     messageId: record.messageId,
     attempts,

@@ -7,6 +7,7 @@ import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConfigInput } from '../../../shared/config/configSchema.js';
+import { DELIVERY_OUTCOME_MESSAGES } from '../../../shared/contracts/deliveryLogLines.js';
 import type { OrderEvent } from '../../../shared/events/orderEvent.js';
 import { DynamoSubscriberStatus } from '../../../shared/store/dynamo/dynamoSubscriberStatus.js';
 import { type CapturedOutput, captureOutput } from '../../support/captureOutput.js';
@@ -110,7 +111,19 @@ describe('slack-delivery handler', () => {
     expect(payload).toContain('"blocks"');
     expect(payload).not.toContain('parent@example.test');
     expect(sqs).not.toHaveReceivedAnyCommand();
-    expect(output.emf()[0]).toMatchObject({ subscriber: 'kitchen-ok', Delivered: 1 });
+    // Counted by its log line, which the dashboard's widgets query: no custom metric.
+    expect(output.emf()).toEqual([]);
+    const delivered = output
+      .logLines()
+      .filter((line) => line.message === DELIVERY_OUTCOME_MESSAGES.delivered);
+    expect(delivered).toEqual([
+      expect.objectContaining({
+        subscriber: 'kitchen-ok',
+        eventId: event.id,
+        attempts: 1,
+      }),
+    ]);
+    expect(delivered[0]?.latencyMs).toBeGreaterThanOrEqual(2_000);
   });
 
   it("flags the order's notes with the words of its organization, from the function's config", async () => {
@@ -138,7 +151,10 @@ describe('slack-delivery handler', () => {
       ReceiptHandle: record.receiptHandle,
       VisibilityTimeout: 30,
     });
-    expect(output.emf()[0]).toMatchObject({ subscriber: 'kitchen-busy', DeliveryRetried: 1 });
+    expect(output.logLines().filter((line) => line.message === DELIVERY_OUTCOME_MESSAGES.deferred)).toEqual([
+      expect.objectContaining({ subscriber: 'kitchen-busy', attempts: 1, retryInSeconds: 30 }),
+    ]);
+    expect(output.emf()).toEqual([]);
   });
 
   it('disables a subscriber whose channel is archived, and dead-letters its later messages without a post', async () => {

@@ -7,6 +7,7 @@ import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConfigInput } from '../../../shared/config/configSchema.js';
+import type { DeliveryOutcomeMessage } from '../../../shared/contracts/deliveryLogLines.js';
 import {
   MAX_RECEIVE_COUNT,
   MAX_RETRY_VISIBILITY_SECONDS,
@@ -112,6 +113,11 @@ afterEach(() => {
   expect(logged).not.toContain('+351 000 000 000');
 });
 
+/** The handler's outcome lines of one kind (deliveryLogLines.ts), as the dashboard's queries read them. */
+function outcomeLines(message: DeliveryOutcomeMessage): Record<string, unknown>[] {
+  return output.logLines().filter((line) => line.message === message);
+}
+
 function freshEvent(): OrderEvent {
   return makeOrderEvent({ detectedAt: new Date(Date.now() - 5_000).toISOString() });
 }
@@ -143,15 +149,17 @@ describe('webhook-delivery handler', () => {
     expect(JSON.parse(request?.body ?? '')).toEqual(eventForSubscriber(event, false));
     expect(request?.body).not.toContain('parent@example.test');
     expect(sqs).not.toHaveReceivedAnyCommand();
-    const [metrics] = output.emf();
-    expect(metrics).toMatchObject({
+    // Counted by its log line, which the dashboard's widgets query: no custom metric.
+    expect(output.emf()).toEqual([]);
+    const [delivered] = outcomeLines('delivered');
+    expect(delivered).toMatchObject({
+      level: 'INFO',
       subscriber: 'hooks',
-      Delivered: 1,
-      DeliveryRetried: 0,
-      DeadLettered: 0,
-      SubscriberDisabled: 0,
+      eventId: event.id,
+      attempts: 1,
+      status: 204,
     });
-    expect(metrics?.DeliveryLatencyMs).toBeGreaterThanOrEqual(5_000);
+    expect(delivered?.latencyMs).toBeGreaterThanOrEqual(5_000);
   });
 
   it('keeps contact details for a subscriber that opted in', async () => {
@@ -176,7 +184,11 @@ describe('webhook-delivery handler', () => {
         VisibilityTimeout: seconds,
       });
       expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
-      expect(output.emf()[0]).toMatchObject({ subscriber: 'hooks', DeliveryRetried: 1, Delivered: 0 });
+      expect(outcomeLines('delivery deferred')).toEqual([
+        expect.objectContaining({ subscriber: 'hooks', attempts: receiveCount, retryInSeconds: seconds }),
+      ]);
+      expect(outcomeLines('delivered')).toEqual([]);
+      expect(output.emf()).toEqual([]);
     },
   );
 
@@ -248,7 +260,10 @@ describe('webhook-delivery handler', () => {
         dead_lettered_at: stringAttribute(/^\d{4}-\d\d-\d\dT/),
       },
     });
-    expect(output.emf()[0]).toMatchObject({ subscriber: 'hooks', DeadLettered: 1, Delivered: 0 });
+    expect(outcomeLines('dead-lettered')).toEqual([
+      expect.objectContaining({ subscriber: 'hooks', attempts: 2, kind: 'dead' }),
+    ]);
+    expect(output.emf()).toEqual([]);
   });
 
   it('disables a subscriber that answers 410, and sends its later messages straight to its DLQ', async () => {
@@ -265,11 +280,13 @@ describe('webhook-delivery handler', () => {
       tableName: table.tableName,
     }).disabled('hooks-gone');
     expect(stored?.reason).toMatch(/answered 410/);
-    expect(output.emf()[0]).toMatchObject({
-      subscriber: 'hooks-gone',
-      SubscriberDisabled: 1,
-      DeadLettered: 1,
-    });
+    expect(outcomeLines('subscriber disabled')).toEqual([
+      expect.objectContaining({ subscriber: 'hooks-gone', status: 410 }),
+    ]);
+    expect(outcomeLines('dead-lettered')).toEqual([
+      expect.objectContaining({ subscriber: 'hooks-gone', kind: 'gone' }),
+    ]);
+    expect(output.emf()).toEqual([]);
 
     answerWith(204);
     const later = sqsEventRecord(freshEvent(), queueOf('hooks-gone'));
@@ -337,7 +354,11 @@ describe('webhook-delivery handler', () => {
     expect(receiver.received.map((request) => request.headers['webhook-id'])).toEqual(
       records.map((record) => JSON.parse(record.body).id),
     );
-    expect(output.emf()[0]).toMatchObject({ subscriber: 'hooks', Delivered: 2, DeliveryRetried: 1 });
+    expect(outcomeLines('delivered')).toHaveLength(2);
+    expect(outcomeLines('delivery deferred')).toEqual([
+      expect.objectContaining({ subscriber: 'hooks', eventId: failing.id }),
+    ]);
+    expect(output.emf()).toEqual([]);
   });
 
   it('retries on the schedule, without a request, while a subscriber’s secret is not in its shard, naming the shard, the name, the subscriber and the command', async () => {
