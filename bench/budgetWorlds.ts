@@ -131,7 +131,11 @@ export interface WorldFigures {
   todayTransitions: number;
   /** p95 of the changes made in the first minute after the baseline. */
   startupP95: number;
-  /** Requests a minute of the measured half hour, per organization, by listing: docs/detection.md's figure. */
+  /**
+   * Requests a minute of the measured half hour, per organization, by listing: docs/detection.md's figure.
+   * `today` is today's pending listing walked on its own, `window` the rest of the window, or the whole
+   * window where today first is off.
+   */
   minute: { today: number; window: number; lookups: number; sweep: number };
   archiveP95: number;
   maxSweepGapS: number;
@@ -622,7 +626,12 @@ function measure(
       (sum, cycle) =>
         sum +
         cycle.report.listings
-          .filter((listing) => listing.purpose === 'detect' && (cycle.report.todayOnly === true) === today)
+          .filter(
+            (listing) =>
+              listing.purpose === 'detect' &&
+              (listing.startDate === listing.endDate && listing.startDate === todayAt(cycle.startedAt)) ===
+                today,
+          )
           .reduce((pages, listing) => pages + listing.pages, 0),
       0,
     );
