@@ -65,42 +65,26 @@ export class SqsSubscriptionDeadLetterQueue implements SubscriptionDeadLetterQue
     destination: (message: SubscriptionDeadLetterMessage) => string | undefined,
     options: { delaySeconds: number },
   ): Promise<string[]> {
-    const seen = new Set<string>();
-    const kept: Message[] = [];
-    const moved: string[] = [];
-    try {
-      for (;;) {
-        const received = await receiveMessages(
-          this.#sqs,
-          SNS_DEAD_LETTER_QUEUE,
-          this.#url,
-          SQS_BATCH_MAX_ENTRIES,
-          MOVE_VISIBILITY_SECONDS,
-        );
-        const fresh = received.filter((message) => message.MessageId && !seen.has(message.MessageId));
-        if (fresh.length === 0) break;
-        for (const message of fresh) {
-          seen.add(message.MessageId ?? '');
-          const subscriberId = destination(toMessage(message));
-          const queueUrl =
-            subscriberId === undefined ? undefined : this.#subscriberQueues.get(subscriberId)?.queueUrl;
-          if (queueUrl === undefined) {
-            kept.push(message);
-            continue;
-          }
-          await this.#send(subscriberId ?? '', queueUrl, message, options.delaySeconds);
-          // Deleted only once the copy is on the queue: a failure in between sends it twice, never loses it.
-          await this.#delete(message);
-          moved.push(message.MessageId ?? '');
-        }
-      }
-    } finally {
-      await giveBack(this.#sqs, this.#url, kept);
-    }
-    return moved;
+    return this.#drain(async (message) => {
+      const subscriberId = destination(toMessage(message));
+      const queueUrl =
+        subscriberId === undefined ? undefined : this.#subscriberQueues.get(subscriberId)?.queueUrl;
+      if (subscriberId === undefined || queueUrl === undefined) return false;
+      await this.#send(subscriberId, queueUrl, message, options.delaySeconds);
+      return true;
+    });
   }
 
-  async settleEach(settle: (message: SubscriptionDeadLetterMessage) => Promise<boolean>): Promise<string[]> {
+  settleEach(settle: (message: SubscriptionDeadLetterMessage) => Promise<boolean>): Promise<string[]> {
+    return this.#drain((message) => settle(toMessage(message)));
+  }
+
+  /**
+   * Receives every message once and settles each: deleted once `settle` says it is done (a failure in
+   * between sends it twice, never loses it), given back otherwise. When `settle` throws, that message and
+   * the rest of its batch are given back: none of them is lost or sent twice.
+   */
+  async #drain(settle: (message: Message) => Promise<boolean>): Promise<string[]> {
     const seen = new Set<string>();
     const kept: Message[] = [];
     const settled: string[] = [];
@@ -119,9 +103,8 @@ export class SqsSubscriptionDeadLetterQueue implements SubscriptionDeadLetterQue
           seen.add(message.MessageId ?? '');
           let done: boolean;
           try {
-            done = await settle(toMessage(message));
+            done = await settle(message);
           } catch (error) {
-            // This one and the rest of the batch are given back: none of them is lost or sent twice.
             kept.push(...fresh.slice(index));
             throw error;
           }
@@ -129,7 +112,6 @@ export class SqsSubscriptionDeadLetterQueue implements SubscriptionDeadLetterQue
             kept.push(message);
             continue;
           }
-          // Deleted only once settled: a failure in between sends it twice, never loses it.
           await this.#delete(message);
           settled.push(message.MessageId ?? '');
         }
