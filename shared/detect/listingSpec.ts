@@ -40,6 +40,18 @@ export interface PlannedWalk {
   estimatedRequests: number;
 }
 
+/** A walk of pending over `listing`, whole, from page 1: the walks detection plans. */
+export function detectWalk(listing: ListingSpec, pages: number): PlannedWalk {
+  return {
+    listing,
+    key: listingKey(listing),
+    purpose: 'detect',
+    fromPage: 1,
+    maxPages: undefined,
+    estimatedRequests: pages,
+  };
+}
+
 /**
  * `pending`, `pending@<est>`, `pending[2026-11-20..2026-11-21]`, `completed:2026-11-20@<est>`,
  * `completed:2026-11-20@<est>/card`.

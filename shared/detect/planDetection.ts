@@ -4,6 +4,7 @@
 import type { OrderStatus } from '../api/schemas.js';
 import { addDays } from '../time/calendarDate.js';
 import {
+  detectWalk,
   type ListingSpec,
   listingKey,
   type PlannedWalk,
@@ -44,9 +45,9 @@ export function planDetection(input: DetectionPlanInput): PlannedWalk[] {
     const whole: ListingSpec = { kind: 'window', status: 'pending', startDate, endDate, establishment };
     const key = listingKey(whole);
     const pages = pagesFor(sizeOf(input, key, establishment));
-    if (pages <= input.maxWalkPages) return [walkOf(whole, pages)];
+    if (pages <= input.maxWalkPages) return [detectWalk(whole, pages)];
     return splitByDate(input, 'pending', startDate, endDate, establishment).map((part) =>
-      walkOf(part, pagesFor(sizeOf(input, listingKey(part), establishment, part))),
+      detectWalk(part, pagesFor(sizeOf(input, listingKey(part), establishment, part))),
     );
   });
   return walks.sort((a, b) => (input.lastWalkedAt[a.key] ?? -1) - (input.lastWalkedAt[b.key] ?? -1));
@@ -65,17 +66,6 @@ function sizeOf(
   return input.pendingByDate.size > 0
     ? countPending(input.pendingByDate, establishment, range)
     : (input.knownSizes[key] ?? 0);
-}
-
-function walkOf(listing: ListingSpec, pages: number): PlannedWalk {
-  return {
-    listing,
-    key: listingKey(listing),
-    purpose: 'detect',
-    fromPage: 1,
-    maxPages: undefined,
-    estimatedRequests: pages,
-  };
 }
 
 /**

@@ -8,6 +8,7 @@
 import { addDays } from '../time/calendarDate.js';
 import { closingsOn, type EstablishmentSchedule } from './closingTimes.js';
 import {
+  detectWalk,
   type ListingSpec,
   listingKey,
   type PlannedWalk,
@@ -62,15 +63,7 @@ export function todayFirstWalks(
   if (window.length === 0 || window.some((walk) => walk.listing.kind !== 'window')) return undefined;
   const part = (whole: ListingSpec, startDate: string, endDate: string): PlannedWalk => {
     const listing: ListingSpec = { ...whole, kind: 'part', startDate, endDate };
-    const key = listingKey(listing);
-    return {
-      listing,
-      key,
-      purpose: 'detect',
-      fromPage: 1,
-      maxPages: undefined,
-      estimatedRequests: pagesFor(pendingIn(listing, key)),
-    };
+    return detectWalk(listing, pagesFor(pendingIn(listing, listingKey(listing))));
   };
   const todays = window.map(({ listing }) => part(listing, today, today));
   const rest = window.flatMap(({ listing }) =>
@@ -150,20 +143,8 @@ function walksOf(run: readonly RestDate[]): PlannedWalk[] {
   let current: { whole: ListingSpec; startDate: string; endDate: string; orders: number } | undefined;
   const flush = () => {
     if (current === undefined) return;
-    const listing: ListingSpec = {
-      ...current.whole,
-      kind: 'part',
-      startDate: current.startDate,
-      endDate: current.endDate,
-    };
-    walks.push({
-      listing,
-      key: listingKey(listing),
-      purpose: 'detect',
-      fromPage: 1,
-      maxPages: undefined,
-      estimatedRequests: pagesFor(current.orders),
-    });
+    const { whole, startDate, endDate, orders } = current;
+    walks.push(detectWalk({ ...whole, kind: 'part', startDate, endDate }, pagesFor(orders)));
   };
   for (const { whole, date, orders } of run) {
     if (current?.whole === whole && addDays(current.endDate, 1) === date) {
