@@ -13,7 +13,7 @@ const MAX_SWEEP_SHARE_TODAY_FIRST = 0.1;
  * While today is first, the rest of the window is walked in at most this many parts, one a cycle, however few
  * of the changes it sees: a change there waits at most this many cycles.
  */
-const MAX_REST_PARTS = 3;
+const MAX_REST_PARTS = 2;
 /** Until a cycle has found a change, the mix is taken as even: today first then barely stretches the rest. */
 const EVEN_MIX = 0.5;
 const MINUTE_MS = 60_000;

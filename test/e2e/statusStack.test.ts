@@ -68,7 +68,8 @@ describe('meal-notifier status --stack (real process, DynamoDB Local)', () => {
     expect(result.stdout).toContain(`Stack: ${STACK_NAME} (state table ${stack.table.tableName})`);
     expect(result.stdout).toMatch(/│ North School │ \S+ \S+Z \(2 h ago\)\s+│ 3\s+│ 1\s+│ 1\s+│ 1\s+│/);
     expect(result.stdout).toMatch(/│ last error: North School: API answered 500\s+│/);
-    expect(result.stdout).toMatch(/│ automation\s+│ webhook │ \?\s+│ \?\s+│ disabled since \S+\s+│/);
+    expect(result.stdout).toMatch(/│ automation\s+│ webhook │ on webhook │ \?\s+│ disabled since \S+\s+│/);
+    expect(result.stdout).toMatch(/│ webhook\s+│ \?\s+│ automation\s+│/);
     expect(result.stdout).toMatch(/│ office\s+│ email\s+│ -\s+│ -\s+│ enabled\s+│/);
     expect(result.stdout).toContain(
       'subscriber automation is disabled: https://hooks.example.test answered 410',

@@ -140,13 +140,13 @@ describe('pacePoll, today first', () => {
     expect(busy(undefined)).toEqual(pacing);
   });
 
-  it("walks the rest in more parts as more of the changes are today's, never more than three", () => {
+  it("walks the rest in two parts when most of the changes are today's, never more", () => {
     // Four in five: √(6 × 0.8 ÷ (5 × 0.2)) ≈ 2.2, two parts: 4 + 1 + 3 = 8 requests a cycle, every 11.9 s.
     const pacing = busy(0.8);
     expect(pacing.restParts).toBe(2);
     expect(pacing.intervalMs).toBe(Math.round((8 / 40.5) * MINUTE));
     expect(pacing.restIntervalMs).toBe(Math.round(2 * (8 / 40.5) * MINUTE));
-    expect(busy(0.99).restParts).toBe(3);
+    expect(busy(0.99).restParts).toBe(2);
     // Cheaper cycles come more often: today's listing is read sooner than in whole walks of the window.
     expect(pacing.intervalMs).toBeLessThan(pacePoll(input({ detectionRequests: 11 })).intervalMs);
   });
