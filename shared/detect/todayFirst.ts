@@ -1,6 +1,6 @@
 // Today first (pure): while the kitchen can still act on today's orders, today's pending listing is walked
-// every cycle, at its own faster pace, and the rest of the window only as often as what is left of the
-// budget allows. Today's priority lasts until the last of today's establishments has closed and its late
+// every cycle, and the rest of the window a part a cycle beside it (pacePoll.ts decides how many parts).
+// Today's priority lasts until the last of today's establishments has closed and its late
 // changes are over (HOT_MARGIN_MS after it). Tomorrow's listing does not take it over then: tomorrow's orders
 // are acted on at tomorrow's closing, when they are today's and first again; until then nobody prepares
 // them, so the evening's requests buy more as the window's pace (and a cheaper, quieter cadence).
@@ -39,12 +39,13 @@ export function todayIsFirst(input: TodayFirstInput): boolean {
   return last !== undefined && input.now < last.closesAt + HOT_MARGIN_MS;
 }
 
-/** The window cut in two: today's listings, walked every cycle, and the rest, walked as its pace allows. */
+/** The window cut in two: today's listings, walked every cycle, and the rest, walked a part a cycle. */
 export interface TodayFirstWalks {
   today: PlannedWalk[];
   /**
-   * The rest of the window, without today: what a window cycle walks beside today's, so that no order is
-   * read twice in one cycle. Most changes are today's, so its walk is seldom one the world moved under.
+   * The rest of the window, without today (the days before it, the days after it): what each cycle walks a
+   * part of beside today's, so that no order is read twice in one cycle. Most changes are today's, so its
+   * walk is seldom one the world moved under.
    */
   rest: PlannedWalk[];
 }
