@@ -40,6 +40,11 @@ export interface PlannedWalk {
   estimatedRequests: number;
 }
 
+/** The requests a set of walks should take. */
+export function pagesOf(walks: readonly PlannedWalk[]): number {
+  return walks.reduce((sum, walk) => sum + walk.estimatedRequests, 0);
+}
+
 /** A walk of pending over `listing`, whole, from page 1: the walks detection plans. */
 export function detectWalk(listing: ListingSpec, pages: number): PlannedWalk {
   return {

@@ -95,7 +95,8 @@ function splitByDate(
   return parts;
 }
 
-function countPending(
+/** Pending orders we know of, at `establishment` or at any, on the dates of `range` or on all. */
+export function countPending(
   byDate: DetectionPlanInput['pendingByDate'],
   establishment: string | undefined,
   range?: { startDate: string; endDate: string },

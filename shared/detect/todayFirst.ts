@@ -13,6 +13,7 @@ import {
   listingKey,
   type PlannedWalk,
   pagesFor,
+  pagesOf,
   sameEstablishment,
 } from './listingSpec.js';
 import { HOT_MARGIN_MS } from './planCadence.js';
@@ -82,10 +83,6 @@ export function todayFirstWalks(
     todayPages <= windowPages - 2 &&
     todayPages + pagesOf(rest) <= windowPages + rest.length;
   return worthIt ? { today: todays, rest } : undefined;
-}
-
-function pagesOf(walks: readonly PlannedWalk[]): number {
-  return walks.reduce((sum, walk) => sum + walk.estimatedRequests, 0);
 }
 
 /** One pickup date of the rest of the window, as a part of it is cut. */

@@ -3,10 +3,10 @@
 // sweep is paid whole or not started, so it is asked for with the rest.
 import type { OrderStatus } from '../api/schemas.js';
 import { coverageKey } from '../detect/coverage.js';
-import type { PlannedWalk } from '../detect/listingSpec.js';
+import { type PlannedWalk, pagesOf } from '../detect/listingSpec.js';
 import { type Pacing, pacePoll } from '../detect/pacePoll.js';
 import { type CadencePlan, HOT_MIN_INTERVAL_MS, planCadence } from '../detect/planCadence.js';
-import { planDetection } from '../detect/planDetection.js';
+import { countPending, planDetection } from '../detect/planDetection.js';
 import { knownSweepPages, planSweep, TERMINAL_STATUSES } from '../detect/planSweep.js';
 import type { Snapshot } from '../detect/snapshot.js';
 import { restPartDue, todayFirstWalks, todayIsFirst } from '../detect/todayFirst.js';
@@ -25,11 +25,11 @@ const TODAY_SPEEDUP = 2;
 
 export interface CyclePlan {
   cadence: CadencePlan;
-  /** Pending's walks, the most overdue first: the window's, or today's alone while the window is not due. */
+  /** Pending's walks: the window's, most overdue first, or, while today is first, today's and a part of the rest. */
   detection: PlannedWalk[];
-  /** Today is first and this cycle walks today's pending alone. */
+  /** Today is first and this cycle walks today's pending alone: the budget had no room for a part of the rest. */
   todayOnly: boolean;
-  /** While today is first, today's walks: what a window cycle walks instead when the budget has no room for the window now. */
+  /** While today is first, today's walks: what the cycle walks alone when the budget has no room for the rest's part now. */
   today: PlannedWalk[] | undefined;
   /** The least the cycle must be able to pay for before it walks anything: all of pending. */
   detectionRequests: number;
@@ -61,7 +61,7 @@ export function planCycle(
     lastWalkedAt: state.listings.walkedAt,
     maxWalkPages: Math.max(1, Math.floor(budget.usablePerMinute * MAX_WALK_SHARE)),
   });
-  const windowRequests = windowWalks.reduce((sum, walk) => sum + walk.estimatedRequests, 0);
+  const windowRequests = pagesOf(windowWalks);
   const cadence = planCadence({
     cadence: organization.cadence ?? 'auto',
     establishments: state.establishments?.records ?? null,
@@ -92,9 +92,7 @@ export function planCycle(
       polled: organization.establishments,
     })
       ? todayFirstWalks(windowWalks, context.today, (listing, key) =>
-          byDate.size > 0
-            ? pendingBetween(byDate, listing.startDate, listing.endDate, listing.establishment)
-            : state.listings.sizes[key],
+          byDate.size > 0 ? countPending(byDate, listing.establishment, listing) : state.listings.sizes[key],
         )
       : undefined;
   const todayPages = today ? pagesOf(today.today) : 0;
@@ -130,13 +128,13 @@ export function planCycle(
     restPartDue(
       today.rest,
       pace.restParts,
-      (listing, date) => pendingBetween(byDate, date, date, listing.establishment),
+      (listing, date) => countPending(byDate, listing.establishment, { startDate: date, endDate: date }),
       (listing, date) =>
         state.coverage.pendingCoveredAt[coverageKey(date, listedApart ? listing.establishment : undefined)],
     );
   // Today's listings first: what the kitchen waits on is read before the rest of the window.
   const detection = today && restPart ? [...today.today, ...restPart] : windowWalks;
-  const detectionRequests = detection.reduce((sum, walk) => sum + walk.estimatedRequests, 0);
+  const detectionRequests = pagesOf(detection);
   const sweepBudget = Math.min(
     state.sweep.credit + pace.sweepPagesPerCycle,
     Math.max(1, pace.sweepPagesPerCycle * MAX_SWEEP_CREDIT_CYCLES),
@@ -173,16 +171,12 @@ export function leastToReserve(plan: CyclePlan): number {
 }
 
 /**
- * The plan as the reservation allows it: a window cycle granted less than the window's pages walks today's
- * alone, at once, rather than waiting for room (the window stays due, and goes when there is room).
+ * The plan as the reservation allows it: a cycle granted less than its pages walks today's alone, at once,
+ * rather than waiting for room (the rest's part, unwalked, is the one due next).
  */
 export function yieldToToday(plan: CyclePlan, granted: number): CyclePlan {
   if (!plan.today || plan.todayOnly || granted >= plan.detectionRequests) return plan;
   return { ...plan, detection: plan.today, todayOnly: true, detectionRequests: pagesOf(plan.today) };
-}
-
-function pagesOf(walks: readonly PlannedWalk[]): number {
-  return walks.reduce((sum, walk) => sum + walk.estimatedRequests, 0);
 }
 
 /**
@@ -218,22 +212,6 @@ export function planSweepPages(
 /** Terminal statuses worth sweeping: those whose transitions are announced. */
 function sweptStatuses(organization: PolledOrganization): OrderStatus[] {
   return organization.statuses.filter((status) => TERMINAL_STATUSES.includes(status));
-}
-
-/** Pending orders we know of from `startDate` to `endDate`, at `establishment` or at any. */
-function pendingBetween(
-  byDate: ReadonlyMap<string, ReadonlyMap<string, number>>,
-  startDate: string,
-  endDate: string,
-  establishment: string | undefined,
-): number {
-  let count = 0;
-  for (const [date, byEstablishment] of byDate) {
-    if (date < startDate || date > endDate) continue;
-    for (const [uuid, n] of byEstablishment)
-      if (establishment === undefined || uuid.toLowerCase() === establishment.toLowerCase()) count += n;
-  }
-  return count;
 }
 
 function pendingByDate(
