@@ -49,11 +49,7 @@ export async function resolveVanished(
   // from one gone: one looked for in every other status already waits, unannounced, until pending has been
   // walked on every date of the window since, which sees it wherever it went.
   const waiting = vanished.filter(
-    (order) =>
-      !coversWindow(order) &&
-      resolutionOrder(order.status).every(
-        (status) => status === order.status || (lookups.searched[order.uuid] ?? []).includes(status),
-      ),
+    (order) => !coversWindow(order) && lookedForEverywhere(order, lookups.searched[order.uuid]),
   );
   const searched = searchedStatuses(vanished, pending, ORDER_STATUSES);
   // Where each order was looked for this cycle, walked completely or not: a look-up that failed is not
@@ -127,11 +123,7 @@ export async function resolveVanished(
     ]),
   );
   const nowWaiting = unresolved.filter(
-    (order) =>
-      !missing.includes(order) &&
-      resolutionOrder(order.status).every(
-        (status) => status === order.status || (remembered.get(order.uuid) ?? []).includes(status),
-      ),
+    (order) => !missing.includes(order) && lookedForEverywhere(order, remembered.get(order.uuid)),
   );
   return {
     vanished,
@@ -149,6 +141,13 @@ export async function resolveVanished(
           }),
     },
   };
+}
+
+/** Whether `order` was looked for, by this cycle or earlier ones, in every status it may have gone to. */
+function lookedForEverywhere(order: VanishedOrder, searched: readonly string[] | undefined): boolean {
+  return resolutionOrder(order.status).every(
+    (status) => status === order.status || (searched ?? []).includes(status),
+  );
 }
 
 /**
