@@ -10,6 +10,7 @@ import { Annotations } from 'aws-cdk-lib';
 import { type CfnSubscription, type ITopic, Subscription, SubscriptionProtocol } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import type { EmailSubscriber } from '../shared/config/configSchema.js';
+import { emailOnAwsWarnings } from '../shared/contracts/emailOnAws.js';
 import { emailSubscriptionPolicy } from '../shared/contracts/emailSubscriptionPolicy.js';
 import type { ResendSubscriptionKind } from '../shared/contracts/messageAttributes.js';
 import { takesEventsAtOnce } from '../shared/contracts/snsFilterPolicy.js';
@@ -38,24 +39,13 @@ export class EmailSubscriptions extends Construct {
     for (const subscriber of props.subscribers) {
       if (!subscriber.enabled) continue;
       const scopeOfSubscriber = new Construct(this, subscriber.id);
-      if (subscriber.includeContactDetails) {
-        Annotations.of(scopeOfSubscriber).addWarningV2(
-          'meal-order-notifier:emailContactDetails',
-          `e-mail subscriber "${subscriber.id}" asks for contact details, which SNS e-mail never carries: one message serves every recipient`,
-        );
+      for (const warning of emailOnAwsWarnings(subscriber)) {
+        Annotations.of(scopeOfSubscriber).addWarningV2(`meal-order-notifier:${warning.code}`, warning.text);
       }
       const held = subscriber.digest?.types ?? [];
-      const subscribe = (scope: Construct, kind: ResendSubscriptionKind) => {
-        let warned = false;
-        return subscriber.to.map((address) => {
+      const subscribe = (scope: Construct, kind: ResendSubscriptionKind) =>
+        subscriber.to.map((address) => {
           const compiled = emailSubscriptionPolicy(subscriber, kind, address);
-          if (!compiled.resend && !warned) {
-            warned = true;
-            Annotations.of(scope).addWarningV2(
-              'meal-order-notifier:emailResend',
-              `e-mail subscriber "${subscriber.id}"${kind === 'digest' ? ' (its digest)' : ''} takes no re-sent e-mail: ${compiled.reason}; what SNS cannot deliver to it is forwarded by hand (docs/aws.md, "Operate it")`,
-            );
-          }
           // Named by address, so reordering `to` does not replace subscriptions (and ask to confirm again).
           const subscription = new Subscription(scope, address, {
             topic: props.topic,
@@ -67,7 +57,6 @@ export class EmailSubscriptions extends Construct {
           (subscription.node.defaultChild as CfnSubscription).filterPolicy = compiled.policy;
           return props.deadLetters.attach(scopedToMessageAttributes(subscription));
         });
-      };
       subscriptions.set(
         subscriber.id,
         takesEventsAtOnce(subscriber.filter, held) ? subscribe(scopeOfSubscriber, 'events') : [],

@@ -6,7 +6,9 @@ import { Command } from 'commander';
 import { type Config, DEFAULT_STATE_PATH } from '../../shared/config/configSchema.js';
 import { ConfigError, type ConfigProblem } from '../../shared/config/errors.js';
 import { configProblemsIn, parseConfig, readConfigJson } from '../../shared/config/loadConfig.js';
+import { subscriberPathIn } from '../../shared/config/secretReferences.js';
 import { findUnsetRotationSecrets } from '../../shared/config/secretResolver.js';
+import { emailOnAwsWarnings } from '../../shared/contracts/emailOnAws.js';
 import { createUndiciHttpClient } from '../../shared/http/undiciHttpClient.js';
 import { StateFileError } from '../../shared/store/errors.js';
 import { checkStateFile } from '../../shared/store/sqlite/checkStateFile.js';
@@ -67,6 +69,14 @@ Examples:
         stderr.line(
           `warning: ${unset.path}: environment variable ${unset.variable} is not set; subscriber "${unset.subscriberId}" signs with its other secrets until it is`,
         );
+      }
+      // Not a problem either: what the same config comes to when the stack deploys it, as synth says it.
+      const pathOf = subscriberPathIn(config.subscribers);
+      for (const subscriber of config.subscribers) {
+        if (subscriber.type !== 'email') continue;
+        for (const warning of emailOnAwsWarnings(subscriber)) {
+          stderr.line(`warning: ${pathOf(subscriber.id)}: on AWS, ${warning.text}`);
+        }
       }
       const organizations = counted(config.organizations.length, 'organization');
       const subscribers = counted(config.subscribers.length, 'subscriber');

@@ -107,6 +107,41 @@ describe('meal-notifier check-config', () => {
     expect(smtp.received).toHaveLength(0);
   });
 
+  it('says what an e-mail filter at SNS\'s full 150 combinations and a request for contact details come to on AWS, as synth does, and passes', async () => {
+    const config = goodConfig();
+    const establishments = Array.from(
+      { length: 25 },
+      (_, index) => `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+    );
+    config.subscribers = [
+      ...(config.subscribers as Record<string, unknown>[]).filter(({ type }) => type !== 'email'),
+      {
+        id: 'office',
+        type: 'email',
+        to: ['office@example.org', 'cook@example.org'],
+        includeContactDetails: true,
+        filter: {
+          types: [
+            'order.created',
+            'order.completed',
+            'order.canceled',
+            'order.rescheduled',
+            'order.archived',
+            'order.status_changed',
+          ],
+          establishments,
+        },
+      },
+    ];
+    const result = await runCli(['check-config', await write(config)], goodEnv());
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr.split('\n').filter(Boolean)).toEqual([
+      'warning: $.subscribers[2]: on AWS, e-mail subscriber "office" asks for contact details, which SNS e-mail never carries: one message serves every recipient',
+      'warning: $.subscribers[2]: on AWS, e-mail subscriber "office" takes no re-sent e-mail: its filter has 150 value combinations, all SNS allows, and a branch for re-sent e-mail would make 151; what SNS cannot deliver to it is forwarded by hand (docs/aws.md, "Operate it")',
+    ]);
+    expect(result.stdout).toBe('config OK: 2 organizations, 3 subscribers\n');
+  });
+
   it.each([
     [
       'invalid JSON',
