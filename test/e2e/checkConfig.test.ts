@@ -107,7 +107,7 @@ describe('meal-notifier check-config', () => {
     expect(smtp.received).toHaveLength(0);
   });
 
-  it('says what an e-mail filter at SNS\'s full 150 combinations and a request for contact details come to on AWS, as synth does, and passes', async () => {
+  it("says what an e-mail filter at SNS's full 150 combinations and a request for contact details come to on AWS, as synth does, and passes", async () => {
     const config = goodConfig();
     const establishments = Array.from(
       { length: 25 },

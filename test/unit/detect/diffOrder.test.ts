@@ -526,11 +526,16 @@ describe('diffOrder: the content of an order that stays where it was (order.upda
   const LASAGNE = { sku: 'LASAGNE', name: 'Lasagne' };
   const pending = () => parsedOrder({ items: [makeOrderItem({ ...LASAGNE, quantity: 1 })] });
   const changesOf = (diff: ReturnType<typeof diffOrder>) => diff.events[0]?.data.changes;
+  const lineOf = (order: ReturnType<typeof pending>) => {
+    const [line] = order.items;
+    if (!line) throw new Error('the order has a line');
+    return line;
+  };
 
   it('announces a second lasagne as one order.updated, from 1 to 2, with the whole order', () => {
     const order = pending();
-    const [line] = order.items;
-    const later = laterOrder(order, { updated_at: LATER, items: [{ ...line!, quantity: 2 }] });
+    const line = lineOf(order);
+    const later = laterOrder(order, { updated_at: LATER, items: [{ ...line, quantity: 2 }] });
     const diff = diffOrder(snapshotOf(order), later, diffContext());
     expect(types(diff)).toEqual(['order.updated']);
     expect(changesOf(diff)).toEqual([{ field: 'items', sku: 'LASAGNE', name: 'Lasagne', from: 1, to: 2 }]);
@@ -552,11 +557,11 @@ describe('diffOrder: the content of an order that stays where it was (order.upda
 
   it('announces the order’s notes and a line’s notes changing, blank notes being no notes', () => {
     const order = laterOrder(pending(), { notes: '  ' });
-    const [line] = order.items;
+    const line = lineOf(order);
     const later = laterOrder(order, {
       updated_at: LATER,
       notes: 'Allergic to eggs',
-      items: [{ ...line!, notes: 'Cut in small pieces' }],
+      items: [{ ...line, notes: 'Cut in small pieces' }],
     });
     expect(changesOf(diffOrder(snapshotOf(order), later, diffContext()))).toEqual([
       { field: 'notes', from: null, to: 'Allergic to eggs' },
@@ -568,13 +573,13 @@ describe('diffOrder: the content of an order that stays where it was (order.upda
 
   it('gives a second sighting of the same content the same id, and a change back a new one', () => {
     const order = pending();
-    const [line] = order.items;
-    const two = laterOrder(order, { updated_at: LATER, items: [{ ...line!, quantity: 2 }] });
+    const line = lineOf(order);
+    const two = laterOrder(order, { updated_at: LATER, items: [{ ...line, quantity: 2 }] });
     const first = diffOrder(snapshotOf(order), two, diffContext()).events[0];
     const again = diffOrder(snapshotOf(order), two, diffContext({ detectedAt: '2026-03-05T13:00:00.000Z' }))
       .events[0];
     expect(again?.id).toBe(first?.id);
-    const back = laterOrder(two, { updated_at: '2026-03-05T13:30:00.000000Z', items: [line!] });
+    const back = laterOrder(two, { updated_at: '2026-03-05T13:30:00.000000Z', items: [line] });
     const undone = diffOrder(snapshotOf(two), back, diffContext()).events[0];
     expect(undone?.type).toBe('order.updated');
     expect(undone?.id).not.toBe(first?.id);
