@@ -55,6 +55,8 @@ const OUTCOME_COUNTS = (
   .map(([name, message]) => `sum(strcontains(message, "${message}")) as ${name}`)
   .join(', ');
 const HEIGHT = 6;
+/** E-mail subscribers the event topic's widget names; the rest are counted. */
+const EMAIL_IDS_IN_TITLE = 3;
 
 export interface NotifierDashboardProps {
   /** `api.requestsPerMinute`: named on the organizations' table, beside each one's requests. */
@@ -228,9 +230,13 @@ export class NotifierDashboard extends Construct {
 
   #topicAndFunctionsRow(props: NotifierDashboardProps): IWidget[] {
     const fiveMinutes = Duration.minutes(5);
+    // The topic's deliveries are the e-mails: the title says whose, the first few by name, since a provider's
+    // hundreds would make a title no one reads.
+    const emailIds = props.emailSubscriberIds ?? [];
+    const more = emailIds.length - EMAIL_IDS_IN_TITLE;
     const emailNote =
-      props.emailSubscriberIds && props.emailSubscriberIds.length > 0
-        ? ` (e-mail: ${props.emailSubscriberIds.join(', ')})`
+      emailIds.length > 0
+        ? ` (e-mail: ${emailIds.slice(0, EMAIL_IDS_IN_TITLE).join(', ')}${more > 0 ? ` and ${more} more` : ''})`
         : '';
     return [
       new GraphWidget({

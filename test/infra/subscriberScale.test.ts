@@ -1,6 +1,7 @@
 // A provider's channels: 200 Slack and webhook subscribers, each filtered to its establishment and each with
 // a secret of its own (a Slack app bot token, an incoming-webhook URL or a signing secret), beside 50 e-mail
-// recipients. The stack has as many resources, outputs, dashboard widgets and environment variables as with 2: a channel type
+// recipients. The stack has as many resources, outputs, dashboard widgets and environment variables as with 2, and no widget
+// title that lists them: a channel type
 // is one queue, one dead-letter queue, one topic subscription and one alarm, the split into subscribers
 // happens in the delivery function, and their secrets are keys of the one subscriber secrets shard (a
 // shard per 200 names), no secret or output each. Only the e-mail subscriptions grow, one each (SNS's
@@ -81,6 +82,11 @@ describe('a config of 200 Slack and webhook subscribers, each filtered to an est
     expect(Object.keys(large.Resources).length).toBeLessThanOrEqual(500);
     // No dashboard row or widget per subscriber: their figures are one Logs Insights table.
     expect(largeApp.stack.dashboardWidgetCount).toBe(smallApp.stack.dashboardWidgetCount);
+    // Nor a title that lists them: the event topic's widget names three e-mail subscribers and counts the rest.
+    const dashboardBody = JSON.stringify(
+      Object.values(large.Resources).find(({ Type }) => Type === 'AWS::CloudWatch::Dashboard')?.Properties,
+    );
+    expect(dashboardBody).toContain('Event topic (e-mail: office-0, office-1, office-2 and 47 more)');
     expect(countsOf(large).outputs).toBe(countsOf(small).outputs);
     expect(countsOf(large).byType).toEqual(countsOf(small).byType);
     // The environments hold nothing per subscriber (the config is in the bundle): not a byte more.
