@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '../../shared/store/sqlite/sqliteSchema.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
+import { filterAtSnsLimit } from '../support/configFixtures.js';
 import { runCli } from '../support/runCli.js';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtpReceiver.js';
 import { makeWebhookSecret } from '../support/webhookReceiver.js';
@@ -109,10 +110,6 @@ describe('meal-notifier check-config', () => {
 
   it("says what an e-mail filter at SNS's full 150 combinations and a request for contact details come to on AWS, as synth does, and passes", async () => {
     const config = goodConfig();
-    const establishments = Array.from(
-      { length: 25 },
-      (_, index) => `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
-    );
     config.subscribers = [
       ...(config.subscribers as Record<string, unknown>[]).filter(({ type }) => type !== 'email'),
       {
@@ -120,17 +117,7 @@ describe('meal-notifier check-config', () => {
         type: 'email',
         to: ['office@example.org', 'cook@example.org'],
         includeContactDetails: true,
-        filter: {
-          types: [
-            'order.created',
-            'order.completed',
-            'order.canceled',
-            'order.rescheduled',
-            'order.archived',
-            'order.status_changed',
-          ],
-          establishments,
-        },
+        filter: filterAtSnsLimit(),
       },
     ];
     const result = await runCli(['check-config', await write(config)], goodEnv());

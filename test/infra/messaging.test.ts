@@ -16,6 +16,7 @@ import {
   SNS_MAX_VALUE_COMBINATIONS,
 } from '../../shared/contracts/snsFilterPolicy.js';
 import { PUBLISHER_STREAM_FILTER_PATTERN } from '../../shared/contracts/streamContract.js';
+import { filterAtSnsLimit } from '../support/configFixtures.js';
 import {
   type CfnResource,
   exampleConfig,
@@ -125,23 +126,7 @@ describe('e-mail subscriptions', () => {
   it('keeps the policy of a filter at the full 150 combinations as it is, with a warning that its dead letters are forwarded by hand', () => {
     const full = exampleConfig();
     const email = full.subscribers.find((subscriber) => subscriber.type === 'email');
-    const establishments = Array.from(
-      { length: 25 },
-      (_, index) => `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
-    );
-    if (email?.type === 'email') {
-      email.filter = {
-        types: [
-          'order.created',
-          'order.completed',
-          'order.canceled',
-          'order.rescheduled',
-          'order.archived',
-          'order.status_changed',
-        ],
-        establishments,
-      };
-    }
+    if (email?.type === 'email') email.filter = filterAtSnsLimit();
     const { stack: fullStack, template: fullTemplate } = notifierApp(full);
     const policies = resourcesOfType(fullTemplate, 'AWS::SNS::Subscription')
       .map(([, resource]) => resource.Properties ?? {})

@@ -9,6 +9,27 @@ import type { RunningSimulator } from '../../simulator/startSimulator.js';
 export const NORTH_SCHOOL_ID = '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f';
 export const NORTH_CANTEEN_ID = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
 
+/**
+ * An e-mail filter at SNS's full 150 value combinations (6 order types × 25 establishments × the one
+ * `audience`): no room left in its policy for the branch re-sent e-mail comes through.
+ */
+export function filterAtSnsLimit(): { types: string[]; establishments: string[] } {
+  return {
+    types: [
+      'order.created',
+      'order.completed',
+      'order.canceled',
+      'order.rescheduled',
+      'order.archived',
+      'order.status_changed',
+    ],
+    establishments: Array.from(
+      { length: 25 },
+      (_, index) => `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+    ),
+  };
+}
+
 /** A fresh copy of the contract's example config each call. */
 export function exampleConfig(): ConfigInput {
   return {
