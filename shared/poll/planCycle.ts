@@ -33,6 +33,11 @@ export interface CyclePlan {
   today: PlannedWalk[] | undefined;
   /** The least the cycle must be able to pay for before it walks anything: all of pending. */
   detectionRequests: number;
+  /**
+   * Orders earlier cycles saw leave pending and could not finish looking for (the window was full): each
+   * takes at least a request, and, while today is first, goes before the rest's part (see leastToReserve).
+   */
+  owedLookups: number;
   pace: Pacing;
   /** Sweep pages this cycle may walk: its share of the pace, plus what earlier cycles were owed. */
   sweepBudget: number;
@@ -152,6 +157,7 @@ export function planCycle(
     todayOnly: false,
     today: today?.today,
     detectionRequests,
+    owedLookups: owedLookups(state.lookups),
     pace,
     sweepBudget,
     baselinePages,
@@ -165,18 +171,30 @@ function todayShareOf(changes: PollState['pace']['changes']): number | undefined
   return changes.today / (changes.today + changes.elsewhere);
 }
 
-/** The least a cycle must reserve before it walks anything: today's pages when it may fall back on them. */
+/**
+ * The least a cycle must reserve before it walks anything: all of pending; or, while today is first, today's
+ * pages, which it may fall back on, and a request for each look-up owed. An order known to have left
+ * pending is news waiting to be told (a lunch canceled); a part of the rest only may hold some. Without
+ * this, a window the walks filled every cycle cut the same look-up short after its first page cycle after
+ * cycle (a cancellation told two minutes late on AWS, where a cycle waits at most 10 s for room).
+ */
 export function leastToReserve(plan: CyclePlan): number {
-  return plan.today && !plan.todayOnly ? pagesOf(plan.today) : plan.detectionRequests;
+  return plan.today && !plan.todayOnly ? pagesOf(plan.today) + plan.owedLookups : plan.detectionRequests;
 }
 
 /**
- * The plan as the reservation allows it: a cycle granted less than its pages walks today's alone, at once,
- * rather than waiting for room (the rest's part, unwalked, is the one due next).
+ * The plan as the reservation allows it: a cycle granted less than its pages and its owed look-ups walks
+ * today's alone, at once, rather than waiting for room (the rest's part, unwalked, is the one due next).
  */
 export function yieldToToday(plan: CyclePlan, granted: number): CyclePlan {
-  if (!plan.today || plan.todayOnly || granted >= plan.detectionRequests) return plan;
+  if (!plan.today || plan.todayOnly || granted >= plan.detectionRequests + plan.owedLookups) return plan;
   return { ...plan, detection: plan.today, todayOnly: true, detectionRequests: pagesOf(plan.today) };
+}
+
+/** Orders still being looked for: remembered unresolved, and not waiting for the window's walks instead. */
+function owedLookups(lookups: PollState['lookups']): number {
+  const waiting = lookups.waitingSince ?? {};
+  return Object.keys(lookups.searched).filter((uuid) => waiting[uuid] === undefined).length;
 }
 
 /**

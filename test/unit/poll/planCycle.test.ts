@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../../shared/detect/snapshot.js';
 import type { PollDependencies, PolledOrganization } from '../../../shared/poll/cycleContext.js';
-import { planCycle, planSweepPages } from '../../../shared/poll/planCycle.js';
+import { leastToReserve, planCycle, planSweepPages, yieldToToday } from '../../../shared/poll/planCycle.js';
 import { initialPollState, type PollState } from '../../../shared/store/pollState.js';
 import { addDays } from '../../../shared/time/calendarDate.js';
 import {
@@ -141,6 +141,7 @@ describe('planCycle', () => {
       options: Parameters<typeof planned>[2] & {
         mix?: { today: number; elsewhere: number };
         coveredAt?: Record<string, number>;
+        lookups?: Partial<PollState['lookups']>;
       } = {},
     ) {
       const snapshots = snapshotsOf(
@@ -154,7 +155,7 @@ describe('planCycle', () => {
         establishments: establishmentsCache(T0 - MINUTE),
         listings: { sizes: {}, walkedAt: {} },
         coverage: { pendingCoveredAt: { ...covered, ...options.coveredAt }, watchingSince: T0 - 60 * MINUTE },
-        lookups: { searched: {}, averageRequests: 1.5 },
+        lookups: { searched: {}, averageRequests: 1.5, ...options.lookups },
         pace: {
           averageCycleRequests: 6,
           nextPollAt: null,
@@ -191,6 +192,33 @@ describe('planCycle', () => {
       // Cheaper cycles, so more of them: today's listing is read more often than the whole window would be.
       const plain = await canteen(5_000, { organization: { cadence: 'fixed' } });
       expect(plan.pace.intervalMs).toBeLessThan(0.7 * plain.pace.intervalMs);
+    });
+
+    it("reserves a request for each look-up owed before the rest's part, and walks today's alone with them when no more fits", async () => {
+      const plan = await canteen(5_000, {
+        mix: { today: 4, elsewhere: 1 },
+        lookups: {
+          // Two orders whose look-ups a full window cut short, and one looked for everywhere, waiting for
+          // the window's walks instead: it owes no look-up.
+          searched: { canceledLunch: ['completed/card'], pickedUp: [], movedAway: ['completed', 'canceled'] },
+          waitingSince: { movedAway: T0 - MINUTE },
+        },
+      });
+      expect(plan.owedLookups).toBe(2);
+      // Today's two pages and the two look-ups before anything is walked.
+      expect(leastToReserve(plan)).toBe(2 + 2);
+      // Room for today's listing, the rest's part and the look-ups: all of it.
+      const whole = plan.detectionRequests + 2;
+      expect(yieldToToday(plan, whole)).toBe(plan);
+      // Room for the walks but not the look-ups: today's listing and the look-ups, the part next cycle.
+      const short = yieldToToday(plan, whole - 1);
+      expect(short.todayOnly).toBe(true);
+      expect(short.detection.map((walk) => walk.key)).toEqual([TODAYS]);
+      expect(short.detectionRequests).toBe(2);
+      // Nothing owed: the walks alone decide, as before.
+      const none = await canteen(5_000, { mix: { today: 4, elsewhere: 1 } });
+      expect(none.owedLookups).toBe(0);
+      expect(yieldToToday(none, none.detectionRequests)).toBe(none);
     });
 
     it('cuts a window reaching back before today into today, the days before and the days after', async () => {

@@ -28,6 +28,7 @@ function plan(overrides: Partial<CyclePlan> = {}): CyclePlan {
     todayOnly: false,
     today: undefined,
     detectionRequests: 2,
+    owedLookups: 0,
     pace,
     sweepBudget: 1,
     baselinePages: 0,
