@@ -3,7 +3,8 @@
 // virtual clock. Pins the cycle's promises: a silent baseline (pending at once, the terminal listings as
 // the slow sweep reaches them), exactly the transitions that happened and nothing on a quiet cycle, no
 // false event while a listing keeps failing, vanished orders looked up with narrow listings in every
-// status whatever `statuses` announces, an order found nowhere marked missing once, news told from old
+// status whatever `statuses` announces (and, when a full window left one, first in the next cycle, before
+// the rest's part), an order found nowhere marked missing once, news told from old
 // orders on dates entering the window, a version conflict losing nothing, and the ways a cycle ends
 // early: the lease held elsewhere, no budget for pending (deferred), a revoked token (stopped); and every
 // problem of a listing that answered without error reported, an unreadable order remembered until it reads well;
@@ -610,6 +611,54 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
       ),
     );
     expect((await store.loadSnapshots(organization.id)).get(order.uuid)?.status).toBe('canceled');
+  });
+
+  it("looks first for an order whose look-up a full window left, walking today's listing alone with it, the rest's part next", async () => {
+    // Pending on every day of the window, so that today's listing is shorter than the window's: today first.
+    for (let i = 0; i < 60; i += 1) sim.world.addOrder({ pickupDate: addDays(TODAY, 1 + (i % 7)) });
+    await baseline();
+    const todays = `pending[${TODAY}..${TODAY}]`;
+    const quiet = await cycle();
+    // No change yet, so as many elsewhere as today: the rest is walked whole beside today's, every cycle.
+    expect(quiet.listings.map((listing) => listing.key)).toEqual([
+      todays,
+      `pending[${addDays(TODAY, 1)}..${LAST_DAY}]`,
+    ]);
+    const walks = quiet.requestsFor.detect;
+    const other = new RequestBudget({ token: sim.token, store: store.budgetCounters, clock, maxWaitMs: 0 });
+    /** Another user of the token leaves room for `room` requests only. */
+    const leaveRoom = async (room: number) => {
+      const free = await other.remaining();
+      expect(free).toBeGreaterThanOrEqual(room);
+      if (free > room) await other.reserve(free - room, free - room);
+      expect(await other.remaining()).toBe(room);
+    };
+    const canceled = pendingOrders().find((order) => order.pickup_at === TODAY);
+    if (!canceled) throw new Error('no order for today');
+    sim.world.setStatus(canceled.uuid, 'canceled');
+
+    // Room for the walks alone: the order is seen gone, and its look-up finds none.
+    now += MINUTE;
+    await leaveRoom(walks);
+    const full = await poll();
+    expect(full.requestsFor).toEqual({ detect: walks, resolve: 0, sweep: 0 });
+    expect(full.events).toEqual([]);
+    expect(Object.keys((await pollState()).lookups.searched)).toEqual([canceled.uuid]);
+
+    // Room for the walks again, not one more: the look-up owed goes first, with today's listing.
+    now += MINUTE;
+    await leaveRoom(walks);
+    const next = await poll();
+    expect(next.listings.filter((listing) => listing.purpose === 'detect').map((l) => l.key)).toEqual([
+      todays,
+    ]);
+    expect(summary(next.events)).toEqual([`order.canceled ${canceled.reference}`]);
+    expect((await pollState()).lookups.searched).toEqual({});
+    // And the next cycle walks the rest, or the part of it due, again beside today's.
+    const after = await cycle();
+    const rest = after.listings.filter((listing) => listing.purpose === 'detect' && listing.key !== todays);
+    expect(rest.length).toBeGreaterThan(0);
+    expect(rest.every((listing) => listing.startDate > TODAY && listing.trustworthy)).toBe(true);
   });
 
   it('skips the cycle without a request while another run holds the lease', async () => {
