@@ -147,9 +147,10 @@ export function planCycle(
   const nextSweep = planSweepPages(context, state, sweepBudget);
   const baselinePages =
     nextSweep && nextSweep.walk.maxPages === undefined ? nextSweep.walk.estimatedRequests : 0;
+  const owed = owedLookups(state.lookups);
   const planned =
     detectionRequests +
-    lookupAllowance(state.lookups.averageRequests) +
+    Math.max(lookupAllowance(state.lookups.averageRequests), owed) +
     Math.max(baselinePages, Math.floor(sweepBudget));
   return {
     cadence,
@@ -157,7 +158,7 @@ export function planCycle(
     todayOnly: false,
     today: today?.today,
     detectionRequests,
-    owedLookups: owedLookups(state.lookups),
+    owedLookups: owed,
     pace,
     sweepBudget,
     baselinePages,

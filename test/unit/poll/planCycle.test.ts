@@ -205,8 +205,13 @@ describe('planCycle', () => {
         },
       });
       expect(plan.owedLookups).toBe(2);
-      // Today's two pages and the two look-ups before anything is walked.
+      // Today's two pages and the two look-ups before anything is walked; never more than the most it asks.
       expect(leastToReserve(plan)).toBe(2 + 2);
+      expect(plan.planned).toBeGreaterThanOrEqual(plan.detectionRequests + 2);
+      const many = await canteen(5_000, {
+        lookups: { searched: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`gone-${i}`, []])) },
+      });
+      expect(leastToReserve(many)).toBeLessThanOrEqual(many.planned);
       // Room for today's listing, the rest's part and the look-ups: all of it.
       const whole = plan.detectionRequests + 2;
       expect(yieldToToday(plan, whole)).toBe(plan);
