@@ -637,7 +637,7 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
     if (!canceled) throw new Error('no order for today');
     sim.world.setStatus(canceled.uuid, 'canceled');
 
-    // Room for the walks alone: the order is seen gone, and its look-up finds none.
+    // Room for the walks alone: the order is seen gone, and its look-up finds no room.
     now += MINUTE;
     await leaveRoom(walks);
     const full = await poll();
