@@ -28,23 +28,22 @@ function cycle(startedAt: number, endedAt: number, overrides: Partial<PollReport
   };
 }
 
+/** The breakdown of a change to today's order at `changedAt`, recorded by the cycle ending at `detectedAt`, 100 ms a request. */
+function breakDownOf(changedAt: number, detectedAt: number, cycles: BenchCycle[]) {
+  return breakDown(
+    { organizationId: ORG, orderUuid: ORDER, pickupDate: '2026-03-10', changedAt, detectedAt },
+    cycles,
+    100,
+  );
+}
+
 describe('breakDown', () => {
   it('splits the wait for the next walk by the sweep’s share of the cycle before it, then the cycle itself', () => {
     const cycles = [
       cycle(0, 1_000, { requests: 10, requestsFor: { detect: 8, resolve: 0, sweep: 2 } }),
       cycle(20_000, 22_000, { requests: 10, requestsFor: { detect: 8, resolve: 1, sweep: 1 } }),
     ];
-    const parts = breakDown(
-      {
-        organizationId: ORG,
-        orderUuid: ORDER,
-        pickupDate: '2026-03-10',
-        changedAt: 10_000,
-        detectedAt: 22_000,
-      },
-      cycles,
-      100,
-    );
+    const parts = breakDownOf(10_000, 22_000, cycles);
     expect(parts).toMatchObject({ wait_walk: 8, wait_sweep_share: 2, cycle_sweep_slice: 0.1 });
     // 2 s in the cycle: 0.9 s of its own requests, 0.1 s of sweep, 1 s waiting for budget.
     expect(parts?.cycle_requests).toBeCloseTo(0.9, 6);
@@ -59,28 +58,12 @@ describe('breakDown', () => {
       }),
       cycle(60_000, 61_000, { requests: 10, requestsFor: { detect: 10, resolve: 0, sweep: 0 } }),
     ];
-    const parts = breakDown(
-      {
-        organizationId: ORG,
-        orderUuid: ORDER,
-        pickupDate: '2026-03-10',
-        changedAt: 15_000,
-        detectedAt: 61_000,
-      },
-      cycles,
-      100,
-    );
+    const parts = breakDownOf(15_000, 61_000, cycles);
     expect(parts).toMatchObject({ wait_walk: 5, missed_walk_cut: 20, missed_lookup: 20, cycle_requests: 1 });
   });
 
   it('finds nothing to break down without the cycle that recorded the event', () => {
-    expect(
-      breakDown(
-        { organizationId: ORG, orderUuid: ORDER, pickupDate: '2026-03-10', changedAt: 0, detectedAt: 5 },
-        [cycle(1, 2)],
-        100,
-      ),
-    ).toBeUndefined();
+    expect(breakDownOf(0, 5, [cycle(1, 2)])).toBeUndefined();
   });
 });
 
@@ -113,17 +96,7 @@ describe('walkedPendingDates', () => {
       cycle(20_000, 21_000, { listings: [elsewhere] }),
       cycle(40_000, 41_000, { requests: 10, requestsFor: { detect: 10, resolve: 0, sweep: 0 } }),
     ];
-    const parts = breakDown(
-      {
-        organizationId: ORG,
-        orderUuid: ORDER,
-        pickupDate: '2026-03-10',
-        changedAt: 15_000,
-        detectedAt: 41_000,
-      },
-      cycles,
-      100,
-    );
+    const parts = breakDownOf(15_000, 41_000, cycles);
     expect(parts).toMatchObject({ wait_walk: 5, missed_walk_cut: 20 });
   });
 });

@@ -10,7 +10,7 @@ import {
   searchedStatuses,
 } from '../../../shared/detect/absence.js';
 import { type Coverage, coverageKey } from '../../../shared/detect/coverage.js';
-import { type ListingSpec, listingKey, type PlannedWalk } from '../../../shared/detect/listingSpec.js';
+import { detectWalk, type ListingSpec } from '../../../shared/detect/listingSpec.js';
 import type { VanishedOrder } from '../../../shared/detect/planResolution.js';
 import type { Snapshot } from '../../../shared/detect/snapshot.js';
 import { isTrustworthy, type WalkResult } from '../../../shared/detect/walkResult.js';
@@ -32,17 +32,6 @@ function windowOf(status: string, establishment?: string): ListingSpec {
   };
 }
 
-function walkOf(listing: ListingSpec): PlannedWalk {
-  return {
-    listing,
-    key: listingKey(listing),
-    purpose: 'detect',
-    fromPage: 1,
-    maxPages: undefined,
-    estimatedRequests: 1,
-  };
-}
-
 function listingOf(overrides: Partial<Listing<Order>> = {}): Listing<Order> {
   return {
     records: [],
@@ -61,7 +50,7 @@ function listingOf(overrides: Partial<Listing<Order>> = {}): Listing<Order> {
 
 /** A walk of `listing` that went as told (complete, consistent, from page 1, to the end, unless overridden). */
 function walked(listing: ListingSpec, overrides: Partial<Listing<Order>> = {}): WalkResult {
-  return { walk: walkOf(listing), listing: listingOf(overrides) };
+  return { walk: detectWalk(listing, 1), listing: listingOf(overrides) };
 }
 
 function vanished(n: number, overrides: Partial<VanishedOrder> = {}): VanishedOrder {
@@ -89,7 +78,7 @@ describe('isTrustworthy', () => {
   });
 
   it('does not trust a walk with no listing (it failed)', () => {
-    expect(isTrustworthy({ walk: walkOf(windowOf('pending')), error: new Error('503') })).toBe(false);
+    expect(isTrustworthy({ walk: detectWalk(windowOf('pending'), 1), error: new Error('503') })).toBe(false);
   });
 
   it('does not trust a walk with a malformed record', () => {

@@ -1,21 +1,12 @@
 // Pins how today first cuts the window (pure): today's listing apart from the rest, and the rest walked a
 // part a cycle, the part whose dates went unwalked the longest first.
 import { describe, expect, it } from 'vitest';
-import { type ListingSpec, listingKey, type PlannedWalk } from '../../../shared/detect/listingSpec.js';
+import { detectWalk, type ListingSpec } from '../../../shared/detect/listingSpec.js';
 import { restPartDue, todayFirstWalks } from '../../../shared/detect/todayFirst.js';
 
 const TODAY = '2026-03-10';
 
-function walk(listing: ListingSpec, estimatedRequests = 1): PlannedWalk {
-  return {
-    listing,
-    key: listingKey(listing),
-    purpose: 'detect',
-    fromPage: 1,
-    maxPages: undefined,
-    estimatedRequests,
-  };
-}
+const walk = (listing: ListingSpec, pages = 1) => detectWalk(listing, pages);
 
 const window = (startDate: string, endDate: string, pages: number) =>
   walk({ kind: 'window', status: 'pending', startDate, endDate, establishment: undefined }, pages);
