@@ -127,15 +127,14 @@ export function planCycle(
       todayShare: todayShareOf(state.pace.changes),
     },
   });
-  const listedApart = organization.establishments !== undefined;
+  // A listing names an establishment only when establishments are listed apart: keyed as recordCoverage keys it.
   const restPart =
     today &&
     restPartDue(
       today.rest,
       pace.restParts,
       (listing, date) => countPending(byDate, listing.establishment, { startDate: date, endDate: date }),
-      (listing, date) =>
-        state.coverage.pendingCoveredAt[coverageKey(date, listedApart ? listing.establishment : undefined)],
+      (listing, date) => state.coverage.pendingCoveredAt[coverageKey(date, listing.establishment)],
     );
   // Today's listings first: what the kitchen waits on is read before the rest of the window.
   const detection = today && restPart ? [...today.today, ...restPart] : windowWalks;
