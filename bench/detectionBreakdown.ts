@@ -4,6 +4,8 @@
 // short, or the change made just after its page was read), and within the detecting cycle the wait for
 // budget, its own requests and the sweep slice it walked before recording. Delivery is 0: the bench stops
 // at the recorded event.
+import { coverageKey } from '../shared/detect/coverage.js';
+import { listingKeyEstablishment } from '../shared/detect/listingSpec.js';
 import type { PollReport } from '../shared/poll/pollReport.js';
 import { addDays } from '../shared/time/calendarDate.js';
 
@@ -42,14 +44,15 @@ function emptyBreakdown(): Breakdown {
   return Object.fromEntries(BREAKDOWN_PARTS.map((part) => [part, 0])) as Breakdown;
 }
 
-/** The pickup dates a cycle walked pending on completely and consistently, by establishment key suffix. */
+/** The pickup dates a cycle walked pending on completely and consistently, as coverage keys (coverage.ts). */
 export function walkedPendingDates(report: PollReport): Set<string> {
   const dates = new Set<string>();
   if (report.outcome !== 'polled') return dates;
   for (const listing of report.listings) {
     if (listing.purpose !== 'detect' || !listing.trustworthy) continue;
-    const at = listing.key.includes('@') ? listing.key.slice(listing.key.indexOf('@')) : '';
-    for (let date = listing.startDate; date <= listing.endDate; date = addDays(date, 1)) dates.add(date + at);
+    const establishment = listingKeyEstablishment(listing.key);
+    for (let date = listing.startDate; date <= listing.endDate; date = addDays(date, 1))
+      dates.add(coverageKey(date, establishment));
   }
   return dates;
 }

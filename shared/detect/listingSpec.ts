@@ -78,6 +78,14 @@ export function listingKeyEndDate(key: string): string | undefined {
   return /\.\.(\d{4}-\d{2}-\d{2})\]/.exec(key)?.[1];
 }
 
+/** The establishment a key names after its `@` (`pending[…]@<est>` → <est>); undefined for a key of every establishment. */
+export function listingKeyEstablishment(key: string): string | undefined {
+  const at = key.indexOf('@');
+  if (at < 0) return undefined;
+  const slash = key.indexOf('/', at);
+  return key.slice(at + 1, slash < 0 ? undefined : slash);
+}
+
 /** Pages a listing of `size` orders takes; an empty listing still costs the one request that shows it. */
 export function pagesFor(size: number | undefined): number {
   return Math.max(1, Math.ceil((size ?? 0) / PAGE_SIZE));

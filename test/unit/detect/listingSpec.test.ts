@@ -4,6 +4,7 @@ import {
   type ListingSpec,
   listingKey,
   listingKeyEndDate,
+  listingKeyEstablishment,
   pagesFor,
 } from '../../../shared/detect/listingSpec.js';
 
@@ -142,6 +143,22 @@ describe('covers', () => {
   it('covers only its own establishment when it names one', () => {
     expect(covers(atEst, 'pending', { pickupDate: '2026-11-20', establishment: EST })).toBe(true);
     expect(covers(atEst, 'pending', { pickupDate: '2026-11-20', establishment: OTHER_EST })).toBe(false);
+  });
+});
+
+describe('listingKeyEstablishment', () => {
+  it('reads back the establishment of every kind of key listingKey builds, and none for a key of all', () => {
+    const bounds = { status: 'completed', startDate: '2026-11-20', endDate: '2026-11-21' } as const;
+    const keyed: ListingSpec[] = [
+      { ...bounds, kind: 'window', establishment: EST },
+      { ...bounds, kind: 'part', establishment: EST },
+      { ...bounds, kind: 'narrow', establishment: EST },
+      { ...bounds, kind: 'narrow', establishment: EST, paymentMethod: 'card' },
+    ];
+    for (const listing of keyed) expect(listingKeyEstablishment(listingKey(listing))).toBe(EST);
+    expect(listingKeyEstablishment(listingKey({ ...bounds, kind: 'part', establishment: undefined }))).toBe(
+      undefined,
+    );
   });
 });
 
