@@ -91,7 +91,7 @@ export interface PollReport {
    * before this. Absent where no cycle ran.
    */
   earliestNextPollAt?: number;
-  /** Today was first, and the cycle walked today's pending alone, not the whole window. */
+  /** Today was first, and the cycle walked today's pending alone: no room for its part of the rest of the window. */
   todayOnly?: true;
   /** How closely the cycle's cadence watched (planCadence); absent when no cycle ran. */
   cadence?: CadenceMode;
