@@ -36,6 +36,10 @@ export interface CyclePlan {
   /**
    * Orders earlier cycles saw leave pending and could not finish looking for (the window was full): each
    * takes at least a request, and, while today is first, goes before the rest's part (see leastToReserve).
+   * Counted up to the look-ups a cycle reserves for, and so that today's pages and they take at most the
+   * share of a minute one walk may: a lunch served while the completed listing failed leaves more owed than
+   * a window holds (a listing's page finds many at a time), and a cycle that must reserve more than the
+   * window holds would never poll again.
    */
   owedLookups: number;
   pace: Pacing;
@@ -57,6 +61,7 @@ export function planCycle(
 ): CyclePlan {
   const { organization, startedAt, window } = context;
   const byDate = pendingByDate(snapshots, window);
+  const maxWalkPages = Math.max(1, Math.floor(budget.usablePerMinute * MAX_WALK_SHARE));
   const windowWalks = planDetection({
     today: context.today,
     window: organization.window,
@@ -64,7 +69,7 @@ export function planCycle(
     knownSizes: state.listings.sizes,
     pendingByDate: byDate,
     lastWalkedAt: state.listings.walkedAt,
-    maxWalkPages: Math.max(1, Math.floor(budget.usablePerMinute * MAX_WALK_SHARE)),
+    maxWalkPages,
   });
   const windowRequests = pagesOf(windowWalks);
   const cadence = planCadence({
@@ -146,11 +151,9 @@ export function planCycle(
   const nextSweep = planSweepPages(context, state, sweepBudget);
   const baselinePages =
     nextSweep && nextSweep.walk.maxPages === undefined ? nextSweep.walk.estimatedRequests : 0;
-  const owed = owedLookups(state.lookups);
-  const planned =
-    detectionRequests +
-    Math.max(lookupAllowance(state.lookups.averageRequests), owed) +
-    Math.max(baselinePages, Math.floor(sweepBudget));
+  const allowance = lookupAllowance(state.lookups.averageRequests);
+  const owed = Math.min(owedLookups(state.lookups), allowance, Math.max(0, maxWalkPages - todayPages));
+  const planned = detectionRequests + allowance + Math.max(baselinePages, Math.floor(sweepBudget));
   return {
     cadence,
     detection,

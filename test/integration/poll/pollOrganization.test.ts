@@ -4,7 +4,7 @@
 // the slow sweep reaches them), exactly the transitions that happened and nothing on a quiet cycle, no
 // false event while a listing keeps failing, vanished orders looked up with narrow listings in every
 // status whatever `statuses` announces (and, when a full window left one, first in the next cycle, before
-// the rest's part), an order found nowhere marked missing once, news told from old
+// the rest's part, however many are owed), an order found nowhere marked missing once, news told from old
 // orders on dates entering the window, a version conflict losing nothing, and the ways a cycle ends
 // early: the lease held elsewhere, no budget for pending (deferred), a revoked token (stopped); and every
 // problem of a listing that answered without error reported, an unreadable order remembered until it reads well;
@@ -659,6 +659,42 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
     const rest = after.listings.filter((listing) => listing.purpose === 'detect' && listing.key !== todays);
     expect(rest.length).toBeGreaterThan(0);
     expect(rest.every((listing) => listing.startDate > TODAY && listing.trustworthy)).toBe(true);
+  });
+
+  it('goes on polling once more look-ups are owed than the window holds, and tells every one of them', async () => {
+    // Pending on every day of the window, so that today first cuts it; and a lunch of 60 more orders today.
+    for (let i = 0; i < 60; i += 1) sim.world.addOrder({ pickupDate: addDays(TODAY, 1 + (i % 7)) });
+    for (let i = 0; i < 60; i += 1) sim.world.addOrder({ pickupDate: TODAY });
+    await baseline();
+    // The kitchen marks the whole lunch done at once, while the completed listing answers 500.
+    const served = pendingOrders().filter((order) => order.pickup_at === TODAY);
+    expect(served.length).toBeGreaterThan(USABLE);
+    for (const order of served) sim.world.setStatus(order.uuid, 'completed');
+    const proxy = await startFailingProxy(
+      sim.baseUrl,
+      (url) => url.searchParams.get('status') === 'completed',
+    );
+    try {
+      await openClient(proxy.baseUrl);
+      const failing = await cycle();
+      expect(failing).toMatchObject({ outcome: 'polled', ok: false, events: [] });
+    } finally {
+      await proxy.close();
+    }
+    // Every order is owed a look-up in completed: more than the window holds.
+    expect(Object.keys((await pollState()).lookups.searched)).toHaveLength(served.length);
+
+    // The listing answers again, and the window has emptied of the failing cycle's look-ups: the cycles
+    // that follow poll, and tell every order served, once.
+    await openClient(sim.baseUrl);
+    now += MINUTE;
+    const after: PollReport[] = [];
+    for (let i = 0; i < 3; i += 1) after.push(await cycle());
+    expect(after.map((report) => report.outcome)).toEqual(['polled', 'polled', 'polled']);
+    expect(summary(eventsOf(after))).toEqual(
+      served.map((order) => `order.completed ${order.reference}`).sort(),
+    );
+    expect((await pollState()).lookups.searched).toEqual({});
   });
 
   it('skips the cycle without a request while another run holds the lease', async () => {

@@ -4,7 +4,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../../shared/detect/snapshot.js';
 import type { PollDependencies, PolledOrganization } from '../../../shared/poll/cycleContext.js';
-import { leastToReserve, planCycle, planSweepPages, yieldToToday } from '../../../shared/poll/planCycle.js';
+import {
+  leastToReserve,
+  lookupAllowance,
+  planCycle,
+  planSweepPages,
+  yieldToToday,
+} from '../../../shared/poll/planCycle.js';
 import { initialPollState, type PollState } from '../../../shared/store/pollState.js';
 import { addDays } from '../../../shared/time/calendarDate.js';
 import {
@@ -21,6 +27,8 @@ import { ORGANIZATION } from '../../support/detectFixtures.js';
 import { ESTABLISHMENT_UUID, makeOrder } from '../../support/orderFactory.js';
 
 const NO_SNAPSHOTS = new Map<string, Snapshot>();
+/** The fixture budget's usable share of 50 a minute (cycleFixture). */
+const USABLE = 45;
 
 function state(overrides: Partial<PollState> = {}): PollState {
   return { ...initialPollState(ORGANIZATION.id), ...overrides };
@@ -194,7 +202,7 @@ describe('planCycle', () => {
       expect(plan.pace.intervalMs).toBeLessThan(0.7 * plain.pace.intervalMs);
     });
 
-    it("reserves a request for each look-up owed before the rest's part, and walks today's alone with them when no more fits", async () => {
+    it("reserves a request for each look-up owed before the rest's part, within a walk's share of a minute, and walks today's alone with them when no more fits", async () => {
       const plan = await canteen(5_000, {
         mix: { today: 4, elsewhere: 1 },
         lookups: {
@@ -208,10 +216,17 @@ describe('planCycle', () => {
       // Today's two pages and the two look-ups before anything is walked; never more than the most it asks.
       expect(leastToReserve(plan)).toBe(2 + 2);
       expect(plan.planned).toBeGreaterThanOrEqual(plan.detectionRequests + 2);
-      const many = await canteen(5_000, {
-        lookups: { searched: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`gone-${i}`, []])) },
-      });
+      // A lunch served while its look-up listing failed: more owed than a window holds, after cycles of
+      // dear look-ups. A request each up to the usual allowance, and never past the share of a minute one
+      // walk may take, so the cycle always fits once the window empties.
+      const gone = (count: number) =>
+        Object.fromEntries(Array.from({ length: count }, (_, i) => [`gone-${i}`, []]));
+      const many = await canteen(5_000, { lookups: { searched: gone(20) } });
+      expect(many.owedLookups).toBe(lookupAllowance(1.5));
       expect(leastToReserve(many)).toBeLessThanOrEqual(many.planned);
+      const lunch = await canteen(5_000, { lookups: { searched: gone(70), averageRequests: 32 } });
+      expect(leastToReserve(lunch)).toBe(Math.floor(USABLE / 2));
+      expect(leastToReserve(lunch)).toBeLessThanOrEqual(lunch.planned);
       // Room for today's listing, the rest's part and the look-ups: all of it.
       const whole = plan.detectionRequests + 2;
       expect(yieldToToday(plan, whole)).toBe(plan);
