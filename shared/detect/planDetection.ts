@@ -30,6 +30,11 @@ export interface DetectionPlanInput {
   pendingByDate: ReadonlyMap<string, ReadonlyMap<string, number>>;
   /** When each listing was last walked completely, by key (epoch ms). */
   lastWalkedAt: Readonly<Record<string, number>>;
+  /**
+   * Whether pending was ever walked completely on `date` (at `establishment`, where listed apart): only
+   * there do the orders we know of say how many there are.
+   */
+  covered(date: string, establishment: string | undefined): boolean;
   /** The longest walk the token can grant this organization at once. */
   maxWalkPages: number;
 }
@@ -46,31 +51,53 @@ export function planDetection(input: DetectionPlanInput): PlannedWalk[] {
     const key = listingKey(whole);
     const pages = pagesFor(sizeOf(input, key, establishment));
     if (pages <= input.maxWalkPages) return [detectWalk(whole, pages)];
-    return splitByDate(input, 'pending', startDate, endDate, establishment).map((part) =>
-      detectWalk(part, pagesFor(sizeOf(input, listingKey(part), establishment, part))),
+    const windowSize = input.knownSizes[key] ?? 0;
+    return splitByDate(input, 'pending', startDate, endDate, establishment, windowSize).map(
+      ({ part, orders }) => detectWalk(part, pagesFor(orders)),
     );
   });
   return walks.sort((a, b) => (input.lastWalkedAt[a.key] ?? -1) - (input.lastWalkedAt[b.key] ?? -1));
 }
 
 /**
- * The pending orders we know of there, once we know any: they follow every walk, split or whole. Before
- * that, the size the listing's first page announced.
+ * The walks one cycle takes: the most overdue, as many as fit in `maxPages` (at least one). A window split
+ * into parts holds more than that, and a cycle that had to reserve it whole could never start; its parts
+ * are walked over the cycles that follow, the longest unwalked first.
  */
-function sizeOf(
-  input: DetectionPlanInput,
-  key: string,
-  establishment: string | undefined,
-  range?: { startDate: string; endDate: string },
-): number {
-  return input.pendingByDate.size > 0
-    ? countPending(input.pendingByDate, establishment, range)
-    : (input.knownSizes[key] ?? 0);
+export function walksForOneCycle(walks: readonly PlannedWalk[], maxPages: number): PlannedWalk[] {
+  const taken: PlannedWalk[] = [];
+  let pages = 0;
+  for (const walk of walks) {
+    if (taken.length > 0 && pages + walk.estimatedRequests > maxPages) break;
+    taken.push(walk);
+    pages += walk.estimatedRequests;
+  }
+  return taken;
+}
+
+/**
+ * The window's pending orders we know of, once we know any: they follow every walk, split or whole. Before
+ * that, or while a window never walked whole has dates never walked at all (a walk too long to finish
+ * keeps its first page's orders), the size its first page announced, when larger.
+ */
+function sizeOf(input: DetectionPlanInput, key: string, establishment: string | undefined): number {
+  const announced = input.knownSizes[key] ?? 0;
+  if (input.pendingByDate.size === 0) return announced;
+  const counted = countPending(input.pendingByDate, establishment);
+  if (input.lastWalkedAt[key] !== undefined) return counted;
+  const { startDate, endDate } = windowDates(input.today, input.window);
+  for (let date = startDate; date <= endDate; date = addDays(date, 1)) {
+    if (!input.covered(date, establishment)) return Math.max(counted, announced);
+  }
+  return counted;
 }
 
 /**
  * Consecutive dates packed into parts of at most `maxWalkPages` pages each, by the pending orders we know
- * of per date. A single date above the bound is a part of its own; it waits for a fuller budget.
+ * of per date. A single date above the bound is a part of its own; it waits for a fuller budget. Dates never
+ * walked share what the window's size (`windowSize`, its last first page's `meta.total`) leaves unknown:
+ * before any part was walked, or while some were not yet, they would otherwise be packed as empty into one
+ * part too long ever to finish, walked to its first page cycle after cycle.
  */
 function splitByDate(
   input: DetectionPlanInput,
@@ -78,20 +105,43 @@ function splitByDate(
   startDate: string,
   endDate: string,
   establishment: string | undefined,
-): ListingSpec[] {
-  const parts: ListingSpec[] = [];
+  windowSize: number,
+): Array<{ part: ListingSpec; orders: number }> {
+  // The orders on each date walked before; undefined on a date never walked.
+  const known = new Map<string, number | undefined>();
+  for (let date = startDate; date <= endDate; date = addDays(date, 1)) {
+    const count = countPending(input.pendingByDate, establishment, { startDate: date, endDate: date });
+    known.set(date, input.covered(date, establishment) ? count : undefined);
+  }
+  const counts = [...known.values()];
+  const unknownDates = counts.filter((count) => count === undefined).length;
+  const knownTotal = counts.reduce<number>((sum, count) => sum + (count ?? 0), 0);
+  const unknownEach = unknownDates === 0 ? 0 : Math.max(0, windowSize - knownTotal) / unknownDates;
+  const parts: Array<{ part: ListingSpec; orders: number }> = [];
+  const partUntil = (end: string): ListingSpec => ({
+    kind: 'part',
+    status,
+    startDate: partStart,
+    endDate: end,
+    establishment,
+  });
   let partStart = startDate;
   let orders = 0;
   for (let date = startDate; date <= endDate; date = addDays(date, 1)) {
-    const onDate = countPending(input.pendingByDate, establishment, { startDate: date, endDate: date });
+    const onDate =
+      known.get(date) ??
+      Math.max(
+        unknownEach,
+        countPending(input.pendingByDate, establishment, { startDate: date, endDate: date }),
+      );
     if (date > partStart && pagesFor(orders + onDate) > input.maxWalkPages) {
-      parts.push({ kind: 'part', status, startDate: partStart, endDate: addDays(date, -1), establishment });
+      parts.push({ part: partUntil(addDays(date, -1)), orders });
       partStart = date;
       orders = 0;
     }
     orders += onDate;
   }
-  parts.push({ kind: 'part', status, startDate: partStart, endDate, establishment });
+  parts.push({ part: partUntil(endDate), orders });
   return parts;
 }
 

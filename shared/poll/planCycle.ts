@@ -6,7 +6,7 @@ import { coverageKey } from '../detect/coverage.js';
 import { type PlannedWalk, pagesOf } from '../detect/listingSpec.js';
 import { type Pacing, pacePoll } from '../detect/pacePoll.js';
 import { type CadencePlan, HOT_MIN_INTERVAL_MS, planCadence } from '../detect/planCadence.js';
-import { countPending, planDetection } from '../detect/planDetection.js';
+import { countPending, planDetection, walksForOneCycle } from '../detect/planDetection.js';
 import { knownSweepPages, planSweep, TERMINAL_STATUSES } from '../detect/planSweep.js';
 import type { Snapshot } from '../detect/snapshot.js';
 import { restPartDue, todayFirstWalks, todayIsFirst } from '../detect/todayFirst.js';
@@ -25,7 +25,10 @@ const TODAY_SPEEDUP = 2;
 
 export interface CyclePlan {
   cadence: CadencePlan;
-  /** Pending's walks: the window's, most overdue first, or, while today is first, today's and a part of the rest. */
+  /**
+   * Pending's walks: the window's, most overdue first, as many as fit in half a minute's budget; or, while
+   * today is first, today's and a part of the rest.
+   */
   detection: PlannedWalk[];
   /** Today is first and this cycle walks today's pending alone: the budget had no room for a part of the rest. */
   todayOnly: boolean;
@@ -70,8 +73,11 @@ export function planCycle(
     pendingByDate: byDate,
     lastWalkedAt: state.listings.walkedAt,
     maxWalkPages,
+    covered: (date, establishment) =>
+      state.coverage.pendingCoveredAt[coverageKey(date, establishment)] !== undefined,
   });
   const windowRequests = pagesOf(windowWalks);
+  const cycleWalks = walksForOneCycle(windowWalks, maxWalkPages);
   const cadence = planCadence({
     cadence: organization.cadence ?? 'auto',
     establishments: state.establishments?.records ?? null,
@@ -89,7 +95,7 @@ export function planCycle(
       }) ?? organization.pollIntervalSeconds) * 1000,
     coldIntervalMs: (organization.coldSweepMinutes ?? DEFAULT_COLD_SWEEP_MINUTES) * 60_000,
   });
-  const expected = windowRequests + state.lookups.averageRequests;
+  const expected = pagesOf(cycleWalks) + state.lookups.averageRequests;
   const sweepPeriodMs = organization.sweepIntervalSeconds * 1000;
   // Under "auto" on a working day only: "fixed" keeps pollIntervalSeconds, as it asked.
   const today =
@@ -142,7 +148,7 @@ export function planCycle(
       (listing, date) => state.coverage.pendingCoveredAt[coverageKey(date, listing.establishment)],
     );
   // Today's listings first: what the kitchen waits on is read before the rest of the window.
-  const detection = today && restPart ? [...today.today, ...restPart] : windowWalks;
+  const detection = today && restPart ? [...today.today, ...restPart] : cycleWalks;
   const detectionRequests = pagesOf(detection);
   const sweepBudget = Math.min(
     state.sweep.credit + pace.sweepPagesPerCycle,

@@ -697,6 +697,33 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
     expect((await pollState()).lookups.searched).toEqual({});
   });
 
+  it('walks a window of more pending pages than a minute holds a part a cycle: a silent baseline, then news', async () => {
+    // 63 pages over the week, ordered before the morning: a cycle that had to reserve them all could
+    // never start. Polling begins an hour later, when every order is older than the clock-skew allowance
+    // that would tell a recent one on a date walked for the first time as news.
+    for (let i = 0; i < 1500; i += 1) sim.world.addOrder({ pickupDate: addDays(TODAY, i % 8) });
+    now += 60 * MINUTE;
+    const baselined: PollReport[] = [];
+    const week = Array.from({ length: 8 }, (_, i) => addDays(TODAY, i));
+    while (baselined.length < 8) {
+      baselined.push(await cycle());
+      const covered = Object.keys((await pollState()).coverage.pendingCoveredAt);
+      if (week.every((date) => covered.includes(date))) break;
+    }
+    expect(baselined.length).toBeLessThan(8);
+    expect(baselined.map((report) => [report.outcome, report.ok])).toEqual(
+      baselined.map(() => ['polled', true]),
+    );
+    expect(eventsOf(baselined)).toEqual([]);
+    for (const report of baselined) expect(report.requests).toBeLessThanOrEqual(USABLE);
+
+    // A new order at the end of the week is told once its part comes round again.
+    const added = sim.world.addOrder({ pickupDate: LAST_DAY });
+    const later: PollReport[] = [];
+    for (let i = 0; i < 6; i += 1) later.push(await cycle());
+    expect(summary(eventsOf(later))).toEqual([`order.created ${added.reference}`]);
+  });
+
   it('skips the cycle without a request while another run holds the lease', async () => {
     await cycle();
     const stateBefore = await pollState();

@@ -23,6 +23,8 @@ function input(overrides: Partial<DetectionPlanInput> = {}): DetectionPlanInput 
     pendingByDate: new Map(),
     lastWalkedAt: {},
     maxWalkPages: 25,
+    // Every date walked before: the orders known there are all there are.
+    covered: () => true,
     ...overrides,
   };
 }
@@ -277,6 +279,51 @@ describe('planDetection: a window larger than one walk', () => {
           expect(walk.estimatedRequests, JSON.stringify(context)).toBeLessThanOrEqual(maxWalkPages);
       }
     }
+  });
+});
+
+describe('planDetection: a window too large to have been walked whole', () => {
+  // 1,558 pending announced by the window's first page, the only page a walk of 63 could read.
+  const announced = { pending: 1558 };
+  const week = ['2026-11-19', '2026-11-20', '2026-11-21', '2026-11-22', '2026-11-23'];
+
+  it('sizes it by what its first page announced while its dates were never walked, not by that page', () => {
+    const plan = planDetection(
+      input({
+        maxWalkPages: 22,
+        knownSizes: announced,
+        pendingByDate: byDate({ '2026-11-19': 25 }),
+        covered: () => false,
+      }),
+    );
+    // Cut by the dates, each taking its share of the 1,558: 312 a date, 13 pages, one date a part.
+    expect(plan.map((walk) => [walk.key, walk.estimatedRequests])).toEqual(
+      week.map((date) => [`pending[${date}..${date}]`, 13]),
+    );
+  });
+
+  it('gives the dates never walked what the announced size leaves once some were', () => {
+    const walked = new Set(['2026-11-19', '2026-11-20']);
+    const plan = planDetection(
+      input({
+        maxWalkPages: 22,
+        knownSizes: announced,
+        pendingByDate: byDate({ '2026-11-19': 400, '2026-11-20': 10 }),
+        covered: (date) => walked.has(date),
+      }),
+    );
+    // The 1,148 left over the three others: 383 each, 16 pages.
+    expect(plan.map((walk) => [walk.key, walk.estimatedRequests])).toEqual([
+      ['pending[2026-11-19..2026-11-20]', 17],
+      ...week.slice(2).map((date) => [`pending[${date}..${date}]`, 16]),
+    ]);
+  });
+
+  it('trusts the orders it knows of once every date was walked', () => {
+    const plan = planDetection(
+      input({ maxWalkPages: 22, knownSizes: announced, pendingByDate: byDate({ '2026-11-19': 300 }) }),
+    );
+    expect(plan.map((walk) => [walk.key, walk.estimatedRequests])).toEqual([['pending', 12]]);
   });
 });
 

@@ -90,7 +90,9 @@ describe('planCycle', () => {
       ...snapshotsOn(addDays(TODAY, -1), 30),
       ...snapshotsOn(TODAY, 30, { status: 'completed' }),
     );
-    const { plan } = await planned(state({ listings: { sizes: { pending: 500 }, walkedAt: {} } }), snapshots);
+    // Walked whole a minute ago: the 500 its first page announced once is stale.
+    const walkedAt = { pending: T0 - MINUTE };
+    const { plan } = await planned(state({ listings: { sizes: { pending: 500 }, walkedAt } }), snapshots);
     expect(plan.detection.map((walk) => walk.estimatedRequests)).toEqual([3]);
   });
 
@@ -120,20 +122,29 @@ describe('planCycle', () => {
     expect(plan.detectionRequests).toBe(3);
   });
 
-  it('splits pending into date parts when the whole is more than half a minute’s budget, longest unseen first', async () => {
+  it('splits pending into date parts when the whole is more than half a minute’s budget, and walks the longest unseen that fit in a cycle', async () => {
     const tomorrow = addDays(TODAY, 1);
+    const rest = `pending[${addDays(TODAY, 2)}..${LAST_DAY}]`;
     const snapshots = snapshotsOf(...snapshotsOn(TODAY, 60), ...snapshotsOn(tomorrow, 60));
     const walkedAt = { [`pending[${TODAY}..${TODAY}]`]: T0 - MINUTE };
-    // 4 a minute: no walk may take more than 2 pages; today's 3 pages still make a part of their own.
-    const { plan } = await planned(state({ listings: { sizes: {}, walkedAt } }), snapshots, {
-      usablePerMinute: 4,
-    });
-    expect(plan.detection.map((walk) => [walk.key, walk.estimatedRequests])).toEqual([
+    const plan = async (walked: Record<string, number>) =>
+      (
+        await planned(state({ listings: { sizes: {}, walkedAt: walked } }), snapshots, {
+          // 4 a minute: no cycle may walk more than 2 pages; a date's 3 pages still make a part of their own.
+          usablePerMinute: 4,
+        })
+      ).plan;
+    // 7 pages in all: a cycle that had to reserve them could never start. Tomorrow's, never walked, first.
+    const first = await plan(walkedAt);
+    expect(first.detection.map((walk) => [walk.key, walk.estimatedRequests])).toEqual([
       [`pending[${tomorrow}..${tomorrow}]`, 3],
-      [`pending[${addDays(TODAY, 2)}..${LAST_DAY}]`, 1],
-      [`pending[${TODAY}..${TODAY}]`, 3],
     ]);
-    expect(plan.detectionRequests).toBe(7);
+    expect(first.detectionRequests).toBe(3);
+    // Then the rest of the week, never walked either; today's, walked a minute ago, last.
+    const second = await plan({ ...walkedAt, [`pending[${tomorrow}..${tomorrow}]`]: T0 });
+    expect(second.detection.map((walk) => [walk.key, walk.estimatedRequests])).toEqual([[rest, 1]]);
+    const third = await plan({ ...walkedAt, [`pending[${tomorrow}..${tomorrow}]`]: T0, [rest]: T0 });
+    expect(third.detection.map((walk) => walk.key)).toEqual([`pending[${TODAY}..${TODAY}]`]);
   });
 
   describe('today first', () => {
