@@ -107,16 +107,14 @@ function splitByDate(
   establishment: string | undefined,
   windowSize: number,
 ): Array<{ part: ListingSpec; orders: number }> {
-  // The orders on each date walked before; undefined on a date never walked.
-  const known = new Map<string, number | undefined>();
+  const dates: Array<{ date: string; count: number; walked: boolean }> = [];
   for (let date = startDate; date <= endDate; date = addDays(date, 1)) {
     const count = countPending(input.pendingByDate, establishment, { startDate: date, endDate: date });
-    known.set(date, input.covered(date, establishment) ? count : undefined);
+    dates.push({ date, count, walked: input.covered(date, establishment) });
   }
-  const counts = [...known.values()];
-  const unknownDates = counts.filter((count) => count === undefined).length;
-  const knownTotal = counts.reduce<number>((sum, count) => sum + (count ?? 0), 0);
-  const unknownEach = unknownDates === 0 ? 0 : Math.max(0, windowSize - knownTotal) / unknownDates;
+  const unknown = dates.filter(({ walked }) => !walked);
+  const knownTotal = dates.reduce((sum, { count, walked }) => sum + (walked ? count : 0), 0);
+  const unknownEach = unknown.length === 0 ? 0 : Math.max(0, windowSize - knownTotal) / unknown.length;
   const parts: Array<{ part: ListingSpec; orders: number }> = [];
   const partUntil = (end: string): ListingSpec => ({
     kind: 'part',
@@ -127,13 +125,8 @@ function splitByDate(
   });
   let partStart = startDate;
   let orders = 0;
-  for (let date = startDate; date <= endDate; date = addDays(date, 1)) {
-    const onDate =
-      known.get(date) ??
-      Math.max(
-        unknownEach,
-        countPending(input.pendingByDate, establishment, { startDate: date, endDate: date }),
-      );
+  for (const { date, count, walked } of dates) {
+    const onDate = walked ? count : Math.max(unknownEach, count);
     if (date > partStart && pagesFor(orders + onDate) > input.maxWalkPages) {
       parts.push({ part: partUntil(addDays(date, -1)), orders });
       partStart = date;
