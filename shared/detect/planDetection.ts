@@ -31,10 +31,10 @@ export interface DetectionPlanInput {
   /** When each listing was last walked completely, by key (epoch ms). */
   lastWalkedAt: Readonly<Record<string, number>>;
   /**
-   * Whether pending was ever walked completely on `date` (at `establishment`, where listed apart): only
-   * there do the orders we know of say how many there are.
+   * When pending was last walked completely on `date` (at `establishment`, where listed apart); undefined
+   * if never: only where it was do the orders we know of say how many there are.
    */
-  covered(date: string, establishment: string | undefined): boolean;
+  coveredAt(date: string, establishment: string | undefined): number | undefined;
   /** The longest walk the token can grant this organization at once. */
   maxWalkPages: number;
 }
@@ -56,7 +56,21 @@ export function planDetection(input: DetectionPlanInput): PlannedWalk[] {
       ({ part, orders }) => detectWalk(part, pagesFor(orders)),
     );
   });
-  return walks.sort((a, b) => (input.lastWalkedAt[a.key] ?? -1) - (input.lastWalkedAt[b.key] ?? -1));
+  return walks.sort((a, b) => walkedAt(input, a) - walkedAt(input, b));
+}
+
+/**
+ * When a walk's orders were last all seen: a whole listing's last complete walk; a part's oldest date,
+ * by the per-date coverage, since parts are cut anew as orders come and go and a part's key may be new.
+ */
+function walkedAt(input: DetectionPlanInput, walk: PlannedWalk): number {
+  const { listing } = walk;
+  if (listing.kind !== 'part') return input.lastWalkedAt[walk.key] ?? -1;
+  let oldest = Number.POSITIVE_INFINITY;
+  for (let date = listing.startDate; date <= listing.endDate; date = addDays(date, 1)) {
+    oldest = Math.min(oldest, input.coveredAt(date, listing.establishment) ?? -1);
+  }
+  return oldest;
 }
 
 /**
@@ -87,17 +101,18 @@ function sizeOf(input: DetectionPlanInput, key: string, establishment: string | 
   if (input.lastWalkedAt[key] !== undefined) return counted;
   const { startDate, endDate } = windowDates(input.today, input.window);
   for (let date = startDate; date <= endDate; date = addDays(date, 1)) {
-    if (!input.covered(date, establishment)) return Math.max(counted, announced);
+    if (input.coveredAt(date, establishment) === undefined) return Math.max(counted, announced);
   }
   return counted;
 }
 
 /**
  * Consecutive dates packed into parts of at most `maxWalkPages` pages each, by the pending orders we know
- * of per date. A single date above the bound is a part of its own; it waits for a fuller budget. Dates never
- * walked share what the window's size (`windowSize`, its last first page's `meta.total`) leaves unknown:
- * before any part was walked, or while some were not yet, they would otherwise be packed as empty into one
- * part too long ever to finish, walked to its first page cycle after cycle.
+ * of per date. A single date above the bound is a part of its own. A date never walked is one too, sized by
+ * what its own first page announced, or else its share of what the window's size (`windowSize`, its last
+ * first page's `meta.total`) leaves unknown: before any part was walked, or while some were not yet, such
+ * dates would otherwise be packed as empty into one part too long ever to finish, walked to its first page
+ * cycle after cycle.
  */
 function splitByDate(
   input: DetectionPlanInput,
@@ -107,34 +122,45 @@ function splitByDate(
   establishment: string | undefined,
   windowSize: number,
 ): Array<{ part: ListingSpec; orders: number }> {
-  const dates: Array<{ date: string; count: number; walked: boolean }> = [];
+  const dates: Array<{ date: string; count: number; walked: boolean; announced: number | undefined }> = [];
   for (let date = startDate; date <= endDate; date = addDays(date, 1)) {
     const count = countPending(input.pendingByDate, establishment, { startDate: date, endDate: date });
-    dates.push({ date, count, walked: input.covered(date, establishment) });
+    const walked = input.coveredAt(date, establishment) !== undefined;
+    const own = listingKey({ kind: 'part', status, startDate: date, endDate: date, establishment });
+    dates.push({ date, count, walked, announced: walked ? undefined : input.knownSizes[own] });
   }
-  const unknown = dates.filter(({ walked }) => !walked);
-  const knownTotal = dates.reduce((sum, { count, walked }) => sum + (walked ? count : 0), 0);
-  const unknownEach = unknown.length === 0 ? 0 : Math.max(0, windowSize - knownTotal) / unknown.length;
+  // What the window's size leaves once the dates walked and those whose own first page was read are
+  // counted, shared by the dates of which nothing is known.
+  const sized = dates.reduce(
+    (sum, { count, walked, announced }) => sum + (walked ? count : (announced ?? 0)),
+    0,
+  );
+  const unknown = dates.filter(({ walked, announced }) => !walked && announced === undefined);
+  const unknownEach = unknown.length === 0 ? 0 : Math.max(0, windowSize - sized) / unknown.length;
   const parts: Array<{ part: ListingSpec; orders: number }> = [];
-  const partUntil = (end: string): ListingSpec => ({
+  const partOn = (from: string, to: string): ListingSpec => ({
     kind: 'part',
     status,
-    startDate: partStart,
-    endDate: end,
+    startDate: from,
+    endDate: to,
     establishment,
   });
   let partStart = startDate;
   let orders = 0;
-  for (const { date, count, walked } of dates) {
-    const onDate = walked ? count : Math.max(unknownEach, count);
-    if (date > partStart && pagesFor(orders + onDate) > input.maxWalkPages) {
-      parts.push({ part: partUntil(addDays(date, -1)), orders });
+  let alone = false;
+  for (const { date, count, walked, announced } of dates) {
+    // A date never walked is a part of its own, whose first page tells its size for the next plan (a
+    // guess that packed it with others could keep a part too long to finish).
+    const onDate = walked ? count : Math.max(count, announced ?? unknownEach);
+    if (date > partStart && (alone || !walked || pagesFor(orders + onDate) > input.maxWalkPages)) {
+      parts.push({ part: partOn(partStart, addDays(date, -1)), orders });
       partStart = date;
       orders = 0;
     }
     orders += onDate;
+    alone = !walked;
   }
-  parts.push({ part: partUntil(endDate), orders });
+  parts.push({ part: partOn(partStart, endDate), orders });
   return parts;
 }
 

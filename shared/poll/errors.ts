@@ -1,7 +1,9 @@
 // Typed failures of a poll cycle that no phase turns into a failure line of its report: a bug met in a
-// phase, which fails the cycle as a bug; and a step after the cycle (giving back the budget or the lease,
+// phase, which fails the cycle as a bug; a step after the cycle (giving back the budget or the lease,
 // recording a failed cycle's health, reading the budget left) that failed, which is told on its own and
-// never takes the place of the cycle's own error or report.
+// never takes the place of the cycle's own error or report; and a pending listing too large to walk,
+// which the plan leaves out and the report tells.
+import { FixByHandError } from '../errors/fixByHandError.js';
 import { InternalError } from '../errors/internalError.js';
 import { TransientError } from '../errors/transientError.js';
 
@@ -49,4 +51,24 @@ export class CycleCleanupError extends TransientError {
 function describeThrown(thrown: unknown): string {
   if (thrown instanceof Error) return `${thrown.name}: ${thrown.message}`;
   return String(thrown);
+}
+
+/**
+ * A pending listing no walk can finish: it holds more pages than the token may ask in a minute, and a walk's
+ * pages are reserved before its second goes out (one spread over minutes is one the world moves under).
+ * Waiting cannot cure it; a smaller listing can.
+ */
+export class ListingTooLargeError extends FixByHandError {
+  readonly organization: string;
+  readonly listing: string;
+  readonly pages: number;
+
+  constructor(organization: string, listing: string, pages: number, usablePerMinute: number) {
+    super(
+      `${organization}: listing ${listing} holds ${pages} pages, more than the ${usablePerMinute} requests a minute the token may make, so no walk of it can finish and its orders are not watched: list the organization's establishments apart ("establishments" in its config) to make each listing smaller`,
+    );
+    this.organization = organization;
+    this.listing = listing;
+    this.pages = pages;
+  }
 }

@@ -30,6 +30,8 @@ export interface CyclePlan {
    * today is first, today's and a part of the rest.
    */
   detection: PlannedWalk[];
+  /** Pending's walks of more pages than the token may ask in a minute: left out, and told as failures. */
+  unwalkable: PlannedWalk[];
   /** Today is first and this cycle walks today's pending alone: the budget had no room for a part of the rest. */
   todayOnly: boolean;
   /** While today is first, today's walks: what the cycle walks alone when the budget has no room for the rest's part now. */
@@ -73,11 +75,16 @@ export function planCycle(
     pendingByDate: byDate,
     lastWalkedAt: state.listings.walkedAt,
     maxWalkPages,
-    covered: (date, establishment) =>
-      state.coverage.pendingCoveredAt[coverageKey(date, establishment)] !== undefined,
+    coveredAt: (date, establishment) => state.coverage.pendingCoveredAt[coverageKey(date, establishment)],
   });
   const windowRequests = pagesOf(windowWalks);
-  const cycleWalks = walksForOneCycle(windowWalks, maxWalkPages);
+  // Left out, and told: a walk of more pages than a minute allows never finishes, and the rest of the window
+  // is still walked. Only a date part can be one (a window over half a minute's budget is split).
+  const unwalkable = windowWalks.filter((walk) => walk.estimatedRequests > budget.usablePerMinute);
+  const cycleWalks = walksForOneCycle(
+    windowWalks.filter((walk) => !unwalkable.includes(walk)),
+    maxWalkPages,
+  );
   const cadence = planCadence({
     cadence: organization.cadence ?? 'auto',
     establishments: state.establishments?.records ?? null,
@@ -163,6 +170,7 @@ export function planCycle(
   return {
     cadence,
     detection,
+    unwalkable,
     todayOnly: false,
     today: today?.today,
     detectionRequests,

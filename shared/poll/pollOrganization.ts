@@ -27,7 +27,7 @@ import {
   type PolledOrganization,
 } from './cycleContext.js';
 import { cycleFailureLine } from './cycleFailureLine.js';
-import { type CleanupStep, CycleCleanupError } from './errors.js';
+import { type CleanupStep, CycleCleanupError, ListingTooLargeError } from './errors.js';
 import { observedOrders } from './observedOrders.js';
 import { DEFAULT_LEASE_TERMS, keepLeaseUntil, type LeaseTerms } from './organizationLease.js';
 import { type CyclePlan, leastToReserve, planCycle, yieldToToday } from './planCycle.js';
@@ -274,7 +274,16 @@ async function walkedCycle(
     tokenRejected: rejected,
     changes: changesByDay(changes.events, context.today),
   });
-  const failures = [...walkNotes.failures, ...amended.failures, ...closings.failures];
+  const tooLarge = plan.unwalkable.map(
+    (walk) =>
+      new ListingTooLargeError(
+        context.organization.name,
+        walk.key,
+        walk.estimatedRequests,
+        context.deps.api.budget.usablePerMinute,
+      ).message,
+  );
+  const failures = [...tooLarge, ...walkNotes.failures, ...amended.failures, ...closings.failures];
   const requestsFor = (purpose: 'detect' | 'resolve' | 'sweep') =>
     requestsOf(walked.filter((outcome) => outcome.walk.purpose === purpose));
   const report: CycleReport = {

@@ -4,7 +4,8 @@
 // the slow sweep reaches them), exactly the transitions that happened and nothing on a quiet cycle, no
 // false event while a listing keeps failing, vanished orders looked up with narrow listings in every
 // status whatever `statuses` announces (and, when a full window left one, first in the next cycle, before
-// the rest's part, however many are owed), an order found nowhere marked missing once, news told from old
+// the rest's part, however many are owed), a window too large for a cycle walked a part a cycle and a
+// date too large for any walk told, an order found nowhere marked missing once, news told from old
 // orders on dates entering the window, a version conflict losing nothing, and the ways a cycle ends
 // early: the lease held elsewhere, no budget for pending (deferred), a revoked token (stopped); and every
 // problem of a listing that answered without error reported, an unreadable order remembered until it reads well;
@@ -722,6 +723,33 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
     const later: PollReport[] = [];
     for (let i = 0; i < 6; i += 1) later.push(await cycle());
     expect(summary(eventsOf(later))).toEqual([`order.created ${added.reference}`]);
+  });
+
+  it('leaves out, and tells, a date too large for any walk to finish, and watches the rest of the week', async () => {
+    // 1,200 orders for one day, in one listing: 49 pages, more than the token may ask in a minute.
+    const crowded = addDays(TODAY, 2);
+    for (let i = 0; i < 1200; i += 1) sim.world.addOrder({ pickupDate: crowded });
+    now += 60 * MINUTE;
+    const reports: PollReport[] = [];
+    for (let i = 0; i < 4; i += 1) reports.push(await cycle());
+    expect(reports.at(-1)).toMatchObject({
+      outcome: 'polled',
+      ok: false,
+      failures: [
+        `${sim.organization.name}: listing pending[${crowded}..${crowded}] holds 49 pages, more than the 45 requests a minute the token may make, so no walk of it can finish and its orders are not watched: list the organization's establishments apart ("establishments" in its config) to make each listing smaller`,
+      ],
+    });
+    expect(eventsOf(reports)).toEqual([]);
+    const week = Array.from({ length: 8 }, (_, i) => addDays(TODAY, i));
+    const covered = Object.keys((await pollState()).coverage.pendingCoveredAt).sort();
+    expect(covered).toEqual(week.filter((date) => date !== crowded));
+
+    // The rest of the week is watched: an order for its last day is told.
+    const added = sim.world.addOrder({ pickupDate: LAST_DAY });
+    const later: PollReport[] = [];
+    for (let i = 0; i < 3; i += 1) later.push(await cycle());
+    expect(summary(eventsOf(later))).toEqual([`order.created ${added.reference}`]);
+    expect((await pollState()).health.consecutiveFailures).toBeGreaterThan(0);
   });
 
   it('skips the cycle without a request while another run holds the lease', async () => {

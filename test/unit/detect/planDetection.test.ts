@@ -24,7 +24,7 @@ function input(overrides: Partial<DetectionPlanInput> = {}): DetectionPlanInput 
     lastWalkedAt: {},
     maxWalkPages: 25,
     // Every date walked before: the orders known there are all there are.
-    covered: () => true,
+    coveredAt: () => 0,
     ...overrides,
   };
 }
@@ -239,7 +239,11 @@ describe('planDetection: a window larger than one walk', () => {
       ],
       ['2026-11-22', new Map([[EST_A, 40]])],
     ]);
-    const plan = planDetection(input({ establishments: [EST_A, EST_B], maxWalkPages: 2, pendingByDate }));
+    // B's listing walked whole after A's dates were: A's parts first.
+    const lastWalkedAt = { [`pending@${EST_B}`]: 1_000 };
+    const plan = planDetection(
+      input({ establishments: [EST_A, EST_B], maxWalkPages: 2, pendingByDate, lastWalkedAt }),
+    );
     expect(plan.map((walk) => walk.key)).toEqual([
       `pending[2026-11-19..2026-11-21]@${EST_A}`,
       `pending[2026-11-22..2026-11-23]@${EST_A}`,
@@ -293,7 +297,7 @@ describe('planDetection: a window too large to have been walked whole', () => {
         maxWalkPages: 22,
         knownSizes: announced,
         pendingByDate: byDate({ '2026-11-19': 25 }),
-        covered: () => false,
+        coveredAt: () => undefined,
       }),
     );
     // Cut by the dates, each taking its share of the 1,558: 312 a date, 13 pages, one date a part.
@@ -309,13 +313,13 @@ describe('planDetection: a window too large to have been walked whole', () => {
         maxWalkPages: 22,
         knownSizes: announced,
         pendingByDate: byDate({ '2026-11-19': 400, '2026-11-20': 10 }),
-        covered: (date) => walked.has(date),
+        coveredAt: (date) => (walked.has(date) ? 0 : undefined),
       }),
     );
-    // The 1,148 left over the three others: 383 each, 16 pages.
+    // The 1,148 left over the three others: 383 each, 16 pages; never walked, they come first.
     expect(plan.map((walk) => [walk.key, walk.estimatedRequests])).toEqual([
-      ['pending[2026-11-19..2026-11-20]', 17],
       ...week.slice(2).map((date) => [`pending[${date}..${date}]`, 16]),
+      ['pending[2026-11-19..2026-11-20]', 17],
     ]);
   });
 
@@ -342,12 +346,14 @@ describe('planDetection: order of the walks', () => {
     ]);
   });
 
-  it('orders date parts by when each was last walked', () => {
+  it('orders date parts by when their dates were last walked, whatever parts they were walked in', () => {
     const plan = planDetection(
       input({
         maxWalkPages: 2,
         pendingByDate: byDate({ '2026-11-19': 40, '2026-11-21': 40 }),
-        lastWalkedAt: { 'pending[2026-11-19..2026-11-20]': 5_000, 'pending[2026-11-21..2026-11-23]': 2_000 },
+        // The part keys' own times are of parts cut otherwise since: the dates' coverage decides.
+        lastWalkedAt: { 'pending[2026-11-19..2026-11-20]': 1_000, 'pending[2026-11-21..2026-11-23]': 9_000 },
+        coveredAt: (date) => (date <= '2026-11-20' ? 5_000 : date === '2026-11-22' ? 2_000 : 6_000),
       }),
     );
     expect(plan.map((walk) => walk.key)).toEqual([

@@ -126,24 +126,33 @@ describe('planCycle', () => {
     const tomorrow = addDays(TODAY, 1);
     const rest = `pending[${addDays(TODAY, 2)}..${LAST_DAY}]`;
     const snapshots = snapshotsOf(...snapshotsOn(TODAY, 60), ...snapshotsOn(tomorrow, 60));
-    const walkedAt = { [`pending[${TODAY}..${TODAY}]`]: T0 - MINUTE };
-    const plan = async (walked: Record<string, number>) =>
-      (
-        await planned(state({ listings: { sizes: {}, walkedAt: walked } }), snapshots, {
+    /** Every date walked before, today a minute ago, tomorrow three, the rest two; later as `since` says. */
+    const plan = async (since: Record<string, number> = {}) => {
+      const pendingCoveredAt = Object.fromEntries(
+        Array.from({ length: 8 }, (_, i) => addDays(TODAY, i)).map((date) => [
+          date,
+          since[date] ?? T0 - (date === TODAY ? 1 : date === tomorrow ? 3 : 2) * MINUTE,
+        ]),
+      );
+      const coverage = { pendingCoveredAt, watchingSince: T0 - 10 * MINUTE };
+      return (
+        await planned(state({ coverage }), snapshots, {
           // 4 a minute: no cycle may walk more than 2 pages; a date's 3 pages still make a part of their own.
           usablePerMinute: 4,
         })
       ).plan;
-    // 7 pages in all: a cycle that had to reserve them could never start. Tomorrow's, never walked, first.
-    const first = await plan(walkedAt);
+    };
+    // 7 pages in all: a cycle that had to reserve them could never start. Tomorrow's, walked longest ago, first.
+    const first = await plan();
     expect(first.detection.map((walk) => [walk.key, walk.estimatedRequests])).toEqual([
       [`pending[${tomorrow}..${tomorrow}]`, 3],
     ]);
     expect(first.detectionRequests).toBe(3);
-    // Then the rest of the week, never walked either; today's, walked a minute ago, last.
-    const second = await plan({ ...walkedAt, [`pending[${tomorrow}..${tomorrow}]`]: T0 });
+    // Then the rest of the week; today's, walked a minute ago, last.
+    const second = await plan({ [tomorrow]: T0 });
     expect(second.detection.map((walk) => [walk.key, walk.estimatedRequests])).toEqual([[rest, 1]]);
-    const third = await plan({ ...walkedAt, [`pending[${tomorrow}..${tomorrow}]`]: T0, [rest]: T0 });
+    const later = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [addDays(TODAY, i + 2), T0]));
+    const third = await plan({ [tomorrow]: T0, ...later });
     expect(third.detection.map((walk) => walk.key)).toEqual([`pending[${TODAY}..${TODAY}]`]);
   });
 

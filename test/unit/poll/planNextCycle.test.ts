@@ -25,6 +25,7 @@ function plan(overrides: Partial<CyclePlan> = {}): CyclePlan {
   return {
     cadence: { mode: 'fixed', minIntervalMs: 10_000, changesAt: null },
     detection: [],
+    unwalkable: [],
     todayOnly: false,
     today: undefined,
     detectionRequests: 2,
