@@ -86,6 +86,14 @@ export function listingKeyEstablishment(key: string): string | undefined {
   return key.slice(at + 1, slash < 0 ? undefined : slash);
 }
 
+/**
+ * Whether a listing of `pages` can never be walked whole: its pages are reserved before the second goes out,
+ * and the token never has more than `usablePerMinute` to give.
+ */
+export function tooLargeToWalk(pages: number, usablePerMinute: number): boolean {
+  return pages > usablePerMinute;
+}
+
 /** Pages a listing of `size` orders takes; an empty listing still costs the one request that shows it. */
 export function pagesFor(size: number | undefined): number {
   return Math.max(1, Math.ceil((size ?? 0) / PAGE_SIZE));

@@ -54,18 +54,29 @@ function describeThrown(thrown: unknown): string {
 }
 
 /**
- * A pending listing no walk can finish: it holds more pages than the token may ask in a minute, and a walk's
- * pages are reserved before its second goes out (one spread over minutes is one the world moves under).
- * Waiting cannot cure it; a smaller listing can.
+ * A listing no walk can finish whole: it holds more pages than the token may ask in a minute, and a whole
+ * walk's pages are reserved before its second goes out (one spread over minutes is one the world moves
+ * under). Waiting cannot cure it; a smaller listing can. A pending listing is left out of every cycle; a
+ * date of a terminal listing is left out of the sweep's baseline, and swept page by page after it.
  */
 export class ListingTooLargeError extends FixByHandError {
   readonly organization: string;
   readonly listing: string;
   readonly pages: number;
 
-  constructor(organization: string, listing: string, pages: number, usablePerMinute: number) {
+  constructor(
+    organization: string,
+    listing: string,
+    pages: number,
+    usablePerMinute: number,
+    purpose: 'detect' | 'sweep',
+  ) {
+    const consequence =
+      purpose === 'detect'
+        ? 'so no walk of it can finish and its orders are not watched'
+        : 'so the baseline skips it: the passes after it read it page by page, and an order archived from it before then may go untold';
     super(
-      `${organization}: listing ${listing} holds ${pages} pages, more than the ${usablePerMinute} requests a minute the token may make, so no walk of it can finish and its orders are not watched: list the organization's establishments apart ("establishments" in its config) to make each listing smaller`,
+      `${organization}: listing ${listing} holds ${pages} pages, more than the ${usablePerMinute} requests a minute the token may make, ${consequence}: list the organization's establishments apart ("establishments" in its config) to make each listing smaller`,
     );
     this.organization = organization;
     this.listing = listing;

@@ -3,7 +3,7 @@
 // sweep is paid whole or not started, so it is asked for with the rest.
 import type { OrderStatus } from '../api/schemas.js';
 import { coverageKey } from '../detect/coverage.js';
-import { type PlannedWalk, pagesOf } from '../detect/listingSpec.js';
+import { type PlannedWalk, pagesOf, tooLargeToWalk } from '../detect/listingSpec.js';
 import { type Pacing, pacePoll } from '../detect/pacePoll.js';
 import { type CadencePlan, HOT_MIN_INTERVAL_MS, planCadence } from '../detect/planCadence.js';
 import { countPending, planDetection, walksForOneCycle } from '../detect/planDetection.js';
@@ -80,7 +80,9 @@ export function planCycle(
   const windowRequests = pagesOf(windowWalks);
   // Left out, and told: a walk of more pages than a minute allows never finishes, and the rest of the window
   // is still walked. Only a date part can be one (a window over half a minute's budget is split).
-  const unwalkable = windowWalks.filter((walk) => walk.estimatedRequests > budget.usablePerMinute);
+  const unwalkable = windowWalks.filter((walk) =>
+    tooLargeToWalk(walk.estimatedRequests, budget.usablePerMinute),
+  );
   const cycleWalks = walksForOneCycle(
     windowWalks.filter((walk) => !unwalkable.includes(walk)),
     maxWalkPages,

@@ -281,9 +281,16 @@ async function walkedCycle(
         walk.key,
         walk.estimatedRequests,
         context.deps.api.budget.usablePerMinute,
+        'detect',
       ).message,
   );
-  const failures = [...tooLarge, ...walkNotes.failures, ...amended.failures, ...closings.failures];
+  const failures = [
+    ...tooLarge,
+    ...(slice.tooLarge ? [slice.tooLarge.message] : []),
+    ...walkNotes.failures,
+    ...amended.failures,
+    ...closings.failures,
+  ];
   const requestsFor = (purpose: 'detect' | 'resolve' | 'sweep') =>
     requestsOf(walked.filter((outcome) => outcome.walk.purpose === purpose));
   const report: CycleReport = {

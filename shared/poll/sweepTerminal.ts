@@ -1,10 +1,12 @@
 // The poll cycle's sweep: this cycle's pages of the slow sweep of the terminal listings, from what is left of
 // the reservation. The sweep fills the cycle up to what a cycle is planned to cost, so that cycles cost alike
 // and the gaps between them stay even; when look-ups took its room, what it is owed waits for a later cycle.
+import { pagesFor, tooLargeToWalk } from '../detect/listingSpec.js';
 import { baselineAfter } from '../detect/planSweep.js';
 import { isTrustworthy } from '../detect/walkResult.js';
 import type { PollState, SweepState } from '../store/pollState.js';
 import type { CycleContext } from './cycleContext.js';
+import { ListingTooLargeError } from './errors.js';
 import { planSweepPages } from './planCycle.js';
 import { type WalkOutcome, walkListing } from './walkListing.js';
 
@@ -24,6 +26,8 @@ export interface SweepSlice {
   sweep: SweepState;
   /** A baseline pass was due but did not fit what is left of the reservation. */
   baselineDeferred: boolean;
+  /** A baseline date no walk can read whole, left out of the baseline (the pass goes on to the next). */
+  tooLarge?: ListingTooLargeError;
 }
 
 /** Most baseline dates one cycle reads: a cold cycle's whole sweep holds a window's every date. */
@@ -58,7 +62,14 @@ export async function sweepTerminal(
     room -= slice.outcome.requests;
   }
   if (further.length === 0) return first;
-  return { ...first, further, sweep: slice.sweep, baselineDeferred: slice.baselineDeferred };
+  // Reading goes on only past dates read well: only the last may have been one too large.
+  return {
+    ...first,
+    further,
+    sweep: slice.sweep,
+    baselineDeferred: slice.baselineDeferred,
+    ...(slice.tooLarge ? { tooLarge: slice.tooLarge } : {}),
+  };
 }
 
 async function sweepOnce(
@@ -80,6 +91,29 @@ async function sweepOnce(
   const { key, startedAt } = planned.progress;
   const credit = owed(outcome.requests);
   if (baseline) {
+    const date = planned.walk.listing.endDate;
+    const pages = pagesFor(outcome.listing?.total);
+    // A date more than a minute's requests long is never read whole: the pass goes on without it, and
+    // says so; the steady passes after the baseline read it page by page.
+    if (outcome.listing && !isTrustworthy(outcome) && tooLargeToWalk(pages, budget.usablePerMinute)) {
+      const next = baselineAfter(planned.progress, date, context.window.endDate, undefined);
+      return {
+        outcome,
+        sweep: {
+          inProgress: next,
+          sweptAt: next === null ? { ...state.sweep.sweptAt, [key]: startedAt } : state.sweep.sweptAt,
+          credit,
+        },
+        baselineDeferred: false,
+        tooLarge: new ListingTooLargeError(
+          context.organization.name,
+          planned.walk.key,
+          pages,
+          budget.usablePerMinute,
+          'sweep',
+        ),
+      };
+    }
     // A baseline date counts only whole and consistent; otherwise it is walked again next time. The pass
     // is done once its last date is.
     if (!isTrustworthy(outcome)) {
@@ -89,7 +123,6 @@ async function sweepOnce(
         baselineDeferred: false,
       };
     }
-    const date = planned.walk.listing.endDate;
     const next = baselineAfter(planned.progress, date, context.window.endDate, outcome.listing?.total);
     const sweptAt = next === null ? { ...state.sweep.sweptAt, [key]: startedAt } : state.sweep.sweptAt;
     return { outcome, sweep: { inProgress: next, sweptAt, credit }, baselineDeferred: false };
