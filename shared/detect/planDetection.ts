@@ -1,6 +1,7 @@
 // Which pending listings a cycle walks (pure). Pending is what people wait on, so it is walked every
 // cycle, whole; only when the window holds more pending pages than the token could ever grant in one go
 // is it split into date parts, each small enough to finish, walked longest-unseen first.
+import { PAGE_SIZE } from '../api/pagination.js';
 import type { OrderStatus } from '../api/schemas.js';
 import { addDays } from '../time/calendarDate.js';
 import {
@@ -108,11 +109,12 @@ function sizeOf(input: DetectionPlanInput, key: string, establishment: string | 
 
 /**
  * Consecutive dates packed into parts of at most `maxWalkPages` pages each, by the pending orders we know
- * of per date. A single date above the bound is a part of its own. A date never walked is one too, sized by
- * what its own first page announced, or else its share of what the window's size (`windowSize`, its last
- * first page's `meta.total`) leaves unknown: before any part was walked, or while some were not yet, such
- * dates would otherwise be packed as empty into one part too long ever to finish, walked to its first page
- * cycle after cycle.
+ * of per date, or what a date's own first page announced when more (orders come at the end of a day's
+ * listing, which a walk cut short after its first page never reads). A single date above the bound is a
+ * part of its own. A date never walked is one too, sized by its own first page, or else by its share of
+ * what the window's size (`windowSize`, its last first page's `meta.total`) leaves unknown, never guessed
+ * past the bound: packed as empty into one part, such dates made a part too long ever to finish, walked to
+ * its first page cycle after cycle; and only a date's own first page may say it is too long for any walk.
  */
 function splitByDate(
   input: DetectionPlanInput,
@@ -122,22 +124,6 @@ function splitByDate(
   establishment: string | undefined,
   windowSize: number,
 ): Array<{ part: ListingSpec; orders: number }> {
-  const dates: Array<{ date: string; count: number; walked: boolean; announced: number | undefined }> = [];
-  for (let date = startDate; date <= endDate; date = addDays(date, 1)) {
-    const count = countPending(input.pendingByDate, establishment, { startDate: date, endDate: date });
-    const walked = input.coveredAt(date, establishment) !== undefined;
-    const own = listingKey({ kind: 'part', status, startDate: date, endDate: date, establishment });
-    dates.push({ date, count, walked, announced: walked ? undefined : input.knownSizes[own] });
-  }
-  // What the window's size leaves once the dates walked and those whose own first page was read are
-  // counted, shared by the dates of which nothing is known.
-  const sized = dates.reduce(
-    (sum, { count, walked, announced }) => sum + (walked ? count : (announced ?? 0)),
-    0,
-  );
-  const unknown = dates.filter(({ walked, announced }) => !walked && announced === undefined);
-  const unknownEach = unknown.length === 0 ? 0 : Math.max(0, windowSize - sized) / unknown.length;
-  const parts: Array<{ part: ListingSpec; orders: number }> = [];
   const partOn = (from: string, to: string): ListingSpec => ({
     kind: 'part',
     status,
@@ -145,22 +131,41 @@ function splitByDate(
     endDate: to,
     establishment,
   });
+  const dates: Array<{ date: string; count: number; walked: boolean; announced: number | undefined }> = [];
+  for (let date = startDate; date <= endDate; date = addDays(date, 1)) {
+    const count = countPending(input.pendingByDate, establishment, { startDate: date, endDate: date });
+    const walked = input.coveredAt(date, establishment) !== undefined;
+    dates.push({ date, count, walked, announced: input.knownSizes[listingKey(partOn(date, date))] });
+  }
+  // What the window's size leaves once the dates walked and those whose own first page was read are
+  // counted, shared by the dates of which nothing is known.
+  const sized = dates.reduce(
+    (sum, { count, walked, announced }) => sum + Math.max(walked ? count : 0, announced ?? 0),
+    0,
+  );
+  const unknown = dates.filter(({ walked, announced }) => !walked && announced === undefined);
+  const share = unknown.length === 0 ? 0 : Math.max(0, windowSize - sized) / unknown.length;
+  const guess = Math.min(share, input.maxWalkPages * PAGE_SIZE);
+  const parts: Array<{ part: ListingSpec; orders: number }> = [];
+  const push = (to: string, orders: number) => {
+    const part = partOn(partStart, to);
+    parts.push({ part, orders: Math.max(orders, input.knownSizes[listingKey(part)] ?? 0) });
+  };
   let partStart = startDate;
   let orders = 0;
   let alone = false;
   for (const { date, count, walked, announced } of dates) {
-    // A date never walked is a part of its own, whose first page tells its size for the next plan (a
-    // guess that packed it with others could keep a part too long to finish).
-    const onDate = walked ? count : Math.max(count, announced ?? unknownEach);
+    // A date never walked is a part of its own, whose first page tells its size for the next plan.
+    const onDate = Math.max(count, announced ?? (walked ? 0 : guess));
     if (date > partStart && (alone || !walked || pagesFor(orders + onDate) > input.maxWalkPages)) {
-      parts.push({ part: partOn(partStart, addDays(date, -1)), orders });
+      push(addDays(date, -1), orders);
       partStart = date;
       orders = 0;
     }
     orders += onDate;
     alone = !walked;
   }
-  parts.push({ part: partOn(partStart, endDate), orders });
+  push(endDate, orders);
   return parts;
 }
 

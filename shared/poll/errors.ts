@@ -64,19 +64,27 @@ export class ListingTooLargeError extends FixByHandError {
   readonly listing: string;
   readonly pages: number;
 
+  /**
+   * `room`: the most pages a walk of it could be given, the token's `usablePerMinute` less what every cycle
+   * needs first (pending's pages, for the sweep).
+   */
   constructor(
     organization: string,
     listing: string,
     pages: number,
-    usablePerMinute: number,
+    limits: { usablePerMinute: number; room: number },
     purpose: 'detect' | 'sweep',
   ) {
+    const most =
+      limits.room < limits.usablePerMinute
+        ? `the ${limits.room} of the token's ${limits.usablePerMinute} requests a minute that pending's pages leave`
+        : `the ${limits.usablePerMinute} requests a minute the token may make`;
     const consequence =
       purpose === 'detect'
         ? 'so no walk of it can finish and its orders are not watched'
         : 'so the baseline skips it: the passes after it read it page by page, and an order archived from it before then may go untold';
     super(
-      `${organization}: listing ${listing} holds ${pages} pages, more than the ${usablePerMinute} requests a minute the token may make, ${consequence}: list the organization's establishments apart ("establishments" in its config) to make each listing smaller`,
+      `${organization}: listing ${listing} holds ${pages} pages, more than ${most}, ${consequence}: list the organization's establishments apart ("establishments" in its config) to make each listing smaller`,
     );
     this.organization = organization;
     this.listing = listing;

@@ -30,7 +30,7 @@ export interface CyclePlan {
    * today is first, today's and a part of the rest.
    */
   detection: PlannedWalk[];
-  /** Pending's walks of more pages than the token may ask in a minute: left out, and told as failures. */
+  /** Pending's walks of more pages than the token may ask in a minute: read a page a cycle, and told as failures. */
   unwalkable: PlannedWalk[];
   /** Today is first and this cycle walks today's pending alone: the budget had no room for a part of the rest. */
   todayOnly: boolean;
@@ -78,15 +78,19 @@ export function planCycle(
     coveredAt: (date, establishment) => state.coverage.pendingCoveredAt[coverageKey(date, establishment)],
   });
   const windowRequests = pagesOf(windowWalks);
-  // Left out, and told: a walk of more pages than a minute allows never finishes, and the rest of the window
-  // is still walked. Only a date part can be one (a window over half a minute's budget is split).
+  // Told, and read a page a cycle rather than whole: a walk of more pages than a minute allows never
+  // finishes, and the rest of the window is still walked; its first page says when it is short enough
+  // again. Only a date part can be one (a window over half a minute's budget is split).
   const unwalkable = windowWalks.filter((walk) =>
     tooLargeToWalk(walk.estimatedRequests, budget.usablePerMinute),
   );
-  const cycleWalks = walksForOneCycle(
-    windowWalks.filter((walk) => !unwalkable.includes(walk)),
-    maxWalkPages,
-  );
+  const cycleWalks = [
+    ...walksForOneCycle(
+      windowWalks.filter((walk) => !unwalkable.includes(walk)),
+      maxWalkPages,
+    ),
+    ...unwalkable.map((walk) => ({ ...walk, maxPages: 1, estimatedRequests: 1 })),
+  ];
   const cadence = planCadence({
     cadence: organization.cadence ?? 'auto',
     establishments: state.establishments?.records ?? null,
@@ -107,7 +111,7 @@ export function planCycle(
   const expected = pagesOf(cycleWalks) + state.lookups.averageRequests;
   const sweepPeriodMs = organization.sweepIntervalSeconds * 1000;
   // Under "auto" on a working day only: "fixed" keeps pollIntervalSeconds, as it asked.
-  const today =
+  const cut =
     (cadence.mode === 'normal' || cadence.mode === 'hot') &&
     todayIsFirst({
       today: context.today,
@@ -120,6 +124,9 @@ export function planCycle(
           byDate.size > 0 ? countPending(byDate, listing.establishment, listing) : state.listings.sizes[key],
         )
       : undefined;
+  // Today's listings longer than half a minute's budget (establishments listed apart, each with a big
+  // lunch): a cycle that had to reserve them all every time could never start; the window's parts serve.
+  const today = cut && pagesOf(cut.today) <= maxWalkPages ? cut : undefined;
   const todayPages = today ? pagesOf(today.today) : 0;
   const pace = pacePoll({
     usablePerMinute: budget.usablePerMinute,

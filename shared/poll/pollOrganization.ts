@@ -231,6 +231,7 @@ async function walkedCycle(
   const slice = await sweepTerminal(context, state, {
     sweepBudget: plan.sweepBudget,
     room: Math.max(0, plan.planned - requestsOf(looked) - (establishments.requests ?? 0)),
+    pendingPages: plan.detectionRequests,
     stopped: stopsCycle(looked) || establishments.stopsCycle,
   });
   const swept = slice.outcome ? [slice.outcome, ...(slice.further ?? [])] : [];
@@ -280,7 +281,10 @@ async function walkedCycle(
         context.organization.name,
         walk.key,
         walk.estimatedRequests,
-        context.deps.api.budget.usablePerMinute,
+        {
+          usablePerMinute: context.deps.api.budget.usablePerMinute,
+          room: context.deps.api.budget.usablePerMinute,
+        },
         'detect',
       ).message,
   );

@@ -15,6 +15,8 @@ export interface SweepInput {
   sweepBudget: number;
   /** Requests left of what the cycle is planned to cost. */
   room: number;
+  /** Pending's pages, which every cycle walks: a baseline date must fit in a minute beside them. */
+  pendingPages: number;
   stopped: boolean;
 }
 
@@ -55,7 +57,7 @@ export async function sweepTerminal(
     slice = await sweepOnce(
       context,
       { ...state, sweep: slice.sweep },
-      { sweepBudget: slice.sweep.credit, room, stopped: input.stopped },
+      { ...input, sweepBudget: slice.sweep.credit, room },
     );
     if (!slice.outcome) break;
     further.push(slice.outcome);
@@ -93,9 +95,10 @@ async function sweepOnce(
   if (baseline) {
     const date = planned.walk.listing.endDate;
     const pages = pagesFor(outcome.listing?.total);
-    // A date more than a minute's requests long is never read whole: the pass goes on without it, and
-    // says so; the steady passes after the baseline read it page by page.
-    if (outcome.listing && !isTrustworthy(outcome) && tooLargeToWalk(pages, budget.usablePerMinute)) {
+    // A date longer than what a minute holds beside pending is never read whole: the pass goes on without
+    // it, and says so; the steady passes after the baseline read it page by page.
+    const room = budget.usablePerMinute - input.pendingPages;
+    if (outcome.listing && !isTrustworthy(outcome) && tooLargeToWalk(pages, room)) {
       const next = baselineAfter(planned.progress, date, context.window.endDate, undefined);
       return {
         outcome,
@@ -109,17 +112,23 @@ async function sweepOnce(
           context.organization.name,
           planned.walk.key,
           pages,
-          budget.usablePerMinute,
+          { usablePerMinute: budget.usablePerMinute, room },
           'sweep',
         ),
       };
     }
-    // A baseline date counts only whole and consistent; otherwise it is walked again next time. The pass
-    // is done once its last date is.
+    // A baseline date counts only whole and consistent; otherwise it is walked again next time, planned at
+    // the size its first page told (else at the guess that fell short, cut after a page cycle after
+    // cycle). The pass is done once its last date is.
     if (!isTrustworthy(outcome)) {
+      const total = outcome.listing?.total;
       return {
         outcome,
-        sweep: { ...state.sweep, inProgress: planned.progress, credit },
+        sweep: {
+          ...state.sweep,
+          inProgress: { ...planned.progress, ...(total === undefined ? {} : { dateSize: total }) },
+          credit,
+        },
         baselineDeferred: false,
       };
     }

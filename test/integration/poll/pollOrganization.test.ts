@@ -752,6 +752,42 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
     expect((await pollState()).health.consecutiveFailures).toBeGreaterThan(0);
   });
 
+  it('tells a date once it grows too large for any walk, and watches it again once it shrinks', async () => {
+    const crowded = addDays(TODAY, 2);
+    for (let i = 0; i < 1000; i += 1) sim.world.addOrder({ pickupDate: crowded });
+    for (let i = 0; i < 300; i += 1) sim.world.addOrder({ pickupDate: addDays(TODAY, i % 8) });
+    now += 60 * MINUTE;
+    const week = Array.from({ length: 8 }, (_, i) => addDays(TODAY, i));
+    const coveredAt = async () => (await pollState()).coverage.pendingCoveredAt;
+    for (let i = 0; i < 10; i += 1) {
+      await cycle();
+      if (Object.keys(await coveredAt()).length === week.length) break;
+    }
+    expect(Object.keys(await coveredAt()).sort()).toEqual(week);
+
+    // 200 more for that day: 1,230 orders, 50 pages. Its first page says so; the count we hold does not.
+    for (let i = 0; i < 200; i += 1) sim.world.addOrder({ pickupDate: crowded });
+    const grown: PollReport[] = [];
+    for (let i = 0; i < 4; i += 1) grown.push(await cycle());
+    const line = `${sim.organization.name}: listing pending[${crowded}..${crowded}] holds 50 pages`;
+    expect(grown.at(-1)?.failures.map((failure) => failure.slice(0, line.length))).toEqual([line]);
+    const added = sim.world.addOrder({ pickupDate: LAST_DAY });
+    const watched: PollReport[] = [];
+    for (let i = 0; i < 3; i += 1) watched.push(await cycle());
+    expect(summary(eventsOf(watched))).toEqual([`order.created ${added.reference}`]);
+
+    // 300 of that day's orders move to the day after: 36 pages again, read whole once more.
+    const moved = sim.world
+      .listOrders((order) => order.pickup_at === crowded && order.status.value === 'pending')
+      .slice(0, 300);
+    for (const order of moved) sim.world.setPickupDate(order.uuid, addDays(crowded, 1));
+    const before = (await coveredAt())[crowded] ?? 0;
+    const shrunk: PollReport[] = [];
+    for (let i = 0; i < 6; i += 1) shrunk.push(await cycle());
+    expect(shrunk.at(-1)?.failures).toEqual([]);
+    expect((await coveredAt())[crowded]).toBeGreaterThan(before);
+  });
+
   it('skips, and tells once, a baseline date too large to read whole, and sweeps every listing after it', async () => {
     // 1,200 orders completed today, in one listing: 49 pages, more than the token may ask in a minute.
     for (let i = 0; i < 1200; i += 1) sim.world.addOrder({ pickupDate: TODAY, status: 'completed' });
@@ -760,7 +796,7 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
     const reports = await untilSwept(since);
     const told = reports.flatMap((report) => report.failures);
     expect(told).toEqual([
-      `${sim.organization.name}: listing completed[${TODAY}..${TODAY}] holds 49 pages, more than the 45 requests a minute the token may make, so the baseline skips it: the passes after it read it page by page, and an order archived from it before then may go untold: list the organization's establishments apart ("establishments" in its config) to make each listing smaller`,
+      `${sim.organization.name}: listing completed[${TODAY}..${TODAY}] holds 49 pages, more than the 42 of the token's 45 requests a minute that pending's pages leave, so the baseline skips it: the passes after it read it page by page, and an order archived from it before then may go untold: list the organization's establishments apart ("establishments" in its config) to make each listing smaller`,
     ]);
     expect(eventsOf(reports)).toEqual([]);
     // The next pass over completed reads today's orders, a few pages a cycle, without a failure.

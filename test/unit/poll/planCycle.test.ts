@@ -2,6 +2,7 @@
 // too long for the budget, the baseline pass of the sweep asked for whole, the look-ups' average and the
 // sweep's owed pages in what the cycle reserves, the cadence from the cached establishments; and planSweepPages.
 import { describe, expect, it } from 'vitest';
+import { coverageKey } from '../../../shared/detect/coverage.js';
 import type { Snapshot } from '../../../shared/detect/snapshot.js';
 import type { PollDependencies, PolledOrganization } from '../../../shared/poll/cycleContext.js';
 import {
@@ -154,6 +155,37 @@ describe('planCycle', () => {
     const later = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [addDays(TODAY, i + 2), T0]));
     const third = await plan({ [tomorrow]: T0, ...later });
     expect(third.detection.map((walk) => walk.key)).toEqual([`pending[${TODAY}..${TODAY}]`]);
+  });
+
+  it("gives up today first where today's listings are longer than half a minute's budget, so that a cycle can always start", async () => {
+    // Three kitchens listed apart, each with a lunch of 500 today: 60 pages of today's every cycle.
+    const kitchens = [
+      ESTABLISHMENT_UUID,
+      ...['b', 'c'].map((x) => `e5a1b2c3-0000-4000-8000-00000000000${x}`),
+    ];
+    const snapshots = snapshotsOf(
+      ...kitchens.flatMap((uuid) => [
+        ...snapshotsOn(TODAY, 500, { establishmentUuid: uuid }),
+        ...snapshotsOn(addDays(TODAY, 1), 25, { establishmentUuid: uuid }),
+      ]),
+    );
+    const pendingCoveredAt = Object.fromEntries(
+      kitchens.flatMap((uuid) =>
+        Array.from({ length: 8 }, (_, i) => [coverageKey(addDays(TODAY, i), uuid), T0 - MINUTE]),
+      ),
+    );
+    const { plan } = await planned(
+      state({
+        establishments: establishmentsCache(T0 - MINUTE),
+        coverage: { pendingCoveredAt, watchingSince: T0 - MINUTE },
+      }),
+      snapshots,
+      { organization: { establishments: kitchens } },
+    );
+    expect(plan.today).toBeUndefined();
+    // A kitchen's window, 21 pages, a cycle: each fits, and together they would not.
+    expect(plan.detection.map((walk) => [walk.key, walk.estimatedRequests])).toHaveLength(1);
+    expect(leastToReserve(plan)).toBe(21);
   });
 
   describe('today first', () => {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { OrderStatus } from '../../../shared/api/schemas.js';
 import { type SweepInput, sweepTerminal } from '../../../shared/poll/sweepTerminal.js';
 import type { PollState, SweepState } from '../../../shared/store/pollState.js';
+import { addDays } from '../../../shared/time/calendarDate.js';
 import { cycleFixture, MINUTE, T0, TODAY } from '../../support/cycleFixture.js';
 import { apiFailures } from '../../support/inMemoryOrdersSource.js';
 import { makeOrder } from '../../support/orderFactory.js';
@@ -39,7 +40,13 @@ async function sweepOf(
     listings: { sizes: { [status]: 60 }, walkedAt: {} },
   });
   const run = (sweep: SweepState, input: Partial<SweepInput> = {}) =>
-    sweepTerminal(fixture.context, state(sweep), { sweepBudget: 1, room: 10, stopped: false, ...input });
+    sweepTerminal(fixture.context, state(sweep), {
+      sweepBudget: 1,
+      room: 10,
+      pendingPages: 2,
+      stopped: false,
+      ...input,
+    });
   return { ...fixture, run };
 }
 
@@ -116,7 +123,7 @@ describe('sweepTerminal', () => {
     const slice = await sweepTerminal(
       fixture.context,
       { sweep: FRESH, listings: { sizes: {}, walkedAt: {} } },
-      { sweepBudget: 2, room: 3, stopped: false },
+      { sweepBudget: 2, room: 3, pendingPages: 2, stopped: false },
     );
     expect(slice).toEqual({ sweep: { ...FRESH, credit: 2 }, baselineDeferred: false });
   });
@@ -177,7 +184,7 @@ describe('sweepTerminal', () => {
       expect(slice.sweep).toMatchObject({ inProgress: first, sweptAt: {} });
     });
 
-    it('walks the date again next time when it turned out longer than the budget could pay for', async () => {
+    it('walks the date again next time, at the size its first page told, when it turned out longer than the budget could pay for', async () => {
       // Today holds 90 orders (four pages), and nothing is left beyond the three reserved: the rest cannot
       // be reserved before the second page, so the walk stops there.
       const { run, source } = await sweepOf('completed', 3, { available: 3 });
@@ -185,7 +192,21 @@ describe('sweepTerminal', () => {
       const slice = await run(FRESH);
       expect(slice.outcome?.listing).toMatchObject({ pages: 1, total: 90, stoppedEarly: true });
       expect(slice.sweep.sweptAt).toEqual({});
-      expect(slice.sweep.inProgress).toEqual(first);
+      // Planned next time at the 90 its first page told, not the guess that fell short again.
+      expect(slice.sweep.inProgress).toEqual({ ...first, dateSize: 90 });
+      expect(slice.tooLarge).toBeUndefined();
+    });
+
+    it('skips, and tells, a date longer than a minute holds beside pending, and goes on to the next', async () => {
+      // Today's completed listing grows to five pages where pending takes 43 of the 45: no cycle could read
+      // it whole.
+      const { run, source } = await sweepOf('completed', 3, { available: 3 });
+      source.addOrders(...ordersIn('completed', 60));
+      const slice = await run(FRESH, { pendingPages: 43 });
+      expect(slice.tooLarge?.message).toMatch(
+        /listing completed\[.*\] holds 5 pages, more than the 2 of the token's 45 requests a minute that pending's pages leave/,
+      );
+      expect(slice.sweep.inProgress?.nextDate).toBe(addDays(first.nextDate ?? '', 1));
     });
   });
 });
