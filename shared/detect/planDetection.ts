@@ -134,8 +134,14 @@ function splitByDate(
   const dates: Array<{ date: string; count: number; walked: boolean; announced: number | undefined }> = [];
   for (let date = startDate; date <= endDate; date = addDays(date, 1)) {
     const count = countPending(input.pendingByDate, establishment, { startDate: date, endDate: date });
-    const walked = input.coveredAt(date, establishment) !== undefined;
-    dates.push({ date, count, walked, announced: input.knownSizes[listingKey(partOn(date, date))] });
+    const coveredAt = input.coveredAt(date, establishment);
+    const own = listingKey(partOn(date, date));
+    // A date's own first page speaks for it unless a part holding it was walked whole since its own last
+    // whole walk: then the orders we hold are newer (a date that shrank keeps its old size there).
+    const ownWalkedAt = input.lastWalkedAt[own];
+    const stale = coveredAt !== undefined && ownWalkedAt !== undefined && coveredAt > ownWalkedAt;
+    const announced = stale ? undefined : input.knownSizes[own];
+    dates.push({ date, count, walked: coveredAt !== undefined, announced });
   }
   // What the window's size leaves once the dates walked and those whose own first page was read are
   // counted, shared by the dates of which nothing is known.
@@ -145,11 +151,15 @@ function splitByDate(
   );
   const unknown = dates.filter(({ walked, announced }) => !walked && announced === undefined);
   const share = unknown.length === 0 ? 0 : Math.max(0, windowSize - sized) / unknown.length;
-  const guess = Math.min(share, input.maxWalkPages * PAGE_SIZE);
+  const most = input.maxWalkPages * PAGE_SIZE;
+  const guess = Math.min(share, most);
   const parts: Array<{ part: ListingSpec; orders: number }> = [];
+  // A part of several dates is sized by its own first page when that says more, but never past a walk: only
+  // a date's own first page may say it is too long for any walk (a part's re-cut dates would not).
   const push = (to: string, orders: number) => {
     const part = partOn(partStart, to);
-    parts.push({ part, orders: Math.max(orders, input.knownSizes[listingKey(part)] ?? 0) });
+    const announced = to === partStart ? 0 : Math.min(input.knownSizes[listingKey(part)] ?? 0, most);
+    parts.push({ part, orders: Math.max(orders, announced) });
   };
   let partStart = startDate;
   let orders = 0;

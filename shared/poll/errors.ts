@@ -66,7 +66,7 @@ export class ListingTooLargeError extends FixByHandError {
 
   /**
    * `room`: the most pages a walk of it could be given, the token's `usablePerMinute` less what every cycle
-   * needs first (pending's pages, for the sweep).
+   * needs first (pending's pages and look-ups, for the sweep).
    */
   constructor(
     organization: string,
@@ -77,7 +77,7 @@ export class ListingTooLargeError extends FixByHandError {
   ) {
     const most =
       limits.room < limits.usablePerMinute
-        ? `the ${limits.room} of the token's ${limits.usablePerMinute} requests a minute that pending's pages leave`
+        ? `the ${limits.room} of the token's ${limits.usablePerMinute} requests a minute that pending's pages and look-ups leave`
         : `the ${limits.usablePerMinute} requests a minute the token may make`;
     const consequence =
       purpose === 'detect'

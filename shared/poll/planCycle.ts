@@ -84,13 +84,15 @@ export function planCycle(
   const unwalkable = windowWalks.filter((walk) =>
     tooLargeToWalk(walk.estimatedRequests, budget.usablePerMinute),
   );
-  const cycleWalks = [
-    ...walksForOneCycle(
-      windowWalks.filter((walk) => !unwalkable.includes(walk)),
-      maxWalkPages,
-    ),
-    ...unwalkable.map((walk) => ({ ...walk, maxPages: 1, estimatedRequests: 1 })),
-  ];
+  const walkable = walksForOneCycle(
+    windowWalks.filter((walk) => !unwalkable.includes(walk)),
+    maxWalkPages,
+  );
+  // Probes only where the minute holds them beside the walks: a cycle must never need more than it.
+  const probes = unwalkable
+    .slice(0, Math.max(0, budget.usablePerMinute - pagesOf(walkable)))
+    .map((walk) => ({ ...walk, maxPages: 1, estimatedRequests: 1 }));
+  const cycleWalks = [...walkable, ...probes];
   const cadence = planCadence({
     cadence: organization.cadence ?? 'auto',
     establishments: state.establishments?.records ?? null,

@@ -15,8 +15,11 @@ export interface SweepInput {
   sweepBudget: number;
   /** Requests left of what the cycle is planned to cost. */
   room: number;
-  /** Pending's pages, which every cycle walks: a baseline date must fit in a minute beside them. */
-  pendingPages: number;
+  /**
+   * What every cycle needs before the sweep, pending's pages and the look-ups it reserves for: a baseline
+   * date must fit in a minute beside them, or it would be deferred cycle after cycle.
+   */
+  ahead: number;
   stopped: boolean;
 }
 
@@ -97,7 +100,7 @@ async function sweepOnce(
     const pages = pagesFor(outcome.listing?.total);
     // A date longer than what a minute holds beside pending is never read whole: the pass goes on without
     // it, and says so; the steady passes after the baseline read it page by page.
-    const room = budget.usablePerMinute - input.pendingPages;
+    const room = budget.usablePerMinute - input.ahead;
     if (outcome.listing && !isTrustworthy(outcome) && tooLargeToWalk(pages, room)) {
       const next = baselineAfter(planned.progress, date, context.window.endDate, undefined);
       return {

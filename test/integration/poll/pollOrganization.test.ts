@@ -796,7 +796,7 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (_name, o
     const reports = await untilSwept(since);
     const told = reports.flatMap((report) => report.failures);
     expect(told).toEqual([
-      `${sim.organization.name}: listing completed[${TODAY}..${TODAY}] holds 49 pages, more than the 42 of the token's 45 requests a minute that pending's pages leave, so the baseline skips it: the passes after it read it page by page, and an order archived from it before then may go untold: list the organization's establishments apart ("establishments" in its config) to make each listing smaller`,
+      `${sim.organization.name}: listing completed[${TODAY}..${TODAY}] holds 49 pages, more than the 41 of the token's 45 requests a minute that pending's pages and look-ups leave, so the baseline skips it: the passes after it read it page by page, and an order archived from it before then may go untold: list the organization's establishments apart ("establishments" in its config) to make each listing smaller`,
     ]);
     expect(eventsOf(reports)).toEqual([]);
     // The next pass over completed reads today's orders, a few pages a cycle, without a failure.

@@ -180,19 +180,42 @@ describe('planDetection: a window larger than one walk', () => {
     ]);
   });
 
-  it('sizes a part from the pending orders in it, or from what its own first page announced when more', () => {
+  it('sizes a part from the pending orders in it, or from what its own first page announced when more, never past a walk', () => {
     // A walk cut short after its first page never reads the day's new orders, at the listing's end: the
-    // count would stay as it was, and the part would be planned too short to finish again and again.
+    // count would stay as it was, and the part would be planned too short to finish again and again. Only a
+    // date's own first page may say it is too long for any walk: a part's size is held to one walk.
+    const plan = (announced: number) =>
+      planDetection(
+        input({
+          maxWalkPages: 10,
+          knownSizes: { 'pending[2026-11-19..2026-11-20]': 0, 'pending[2026-11-21..2026-11-23]': announced },
+          pendingByDate: byDate({ '2026-11-19': 140, '2026-11-21': 140 }),
+        }),
+      ).map((walk) => [walk.key, walk.estimatedRequests]);
+    expect(plan(200)).toEqual([
+      ['pending[2026-11-19..2026-11-20]', 6],
+      ['pending[2026-11-21..2026-11-23]', 8],
+    ]);
+    expect(plan(1000)).toEqual([
+      ['pending[2026-11-19..2026-11-20]', 6],
+      ['pending[2026-11-21..2026-11-23]', 10],
+    ]);
+  });
+
+  it('sizes a date by the orders held once a part holding it was walked whole after its own last walk', () => {
+    // Walked alone at 500 orders, since walked whole within a part: it holds 20 now.
     const plan = planDetection(
       input({
         maxWalkPages: 2,
-        knownSizes: { 'pending[2026-11-19..2026-11-20]': 0, 'pending[2026-11-21..2026-11-23]': 200 },
-        pendingByDate: byDate({ '2026-11-19': 40, '2026-11-21': 40 }),
+        knownSizes: { 'pending[2026-11-19..2026-11-19]': 500 },
+        lastWalkedAt: { 'pending[2026-11-19..2026-11-19]': 1_000 },
+        coveredAt: () => 2_000,
+        pendingByDate: byDate({ '2026-11-19': 20, '2026-11-20': 20, '2026-11-22': 40 }),
       }),
     );
     expect(plan.map((walk) => [walk.key, walk.estimatedRequests])).toEqual([
-      ['pending[2026-11-19..2026-11-20]', 2],
-      ['pending[2026-11-21..2026-11-23]', 8],
+      ['pending[2026-11-19..2026-11-21]', 2],
+      ['pending[2026-11-22..2026-11-23]', 2],
     ]);
   });
 

@@ -157,6 +157,40 @@ describe('planCycle', () => {
     expect(third.detection.map((walk) => walk.key)).toEqual([`pending[${TODAY}..${TODAY}]`]);
   });
 
+  it('reads a date too large for any walk a page a cycle, only where the minute holds it beside the walks', async () => {
+    const [long, tooLong] = [addDays(TODAY, 1), addDays(TODAY, 2)];
+    const sizes = {
+      pending: 3_000,
+      [`pending[${long}..${long}]`]: 1_125,
+      [`pending[${tooLong}..${tooLong}]`]: 1_200,
+    };
+    // Every date but those two walked a minute ago (and empty): the 45 pages of the first are due.
+    const pendingCoveredAt = Object.fromEntries(
+      Array.from({ length: 8 }, (_, i) => addDays(TODAY, i))
+        .filter((date) => date !== long && date !== tooLong)
+        .map((date) => [date, T0 - MINUTE]),
+    );
+    const plan = async (snapshots: ReadonlyMap<string, Snapshot>) =>
+      (
+        await planned(
+          state({
+            listings: { sizes, walkedAt: {} },
+            coverage: { pendingCoveredAt, watchingSince: T0 - 10 * MINUTE },
+          }),
+          snapshots,
+        )
+      ).plan;
+    const due = await plan(snapshotsOf(...snapshotsOn(TODAY, 1)));
+    expect(due.unwalkable.map((walk) => [walk.key, walk.estimatedRequests])).toEqual([
+      [`pending[${tooLong}..${tooLong}]`, 48],
+    ]);
+    // The 45 pages fill the minute: no probe beside them, and never more than the token may grant.
+    expect(due.detection.map((walk) => [walk.key, walk.estimatedRequests])).toEqual([
+      [`pending[${long}..${long}]`, 45],
+    ]);
+    expect(leastToReserve(due)).toBe(USABLE);
+  });
+
   it("gives up today first where today's listings are longer than half a minute's budget, so that a cycle can always start", async () => {
     // Three kitchens listed apart, each with a lunch of 500 today: 60 pages of today's every cycle.
     const kitchens = [

@@ -43,7 +43,7 @@ async function sweepOf(
     sweepTerminal(fixture.context, state(sweep), {
       sweepBudget: 1,
       room: 10,
-      pendingPages: 2,
+      ahead: 2,
       stopped: false,
       ...input,
     });
@@ -123,7 +123,7 @@ describe('sweepTerminal', () => {
     const slice = await sweepTerminal(
       fixture.context,
       { sweep: FRESH, listings: { sizes: {}, walkedAt: {} } },
-      { sweepBudget: 2, room: 3, pendingPages: 2, stopped: false },
+      { sweepBudget: 2, room: 3, ahead: 2, stopped: false },
     );
     expect(slice).toEqual({ sweep: { ...FRESH, credit: 2 }, baselineDeferred: false });
   });
@@ -198,13 +198,13 @@ describe('sweepTerminal', () => {
     });
 
     it('skips, and tells, a date longer than a minute holds beside pending, and goes on to the next', async () => {
-      // Today's completed listing grows to five pages where pending takes 43 of the 45: no cycle could read
+      // Today's completed listing grows to five pages where pending and its look-ups take 43 of the 45: no cycle could read
       // it whole.
       const { run, source } = await sweepOf('completed', 3, { available: 3 });
       source.addOrders(...ordersIn('completed', 60));
-      const slice = await run(FRESH, { pendingPages: 43 });
+      const slice = await run(FRESH, { ahead: 43 });
       expect(slice.tooLarge?.message).toMatch(
-        /listing completed\[.*\] holds 5 pages, more than the 2 of the token's 45 requests a minute that pending's pages leave/,
+        /listing completed\[.*\] holds 5 pages, more than the 2 of the token's 45 requests a minute that pending's pages and look-ups leave/,
       );
       expect(slice.sweep.inProgress?.nextDate).toBe(addDays(first.nextDate ?? '', 1));
     });
