@@ -1,8 +1,8 @@
 // Typed failures of a poll cycle that no phase turns into a failure line of its report: a bug met in a
 // phase, which fails the cycle as a bug; a step after the cycle (giving back the budget or the lease,
 // recording a failed cycle's health, reading the budget left) that failed, which is told on its own and
-// never takes the place of the cycle's own error or report; and a pending listing too large to walk,
-// which the plan leaves out and the report tells.
+// never takes the place of the cycle's own error or report; and a listing too large to walk whole, which
+// the report tells.
 import { FixByHandError } from '../errors/fixByHandError.js';
 import { InternalError } from '../errors/internalError.js';
 import { TransientError } from '../errors/transientError.js';
@@ -56,8 +56,8 @@ function describeThrown(thrown: unknown): string {
 /**
  * A listing no walk can finish whole: it holds more pages than the token may ask in a minute, and a whole
  * walk's pages are reserved before its second goes out (one spread over minutes is one the world moves
- * under). Waiting cannot cure it; a smaller listing can. A pending listing is left out of every cycle; a
- * date of a terminal listing is left out of the sweep's baseline, and swept page by page after it.
+ * under). Waiting cannot cure it; a smaller listing can. A pending listing is read a page a cycle, not
+ * walked; a date of a terminal listing is left out of the sweep's baseline, and swept page by page after it.
  */
 export class ListingTooLargeError extends FixByHandError {
   readonly organization: string;
@@ -66,17 +66,17 @@ export class ListingTooLargeError extends FixByHandError {
 
   /**
    * `room`: the most pages a walk of it could be given, the token's `usablePerMinute` less what every cycle
-   * needs first (pending's pages and look-ups, for the sweep).
+   * needs first (pending's pages and look-ups, for the sweep); all of it when not given.
    */
   constructor(
     organization: string,
     listing: string,
     pages: number,
-    limits: { usablePerMinute: number; room: number },
+    limits: { usablePerMinute: number; room?: number },
     purpose: 'detect' | 'sweep',
   ) {
     const most =
-      limits.room < limits.usablePerMinute
+      limits.room !== undefined && limits.room < limits.usablePerMinute
         ? `the ${limits.room} of the token's ${limits.usablePerMinute} requests a minute that pending's pages and look-ups leave`
         : `the ${limits.usablePerMinute} requests a minute the token may make`;
     const consequence =

@@ -281,10 +281,7 @@ async function walkedCycle(
         context.organization.name,
         walk.key,
         walk.estimatedRequests,
-        {
-          usablePerMinute: context.deps.api.budget.usablePerMinute,
-          room: context.deps.api.budget.usablePerMinute,
-        },
+        { usablePerMinute: context.deps.api.budget.usablePerMinute },
         'detect',
       ).message,
   );
