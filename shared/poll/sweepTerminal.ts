@@ -97,19 +97,20 @@ async function sweepOnce(
   const credit = owed(outcome.requests);
   if (baseline) {
     const date = planned.walk.listing.endDate;
+    // The pass goes on to the next date, and is done once its last date is.
+    const onToNext = (dateSize: number | undefined): SweepState => {
+      const next = baselineAfter(planned.progress, date, context.window.endDate, dateSize);
+      const sweptAt = next === null ? { ...state.sweep.sweptAt, [key]: startedAt } : state.sweep.sweptAt;
+      return { inProgress: next, sweptAt, credit };
+    };
     const pages = pagesFor(outcome.listing?.total);
     // A date longer than what a minute holds beside pending is never read whole: the pass goes on without
     // it, and says so; the steady passes after the baseline read it page by page.
     const room = budget.usablePerMinute - input.ahead;
     if (outcome.listing && !isTrustworthy(outcome) && tooLargeToWalk(pages, room)) {
-      const next = baselineAfter(planned.progress, date, context.window.endDate, undefined);
       return {
         outcome,
-        sweep: {
-          inProgress: next,
-          sweptAt: next === null ? { ...state.sweep.sweptAt, [key]: startedAt } : state.sweep.sweptAt,
-          credit,
-        },
+        sweep: onToNext(undefined),
         baselineDeferred: false,
         tooLarge: new ListingTooLargeError(
           context.organization.name,
@@ -122,7 +123,7 @@ async function sweepOnce(
     }
     // A baseline date counts only whole and consistent; otherwise it is walked again next time, planned at
     // the size its first page told (else at the guess that fell short, cut after a page cycle after
-    // cycle). The pass is done once its last date is.
+    // cycle).
     if (!isTrustworthy(outcome)) {
       const total = outcome.listing?.total;
       return {
@@ -135,9 +136,7 @@ async function sweepOnce(
         baselineDeferred: false,
       };
     }
-    const next = baselineAfter(planned.progress, date, context.window.endDate, outcome.listing?.total);
-    const sweptAt = next === null ? { ...state.sweep.sweptAt, [key]: startedAt } : state.sweep.sweptAt;
-    return { outcome, sweep: { inProgress: next, sweptAt, credit }, baselineDeferred: false };
+    return { outcome, sweep: onToNext(outcome.listing?.total), baselineDeferred: false };
   }
   if (!outcome.listing) return { outcome, sweep: { ...state.sweep, credit }, baselineDeferred: false };
   const done = !outcome.listing.stoppedEarly;
