@@ -47,6 +47,8 @@ export interface CyclePlan {
    * window holds would never poll again.
    */
   owedLookups: number;
+  /** What the cycle reserves for look-ups beyond pending's pages (see lookupAllowance). */
+  lookupAllowance: number;
   pace: Pacing;
   /** Sweep pages this cycle may walk: its share of the pace, plus what earlier cycles were owed. */
   sweepBudget: number;
@@ -186,6 +188,7 @@ export function planCycle(
     today: today?.today,
     detectionRequests,
     owedLookups: owed,
+    lookupAllowance: allowance,
     pace,
     sweepBudget,
     baselinePages,

@@ -30,7 +30,7 @@ import { cycleFailureLine } from './cycleFailureLine.js';
 import { type CleanupStep, CycleCleanupError, ListingTooLargeError } from './errors.js';
 import { observedOrders } from './observedOrders.js';
 import { DEFAULT_LEASE_TERMS, keepLeaseUntil, type LeaseTerms } from './organizationLease.js';
-import { type CyclePlan, leastToReserve, lookupAllowance, planCycle, yieldToToday } from './planCycle.js';
+import { type CyclePlan, leastToReserve, planCycle, yieldToToday } from './planCycle.js';
 import { planNextCycle, retryDeferredCycle } from './planNextCycle.js';
 import {
   apiUnreachable,
@@ -231,7 +231,7 @@ async function walkedCycle(
   const slice = await sweepTerminal(context, state, {
     sweepBudget: plan.sweepBudget,
     room: Math.max(0, plan.planned - requestsOf(looked) - (establishments.requests ?? 0)),
-    ahead: plan.detectionRequests + lookupAllowance(state.lookups.averageRequests),
+    ahead: plan.detectionRequests + plan.lookupAllowance,
     stopped: stopsCycle(looked) || establishments.stopsCycle,
   });
   const swept = slice.outcome ? [slice.outcome, ...(slice.further ?? [])] : [];

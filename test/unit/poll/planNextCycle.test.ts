@@ -30,6 +30,7 @@ function plan(overrides: Partial<CyclePlan> = {}): CyclePlan {
     today: undefined,
     detectionRequests: 2,
     owedLookups: 0,
+    lookupAllowance: 1,
     pace,
     sweepBudget: 1,
     baselinePages: 0,
