@@ -4,7 +4,7 @@
 // measured p95 divided by it says how far from what the API allows the notifier is.
 
 export interface BoundWorld {
-  /** What the token may send a minute: the API's limit less the budget's safety margin. */
+  /** What the token may send a minute: the API's limit. */
   usablePerMinute: number;
   /** Organizations polled with the token: a complete walk of each is one round. */
   organizations: number;

@@ -3,7 +3,6 @@
 // go to stderr; stdout carries data only, the events as CloudEvent JSON lines, and only when asked. With
 // --metrics-port it also serves /metrics (Prometheus) and /healthz for a monitor and a process manager.
 import { Command, Option } from 'commander';
-import { usablePerMinute } from '../../shared/api/requestBudget.js';
 import { highlightWordsOf } from '../../shared/delivery/highlightWordsOf.js';
 import { CliUsageError } from '../errors.js';
 import { integerFlag, withConfigOption } from '../flags.js';
@@ -139,8 +138,7 @@ Examples:
         try {
           const outbox = new OutboxTally(runtime);
           const run = new RunTally(runtime.config.organizations, Date.now());
-          // What the budget allows itself: the spec's limit less the safety margin.
-          const budgetPerMinute = usablePerMinute(runtime.config.api.requestsPerMinute);
+          const budgetPerMinute = runtime.config.api.requestsPerMinute;
           const served = metricsAt
             ? await serveMetrics(runtime, run, budgetPerMinute, metricsAt, logger)
             : undefined;

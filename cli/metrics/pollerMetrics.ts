@@ -14,7 +14,7 @@ export interface PollerMetricsSources {
   run: RunTally;
   /** The status report of this runner's config, read afresh. */
   status: () => Promise<StatusReport>;
-  /** Requests per minute the budget allows itself per token (the limit less the safety margin). */
+  /** Requests per minute the budget allows itself per token (the limit). */
   budgetPerMinute: number;
   clock?: () => number;
 }
@@ -60,7 +60,7 @@ export class PollerMetrics {
   );
   readonly #budget = this.#gauge(
     'api_budget_requests_per_minute',
-    "Requests per minute each token's budget allows itself (api.requestsPerMinute less the safety margin).",
+    "Requests per minute each token's budget allows itself (api.requestsPerMinute).",
     [],
   );
   readonly #budgetRemaining = this.#gauge(

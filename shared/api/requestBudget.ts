@@ -7,8 +7,14 @@ import { RequestBudgetExhaustedError, type RequestContext } from './errors.js';
 import { tokenIdentity } from './tokenIdentity.js';
 
 const WINDOW_MS = 60_000;
-/** The share of the limit kept unused, against the server counting a request a little later than we do. */
-const SAFETY_MARGIN = 0.1;
+/**
+ * How long after we send a request the server may count it: it counts on arrival, after the connection's
+ * setup (a TLS handshake over a slow link, one lost SYN resent after Linux's 1 s) and the difference between
+ * the clocks of two hosts sharing the budget. Every request is counted at least this long after it goes
+ * out, so the window never frees it before the server does. This replaces a margin of 10 % of the limit,
+ * which a cycle answered slowly overran (test/integration/api/requestBudget.slowServer.test.ts).
+ */
+const ARRIVAL_MS = 2_000;
 /** How long each reserved request is assumed to take, one after another: see ReservationRequest. */
 const RESERVED_REQUEST_MS = 250;
 const MAX_RESERVATION_HOLD_MS = 15_000;
@@ -16,9 +22,10 @@ const MAX_RESERVATION_HOLD_MS = 15_000;
 /**
  * How much later than its reservation a cycle of `requests` counts them: the last of them reaches the
  * server about then. Each reservation so stays in the window that much longer, which the pace allows for.
+ * Requests that go out later still (slow answers before them) are reserved again when they do (acquire).
  */
 export function reservationHoldMs(requests: number): number {
-  return Math.min(MAX_RESERVATION_HOLD_MS, requests * RESERVED_REQUEST_MS);
+  return ARRIVAL_MS + Math.min(MAX_RESERVATION_HOLD_MS, requests * RESERVED_REQUEST_MS);
 }
 
 export interface RequestBudgetOptions {
@@ -38,7 +45,10 @@ export interface RequestBudgetOptions {
 
 export class RequestBudget {
   readonly requestsPerMinute: number;
-  /** What we allow ourselves: the limit less a safety margin, so a steady run never meets a 429. */
+  /**
+   * What we allow ourselves in any minute: the whole limit, as every request is counted no earlier than
+   * the server can count it (ARRIVAL_MS).
+   */
   readonly usablePerMinute: number;
   /** Identifies the token in a shared store without revealing it. */
   readonly key: string;
@@ -51,7 +61,7 @@ export class RequestBudget {
 
   constructor(options: RequestBudgetOptions) {
     this.requestsPerMinute = options.requestsPerMinute ?? 50;
-    this.usablePerMinute = usablePerMinute(this.requestsPerMinute);
+    this.usablePerMinute = this.requestsPerMinute;
     this.key = tokenIdentity(options.token);
     this.#store = options.store ?? new InMemoryBudgetCounterStore();
     this.maxWaitMs = options.maxWaitMs ?? 65_000;
@@ -59,8 +69,19 @@ export class RequestBudget {
     this.#sleep = options.sleep ?? sleep;
   }
 
-  /** Takes one request, from the cycle's reservation when there is one, else from the store (waiting if need be). */
+  /**
+   * Takes one request, from the cycle's reservation when there is one, else from the store (waiting if need
+   * be). A reservation is counted when its last request was expected to go out; one this request would
+   * leave behind (slow answers before it) is given back and reserved again from now, so that no request
+   * is counted before it reaches the server.
+   */
   async acquire(context: RequestContext): Promise<void> {
+    const sendsAt = this.#clock() + ARRIVAL_MS;
+    if (this.#reservations.some(({ count, countAtMs }) => count > 0 && countAtMs < sendsAt)) {
+      const unsent = this.reserved;
+      await this.release();
+      await this.reserve(1, unsent);
+    }
     const reservation = this.#reservations.find(({ count }) => count > 0);
     if (reservation) {
       reservation.count -= 1;
@@ -69,12 +90,19 @@ export class RequestBudget {
     const deadline = this.#clock() + this.maxWaitMs;
     for (;;) {
       const now = this.#clock();
-      const take = await this.#store.tryTake(this.key, now, this.usablePerMinute, WINDOW_MS);
-      if (take.granted) return;
-      if (take.retryAtMs > deadline) {
-        throw new RequestBudgetExhaustedError(context, this.requestsPerMinute, take.retryAtMs);
+      const take = await this.#store.reserve(
+        this.key,
+        now,
+        { atLeast: 1, atMost: 1, countAtMs: now + ARRIVAL_MS },
+        this.usablePerMinute,
+        WINDOW_MS,
+      );
+      if (take.granted > 0) return;
+      const retryAtMs = 'retryAtMs' in take ? take.retryAtMs : deadline + 1;
+      if (retryAtMs > deadline) {
+        throw new RequestBudgetExhaustedError(context, this.requestsPerMinute, retryAtMs);
       }
-      await this.#sleep(Math.max(1, take.retryAtMs - now));
+      await this.#sleep(Math.max(1, retryAtMs - now));
     }
   }
 
@@ -146,9 +174,4 @@ export class RequestBudget {
     this.#reservations = [];
     return this.#store.pauseUntil(this.key, untilMs);
   }
-}
-
-/** What the budget allows itself of a limit: the limit less the safety margin. */
-export function usablePerMinute(requestsPerMinute: number): number {
-  return Math.max(1, requestsPerMinute - Math.floor(requestsPerMinute * SAFETY_MARGIN));
 }

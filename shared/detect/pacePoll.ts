@@ -26,7 +26,7 @@ const MINUTE_MS = 60_000;
 const HEADROOM = 0.9;
 
 export interface PacingInput {
-  /** Requests the token may make per minute, safety margin already taken off. */
+  /** Requests the token may make per minute. */
   usablePerMinute: number;
   /** Organizations polling with this token. */
   organizationsOnToken: number;

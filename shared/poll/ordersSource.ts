@@ -6,7 +6,7 @@ import type { Listing, ListingWalk } from '../api/pagination.js';
 import type { Establishment, Order } from '../api/schemas.js';
 
 export interface CycleBudget {
-  /** Requests per minute the token may use, safety margin taken off. */
+  /** Requests per minute the token may use. */
   readonly usablePerMinute: number;
   /** Adds between `atLeast` and `atMost` requests to the reservation, waiting a while for `atLeast`. */
   reserve(atLeast: number, atMost: number): Promise<number>;

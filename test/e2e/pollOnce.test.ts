@@ -57,9 +57,9 @@ describe('meal-notifier poll --once', () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toBe('');
     // Every request but the establishments' (their closing times, read once an hour) went to pending,
-    // counted against the budget's usable 45 (50 less the safety margin).
+    // counted against the budget's usable 50.
     const line =
-      /^North School: (\d+) requests \(pending (\d+), establishments 1; \d+\/45 left this minute\), \d+ orders seen, 0 events(?:, cadence \w+)?, next in \d+ s$/m.exec(
+      /^North School: (\d+) requests \(pending (\d+), establishments 1; \d+\/50 left this minute\), \d+ orders seen, 0 events(?:, cadence \w+)?, next in \d+ s$/m.exec(
         first.stderr,
       );
     expect(Number(line?.[1])).toBe(Number(line?.[2]) + 1);
@@ -93,7 +93,7 @@ describe('meal-notifier poll --once', () => {
     expect(eventsOf(second.stdout)).toHaveLength(5);
     // The three orders that left pending were found with look-ups, counted apart on the cycle line.
     expect(second.stderr).toMatch(
-      /^North School: \d+ requests \(pending \d+, look-up \d+(, sweep \d+)?; \d+\/45 left this minute\), \d+ orders seen, 5 events(, cadence \w+)?, next in \d+ s$/m,
+      /^North School: \d+ requests \(pending \d+, look-up \d+(, sweep \d+)?; \d+\/50 left this minute\), \d+ orders seen, 5 events(, cadence \w+)?, next in \d+ s$/m,
     );
     expect(second.stdout).not.toContain('"email"');
 

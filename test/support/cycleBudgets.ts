@@ -92,7 +92,7 @@ export class CountingBudget implements SourceBudget {
 export interface VirtualRequestBudgetOptions {
   /** The test's clock: the window moves only when it does. */
   clock: () => number;
-  /** @default 50, the API's limit (45 usable) */
+  /** @default 50, the API's limit (all of it usable) */
   requestsPerMinute?: number;
   /** Pass an InMemoryStateStore's `budgetCounters` to share them. @default new InMemoryBudgetCounterStore */
   counters?: BudgetCounterStore;
@@ -105,8 +105,8 @@ export interface VirtualRequestBudgetOptions {
 }
 
 /**
- * The real RequestBudget (sliding one-minute window, reservations counted ahead, safety margin) over
- * in-memory counters on the test's clock. With the default maxWaitMs of 0 it never sleeps: what does not
+ * The real RequestBudget (sliding one-minute window, each request counted once it can have reached the
+ * server) over in-memory counters on the test's clock. With the default maxWaitMs of 0 it never sleeps: what does not
  * fit now is refused (reserve gives 0, a lone request throws RequestBudgetExhaustedError).
  */
 export function virtualRequestBudget(options: VirtualRequestBudgetOptions): RequestBudget {

@@ -20,6 +20,7 @@ import {
 import type { EventQuery } from '../../shared/store/eventQuery.js';
 import { initialPollState, type PollState } from '../../shared/store/pollState.js';
 import type { StateStore } from '../../shared/store/stateStore.js';
+import { takeOne } from './budgetTake.js';
 
 /**
  * 300 transactional commits, ten at a time, on DynamoDB Local: up to 200 ms each with two CPU-bound
@@ -920,22 +921,22 @@ export function describeStateStoreConformance(
         const counters = store.budgetCounters;
         const key = `token#${randomUUID()}`;
         const takes = [];
-        for (let i = 0; i < 3; i += 1) takes.push(await counters.tryTake(key, T0 + i * 1_000, 3, WINDOW));
+        for (let i = 0; i < 3; i += 1) takes.push(await takeOne(counters, key, T0 + i * 1_000, 3, WINDOW));
         expect(takes).toEqual([
           { granted: true, remaining: 2 },
           { granted: true, remaining: 1 },
           { granted: true, remaining: 0 },
         ]);
-        expect(await counters.tryTake(key, T0 + 30_000, 3, WINDOW)).toEqual({
+        expect(await takeOne(counters, key, T0 + 30_000, 3, WINDOW)).toEqual({
           granted: false,
           retryAtMs: T0 + WINDOW,
         });
-        expect(await counters.tryTake(key, T0 + WINDOW - 1, 3, WINDOW)).toEqual({
+        expect(await takeOne(counters, key, T0 + WINDOW - 1, 3, WINDOW)).toEqual({
           granted: false,
           retryAtMs: T0 + WINDOW,
         });
-        expect(await counters.tryTake(key, T0 + WINDOW, 3, WINDOW)).toEqual({ granted: true, remaining: 0 });
-        expect(await counters.tryTake(key, T0 + WINDOW + 1, 3, WINDOW)).toEqual({
+        expect(await takeOne(counters, key, T0 + WINDOW, 3, WINDOW)).toEqual({ granted: true, remaining: 0 });
+        expect(await takeOne(counters, key, T0 + WINDOW + 1, 3, WINDOW)).toEqual({
           granted: false,
           retryAtMs: T0 + 1_000 + WINDOW,
         });
@@ -945,7 +946,7 @@ export function describeStateStoreConformance(
         const { store } = await open();
         const key = `token#${randomUUID()}`;
         const takes = await Promise.all(
-          Array.from({ length: 12 }, (_, i) => store.budgetCounters.tryTake(key, T0 + i, 5, WINDOW)),
+          Array.from({ length: 12 }, (_, i) => takeOne(store.budgetCounters, key, T0 + i, 5, WINDOW)),
         );
         expect(takes.filter((take) => take.granted)).toHaveLength(5);
         expect(await store.budgetCounters.remaining(key, T0 + 100, 5, WINDOW)).toBe(0);
@@ -954,9 +955,9 @@ export function describeStateStoreConformance(
       it('does not count refused attempts against the budget', async () => {
         const { store } = await open();
         const key = `token#${randomUUID()}`;
-        await store.budgetCounters.tryTake(key, T0, 1, WINDOW);
-        for (let i = 1; i <= 5; i += 1) await store.budgetCounters.tryTake(key, T0 + i, 1, WINDOW);
-        expect(await store.budgetCounters.tryTake(key, T0 + WINDOW, 1, WINDOW)).toEqual({
+        await takeOne(store.budgetCounters, key, T0, 1, WINDOW);
+        for (let i = 1; i <= 5; i += 1) await takeOne(store.budgetCounters, key, T0 + i, 1, WINDOW);
+        expect(await takeOne(store.budgetCounters, key, T0 + WINDOW, 1, WINDOW)).toEqual({
           granted: true,
           remaining: 0,
         });
@@ -966,8 +967,8 @@ export function describeStateStoreConformance(
         const { store } = await open();
         const key = `token#${randomUUID()}`;
         expect(await store.budgetCounters.remaining(key, T0, 5, WINDOW)).toBe(5);
-        await store.budgetCounters.tryTake(key, T0, 5, WINDOW);
-        await store.budgetCounters.tryTake(key, T0 + 30_000, 5, WINDOW);
+        await takeOne(store.budgetCounters, key, T0, 5, WINDOW);
+        await takeOne(store.budgetCounters, key, T0 + 30_000, 5, WINDOW);
         expect(await store.budgetCounters.remaining(key, T0 + 30_000, 5, WINDOW)).toBe(3);
         expect(await store.budgetCounters.remaining(key, T0 + WINDOW, 5, WINDOW)).toBe(4);
       });
@@ -977,12 +978,12 @@ export function describeStateStoreConformance(
         const key = `token#${randomUUID()}`;
         await store.budgetCounters.pauseUntil(key, T0 + 9_000);
         await store.budgetCounters.pauseUntil(key, T0 + 5_000);
-        expect(await store.budgetCounters.tryTake(key, T0, 10, WINDOW)).toEqual({
+        expect(await takeOne(store.budgetCounters, key, T0, 10, WINDOW)).toEqual({
           granted: false,
           retryAtMs: T0 + 9_000,
         });
         expect(await store.budgetCounters.remaining(key, T0 + 8_999, 10, WINDOW)).toBe(0);
-        expect(await store.budgetCounters.tryTake(key, T0 + 9_000, 10, WINDOW)).toEqual({
+        expect(await takeOne(store.budgetCounters, key, T0 + 9_000, 10, WINDOW)).toEqual({
           granted: true,
           remaining: 9,
         });
@@ -991,10 +992,13 @@ export function describeStateStoreConformance(
       it('keeps separate budgets per key', async () => {
         const { store } = await open();
         const [a, b] = [`token#${randomUUID()}`, `token#${randomUUID()}`];
-        await store.budgetCounters.tryTake(a, T0, 1, WINDOW);
+        await takeOne(store.budgetCounters, a, T0, 1, WINDOW);
         await store.budgetCounters.pauseUntil(a, T0 + 5_000);
-        expect((await store.budgetCounters.tryTake(a, T0, 1, WINDOW)).granted).toBe(false);
-        expect(await store.budgetCounters.tryTake(b, T0, 1, WINDOW)).toEqual({ granted: true, remaining: 0 });
+        expect((await takeOne(store.budgetCounters, a, T0, 1, WINDOW)).granted).toBe(false);
+        expect(await takeOne(store.budgetCounters, b, T0, 1, WINDOW)).toEqual({
+          granted: true,
+          remaining: 0,
+        });
       });
     });
   });

@@ -2,23 +2,23 @@
 //
 // Algorithm: an exact sliding log with optimistic concurrency. One item per key (BUDGET#<key> / LOG) holds
 // the sorted times of the requests counted in the window (at most `limit` of them; a cycle's reservation
-// is counted at a time that may lie a little in the future), `pausedUntil`, and a `revision`. A take is a
-// reservation of one request now: both read the item (strongly consistent), decide with the shared
+// is counted at a time that may lie a little in the future), `pausedUntil`, and a `revision`. A request outside a
+// cycle's reservation is a reservation of one; each reads the item (strongly consistent), decides with the shared
 // decideReservation, and write the new log only under `revision = :read`; a writer that lost the race
 // re-reads and decides again. A release removes unused reserved times the same way. A conflict always
 // means another caller made progress, and callers stop writing once the window is full, so the retries
 // are bounded. Why not fixed windows with a weighted estimate: that estimate assumes requests were spread
 // evenly over the previous window, so a burst at its end followed by one at the start of the next can
 // exceed the limit within 60 s, which is exactly what the API counts. This costs one read and one write
-// per take or per reservation (however many requests it holds) and never exceeds. Refusals, and releases
+// per reservation (however many requests it holds) and never exceeds. Refusals, and releases
 // with nothing to give back, write nothing.
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import {
+  type BudgetCounterStore,
+  type BudgetReservation,
   decideReservation,
-  type ReservationOutcome,
   type ReservationRequest,
-  ReservingBudgetStore,
 } from '../../api/budgetCounterStore.js';
 import { StoreContentionError } from '../errors.js';
 import { parseStored } from '../parseStored.js';
@@ -37,12 +37,11 @@ const BudgetItemSchema = z.object({
 });
 type BudgetItem = z.infer<typeof BudgetItemSchema>;
 
-export class DynamoBudgetCounterStore extends ReservingBudgetStore {
+export class DynamoBudgetCounterStore implements BudgetCounterStore {
   readonly #table: StateTableClient;
 
   /** On the state table, counted under `budget` in its metrics. */
   constructor(table: StateTableClient) {
-    super();
     this.#table = table;
   }
 
@@ -66,7 +65,7 @@ export class DynamoBudgetCounterStore extends ReservingBudgetStore {
   }
 
   async pauseUntil(key: string, untilMs: number): Promise<void> {
-    // Bumping the revision makes a take that read the log before the pause retry and see it.
+    // Bumping the revision makes a reservation that read the log before the pause retry and see it.
     await this.#table.send(
       'budget',
       undefined,
@@ -95,29 +94,25 @@ export class DynamoBudgetCounterStore extends ReservingBudgetStore {
   }
 
   /** One read, the shared decision, and one conditional write of the new log; again if we lost a race. */
-  protected async reserveCounted(
+  async reserve(
     key: string,
     nowMs: number,
     request: ReservationRequest,
     limit: number,
     windowMs: number,
-  ): Promise<ReservationOutcome> {
+  ): Promise<BudgetReservation> {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
       const item = await this.#read(key);
-      if (item.pausedUntil > nowMs) {
-        return { reservation: { granted: 0, retryAtMs: item.pausedUntil }, counted: 0 };
-      }
+      if (item.pausedUntil > nowMs) return { granted: 0, retryAtMs: item.pausedUntil };
       const recent = recentTimes(item, nowMs, windowMs);
       const reservation = decideReservation(recent, nowMs, request, limit, windowMs);
-      if (reservation.granted === 0) return { reservation, counted: recent.length };
+      if (reservation.granted === 0) return reservation;
       const times = [...recent, ...Array<number>(reservation.granted).fill(request.countAtMs)].sort(
         (a, b) => a - b,
       );
       // The log must outlive its latest time by a window: that is when its last entry stops counting.
       const keepUntilMs = (times.at(-1) ?? nowMs) + windowMs;
-      if (await this.#writeLog(key, item.revision, times, keepUntilMs)) {
-        return { reservation, counted: recent.length };
-      }
+      if (await this.#writeLog(key, item.revision, times, keepUntilMs)) return reservation;
     }
     throw new StoreContentionError('budget', undefined, `${MAX_ATTEMPTS} conflicting writers on one budget`);
   }

@@ -1,12 +1,12 @@
 // The per-token request budget in the local state file: an exact sliding log with one row per counted
-// request time, each take, reservation or release decided and recorded in one IMMEDIATE transaction, so
+// request time, each reservation or release decided and recorded in one IMMEDIATE transaction, so
 // runs sharing the file never exceed it together.
 import type Database from 'better-sqlite3';
 import {
+  type BudgetCounterStore,
+  type BudgetReservation,
   decideReservation,
-  type ReservationOutcome,
   type ReservationRequest,
-  ReservingBudgetStore,
 } from '../../api/budgetCounterStore.js';
 import { guarded } from './sqliteErrors.js';
 
@@ -16,16 +16,15 @@ type Reserve = (
   request: ReservationRequest,
   limit: number,
   windowMs: number,
-) => ReservationOutcome;
+) => BudgetReservation;
 
-export class SqliteBudgetCounterStore extends ReservingBudgetStore {
+export class SqliteBudgetCounterStore implements BudgetCounterStore {
   readonly #reserve: Reserve;
   readonly #release: (key: string, countAtMs: number, count: number) => void;
   readonly #remaining: (key: string, nowMs: number, limit: number, windowMs: number) => number;
   readonly #pause: (key: string, untilMs: number) => void;
 
   constructor(db: Database.Database) {
-    super();
     const pausedUntil = db.prepare<[string], { paused_until: number }>(
       'SELECT paused_until FROM budget_pauses WHERE key = ?',
     );
@@ -56,12 +55,12 @@ export class SqliteBudgetCounterStore extends ReservingBudgetStore {
     };
     const reserve = db.transaction<Reserve>((key, nowMs, request, limit, windowMs) => {
       const paused = pausedAt(key, nowMs);
-      if (paused !== undefined) return { reservation: { granted: 0, retryAtMs: paused }, counted: 0 };
+      if (paused !== undefined) return { granted: 0, retryAtMs: paused };
       forget.run(key, nowMs - windowMs);
       const times = recent.all(key, nowMs - windowMs);
       const reservation = decideReservation(times, nowMs, request, limit, windowMs);
       for (let i = 0; i < reservation.granted; i += 1) record.run(key, request.countAtMs);
-      return { reservation, counted: times.length };
+      return reservation;
     });
     const release = db.transaction((key: string, countAtMs: number, n: number) => {
       unrecord.run(key, countAtMs, n);
@@ -78,13 +77,13 @@ export class SqliteBudgetCounterStore extends ReservingBudgetStore {
     };
   }
 
-  protected async reserveCounted(
+  async reserve(
     key: string,
     nowMs: number,
     request: ReservationRequest,
     limit: number,
     windowMs: number,
-  ): Promise<ReservationOutcome> {
+  ): Promise<BudgetReservation> {
     return this.#reserve(key, nowMs, request, limit, windowMs);
   }
 

@@ -9,6 +9,7 @@ import {
 } from '../../../shared/api/budgetCounterStore.js';
 import { DynamoStateStore } from '../../../shared/store/dynamo/dynamoStateStore.js';
 import { SqliteStateStore } from '../../../shared/store/sqlite/sqliteStateStore.js';
+import { takeOne } from '../../support/budgetTake.js';
 import { createLocalStateTable } from '../../support/dynamoLocal.js';
 
 const T0 = Date.UTC(2026, 2, 5, 12, 0, 0);
@@ -78,7 +79,7 @@ describe.each(adapters)('%s reservations', (_name, createHarness) => {
 
   it('grants nothing, and records nothing, when fewer than atLeast fit', async () => {
     const { store, key } = await open();
-    for (let i = 0; i < 3; i += 1) await store.tryTake(key, T0 + i * 1_000, 5, WINDOW);
+    for (let i = 0; i < 3; i += 1) await takeOne(store, key, T0 + i * 1_000, 5, WINDOW);
 
     expect(
       await store.reserve(key, T0 + 3_000, { atLeast: 3, atMost: 5, countAtMs: T0 + 5_000 }, 5, WINDOW),
@@ -94,13 +95,13 @@ describe.each(adapters)('%s reservations', (_name, createHarness) => {
     const { store, key } = await open();
     const at = T0 + 10_000;
     await store.reserve(key, T0, { atLeast: 1, atMost: 4, countAtMs: at }, 5, WINDOW);
-    await store.tryTake(key, T0, 5, WINDOW);
+    await takeOne(store, key, T0, 5, WINDOW);
 
     expect(await store.remaining(key, T0, 5, WINDOW)).toBe(0);
     // The take made at T0 has left; the reserved four still count.
     expect(await store.remaining(key, T0 + WINDOW, 5, WINDOW)).toBe(1);
-    expect(await store.tryTake(key, T0 + WINDOW, 5, WINDOW)).toEqual({ granted: true, remaining: 0 });
-    expect(await store.tryTake(key, at + WINDOW - 1, 5, WINDOW)).toEqual({
+    expect(await takeOne(store, key, T0 + WINDOW, 5, WINDOW)).toEqual({ granted: true, remaining: 0 });
+    expect(await takeOne(store, key, at + WINDOW - 1, 5, WINDOW)).toEqual({
       granted: false,
       retryAtMs: at + WINDOW,
     });
@@ -112,7 +113,7 @@ describe.each(adapters)('%s reservations', (_name, createHarness) => {
     await store.reserve(key, T0, { atLeast: 1, atMost: 2, countAtMs: T0 + 20_000 }, 3, WINDOW);
     await store.reserve(key, T0, { atLeast: 1, atMost: 1, countAtMs: T0 + 10_000 }, 3, WINDOW);
 
-    expect(await store.tryTake(key, T0 + 1_000, 3, WINDOW)).toEqual({
+    expect(await takeOne(store, key, T0 + 1_000, 3, WINDOW)).toEqual({
       granted: false,
       retryAtMs: T0 + 10_000 + WINDOW,
     });
@@ -121,7 +122,7 @@ describe.each(adapters)('%s reservations', (_name, createHarness) => {
   it('releases exactly the given count of entries at that time, and nothing else', async () => {
     const { store, other, key } = await open();
     const at = T0 + 5_000;
-    await store.tryTake(key, T0, 10, WINDOW);
+    await takeOne(store, key, T0, 10, WINDOW);
     await store.reserve(key, T0, { atLeast: 1, atMost: 6, countAtMs: at }, 10, WINDOW);
     await store.reserve(key, T0, { atLeast: 1, atMost: 2, countAtMs: at + 1 }, 10, WINDOW);
     expect(await store.remaining(key, T0, 10, WINDOW)).toBe(1);
@@ -161,7 +162,7 @@ describe.each(adapters)('%s reservations', (_name, createHarness) => {
 
     expect(grants.reduce((sum, grant) => sum + grant.granted, 0)).toBe(9);
     expect(await store.remaining(key, T0, 9, WINDOW)).toBe(0);
-    expect(await other.tryTake(key, T0, 9, WINDOW)).toMatchObject({ granted: false });
+    expect(await takeOne(other, key, T0, 9, WINDOW)).toMatchObject({ granted: false });
   });
 
   it('never exceeds the limit between racing reservers and takers', async () => {
@@ -171,8 +172,8 @@ describe.each(adapters)('%s reservations', (_name, createHarness) => {
     const [first, second, take, otherTake] = await Promise.all([
       store.reserve(key, T0, request, 6, WINDOW),
       other.reserve(key, T0, request, 6, WINDOW),
-      store.tryTake(key, T0, 6, WINDOW),
-      other.tryTake(key, T0, 6, WINDOW),
+      takeOne(store, key, T0, 6, WINDOW),
+      takeOne(other, key, T0, 6, WINDOW),
     ]);
 
     const reserved = first.granted + second.granted;

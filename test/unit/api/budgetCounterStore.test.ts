@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  decideReservation,
-  InMemoryBudgetCounterStore,
-  takeRequest,
-  takeResult,
-} from '../../../shared/api/budgetCounterStore.js';
+import { decideReservation, InMemoryBudgetCounterStore } from '../../../shared/api/budgetCounterStore.js';
+import { takeOne } from '../../support/budgetTake.js';
 
 const WINDOW = 60_000;
 const T0 = 1_000_000;
@@ -13,7 +9,7 @@ describe('InMemoryBudgetCounterStore', () => {
   it('grants up to the limit within one window', async () => {
     const store = new InMemoryBudgetCounterStore();
     const takes = [];
-    for (let i = 0; i < 3; i += 1) takes.push(await store.tryTake('k', T0 + i, 3, WINDOW));
+    for (let i = 0; i < 3; i += 1) takes.push(await takeOne(store, 'k', T0 + i, 3, WINDOW));
     expect(takes).toEqual([
       { granted: true, remaining: 2 },
       { granted: true, remaining: 1 },
@@ -23,19 +19,19 @@ describe('InMemoryBudgetCounterStore', () => {
 
   it('refuses past the limit until the oldest request leaves the window', async () => {
     const store = new InMemoryBudgetCounterStore();
-    await store.tryTake('k', T0, 2, WINDOW);
-    await store.tryTake('k', T0 + 10_000, 2, WINDOW);
-    expect(await store.tryTake('k', T0 + 20_000, 2, WINDOW)).toEqual({
+    await takeOne(store, 'k', T0, 2, WINDOW);
+    await takeOne(store, 'k', T0 + 10_000, 2, WINDOW);
+    expect(await takeOne(store, 'k', T0 + 20_000, 2, WINDOW)).toEqual({
       granted: false,
       retryAtMs: T0 + WINDOW,
     });
-    expect(await store.tryTake('k', T0 + WINDOW - 1, 2, WINDOW)).toEqual({
+    expect(await takeOne(store, 'k', T0 + WINDOW - 1, 2, WINDOW)).toEqual({
       granted: false,
       retryAtMs: T0 + WINDOW,
     });
-    expect(await store.tryTake('k', T0 + WINDOW, 2, WINDOW)).toEqual({ granted: true, remaining: 0 });
+    expect(await takeOne(store, 'k', T0 + WINDOW, 2, WINDOW)).toEqual({ granted: true, remaining: 0 });
     // Now the request at T0 + 10 s is the oldest.
-    expect(await store.tryTake('k', T0 + WINDOW + 1, 2, WINDOW)).toEqual({
+    expect(await takeOne(store, 'k', T0 + WINDOW + 1, 2, WINDOW)).toEqual({
       granted: false,
       retryAtMs: T0 + 10_000 + WINDOW,
     });
@@ -43,16 +39,16 @@ describe('InMemoryBudgetCounterStore', () => {
 
   it('does not count refused attempts against the budget', async () => {
     const store = new InMemoryBudgetCounterStore();
-    await store.tryTake('k', T0, 1, WINDOW);
-    for (let i = 1; i <= 5; i += 1) await store.tryTake('k', T0 + i, 1, WINDOW);
-    expect(await store.tryTake('k', T0 + WINDOW, 1, WINDOW)).toEqual({ granted: true, remaining: 0 });
+    await takeOne(store, 'k', T0, 1, WINDOW);
+    for (let i = 1; i <= 5; i += 1) await takeOne(store, 'k', T0 + i, 1, WINDOW);
+    expect(await takeOne(store, 'k', T0 + WINDOW, 1, WINDOW)).toEqual({ granted: true, remaining: 0 });
   });
 
   it('reads a lower limit against requests already made', async () => {
     const store = new InMemoryBudgetCounterStore();
-    for (let i = 0; i < 3; i += 1) await store.tryTake('k', T0 + i * 1_000, 5, WINDOW);
+    for (let i = 0; i < 3; i += 1) await takeOne(store, 'k', T0 + i * 1_000, 5, WINDOW);
     // With limit 2, the two oldest of three must leave: the second one, at T0 + 1 s, is the last to go.
-    expect(await store.tryTake('k', T0 + 5_000, 2, WINDOW)).toEqual({
+    expect(await takeOne(store, 'k', T0 + 5_000, 2, WINDOW)).toEqual({
       granted: false,
       retryAtMs: T0 + 1_000 + WINDOW,
     });
@@ -60,16 +56,16 @@ describe('InMemoryBudgetCounterStore', () => {
 
   it('keeps separate counts per key', async () => {
     const store = new InMemoryBudgetCounterStore();
-    await store.tryTake('a', T0, 1, WINDOW);
-    expect((await store.tryTake('a', T0, 1, WINDOW)).granted).toBe(false);
-    expect(await store.tryTake('b', T0, 1, WINDOW)).toEqual({ granted: true, remaining: 0 });
+    await takeOne(store, 'a', T0, 1, WINDOW);
+    expect((await takeOne(store, 'a', T0, 1, WINDOW)).granted).toBe(false);
+    expect(await takeOne(store, 'b', T0, 1, WINDOW)).toEqual({ granted: true, remaining: 0 });
   });
 
   it('reports what remains in the window ending now', async () => {
     const store = new InMemoryBudgetCounterStore();
     expect(await store.remaining('k', T0, 5, WINDOW)).toBe(5);
-    await store.tryTake('k', T0, 5, WINDOW);
-    await store.tryTake('k', T0 + 30_000, 5, WINDOW);
+    await takeOne(store, 'k', T0, 5, WINDOW);
+    await takeOne(store, 'k', T0 + 30_000, 5, WINDOW);
     expect(await store.remaining('k', T0 + 30_000, 5, WINDOW)).toBe(3);
     expect(await store.remaining('k', T0 + WINDOW, 5, WINDOW)).toBe(4);
   });
@@ -77,9 +73,9 @@ describe('InMemoryBudgetCounterStore', () => {
   it('grants nothing while paused, then resumes', async () => {
     const store = new InMemoryBudgetCounterStore();
     await store.pauseUntil('k', T0 + 5_000);
-    expect(await store.tryTake('k', T0, 10, WINDOW)).toEqual({ granted: false, retryAtMs: T0 + 5_000 });
+    expect(await takeOne(store, 'k', T0, 10, WINDOW)).toEqual({ granted: false, retryAtMs: T0 + 5_000 });
     expect(await store.remaining('k', T0 + 4_999, 10, WINDOW)).toBe(0);
-    expect(await store.tryTake('k', T0 + 5_000, 10, WINDOW)).toEqual({ granted: true, remaining: 9 });
+    expect(await takeOne(store, 'k', T0 + 5_000, 10, WINDOW)).toEqual({ granted: true, remaining: 9 });
     expect(await store.remaining('other', T0, 10, WINDOW)).toBe(10);
   });
 
@@ -87,7 +83,7 @@ describe('InMemoryBudgetCounterStore', () => {
     const store = new InMemoryBudgetCounterStore();
     await store.pauseUntil('k', T0 + 9_000);
     await store.pauseUntil('k', T0 + 1_000);
-    expect(await store.tryTake('k', T0 + 2_000, 10, WINDOW)).toEqual({
+    expect(await takeOne(store, 'k', T0 + 2_000, 10, WINDOW)).toEqual({
       granted: false,
       retryAtMs: T0 + 9_000,
     });
@@ -141,19 +137,5 @@ describe('decideReservation', () => {
 
   it('grants nothing, and names no retry time, when at most 0 are wanted', () => {
     expect(decideReservation([], T0, request(0, 0), 5, WINDOW)).toEqual({ granted: 0 });
-  });
-});
-
-describe('a take as a reservation of one', () => {
-  it('asks for exactly one request counted now', () => {
-    expect(takeRequest(T0)).toEqual({ atLeast: 1, atMost: 1, countAtMs: T0 });
-  });
-
-  it('answers what remains after the granted one, or when to retry', () => {
-    expect(takeResult({ granted: 1 }, 3, 5)).toEqual({ granted: true, remaining: 1 });
-    expect(takeResult({ granted: 0, retryAtMs: T0 + 1 }, 5, 5)).toEqual({
-      granted: false,
-      retryAtMs: T0 + 1,
-    });
   });
 });

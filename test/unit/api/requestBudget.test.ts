@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   type BudgetCounterStore,
   type BudgetReservation,
-  type BudgetTake,
   InMemoryBudgetCounterStore,
   type ReservationRequest,
 } from '../../../shared/api/budgetCounterStore.js';
@@ -11,7 +10,6 @@ import {
   RequestBudget,
   type RequestBudgetOptions,
   reservationHoldMs,
-  usablePerMinute,
 } from '../../../shared/api/requestBudget.js';
 import { fakeTime, rejectionOf, TEST_TOKEN } from '../../support/apiClientHarness.js';
 
@@ -28,18 +26,11 @@ async function acquireTimes(budget: RequestBudget, times: number): Promise<void>
   for (let i = 0; i < times; i += 1) await budget.acquire(context);
 }
 
-/** Records every call and answers from scripted takes and reservations (granting by default). */
+/** Records every call and answers from scripted reservations (granting by default). */
 class RecordingStore implements BudgetCounterStore {
   readonly calls: Array<{ method: string; args: unknown[] }> = [];
-  constructor(
-    private readonly answers: BudgetTake[] = [],
-    private readonly reservations: BudgetReservation[] = [],
-  ) {}
+  constructor(private readonly reservations: BudgetReservation[] = []) {}
 
-  async tryTake(key: string, nowMs: number, limit: number, windowMs: number): Promise<BudgetTake> {
-    this.calls.push({ method: 'tryTake', args: [key, nowMs, limit, windowMs] });
-    return this.answers.shift() ?? { granted: true, remaining: 1 };
-  }
   async reserve(
     key: string,
     nowMs: number,
@@ -63,11 +54,11 @@ class RecordingStore implements BudgetCounterStore {
 }
 
 describe('RequestBudget', () => {
-  it('allows 45 of the 50 requests per minute by default, keeping a 10 % safety margin', async () => {
+  it('allows itself the whole 50 requests per minute by default', async () => {
     const { budget, time } = budgetWith({ maxWaitMs: 0 });
     expect(budget.requestsPerMinute).toBe(50);
-    expect(budget.usablePerMinute).toBe(45);
-    await acquireTimes(budget, 45);
+    expect(budget.usablePerMinute).toBe(50);
+    await acquireTimes(budget, 50);
     expect(time.sleeps).toEqual([]);
     expect(await budget.remaining()).toBe(0);
     await expect(budget.acquire(context)).rejects.toBeInstanceOf(RequestBudgetExhaustedError);
@@ -87,8 +78,8 @@ describe('RequestBudget', () => {
     await budget.acquire(context);
     time.advance(5_000);
     await budget.acquire(context);
-    // The first request (at 0 s) leaves the window at 60 s; it is now 20 s.
-    expect(time.sleeps).toEqual([40_000]);
+    // The first request (sent at 0 s, counted at 2 s) leaves the window at 62 s; it is now 20 s.
+    expect(time.sleeps).toEqual([42_000]);
   });
 
   it('throws RequestBudgetExhaustedError when the wait would exceed maxWaitMs', async () => {
@@ -96,7 +87,7 @@ describe('RequestBudget', () => {
     await budget.acquire(context);
     const error = await rejectionOf(budget.acquire(context));
     expect(error).toBeInstanceOf(RequestBudgetExhaustedError);
-    expect((error as RequestBudgetExhaustedError).retryAtMs).toBe(time.clock() + 60_000);
+    expect((error as RequestBudgetExhaustedError).retryAtMs).toBe(time.clock() + 62_000);
     expect(error.message).toContain('Escola Norte');
     expect(error.message).toContain('GET /orders');
     expect(error.message).not.toContain(TEST_TOKEN);
@@ -104,34 +95,21 @@ describe('RequestBudget', () => {
   });
 
   it('waits when the wait is exactly maxWaitMs', async () => {
-    const { budget, time } = budgetWith({ requestsPerMinute: 1, maxWaitMs: 60_000 });
+    const { budget, time } = budgetWith({ requestsPerMinute: 1, maxWaitMs: 62_000 });
     await acquireTimes(budget, 2);
-    expect(time.sleeps).toEqual([60_000]);
+    expect(time.sleeps).toEqual([62_000]);
   });
 
   it('reports how much later than its reservation a cycle of n requests counts them', () => {
-    expect(reservationHoldMs(0)).toBe(0);
-    expect(reservationHoldMs(1)).toBe(250);
-    expect(reservationHoldMs(9)).toBe(2_250);
-    expect(reservationHoldMs(60)).toBe(15_000);
-    expect(reservationHoldMs(61)).toBe(15_000);
-    expect(reservationHoldMs(1_000)).toBe(15_000);
+    // 2 s for the last to reach the server, after 250 ms a request, at most 15 s of them.
+    expect(reservationHoldMs(0)).toBe(2_000);
+    expect(reservationHoldMs(1)).toBe(2_250);
+    expect(reservationHoldMs(9)).toBe(4_250);
+    expect(reservationHoldMs(60)).toBe(17_000);
+    expect(reservationHoldMs(61)).toBe(17_000);
+    expect(reservationHoldMs(1_000)).toBe(17_000);
     const { budget } = budgetWith();
     expect(budget.holdMsFor(12)).toBe(reservationHoldMs(12));
-  });
-
-  it('allows itself the limit less a tenth of it, rounded down', () => {
-    expect(usablePerMinute(50)).toBe(45);
-    expect(usablePerMinute(20)).toBe(18);
-    expect(usablePerMinute(15)).toBe(14);
-    expect(usablePerMinute(9)).toBe(9);
-    expect(usablePerMinute(100)).toBe(90);
-    expect(budgetWith({ requestsPerMinute: 15 }).budget.usablePerMinute).toBe(usablePerMinute(15));
-  });
-
-  it('always allows itself at least one request a minute', () => {
-    expect(usablePerMinute(1)).toBe(1);
-    expect(usablePerMinute(0)).toBe(1);
   });
 
   it('uses the injected counter store, under a key, limit and one-minute window', async () => {
@@ -141,27 +119,46 @@ describe('RequestBudget', () => {
     expect(await budget.remaining()).toBe(17);
     await budget.pauseUntil(time.clock() + 1_000);
     expect(store.calls).toEqual([
-      { method: 'tryTake', args: [budget.key, time.clock(), 7, 60_000] },
-      { method: 'remaining', args: [budget.key, time.clock(), 7, 60_000] },
-      { method: 'pauseUntil', args: [budget.key, time.clock() + 1_000] },
-    ]);
-  });
-
-  it('passes the usable limit, under the safety margin, to the store', async () => {
-    const store = new RecordingStore();
-    const { budget, time } = budgetWith({ store, requestsPerMinute: 20 });
-    expect(budget.usablePerMinute).toBe(18);
-    await budget.acquire(context);
-    await budget.reserve(1, 2);
-    expect(store.calls).toEqual([
-      { method: 'tryTake', args: [budget.key, time.clock(), 18, 60_000] },
       {
         method: 'reserve',
         args: [
           budget.key,
           time.clock(),
-          { atLeast: 1, atMost: 2, countAtMs: time.clock() + 500 },
-          18,
+          { atLeast: 1, atMost: 1, countAtMs: time.clock() + 2_000 },
+          7,
+          60_000,
+        ],
+      },
+      { method: 'remaining', args: [budget.key, time.clock(), 7, 60_000] },
+      { method: 'pauseUntil', args: [budget.key, time.clock() + 1_000] },
+    ]);
+  });
+
+  it('passes the whole limit to the store, each request counted once it can have reached the server', async () => {
+    const store = new RecordingStore();
+    const { budget, time } = budgetWith({ store, requestsPerMinute: 20 });
+    expect(budget.usablePerMinute).toBe(20);
+    await budget.acquire(context);
+    await budget.reserve(1, 2);
+    // A request alone 2 s after it goes out; a reservation of two 2 s after the second is expected to.
+    expect(store.calls).toEqual([
+      {
+        method: 'reserve',
+        args: [
+          budget.key,
+          time.clock(),
+          { atLeast: 1, atMost: 1, countAtMs: time.clock() + 2_000 },
+          20,
+          60_000,
+        ],
+      },
+      {
+        method: 'reserve',
+        args: [
+          budget.key,
+          time.clock(),
+          { atLeast: 1, atMost: 2, countAtMs: time.clock() + 2_500 },
+          20,
           60_000,
         ],
       },
@@ -170,11 +167,11 @@ describe('RequestBudget', () => {
 
   it('sleeps until the retry time the store gives, then asks again', async () => {
     const time = fakeTime();
-    const store = new RecordingStore([{ granted: false, retryAtMs: time.clock() + 2_500 }]);
+    const store = new RecordingStore([{ granted: 0, retryAtMs: time.clock() + 2_500 }]);
     const { budget } = budgetWith({ store }, time);
     await budget.acquire(context);
     expect(time.sleeps).toEqual([2_500]);
-    expect(store.calls.map((call) => call.method)).toEqual(['tryTake', 'tryTake']);
+    expect(store.calls.map((call) => call.method)).toEqual(['reserve', 'reserve']);
   });
 
   it('shares the limit between budgets of the same token on one store', async () => {
@@ -226,7 +223,7 @@ describe('RequestBudget', () => {
     expect(await budget.remaining()).toBe(0);
     await budget.acquire(context);
     expect(time.sleeps).toEqual([30_000]);
-    expect(await budget.remaining()).toBe(44);
+    expect(await budget.remaining()).toBe(49);
   });
 
   it('refuses at once when a pause outlasts maxWaitMs', async () => {
@@ -242,14 +239,14 @@ describe('RequestBudget', () => {
       const { budget, time } = budgetWith({ store, requestsPerMinute: 7 });
       expect(await budget.reserve(2, 10)).toBe(10);
       expect(budget.reserved).toBe(10);
-      // 250 ms per reserved request, at most 15 s ahead.
+      // 2 s after the last is expected to go out, at 250 ms a request, at most 15 s ahead.
       expect(store.calls).toEqual([
         {
           method: 'reserve',
           args: [
             budget.key,
             time.clock(),
-            { atLeast: 2, atMost: 10, countAtMs: time.clock() + 2_500 },
+            { atLeast: 2, atMost: 10, countAtMs: time.clock() + 4_500 },
             7,
             60_000,
           ],
@@ -257,21 +254,22 @@ describe('RequestBudget', () => {
       ]);
     });
 
-    it('counts a large reservation at most 15 s ahead', async () => {
+    it('counts a large reservation at most 15 s and the arrival allowance ahead', async () => {
       const store = new RecordingStore();
       const { budget, time } = budgetWith({ store, requestsPerMinute: 100 });
       // 80 × 250 ms would be 20 s.
       await budget.reserve(1, 80);
-      expect(store.calls[0]?.args[2]).toEqual({ atLeast: 1, atMost: 80, countAtMs: time.clock() + 15_000 });
+      expect(store.calls[0]?.args[2]).toEqual({ atLeast: 1, atMost: 80, countAtMs: time.clock() + 17_000 });
     });
 
     it('gives back the requests still reserved before waiting, and asks for them again with the new ones', async () => {
       const time = fakeTime();
       const start = time.clock();
-      const store = new RecordingStore(
-        [],
-        [{ granted: 3 }, { granted: 0, retryAtMs: start + 4_000 }, { granted: 0, retryAtMs: start + 4_000 }],
-      );
+      const store = new RecordingStore([
+        { granted: 3 },
+        { granted: 0, retryAtMs: start + 4_000 },
+        { granted: 0, retryAtMs: start + 4_000 },
+      ]);
       const { budget } = budgetWith({ store }, time);
       await budget.reserve(1, 3);
       await budget.acquire(context);
@@ -279,15 +277,15 @@ describe('RequestBudget', () => {
       expect(budget.reserved).toBe(6);
       expect(time.sleeps).toEqual([4_000]);
       expect(store.calls.map(({ method, args }) => [method, args[2]])).toEqual([
-        ['reserve', { atLeast: 1, atMost: 3, countAtMs: start + 750 }],
-        ['reserve', { atLeast: 2, atMost: 4, countAtMs: start + 1_000 }],
+        ['reserve', { atLeast: 1, atMost: 3, countAtMs: start + 2_750 }],
+        ['reserve', { atLeast: 2, atMost: 4, countAtMs: start + 3_000 }],
         // The two left of the first reservation go back, counted where they were...
         ['release', 2],
         // ...and are asked for again with the new ones, counted after the wait when they will be sent.
-        ['reserve', { atLeast: 4, atMost: 6, countAtMs: start + 1_500 }],
-        ['reserve', { atLeast: 4, atMost: 6, countAtMs: start + 4_000 + 1_500 }],
+        ['reserve', { atLeast: 4, atMost: 6, countAtMs: start + 3_500 }],
+        ['reserve', { atLeast: 4, atMost: 6, countAtMs: start + 4_000 + 3_500 }],
       ]);
-      expect(store.calls[2]?.args).toEqual([budget.key, start + 750, 2]);
+      expect(store.calls[2]?.args).toEqual([budget.key, start + 2_750, 2]);
     });
 
     // Held requests given back to be asked for again must not be lost when the re-ask does not fit in time.
@@ -300,7 +298,7 @@ describe('RequestBudget', () => {
       time.advance(10_000);
       await acquireTimes(second, 2);
       time.advance(10_000);
-      // One more would fit at 60.75 s, within the wait; four (with the three held) only at 70 s, past it.
+      // One more would fit at 62.75 s, within the wait; four (with the three held) only at 72 s, past it.
       expect(await first.reserve(1, 1, 45_000)).toBe(0);
       expect(first.reserved).toBe(3);
     });
@@ -319,12 +317,12 @@ describe('RequestBudget', () => {
       const start = time.clock();
       await acquireTimes(budget, 2);
       expect(await budget.reserve(1, 3)).toBe(3);
-      // The window is full; the one more wanted fits once the two taken at the start leave it, at 60 s.
+      // The window is full; the one more wanted fits once the two taken at the start leave it, at 62 s.
       expect(await budget.reserve(1, 1)).toBe(1);
-      expect(time.sleeps).toEqual([60_000]);
-      expect(time.clock()).toBe(start + 60_000);
+      expect(time.sleeps).toEqual([62_000]);
+      expect(time.clock()).toBe(start + 62_000);
       expect(budget.reserved).toBe(4);
-      // Had the first three stayed counted at 0.75 s, the window would hold them until 60.75 s and four
+      // Had the first three stayed counted at 2.75 s, the window would hold them until 62.75 s and four
       // would not have fitted now; instead all four are counted after the wait, and one is left.
       expect(await budget.remaining()).toBe(1);
     });
@@ -344,7 +342,7 @@ describe('RequestBudget', () => {
       expect(budget.reserved).toBe(0);
       expect(store.calls.map((call) => call.method)).toEqual(['reserve']);
       await budget.acquire(context);
-      expect(store.calls.map((call) => call.method)).toEqual(['reserve', 'tryTake']);
+      expect(store.calls.map((call) => call.method)).toEqual(['reserve', 'reserve']);
     });
 
     it('grants part of the reservation when only part of it fits the window', async () => {
@@ -362,14 +360,14 @@ describe('RequestBudget', () => {
       const { budget, time } = budgetWith({ requestsPerMinute: 5 });
       await acquireTimes(budget, 4);
       time.advance(10_000);
-      // One is free but three are needed: the requests made at 0 s leave the window at 60 s.
+      // One is free but three are needed: the requests made at 0 s (counted at 2 s) leave the window at 62 s.
       expect(await budget.reserve(3, 5)).toBe(5);
-      expect(time.sleeps).toEqual([50_000]);
+      expect(time.sleeps).toEqual([52_000]);
     });
 
     it('sleeps until the retry time the store gives for atLeast, then asks again', async () => {
       const time = fakeTime();
-      const store = new RecordingStore([], [{ granted: 0, retryAtMs: time.clock() + 4_000 }]);
+      const store = new RecordingStore([{ granted: 0, retryAtMs: time.clock() + 4_000 }]);
       const { budget } = budgetWith({ store }, time);
       expect(await budget.reserve(2, 4)).toBe(4);
       expect(time.sleeps).toEqual([4_000]);
@@ -380,7 +378,7 @@ describe('RequestBudget', () => {
       const { budget, time } = budgetWith({ requestsPerMinute: 5 });
       await acquireTimes(budget, 4);
       time.advance(10_000);
-      expect(await budget.reserve(3, 5, 49_999)).toBe(0);
+      expect(await budget.reserve(3, 5, 51_999)).toBe(0);
       expect(time.sleeps).toEqual([]);
       expect(budget.reserved).toBe(0);
       expect(await budget.remaining()).toBe(1);
@@ -390,8 +388,8 @@ describe('RequestBudget', () => {
       const { budget, time } = budgetWith({ requestsPerMinute: 5 });
       await acquireTimes(budget, 4);
       time.advance(10_000);
-      expect(await budget.reserve(3, 5, 50_000)).toBe(5);
-      expect(time.sleeps).toEqual([50_000]);
+      expect(await budget.reserve(3, 5, 52_000)).toBe(5);
+      expect(time.sleeps).toEqual([52_000]);
     });
 
     it('gives back exactly the unused part of the reservation in one store call', async () => {
@@ -427,6 +425,34 @@ describe('RequestBudget', () => {
       expect(store.calls.map((call) => call.method)).toEqual(['reserve']);
     });
 
+    it('reserves again from now what a reservation would send after it was counted', async () => {
+      const store = new RecordingStore();
+      const { budget, time } = budgetWith({ store });
+      const start = time.clock();
+      await budget.reserve(1, 3);
+      await budget.acquire(context);
+      // Answers came slowly: the second request goes out 1 s later, past the 2.75 s less its 2 s to arrive.
+      time.advance(1_000);
+      await budget.acquire(context);
+      expect(budget.reserved).toBe(1);
+      expect(store.calls.map(({ method, args }) => [method, ...args.slice(1)])).toEqual([
+        ['reserve', start, { atLeast: 1, atMost: 3, countAtMs: start + 2_750 }, 50, 60_000],
+        ['release', start + 2_750, 2],
+        ['reserve', start + 1_000, { atLeast: 1, atMost: 2, countAtMs: start + 1_000 + 2_500 }, 50, 60_000],
+      ]);
+    });
+
+    it('sends from its reservation without asking the store again while requests go out in time', async () => {
+      const store = new RecordingStore();
+      const { budget, time } = budgetWith({ store });
+      await budget.reserve(1, 3);
+      for (let i = 0; i < 3; i += 1) {
+        await budget.acquire(context);
+        time.advance(250);
+      }
+      expect(store.calls.map(({ method }) => method)).toEqual(['reserve']);
+    });
+
     it('drops the reservation when the server says to back off, without sending its requests', async () => {
       const store = new RecordingStore();
       const { budget, time } = budgetWith({ store });
@@ -434,7 +460,7 @@ describe('RequestBudget', () => {
       await budget.pauseUntil(time.clock() + 5_000);
       expect(budget.reserved).toBe(0);
       await budget.acquire(context);
-      expect(store.calls.map((call) => call.method)).toEqual(['reserve', 'pauseUntil', 'tryTake']);
+      expect(store.calls.map((call) => call.method)).toEqual(['reserve', 'pauseUntil', 'reserve']);
     });
   });
 });

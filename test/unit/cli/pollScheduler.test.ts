@@ -178,9 +178,10 @@ describe('turns on one token', () => {
       (_entry, now) =>
         pollReport({ requests: 9, nextPollAt: now + 60_000, earliestNextPollAt: now + 10_000 }),
     );
-    // 9 requests at 90 % of 45 a minute, held 2.25 s longer in the window: 13.8 s apart, one turn each.
+    // 9 requests at 90 % of 45 a minute, held 4.25 s longer in the window (2 s to reach the server, 250 ms
+    // each): 14.3 s apart, one turn each.
     const gap = tokenFreeAt(0, 9, 45);
-    expect(gap).toBe(Math.round((9 / ((40.5 * 60) / 62.25)) * 60_000));
+    expect(gap).toBe(Math.round((9 / ((40.5 * 60) / 64.25)) * 60_000));
     expect(order).toEqual([
       'north@0',
       `south@${gap}`,

@@ -102,25 +102,25 @@ describe('pacePoll', () => {
     expect(pacing.sweepPeriodMs).toBe(Number.POSITIVE_INFINITY);
   });
 
-  it('works the documented example: 45 usable a minute, 9 detection requests, 108 sweep pages over 5 minutes', () => {
-    // 50/min less the 10 % margin = 45 usable; a 9-request cycle is held 9 × 250 ms = 2,250 ms.
-    expect(reservationHoldMs(9)).toBe(2_250);
+  it('works the example: 50 usable a minute, 9 detection requests, 108 sweep pages over 5 minutes', () => {
+    // A 9-request cycle is held 2 s to reach the server + 9 × 250 ms = 4,250 ms.
+    expect(reservationHoldMs(9)).toBe(4_250);
     const pacing = pacePoll({
-      usablePerMinute: 45,
+      usablePerMinute: 50,
       organizationsOnToken: 1,
       detectionRequests: 9,
       sweepPages: 108,
       sweepPeriodMs: 5 * MINUTE,
       minIntervalMs: 0,
-      holdMs: 2_250,
+      holdMs: 4_250,
     });
-    // Sustainable: 90 % of 45 = 40.5, × 60 / 62.25 for the hold ≈ 39.04 a minute.
-    expect(pacing.perMinute).toBeCloseTo((0.9 * 45 * 60) / 62.25, 9);
-    // Sweep: 108 / 5 = 21.6 a minute wanted, but at most 20 % of 39.04 ≈ 7.81, so the full sweep takes
-    // 108 / 7.81 ≈ 13.83 min instead of 5.
-    expect(pacing.sweepPeriodMs).toBe(830_000);
-    // Detection: the other 80 %, ≈ 31.23 a minute, so 9 requests every 9 / 31.23 min ≈ 17.29 s.
-    expect(pacing.intervalMs).toBe(17_292);
+    // Sustainable: 90 % of 50 = 45, × 60 / 64.25 for the hold ≈ 42.02 a minute.
+    expect(pacing.perMinute).toBeCloseTo((0.9 * 50 * 60) / 64.25, 9);
+    // Sweep: 108 / 5 = 21.6 a minute wanted, but at most 20 % of 42.02 ≈ 8.40, so the full sweep takes
+    // 108 / 8.40 ≈ 12.85 min instead of 5.
+    expect(pacing.sweepPeriodMs).toBe(771_000);
+    // Detection: the other 80 %, ≈ 33.62 a minute, so 9 requests every 9 / 33.62 min ≈ 16.06 s.
+    expect(pacing.intervalMs).toBe(16_063);
     // Sweep and detection share each cycle 20 : 80, so a cycle carries 9 × 2 / 8 = 2.25 sweep pages.
     expect(pacing.sweepPagesPerCycle).toBeCloseTo(2.25, 9);
   });

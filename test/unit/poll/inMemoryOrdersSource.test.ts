@@ -341,7 +341,7 @@ describe('InMemoryOrdersSource', () => {
         { atLeast: 5, atMost: 8, granted: 0 },
         { atLeast: 1, atMost: 8, granted: 4 },
       ]);
-      expect(budget.holdMsFor(4)).toBe(1_000);
+      expect(budget.holdMsFor(4)).toBe(3_000);
     });
   });
 
@@ -355,7 +355,8 @@ describe('InMemoryOrdersSource', () => {
     expect(budget.usablePerMinute).toBe(3);
     await expect(source.listOrders(pending(TODAY))).resolves.toMatchObject({ pages: 3 });
     await expect(source.listOrders(pending(TODAY))).rejects.toBeInstanceOf(RequestBudgetExhaustedError);
-    now += MINUTE;
+    // Each request is counted 2 s after it went out, the longest it may take to reach the server.
+    now += MINUTE + 2_000;
     await expect(source.listOrders(pending(TODAY))).resolves.toMatchObject({ pages: 3 });
   });
 });

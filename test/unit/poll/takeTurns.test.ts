@@ -87,9 +87,10 @@ describe('nextTurn', () => {
 
 describe('tokenFreeAt', () => {
   it('rests the token for what the cycle cost at 90 % of its rate, the hold of its reservation allowed for', () => {
-    // 40.5 a minute, less for the 1 s the 4 requests are held: 4 / (40.5 × 60 / 61) minutes.
-    expect(tokenFreeAt(NOW, 4, 45)).toBe(NOW + Math.round((4 / ((40.5 * 60) / 61)) * 60_000));
-    expect(tokenFreeAt(NOW, 0, 45)).toBe(NOW);
+    // 45 a minute, less for the 3 s the 4 requests are held (2 s to arrive, 4 × 250 ms): 4 / (45 × 60 / 63)
+    // minutes.
+    expect(tokenFreeAt(NOW, 4, 50)).toBe(NOW + Math.round((4 / ((45 * 60) / 63)) * 60_000));
+    expect(tokenFreeAt(NOW, 0, 50)).toBe(NOW);
   });
 });
 

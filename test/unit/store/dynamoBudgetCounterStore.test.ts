@@ -35,6 +35,9 @@ function newCounters(metrics = new DynamoMetrics()): DynamoBudgetCounterStore {
   return new DynamoBudgetCounterStore(new StateTableClient({ client, tableName: TABLE, metrics }));
 }
 
+/** One request counted now: how RequestBudget takes a request outside a cycle's reservation. */
+const ONE_NOW = { atLeast: 1, atMost: 1, countAtMs: T0 };
+
 const conditionFailed = () => new ConditionalCheckFailedException({ message: 'changed', $metadata: {} });
 
 describe('DynamoBudgetCounterStore requests', () => {
@@ -42,7 +45,7 @@ describe('DynamoBudgetCounterStore requests', () => {
     ddb.on(GetCommand).resolves({});
     ddb.on(UpdateCommand).resolves({});
 
-    expect(await newCounters().tryTake(KEY, T0, 5, WINDOW)).toEqual({ granted: true, remaining: 4 });
+    expect(await newCounters().reserve(KEY, T0, ONE_NOW, 5, WINDOW)).toEqual({ granted: 1 });
 
     expect(ddb).toHaveReceivedCommandWith(GetCommand, {
       Key: { pk: `BUDGET#${KEY}`, sk: 'LOG' },
@@ -62,7 +65,7 @@ describe('DynamoBudgetCounterStore requests', () => {
       .resolvesOnce({ Item: { times: [T0 - 10], revision: 4 } });
     ddb.on(UpdateCommand).rejectsOnce(conditionFailed()).resolvesOnce({});
 
-    expect(await newCounters().tryTake(KEY, T0, 5, WINDOW)).toEqual({ granted: true, remaining: 3 });
+    expect(await newCounters().reserve(KEY, T0, ONE_NOW, 5, WINDOW)).toEqual({ granted: 1 });
 
     expect(ddb).toHaveReceivedCommandTimes(UpdateCommand, 2);
     expect(ddb).toHaveReceivedNthCommandWith(UpdateCommand, 1, {
@@ -77,8 +80,8 @@ describe('DynamoBudgetCounterStore requests', () => {
   it('writes nothing when it refuses, and forgets requests that left the window', async () => {
     ddb.on(GetCommand).resolves({ Item: { times: [T0 - WINDOW, T0 - 20_000, T0 - 10_000], revision: 9 } });
 
-    expect(await newCounters().tryTake(KEY, T0, 2, WINDOW)).toEqual({
-      granted: false,
+    expect(await newCounters().reserve(KEY, T0, ONE_NOW, 2, WINDOW)).toEqual({
+      granted: 0,
       retryAtMs: T0 - 20_000 + WINDOW,
     });
     expect(ddb).not.toHaveReceivedCommand(UpdateCommand);
@@ -88,7 +91,9 @@ describe('DynamoBudgetCounterStore requests', () => {
     ddb.on(GetCommand).resolves({ Item: { times: [], revision: 1 } });
     ddb.on(UpdateCommand).rejects(conditionFailed());
 
-    await expect(newCounters().tryTake(KEY, T0, 5, WINDOW)).rejects.toBeInstanceOf(StoreContentionError);
+    await expect(newCounters().reserve(KEY, T0, ONE_NOW, 5, WINDOW)).rejects.toBeInstanceOf(
+      StoreContentionError,
+    );
     expect(ddb).toHaveReceivedCommandTimes(UpdateCommand, 25);
   });
 

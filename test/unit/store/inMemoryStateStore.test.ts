@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { StoreContentionError } from '../../../shared/store/errors.js';
 import { initialPollState, type PollState } from '../../../shared/store/pollState.js';
+import { takeOne } from '../../support/budgetTake.js';
 import { InMemoryStateStore } from '../../support/inMemoryStateStore.js';
 import {
   describeStateStoreConformance,
@@ -122,8 +123,8 @@ describe('InMemoryStateStore beyond the port', () => {
   it('shares budget counters handed to several stores, as runs on one table do', async () => {
     const first = new InMemoryStateStore();
     const second = new InMemoryStateStore({ budgetCounters: first.budgetCounters });
-    await first.budgetCounters.tryTake('token#a', T0, 1, 60_000);
-    expect(await second.budgetCounters.tryTake('token#a', T0 + 1, 1, 60_000)).toEqual({
+    await takeOne(first.budgetCounters, 'token#a', T0, 1, 60_000);
+    expect(await takeOne(second.budgetCounters, 'token#a', T0 + 1, 1, 60_000)).toEqual({
       granted: false,
       retryAtMs: T0 + 60_000,
     });
