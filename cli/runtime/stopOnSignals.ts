@@ -24,6 +24,7 @@ export const ECHO_WINDOW_MS = 500;
 export function stopOnSignals(onStopping: (signal: NodeJS.Signals) => void): SignalStop {
   const controller = new AbortController();
   let first: { signal: StopSignal; at: number } | undefined;
+  let disposed = false;
   const onSignal = (signal: StopSignal) => {
     const at = performance.now();
     if (first && signal === first.signal && at - first.at < ECHO_WINDOW_MS) return;
@@ -37,7 +38,16 @@ export function stopOnSignals(onStopping: (signal: NodeJS.Signals) => void): Sig
     signal: controller.signal,
     requestStop: () => controller.abort(),
     dispose: () => {
+      if (disposed) return;
+      disposed = true;
       for (const name of SIGNALS) process.off(name, onSignal);
+      // The echo of the stop's Ctrl-C may still be on its way (on a loaded machine npm or our own launcher
+      // forwards it late): with no listener left it would kill the process on its way out, as if forced.
+      if (first === undefined) return;
+      const echoed = first.signal;
+      const swallow = () => {};
+      process.on(echoed, swallow);
+      setTimeout(() => process.off(echoed, swallow), ECHO_WINDOW_MS).unref();
     },
   };
 }

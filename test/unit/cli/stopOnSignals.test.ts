@@ -50,6 +50,26 @@ describe('stopOnSignals', () => {
     expect(exit).toHaveBeenCalledWith(143);
   });
 
+  it('still swallows the echo of the stop signal for a moment after the command is done', () => {
+    vi.useFakeTimers({ toFake: ['performance', 'setTimeout'] });
+    const before = process.listenerCount('SIGINT');
+    process.emit('SIGINT', 'SIGINT');
+    stop.dispose();
+    // A listener is left, so the late echo does not kill the process with the default action...
+    expect(process.listenerCount('SIGINT')).toBe(before);
+    process.emit('SIGINT', 'SIGINT');
+    expect(exit).not.toHaveBeenCalled();
+    // ...and only for the echo's window.
+    vi.advanceTimersByTime(ECHO_WINDOW_MS);
+    expect(process.listenerCount('SIGINT')).toBe(before - 1);
+  });
+
+  it('leaves no listener behind when no signal came', () => {
+    const before = process.listenerCount('SIGINT');
+    stop.dispose();
+    expect(process.listenerCount('SIGINT')).toBe(before - 1);
+  });
+
   it('exits at once on a signal once a stop was requested for another reason', () => {
     stop.requestStop();
     process.emit('SIGTERM', 'SIGTERM');
