@@ -1,4 +1,4 @@
-// One request taken from a budget counter store as RequestBudget takes one outside a reservation, and what
+// One request taken from a budget counter store, a reservation of one counted at the time given, and what
 // the window has left after it: the store tests' shorthand.
 import type { BudgetCounterStore } from '../../shared/api/budgetCounterStore.js';
 

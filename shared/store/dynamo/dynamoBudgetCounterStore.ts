@@ -1,16 +1,16 @@
 // The per-token request budget in DynamoDB, shared by every Lambda invocation that polls with a token.
 //
 // Algorithm: an exact sliding log with optimistic concurrency. One item per key (BUDGET#<key> / LOG) holds
-// the sorted times of the requests counted in the window (at most `limit` of them; a cycle's reservation
-// is counted at a time that may lie a little in the future), `pausedUntil`, and a `revision`. A request outside a
-// cycle's reservation is a reservation of one; each reads the item (strongly consistent), decides with the shared
-// decideReservation, and write the new log only under `revision = :read`; a writer that lost the race
-// re-reads and decides again. A release removes unused reserved times the same way. A conflict always
-// means another caller made progress, and callers stop writing once the window is full, so the retries
-// are bounded. Why not fixed windows with a weighted estimate: that estimate assumes requests were spread
-// evenly over the previous window, so a burst at its end followed by one at the start of the next can
-// exceed the limit within 60 s, which is exactly what the API counts. This costs one read and one write
-// per reservation (however many requests it holds) and never exceeds. Refusals, and releases
+// the sorted times of the requests counted in the window (at most `limit` of them; a reservation is
+// counted at a time that may lie a little in the future), `pausedUntil`, and a `revision`. Every
+// reservation (a request outside a cycle's is a reservation of one) reads the item (strongly consistent),
+// decides with the shared decideReservation, and writes the new log only under `revision = :read`; a
+// writer that lost the race re-reads and decides again. A release removes unused reserved times the same
+// way. A conflict always means another caller made progress, and callers stop writing once the window is
+// full, so the retries are bounded. Why not fixed windows with a weighted estimate: that estimate assumes
+// requests were spread evenly over the previous window, so a burst at its end followed by one at the start
+// of the next can exceed the limit within 60 s, which is exactly what the API counts. This costs one read
+// and one write per reservation (however many requests it holds) and never exceeds. Refusals, and releases
 // with nothing to give back, write nothing.
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
