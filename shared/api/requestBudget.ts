@@ -15,7 +15,10 @@ const WINDOW_MS = 60_000;
  * which a cycle answered slowly overran (test/integration/api/requestBudget.slowServer.test.ts).
  */
 const ARRIVAL_MS = 2_000;
-/** How long each reserved request is assumed to take, one after another: see ReservationRequest. */
+/**
+ * How long each reserved request is assumed to take, one after another (see ReservationRequest), until a
+ * cycle's own requests show they take longer.
+ */
 const RESERVED_REQUEST_MS = 250;
 const MAX_RESERVATION_HOLD_MS = 15_000;
 
@@ -24,8 +27,16 @@ const MAX_RESERVATION_HOLD_MS = 15_000;
  * server about then. Each reservation so stays in the window that much longer, which the pace allows for.
  * Requests that go out later still (slow answers before them) are reserved again when they do (acquire).
  */
-export function reservationHoldMs(requests: number): number {
-  return ARRIVAL_MS + Math.min(MAX_RESERVATION_HOLD_MS, requests * RESERVED_REQUEST_MS);
+export function reservationHoldMs(requests: number, perRequestMs = RESERVED_REQUEST_MS): number {
+  return ARRIVAL_MS + Math.min(MAX_RESERVATION_HOLD_MS, requests * perRequestMs);
+}
+
+/** A reservation this budget holds: `count` of its `granted` requests not sent yet. */
+interface HeldReservation {
+  reservedAt: number;
+  countAtMs: number;
+  granted: number;
+  count: number;
 }
 
 export interface RequestBudgetOptions {
@@ -57,7 +68,7 @@ export class RequestBudget {
   readonly #clock: () => number;
   readonly #sleep: (ms: number) => Promise<void>;
   /** Reservations not yet used up, each with the time the store counts it at. */
-  #reservations: Array<{ countAtMs: number; count: number }> = [];
+  #reservations: HeldReservation[] = [];
 
   constructor(options: RequestBudgetOptions) {
     this.requestsPerMinute = options.requestsPerMinute ?? 50;
@@ -78,9 +89,7 @@ export class RequestBudget {
   async acquire(context: RequestContext): Promise<void> {
     const sendsAt = this.#clock() + ARRIVAL_MS;
     if (this.#reservations.some(({ count, countAtMs }) => count > 0 && countAtMs < sendsAt)) {
-      const unsent = this.reserved;
-      await this.release();
-      await this.reserve(1, unsent);
+      await this.#reserveAgain();
     }
     const reservation = this.#reservations.find(({ count }) => count > 0);
     if (reservation) {
@@ -110,17 +119,35 @@ export class RequestBudget {
    * Adds to this budget's reservation between `atLeast` and `atMost` requests in one store write, waiting
    * up to `maxWaitMs` for `atLeast` to fit. Returns how many were added (0 when they did not fit in time).
    */
-  async reserve(atLeast: number, atMost: number, maxWaitMs = this.maxWaitMs): Promise<number> {
+  reserve(atLeast: number, atMost: number, maxWaitMs = this.maxWaitMs): Promise<number> {
+    return this.#reserve(atLeast, atMost, maxWaitMs, RESERVED_REQUEST_MS);
+  }
+
+  /**
+   * Gives back what is still reserved and reserves it again from now, counted at the pace the requests have
+   * gone out so far, so that a slow server costs a cycle one such write rather than one every few requests.
+   */
+  async #reserveAgain(): Promise<void> {
+    const now = this.#clock();
+    const sent = this.#reservations.reduce((sum, { granted, count }) => sum + granted - count, 0);
+    const since = Math.min(...this.#reservations.map(({ reservedAt }) => reservedAt));
+    const perRequestMs = sent > 0 ? Math.max(RESERVED_REQUEST_MS, (now - since) / sent) : RESERVED_REQUEST_MS;
+    const unsent = this.reserved;
+    await this.release();
+    await this.#reserve(1, unsent, this.maxWaitMs, perRequestMs);
+  }
+
+  async #reserve(atLeast: number, atMost: number, maxWaitMs: number, perRequestMs: number): Promise<number> {
     if (atMost <= 0) return 0;
     const deadline = this.#clock() + maxWaitMs;
     let held = 0;
     for (;;) {
       const now = this.#clock();
-      const countAtMs = now + reservationHoldMs(atMost);
+      const countAtMs = now + reservationHoldMs(atMost, perRequestMs);
       const request = { atLeast: Math.max(1, atLeast), atMost, countAtMs };
       const result = await this.#store.reserve(this.key, now, request, this.usablePerMinute, WINDOW_MS);
       if (result.granted > 0) {
-        this.#reservations.push({ countAtMs, count: result.granted });
+        this.#hold(now, countAtMs, result.granted);
         return result.granted - held;
       }
       if (!('retryAtMs' in result) || result.retryAtMs > deadline) {
@@ -146,7 +173,11 @@ export class RequestBudget {
     const countAtMs = now + reservationHoldMs(requests);
     const request = { atLeast: 1, atMost: requests, countAtMs };
     const result = await this.#store.reserve(this.key, now, request, this.usablePerMinute, WINDOW_MS);
-    if (result.granted > 0) this.#reservations.push({ countAtMs, count: result.granted });
+    if (result.granted > 0) this.#hold(now, countAtMs, result.granted);
+  }
+
+  #hold(reservedAt: number, countAtMs: number, granted: number): void {
+    this.#reservations.push({ reservedAt, countAtMs, granted, count: granted });
   }
 
   holdMsFor(requests: number): number {

@@ -435,11 +435,22 @@ describe('RequestBudget', () => {
       time.advance(1_000);
       await budget.acquire(context);
       expect(budget.reserved).toBe(1);
+      // The two left are counted again from now, at the second a request they have gone out at so far.
       expect(store.calls.map(({ method, args }) => [method, ...args.slice(1)])).toEqual([
         ['reserve', start, { atLeast: 1, atMost: 3, countAtMs: start + 2_750 }, 50, 60_000],
         ['release', start + 2_750, 2],
-        ['reserve', start + 1_000, { atLeast: 1, atMost: 2, countAtMs: start + 1_000 + 2_500 }, 50, 60_000],
+        [
+          'reserve',
+          start + 1_000,
+          { atLeast: 1, atMost: 2, countAtMs: start + 1_000 + 2_000 + 2_000 },
+          50,
+          60_000,
+        ],
       ]);
+      // The last goes out at that pace, within what was counted: no write more.
+      time.advance(1_000);
+      await budget.acquire(context);
+      expect(store.calls).toHaveLength(3);
     });
 
     it('sends from its reservation without asking the store again while requests go out in time', async () => {
