@@ -55,8 +55,6 @@ export interface Pacing {
   perMinute: number;
   /** From one cycle's start to the next, when cycles cost what is expected. */
   intervalMs: number;
-  /** From one walk of the whole pending window to the next: `intervalMs` unless today is first. */
-  restIntervalMs: number;
   /**
    * While today is first, the parts the rest of the window is walked in, one beside today's listing each
    * cycle, so that every cycle costs about the same; 1 otherwise.
@@ -108,7 +106,6 @@ export function pacePoll(input: PacingInput): Pacing {
   return {
     perMinute,
     intervalMs: Math.round(intervalMs),
-    restIntervalMs: Math.round(restParts * intervalMs),
     restParts,
     sweepPagesPerCycle: (sweepPerMinute * intervalMs) / MINUTE_MS,
     sweepPeriodMs:

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { reservationHoldMs } from '../../../shared/api/requestBudget.js';
 import { gapFor, type PacingInput, pacePoll } from '../../../shared/detect/pacePoll.js';
+import { restIntervalOf } from '../../support/detectFixtures.js';
 
 const MINUTE = 60_000;
 
@@ -135,7 +136,7 @@ describe('pacePoll, today first', () => {
     const pacing = busy(0.5);
     expect(pacing.restParts).toBe(1);
     expect(pacing.intervalMs).toBe(Math.round((11 / 40.5) * MINUTE));
-    expect(pacing.restIntervalMs).toBe(pacing.intervalMs);
+    expect(restIntervalOf(pacing)).toBe(pacing.intervalMs);
     // Before any change is seen, the mix is taken as even.
     expect(busy(undefined)).toEqual(pacing);
   });
@@ -145,7 +146,7 @@ describe('pacePoll, today first', () => {
     const pacing = busy(0.8);
     expect(pacing.restParts).toBe(2);
     expect(pacing.intervalMs).toBe(Math.round((8 / 40.5) * MINUTE));
-    expect(pacing.restIntervalMs).toBe(Math.round(2 * (8 / 40.5) * MINUTE));
+    expect(restIntervalOf(pacing)).toBe(Math.round(2 * (8 / 40.5) * MINUTE));
     expect(busy(0.99).restParts).toBe(2);
     // Cheaper cycles come more often: today's listing is read sooner than in whole walks of the window.
     expect(pacing.intervalMs).toBeLessThan(pacePoll(input({ detectionRequests: 11 })).intervalMs);
