@@ -45,6 +45,11 @@ export function pagesOf(walks: readonly PlannedWalk[]): number {
   return walks.reduce((sum, walk) => sum + walk.estimatedRequests, 0);
 }
 
+/** Dates `startDate` to `endDate` of a status's listing (its window, or a part of it), as a listing of their own. */
+export function partOf(whole: ListingSpec, startDate: string, endDate: string): ListingSpec {
+  return { kind: 'part', status: whole.status, establishment: whole.establishment, startDate, endDate };
+}
+
 /** A walk of pending over `listing`, whole, from page 1: the walks detection plans. */
 export function detectWalk(listing: ListingSpec, pages: number): PlannedWalk {
   return {

@@ -11,7 +11,7 @@
 // sweep. The archived listing only ever gains orders, so reading it forward skips none.
 import type { OrderStatus } from '../api/schemas.js';
 import { addDays } from '../time/calendarDate.js';
-import { type ListingSpec, listingKey, type PlannedWalk, pagesFor } from './listingSpec.js';
+import { type ListingSpec, listingKey, type PlannedWalk, pagesFor, partOf } from './listingSpec.js';
 
 export const TERMINAL_STATUSES: readonly OrderStatus[] = ['completed', 'canceled', 'archived'];
 
@@ -137,7 +137,7 @@ function baselineDate(
   // starts the baseline afresh.
   const resumed = progress?.nextDate;
   const date = resumed !== undefined && resumed > input.startDate ? resumed : input.startDate;
-  const part: ListingSpec = { ...listing, kind: 'part', startDate: date, endDate: date };
+  const part = partOf(listing, date, date);
   const partKey = listingKey(part);
   const whole = input.knownSizes[key];
   const days = Math.max(1, dayCount(input.startDate, input.endDate));

@@ -14,6 +14,7 @@ import {
   type PlannedWalk,
   pagesFor,
   pagesOf,
+  partOf,
   sameEstablishment,
 } from './listingSpec.js';
 import { HOT_MARGIN_MS } from './planCadence.js';
@@ -64,7 +65,7 @@ export function todayFirstWalks(
 ): TodayFirstWalks | undefined {
   if (window.length === 0 || window.some((walk) => walk.listing.kind !== 'window')) return undefined;
   const part = (whole: ListingSpec, startDate: string, endDate: string): PlannedWalk => {
-    const listing: ListingSpec = { ...whole, kind: 'part', startDate, endDate };
+    const listing = partOf(whole, startDate, endDate);
     return detectWalk(listing, pagesFor(pendingIn(listing, listingKey(listing))));
   };
   const todays = window.map(({ listing }) => part(listing, today, today));
@@ -142,7 +143,7 @@ function walksOf(run: readonly RestDate[]): PlannedWalk[] {
   const flush = () => {
     if (current === undefined) return;
     const { whole, startDate, endDate, orders } = current;
-    walks.push(detectWalk({ ...whole, kind: 'part', startDate, endDate }, pagesFor(orders)));
+    walks.push(detectWalk(partOf(whole, startDate, endDate), pagesFor(orders)));
   };
   for (const { whole, date, orders } of run) {
     if (current?.whole === whole && addDays(current.endDate, 1) === date) {
