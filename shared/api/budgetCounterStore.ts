@@ -27,6 +27,13 @@ export interface BudgetCounterStore {
   ): Promise<BudgetReservation>;
   /** Gives back `count` requests of the reservation counted at `countAtMs` that were not used. */
   release(key: string, countAtMs: number, count: number): Promise<void>;
+  /**
+   * Counts `count` requests counted at `fromMs` at the later `toMs` instead, in one write. Always safe
+   * before `fromMs` has left the window: every decision until then counted them, and later ones see them
+   * at `toMs`. (Giving them back and reserving again would let another user of the token take the room
+   * in between.)
+   */
+  postpone(key: string, fromMs: number, toMs: number, count: number): Promise<void>;
   /** Requests still available under `key` in the window ending now. */
   remaining(key: string, nowMs: number, limit: number, windowMs: number): Promise<number>;
   /** Grants nothing under `key` before `untilMs` (the server told us to back off). */
@@ -44,6 +51,15 @@ export class InMemoryBudgetCounterStore implements BudgetCounterStore {
       const at = log.lastIndexOf(countAtMs);
       if (at >= 0) log.splice(at, 1);
     }
+  }
+
+  async postpone(key: string, fromMs: number, toMs: number, count: number): Promise<void> {
+    const log = this.#log.get(key) ?? [];
+    for (let i = 0; i < count; i += 1) {
+      const at = log.lastIndexOf(fromMs);
+      if (at >= 0) log[at] = toMs;
+    }
+    log.sort((a, b) => a - b);
   }
 
   async remaining(key: string, nowMs: number, limit: number, windowMs: number): Promise<number> {

@@ -12,7 +12,7 @@ const WINDOW_MS = 60_000;
  * setup (a TLS handshake over a slow link, one lost SYN resent after Linux's 1 s) and the difference between
  * the clocks of two hosts sharing the budget. Every request is counted at least this long after it goes
  * out, so the window never frees it before the server does. This replaces a margin of 10 % of the limit,
- * which a cycle answered slowly overran (test/integration/api/requestBudget.slowServer.test.ts).
+ * which a cycle answered slowly overran (test/integration/api/requestBudget.lateRequests.test.ts).
  */
 const ARRIVAL_MS = 2_000;
 /**
@@ -25,7 +25,7 @@ const MAX_RESERVATION_HOLD_MS = 15_000;
 /**
  * How much later than its reservation a cycle of `requests` counts them: the last of them reaches the
  * server about then. Each reservation so stays in the window that much longer, which the pace allows for.
- * Requests that go out later still (slow answers before them) are reserved again when they do (acquire).
+ * Requests that go out later still (slow answers before them) are counted later when they do (acquire).
  */
 export function reservationHoldMs(requests: number, perRequestMs = RESERVED_REQUEST_MS): number {
   return ARRIVAL_MS + Math.min(MAX_RESERVATION_HOLD_MS, requests * perRequestMs);
@@ -82,31 +82,33 @@ export class RequestBudget {
 
   /**
    * Takes one request, from the cycle's reservation when there is one, else from the store (waiting if need
-   * be). A reservation is counted when its last request was expected to go out; one this request would
-   * leave behind (slow answers before it) is given back and reserved again from now, so that no request
-   * is counted before it reaches the server.
+   * be), counted no earlier than it can reach the server (see #keepAhead).
    */
   async acquire(context: RequestContext): Promise<void> {
-    const sendsAt = this.#clock() + ARRIVAL_MS;
-    if (this.#reservations.some(({ count, countAtMs }) => count > 0 && countAtMs < sendsAt)) {
-      await this.#reserveAgain();
-    }
-    const reservation = this.#reservations.find(({ count }) => count > 0);
-    if (reservation) {
-      reservation.count -= 1;
-      return;
-    }
+    await this.#keepAhead();
+    const reservation =
+      this.#reservations.find(({ count }) => count > 0) ?? (await this.#reserveOne(context));
+    reservation.count -= 1;
+  }
+
+  /** A reservation of one request, waiting up to maxWaitMs for room, then kept ahead of its sending. */
+  async #reserveOne(context: RequestContext): Promise<HeldReservation> {
     const deadline = this.#clock() + this.maxWaitMs;
     for (;;) {
       const now = this.#clock();
+      const countAtMs = now + ARRIVAL_MS;
       const take = await this.#store.reserve(
         this.key,
         now,
-        { atLeast: 1, atMost: 1, countAtMs: now + ARRIVAL_MS },
+        { atLeast: 1, atMost: 1, countAtMs },
         this.usablePerMinute,
         WINDOW_MS,
       );
-      if (take.granted > 0) return;
+      if (take.granted > 0) {
+        const held = this.#hold(now, countAtMs, 1);
+        await this.#keepAhead();
+        return held;
+      }
       const retryAtMs = 'retryAtMs' in take ? take.retryAtMs : deadline + 1;
       if (retryAtMs > deadline) {
         throw new RequestBudgetExhaustedError(context, this.requestsPerMinute, retryAtMs);
@@ -116,34 +118,53 @@ export class RequestBudget {
   }
 
   /**
-   * Adds to this budget's reservation between `atLeast` and `atMost` requests in one store write, waiting
-   * up to `maxWaitMs` for `atLeast` to fit. Returns how many were added (0 when they did not fit in time).
+   * Postpones every reservation whose next request would go out later than it counts it (slow answers
+   * before it, a slow store write), counting its rest at the pace its requests have gone out so far, so
+   * that a slow server costs a cycle a write or two rather than one every few requests. A postpone is one
+   * write that nobody can race, while the reservation is still in the window; one that has left it (a
+   * cycle stalled for a minute) is dropped, its requests taken again one at a time.
    */
-  reserve(atLeast: number, atMost: number, maxWaitMs = this.maxWaitMs): Promise<number> {
-    return this.#reserve(atLeast, atMost, maxWaitMs, RESERVED_REQUEST_MS);
+  async #keepAhead(): Promise<void> {
+    let writeMs = 0;
+    for (;;) {
+      const now = this.#clock();
+      const late = this.#reservations.filter(
+        ({ count, countAtMs }) => count > 0 && countAtMs < now + ARRIVAL_MS,
+      );
+      if (late.length === 0) return;
+      const perRequestMs = this.#paceSoFar(now);
+      for (const held of late) {
+        if (now + ARRIVAL_MS >= held.countAtMs + WINDOW_MS) {
+          held.count = 0;
+          continue;
+        }
+        const toMs = now + writeMs + reservationHoldMs(held.count, perRequestMs);
+        await this.#store.postpone(this.key, held.countAtMs, toMs, held.count);
+        held.countAtMs = toMs;
+      }
+      // The next look counts from after these writes, so that a slow store cannot keep them late.
+      writeMs = this.#clock() - now;
+    }
+  }
+
+  /** How long each request has taken to go out since the oldest reservation held, at least the assumed. */
+  #paceSoFar(now: number): number {
+    const sent = this.#reservations.reduce((sum, { granted, count }) => sum + granted - count, 0);
+    const since = Math.min(...this.#reservations.map(({ reservedAt }) => reservedAt));
+    return sent > 0 ? Math.max(RESERVED_REQUEST_MS, (now - since) / sent) : RESERVED_REQUEST_MS;
   }
 
   /**
-   * Gives back what is still reserved and reserves it again from now, counted at the pace the requests have
-   * gone out so far, so that a slow server costs a cycle one such write rather than one every few requests.
+   * Adds to this budget's reservation between `atLeast` and `atMost` requests in one store write, waiting
+   * up to `maxWaitMs` for `atLeast` to fit. Returns how many were added (0 when they did not fit in time).
    */
-  async #reserveAgain(): Promise<void> {
-    const now = this.#clock();
-    const sent = this.#reservations.reduce((sum, { granted, count }) => sum + granted - count, 0);
-    const since = Math.min(...this.#reservations.map(({ reservedAt }) => reservedAt));
-    const perRequestMs = sent > 0 ? Math.max(RESERVED_REQUEST_MS, (now - since) / sent) : RESERVED_REQUEST_MS;
-    const unsent = this.reserved;
-    await this.release();
-    await this.#reserve(1, unsent, this.maxWaitMs, perRequestMs);
-  }
-
-  async #reserve(atLeast: number, atMost: number, maxWaitMs: number, perRequestMs: number): Promise<number> {
+  async reserve(atLeast: number, atMost: number, maxWaitMs = this.maxWaitMs): Promise<number> {
     if (atMost <= 0) return 0;
     const deadline = this.#clock() + maxWaitMs;
     let held = 0;
     for (;;) {
       const now = this.#clock();
-      const countAtMs = now + reservationHoldMs(atMost, perRequestMs);
+      const countAtMs = now + reservationHoldMs(atMost);
       const request = { atLeast: Math.max(1, atLeast), atMost, countAtMs };
       const result = await this.#store.reserve(this.key, now, request, this.usablePerMinute, WINDOW_MS);
       if (result.granted > 0) {
@@ -176,8 +197,10 @@ export class RequestBudget {
     if (result.granted > 0) this.#hold(now, countAtMs, result.granted);
   }
 
-  #hold(reservedAt: number, countAtMs: number, granted: number): void {
-    this.#reservations.push({ reservedAt, countAtMs, granted, count: granted });
+  #hold(reservedAt: number, countAtMs: number, granted: number): HeldReservation {
+    const held = { reservedAt, countAtMs, granted, count: granted };
+    this.#reservations.push(held);
+    return held;
   }
 
   holdMsFor(requests: number): number {

@@ -6,12 +6,12 @@
 // reservation (a request outside a cycle's is a reservation of one) reads the item (strongly consistent),
 // decides with the shared decideReservation, and writes the new log only under `revision = :read`; a
 // writer that lost the race re-reads and decides again. A release removes unused reserved times the same
-// way. A conflict always means another caller made progress, and callers stop writing once the window is
-// full, so the retries are bounded. Why not fixed windows with a weighted estimate: that estimate assumes
-// requests were spread evenly over the previous window, so a burst at its end followed by one at the start
-// of the next can exceed the limit within 60 s, which is exactly what the API counts. This costs one read
-// and one write per reservation (however many requests it holds) and never exceeds. Refusals, and releases
-// with nothing to give back, write nothing.
+// way, and a postpone moves reserved times later. A conflict always means another caller made progress,
+// and callers stop writing once the window is full, so the retries are bounded. Why not fixed windows with
+// a weighted estimate: that estimate assumes requests were spread evenly over the previous window, so a
+// burst at its end followed by one at the start of the next can exceed the limit within 60 s, which is
+// exactly what the API counts. This costs one read and one write per reservation (however many requests it
+// holds) and never exceeds. Refusals, and releases with nothing to give back, write nothing.
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import {
@@ -54,6 +54,20 @@ export class DynamoBudgetCounterStore implements BudgetCounterStore {
       // Release is not told the window; the idle TTL of a day past the latest time outlasts any window.
       const keepUntilMs = Math.max(countAtMs, times.at(-1) ?? countAtMs);
       if (await this.#writeLog(key, item.revision, times, keepUntilMs)) return;
+    }
+    throw new StoreContentionError('budget', undefined, `${MAX_ATTEMPTS} conflicting writers on one budget`);
+  }
+
+  async postpone(key: string, fromMs: number, toMs: number, count: number): Promise<void> {
+    if (count <= 0) return;
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
+      const item = await this.#read(key);
+      const kept = withoutTimes(sortedTimes(item), fromMs, count);
+      const moved = item.times.length - kept.length;
+      if (moved === 0) return;
+      const times = [...kept, ...Array<number>(moved).fill(toMs)].sort((a, b) => a - b);
+      // As for a release: the idle TTL of a day past the latest time outlasts any window.
+      if (await this.#writeLog(key, item.revision, times, times.at(-1) ?? toMs)) return;
     }
     throw new StoreContentionError('budget', undefined, `${MAX_ATTEMPTS} conflicting writers on one budget`);
   }

@@ -21,6 +21,7 @@ type Reserve = (
 export class SqliteBudgetCounterStore implements BudgetCounterStore {
   readonly #reserve: Reserve;
   readonly #release: (key: string, countAtMs: number, count: number) => void;
+  readonly #postpone: (key: string, fromMs: number, toMs: number, count: number) => void;
   readonly #remaining: (key: string, nowMs: number, limit: number, windowMs: number) => number;
   readonly #pause: (key: string, untilMs: number) => void;
 
@@ -42,6 +43,10 @@ export class SqliteBudgetCounterStore implements BudgetCounterStore {
     // Rows are identical but for their rowid: delete that many of them, whichever.
     const unrecord = db.prepare(
       `DELETE FROM budget_requests
+       WHERE rowid IN (SELECT rowid FROM budget_requests WHERE key = ? AND at = ? LIMIT ?)`,
+    );
+    const move = db.prepare(
+      `UPDATE budget_requests SET at = ?
        WHERE rowid IN (SELECT rowid FROM budget_requests WHERE key = ? AND at = ? LIMIT ?)`,
     );
     const pause = db.prepare(
@@ -67,6 +72,9 @@ export class SqliteBudgetCounterStore implements BudgetCounterStore {
     });
     this.#reserve = (...args) => guarded('budget', undefined, () => reserve.immediate(...args));
     this.#release = (...args) => guarded('budget', undefined, () => release.immediate(...args));
+    this.#postpone = (key, fromMs, toMs, n) => {
+      guarded('budget', undefined, () => move.run(toMs, key, fromMs, n));
+    };
     this.#remaining = (key, nowMs, limit, windowMs) =>
       guarded('budget', undefined, () => {
         if (pausedAt(key, nowMs) !== undefined) return 0;
@@ -89,6 +97,10 @@ export class SqliteBudgetCounterStore implements BudgetCounterStore {
 
   async release(key: string, countAtMs: number, count: number): Promise<void> {
     if (count > 0) this.#release(key, countAtMs, count);
+  }
+
+  async postpone(key: string, fromMs: number, toMs: number, count: number): Promise<void> {
+    if (count > 0) this.#postpone(key, fromMs, toMs, count);
   }
 
   async remaining(key: string, nowMs: number, limit: number, windowMs: number): Promise<number> {

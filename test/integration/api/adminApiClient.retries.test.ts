@@ -232,6 +232,10 @@ class RecordingStore implements BudgetCounterStore {
     this.calls.push(['release', key, countAtMs, count]);
     return this.#inner.release(key, countAtMs, count);
   }
+  postpone(key: string, fromMs: number, toMs: number, count: number): Promise<void> {
+    this.calls.push(['postpone', key, fromMs, toMs, count]);
+    return this.#inner.postpone(key, fromMs, toMs, count);
+  }
   pauseUntil(key: string, untilMs: number): Promise<void> {
     this.calls.push(['pauseUntil', key, untilMs]);
     return this.#inner.pauseUntil(key, untilMs);

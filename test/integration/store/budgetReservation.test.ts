@@ -137,6 +137,27 @@ describe.each(adapters)('%s reservations', (_name, createHarness) => {
     expect(await store.remaining(key, T0, 10, WINDOW)).toBe(7);
   });
 
+  it('postpones exactly the given count of entries at that time, which then count until their new time', async () => {
+    const { store, other, key } = await open();
+    const at = T0 + 5_000;
+    const later = T0 + 20_000;
+    await takeOne(store, key, T0, 10, WINDOW);
+    await store.reserve(key, T0, { atLeast: 1, atMost: 6, countAtMs: at }, 10, WINDOW);
+    await other.postpone(key, at, later, 4);
+    // Nothing freed by the move: the take, two left at 5 s, four now at 20 s.
+    expect(await store.remaining(key, T0, 10, WINDOW)).toBe(3);
+    // More than are left at that time: only those move.
+    await other.postpone(key, at, later, 10);
+    expect(await store.remaining(key, T0, 10, WINDOW)).toBe(3);
+
+    // Once 5 s plus the window has passed, the six moved still count, until 20 s plus the window.
+    expect(await store.remaining(key, at + WINDOW, 10, WINDOW)).toBe(4);
+    expect(
+      await store.reserve(key, at + WINDOW, { atLeast: 5, atMost: 5, countAtMs: at + WINDOW }, 10, WINDOW),
+    ).toEqual({ granted: 0, retryAtMs: later + WINDOW });
+    expect(await store.remaining(key, later + WINDOW, 10, WINDOW)).toBe(10);
+  });
+
   it('grants nothing while paused, saying when the pause ends', async () => {
     const { store, other, key } = await open();
     await other.pauseUntil(key, T0 + 9_000);

@@ -44,6 +44,9 @@ class RecordingStore implements BudgetCounterStore {
   async release(key: string, countAtMs: number, count: number): Promise<void> {
     this.calls.push({ method: 'release', args: [key, countAtMs, count] });
   }
+  async postpone(key: string, fromMs: number, toMs: number, count: number): Promise<void> {
+    this.calls.push({ method: 'postpone', args: [key, fromMs, toMs, count] });
+  }
   async remaining(key: string, nowMs: number, limit: number, windowMs: number): Promise<number> {
     this.calls.push({ method: 'remaining', args: [key, nowMs, limit, windowMs] });
     return 17;
@@ -425,7 +428,7 @@ describe('RequestBudget', () => {
       expect(store.calls.map((call) => call.method)).toEqual(['reserve']);
     });
 
-    it('reserves again from now what a reservation would send after it was counted', async () => {
+    it('postpones, in one write, what a reservation would send after it was counted', async () => {
       const store = new RecordingStore();
       const { budget, time } = budgetWith({ store });
       const start = time.clock();
@@ -435,22 +438,49 @@ describe('RequestBudget', () => {
       time.advance(1_000);
       await budget.acquire(context);
       expect(budget.reserved).toBe(1);
-      // The two left are counted again from now, at the second a request they have gone out at so far.
+      // The two left are counted later, at the second a request they have gone out at so far: nothing is
+      // given back for another user of the token to take.
       expect(store.calls.map(({ method, args }) => [method, ...args.slice(1)])).toEqual([
         ['reserve', start, { atLeast: 1, atMost: 3, countAtMs: start + 2_750 }, 50, 60_000],
-        ['release', start + 2_750, 2],
-        [
-          'reserve',
-          start + 1_000,
-          { atLeast: 1, atMost: 2, countAtMs: start + 1_000 + 2_000 + 2_000 },
-          50,
-          60_000,
-        ],
+        ['postpone', start + 2_750, start + 1_000 + 2_000 + 2_000, 2],
       ]);
       // The last goes out at that pace, within what was counted: no write more.
       time.advance(1_000);
       await budget.acquire(context);
-      expect(store.calls).toHaveLength(3);
+      expect(store.calls).toHaveLength(2);
+    });
+
+    it('postpones a lone request whose store write took longer than its allowance to arrive', async () => {
+      const time = fakeTime();
+      const start = time.clock();
+      const store = new RecordingStore();
+      const slowWrite = store.reserve.bind(store);
+      store.reserve = async (...args) => {
+        time.advance(2_500);
+        return slowWrite(...args);
+      };
+      const { budget } = budgetWith({ store }, time);
+      await budget.acquire(context);
+      expect(store.calls.map(({ method, args }) => [method, ...args.slice(1)])).toEqual([
+        ['reserve', start, { atLeast: 1, atMost: 1, countAtMs: start + 2_000 }, 50, 60_000],
+        // Sent at 2.5 s: counted 2 s after that, and 250 ms for the request itself.
+        ['postpone', start + 2_000, start + 2_500 + 2_250, 1],
+      ]);
+    });
+
+    it('drops a reservation that left the window before its requests went out, and takes them one by one', async () => {
+      const store = new RecordingStore();
+      const { budget, time } = budgetWith({ store });
+      const start = time.clock();
+      await budget.reserve(1, 3);
+      // A cycle stalled for a minute: the reservation's room may have gone to another user of the token.
+      time.advance(62_750);
+      await budget.acquire(context);
+      expect(budget.reserved).toBe(0);
+      expect(store.calls.map(({ method, args }) => [method, ...args.slice(1, 3)])).toEqual([
+        ['reserve', start, { atLeast: 1, atMost: 3, countAtMs: start + 2_750 }],
+        ['reserve', start + 62_750, { atLeast: 1, atMost: 1, countAtMs: start + 64_750 }],
+      ]);
     });
 
     it('sends from its reservation without asking the store again while requests go out in time', async () => {
