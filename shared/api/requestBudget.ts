@@ -31,6 +31,12 @@ export function reservationHoldMs(requests: number, perRequestMs = RESERVED_REQU
   return ARRIVAL_MS + Math.min(MAX_RESERVATION_HOLD_MS, requests * perRequestMs);
 }
 
+/** How long each of a reservation's requests has taken to go out so far, at least the assumed. */
+function paceSoFar(held: HeldReservation, now: number): number {
+  const sent = held.granted - held.count;
+  return sent > 0 ? Math.max(RESERVED_REQUEST_MS, (now - held.reservedAt) / sent) : RESERVED_REQUEST_MS;
+}
+
 /** A reservation this budget holds: `count` of its `granted` requests not sent yet. */
 interface HeldReservation {
   reservedAt: number;
@@ -132,26 +138,18 @@ export class RequestBudget {
         ({ count, countAtMs }) => count > 0 && countAtMs < now + ARRIVAL_MS,
       );
       if (late.length === 0) return;
-      const perRequestMs = this.#paceSoFar(now);
       for (const held of late) {
         if (now + ARRIVAL_MS >= held.countAtMs + WINDOW_MS) {
           held.count = 0;
           continue;
         }
-        const toMs = now + writeMs + reservationHoldMs(held.count, perRequestMs);
+        const toMs = now + writeMs + reservationHoldMs(held.count, paceSoFar(held, now));
         await this.#store.postpone(this.key, held.countAtMs, toMs, held.count);
         held.countAtMs = toMs;
       }
       // The next look counts from after these writes, so that a slow store cannot keep them late.
       writeMs = this.#clock() - now;
     }
-  }
-
-  /** How long each request has taken to go out since the oldest reservation held, at least the assumed. */
-  #paceSoFar(now: number): number {
-    const sent = this.#reservations.reduce((sum, { granted, count }) => sum + granted - count, 0);
-    const since = Math.min(...this.#reservations.map(({ reservedAt }) => reservedAt));
-    return sent > 0 ? Math.max(RESERVED_REQUEST_MS, (now - since) / sent) : RESERVED_REQUEST_MS;
   }
 
   /**
@@ -199,6 +197,8 @@ export class RequestBudget {
 
   #hold(reservedAt: number, countAtMs: number, granted: number): HeldReservation {
     const held = { reservedAt, countAtMs, granted, count: granted };
+    // Used-up ones go: a client that never releases (lone requests only) would otherwise keep them all.
+    this.#reservations = this.#reservations.filter(({ count }) => count > 0);
     this.#reservations.push(held);
     return held;
   }
