@@ -28,12 +28,13 @@ export interface BudgetCounterStore {
   /** Gives back `count` requests of the reservation counted at `countAtMs` that were not used. */
   release(key: string, countAtMs: number, count: number): Promise<void>;
   /**
-   * Counts `count` requests counted at `fromMs` at the later `toMs` instead, in one write. Always safe
-   * before `fromMs` has left the window: every decision until then counted them, and later ones see them
-   * at `toMs`. (Giving them back and reserving again would let another user of the token take the room
-   * in between.)
+   * Counts up to `count` requests counted at `fromMs` at the later `toMs` instead, in one write, and says
+   * how many it moved. Safe for those it finds: every decision until then counted them, and later ones see
+   * them at `toMs`. One not found had left the window and was forgotten by a reservation that did not count
+   * it, so that room may be taken. (Giving them back and reserving again would let another user of the
+   * token take the room in between.)
    */
-  postpone(key: string, fromMs: number, toMs: number, count: number): Promise<void>;
+  postpone(key: string, fromMs: number, toMs: number, count: number): Promise<number>;
   /** Requests still available under `key` in the window ending now. */
   remaining(key: string, nowMs: number, limit: number, windowMs: number): Promise<number>;
   /** Grants nothing under `key` before `untilMs` (the server told us to back off). */
@@ -53,13 +54,16 @@ export class InMemoryBudgetCounterStore implements BudgetCounterStore {
     }
   }
 
-  async postpone(key: string, fromMs: number, toMs: number, count: number): Promise<void> {
+  async postpone(key: string, fromMs: number, toMs: number, count: number): Promise<number> {
     const log = this.#log.get(key) ?? [];
-    for (let i = 0; i < count; i += 1) {
+    let moved = 0;
+    for (; moved < count; moved += 1) {
       const at = log.lastIndexOf(fromMs);
-      if (at >= 0) log[at] = toMs;
+      if (at < 0) break;
+      log[at] = toMs;
     }
     log.sort((a, b) => a - b);
+    return moved;
   }
 
   async remaining(key: string, nowMs: number, limit: number, windowMs: number): Promise<number> {

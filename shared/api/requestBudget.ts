@@ -102,7 +102,8 @@ export class RequestBudget {
     const deadline = this.#clock() + this.maxWaitMs;
     for (;;) {
       const now = this.#clock();
-      const countAtMs = now + ARRIVAL_MS;
+      // A reservation of one, with its 250 ms for the store's write before the request goes out.
+      const countAtMs = now + reservationHoldMs(1);
       const take = await this.#store.reserve(
         this.key,
         now,
@@ -128,7 +129,8 @@ export class RequestBudget {
    * before it, a slow store write), counting its rest at the pace its requests have gone out so far, so
    * that a slow server costs a cycle a write or two rather than one every few requests. A postpone is one
    * write that nobody can race, while the reservation is still in the window; one that has left it (a
-   * cycle stalled for a minute) is dropped, its requests taken again one at a time.
+   * cycle stalled for a minute), or that a reservation forgot as gone before the postpone landed, is
+   * dropped, its requests taken again one at a time.
    */
   async #keepAhead(): Promise<void> {
     let writeMs = 0;
@@ -144,8 +146,10 @@ export class RequestBudget {
           continue;
         }
         const toMs = now + writeMs + reservationHoldMs(held.count, paceSoFar(held, now));
-        await this.#store.postpone(this.key, held.countAtMs, toMs, held.count);
-        held.countAtMs = toMs;
+        const moved = await this.#store.postpone(this.key, held.countAtMs, toMs, held.count);
+        // Any not found had left the window, and their room may be taken: none of the rest is sent.
+        if (moved < held.count) held.count = 0;
+        else held.countAtMs = toMs;
       }
       // The next look counts from after these writes, so that a slow store cannot keep them late.
       writeMs = this.#clock() - now;
@@ -159,7 +163,6 @@ export class RequestBudget {
   async reserve(atLeast: number, atMost: number, maxWaitMs = this.maxWaitMs): Promise<number> {
     if (atMost <= 0) return 0;
     const deadline = this.#clock() + maxWaitMs;
-    let held = 0;
     for (;;) {
       const now = this.#clock();
       const countAtMs = now + reservationHoldMs(atMost);
@@ -167,32 +170,13 @@ export class RequestBudget {
       const result = await this.#store.reserve(this.key, now, request, this.usablePerMinute, WINDOW_MS);
       if (result.granted > 0) {
         this.#hold(now, countAtMs, result.granted);
-        return result.granted - held;
+        return result.granted;
       }
-      if (!('retryAtMs' in result) || result.retryAtMs > deadline) {
-        // What was given back to be asked for again is taken back as far as the window allows now.
-        if (held > 0) await this.#reserveNow(held);
-        return 0;
-      }
-      // Requests still reserved would be sent after the wait, later than they are counted: give them back
-      // and ask for them again with this reservation, counted when they will really go out.
-      if (held === 0 && this.reserved > 0) {
-        held = this.reserved;
-        await this.release();
-        atLeast += held;
-        atMost += held;
-        continue;
-      }
+      if (!('retryAtMs' in result) || result.retryAtMs > deadline) return 0;
+      // What this budget already holds stays its own while it waits: requests of it sent after the wait
+      // are counted later as they go (#keepAhead), and giving them back would let another user take them.
       await this.#sleep(Math.max(1, result.retryAtMs - now));
     }
-  }
-
-  async #reserveNow(requests: number): Promise<void> {
-    const now = this.#clock();
-    const countAtMs = now + reservationHoldMs(requests);
-    const request = { atLeast: 1, atMost: requests, countAtMs };
-    const result = await this.#store.reserve(this.key, now, request, this.usablePerMinute, WINDOW_MS);
-    if (result.granted > 0) this.#hold(now, countAtMs, result.granted);
   }
 
   #hold(reservedAt: number, countAtMs: number, granted: number): HeldReservation {

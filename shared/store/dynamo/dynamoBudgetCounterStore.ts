@@ -58,16 +58,16 @@ export class DynamoBudgetCounterStore implements BudgetCounterStore {
     throw new StoreContentionError('budget', undefined, `${MAX_ATTEMPTS} conflicting writers on one budget`);
   }
 
-  async postpone(key: string, fromMs: number, toMs: number, count: number): Promise<void> {
-    if (count <= 0) return;
+  async postpone(key: string, fromMs: number, toMs: number, count: number): Promise<number> {
+    if (count <= 0) return 0;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
       const item = await this.#read(key);
       const kept = withoutTimes(sortedTimes(item), fromMs, count);
       const moved = item.times.length - kept.length;
-      if (moved === 0) return;
+      if (moved === 0) return 0;
       const times = [...kept, ...Array<number>(moved).fill(toMs)].sort((a, b) => a - b);
       // As for a release: the idle TTL of a day past the latest time outlasts any window.
-      if (await this.#writeLog(key, item.revision, times, times.at(-1) ?? toMs)) return;
+      if (await this.#writeLog(key, item.revision, times, times.at(-1) ?? toMs)) return moved;
     }
     throw new StoreContentionError('budget', undefined, `${MAX_ATTEMPTS} conflicting writers on one budget`);
   }

@@ -1,6 +1,6 @@
 // The per-token request budget in the local state file: an exact sliding log with one row per counted
-// request time, each reservation or release decided and recorded in one IMMEDIATE transaction, so
-// runs sharing the file never exceed it together.
+// request time, each reservation or release decided and recorded in one IMMEDIATE transaction and each
+// postpone in one UPDATE, so runs sharing the file never exceed it together.
 import type Database from 'better-sqlite3';
 import {
   type BudgetCounterStore,
@@ -21,7 +21,7 @@ type Reserve = (
 export class SqliteBudgetCounterStore implements BudgetCounterStore {
   readonly #reserve: Reserve;
   readonly #release: (key: string, countAtMs: number, count: number) => void;
-  readonly #postpone: (key: string, fromMs: number, toMs: number, count: number) => void;
+  readonly #postpone: (key: string, fromMs: number, toMs: number, count: number) => number;
   readonly #remaining: (key: string, nowMs: number, limit: number, windowMs: number) => number;
   readonly #pause: (key: string, untilMs: number) => void;
 
@@ -72,9 +72,9 @@ export class SqliteBudgetCounterStore implements BudgetCounterStore {
     });
     this.#reserve = (...args) => guarded('budget', undefined, () => reserve.immediate(...args));
     this.#release = (...args) => guarded('budget', undefined, () => release.immediate(...args));
-    this.#postpone = (key, fromMs, toMs, n) => {
-      guarded('budget', undefined, () => move.run(toMs, key, fromMs, n));
-    };
+    // One statement, so one write lock: a reservation that forgot the rows first leaves none to move.
+    this.#postpone = (key, fromMs, toMs, n) =>
+      guarded('budget', undefined, () => move.run(toMs, key, fromMs, n).changes);
     this.#remaining = (key, nowMs, limit, windowMs) =>
       guarded('budget', undefined, () => {
         if (pausedAt(key, nowMs) !== undefined) return 0;
@@ -99,8 +99,8 @@ export class SqliteBudgetCounterStore implements BudgetCounterStore {
     if (count > 0) this.#release(key, countAtMs, count);
   }
 
-  async postpone(key: string, fromMs: number, toMs: number, count: number): Promise<void> {
-    if (count > 0) this.#postpone(key, fromMs, toMs, count);
+  async postpone(key: string, fromMs: number, toMs: number, count: number): Promise<number> {
+    return count > 0 ? this.#postpone(key, fromMs, toMs, count) : 0;
   }
 
   async remaining(key: string, nowMs: number, limit: number, windowMs: number): Promise<number> {

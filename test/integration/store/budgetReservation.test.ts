@@ -143,11 +143,11 @@ describe.each(adapters)('%s reservations', (_name, createHarness) => {
     const later = T0 + 20_000;
     await takeOne(store, key, T0, 10, WINDOW);
     await store.reserve(key, T0, { atLeast: 1, atMost: 6, countAtMs: at }, 10, WINDOW);
-    await other.postpone(key, at, later, 4);
+    expect(await other.postpone(key, at, later, 4)).toBe(4);
     // Nothing freed by the move: the take, two left at 5 s, four now at 20 s.
     expect(await store.remaining(key, T0, 10, WINDOW)).toBe(3);
     // More than are left at that time: only those move.
-    await other.postpone(key, at, later, 10);
+    expect(await other.postpone(key, at, later, 10)).toBe(2);
     expect(await store.remaining(key, T0, 10, WINDOW)).toBe(3);
 
     // Once 5 s plus the window has passed, the six moved still count, until 20 s plus the window.
@@ -156,6 +156,16 @@ describe.each(adapters)('%s reservations', (_name, createHarness) => {
       await store.reserve(key, at + WINDOW, { atLeast: 5, atMost: 5, countAtMs: at + WINDOW }, 10, WINDOW),
     ).toEqual({ granted: 0, retryAtMs: later + WINDOW });
     expect(await store.remaining(key, later + WINDOW, 10, WINDOW)).toBe(10);
+  });
+
+  it('moves nothing, and says so, once a reservation has forgotten the entries as gone', async () => {
+    const { store, other, key } = await open();
+    const at = T0 + 5_000;
+    await store.reserve(key, T0, { atLeast: 1, atMost: 3, countAtMs: at }, 10, WINDOW);
+    // A reservation after 5 s plus the window no longer counts them, and forgets them.
+    await store.reserve(key, at + WINDOW, { atLeast: 10, atMost: 10, countAtMs: at + WINDOW }, 10, WINDOW);
+    expect(await other.postpone(key, at, at + WINDOW + 2_000, 3)).toBe(0);
+    expect(await store.remaining(key, at + WINDOW, 10, WINDOW)).toBe(0);
   });
 
   it('grants nothing while paused, saying when the pause ends', async () => {

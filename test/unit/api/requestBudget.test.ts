@@ -44,8 +44,9 @@ class RecordingStore implements BudgetCounterStore {
   async release(key: string, countAtMs: number, count: number): Promise<void> {
     this.calls.push({ method: 'release', args: [key, countAtMs, count] });
   }
-  async postpone(key: string, fromMs: number, toMs: number, count: number): Promise<void> {
+  async postpone(key: string, fromMs: number, toMs: number, count: number): Promise<number> {
     this.calls.push({ method: 'postpone', args: [key, fromMs, toMs, count] });
+    return count;
   }
   async remaining(key: string, nowMs: number, limit: number, windowMs: number): Promise<number> {
     this.calls.push({ method: 'remaining', args: [key, nowMs, limit, windowMs] });
@@ -81,8 +82,8 @@ describe('RequestBudget', () => {
     await budget.acquire(context);
     time.advance(5_000);
     await budget.acquire(context);
-    // The first request (sent at 0 s, counted at 2 s) leaves the window at 62 s; it is now 20 s.
-    expect(time.sleeps).toEqual([42_000]);
+    // The first request (sent at 0 s, counted at 2.25 s) leaves the window at 62.25 s; it is now 20 s.
+    expect(time.sleeps).toEqual([42_250]);
   });
 
   it('throws RequestBudgetExhaustedError when the wait would exceed maxWaitMs', async () => {
@@ -90,7 +91,7 @@ describe('RequestBudget', () => {
     await budget.acquire(context);
     const error = await rejectionOf(budget.acquire(context));
     expect(error).toBeInstanceOf(RequestBudgetExhaustedError);
-    expect((error as RequestBudgetExhaustedError).retryAtMs).toBe(time.clock() + 62_000);
+    expect((error as RequestBudgetExhaustedError).retryAtMs).toBe(time.clock() + 62_250);
     expect(error.message).toContain('Escola Norte');
     expect(error.message).toContain('GET /orders');
     expect(error.message).not.toContain(TEST_TOKEN);
@@ -98,9 +99,9 @@ describe('RequestBudget', () => {
   });
 
   it('waits when the wait is exactly maxWaitMs', async () => {
-    const { budget, time } = budgetWith({ requestsPerMinute: 1, maxWaitMs: 62_000 });
+    const { budget, time } = budgetWith({ requestsPerMinute: 1, maxWaitMs: 62_250 });
     await acquireTimes(budget, 2);
-    expect(time.sleeps).toEqual([62_000]);
+    expect(time.sleeps).toEqual([62_250]);
   });
 
   it('reports how much later than its reservation a cycle of n requests counts them', () => {
@@ -127,7 +128,7 @@ describe('RequestBudget', () => {
         args: [
           budget.key,
           time.clock(),
-          { atLeast: 1, atMost: 1, countAtMs: time.clock() + 2_000 },
+          { atLeast: 1, atMost: 1, countAtMs: time.clock() + 2_250 },
           7,
           60_000,
         ],
@@ -143,14 +144,15 @@ describe('RequestBudget', () => {
     expect(budget.usablePerMinute).toBe(20);
     await budget.acquire(context);
     await budget.reserve(1, 2);
-    // A request alone 2 s after it goes out; a reservation of two 2 s after the second is expected to.
+    // A request alone, a reservation of one: 2 s after it is expected to go out, 250 ms from now; a
+    // reservation of two 2 s after the second is expected to.
     expect(store.calls).toEqual([
       {
         method: 'reserve',
         args: [
           budget.key,
           time.clock(),
-          { atLeast: 1, atMost: 1, countAtMs: time.clock() + 2_000 },
+          { atLeast: 1, atMost: 1, countAtMs: time.clock() + 2_250 },
           20,
           60_000,
         ],
@@ -265,34 +267,30 @@ describe('RequestBudget', () => {
       expect(store.calls[0]?.args[2]).toEqual({ atLeast: 1, atMost: 80, countAtMs: time.clock() + 17_000 });
     });
 
-    it('gives back the requests still reserved before waiting, and asks for them again with the new ones', async () => {
+    it('keeps what it holds while it waits for more, so another user of the token cannot take it', async () => {
       const time = fakeTime();
-      const start = time.clock();
-      const store = new RecordingStore([
-        { granted: 3 },
-        { granted: 0, retryAtMs: start + 4_000 },
-        { granted: 0, retryAtMs: start + 4_000 },
-      ]);
-      const { budget } = budgetWith({ store }, time);
-      await budget.reserve(1, 3);
-      await budget.acquire(context);
-      expect(await budget.reserve(2, 4)).toBe(4);
-      expect(budget.reserved).toBe(6);
-      expect(time.sleeps).toEqual([4_000]);
-      expect(store.calls.map(({ method, args }) => [method, args[2]])).toEqual([
-        ['reserve', { atLeast: 1, atMost: 3, countAtMs: start + 2_750 }],
-        ['reserve', { atLeast: 2, atMost: 4, countAtMs: start + 3_000 }],
-        // The two left of the first reservation go back, counted where they were...
-        ['release', 2],
-        // ...and are asked for again with the new ones, counted after the wait when they will be sent.
-        ['reserve', { atLeast: 4, atMost: 6, countAtMs: start + 3_500 }],
-        ['reserve', { atLeast: 4, atMost: 6, countAtMs: start + 4_000 + 3_500 }],
-      ]);
-      expect(store.calls[2]?.args).toEqual([budget.key, start + 2_750, 2]);
+      const store = new InMemoryBudgetCounterStore();
+      const budget = (sleep = time.sleep) =>
+        new RequestBudget({ token: TEST_TOKEN, store, clock: time.clock, sleep, maxWaitMs: 10_000 });
+      const other = budget();
+      const rival = budget();
+      // A rival that writes first whenever the window frees (another organization's cycle on the token).
+      const cycle = budget(async (ms) => {
+        time.advance(ms);
+        await rival.reserve(1, 50, 0);
+      });
+      await acquireTimes(other, 40);
+      time.advance(20_000);
+      expect(await cycle.reserve(10, 10)).toBe(10);
+      // Mid-walk the listing needs 5 more pages: they wait for the window (the 40 leave it at 62.25 s, within
+      // the 10 s wait), the rival takes what frees, and the 10 held (counted at 24.5 s) stay the cycle's.
+      time.advance(35_000);
+      expect(await cycle.reserve(5, 5)).toBe(0);
+      expect(rival.reserved).toBe(40);
+      expect(cycle.reserved).toBe(10);
     });
 
-    // Held requests given back to be asked for again must not be lost when the re-ask does not fit in time.
-    it('keeps what it had reserved when, given back, it cannot be asked for again in time', async () => {
+    it('keeps what it had reserved when more does not fit in time', async () => {
       const store = new InMemoryBudgetCounterStore();
       const time = fakeTime();
       const first = budgetWith({ store, requestsPerMinute: 5 }, time).budget;
@@ -301,8 +299,8 @@ describe('RequestBudget', () => {
       time.advance(10_000);
       await acquireTimes(second, 2);
       time.advance(10_000);
-      // One more would fit at 62.75 s, within the wait; four (with the three held) only at 72 s, past it.
-      expect(await first.reserve(1, 1, 45_000)).toBe(0);
+      // One more would fit only at 62.75 s, when the three held leave the window: past the wait.
+      expect(await first.reserve(1, 1, 40_000)).toBe(0);
       expect(first.reserved).toBe(3);
     });
 
@@ -315,19 +313,21 @@ describe('RequestBudget', () => {
       expect(store.calls.map((call) => call.method)).toEqual(['reserve', 'reserve']);
     });
 
-    it('counts no reserved request before it can be sent when a reservation waits for the window', async () => {
+    it('drops at its first request what it held while waiting, once that has left the window', async () => {
       const { budget, time } = budgetWith({ requestsPerMinute: 5 });
       const start = time.clock();
       await acquireTimes(budget, 2);
       expect(await budget.reserve(1, 3)).toBe(3);
-      // The window is full; the one more wanted fits once the two taken at the start leave it, at 62 s.
+      // The window is full; the one more wanted fits once the two taken at the start leave it, at 62.25 s.
       expect(await budget.reserve(1, 1)).toBe(1);
-      expect(time.sleeps).toEqual([62_000]);
-      expect(time.clock()).toBe(start + 62_000);
+      expect(time.sleeps).toEqual([62_250]);
+      expect(time.clock()).toBe(start + 62_250);
       expect(budget.reserved).toBe(4);
-      // Had the first three stayed counted at 2.75 s, the window would hold them until 62.75 s and four
-      // would not have fitted now; instead all four are counted after the wait, and one is left.
-      expect(await budget.remaining()).toBe(1);
+      // The three held, counted at 2.75 s, are about to leave the window: the next request is not taken
+      // from them (its room may go to another user) but from the one reserved after the wait.
+      await budget.acquire(context);
+      expect(budget.reserved).toBe(0);
+      expect(time.sleeps).toEqual([62_250]);
     });
 
     it('reserves nothing, asking nothing of the store, when at most 0 are wanted', async () => {
@@ -363,9 +363,9 @@ describe('RequestBudget', () => {
       const { budget, time } = budgetWith({ requestsPerMinute: 5 });
       await acquireTimes(budget, 4);
       time.advance(10_000);
-      // One is free but three are needed: the requests made at 0 s (counted at 2 s) leave the window at 62 s.
+      // One is free but three are needed: the requests made at 0 s (counted at 2.25 s) leave at 62.25 s.
       expect(await budget.reserve(3, 5)).toBe(5);
-      expect(time.sleeps).toEqual([52_000]);
+      expect(time.sleeps).toEqual([52_250]);
     });
 
     it('sleeps until the retry time the store gives for atLeast, then asks again', async () => {
@@ -381,7 +381,7 @@ describe('RequestBudget', () => {
       const { budget, time } = budgetWith({ requestsPerMinute: 5 });
       await acquireTimes(budget, 4);
       time.advance(10_000);
-      expect(await budget.reserve(3, 5, 51_999)).toBe(0);
+      expect(await budget.reserve(3, 5, 52_249)).toBe(0);
       expect(time.sleeps).toEqual([]);
       expect(budget.reserved).toBe(0);
       expect(await budget.remaining()).toBe(1);
@@ -391,8 +391,8 @@ describe('RequestBudget', () => {
       const { budget, time } = budgetWith({ requestsPerMinute: 5 });
       await acquireTimes(budget, 4);
       time.advance(10_000);
-      expect(await budget.reserve(3, 5, 52_000)).toBe(5);
-      expect(time.sleeps).toEqual([52_000]);
+      expect(await budget.reserve(3, 5, 52_250)).toBe(5);
+      expect(time.sleeps).toEqual([52_250]);
     });
 
     it('gives back exactly the unused part of the reservation in one store call', async () => {
@@ -462,10 +462,53 @@ describe('RequestBudget', () => {
       const { budget } = budgetWith({ store }, time);
       await budget.acquire(context);
       expect(store.calls.map(({ method, args }) => [method, ...args.slice(1)])).toEqual([
-        ['reserve', start, { atLeast: 1, atMost: 1, countAtMs: start + 2_000 }, 50, 60_000],
+        ['reserve', start, { atLeast: 1, atMost: 1, countAtMs: start + 2_250 }, 50, 60_000],
         // Sent at 2.5 s: counted 2 s after that, and 250 ms for the request itself.
-        ['postpone', start + 2_000, start + 2_500 + 2_250, 1],
+        ['postpone', start + 2_250, start + 2_500 + 2_250, 1],
       ]);
+    });
+
+    it('takes a lone request in one store write when that write takes a few milliseconds', async () => {
+      const time = fakeTime();
+      const store = new RecordingStore();
+      const write = store.reserve.bind(store);
+      store.reserve = async (...args) => {
+        time.advance(15);
+        return write(...args);
+      };
+      const { budget } = budgetWith({ store }, time);
+      await budget.acquire(context);
+      expect(store.calls.map(({ method }) => method)).toEqual(['reserve']);
+    });
+
+    it('sends nothing more from a reservation its postpone found gone from the window', async () => {
+      const time = fakeTime();
+      const store = new InMemoryBudgetCounterStore();
+      const budget = () => budgetWith({ store, maxWaitMs: 10_000 }, time).budget;
+      const [cycle, rival] = [budget(), budget()];
+      const sends: number[] = [];
+      expect(await cycle.reserve(3, 3)).toBe(3);
+      await cycle.acquire(context);
+      sends.push(time.clock());
+      // The cycle stalls until its reservation (counted at 2.75 s) has just over 2 s left in the window.
+      // Its postpone then waits 2.5 s behind the rival's write, which no longer counts the cycle's entries
+      // and takes the whole window.
+      time.advance(60_749);
+      const postpone = store.postpone.bind(store);
+      store.postpone = async (...args) => {
+        time.advance(2_500);
+        const got = await rival.reserve(1, 50, 0);
+        for (let i = 0; i < got; i += 1) sends.push(time.clock());
+        return postpone(...args);
+      };
+      const next = await cycle.acquire(context).then(
+        () => time.clock(),
+        (error: unknown) => error,
+      );
+      if (typeof next === 'number') sends.push(next);
+      else expect(next).toBeInstanceOf(RequestBudgetExhaustedError);
+      const inLastMinute = sends.filter((at) => at > time.clock() - 60_000);
+      expect(inLastMinute.length).toBeLessThanOrEqual(50);
     });
 
     it('drops a reservation that left the window before its requests went out, and takes them one by one', async () => {
@@ -479,7 +522,7 @@ describe('RequestBudget', () => {
       expect(budget.reserved).toBe(0);
       expect(store.calls.map(({ method, args }) => [method, ...args.slice(1, 3)])).toEqual([
         ['reserve', start, { atLeast: 1, atMost: 3, countAtMs: start + 2_750 }],
-        ['reserve', start + 62_750, { atLeast: 1, atMost: 1, countAtMs: start + 64_750 }],
+        ['reserve', start + 62_750, { atLeast: 1, atMost: 1, countAtMs: start + 65_000 }],
       ]);
     });
 
