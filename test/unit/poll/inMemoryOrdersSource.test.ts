@@ -355,8 +355,9 @@ describe('InMemoryOrdersSource', () => {
     expect(budget.usablePerMinute).toBe(3);
     await expect(source.listOrders(pending(TODAY))).resolves.toMatchObject({ pages: 3 });
     await expect(source.listOrders(pending(TODAY))).rejects.toBeInstanceOf(RequestBudgetExhaustedError);
-    // Each request is counted 2 s after it went out, the longest it may take to reach the server.
-    now += MINUTE + 2_000;
+    // Each request is counted 2 s after it went out (the longest it may take to reach the server) and
+    // 250 ms for its budget write.
+    now += MINUTE + 2_250;
     await expect(source.listOrders(pending(TODAY))).resolves.toMatchObject({ pages: 3 });
   });
 });
