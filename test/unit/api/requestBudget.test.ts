@@ -11,7 +11,7 @@ import {
   type RequestBudgetOptions,
   reservationHoldMs,
 } from '../../../shared/api/requestBudget.js';
-import { fakeTime, rejectionOf, TEST_TOKEN } from '../../support/apiClientHarness.js';
+import { type FakeTime, fakeTime, rejectionOf, TEST_TOKEN } from '../../support/apiClientHarness.js';
 
 const context: RequestContext = { organization: 'Escola Norte', endpoint: 'GET /orders' };
 
@@ -55,6 +55,17 @@ class RecordingStore implements BudgetCounterStore {
   async pauseUntil(key: string, untilMs: number): Promise<void> {
     this.calls.push({ method: 'pauseUntil', args: [key, untilMs] });
   }
+}
+
+/** A RecordingStore whose reservations each take `writeMs` of the test's clock. */
+function reservingIn(time: FakeTime, writeMs: number): RecordingStore {
+  const store = new RecordingStore();
+  const write = store.reserve.bind(store);
+  store.reserve = async (...args) => {
+    time.advance(writeMs);
+    return write(...args);
+  };
+  return store;
 }
 
 describe('RequestBudget', () => {
@@ -453,12 +464,7 @@ describe('RequestBudget', () => {
     it('postpones a lone request whose store write took longer than its allowance to arrive', async () => {
       const time = fakeTime();
       const start = time.clock();
-      const store = new RecordingStore();
-      const slowWrite = store.reserve.bind(store);
-      store.reserve = async (...args) => {
-        time.advance(2_500);
-        return slowWrite(...args);
-      };
+      const store = reservingIn(time, 2_500);
       const { budget } = budgetWith({ store }, time);
       await budget.acquire(context);
       expect(store.calls.map(({ method, args }) => [method, ...args.slice(1)])).toEqual([
@@ -470,12 +476,7 @@ describe('RequestBudget', () => {
 
     it('takes a lone request in one store write when that write takes a few milliseconds', async () => {
       const time = fakeTime();
-      const store = new RecordingStore();
-      const write = store.reserve.bind(store);
-      store.reserve = async (...args) => {
-        time.advance(15);
-        return write(...args);
-      };
+      const store = reservingIn(time, 15);
       const { budget } = budgetWith({ store }, time);
       await budget.acquire(context);
       expect(store.calls.map(({ method }) => method)).toEqual(['reserve']);
