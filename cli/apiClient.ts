@@ -1,11 +1,14 @@
 // The Admin API client of a one-shot CLI command (establishments, orders): the flags such a command
 // takes (--verbose and the connection, with the connection's help), and the client itself, with --verbose
-// reporting each attempt on stderr, closed when the command is done with it.
+// reporting each attempt on stderr, counting in the budget of the config's state file when there is one,
+// closed when the command is done with it.
 import type { Command } from 'commander';
 import { AdminApiClient, type AttemptReport } from '../shared/api/adminApiClient.js';
 import { AdminApiError } from '../shared/api/errors.js';
+import { RequestBudget } from '../shared/api/requestBudget.js';
 import { describeApiFailure } from '../shared/config/explainApiFailure.js';
 import { createUndiciHttpClient } from '../shared/http/undiciHttpClient.js';
+import { openStateFileBudget, type StateFileBudget } from '../shared/store/sqlite/stateFileBudget.js';
 import { addConnectionOptions, CONNECTION_HELP, type Connection, resolveConnection } from './connection.js';
 import { ApiRequestFailedError } from './errors.js';
 import { stderrSink } from './output/outputSink.js';
@@ -27,7 +30,9 @@ export async function withCliApiClient(
   use: (client: AdminApiClient) => Promise<void>,
 ): Promise<void> {
   const connection = await resolveConnection(command);
-  const client = createCliApiClient(connection, verbose);
+  // A poller of the same config counts its requests in its state file: so do these, in the same minute.
+  const shared = connection.budget && openStateFileBudget(connection.budget.statePath);
+  const client = createCliApiClient(connection, verbose, shared);
   try {
     await use(client);
   } catch (error) {
@@ -35,16 +40,30 @@ export async function withCliApiClient(
     throw new ApiRequestFailedError(describeApiFailure(error, connection.target), { cause: error });
   } finally {
     await client.close();
+    shared?.close();
   }
 }
 
-function createCliApiClient(connection: Connection, verbose: boolean): AdminApiClient {
+function createCliApiClient(
+  connection: Connection,
+  verbose: boolean,
+  shared: StateFileBudget | undefined,
+): AdminApiClient {
   const stderr = stderrSink();
   return new AdminApiClient({
     baseUrl: connection.baseUrl,
     organizationId: connection.organizationId,
     ...(connection.organizationName === undefined ? {} : { organizationName: connection.organizationName }),
     token: connection.token,
+    ...(shared && connection.budget
+      ? {
+          budget: new RequestBudget({
+            token: connection.token,
+            requestsPerMinute: connection.budget.requestsPerMinute,
+            store: shared.counters,
+          }),
+        }
+      : {}),
     httpClient: createUndiciHttpClient,
     ...(verbose ? { onAttempt: (report: AttemptReport) => stderr.line(describeAttempt(report)) } : {}),
   });

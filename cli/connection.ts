@@ -8,6 +8,7 @@ import { type ApiTarget, apiTargetOf } from '../shared/config/explainApiFailure.
 import { type ConfigSecretsCheck, loadConfigFile } from '../shared/config/loadConfig.js';
 import { CliUsageError } from './errors.js';
 import { configFileOf, configGivenAsFlag, withConfigOption } from './flags.js';
+import { resolveStatePath } from './runtime/statePath.js';
 
 export interface ConnectionOptions {
   baseUrl?: string;
@@ -24,6 +25,8 @@ export interface Connection {
   token: string;
   /** Where each part was given, for the failure line (explainApiFailure) to name what to fix. */
   target: ApiTarget;
+  /** From a config: its state file, whose budget a poller of it counts in, and the token's limit. */
+  budget?: { statePath: string; requestsPerMinute: number };
 }
 
 export function addConnectionOptions(command: Command): Command {
@@ -157,6 +160,10 @@ function connectionFromConfig(
     organizationName: organization.name,
     token,
     target: selection.token === undefined ? target : { ...target, token: 'the token given with --token' },
+    budget: {
+      statePath: resolveStatePath(config.state.path, file),
+      requestsPerMinute: config.api.requestsPerMinute,
+    },
   };
 }
 
