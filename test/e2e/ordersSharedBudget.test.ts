@@ -2,13 +2,14 @@
 // budget the poller counts in, the config's state file, so that the two never exceed the token's minute
 // between them. Without a state file (no poller has run) it keeps a budget of its own and creates none.
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestBudget } from '../../shared/api/requestBudget.js';
 import { SqliteStateStore } from '../../shared/store/sqlite/sqliteStateStore.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
+import { writeNorthSchoolConfig } from '../support/configFixtures.js';
 import { runCli } from '../support/runCli.js';
 
 let sim: RunningSimulator;
@@ -18,22 +19,7 @@ let config: string;
 beforeAll(async () => {
   sim = await startSimulator({ seed: 9, scenario: false, initialOrders: 60 });
   dir = await mkdtemp(join(tmpdir(), 'orders-shared-budget-'));
-  config = join(dir, 'notifier.json');
-  await writeFile(
-    config,
-    JSON.stringify({
-      api: { baseUrl: sim.baseUrl },
-      organizations: [
-        {
-          id: sim.organization.id,
-          name: sim.organization.name,
-          token: { env: 'NORTH_TOKEN' },
-          timeZone: sim.notifier.timeZone,
-        },
-      ],
-      state: { path: 'state.db' },
-    }),
-  );
+  config = await writeNorthSchoolConfig(dir, sim, { state: 'state.db' });
 });
 
 afterAll(async () => {
