@@ -2,7 +2,6 @@
 // cycle, whole; only when the window holds more pending pages than the token could ever grant in one go
 // is it split into date parts, each small enough to finish, walked longest-unseen first.
 import { PAGE_SIZE } from '../api/pagination.js';
-import type { OrderStatus } from '../api/schemas.js';
 import { addDays } from '../time/calendarDate.js';
 import {
   detectWalk,
@@ -10,6 +9,7 @@ import {
   listingKey,
   type PlannedWalk,
   pagesFor,
+  partOf,
   sameEstablishment,
 } from './listingSpec.js';
 
@@ -53,8 +53,8 @@ export function planDetection(input: DetectionPlanInput): PlannedWalk[] {
     const pages = pagesFor(sizeOf(input, key, establishment));
     if (pages <= input.maxWalkPages) return [detectWalk(whole, pages)];
     const windowSize = input.knownSizes[key] ?? 0;
-    return splitByDate(input, 'pending', startDate, endDate, establishment, windowSize).map(
-      ({ part, orders }) => detectWalk(part, pagesFor(orders)),
+    return splitByDate(input, whole, windowSize).map(({ part, orders }) =>
+      detectWalk(part, pagesFor(orders)),
     );
   });
   return walks.sort((a, b) => walkedAt(input, a) - walkedAt(input, b));
@@ -118,19 +118,11 @@ function sizeOf(input: DetectionPlanInput, key: string, establishment: string | 
  */
 function splitByDate(
   input: DetectionPlanInput,
-  status: OrderStatus,
-  startDate: string,
-  endDate: string,
-  establishment: string | undefined,
+  whole: ListingSpec,
   windowSize: number,
 ): Array<{ part: ListingSpec; orders: number }> {
-  const partOn = (from: string, to: string): ListingSpec => ({
-    kind: 'part',
-    status,
-    startDate: from,
-    endDate: to,
-    establishment,
-  });
+  const { startDate, endDate, establishment } = whole;
+  const partOn = (from: string, to: string): ListingSpec => partOf(whole, from, to);
   const dates: Array<{ date: string; count: number; walked: boolean; announced: number | undefined }> = [];
   for (let date = startDate; date <= endDate; date = addDays(date, 1)) {
     const count = countPending(input.pendingByDate, establishment, { startDate: date, endDate: date });
