@@ -46,28 +46,27 @@ export class DynamoBudgetCounterStore implements BudgetCounterStore {
   }
 
   async release(key: string, countAtMs: number, count: number): Promise<void> {
-    if (count <= 0) return;
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
-      const item = await this.#read(key);
-      const times = withoutTimes(sortedTimes(item), countAtMs, count);
-      if (times.length === item.times.length) return;
-      // Release is not told the window; the idle TTL of a day past the latest time outlasts any window.
-      const keepUntilMs = Math.max(countAtMs, times.at(-1) ?? countAtMs);
-      if (await this.#writeLog(key, item.revision, times, keepUntilMs)) return;
-    }
-    throw new StoreContentionError('budget', undefined, `${MAX_ATTEMPTS} conflicting writers on one budget`);
+    if (count > 0) await this.#moveTimes(key, countAtMs, count, undefined);
   }
 
   async postpone(key: string, fromMs: number, toMs: number, count: number): Promise<number> {
-    if (count <= 0) return 0;
+    return count > 0 ? this.#moveTimes(key, fromMs, count, toMs) : 0;
+  }
+
+  /**
+   * Takes up to `count` times equal to `at` out of the log, putting them back at `to` when given (a
+   * postpone) or not (a release), in one conditional write; again if we lost a race. How many it found.
+   */
+  async #moveTimes(key: string, at: number, count: number, to: number | undefined): Promise<number> {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
       const item = await this.#read(key);
-      const kept = withoutTimes(sortedTimes(item), fromMs, count);
-      const moved = item.times.length - kept.length;
-      if (moved === 0) return 0;
-      const times = [...kept, ...Array<number>(moved).fill(toMs)].sort((a, b) => a - b);
-      // As for a release: the idle TTL of a day past the latest time outlasts any window.
-      if (await this.#writeLog(key, item.revision, times, times.at(-1) ?? toMs)) return moved;
+      const kept = withoutTimes(sortedTimes(item), at, count);
+      const found = item.times.length - kept.length;
+      if (found === 0) return 0;
+      const times =
+        to === undefined ? kept : [...kept, ...Array<number>(found).fill(to)].sort((a, b) => a - b);
+      // Neither is told the window; the idle TTL of a day past the latest time outlasts any window.
+      if (await this.#writeLog(key, item.revision, times, Math.max(at, times.at(-1) ?? at))) return found;
     }
     throw new StoreContentionError('budget', undefined, `${MAX_ATTEMPTS} conflicting writers on one budget`);
   }
