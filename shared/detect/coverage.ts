@@ -3,7 +3,7 @@
 // along (absence.ts isNews) and which closings a prep summary can count (pure). The key is built and read here.
 import * as z from 'zod';
 import { addDays } from '../time/calendarDate.js';
-import { isTrustworthy, type WalkResult } from './walkResult.js';
+import { isWholeWalk, type WalkResult } from './walkResult.js';
 
 export const CoverageSchema = z.object({
   /** By coverageKey: when the pending listing holding that date was last walked completely (epoch ms). */
@@ -43,7 +43,7 @@ export function recordCoverage(
   let { watchingSince } = coverage;
   for (const result of walks) {
     const { listing } = result.walk;
-    if (result.walk.purpose !== 'detect' || !isTrustworthy(result)) continue;
+    if (result.walk.purpose !== 'detect' || !isWholeWalk(result)) continue;
     watchingSince ??= at;
     for (let date = listing.startDate; date <= listing.endDate; date = addDays(date, 1)) {
       if (date >= windowStart) pendingCoveredAt[coverageKey(date, listing.establishment)] = at;

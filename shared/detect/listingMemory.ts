@@ -3,13 +3,22 @@
 // remembered: look-ups and sweep parts are sized from the snapshots, and remembering each would grow the state.
 import * as z from 'zod';
 import { listingKeyEndDate } from './listingSpec.js';
-import { isTrustworthy, type WalkResult } from './walkResult.js';
+import { isListedAsWePredict } from './planResolution.js';
+import { isWholeWalk, type WalkResult } from './walkResult.js';
 
 export const ListingMemorySchema = z.object({
   /** Orders each listing held when last seen (`meta.total` of its first page, even of a walk cut short), by listing key. */
   sizes: z.record(z.string(), z.number().int().nonnegative()),
-  /** When each listing was last walked completely and consistently (epoch ms), by listing key. */
+  /**
+   * When each listing was last walked whole, completely and consistently (epoch ms), by listing key; a check
+   * of today's listing is not a walk whole.
+   */
   walkedAt: z.record(z.string(), z.number()),
+  /**
+   * Listings whose last whole walk did not come in the order we predict (pickup date, creation time, uuid):
+   * today's check needs that order, so these are walked whole. Absent in states written before it was kept.
+   */
+  unpredicted: z.array(z.string()).optional(),
 });
 export type ListingMemory = z.infer<typeof ListingMemorySchema>;
 
@@ -21,15 +30,21 @@ export function rememberWalks(
 ): ListingMemory {
   const sizes = { ...memory.sizes };
   const walkedAt = { ...memory.walkedAt };
+  const unpredicted = new Set(memory.unpredicted ?? []);
   for (const result of walks) {
     const { walk, listing } = result;
     if (!listing) continue;
     if (walk.listing.kind === 'narrow' || (walk.listing.kind === 'part' && walk.purpose === 'sweep'))
       continue;
     if (listing.total !== undefined) sizes[walk.key] = listing.total;
-    if (isTrustworthy(result)) walkedAt[walk.key] = at;
+    if (!isWholeWalk(result)) continue;
+    walkedAt[walk.key] = at;
+    if (walk.purpose !== 'detect') continue;
+    // Only the listing's own records: a walk again appends those the first walk saw and it did not.
+    if (isListedAsWePredict(listing.records.slice(0, listing.total))) unpredicted.delete(walk.key);
+    else unpredicted.add(walk.key);
   }
-  return { sizes, walkedAt };
+  return { sizes, walkedAt, ...(unpredicted.size === 0 ? {} : { unpredicted: [...unpredicted] }) };
 }
 
 /** Forgets the parts of listings whose dates ended before `windowStart`. */
@@ -38,5 +53,12 @@ export function forgetListingsBefore(memory: ListingMemory, windowStart: string)
     Object.fromEntries(
       Object.entries(record).filter(([key]) => (listingKeyEndDate(key) ?? windowStart) >= windowStart),
     );
-  return { sizes: current(memory.sizes), walkedAt: current(memory.walkedAt) };
+  const unpredicted = memory.unpredicted?.filter(
+    (key) => (listingKeyEndDate(key) ?? windowStart) >= windowStart,
+  );
+  return {
+    sizes: current(memory.sizes),
+    walkedAt: current(memory.walkedAt),
+    ...(unpredicted === undefined || unpredicted.length === 0 ? {} : { unpredicted }),
+  };
 }

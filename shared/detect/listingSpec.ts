@@ -38,6 +38,11 @@ export interface PlannedWalk {
   maxPages: number | undefined;
   /** Requests the walk should take, from what is known of the listing's size. */
   estimatedRequests: number;
+  /**
+   * Today's listing, checked rather than walked whole (todayCheck.ts): the orders we know it holds, in the
+   * order the API lists them. A check that cannot settle walks it whole.
+   */
+  check?: readonly string[];
 }
 
 /** The requests a set of walks should take. */

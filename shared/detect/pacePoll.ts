@@ -11,13 +11,22 @@
 const MAX_SWEEP_SHARE = 0.2;
 /** While today is first, the sweep yields to it: the slow sweep's period stretches, detection's does not. */
 const MAX_SWEEP_SHARE_TODAY_FIRST = 0.1;
-/**
- * While today is first, the rest of the window is walked in at most this many parts, one a cycle, however few
- * of the changes it sees: a change there waits at most this many cycles.
- */
-const MAX_REST_PARTS = 2;
 /** Until a cycle has found a change, the mix is taken as even: today first then barely stretches the rest. */
 const EVEN_MIX = 0.5;
+/**
+ * While today is first, what today's check cannot see (the rest of the window, and an edit to today's
+ * orders, which only a whole walk reads) is paced so that all changes' p95 stays within this.
+ */
+const ALL_CHANGES_P95_MS = 30_000;
+/** The share of changes a p95 leaves later than it. */
+const P95_TAIL = 0.05;
+/** A change's time beyond its wait for the walk that sees it: the cycle's own requests and a look-up. */
+const DETECTION_OVERHEAD_MS = 8_000;
+/**
+ * However few of the changes are slow ones, the rest of the window and today's whole walk wait at most
+ * this long: a first edit after a quiet hour, or the odd order for Thursday, is not left for minutes.
+ */
+export const SLOW_PERIOD_MAX_MS = 90_000;
 const MINUTE_MS = 60_000;
 /**
  * The pace plans for this share of the budget. The rest absorbs cycles that cost more than expected (a
@@ -41,13 +50,20 @@ export interface PacingInput {
   /** How much later than reserved a cycle's requests are counted: each then fills the window for longer. */
   holdMs: number;
   /**
-   * Today first: today's pending pages and the look-ups a cycle brings, walked every cycle, the pages of the
-   * rest of the window, and the share of recent changes that were to today's orders (undefined before any).
-   * `detectionRequests` is then not read.
+   * Today first: what today's listing costs a cycle (checked, or now and then walked whole) and the look-ups
+   * a cycle brings, the pages of the rest of the window, and the mix of recent changes (undefined before
+   * any). `detectionRequests` is then not read.
    */
   todayFirst?:
-    | { todayPages: number; lookups: number; restPages: number; todayShare: number | undefined }
+    | { todayRequests: number; lookups: number; restPages: number; mix: ChangeMix | undefined }
     | undefined;
+}
+
+/** Rates per minute of recent changes: to today's orders (of which `todayEdits` edits) and to other days'. */
+export interface ChangeMix {
+  today: number;
+  elsewhere: number;
+  todayEdits?: number | undefined;
 }
 
 export interface Pacing {
@@ -56,10 +72,11 @@ export interface Pacing {
   /** From one cycle's start to the next, when cycles cost what is expected. */
   intervalMs: number;
   /**
-   * While today is first, the parts the rest of the window is walked in, one beside today's listing each
-   * cycle, so that every cycle costs about the same; 1 otherwise.
+   * While today is first, how long each date of the rest of the window may go unwalked, and how long today's
+   * listing may go unwalked whole (only checked): see slowPeriodMs. Infinite otherwise.
    */
-  restParts: number;
+  restPeriodMs: number;
+  todayWholeMs: number;
   /** Sweep pages each cycle carries (fractional: the remainder is carried to the next cycle). */
   sweepPagesPerCycle: number;
   /** How long a full sweep takes at this pace. */
@@ -84,29 +101,25 @@ export function pacePoll(input: PacingInput): Pacing {
   );
   const detectionPerMinute = perMinute - sweepPerMinute;
   let intervalMs: number;
-  let restParts = 1;
+  let restPeriodMs = Number.POSITIVE_INFINITY;
+  let todayWholeMs = Number.POSITIVE_INFINITY;
   if (input.todayFirst) {
-    const { todayPages, lookups, restPages, todayShare } = input.todayFirst;
-    const everyCycle = todayPages + lookups;
-    // The periods that make the mean detection time least for this budget, each part's changes waiting
-    // half its period on average, are in the ratio √(rest's pages × today's share of the changes ÷ (today's
-    // requests × the rest's share)): the busier today is, the longer the rest waits. The rest is walked in
-    // that many parts, one a cycle, rather than whole every few cycles: a cycle that costs twice the others
-    // waits for the rolling minute to free its requests, and holds back all it saw.
-    const share = Math.min(0.95, Math.max(0.05, todayShare ?? EVEN_MIX));
-    const ratio = Math.sqrt((restPages * share) / (Math.max(1, everyCycle) * (1 - share)));
-    restParts = Math.min(MAX_REST_PARTS, Math.max(1, Math.round(ratio)), Math.max(1, restPages));
-    intervalMs = Math.max(
-      input.minIntervalMs,
-      ((everyCycle + restPages / restParts) / detectionPerMinute) * MINUTE_MS,
-    );
+    const { todayRequests, lookups, restPages, mix } = input.todayFirst;
+    restPeriodMs = slowPeriodMs(mix);
+    todayWholeMs = (mix?.todayEdits ?? 0) > 0 ? restPeriodMs : SLOW_PERIOD_MAX_MS;
+    // Today's listing and the look-ups every cycle, and the rest at its period: what is left of the budget
+    // after the rest's pages sets how often cycles come (never less than a tenth of it).
+    const restPerMinute = (restPages * MINUTE_MS) / restPeriodMs;
+    const left = Math.max(detectionPerMinute * 0.1, detectionPerMinute - restPerMinute);
+    intervalMs = Math.max(input.minIntervalMs, ((todayRequests + lookups) / left) * MINUTE_MS);
   } else {
     intervalMs = Math.max(input.minIntervalMs, (input.detectionRequests / detectionPerMinute) * MINUTE_MS);
   }
   return {
     perMinute,
     intervalMs: Math.round(intervalMs),
-    restParts,
+    restPeriodMs,
+    todayWholeMs,
     sweepPagesPerCycle: (sweepPerMinute * intervalMs) / MINUTE_MS,
     sweepPeriodMs:
       sweepPerMinute > 0
@@ -115,6 +128,22 @@ export function pacePoll(input: PacingInput): Pacing {
     minIntervalMs: input.minIntervalMs,
     holdMs: input.holdMs,
   };
+}
+
+/**
+ * How long, while today is first, a date of the rest of the window may go unwalked: so long that, with the
+ * share `f` of the changes this slow, all changes' p95 stays within ALL_CHANGES_P95_MS. A slow change waits
+ * up to the period, evenly; at most P95_TAIL of all changes may wait longer than the p95, so at most
+ * P95_TAIL / f of the slow ones: the period is (p95 - overhead) / (1 - P95_TAIL / f). Where four changes in
+ * five are today's, 36 s; where half are, 29 s; where almost none are elsewhere, SLOW_PERIOD_MAX_MS. The
+ * slow changes are those elsewhere and the edits of today's orders, which only a whole walk of today's
+ * listing reads.
+ */
+export function slowPeriodMs(mix: ChangeMix | undefined): number {
+  const all = mix === undefined ? 0 : mix.today + mix.elsewhere;
+  const slow = mix === undefined || all === 0 ? EVEN_MIX : (mix.elsewhere + (mix.todayEdits ?? 0)) / all;
+  if (slow <= P95_TAIL) return SLOW_PERIOD_MAX_MS;
+  return Math.min(SLOW_PERIOD_MAX_MS, ALL_CHANGES_P95_MS / (1 - P95_TAIL / slow) - DETECTION_OVERHEAD_MS);
 }
 
 /**

@@ -1,12 +1,13 @@
-// Today first (pure): while the kitchen can still act on today's orders, today's pending listing is walked
-// every cycle, and the rest of the window a part a cycle beside it (pacePoll.ts decides how many parts).
+// Today first (pure): while the kitchen can still act on today's orders, today's pending listing is read
+// every cycle, checked where it changed (todayCheck.ts) and walked whole now and then, and the rest of the
+// window a date or so at a time beside it, each date as often as pacePoll.ts's slow period says.
 // Today's priority lasts until the last of today's establishments has closed and its late
 // changes are over (HOT_MARGIN_MS after it). Tomorrow's listing does not take it over then: tomorrow's orders
 // are acted on at tomorrow's closing, when they are today's and first again; until then nobody prepares
 // them, so the evening's requests buy more as the window's pace (and a cheaper, quieter cadence).
 
 import { addDays } from '../time/calendarDate.js';
-import { closingsOn, type EstablishmentSchedule } from './closingTimes.js';
+import { type Closing, closingsOn, type EstablishmentSchedule } from './closingTimes.js';
 import {
   detectWalk,
   type ListingSpec,
@@ -41,7 +42,7 @@ export function todayIsFirst(input: TodayFirstInput): boolean {
   return last !== undefined && input.now < last.closesAt + HOT_MARGIN_MS;
 }
 
-/** The window cut in two: today's listings, walked every cycle, and the rest, walked a part a cycle. */
+/** The window cut in two: today's listings, read every cycle, and the rest, walked a part at a time. */
 export interface TodayFirstWalks {
   today: PlannedWalk[];
   /**
@@ -156,4 +157,61 @@ function walksOf(run: readonly RestDate[]): PlannedWalk[] {
   }
   flush();
   return walks;
+}
+
+export interface TodayWalksInput {
+  now: number;
+  /** How long today's listing may go unwalked whole (pacePoll.ts). */
+  wholeEveryMs: number;
+  /** The expected gap to the next cycle: a walk whole due before it is due now. */
+  gapMs: number;
+  /** When each listing was last walked whole, by key. */
+  walkedAt: Readonly<Record<string, number>>;
+  /** Listings whose last whole walk did not come in the order we predict: never checked. */
+  unpredicted: readonly string[];
+  /** Today's closings so far: the first cycle after one walks whole, so that its prep summary counts all. */
+  closings: readonly Closing[];
+  /** The orders we know each listing holds, in its order; undefined where that cannot be told. */
+  knownListed(listing: ListingSpec): string[] | undefined;
+}
+
+/**
+ * Today's walks as this cycle reads them: each checked (todayCheck.ts), unless a walk whole is due: never
+ * walked whole, or not for `wholeEveryMs` (an edit is seen only by one), an establishment of it closed
+ * since (the prep summary counts the orders a walk whole read), or its orders not listed as we predict.
+ */
+export function todayWalks(walks: readonly PlannedWalk[], input: TodayWalksInput): PlannedWalk[] {
+  return walks.map((walk) => {
+    const walkedAt = input.walkedAt[walk.key];
+    if (walkedAt === undefined || input.unpredicted.includes(walk.key)) return walk;
+    if (input.now + input.gapMs >= walkedAt + input.wholeEveryMs) return walk;
+    const closedSince = input.closings.some(
+      (closing) =>
+        closing.closesAt > walkedAt &&
+        closing.closesAt <= input.now &&
+        (walk.listing.establishment === undefined ||
+          sameEstablishment(walk.listing.establishment, closing.establishment.uuid)),
+    );
+    if (closedSince) return walk;
+    const known = input.knownListed(walk.listing);
+    return known === undefined ? walk : { ...walk, check: known };
+  });
+}
+
+/**
+ * Whether the rest's part due now (restPartDue) is walked in this cycle: once its longest-unwalked date has
+ * waited the rest's period, less the gap to the next cycle. Until then the cycle reads today's alone.
+ */
+export function restPartIsDue(
+  part: readonly PlannedWalk[],
+  input: { now: number; periodMs: number; gapMs: number },
+  coveredAt: (listing: ListingSpec, date: string) => number | undefined,
+): boolean {
+  let oldest = Number.POSITIVE_INFINITY;
+  for (const { listing } of part) {
+    for (let date = listing.startDate; date <= listing.endDate; date = addDays(date, 1)) {
+      oldest = Math.min(oldest, coveredAt(listing, date) ?? Number.NEGATIVE_INFINITY);
+    }
+  }
+  return part.length > 0 && input.now + input.gapMs >= oldest + input.periodMs;
 }

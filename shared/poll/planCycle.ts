@@ -2,15 +2,24 @@
 // window and the sizes remembered; the pace sets the interval and the sweep's share; a baseline pass of the
 // sweep is paid whole or not started, so it is asked for with the rest.
 import type { OrderStatus } from '../api/schemas.js';
+import { closingsOn } from '../detect/closingTimes.js';
 import { coverageKey } from '../detect/coverage.js';
-import { type PlannedWalk, pagesOf, tooLargeToWalk } from '../detect/listingSpec.js';
-import { type Pacing, pacePoll } from '../detect/pacePoll.js';
+import { type ListingSpec, type PlannedWalk, pagesOf, tooLargeToWalk } from '../detect/listingSpec.js';
+import { gapFor, type Pacing, pacePoll } from '../detect/pacePoll.js';
 import { type CadencePlan, HOT_MIN_INTERVAL_MS, planCadence } from '../detect/planCadence.js';
 import { countPending, planDetection, walksForOneCycle } from '../detect/planDetection.js';
 import { knownSweepPages, planSweep, TERMINAL_STATUSES } from '../detect/planSweep.js';
 import type { Snapshot } from '../detect/snapshot.js';
-import { restPartDue, todayFirstWalks, todayIsFirst } from '../detect/todayFirst.js';
+import { knownListed } from '../detect/todayCheck.js';
+import {
+  restPartDue,
+  restPartIsDue,
+  todayFirstWalks,
+  todayIsFirst,
+  todayWalks,
+} from '../detect/todayFirst.js';
 import type { PollState } from '../store/pollState.js';
+import { changeRates } from './changeRates.js';
 import type { CycleContext, PolledOrganization } from './cycleContext.js';
 import type { CycleBudget } from './ordersSource.js';
 
@@ -36,6 +45,11 @@ export interface CyclePlan {
   todayOnly: boolean;
   /** While today is first, today's walks: what the cycle walks alone when the budget has no room for the rest's part now. */
   today: PlannedWalk[] | undefined;
+  /**
+   * The share of the pending orders on days other than today that `detection` walks: a part of the rest of
+   * the window holds a few of its dates, the whole window all of them (changeRates.ts).
+   */
+  otherDaysShare: number;
   /** The least the cycle must be able to pay for before it walks anything: all of pending. */
   detectionRequests: number;
   /**
@@ -152,23 +166,44 @@ export function planCycle(
       ? Math.max(HOT_MIN_INTERVAL_MS, cadence.minIntervalMs / TODAY_SPEEDUP)
       : cadence.minIntervalMs,
     todayFirst: today && {
-      todayPages,
+      todayRequests: state.pace.todayRequests ?? todayPages,
       lookups: state.lookups.averageRequests,
       restPages: pagesOf(today.rest),
-      todayShare: todayShareOf(state.pace.changes),
+      mix: state.pace.changes && changeRates(state.pace.changes),
     },
   });
   // A listing names an establishment only when establishments are listed apart: keyed as recordCoverage keys it.
+  const coveredAt = (listing: ListingSpec, date: string) =>
+    state.coverage.pendingCoveredAt[coverageKey(date, listing.establishment)];
+  const gapMs = gapFor(pace, state.pace.averageCycleRequests);
+  // The rest cut as fine as its dates allow: each date is walked when its period is up, not a part a cycle.
   const restPart =
     today &&
     restPartDue(
       today.rest,
-      pace.restParts,
+      Math.max(1, pagesOf(today.rest)),
       (listing, date) => countPending(byDate, listing.establishment, { startDate: date, endDate: date }),
-      (listing, date) => state.coverage.pendingCoveredAt[coverageKey(date, listing.establishment)],
+      coveredAt,
     );
+  const restNow =
+    restPart && restPartIsDue(restPart, { now: startedAt, periodMs: pace.restPeriodMs, gapMs }, coveredAt)
+      ? restPart
+      : [];
+  const todayNow =
+    today &&
+    todayWalks(today.today, {
+      now: startedAt,
+      wholeEveryMs: pace.todayWholeMs,
+      gapMs,
+      walkedAt: state.listings.walkedAt,
+      unpredicted: state.listings.unpredicted ?? [],
+      closings: closingsOn(state.establishments?.records ?? [], context.today, organization.timeZone),
+      knownListed: (listing) => knownListed(snapshots, listing, new Set(Object.keys(state.lookups.searched))),
+    });
   // Today's listings first: what the kitchen waits on is read before the rest of the window.
-  const detection = today && restPart ? [...today.today, ...restPart] : cycleWalks;
+  const detection = todayNow ? [...todayNow, ...restNow] : cycleWalks;
+  const restOrders = today ? countPendingIn(byDate, today.rest) : 0;
+  const otherDaysShare = !today ? 1 : restOrders === 0 ? 0 : countPendingIn(byDate, restNow) / restOrders;
   const detectionRequests = pagesOf(detection);
   const sweepBudget = Math.min(
     state.sweep.credit + pace.sweepPagesPerCycle,
@@ -185,8 +220,9 @@ export function planCycle(
     detection,
     unwalkable,
     todayOnly: false,
-    today: today?.today,
+    today: todayNow,
     detectionRequests,
+    otherDaysShare,
     owedLookups: owed,
     lookupAllowance: allowance,
     pace,
@@ -194,12 +230,6 @@ export function planCycle(
     baselinePages,
     planned,
   };
-}
-
-/** The share of recent changes that were to today's orders; undefined before any change was found. */
-function todayShareOf(changes: PollState['pace']['changes']): number | undefined {
-  if (changes === undefined || changes.today + changes.elsewhere === 0) return undefined;
-  return changes.today / (changes.today + changes.elsewhere);
 }
 
 /**
@@ -219,7 +249,13 @@ export function leastToReserve(plan: CyclePlan): number {
  */
 export function yieldToToday(plan: CyclePlan, granted: number): CyclePlan {
   if (!plan.today || plan.todayOnly || granted >= plan.detectionRequests + plan.owedLookups) return plan;
-  return { ...plan, detection: plan.today, todayOnly: true, detectionRequests: pagesOf(plan.today) };
+  return {
+    ...plan,
+    detection: plan.today,
+    todayOnly: true,
+    detectionRequests: pagesOf(plan.today),
+    otherDaysShare: 0,
+  };
 }
 
 /** Orders still being looked for: remembered unresolved, and not waiting for the window's walks instead. */
@@ -279,4 +315,12 @@ function pendingByDate(
     counts.set(snapshot.pickupDate, byEstablishment);
   }
   return counts;
+}
+
+/** Pending orders we know of on the dates of these walks. */
+function countPendingIn(
+  byDate: ReadonlyMap<string, ReadonlyMap<string, number>>,
+  walks: readonly PlannedWalk[],
+): number {
+  return walks.reduce((sum, { listing }) => sum + countPending(byDate, listing.establishment, listing), 0);
 }

@@ -4,8 +4,9 @@
 import { TOKEN_REJECTED_RETRY_MS } from '../contracts/tokenRejected.js';
 import { gapFor } from '../detect/pacePoll.js';
 import type { PaceState } from '../store/pollState.js';
+import { addChangeSample, type ChangeSample } from './changeRates.js';
 import type { CycleContext } from './cycleContext.js';
-import { blend, movingAverage } from './movingAverage.js';
+import { movingAverage } from './movingAverage.js';
 import type { CyclePlan } from './planCycle.js';
 
 /** After a cycle deferred for budget, how soon the next one is due. */
@@ -18,8 +19,10 @@ export interface CycleCost {
   baselineDeferred: boolean;
   /** The API rejected the token: the next cycle is a slow retry, whatever the pace or the cadence. */
   tokenRejected?: boolean;
-  /** Changes this cycle found to today's orders and to other days'. */
-  changes?: { today: number; elsewhere: number };
+  /** The changes this cycle found and over how long (changeRates.ts); undefined after a first cycle. */
+  changes?: ChangeSample | undefined;
+  /** Requests today's listing took, when the cycle read it on its own (today first). */
+  todayRequests?: number | undefined;
 }
 
 export function planNextCycle(
@@ -29,8 +32,15 @@ export function planNextCycle(
   cost: CycleCost,
 ): PaceState {
   const averageCycleRequests = movingAverage(pace.averageCycleRequests, cost.spent);
-  const changes = changeMix(pace.changes, cost.changes);
-  const kept = changes === undefined ? {} : { changes };
+  const changes = addChangeSample(pace.changes, cost.changes);
+  const todayRequests =
+    cost.todayRequests === undefined
+      ? pace.todayRequests
+      : movingAverage(pace.todayRequests ?? 0, cost.todayRequests);
+  const kept = {
+    ...(changes === undefined ? {} : { changes }),
+    ...(todayRequests === undefined ? {} : { todayRequests }),
+  };
   // Whatever the pace or the cadence: no retry within minutes cures a rejected token (tokenRejected.ts).
   if (cost.tokenRejected) {
     return { averageCycleRequests, nextPollAt: context.startedAt + TOKEN_REJECTED_RETRY_MS, ...kept };
@@ -42,18 +52,6 @@ export function planNextCycle(
     plan.cadence.changesAt ?? Number.POSITIVE_INFINITY,
   );
   return { averageCycleRequests, nextPollAt, ...kept };
-}
-
-/** The moving averages of changes found, once a cycle found any: a quiet start says nothing of the mix. */
-function changeMix(average: PaceState['changes'], latest: CycleCost['changes']): PaceState['changes'] {
-  if (latest === undefined) return average;
-  if (average === undefined) {
-    return latest.today + latest.elsewhere > 0 ? { ...latest } : undefined;
-  }
-  return {
-    today: blend(average.today, latest.today),
-    elsewhere: blend(average.elsewhere, latest.elsewhere),
-  };
 }
 
 /**

@@ -14,11 +14,11 @@ import { ESTABLISHMENTS_LISTING } from '../api/listingProblem.js';
 import { recordCoverage } from '../detect/coverage.js';
 import { forgetListingsBefore, rememberWalks } from '../detect/listingMemory.js';
 import { trackUnreadable } from '../detect/unreadableOrders.js';
-import { isOrderEvent, type NotifierEvent } from '../events/notifierEvent.js';
 import { LeaseLostError } from '../store/errors.js';
 import { initialPollState, type PollState } from '../store/pollState.js';
 import { RunnerStoppingError } from '../time/runnerStoppingError.js';
 import { amendClosings } from './amendClosings.js';
+import { changeSample } from './changeRates.js';
 import { claimCycle, leaseLostReport } from './claimCycle.js';
 import {
   type CycleContext,
@@ -273,7 +273,18 @@ async function walkedCycle(
     spent: requestsOf(walked) + (establishments.requests ?? 0),
     baselineDeferred: slice.baselineDeferred,
     tokenRejected: rejected,
-    changes: changesByDay(changes.events, context.today),
+    changes: changeSample(changes.events, {
+      today: context.today,
+      startedAt,
+      previousCycleAt: state.health.lastAttemptAt,
+      walks: plan.detection,
+      coverage: state.coverage,
+      otherDaysShare: plan.otherDaysShare,
+    }),
+    todayRequests:
+      plan.today === undefined
+        ? undefined
+        : requestsOf(pending.filter((outcome) => plan.today?.some((walk) => walk.key === outcome.walk.key))),
   });
   const tooLarge = plan.unwalkable.map(
     (walk) =>
@@ -341,13 +352,6 @@ async function walkedCycle(
     health: healthAfter(state.health, report, startedAt),
   };
   return { report, next };
-}
-
-/** The order events found, to today's orders and to other days': the mix today first paces by. */
-function changesByDay(events: readonly NotifierEvent[], today: string): { today: number; elsewhere: number } {
-  const orders = events.filter(isOrderEvent);
-  const todays = orders.filter((event) => event.data.order.pickup_date === today).length;
-  return { today: todays, elsewhere: orders.length - todays };
 }
 
 /** What these walks cost: each outcome carries its requests, so no phase reads the client's running count. */

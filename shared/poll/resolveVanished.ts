@@ -40,7 +40,13 @@ export async function resolveVanished(
   lookups: Lookups,
   coverage: Coverage,
 ): Promise<Resolution> {
-  const seen = new Set(pending.flatMap((outcome) => outcome.listing?.records.map(({ uuid }) => uuid) ?? []));
+  // A check's carried orders are still listed, though not read.
+  const seen = new Set(
+    pending.flatMap((outcome) => [
+      ...(outcome.listing?.records.map(({ uuid }) => uuid) ?? []),
+      ...(outcome.carried ?? []),
+    ]),
+  );
   const vanished = findVanished(snapshots, seen, pending);
   const waitingSince = lookups.waitingSince ?? {};
   const coversWindow = (order: VanishedOrder) =>

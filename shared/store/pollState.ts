@@ -84,11 +84,22 @@ export const PaceStateSchema = z.object({
   /** When this organization's next cycle is due (epoch ms): the pace's decision, read by both runtimes. */
   nextPollAt: z.number().nullable(),
   /**
-   * Moving averages of the changes a cycle found to today's orders and to other days': how today first
-   * shares the budget between today's listing and the rest of the window (pacePoll.ts). Absent until a
-   * cycle found a change.
+   * Pending's changes found to today's orders (of which edits) and to other days', and the minutes each was
+   * found over, summed with decay (changeRates.ts): how today first paces the rest of the window and
+   * today's whole walk (pacePoll.ts). Absent until a cycle found a change; states written before the
+   * minutes were kept hold averages a cycle.
    */
-  changes: z.object({ today: z.number().nonnegative(), elsewhere: z.number().nonnegative() }).optional(),
+  changes: z
+    .object({
+      today: z.number().nonnegative(),
+      elsewhere: z.number().nonnegative(),
+      todayEdits: z.number().nonnegative().optional(),
+      todayMinutes: z.number().nonnegative().optional(),
+      elsewhereMinutes: z.number().nonnegative().optional(),
+    })
+    .optional(),
+  /** Moving average of the requests today's listing took a cycle while today was first (checked or whole). */
+  todayRequests: z.number().nonnegative().optional(),
 });
 
 /** How the last cycles went, for status, health and alarms. */

@@ -2,7 +2,6 @@
 // a small seeded generator, so tests only spell out what they vary.
 import { type Order, type OrderInput, OrderSchema } from '../../shared/api/schemas.js';
 import type { DiffContext } from '../../shared/detect/diffOrder.js';
-import type { Pacing } from '../../shared/detect/pacePoll.js';
 import { observedState, type Snapshot } from '../../shared/detect/snapshot.js';
 import { makeOrder } from './orderFactory.js';
 
@@ -12,11 +11,6 @@ export const TIME_ZONE = 'Europe/Lisbon';
 export const SOURCE = `https://example.test/api/v1/admin/organizations/${ORGANIZATION.id}`;
 export const DETECTED_AT = '2026-03-05T10:00:00.000Z';
 export const EXPIRES_AT = 1_773_000_000_000;
-
-/** From one walk of the rest of the window (the whole window, unless today is first) to the next. */
-export function restIntervalOf(pace: Pick<Pacing, 'restParts' | 'intervalMs'>): number {
-  return Math.round(pace.restParts * pace.intervalMs);
-}
 
 const LABELS: Record<string, string> = {
   pending: 'Pending',

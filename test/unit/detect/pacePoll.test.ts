@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { reservationHoldMs } from '../../../shared/api/requestBudget.js';
-import { gapFor, type PacingInput, pacePoll } from '../../../shared/detect/pacePoll.js';
-import { restIntervalOf } from '../../support/detectFixtures.js';
+import {
+  type ChangeMix,
+  gapFor,
+  type PacingInput,
+  pacePoll,
+  SLOW_PERIOD_MAX_MS,
+  slowPeriodMs,
+} from '../../../shared/detect/pacePoll.js';
 
 const MINUTE = 60_000;
 
@@ -128,35 +134,51 @@ describe('pacePoll', () => {
 });
 
 describe('pacePoll, today first', () => {
-  const busy = (todayShare: number | undefined) =>
-    pacePoll(input({ todayFirst: { todayPages: 4, lookups: 1, restPages: 6, todayShare } }));
+  const busy = (mix: ChangeMix | undefined) =>
+    pacePoll(input({ todayFirst: { todayRequests: 2, lookups: 1, restPages: 6, mix } }));
 
-  it("walks the rest whole beside today's while the changes are as many elsewhere", () => {
-    // √(6 × 0.5 ÷ (5 × 0.5)) ≈ 1.1: one part. 11 requests a cycle at 90 % of 45: every 16.3 s.
-    const pacing = busy(0.5);
-    expect(pacing.restParts).toBe(1);
-    expect(pacing.intervalMs).toBe(Math.round((11 / 40.5) * MINUTE));
-    expect(restIntervalOf(pacing)).toBe(pacing.intervalMs);
+  it('paces the rest so that all changes keep a p95 of 30 s: 30 ÷ (1 - 0.05 ÷ share elsewhere), less 8 s', () => {
+    // Half the changes elsewhere: 30 / 0.9 - 8 ≈ 25.3 s; one in five: 30 / 0.75 - 8 = 32 s.
+    expect(slowPeriodMs({ today: 5, elsewhere: 5 })).toBeCloseTo(25_333.3, 0);
+    expect(slowPeriodMs({ today: 8, elsewhere: 2 })).toBeCloseTo(32_000, 6);
     // Before any change is seen, the mix is taken as even.
-    expect(busy(undefined)).toEqual(pacing);
+    expect(slowPeriodMs(undefined)).toBe(slowPeriodMs({ today: 1, elsewhere: 1 }));
+    // Almost nothing elsewhere: the longest period, never longer.
+    expect(slowPeriodMs({ today: 99, elsewhere: 1 })).toBe(SLOW_PERIOD_MAX_MS);
+    // One in ten: 30 / 0.5 - 8 = 52 s.
+    expect(slowPeriodMs({ today: 90, elsewhere: 10 })).toBeCloseTo(52_000, 6);
   });
 
-  it("walks the rest in two parts when most of the changes are today's, never more", () => {
-    // Four in five: √(6 × 0.8 ÷ (5 × 0.2)) ≈ 2.2, two parts: 4 + 1 + 3 = 8 requests a cycle, every 11.9 s.
-    const pacing = busy(0.8);
-    expect(pacing.restParts).toBe(2);
-    expect(pacing.intervalMs).toBe(Math.round((8 / 40.5) * MINUTE));
-    expect(restIntervalOf(pacing)).toBe(Math.round(2 * (8 / 40.5) * MINUTE));
-    expect(busy(0.99).restParts).toBe(2);
+  it("counts today's edits as slow changes: only a whole walk of today's listing sees them", () => {
+    expect(slowPeriodMs({ today: 8, elsewhere: 0, todayEdits: 2 })).toBe(
+      slowPeriodMs({ today: 6, elsewhere: 2 }),
+    );
+    // Without edits, today's whole walk waits the longest period; with some, the slow period.
+    expect(busy({ today: 8, elsewhere: 2 }).todayWholeMs).toBe(SLOW_PERIOD_MAX_MS);
+    const edited = busy({ today: 8, elsewhere: 1, todayEdits: 1 });
+    expect(edited.todayWholeMs).toBe(edited.restPeriodMs);
+    expect(edited.todayWholeMs).toBeLessThan(SLOW_PERIOD_MAX_MS);
+  });
+
+  it("comes as often as what is left after the rest's pages pays for today's reading and its look-ups", () => {
+    const pacing = busy({ today: 8, elsewhere: 2 });
+    // A cycle reads today's listing and its look-up (3 requests) and its share of the rest's 6 pages every
+    // 32 s, and carries its sweep pages: together, all the share plans for a minute.
+    expect(pacing.restPeriodMs).toBeCloseTo(32_000, 6);
+    const perCycle = 3 + (6 * pacing.intervalMs) / pacing.restPeriodMs + pacing.sweepPagesPerCycle;
+    expect((perCycle * MINUTE) / pacing.intervalMs).toBeCloseTo(pacing.perMinute, 1);
     // Cheaper cycles come more often: today's listing is read sooner than in whole walks of the window.
     expect(pacing.intervalMs).toBeLessThan(pacePoll(input({ detectionRequests: 11 })).intervalMs);
   });
 
   it('gives the sweep at most 10 % of the share while today is first', () => {
     const pacing = pacePoll(
-      input({ sweepPages: 1_000, todayFirst: { todayPages: 4, lookups: 1, restPages: 6, todayShare: 0.5 } }),
+      input({
+        sweepPages: 1_000,
+        todayFirst: { todayRequests: 4, lookups: 1, restPages: 6, mix: undefined },
+      }),
     );
-    expect((pacing.sweepPagesPerCycle * MINUTE) / pacing.intervalMs).toBeCloseTo(4.05, 4);
+    expect((pacing.sweepPagesPerCycle * MINUTE) / pacing.intervalMs).toBeCloseTo(4.05, 3);
   });
 });
 

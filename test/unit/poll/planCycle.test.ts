@@ -24,7 +24,7 @@ import {
   T0,
   TODAY,
 } from '../../support/cycleFixture.js';
-import { ORGANIZATION, restIntervalOf } from '../../support/detectFixtures.js';
+import { ORGANIZATION } from '../../support/detectFixtures.js';
 import { ESTABLISHMENT_UUID, makeOrder } from '../../support/orderFactory.js';
 
 const NO_SNAPSHOTS = new Map<string, Snapshot>();
@@ -233,21 +233,18 @@ describe('planCycle', () => {
     async function canteen(
       ago: number,
       options: Parameters<typeof planned>[2] & {
-        mix?: { today: number; elsewhere: number };
+        mix?: { today: number; elsewhere: number; todayEdits?: number };
         coveredAt?: Record<string, number>;
         lookups?: Partial<PollState['lookups']>;
+        listings?: Partial<PollState['listings']>;
+        snapshots?: ReadonlyMap<string, Snapshot>;
       } = {},
     ) {
-      const snapshots = snapshotsOf(
-        ...[
-          ...snapshotsOn(TODAY, 40),
-          ...Array.from({ length: 7 }, (_, i) => snapshotsOn(addDays(TODAY, i + 1), 23)).flat(),
-        ],
-      );
+      const snapshots = options.snapshots ?? canteenSnapshots();
       const covered = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [addDays(TODAY, i), T0 - ago]));
       const pollState = state({
         establishments: establishmentsCache(T0 - MINUTE),
-        listings: { sizes: {}, walkedAt: {} },
+        listings: { sizes: {}, walkedAt: {}, ...options.listings },
         coverage: { pendingCoveredAt: { ...covered, ...options.coveredAt }, watchingSince: T0 - 60 * MINUTE },
         lookups: { searched: {}, averageRequests: 1.5, ...options.lookups },
         pace: {
@@ -259,37 +256,75 @@ describe('planCycle', () => {
       return (await planned(pollState, snapshots, options)).plan;
     }
 
-    it("walks today's listing every cycle, and the whole rest beside it while changes are as many elsewhere", async () => {
-      const plan = await canteen(5_000, { mix: { today: 1, elsewhere: 1 } });
-      expect(plan.detection.map((walk) => walk.key)).toEqual([TODAYS, REST]);
-      // Today's 40 orders and the rest's 161: two pages and seven, the whole window's nine; no order twice.
-      expect(plan.detectionRequests).toBe(9);
-      expect(plan.pace.restParts).toBe(1);
-      expect(restIntervalOf(plan.pace)).toBe(plan.pace.intervalMs);
-    });
+    function canteenSnapshots() {
+      return snapshotsOf(
+        ...[
+          ...snapshotsOn(TODAY, 40),
+          ...Array.from({ length: 7 }, (_, i) => snapshotsOn(addDays(TODAY, i + 1), 23)).flat(),
+        ],
+      );
+    }
 
-    it("walks the rest a part a cycle, the least recently walked first, when most changes are today's", async () => {
-      // Four changes in five today's: √(7 pages × 0.8 ÷ (3.5 requests × 0.2)) ≈ 2.8, so two parts, the most.
-      const plan = await canteen(5_000, {
-        mix: { today: 4, elsewhere: 1 },
-        coveredAt: { [addDays(TODAY, 5)]: T0 - MINUTE },
-      });
-      expect(plan.pace.restParts).toBe(2);
-      expect(restIntervalOf(plan.pace)).toBeCloseTo(2 * plan.pace.intervalMs, -1);
-      // The rest's 7 dates of 23 orders in two runs of about 80 (4 dates, then 3); the second holds the
-      // date walked longest ago.
-      expect(plan.detection.map((walk) => walk.key)).toEqual([
+    it("reads today's listing every cycle, and a date of the rest beside it once the rest's period is up", async () => {
+      // Half the changes elsewhere: each date of the rest at least every 30 ÷ 0.9 - 8 ≈ 25.3 s.
+      const even = { today: 1, elsewhere: 1 };
+      expect((await canteen(5_000, { mix: even })).detection.map((walk) => walk.key)).toEqual([TODAYS]);
+      // Walked 22 s ago: due before the next cycle (about 5 s away), so walked now.
+      const due = await canteen(22_000, { mix: even, coveredAt: { [addDays(TODAY, 5)]: T0 - 40_000 } });
+      // The rest cut as fine as its dates (23 orders each): the date walked longest ago.
+      expect(due.detection.map((walk) => walk.key)).toEqual([
         TODAYS,
-        `pending[${addDays(TODAY, 5)}..${LAST_DAY}]`,
+        `pending[${addDays(TODAY, 5)}..${addDays(TODAY, 5)}]`,
       ]);
-      expect(plan.detectionRequests).toBe(2 + 3);
+      expect(due.detectionRequests).toBe(2 + 1);
+      // Four changes in five today's: the rest waits longer (32 s), today's listing is read as often.
+      const busy = await canteen(22_000, { mix: { today: 4, elsewhere: 1 } });
+      expect(busy.detection.map((walk) => walk.key)).toEqual([TODAYS]);
+      expect(busy.pace.restPeriodMs).toBeGreaterThan(due.pace.restPeriodMs);
       // Cheaper cycles, so more of them: today's listing is read more often than the whole window would be.
       const plain = await canteen(5_000, { organization: { cadence: 'fixed' } });
-      expect(plan.pace.intervalMs).toBeLessThan(0.7 * plain.pace.intervalMs);
+      expect(busy.pace.intervalMs).toBeLessThan(0.7 * plain.pace.intervalMs);
+    });
+
+    it("checks today's listing between whole walks, in the order the API lists it", async () => {
+      const snapshots = canteenSnapshots();
+      const todays = [...snapshots.values()]
+        .filter((snapshot) => snapshot.pickupDate === TODAY)
+        .sort((a, b) => ((a.createdAt ?? '') < (b.createdAt ?? '') ? -1 : 1))
+        .map((snapshot) => snapshot.orderUuid);
+      const walked = (ago: number) => ({ walkedAt: { [TODAYS]: T0 - ago } });
+      const recent = await canteen(5_000, { snapshots, listings: walked(30_000) });
+      expect(recent.detection[0]?.check).toEqual(todays);
+      expect(recent.today?.[0]?.check).toEqual(todays);
+      // Never walked whole, or not for 90 s (no edits seen), or not in our order last time: whole.
+      expect((await canteen(5_000, { snapshots })).detection[0]?.check).toBeUndefined();
+      expect(
+        (await canteen(5_000, { snapshots, listings: walked(88_000) })).detection[0]?.check,
+      ).toBeUndefined();
+      const unpredicted = { ...walked(30_000), unpredicted: [TODAYS] };
+      expect(
+        (await canteen(5_000, { snapshots, listings: unpredicted })).detection[0]?.check,
+      ).toBeUndefined();
+      // Edits to today's orders seen lately: whole once the slow period is up (here 32 s).
+      const edits = { today: 4, elsewhere: 0.5, todayEdits: 0.5 };
+      expect(
+        (await canteen(5_000, { snapshots, mix: edits, listings: walked(30_000) })).detection[0]?.check,
+      ).toBeUndefined();
+      expect(
+        (await canteen(5_000, { snapshots, mix: edits, listings: walked(10_000) })).detection[0]?.check,
+      ).toEqual(todays);
+      // An order being looked for is not expected in the listing.
+      const lookingFor = todays[3] as string;
+      const looking = await canteen(5_000, {
+        snapshots,
+        listings: walked(30_000),
+        lookups: { searched: { [lookingFor]: ['completed'] } },
+      });
+      expect(looking.detection[0]?.check).toEqual(todays.filter((uuid) => uuid !== lookingFor));
     });
 
     it("reserves a request for each look-up owed before the rest's part, within a walk's share of a minute, and walks today's alone with them when no more fits", async () => {
-      const plan = await canteen(5_000, {
+      const plan = await canteen(MINUTE, {
         mix: { today: 4, elsewhere: 1 },
         lookups: {
           // Two orders whose look-ups a full window cut short, and one looked for everywhere, waiting for
@@ -322,20 +357,22 @@ describe('planCycle', () => {
       expect(short.detection.map((walk) => walk.key)).toEqual([TODAYS]);
       expect(short.detectionRequests).toBe(2);
       // Nothing owed: the walks alone decide, as before.
-      const none = await canteen(5_000, { mix: { today: 4, elsewhere: 1 } });
+      const none = await canteen(MINUTE, { mix: { today: 4, elsewhere: 1 } });
       expect(none.owedLookups).toBe(0);
       expect(yieldToToday(none, none.detectionRequests)).toBe(none);
     });
 
     it('cuts a window reaching back before today into today, the days before and the days after', async () => {
-      const plan = await canteen(5_000, {
+      // The days before were never walked: their run is due first. Holding no order we know of, it runs on
+      // into tomorrow's 23, in a listing of its own each side of today.
+      const plan = await canteen(MINUTE, {
         organization: { window: { daysBack: 2, daysAhead: 7 } },
         mix: { today: 1, elsewhere: 3 },
       });
       expect(plan.detection.map((walk) => walk.key)).toEqual([
         TODAYS,
         `pending[${addDays(TODAY, -2)}..${addDays(TODAY, -1)}]`,
-        REST,
+        `pending[${addDays(TODAY, 1)}..${addDays(TODAY, 1)}]`,
       ]);
     });
 
@@ -353,7 +390,7 @@ describe('planCycle', () => {
     it('is off under "fixed": pollIntervalSeconds is kept, as asked', async () => {
       const fixed = await canteen(5_000, { organization: { cadence: 'fixed' } });
       expect(fixed.detection.map((walk) => walk.key)).toEqual(['pending']);
-      expect(restIntervalOf(fixed.pace)).toBe(fixed.pace.intervalMs);
+      expect(fixed.pace.restPeriodMs).toBe(Number.POSITIVE_INFINITY);
     });
 
     it('keeps each of 20 organizations on a shared token within 120 s of its last walk of the window', async () => {
@@ -372,7 +409,7 @@ describe('planCycle', () => {
       const { plan } = await planned(pollState, snapshots, { organizationsOnToken: 20 });
       // A window of two pages: today's would cost half of it, and buy little.
       expect(plan.todayOnly).toBe(false);
-      expect(restIntervalOf(plan.pace)).toBeLessThanOrEqual(120_000);
+      expect(plan.today).toBeUndefined();
       expect(plan.pace.intervalMs).toBeLessThanOrEqual(120_000);
     });
   });

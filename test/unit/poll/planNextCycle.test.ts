@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_REJECTED_RETRY_MS } from '../../../shared/contracts/tokenRejected.js';
 import { pacePoll } from '../../../shared/detect/pacePoll.js';
+import { changeRates } from '../../../shared/poll/changeRates.js';
 import type { CycleContext } from '../../../shared/poll/cycleContext.js';
 import type { CyclePlan } from '../../../shared/poll/planCycle.js';
 import { planNextCycle, retryDeferredCycle } from '../../../shared/poll/planNextCycle.js';
@@ -29,6 +30,7 @@ function plan(overrides: Partial<CyclePlan> = {}): CyclePlan {
     todayOnly: false,
     today: undefined,
     detectionRequests: 2,
+    otherDaysShare: 1,
     owedLookups: 0,
     lookupAllowance: 1,
     pace,
@@ -70,27 +72,33 @@ describe('planNextCycle', () => {
     expect(next).toEqual({ averageCycleRequests: 30, nextPollAt: T0 + 44_444 });
   });
 
-  it('keeps the mix of changes to today’s orders and other days’ as moving averages, once a cycle found one', () => {
-    const quiet = planNextCycle(context, plan(), FIRST, {
+  it('keeps the changes found and the minutes they were found over, with decay, once a cycle found one', () => {
+    const sample = (today: number, elsewhere?: { changes: number; minutes: number }) => ({
       spent: 2,
       baselineDeferred: false,
-      changes: { today: 0, elsewhere: 0 },
+      changes: { today, todayEdits: 0, todayMinutes: 0.1, ...(elsewhere ? { elsewhere } : {}) },
     });
+    const quiet = planNextCycle(context, plan(), FIRST, sample(0, { changes: 0, minutes: 0.5 }));
     expect(quiet.changes).toBeUndefined();
-    const first = planNextCycle(context, plan(), quiet, {
-      spent: 2,
-      baselineDeferred: false,
-      changes: { today: 3, elsewhere: 1 },
+    const first = planNextCycle(context, plan(), quiet, sample(3, { changes: 1, minutes: 0.5 }));
+    expect(first.changes).toEqual({
+      today: 3,
+      todayEdits: 0,
+      todayMinutes: 0.1,
+      elsewhere: 1,
+      elsewhereMinutes: 0.5,
     });
-    expect(first.changes).toEqual({ today: 3, elsewhere: 1 });
-    // A quiet cycle after it weighs in as one: 0.8 × 3 and 0.8 × 1, not a fresh start.
-    const after = planNextCycle(context, plan(), first, {
-      spent: 2,
-      baselineDeferred: false,
-      changes: { today: 0, elsewhere: 0 },
+    expect(changeRates(first.changes as NonNullable<typeof first.changes>)).toEqual({
+      today: 30,
+      todayEdits: 0,
+      elsewhere: 2,
     });
-    expect(after.changes?.today).toBeCloseTo(2.4, 9);
-    expect(after.changes?.elsewhere).toBeCloseTo(0.8, 9);
+    // A cycle that walked no other day leaves the rest's sums alone, and today's decay by its minutes.
+    const after = planNextCycle(context, plan(), first, sample(0));
+    expect(after.changes?.elsewhere).toBe(1);
+    expect(after.changes?.elsewhereMinutes).toBe(0.5);
+    expect(after.changes?.today).toBeCloseTo(3 * Math.exp(-0.1 / 5), 9);
+    expect(after.changes?.todayMinutes).toBeCloseTo(0.1 * Math.exp(-0.1 / 5) + 0.1, 9);
   });
 
   it('retries a rejected token five minutes on, whatever the pace, the cadence or its next change', () => {
