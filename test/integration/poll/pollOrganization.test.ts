@@ -496,6 +496,53 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (storeNam
     expect(eventsOf([await soon(), await soon(), await soon()])).toEqual([]);
   });
 
+  it("checks today's listing where it changed: a lunch canceled on page 1 is told at once from fewer pages than a walk, a note on a page unread by the next whole walk, each once", async () => {
+    for (let i = 0; i < 60; i += 1) sim.world.addOrder({ pickupDate: addDays(TODAY, 1 + (i % 7)) });
+    for (let i = 0; i < 80; i += 1) sim.world.addOrder({ pickupDate: TODAY });
+    await baseline();
+    const todays = `pending[${TODAY}..${TODAY}]`;
+    const listedToday = () =>
+      sim.world.listOrders((o) => o.status.value === 'pending' && o.pickup_at === TODAY);
+    const pages = Math.ceil(listedToday().length / 25);
+    expect(pages).toBeGreaterThanOrEqual(4);
+    let due = now;
+    const next = async () => {
+      now = Math.max(now + 2_000, due);
+      const report = await poll();
+      due = report.nextPollAt;
+      return report;
+    };
+    const readToday = (report: PollReport) => report.listings.find((listing) => listing.key === todays);
+    // Quiet: the check reads the last page, and carries the rest.
+    let quiet = await next();
+    for (let i = 0; i < 5 && readToday(quiet)?.pages === pages; i += 1) quiet = await next();
+    expect(readToday(quiet)).toMatchObject({ pages: 1, trustworthy: true });
+    expect(quiet.events).toEqual([]);
+
+    const lunch = listedToday()[3];
+    if (!lunch) throw new Error('no order on page 1');
+    sim.world.setStatus(lunch.uuid, 'canceled');
+    const canceled = await next();
+    expect(summary(canceled.events)).toEqual([`order.canceled ${lunch.reference}`]);
+    expect(readToday(canceled)?.pages).toBeLessThan(pages);
+
+    const noted = listedToday()[30];
+    if (!noted) throw new Error('no order on page 2');
+    sim.world.setNotes(noted.uuid, 'No nuts: allergy');
+    const notedAt = now;
+    const after: PollReport[] = [];
+    while (!after.some((report) => report.events.length > 0)) {
+      if (after.length === 60) throw new Error('the note was never seen');
+      after.push(await next());
+    }
+    const seen = after.at(-1) as PollReport;
+    expect(summary(seen.events)).toEqual([`order.updated ${noted.reference}`]);
+    // Seen by a whole walk, within the longest period (90 s) and a cycle.
+    expect(readToday(seen)?.pages).toBe(pages);
+    expect(now - notedAt).toBeLessThanOrEqual(90_000 + 10_000);
+    expect(eventsOf([await next(), await next(), await next()])).toEqual([]);
+  });
+
   it('emits exactly the transitions that happened, each once, then nothing on quiet cycles', {
     timeout: SWEPT_THREE_TIMES,
   }, async () => {

@@ -1,8 +1,14 @@
-// Pins how today first cuts the window (pure): today's listing apart from the rest, and the rest walked a
-// part a cycle, the part whose dates went unwalked the longest first.
+// Pins how today first cuts the window (pure): today's listing apart from the rest, checked between whole
+// walks, and the rest walked a part at a time, when its period is up, the part whose dates went unwalked
+// the longest first.
 import { describe, expect, it } from 'vitest';
 import { detectWalk, type ListingSpec } from '../../../shared/detect/listingSpec.js';
-import { restPartDue, todayFirstWalks } from '../../../shared/detect/todayFirst.js';
+import {
+  restPartDue,
+  restPartIsDue,
+  todayFirstWalks,
+  todayWalks,
+} from '../../../shared/detect/todayFirst.js';
 
 const TODAY = '2026-03-10';
 
@@ -105,5 +111,74 @@ describe('restPartDue', () => {
       (_, date) => (date === '2026-03-14' ? undefined : 500),
     );
     expect(due.map((part) => part.key)).toContain('pending[2026-03-13..2026-03-14]');
+  });
+});
+
+describe('todayWalks', () => {
+  const todays = walk(
+    { kind: 'part', status: 'pending', startDate: TODAY, endDate: TODAY, establishment: undefined },
+    4,
+  );
+  const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);
+  const known = ['a', 'b', 'c'];
+  const input = (overrides: Partial<Parameters<typeof todayWalks>[1]> = {}) => ({
+    now: NOW,
+    wholeEveryMs: 90_000,
+    gapMs: 5_000,
+    walkedAt: { [todays.key]: NOW - 30_000 },
+    unpredicted: [],
+    closings: [],
+    knownListed: () => known,
+    ...overrides,
+  });
+  const closing = (closesAt: number) => ({
+    establishment: { uuid: 'kitchen', name: 'Kitchen' },
+    pickupDate: TODAY,
+    closesAt,
+  });
+
+  it('checks today between whole walks, with the orders we know in their order', () => {
+    expect(todayWalks([todays], input())).toEqual([{ ...todays, check: known }]);
+  });
+
+  it('walks whole when never walked whole, when the next cycle would come past the period, or when not in our order', () => {
+    expect(todayWalks([todays], input({ walkedAt: {} }))).toEqual([todays]);
+    expect(todayWalks([todays], input({ walkedAt: { [todays.key]: NOW - 85_000 } }))).toEqual([todays]);
+    expect(todayWalks([todays], input({ walkedAt: { [todays.key]: NOW - 84_000 } }))[0]?.check).toEqual(
+      known,
+    );
+    expect(todayWalks([todays], input({ unpredicted: [todays.key] }))).toEqual([todays]);
+    expect(todayWalks([todays], input({ knownListed: () => undefined }))).toEqual([todays]);
+  });
+
+  it('walks whole in the first cycle after a closing, for the prep summary to count every order', () => {
+    expect(todayWalks([todays], input({ closings: [closing(NOW - 10_000)] }))).toEqual([todays]);
+    // Walked whole since that closing, or the closing still to come: checked.
+    expect(todayWalks([todays], input({ closings: [closing(NOW - 40_000)] }))[0]?.check).toEqual(known);
+    expect(todayWalks([todays], input({ closings: [closing(NOW + 10_000)] }))[0]?.check).toEqual(known);
+  });
+});
+
+describe('restPartIsDue', () => {
+  const part = [
+    walk({
+      kind: 'part',
+      status: 'pending',
+      startDate: '2026-03-11',
+      endDate: '2026-03-12',
+      establishment: undefined,
+    }),
+  ];
+  const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);
+
+  it("walks the part once its longest-unwalked date has waited the rest's period, less the gap to the next cycle", () => {
+    const covered = (ago: Record<string, number>) => (_: ListingSpec, date: string) =>
+      ago[date] === undefined ? undefined : NOW - (ago[date] as number);
+    const timing = { now: NOW, periodMs: 36_000, gapMs: 5_000 };
+    expect(restPartIsDue(part, timing, covered({ '2026-03-11': 10_000, '2026-03-12': 30_000 }))).toBe(false);
+    expect(restPartIsDue(part, timing, covered({ '2026-03-11': 10_000, '2026-03-12': 31_000 }))).toBe(true);
+    // A date never walked is due at once; nothing to walk is never due.
+    expect(restPartIsDue(part, timing, covered({ '2026-03-11': 1_000 }))).toBe(true);
+    expect(restPartIsDue([], timing, covered({}))).toBe(false);
   });
 });

@@ -224,8 +224,6 @@ describe('planCycle', () => {
 
   describe('today first', () => {
     const TODAYS = `pending[${TODAY}..${TODAY}]`;
-    /** The window without today: what today's cycles walk a part of, beside today's listing. */
-    const REST = `pending[${addDays(TODAY, 1)}..${LAST_DAY}]`;
     /**
      * 40 pending orders today and 161 over the rest of the week, the window walked on each date `ago` ms
      * before, and recent cycles' changes to today's orders and to other days' in the proportion `mix`.
