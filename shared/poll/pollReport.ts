@@ -124,7 +124,8 @@ export function notesOfWalks(context: CycleContext, outcomes: readonly WalkOutco
       startDate: walk.listing.startDate,
       endDate: walk.listing.endDate,
       trustworthy: isTrustworthy(outcome),
-      orders: listing?.records.length ?? 0,
+      // A check's orders include those it proved still listed without reading them.
+      orders: (listing?.records.length ?? 0) + (outcome.carried?.length ?? 0),
       pages: listing?.pages ?? 0,
       ...(listing ? {} : { error: error?.message ?? 'failed' }),
     });
