@@ -11,6 +11,8 @@ import { addDays } from '../time/calendarDate.js';
 const MINUTE_MS = 60_000;
 /** The sums forget the past over about this many minutes of samples: a lunch's mix, not a day's. */
 const HORIZON_MINUTES = 5;
+/** The minutes of samples, today's and elsewhere, before the rates stand for the mix. */
+const KNOWN_AFTER_MINUTES = 1;
 
 type ChangeMix = NonNullable<PaceState['changes']>;
 
@@ -82,10 +84,17 @@ export function addChangeSample(
 }
 
 /**
- * The rates per minute the sums say. States written before the times were kept hold a count a cycle: read
- * as a minute's, until the next samples outweigh them.
+ * The rates per minute the sums say; undefined until they hold a minute of each: after a start the first
+ * samples elsewhere are few and mostly empty, and a rate of 0 would stretch the rest's period to its
+ * longest while it is least known (the mix is then taken as even, pacePoll.ts). States written before the
+ * times were kept hold a count a cycle: read as a minute's, until the next samples outweigh them.
  */
-export function changeRates(mix: ChangeMix): { today: number; todayEdits: number; elsewhere: number } {
+export function changeRates(
+  mix: ChangeMix,
+): { today: number; todayEdits: number; elsewhere: number } | undefined {
+  if ((mix.todayMinutes ?? 1) < KNOWN_AFTER_MINUTES || (mix.elsewhereMinutes ?? 1) < KNOWN_AFTER_MINUTES) {
+    return undefined;
+  }
   const per = (changes: number, minutes: number | undefined) =>
     minutes === undefined ? changes : minutes > 0 ? changes / minutes : 0;
   return {

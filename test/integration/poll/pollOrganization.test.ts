@@ -151,6 +151,17 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (storeNam
     });
   }
 
+  /** When the last cycle said the next is due (pollWhenDue). */
+  let due: number;
+
+  /** The next cycle when it is due, as a runner would poll it: never within 2 s of the last. */
+  async function pollWhenDue(): Promise<PollReport> {
+    now = Math.max(now + 2_000, due);
+    const report = await poll();
+    due = report.nextPollAt;
+    return report;
+  }
+
   /** A minute later, a cycle: the token's window has room again for a cycle's worth. */
   async function cycle(): Promise<PollReport> {
     now += MINUTE;
@@ -205,6 +216,7 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (storeNam
 
   beforeEach(async () => {
     now = T0;
+    due = T0;
     sim = await startSimulator({ seed: 21, scenario: false, initialOrders: 80, clock });
     opened = await openStore(clock);
     store = opened.store;
@@ -448,14 +460,6 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (storeNam
     await baseline();
     const moved = pendingOrders().find((order) => order.pickup_at === TODAY);
     if (!moved) throw new Error('no order for today');
-    // The next cycle when it is due, as a runner would poll: never within 2 s of the last.
-    let due = now;
-    const soon = async () => {
-      now = Math.max(now + 2_000, due);
-      const report = await poll();
-      due = report.nextPollAt;
-      return report;
-    };
     const walkedOn = (report: PollReport, date: string) =>
       report.listings.some(
         (listing) =>
@@ -467,11 +471,11 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (storeNam
     // Most changes are today's: the rest of the window is walked a date or so at a time, each when its
     // period is up. The order moves to a date of the part just walked, the last to come round again.
     for (let i = 0; i < 6; i += 1) sim.world.addOrder({ pickupDate: TODAY });
-    expect((await soon()).events.map((event) => event.type)).toEqual(Array(6).fill('order.created'));
+    expect((await pollWhenDue()).events.map((event) => event.type)).toEqual(Array(6).fill('order.created'));
     const rest = Array.from({ length: 7 }, (_, i) => addDays(TODAY, i + 1));
     const walksRest = (report: PollReport) => rest.some((date) => walkedOn(report, date));
-    let parted = await soon();
-    for (let i = 0; i < 60 && !walksRest(parted); i += 1) parted = await soon();
+    let parted = await pollWhenDue();
+    for (let i = 0; i < 60 && !walksRest(parted); i += 1) parted = await pollWhenDue();
     expect(rest.filter((date) => walkedOn(parted, date)).length).toBeLessThan(rest.length);
     const thursday = rest.find((date) => walkedOn(parted, date));
     if (!thursday) throw new Error('no part of the rest walked');
@@ -481,7 +485,7 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (storeNam
     const cycles: PollReport[] = [];
     while (!cycles.some((report) => walkedOn(report, thursday))) {
       if (cycles.length === 60) throw new Error('no cycle walked Thursday');
-      cycles.push(await soon());
+      cycles.push(await pollWhenDue());
     }
     expect(cycles.every((report) => walkedOn(report, TODAY))).toBe(true);
     const waiting = cycles.slice(0, -1);
@@ -491,9 +495,9 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (storeNam
     expect((await store.loadSnapshots(organization.id)).get(moved.uuid)?.missingSince).toBeNull();
     // Back to today: today's listing, walked every cycle, sees it first, and nothing later says more.
     sim.world.reschedule(moved.uuid, { pickupDate: TODAY });
-    const back = await soon();
+    const back = await pollWhenDue();
     expect(back.events.map((event) => event.type)).toEqual(['order.rescheduled']);
-    expect(eventsOf([await soon(), await soon(), await soon()])).toEqual([]);
+    expect(eventsOf([await pollWhenDue(), await pollWhenDue(), await pollWhenDue()])).toEqual([]);
   });
 
   it("checks today's listing where it changed: a lunch canceled on page 1 is told at once from fewer pages than a walk, a note on a page unread by the next whole walk, each once", async () => {
@@ -505,24 +509,17 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (storeNam
       sim.world.listOrders((o) => o.status.value === 'pending' && o.pickup_at === TODAY);
     const pages = Math.ceil(listedToday().length / 25);
     expect(pages).toBeGreaterThanOrEqual(4);
-    let due = now;
-    const next = async () => {
-      now = Math.max(now + 2_000, due);
-      const report = await poll();
-      due = report.nextPollAt;
-      return report;
-    };
     const readToday = (report: PollReport) => report.listings.find((listing) => listing.key === todays);
     // Quiet: the check reads the last page, and carries the rest.
-    let quiet = await next();
-    for (let i = 0; i < 5 && readToday(quiet)?.pages === pages; i += 1) quiet = await next();
+    let quiet = await pollWhenDue();
+    for (let i = 0; i < 5 && readToday(quiet)?.pages === pages; i += 1) quiet = await pollWhenDue();
     expect(readToday(quiet)).toMatchObject({ pages: 1, trustworthy: true });
     expect(quiet.events).toEqual([]);
 
     const lunch = listedToday()[3];
     if (!lunch) throw new Error('no order on page 1');
     sim.world.setStatus(lunch.uuid, 'canceled');
-    const canceled = await next();
+    const canceled = await pollWhenDue();
     expect(summary(canceled.events)).toEqual([`order.canceled ${lunch.reference}`]);
     expect(readToday(canceled)?.pages).toBeLessThan(pages);
 
@@ -533,14 +530,14 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (storeNam
     const after: PollReport[] = [];
     while (!after.some((report) => report.events.length > 0)) {
       if (after.length === 60) throw new Error('the note was never seen');
-      after.push(await next());
+      after.push(await pollWhenDue());
     }
     const seen = after.at(-1) as PollReport;
     expect(summary(seen.events)).toEqual([`order.updated ${noted.reference}`]);
     // Seen by a whole walk, within the longest period (90 s) and a cycle.
     expect(readToday(seen)?.pages).toBe(pages);
     expect(now - notedAt).toBeLessThanOrEqual(90_000 + 10_000);
-    expect(eventsOf([await next(), await next(), await next()])).toEqual([]);
+    expect(eventsOf([await pollWhenDue(), await pollWhenDue(), await pollWhenDue()])).toEqual([]);
   });
 
   it('emits exactly the transitions that happened, each once, then nothing on quiet cycles', {

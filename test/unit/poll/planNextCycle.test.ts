@@ -88,11 +88,10 @@ describe('planNextCycle', () => {
       elsewhere: 1,
       elsewhereMinutes: 0.5,
     });
-    expect(changeRates(first.changes as NonNullable<typeof first.changes>)).toEqual({
-      today: 30,
-      todayEdits: 0,
-      elsewhere: 2,
-    });
+    // Less than a minute of either: no rates yet, the mix is taken as even. A minute of each: their ratio.
+    expect(changeRates(first.changes as NonNullable<typeof first.changes>)).toBeUndefined();
+    const known = { today: 30, todayEdits: 3, todayMinutes: 2, elsewhere: 4, elsewhereMinutes: 1 };
+    expect(changeRates(known)).toEqual({ today: 15, todayEdits: 1.5, elsewhere: 4 });
     // A cycle that walked no other day leaves the rest's sums alone, and today's decay by its minutes.
     const after = planNextCycle(context, plan(), first, sample(0));
     expect(after.changes?.elsewhere).toBe(1);
