@@ -96,17 +96,16 @@ interface RestDate {
 }
 
 /**
- * The part of the rest of the window this cycle walks beside today's: the rest's dates cut into `parts`
- * runs of about as many pending orders each, and of those the one whose dates went unwalked the longest
- * (by `coveredAt`, the per-date coverage, so that a cut that moves as orders come and go starves no date).
- * With `parts` 1, the whole rest.
+ * The rest of the window cut into parts, the longest unwalked first: its dates cut into `parts` runs of
+ * about as many pending orders each, ranked by `coveredAt`, the per-date coverage, so that a cut that moves
+ * as orders come and go starves no date. With `parts` 1, the whole rest.
  */
-export function restPartDue(
+export function restParts(
   rest: readonly PlannedWalk[],
   parts: number,
   pendingOn: (listing: ListingSpec, date: string) => number,
   coveredAt: (listing: ListingSpec, date: string) => number | undefined,
-): PlannedWalk[] {
+): PlannedWalk[][] {
   const dates: RestDate[] = rest.flatMap(({ listing }) => {
     const each: RestDate[] = [];
     for (let date = listing.startDate; date <= listing.endDate; date = addDays(date, 1)) {
@@ -130,11 +129,8 @@ export function restPartDue(
   }
   const oldest = (run: readonly RestDate[]) =>
     Math.min(...run.map(({ coveredAt: at }) => at ?? Number.NEGATIVE_INFINITY));
-  const due = runs.reduce<RestDate[] | undefined>(
-    (best, run) => (best === undefined || oldest(run) < oldest(best) ? run : best),
-    undefined,
-  );
-  return walksOf(due ?? []);
+  // Stable: of runs as old, the earlier dates first.
+  return [...runs].sort((a, b) => oldest(a) - oldest(b)).map(walksOf);
 }
 
 /** A run of dates as listings: one per stretch of consecutive dates of one listing of the rest. */
@@ -199,7 +195,7 @@ export function todayWalks(walks: readonly PlannedWalk[], input: TodayWalksInput
 }
 
 /**
- * Whether the rest's part due now (restPartDue) is walked in this cycle: once its longest-unwalked date has
+ * Whether a part of the rest (restParts) is due in this cycle: once its longest-unwalked date has
  * waited the rest's period, less the gap to the next cycle. Until then the cycle reads today's alone.
  */
 export function restPartIsDue(
@@ -214,4 +210,32 @@ export function restPartIsDue(
     }
   }
   return part.length > 0 && input.now + input.gapMs >= oldest + input.periodMs;
+}
+
+/**
+ * How long a part of the rest that is due may wait for its turn behind another due one, a cycle later. Past
+ * that it goes in the same cycle: where cycles come every 5 s the parts due take turns, and no cycle is
+ * dear enough to wait for the rolling minute; where they come every 30 s (on AWS at its default interval),
+ * a turn would leave a part a whole cycle past its period.
+ */
+const TURN_ALLOWANCE_MS = 15_000;
+
+/**
+ * The parts of the rest this cycle walks (`parts` as restParts gives them, the longest unwalked first):
+ * the first part due, and each further part due that would wait more than TURN_ALLOWANCE_MS for its turn,
+ * as long as `fits` says it fits beside those taken.
+ */
+export function restPartsNow(
+  parts: readonly (readonly PlannedWalk[])[],
+  timing: { now: number; periodMs: number; gapMs: number },
+  coveredAt: (listing: ListingSpec, date: string) => number | undefined,
+  fits: (taken: readonly PlannedWalk[], part: readonly PlannedWalk[]) => boolean,
+): PlannedWalk[] {
+  const taken: PlannedWalk[] = [];
+  for (const [turn, part] of parts.entries()) {
+    if (!restPartIsDue(part, timing, coveredAt)) break;
+    if (turn > 0 && (turn * timing.gapMs <= TURN_ALLOWANCE_MS || !fits(taken, part))) break;
+    taken.push(...part);
+  }
+  return taken;
 }

@@ -11,13 +11,7 @@ import { countPending, planDetection, walksForOneCycle } from '../detect/planDet
 import { knownSweepPages, planSweep, TERMINAL_STATUSES } from '../detect/planSweep.js';
 import type { Snapshot } from '../detect/snapshot.js';
 import { knownListed } from '../detect/todayCheck.js';
-import {
-  restPartDue,
-  restPartIsDue,
-  todayFirstWalks,
-  todayIsFirst,
-  todayWalks,
-} from '../detect/todayFirst.js';
+import { restParts, restPartsNow, todayFirstWalks, todayIsFirst, todayWalks } from '../detect/todayFirst.js';
 import type { PollState } from '../store/pollState.js';
 import { changeRates } from './changeRates.js';
 import type { CycleContext, PolledOrganization } from './cycleContext.js';
@@ -177,18 +171,19 @@ export function planCycle(
     state.coverage.pendingCoveredAt[coverageKey(date, listing.establishment)];
   const gapMs = gapFor(pace, state.pace.averageCycleRequests);
   // The rest cut as fine as its dates allow: each date is walked when its period is up, not a part a cycle.
-  const restPart =
-    today &&
-    restPartDue(
-      today.rest,
-      Math.max(1, pagesOf(today.rest)),
-      (listing, date) => countPending(byDate, listing.establishment, { startDate: date, endDate: date }),
-      coveredAt,
-    );
-  const restNow =
-    restPart && restPartIsDue(restPart, { now: startedAt, periodMs: pace.restPeriodMs, gapMs }, coveredAt)
-      ? restPart
-      : [];
+  const restNow = today
+    ? restPartsNow(
+        restParts(
+          today.rest,
+          Math.max(1, pagesOf(today.rest)),
+          (listing, date) => countPending(byDate, listing.establishment, { startDate: date, endDate: date }),
+          coveredAt,
+        ),
+        { now: startedAt, periodMs: pace.restPeriodMs, gapMs },
+        coveredAt,
+        (taken, part) => todayPages + pagesOf(taken) + pagesOf(part) <= maxWalkPages,
+      )
+    : [];
   const todayNow =
     today &&
     todayWalks(today.today, {

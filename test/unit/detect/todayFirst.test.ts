@@ -4,8 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { detectWalk, type ListingSpec } from '../../../shared/detect/listingSpec.js';
 import {
-  restPartDue,
   restPartIsDue,
+  restParts,
+  restPartsNow,
   todayFirstWalks,
   todayWalks,
 } from '../../../shared/detect/todayFirst.js';
@@ -45,7 +46,10 @@ describe('todayFirstWalks', () => {
   });
 });
 
-describe('restPartDue', () => {
+/** The part walked longest ago: the first restParts gives. */
+const restPartDue = (...args: Parameters<typeof restParts>) => restParts(...args)[0] ?? [];
+
+describe('restParts', () => {
   const rest = [
     walk({
       kind: 'part',
@@ -180,5 +184,36 @@ describe('restPartIsDue', () => {
     // A date never walked is due at once; nothing to walk is never due.
     expect(restPartIsDue(part, timing, covered({ '2026-03-11': 1_000 }))).toBe(true);
     expect(restPartIsDue([], timing, covered({}))).toBe(false);
+  });
+});
+
+describe('restPartsNow', () => {
+  const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);
+  const on = (date: string) =>
+    walk({ kind: 'part', status: 'pending', startDate: date, endDate: date, establishment: undefined });
+  const parts = [[on('2026-03-11')], [on('2026-03-12')], [on('2026-03-13')]];
+  // All three walked 40 s ago: all due at a period of 36 s.
+  const covered = () => NOW - 40_000;
+  const keys = (walks: readonly { key: string }[]) => walks.map((w) => w.key);
+
+  it('walks one due part a cycle where cycles come every few seconds: the others take their turns', () => {
+    const taken = restPartsNow(parts, { now: NOW, periodMs: 36_000, gapMs: 5_000 }, covered, () => true);
+    expect(keys(taken)).toEqual(['pending[2026-03-11..2026-03-11]']);
+  });
+
+  it('walks every due part that fits where a turn would be a whole slow cycle', () => {
+    const taken = restPartsNow(parts, { now: NOW, periodMs: 36_000, gapMs: 30_000 }, covered, () => true);
+    expect(taken).toHaveLength(3);
+    const two = restPartsNow(
+      parts,
+      { now: NOW, periodMs: 36_000, gapMs: 30_000 },
+      covered,
+      (t) => t.length < 2,
+    );
+    expect(two).toHaveLength(2);
+    // None due: none walked.
+    expect(restPartsNow(parts, { now: NOW, periodMs: 90_000, gapMs: 30_000 }, covered, () => true)).toEqual(
+      [],
+    );
   });
 });
