@@ -1,8 +1,9 @@
 // How often an organization is polled, and how much of each cycle goes to the slow sweep (pure). The
 // token's usable rate, shared equally by the organizations on it, pays first for the sweep at its period
-// (at most a fifth of the share), and detection cycles come as often as the rest allows. A cycle's requests
-// go out together, and the gap after it follows what cycles really cost, so the minute is never spent in
-// its first seconds and then starved.
+// (at most a fifth of the share), and detection cycles come as often as the rest allows; while today is
+// first, what today's check cannot see waits the slow period (slowPeriodMs). A cycle's requests go out
+// together, and the gap after it follows what cycles really cost, so the minute is never spent in its first
+// seconds and then starved.
 
 /**
  * The sweep never takes more than this share of an organization's budget, whatever its period: at 30 %, 20

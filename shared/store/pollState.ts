@@ -45,7 +45,7 @@ export const LookupsSchema = z.object({
   averageRequests: z.number().nonnegative(),
   /**
    * When each order found in no other status began waiting for pending to be walked on every date of the
-   * window (epoch ms), by order uuid: while today is first the window is walked a part a cycle.
+   * window (epoch ms), by order uuid: while today is first the window is walked a part at a time.
    */
   waitingSince: z.record(z.string(), z.number()).optional(),
 });
