@@ -21,7 +21,10 @@ const EVEN_MIX = 0.5;
 const ALL_CHANGES_P95_MS = 30_000;
 /** The share of changes a p95 leaves later than it. */
 const P95_TAIL = 0.05;
-/** A change's time beyond its wait for the walk that sees it: the cycle's own requests and a look-up. */
+/**
+ * A change's time beyond its wait for the walk that sees it: the cycle's own requests, a look-up, and a turn
+ * behind another part of the rest due at once.
+ */
 const DETECTION_OVERHEAD_MS = 8_000;
 /**
  * However few of the changes are slow ones, the rest of the window and today's whole walk wait at most
@@ -56,12 +59,12 @@ export interface PacingInput {
    * any). `detectionRequests` is then not read.
    */
   todayFirst?:
-    | { todayRequests: number; lookups: number; restPages: number; mix: ChangeMix | undefined }
+    | { todayRequests: number; lookups: number; restPages: number; mix: ChangeRates | undefined }
     | undefined;
 }
 
 /** Rates per minute of recent changes: to today's orders (of which `todayEdits` edits) and to other days'. */
-export interface ChangeMix {
+export interface ChangeRates {
   today: number;
   elsewhere: number;
   todayEdits?: number | undefined;
@@ -140,7 +143,7 @@ export function pacePoll(input: PacingInput): Pacing {
  * slow changes are those elsewhere and the edits of today's orders, which only a whole walk of today's
  * listing reads.
  */
-export function slowPeriodMs(mix: ChangeMix | undefined): number {
+export function slowPeriodMs(mix: ChangeRates | undefined): number {
   const all = mix === undefined ? 0 : mix.today + mix.elsewhere;
   const slow = mix === undefined || all === 0 ? EVEN_MIX : (mix.elsewhere + (mix.todayEdits ?? 0)) / all;
   if (slow <= P95_TAIL) return SLOW_PERIOD_MAX_MS;

@@ -4,6 +4,7 @@
 // walked seldom and each sees a change or none, so an average of per-cycle rates would swing with each one.
 import { type Coverage, coverageKey } from '../detect/coverage.js';
 import type { PlannedWalk } from '../detect/listingSpec.js';
+import type { ChangeRates } from '../detect/pacePoll.js';
 import { isOrderEvent, type NotifierEvent } from '../events/notifierEvent.js';
 import type { PaceState } from '../store/pollState.js';
 import { addDays } from '../time/calendarDate.js';
@@ -14,7 +15,8 @@ const HORIZON_MINUTES = 5;
 /** The minutes of samples, today's and elsewhere, before the rates stand for the mix. */
 const KNOWN_AFTER_MINUTES = 1;
 
-type ChangeMix = NonNullable<PaceState['changes']>;
+/** The decayed sums the poll state keeps (`pace.changes`). */
+type ChangeSums = NonNullable<PaceState['changes']>;
 
 /** One cycle's sample: changes found, and over how many minutes (the rest's scaled to all of it). */
 export interface ChangeSample {
@@ -66,9 +68,9 @@ export function changeSample(
 
 /** The sums with this cycle's sample in; unchanged without one, absent until a change was found. */
 export function addChangeSample(
-  mix: ChangeMix | undefined,
+  mix: ChangeSums | undefined,
   sample: ChangeSample | undefined,
-): ChangeMix | undefined {
+): ChangeSums | undefined {
   if (sample === undefined) return mix;
   if (mix === undefined && sample.today + (sample.elsewhere?.changes ?? 0) === 0) return undefined;
   const decay = (minutes: number) => Math.exp(-minutes / HORIZON_MINUTES);
@@ -89,9 +91,7 @@ export function addChangeSample(
  * longest while it is least known (the mix is then taken as even, pacePoll.ts). States written before the
  * times were kept hold a count a cycle: read as a minute's, until the next samples outweigh them.
  */
-export function changeRates(
-  mix: ChangeMix,
-): { today: number; todayEdits: number; elsewhere: number } | undefined {
+export function changeRates(mix: ChangeSums): ChangeRates | undefined {
   if ((mix.todayMinutes ?? 1) < KNOWN_AFTER_MINUTES || (mix.elsewhereMinutes ?? 1) < KNOWN_AFTER_MINUTES) {
     return undefined;
   }

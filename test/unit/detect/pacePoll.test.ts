@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { reservationHoldMs } from '../../../shared/api/requestBudget.js';
 import {
-  type ChangeMix,
+  type ChangeRates,
   gapFor,
   type PacingInput,
   pacePoll,
@@ -134,7 +134,7 @@ describe('pacePoll', () => {
 });
 
 describe('pacePoll, today first', () => {
-  const busy = (mix: ChangeMix | undefined) =>
+  const busy = (mix: ChangeRates | undefined) =>
     pacePoll(input({ todayFirst: { todayRequests: 2, lookups: 1, restPages: 6, mix } }));
 
   it('paces the rest so that all changes keep a p95 of 30 s: 30 ÷ (1 - 0.05 ÷ share elsewhere), less 8 s', () => {
