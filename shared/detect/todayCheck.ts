@@ -9,8 +9,7 @@
 // too: the check misses both, and the next whole walk sees them, late but once. An edit (a note, a line) is
 // seen where a check reads its page, and always by the whole walk: todayFirst.ts says how often that is.
 import { PAGE_SIZE } from '../api/pagination.js';
-import type { ListingSpec } from './listingSpec.js';
-import { sameEstablishment } from './listingSpec.js';
+import { type ListingSpec, pagesFor, sameEstablishment } from './listingSpec.js';
 import type { Snapshot } from './snapshot.js';
 
 /** One page a check read: its number and its orders' uuids, in the API's order. */
@@ -55,7 +54,7 @@ export function knownListed(
 
 /** The page a check reads first: the last page of the listing as we know it, where new orders come. */
 export function firstCheckPage(known: readonly string[]): number {
-  return Math.max(1, Math.ceil(known.length / PAGE_SIZE));
+  return pagesFor(known.length);
 }
 
 /**

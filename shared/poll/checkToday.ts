@@ -4,9 +4,8 @@
 // (the total moved between its pages, a page out of our order, an invalid record, no budget for the next
 // page) leaves the listing to a whole walk in the same cycle, with what the check spent.
 
-import { PAGE_SIZE } from '../api/pagination.js';
 import type { Order } from '../api/schemas.js';
-import type { PlannedWalk } from '../detect/listingSpec.js';
+import { type PlannedWalk, pagesFor } from '../detect/listingSpec.js';
 import { isListedAsWePredict } from '../detect/planResolution.js';
 import { decideCheck, firstCheckPage, type PageRead } from '../detect/todayCheck.js';
 import type { CycleContext } from './cycleContext.js';
@@ -25,7 +24,7 @@ export async function checkToday(
   let requests = 0;
   let page = firstCheckPage(known);
   // Never more pages than a whole walk would take: each read settles at least one page's stretch.
-  const most = Math.max(firstCheckPage(known), walk.estimatedRequests) + 1;
+  const most = Math.max(page, walk.estimatedRequests) + 1;
   while (reads.length < most) {
     const read = await walkListing(context, { ...walk, fromPage: page, maxPages: 1 }, { stopped: false });
     requests += read.requests;
@@ -60,7 +59,7 @@ export async function checkToday(
           skipped: [],
           pages: reads.length,
           total,
-          lastPage: Math.max(1, Math.ceil(total / PAGE_SIZE)),
+          lastPage: pagesFor(total),
           fromPage: 1,
           stoppedEarly: false,
           complete: true,
