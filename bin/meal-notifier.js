@@ -58,13 +58,27 @@ function pinnedNode() {
 async function runOn(node) {
   const { spawn } = await import('node:child_process');
   const child = spawn(node, [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
-    stdio: 'inherit',
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
   });
   // A signal sent to this process alone (systemd's SIGTERM to its main process, a `kill`) is passed on. A
-  // Ctrl-C reaches both processes, the terminal's and then this one's: the CLI takes the second as the echo
-  // it is (cli/runtime/stopOnSignals.ts), as it does npm's.
+  // Ctrl-C, or a SIGTERM to the whole group, reaches both processes: once the CLI says it listens, the stop
+  // signals go over the IPC channel as a message it counts as the same stop however late it comes
+  // (cli/runtime/launcherSignals.ts), where a second kill would look like someone asking again.
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
-  const forward = (signal) => child.kill(signal);
+  const relayed = new Set(['SIGINT', 'SIGTERM']);
+  let listening = false;
+  child.on('message', (message) => {
+    if (message?.type === 'meal-notifier:listening') listening = true;
+  });
+  const forward = (signal) => {
+    if (!listening || !relayed.has(signal) || !child.connected) {
+      child.kill(signal);
+      return;
+    }
+    child.send({ type: 'meal-notifier:relayed-signal', signal }, (error) => {
+      if (error) child.kill(signal);
+    });
+  };
   for (const signal of signals) process.on(signal, forward);
   await new Promise(() => {
     child.on('error', (error) => {

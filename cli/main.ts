@@ -3,8 +3,10 @@ import { reportFailure } from './errors.js';
 import { stderrSink } from './output/outputSink.js';
 import { buildProgram } from './program.js';
 import { endQuietlyWhenOutputCloses } from './runtime/closedOutput.js';
+import { listenToLauncher } from './runtime/launcherSignals.js';
 
 endQuietlyWhenOutputCloses();
+listenToLauncher();
 const program = buildProgram();
 try {
   await program.parseAsync(process.argv);

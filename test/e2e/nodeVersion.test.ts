@@ -9,11 +9,14 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ECHO_WINDOW_MS } from '../../cli/runtime/stopOnSignals.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/startSimulator.js';
 import { writeNorthSchoolConfig } from '../support/configFixtures.js';
 import { startCliOn } from '../support/runCli.js';
+import { makeWebhookSecret, startWebhookReceiver } from '../support/webhookReceiver.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'bin/meal-notifier.js');
@@ -167,6 +170,50 @@ describe.skipIf(older === undefined)(
           // The wrapper's forwarded SIGINT is the echo of the terminal's, not a second one asking to hurry.
           expect(runner.output.stderr.match(/SIGINT: finishing/g)).toHaveLength(1);
           expect(runner.output.stderr).toMatch(/Stopped after /);
+        }, 60_000);
+
+        it("poll takes the launcher's copy of a Ctrl-C for the same stop, however late it comes, exit 0", async () => {
+          // A webhook attempt the receiver never answers keeps the graceful stop going (until the sender's
+          // 15 s timeout) while the launcher's copy arrives.
+          let attempted = () => {};
+          const attempt = new Promise<void>((resolve) => {
+            attempted = resolve;
+          });
+          const secret = makeWebhookSecret();
+          const hook = await startWebhookReceiver({ secrets: [secret], respond: () => attempted() });
+          const own = await mkdtemp(join(dir, 'late-copy-'));
+          const hookConfig = await writeNorthSchoolConfig(own, sim, {
+            organization: { pollIntervalSeconds: 2 },
+            subscribers: [
+              { id: 'automations', type: 'webhook', url: hook.url, secret: { env: 'HOOK_SECRET' } },
+            ],
+            state: 'state.db',
+          });
+          const runner = startCliOn(
+            node,
+            ['poll', '--config', hookConfig],
+            { NORTH_TOKEN: sim.token, HOOK_SECRET: secret },
+            { foreground: true },
+          );
+          try {
+            await runner.waitForStderr(/^North School: .*, 0 events/m);
+            sim.world.addOrder({ pickupDate: sim.world.today() });
+            await attempt;
+            const launcher = runner.pid ?? 0;
+            const cli = Number(readFileSync(`/proc/${launcher}/task/${launcher}/children`, 'utf8').trim());
+            process.kill(cli, 'SIGINT');
+            await runner.waitForStderr(/SIGINT: finishing/);
+            // Not waiting for anything: the launcher's copy made later than a signal's echo can be told apart
+            // by its timing, as a loaded machine delays it.
+            await delay(2 * ECHO_WINDOW_MS);
+            process.kill(launcher, 'SIGINT');
+            expect(await runner.exited).toBe(0);
+            expect(runner.output.stderr.match(/SIGINT: finishing/g)).toHaveLength(1);
+            expect(runner.output.stderr).toMatch(/Stopped after /);
+          } finally {
+            await runner.stop('SIGKILL');
+            await hook.close();
+          }
         }, 60_000);
       },
     );

@@ -104,6 +104,10 @@ export function runCliIntoClosedPipe(args: string[], env: Record<string, string>
 
 export interface RunningCli {
   readonly output: { stdout: string; stderr: string };
+  /** The process started (for `startCliOn`, the launcher on the older Node.js). */
+  readonly pid: number | undefined;
+  /** Resolves with the exit code once the process has ended, however it was stopped. */
+  readonly exited: Promise<number | null>;
   /** Resolves with stdout once it matches `pattern`; rejects if the process ends first. */
   waitForStdout(pattern: RegExp): Promise<string>;
   /** Resolves with stderr once it matches `pattern`; rejects if the process ends first. */
@@ -175,6 +179,8 @@ function watch(
     });
   return {
     output,
+    pid: child.pid,
+    exited,
     waitForStdout: (pattern) => waitFor('stdout', pattern),
     waitForStderr: (pattern) => waitFor('stderr', pattern),
     stop: (signal = 'SIGTERM') => {

@@ -1,6 +1,7 @@
 // The stop signals of the long-running commands: the first asks for a graceful stop, the same signal
 // again within moments is the echo of that one Ctrl-C (npm forwards what the terminal already sent to
-// its whole group), and a signal after that exits at once.
+// its whole group), the launcher's relayed copy of a signal is the same stop however late, and a signal
+// after that exits at once.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ECHO_WINDOW_MS, type SignalStop, stopOnSignals } from '../../../cli/runtime/stopOnSignals.js';
 
@@ -8,16 +9,33 @@ describe('stopOnSignals', () => {
   let stop: SignalStop;
   let exit: ReturnType<typeof vi.spyOn>;
   const stopping: string[] = [];
+  let relay: (signal: 'SIGINT' | 'SIGTERM') => void;
+  let listenersBefore: Map<string, unknown[]>;
 
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['performance'] });
     exit = vi.spyOn(process, 'exit').mockImplementation(() => undefined as never);
     stopping.length = 0;
-    stop = stopOnSignals((signal) => stopping.push(signal));
+    listenersBefore = new Map(
+      ['SIGINT', 'SIGTERM'].map((name) => [name, process.listeners(name as 'SIGINT')]),
+    );
+    stop = stopOnSignals(
+      (signal) => stopping.push(signal),
+      (listener) => {
+        relay = listener;
+        return () => {};
+      },
+    );
   });
 
   afterEach(() => {
     stop.dispose();
+    // What a stop after a signal leaves listening in a real process, which ends soon after.
+    for (const [name, before] of listenersBefore) {
+      for (const listener of process.listeners(name as 'SIGINT')) {
+        if (!before.includes(listener)) process.off(name, listener);
+      }
+    }
     exit.mockRestore();
     vi.useRealTimers();
   });
@@ -50,18 +68,49 @@ describe('stopOnSignals', () => {
     expect(exit).toHaveBeenCalledWith(143);
   });
 
-  it('still swallows the echo of the stop signal for a moment after the command is done', () => {
-    vi.useFakeTimers({ toFake: ['performance', 'setTimeout'] });
+  it('ignores every signal once the command is done: a late copy must not kill it on its way out', () => {
     const before = process.listenerCount('SIGINT');
     process.emit('SIGINT', 'SIGINT');
     stop.dispose();
     // A listener is left, so the late echo does not kill the process with the default action...
     expect(process.listenerCount('SIGINT')).toBe(before);
+    vi.advanceTimersByTime(60_000);
     process.emit('SIGINT', 'SIGINT');
+    relay('SIGINT');
+    process.emit('SIGTERM', 'SIGTERM');
+    // ...nor exit it as forced.
     expect(exit).not.toHaveBeenCalled();
-    // ...and only for the echo's window.
+    expect(stopping).toEqual(['SIGINT']);
+  });
+
+  it('takes the launcher’s relayed copy of a Ctrl-C for the same stop, however late it comes', () => {
+    process.emit('SIGINT', 'SIGINT');
+    vi.advanceTimersByTime(10 * ECHO_WINDOW_MS);
+    relay('SIGINT');
+    expect(exit).not.toHaveBeenCalled();
+    expect(stopping).toEqual(['SIGINT']);
+  });
+
+  it('takes a relayed signal before the terminal’s copy for the same stop too', () => {
+    relay('SIGTERM');
+    vi.advanceTimersByTime(10 * ECHO_WINDOW_MS);
+    process.emit('SIGTERM', 'SIGTERM');
+    expect(exit).not.toHaveBeenCalled();
+    expect(stopping).toEqual(['SIGTERM']);
+  });
+
+  it('exits at once on a second Ctrl-C that reaches both processes', () => {
+    process.emit('SIGINT', 'SIGINT');
+    relay('SIGINT');
     vi.advanceTimersByTime(ECHO_WINDOW_MS);
-    expect(process.listenerCount('SIGINT')).toBe(before - 1);
+    process.emit('SIGINT', 'SIGINT');
+    expect(exit).toHaveBeenCalledWith(130);
+  });
+
+  it('exits at once on a second signal relayed by the launcher alone (a second `kill` of it)', () => {
+    relay('SIGTERM');
+    relay('SIGTERM');
+    expect(exit).toHaveBeenCalledWith(143);
   });
 
   it('leaves no listener behind when no signal came', () => {
