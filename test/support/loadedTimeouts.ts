@@ -5,8 +5,11 @@
 
 /** One CLI process, start to exit (0.25 to 0.5 s of CPU quiet; `poll --once` with deliveries took 20 s). */
 const CLI_RUN_MS = 20_000;
-/** One poll cycle on DynamoDB Local: some 15 round trips of up to 100 ms to the starved JVM, and the API's. */
-const DYNAMO_CYCLE_MS = 3_000;
+/**
+ * One round trip to DynamoDB Local, with its share of the simulator's work (7 to 9 ms quiet). A poll cycle
+ * makes 10 to 300 of them (budget counters, snapshots, events, the lease), so cases count round trips.
+ */
+const DYNAMO_ROUND_TRIP_MS = 90;
 /** One `cdk synth` of the app in this process or a child (5 to 10 s quiet; 45 s seen under load). */
 const SYNTH_MS = 60_000;
 /** What any test spends besides: its servers, simulator and assertions. */
@@ -15,8 +18,8 @@ const SETTLE_MS = 10_000;
 export interface SlowWork {
   /** CLI processes started and awaited one after another. */
   cliRuns?: number;
-  /** Poll cycles on DynamoDB Local, one after another. */
-  dynamoCycles?: number;
+  /** Round trips to DynamoDB Local, one after another (count them with a middleware on the client). */
+  dynamoRoundTrips?: number;
   /** CDK syntheses. */
   synths?: number;
   /**
@@ -30,7 +33,7 @@ export function timeoutFor(work: SlowWork): number {
   return (
     SETTLE_MS +
     (work.cliRuns ?? 0) * CLI_RUN_MS +
-    (work.dynamoCycles ?? 0) * DYNAMO_CYCLE_MS +
+    (work.dynamoRoundTrips ?? 0) * DYNAMO_ROUND_TRIP_MS +
     (work.synths ?? 0) * SYNTH_MS +
     (work.realSeconds ?? 0) * 2_000
   );
