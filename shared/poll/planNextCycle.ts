@@ -9,6 +9,7 @@ import type { CycleContext } from './cycleContext.js';
 import { movingAverage } from './movingAverage.js';
 import type { CyclePlan } from './planCycle.js';
 
+const MINUTE_MS = 60_000;
 /** After a cycle deferred for budget, how soon the next one is due. */
 const DEFERRED_RETRY_MS = 5_000;
 
@@ -31,7 +32,13 @@ export function planNextCycle(
   pace: PaceState,
   cost: CycleCost,
 ): PaceState {
-  const averageCycleRequests = movingAverage(pace.averageCycleRequests, cost.spent);
+  // A first cycle walks the whole window at once (the silent baseline): not what the cycles after it cost,
+  // which is what their gaps pay for. Counted, it kept cycles 12 s apart through the first minutes where
+  // they settle 5 s apart: further apart, more changes pile up for each, and each costs more.
+  const averageCycleRequests =
+    pace.averageCycleRequests === 0
+      ? (plan.pace.perMinute * plan.pace.intervalMs) / MINUTE_MS
+      : movingAverage(pace.averageCycleRequests, cost.spent);
   const changes = addChangeSample(pace.changes, cost.changes);
   const todayRequests =
     cost.todayRequests === undefined

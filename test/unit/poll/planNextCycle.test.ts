@@ -11,6 +11,8 @@ import type { PaceState } from '../../../shared/store/pollState.js';
 import { cycleFixture, T0 } from '../../support/cycleFixture.js';
 
 const FIRST: PaceState = { averageCycleRequests: 0, nextPollAt: null };
+/** After cycles that cost `average` requests each. */
+const paced = (average: number): PaceState => ({ averageCycleRequests: average, nextPollAt: T0 - 30_000 });
 
 /** 45 usable a minute, 90 % planned for: 40.5 requests a minute, cycles at least 10 s apart. */
 function plan(overrides: Partial<CyclePlan> = {}): CyclePlan {
@@ -49,14 +51,27 @@ beforeAll(async () => {
 describe('planNextCycle', () => {
   it('dates the next cycle the gap this cycle’s cost takes of the pace, after this one began', () => {
     // 20 requests at 40.5 a minute: 29.63 s.
-    expect(planNextCycle(context, plan(), FIRST, { spent: 20, baselineDeferred: false })).toEqual({
+    expect(planNextCycle(context, plan(), paced(20), { spent: 20, baselineDeferred: false })).toEqual({
       averageCycleRequests: 20,
       nextPollAt: T0 + 29_630,
     });
   });
 
+  it('after a first cycle, whole-window baseline, comes at the planned interval, not what the baseline cost', () => {
+    const planned = plan();
+    const next = planNextCycle(context, planned, FIRST, { spent: 40, baselineDeferred: false });
+    expect(next.nextPollAt).toBe(T0 + planned.pace.intervalMs);
+    expect(next.averageCycleRequests).toBeCloseTo(
+      (planned.pace.perMinute * planned.pace.intervalMs) / 60_000,
+      9,
+    );
+    // From then on, what cycles cost.
+    const later = planNextCycle(context, planned, next, { spent: 40, baselineDeferred: false });
+    expect(later.averageCycleRequests).toBeCloseTo(0.8 * next.averageCycleRequests + 0.2 * 40, 9);
+  });
+
   it('never comes sooner than the cadence’s least interval', () => {
-    expect(planNextCycle(context, plan(), FIRST, { spent: 2, baselineDeferred: false }).nextPollAt).toBe(
+    expect(planNextCycle(context, plan(), paced(2), { spent: 2, baselineDeferred: false }).nextPollAt).toBe(
       T0 + 10_000,
     );
   });
@@ -127,11 +142,11 @@ describe('planNextCycle', () => {
 
   it('waits for room for a baseline pass it had to leave, without counting it as spent', () => {
     const owing = plan({ baselinePages: 9 });
-    expect(planNextCycle(context, owing, FIRST, { spent: 20, baselineDeferred: false }).nextPollAt).toBe(
+    expect(planNextCycle(context, owing, paced(20), { spent: 20, baselineDeferred: false }).nextPollAt).toBe(
       T0 + 29_630,
     );
     // 20 spent and 9 owed: 42.96 s.
-    expect(planNextCycle(context, owing, FIRST, { spent: 20, baselineDeferred: true })).toEqual({
+    expect(planNextCycle(context, owing, paced(20), { spent: 20, baselineDeferred: true })).toEqual({
       averageCycleRequests: 20,
       nextPollAt: T0 + 42_963,
     });
