@@ -158,6 +158,11 @@ export function roundGapFor(usablePerMinute: number, requests: number, holdMs: n
   return Math.round((Math.max(0, requests) / plannedPerMinute(usablePerMinute, 1, holdMs)) * MINUTE_MS);
 }
 
+/** What a cycle may cost at the planned interval: the share's requests over one interval (gapFor's inverse). */
+export function plannedCycleRequests(pacing: Pacing): number {
+  return (pacing.perMinute * pacing.intervalMs) / MINUTE_MS;
+}
+
 /** The gap from one cycle's start to the next for cycles of `requests` requests: what they cost of the share. */
 export function gapFor(pacing: Pacing, requests: number): number {
   return Math.round(Math.max(pacing.minIntervalMs, (requests / pacing.perMinute) * MINUTE_MS));

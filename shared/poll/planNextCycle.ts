@@ -2,14 +2,13 @@
 // average (a burst of look-ups must not push the next cycle away), and never later than the cadence's next
 // change.
 import { TOKEN_REJECTED_RETRY_MS } from '../contracts/tokenRejected.js';
-import { gapFor } from '../detect/pacePoll.js';
+import { gapFor, plannedCycleRequests } from '../detect/pacePoll.js';
 import type { PaceState } from '../store/pollState.js';
 import { addChangeSample, type ChangeSample } from './changeRates.js';
 import type { CycleContext } from './cycleContext.js';
 import { movingAverage } from './movingAverage.js';
 import type { CyclePlan } from './planCycle.js';
 
-const MINUTE_MS = 60_000;
 /** After a cycle deferred for budget, how soon the next one is due. */
 const DEFERRED_RETRY_MS = 5_000;
 
@@ -37,7 +36,7 @@ export function planNextCycle(
   // they settle 5 s apart: further apart, more changes pile up for each, and each costs more.
   const averageCycleRequests =
     pace.averageCycleRequests === 0
-      ? (plan.pace.perMinute * plan.pace.intervalMs) / MINUTE_MS
+      ? plannedCycleRequests(plan.pace)
       : movingAverage(pace.averageCycleRequests, cost.spent);
   const changes = addChangeSample(pace.changes, cost.changes);
   const todayRequests =
