@@ -11,12 +11,12 @@ export const ListingMemorySchema = z.object({
   sizes: z.record(z.string(), z.number().int().nonnegative()),
   /**
    * When each listing was last walked whole, completely and consistently (epoch ms), by listing key; a check
-   * of today's listing is not a walk whole.
+   * (listingCheck.ts) is not a walk whole.
    */
   walkedAt: z.record(z.string(), z.number()),
   /**
    * Listings whose last whole walk did not come in the order we predict (pickup date, creation time, uuid):
-   * today's check needs that order, so these are walked whole. Absent in states written before it was kept.
+   * a check needs that order, so these are walked whole. Absent in states written before it was kept.
    */
   unpredicted: z.array(z.string()).optional(),
 });

@@ -39,7 +39,7 @@ export interface PlannedWalk {
   /** Requests the walk should take, from what is known of the listing's size. */
   estimatedRequests: number;
   /**
-   * Today's listing, checked rather than walked whole (todayCheck.ts): the orders we know it holds, in the
+   * Today's listing, checked rather than walked whole (listingCheck.ts): the orders we know it holds, in the
    * order the API lists them. A check that cannot settle walks it whole.
    */
   check?: readonly string[];

@@ -1,7 +1,7 @@
 // How often an organization is polled, and how much of each cycle goes to the slow sweep (pure). The
 // token's usable rate, shared equally by the organizations on it, pays first for the sweep at its period
 // (at most a fifth of the share), and detection cycles come as often as the rest allows; while today is
-// first, what today's check cannot see waits the slow period (slowPeriodMs). A cycle's requests go out
+// first, what a check of today's listing cannot see waits the slow period (slowPeriodMs). A cycle's requests go out
 // together, and the gap after it follows what cycles really cost, so the minute is never spent in its first
 // seconds and then starved.
 
@@ -15,8 +15,8 @@ const MAX_SWEEP_SHARE_TODAY_FIRST = 0.1;
 /** Until a cycle has found a change, the mix is taken as even: today first then barely stretches the rest. */
 const EVEN_MIX = 0.5;
 /**
- * While today is first, what today's check cannot see (the rest of the window, and an edit to today's
- * orders, which only a whole walk reads) is paced so that all changes' p95 stays within this.
+ * While today is first, what a check of today's cannot see (the rest of the window, and an edit, which only a
+ * whole walk reads) is paced so that all changes' p95 stays within this.
  */
 const ALL_CHANGES_P95_MS = 30_000;
 /** The share of changes a p95 leaves later than it. */
@@ -63,11 +63,12 @@ export interface PacingInput {
     | undefined;
 }
 
-/** Rates per minute of recent changes: to today's orders (of which `todayEdits` edits) and to other days'. */
+/** Rates per minute of recent changes: to today's orders and to other days' (of which edits, each). */
 export interface ChangeRates {
   today: number;
   elsewhere: number;
   todayEdits?: number | undefined;
+  elsewhereEdits?: number | undefined;
 }
 
 export interface Pacing {
@@ -76,11 +77,12 @@ export interface Pacing {
   /** From one cycle's start to the next, when cycles cost what is expected. */
   intervalMs: number;
   /**
-   * While today is first, how long each date of the rest of the window may go unwalked, and how long today's
-   * listing may go unwalked whole (only checked): see slowPeriodMs. Infinite otherwise.
+   * While today is first, how long each date of the rest of the window may go unread, and how long today's
+   * listing and the rest's may go unwalked whole (only checked): see slowPeriodMs. Infinite otherwise.
    */
   restPeriodMs: number;
   todayWholeMs: number;
+  restWholeMs: number;
   /** Sweep pages each cycle carries (fractional: the remainder is carried to the next cycle). */
   sweepPagesPerCycle: number;
   /** How long a full sweep takes at this pace. */
@@ -107,10 +109,14 @@ export function pacePoll(input: PacingInput): Pacing {
   let intervalMs: number;
   let restPeriodMs = Number.POSITIVE_INFINITY;
   let todayWholeMs = Number.POSITIVE_INFINITY;
+  let restWholeMs = Number.POSITIVE_INFINITY;
   if (input.todayFirst) {
     const { todayRequests, lookups, restPages, mix } = input.todayFirst;
     restPeriodMs = slowPeriodMs(mix);
+    // A check sees what came and went, not an edit: where edits are made, their listings are walked whole
+    // as often as the slow changes are read.
     todayWholeMs = (mix?.todayEdits ?? 0) > 0 ? restPeriodMs : SLOW_PERIOD_MAX_MS;
+    restWholeMs = (mix?.elsewhereEdits ?? 0) > 0 ? restPeriodMs : SLOW_PERIOD_MAX_MS;
     // Today's listing and the look-ups every cycle, and the rest at its period: what is left of the budget
     // after the rest's pages sets how often cycles come (never less than a tenth of it).
     const restPerMinute = (restPages * MINUTE_MS) / restPeriodMs;
@@ -124,6 +130,7 @@ export function pacePoll(input: PacingInput): Pacing {
     intervalMs: Math.round(intervalMs),
     restPeriodMs,
     todayWholeMs,
+    restWholeMs,
     sweepPagesPerCycle: (sweepPerMinute * intervalMs) / MINUTE_MS,
     sweepPeriodMs:
       sweepPerMinute > 0
@@ -135,13 +142,13 @@ export function pacePoll(input: PacingInput): Pacing {
 }
 
 /**
- * How long, while today is first, a date of the rest of the window may go unwalked: so long that, with the
+ * How long, while today is first, a date of the rest of the window may go unread: so long that, with the
  * share `f` of the changes this slow, all changes' p95 stays within ALL_CHANGES_P95_MS. A slow change waits
  * up to the period, evenly; at most P95_TAIL of all changes may wait longer than the p95, so at most
  * P95_TAIL / f of the slow ones: the period is (p95 - overhead) / (1 - P95_TAIL / f). Where four changes in
  * five are today's, 36 s; where half are, 29 s; where almost none are elsewhere, SLOW_PERIOD_MAX_MS. The
- * slow changes are those elsewhere and the edits of today's orders, which only a whole walk of today's
- * listing reads.
+ * slow changes are those elsewhere (read when a date is checked or walked whole) and the edits of today's
+ * orders, which only a whole walk of today's listing reads; the edits elsewhere are among the first.
  */
 export function slowPeriodMs(mix: ChangeRates | undefined): number {
   const all = mix === undefined ? 0 : mix.today + mix.elsewhere;

@@ -1,6 +1,7 @@
 // Today first (pure): while the kitchen can still act on today's orders, today's pending listing is read
-// every cycle, checked where it changed (todayCheck.ts) and walked whole now and then, and the rest of the
-// window a date or so at a time beside it, each date as often as pacePoll.ts's slow period says.
+// every cycle, checked where it changed (listingCheck.ts) and walked whole now and then, and the rest of the
+// window a date or so at a time beside it, each date as often as pacePoll.ts's slow period says, checked
+// too between its own whole walks.
 // Today's priority lasts until the last of today's establishments has closed and its late
 // changes are over (HOT_MARGIN_MS after it). Tomorrow's listing does not take it over then: tomorrow's orders
 // are acted on at tomorrow's closing, when they are today's and first again; until then nobody prepares
@@ -92,19 +93,20 @@ interface RestDate {
   whole: ListingSpec;
   date: string;
   orders: number;
-  coveredAt: number | undefined;
+  readAt: number | undefined;
 }
 
 /**
- * The rest of the window cut into parts, the longest unwalked first: its dates cut into `parts` runs of
- * about as many pending orders each, ranked by `coveredAt`, the per-date coverage, so that a cut that moves
- * as orders come and go starves no date. With `parts` 1, the whole rest.
+ * The rest of the window cut into parts, the longest unread first: its dates cut into `parts` runs of about
+ * as many pending orders each, ranked by `readAt`, when each date was last walked or checked
+ * (coverage.ts pendingReadAt), so that a cut that moves as orders come and go starves no date. With `parts`
+ * 1, the whole rest.
  */
 export function restParts(
   rest: readonly PlannedWalk[],
   parts: number,
   pendingOn: (listing: ListingSpec, date: string) => number,
-  coveredAt: (listing: ListingSpec, date: string) => number | undefined,
+  readAt: (listing: ListingSpec, date: string) => number | undefined,
 ): PlannedWalk[][] {
   const dates: RestDate[] = rest.flatMap(({ listing }) => {
     const each: RestDate[] = [];
@@ -113,7 +115,7 @@ export function restParts(
         whole: listing,
         date,
         orders: pendingOn(listing, date),
-        coveredAt: coveredAt(listing, date),
+        readAt: readAt(listing, date),
       });
     }
     return each;
@@ -128,7 +130,7 @@ export function restParts(
     before += date.orders;
   }
   const oldest = (run: readonly RestDate[]) =>
-    Math.min(...run.map(({ coveredAt: at }) => at ?? Number.NEGATIVE_INFINITY));
+    Math.min(...run.map(({ readAt: at }) => at ?? Number.NEGATIVE_INFINITY));
   // Stable: of runs as old, the earlier dates first.
   return [...runs].sort((a, b) => oldest(a) - oldest(b)).map(walksOf);
 }
@@ -155,9 +157,9 @@ function walksOf(run: readonly RestDate[]): PlannedWalk[] {
   return walks;
 }
 
-export interface TodayWalksInput {
+export interface CheckedWalksInput {
   now: number;
-  /** How long today's listing may go unwalked whole (pacePoll.ts). */
+  /** How long the listings may go unwalked whole (pacePoll.ts: today's, or the rest's). */
   wholeEveryMs: number;
   /** The expected gap to the next cycle: a walk whole due before it is due now. */
   gapMs: number;
@@ -165,18 +167,23 @@ export interface TodayWalksInput {
   walkedAt: Readonly<Record<string, number>>;
   /** Listings whose last whole walk did not come in the order we predict: never checked. */
   unpredicted: readonly string[];
-  /** Today's closings so far: the first cycle after one walks whole, so that its prep summary counts all. */
+  /**
+   * Today's closings so far, for today's listings (none for the rest's): the first cycle after one walks
+   * whole, so that its prep summary counts all.
+   */
   closings: readonly Closing[];
   /** The orders we know each listing holds, in its order; undefined where that cannot be told. */
   knownListed(listing: ListingSpec): string[] | undefined;
 }
 
 /**
- * Today's walks as this cycle reads them: each checked (todayCheck.ts), unless a walk whole is due: never
- * walked whole, or not for `wholeEveryMs` (an edit is seen only by one), an establishment of it closed
- * since (the prep summary counts the orders a walk whole read), or its orders not listed as we predict.
+ * Pending's walks as this cycle reads them, today's or the rest's part: each checked (listingCheck.ts), unless
+ * a walk whole is due: never walked whole, or not for `wholeEveryMs` (an edit is seen only by one), an
+ * establishment of it closed since (the prep summary counts the orders a walk whole read), or its orders
+ * not listed as we predict. A check of the rest's date reads a page or two where a walk reads them all,
+ * and the budget it leaves goes to today's.
  */
-export function todayWalks(walks: readonly PlannedWalk[], input: TodayWalksInput): PlannedWalk[] {
+export function checkedWalks(walks: readonly PlannedWalk[], input: CheckedWalksInput): PlannedWalk[] {
   return walks.map((walk) => {
     const walkedAt = input.walkedAt[walk.key];
     if (walkedAt === undefined || input.unpredicted.includes(walk.key)) return walk;
@@ -195,18 +202,18 @@ export function todayWalks(walks: readonly PlannedWalk[], input: TodayWalksInput
 }
 
 /**
- * Whether a part of the rest (restParts) is due in this cycle: once its longest-unwalked date has
- * waited the rest's period, less the gap to the next cycle. Until then the cycle reads today's alone.
+ * Whether a part of the rest (restParts) is due in this cycle: once its longest-unread date has waited
+ * the rest's period, less the gap to the next cycle. Until then the cycle reads today's alone.
  */
 export function restPartIsDue(
   part: readonly PlannedWalk[],
   input: { now: number; periodMs: number; gapMs: number },
-  coveredAt: (listing: ListingSpec, date: string) => number | undefined,
+  readAt: (listing: ListingSpec, date: string) => number | undefined,
 ): boolean {
   let oldest = Number.POSITIVE_INFINITY;
   for (const { listing } of part) {
     for (let date = listing.startDate; date <= listing.endDate; date = addDays(date, 1)) {
-      oldest = Math.min(oldest, coveredAt(listing, date) ?? Number.NEGATIVE_INFINITY);
+      oldest = Math.min(oldest, readAt(listing, date) ?? Number.NEGATIVE_INFINITY);
     }
   }
   return part.length > 0 && input.now + input.gapMs >= oldest + input.periodMs;
@@ -221,19 +228,19 @@ export function restPartIsDue(
 const TURN_ALLOWANCE_MS = 15_000;
 
 /**
- * The parts of the rest this cycle walks (`parts` as restParts gives them, the longest unwalked first):
+ * The parts of the rest this cycle reads (`parts` as restParts gives them, the longest unread first):
  * the first part due, and each further part due that would wait more than TURN_ALLOWANCE_MS for its turn,
  * as long as `fits` says it fits beside those taken.
  */
 export function restPartsNow(
   parts: readonly (readonly PlannedWalk[])[],
   timing: { now: number; periodMs: number; gapMs: number },
-  coveredAt: (listing: ListingSpec, date: string) => number | undefined,
+  readAt: (listing: ListingSpec, date: string) => number | undefined,
   fits: (taken: readonly PlannedWalk[], part: readonly PlannedWalk[]) => boolean,
 ): PlannedWalk[] {
   const taken: PlannedWalk[] = [];
   for (const [turn, part] of parts.entries()) {
-    if (!restPartIsDue(part, timing, coveredAt)) break;
+    if (!restPartIsDue(part, timing, readAt)) break;
     if (turn > 0 && (turn * timing.gapMs <= TURN_ALLOWANCE_MS || !fits(taken, part))) break;
     taken.push(...part);
   }

@@ -9,7 +9,7 @@ export interface WalkResult {
   listing?: Listing<Order>;
   error?: Error;
   /**
-   * A check of today's listing (todayCheck.ts), not a walk: the orders it did not read but proved still
+   * A check of a pending listing (listingCheck.ts), not a walk: the orders it did not read but proved still
    * listed. Seen as much as those read, yet not observed (no record, so no change to tell).
    */
   carried?: readonly string[];

@@ -1,8 +1,8 @@
-// What a cycle found of pending's changes, to today's orders (edits among them) and to other days', with the
+// What a cycle found of pending's changes, to today's orders and to other days' (edits among each), with the
 // time each was found over: what today first paces the rest of the window and today's whole walk by
 // (pacePoll.ts). Counts and times are summed with decay, and a rate is their ratio: the rest's dates are
 // walked seldom and each sees a change or none, so an average of per-cycle rates would swing with each one.
-import { type Coverage, coverageKey } from '../detect/coverage.js';
+import { type Coverage, pendingReadAt } from '../detect/coverage.js';
 import type { PlannedWalk } from '../detect/listingSpec.js';
 import type { ChangeRates } from '../detect/pacePoll.js';
 import { isOrderEvent, type NotifierEvent } from '../events/notifierEvent.js';
@@ -24,7 +24,7 @@ export interface ChangeSample {
   todayEdits: number;
   todayMinutes: number;
   /** Undefined when the cycle walked no other day than today, or none walked before. */
-  elsewhere?: { changes: number; minutes: number } | undefined;
+  elsewhere?: { changes: number; edits: number; minutes: number } | undefined;
 }
 
 export interface ChangeSampleInput {
@@ -50,16 +50,18 @@ export function changeSample(
   // Archivings are the sweep's to see, whatever the day: they say nothing of where pending changes.
   const orders = events.filter(isOrderEvent).filter((event) => event.type !== 'order.archived');
   const todays = orders.filter((event) => event.data.order.pickup_date === input.today);
+  const edits = (events: typeof orders) => events.filter((event) => event.type === 'order.updated').length;
   const otherDays = unwalkedFor(input);
   return {
     today: todays.length,
-    todayEdits: todays.filter((event) => event.type === 'order.updated').length,
+    todayEdits: edits(todays),
     todayMinutes: (input.startedAt - input.previousCycleAt) / MINUTE_MS,
     ...(otherDays === undefined || input.otherDaysShare <= 0
       ? {}
       : {
           elsewhere: {
             changes: orders.length - todays.length,
+            edits: edits(orders) - edits(todays),
             minutes: (otherDays * input.otherDaysShare) / MINUTE_MS,
           },
         }),
@@ -81,6 +83,7 @@ export function addChangeSample(
     todayEdits: (mix?.todayEdits ?? 0) * keepToday + sample.todayEdits,
     todayMinutes: (mix?.todayMinutes ?? 0) * keepToday + sample.todayMinutes,
     elsewhere: (mix?.elsewhere ?? 0) * keepElsewhere + (sample.elsewhere?.changes ?? 0),
+    elsewhereEdits: (mix?.elsewhereEdits ?? 0) * keepElsewhere + (sample.elsewhere?.edits ?? 0),
     elsewhereMinutes: (mix?.elsewhereMinutes ?? 0) * keepElsewhere + (sample.elsewhere?.minutes ?? 0),
   };
 }
@@ -101,16 +104,20 @@ export function changeRates(mix: ChangeSums): ChangeRates | undefined {
     today: per(mix.today, mix.todayMinutes),
     todayEdits: per(mix.todayEdits ?? 0, mix.todayMinutes),
     elsewhere: per(mix.elsewhere, mix.elsewhereMinutes),
+    elsewhereEdits: per(mix.elsewhereEdits ?? 0, mix.elsewhereMinutes),
   };
 }
 
-/** How long the other days the cycle walked had gone unwalked, at the longest: what their changes built up over. */
+/**
+ * How long the other days the cycle walked had gone unread (walked whole or checked), at the longest: what
+ * their changes built up over.
+ */
 function unwalkedFor(input: ChangeSampleInput): number | undefined {
   let oldest: number | undefined;
   for (const { listing } of input.walks) {
     for (let date = listing.startDate; date <= listing.endDate; date = addDays(date, 1)) {
       if (date === input.today) continue;
-      const at = input.coverage.pendingCoveredAt[coverageKey(date, listing.establishment)];
+      const at = pendingReadAt(input.coverage, date, listing.establishment);
       if (at === undefined) return undefined;
       oldest = Math.min(oldest ?? at, at);
     }

@@ -2,16 +2,22 @@
 // window and the sizes remembered; the pace sets the interval and the sweep's share; a baseline pass of the
 // sweep is paid whole or not started, so it is asked for with the rest.
 import type { OrderStatus } from '../api/schemas.js';
-import { closingsOn } from '../detect/closingTimes.js';
-import { coverageKey } from '../detect/coverage.js';
+import { type Closing, closingsOn } from '../detect/closingTimes.js';
+import { coverageKey, pendingReadAt } from '../detect/coverage.js';
+import { knownListed } from '../detect/listingCheck.js';
 import { type ListingSpec, type PlannedWalk, pagesOf, tooLargeToWalk } from '../detect/listingSpec.js';
 import { gapFor, type Pacing, pacePoll } from '../detect/pacePoll.js';
 import { type CadencePlan, HOT_MIN_INTERVAL_MS, planCadence } from '../detect/planCadence.js';
 import { countPending, planDetection, walksForOneCycle } from '../detect/planDetection.js';
 import { knownSweepPages, planSweep, TERMINAL_STATUSES } from '../detect/planSweep.js';
 import type { Snapshot } from '../detect/snapshot.js';
-import { knownListed } from '../detect/todayCheck.js';
-import { restParts, restPartsNow, todayFirstWalks, todayIsFirst, todayWalks } from '../detect/todayFirst.js';
+import {
+  checkedWalks,
+  restParts,
+  restPartsNow,
+  todayFirstWalks,
+  todayIsFirst,
+} from '../detect/todayFirst.js';
 import type { PollState } from '../store/pollState.js';
 import { changeRates } from './changeRates.js';
 import type { CycleContext, PolledOrganization } from './cycleContext.js';
@@ -167,36 +173,42 @@ export function planCycle(
     },
   });
   // A listing names an establishment only when establishments are listed apart: keyed as recordCoverage keys it.
-  const coveredAt = (listing: ListingSpec, date: string) =>
-    state.coverage.pendingCoveredAt[coverageKey(date, listing.establishment)];
+  const readAt = (listing: ListingSpec, date: string) =>
+    pendingReadAt(state.coverage, date, listing.establishment);
   const gapMs = gapFor(pace, state.pace.averageCycleRequests);
-  // The rest cut as fine as its dates allow: each date is walked when its period is up, not a part a cycle.
+  const checked = (walks: PlannedWalk[], wholeEveryMs: number, closings: Closing[]) =>
+    checkedWalks(walks, {
+      now: startedAt,
+      wholeEveryMs,
+      gapMs,
+      walkedAt: state.listings.walkedAt,
+      unpredicted: state.listings.unpredicted ?? [],
+      closings,
+      knownListed: (listing) => knownListed(snapshots, listing, new Set(Object.keys(state.lookups.searched))),
+    });
+  // The rest cut as fine as its dates allow: each date is read when its period is up, not a part a cycle.
   const restNow = today
     ? restPartsNow(
         restParts(
           today.rest,
           Math.max(1, pagesOf(today.rest)),
           (listing, date) => countPending(byDate, listing.establishment, { startDate: date, endDate: date }),
-          coveredAt,
+          readAt,
         ),
         { now: startedAt, periodMs: pace.restPeriodMs, gapMs },
-        coveredAt,
+        readAt,
         (taken, part) => todayPages + pagesOf(taken) + pagesOf(part) <= maxWalkPages,
       )
     : [];
   const todayNow =
     today &&
-    todayWalks(today.today, {
-      now: startedAt,
-      wholeEveryMs: pace.todayWholeMs,
-      gapMs,
-      walkedAt: state.listings.walkedAt,
-      unpredicted: state.listings.unpredicted ?? [],
-      closings: closingsOn(state.establishments?.records ?? [], context.today, organization.timeZone),
-      knownListed: (listing) => knownListed(snapshots, listing, new Set(Object.keys(state.lookups.searched))),
-    });
+    checked(
+      today.today,
+      pace.todayWholeMs,
+      closingsOn(state.establishments?.records ?? [], context.today, organization.timeZone),
+    );
   // Today's listings first: what the kitchen waits on is read before the rest of the window.
-  const detection = todayNow ? [...todayNow, ...restNow] : cycleWalks;
+  const detection = todayNow ? [...todayNow, ...checked(restNow, pace.restWholeMs, [])] : cycleWalks;
   const restOrders = today ? countPendingIn(byDate, today.rest) : 0;
   const otherDaysShare = !today ? 1 : restOrders === 0 ? 0 : countPendingIn(byDate, restNow) / restOrders;
   const detectionRequests = pagesOf(detection);

@@ -1,12 +1,12 @@
 // The poll cycle's walk of pending: every pending listing the plan holds, most overdue first, within what was
-// reserved. A failure that would fail every listing defers the rest. Today's listing, when the plan says
-// so, is checked (checkToday.ts) rather than walked, and walked whole only when the check cannot settle. A
-// walk the world moved under (an order came or went between its pages) is walked once more at once: absence
-// in it proves nothing, so every departure it straddled would otherwise wait a whole cycle to be looked up,
-// the longest part of detection's tail.
+// reserved. A failure that would fail every listing defers the rest. A listing the plan says to check
+// (today's, or a date of the rest's, between whole walks) is checked (checkListing.ts) rather than walked,
+// and walked whole only when the check cannot settle. A walk the world moved under (an order came or went
+// between its pages) is walked once more at once: absence in it proves nothing, so every departure it
+// straddled would otherwise wait a whole cycle to be looked up, the longest part of detection's tail.
 import type { PlannedWalk } from '../detect/listingSpec.js';
 import type { Snapshot } from '../detect/snapshot.js';
-import { checkToday } from './checkToday.js';
+import { checkListing } from './checkListing.js';
 import type { CycleContext } from './cycleContext.js';
 import { afford, stopsCycle, type WalkOutcome, walkListing } from './walkListing.js';
 
@@ -18,7 +18,7 @@ export async function walkPending(
   const outcomes: WalkOutcome[] = [];
   for (const walk of detection) {
     const stopped = stopsCycle(outcomes);
-    const checked = walk.check && !stopped ? await checkToday(context, walk, walk.check) : undefined;
+    const checked = walk.check && !stopped ? await checkListing(context, walk, walk.check) : undefined;
     if (checked?.stands) {
       outcomes.push(checked.outcome);
       continue;

@@ -84,9 +84,9 @@ export const PaceStateSchema = z.object({
   /** When this organization's next cycle is due (epoch ms): the pace's decision, read by both runtimes. */
   nextPollAt: z.number().nullable(),
   /**
-   * Pending's changes found to today's orders (of which edits) and to other days', and the minutes each was
-   * found over, summed with decay (changeRates.ts): how today first paces the rest of the window and
-   * today's whole walk (pacePoll.ts). Absent until a cycle found a change; states written before the
+   * Pending's changes found to today's orders and to other days' (of which edits, each), and the minutes
+   * each was found over, summed with decay (changeRates.ts): how today first paces the rest of the window
+   * and the whole walks of each (pacePoll.ts). Absent until a cycle found a change; states written before the
    * minutes were kept hold averages a cycle.
    */
   changes: z
@@ -94,6 +94,7 @@ export const PaceStateSchema = z.object({
       today: z.number().nonnegative(),
       elsewhere: z.number().nonnegative(),
       todayEdits: z.number().nonnegative().optional(),
+      elsewhereEdits: z.number().nonnegative().optional(),
       todayMinutes: z.number().nonnegative().optional(),
       elsewhereMinutes: z.number().nonnegative().optional(),
     })

@@ -5,6 +5,7 @@ import {
   type Coverage,
   coverageKey,
   coverageKeyDate,
+  pendingReadAt,
   recordCoverage,
 } from '../../../shared/detect/coverage.js';
 import type { WalkResult } from '../../../shared/detect/walkResult.js';
@@ -83,6 +84,19 @@ describe('recordCoverage', () => {
       { walk: plannedWalk(windowListing({ kind: 'part', startDate: '2026-03-14', endDate: '2026-03-14' })) },
     ];
     expect(recordCoverage(NONE, untrustworthy, AT, '2026-03-10')).toEqual(NONE);
+  });
+
+  it('reads a date a check settled without covering it, until a whole walk covers it again', () => {
+    const before: Coverage = { pendingCoveredAt: { '2026-03-11': EARLIER }, watchingSince: EARLIER };
+    const checked: WalkResult = { ...pendingWalk('2026-03-11', '2026-03-11'), carried: ['kept'] };
+    const after = recordCoverage(before, [checked], AT, '2026-03-10');
+    expect(after).toEqual({ ...before, pendingReadAt: { '2026-03-11': AT } });
+    expect(pendingReadAt(after, '2026-03-11', undefined)).toBe(AT);
+    // Never walked whole: a check there reads nothing we could pace by.
+    expect(pendingReadAt(after, '2026-03-12', undefined)).toBeUndefined();
+    const walked = recordCoverage(after, [pendingWalk('2026-03-11', '2026-03-11')], AT + 5_000, '2026-03-10');
+    expect(walked).toEqual({ pendingCoveredAt: { '2026-03-11': AT + 5_000 }, watchingSince: EARLIER });
+    expect(pendingReadAt(walked, '2026-03-11', undefined)).toBe(AT + 5_000);
   });
 
   it('learns nothing from look-ups and sweeps, however complete', () => {

@@ -158,6 +158,17 @@ describe('pacePoll, today first', () => {
     const edited = busy({ today: 8, elsewhere: 1, todayEdits: 1 });
     expect(edited.todayWholeMs).toBe(edited.restPeriodMs);
     expect(edited.todayWholeMs).toBeLessThan(SLOW_PERIOD_MAX_MS);
+    expect(edited.restWholeMs).toBe(SLOW_PERIOD_MAX_MS);
+  });
+
+  it("walks the rest's dates whole as often as they are read once edits are seen there, and checks them between", () => {
+    // Edits elsewhere are among the changes elsewhere: they do not change the slow period.
+    const plain = busy({ today: 8, elsewhere: 2 });
+    const edited = busy({ today: 8, elsewhere: 2, elsewhereEdits: 1 });
+    expect(edited.restPeriodMs).toBe(plain.restPeriodMs);
+    expect(plain.restWholeMs).toBe(SLOW_PERIOD_MAX_MS);
+    expect(edited.restWholeMs).toBe(edited.restPeriodMs);
+    expect(edited.todayWholeMs).toBe(SLOW_PERIOD_MAX_MS);
   });
 
   it("comes as often as what is left after the rest's pages pays for today's reading and its look-ups", () => {

@@ -4,11 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import { detectWalk, type ListingSpec } from '../../../shared/detect/listingSpec.js';
 import {
+  checkedWalks,
   restPartIsDue,
   restParts,
   restPartsNow,
   todayFirstWalks,
-  todayWalks,
 } from '../../../shared/detect/todayFirst.js';
 
 const TODAY = '2026-03-10';
@@ -118,14 +118,14 @@ describe('restParts', () => {
   });
 });
 
-describe('todayWalks', () => {
+describe('checkedWalks', () => {
   const todays = walk(
     { kind: 'part', status: 'pending', startDate: TODAY, endDate: TODAY, establishment: undefined },
     4,
   );
   const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);
   const known = ['a', 'b', 'c'];
-  const input = (overrides: Partial<Parameters<typeof todayWalks>[1]> = {}) => ({
+  const input = (overrides: Partial<Parameters<typeof checkedWalks>[1]> = {}) => ({
     now: NOW,
     wholeEveryMs: 90_000,
     gapMs: 5_000,
@@ -142,24 +142,24 @@ describe('todayWalks', () => {
   });
 
   it('checks today between whole walks, with the orders we know in their order', () => {
-    expect(todayWalks([todays], input())).toEqual([{ ...todays, check: known }]);
+    expect(checkedWalks([todays], input())).toEqual([{ ...todays, check: known }]);
   });
 
   it('walks whole when never walked whole, when the next cycle would come past the period, or when not in our order', () => {
-    expect(todayWalks([todays], input({ walkedAt: {} }))).toEqual([todays]);
-    expect(todayWalks([todays], input({ walkedAt: { [todays.key]: NOW - 85_000 } }))).toEqual([todays]);
-    expect(todayWalks([todays], input({ walkedAt: { [todays.key]: NOW - 84_000 } }))[0]?.check).toEqual(
+    expect(checkedWalks([todays], input({ walkedAt: {} }))).toEqual([todays]);
+    expect(checkedWalks([todays], input({ walkedAt: { [todays.key]: NOW - 85_000 } }))).toEqual([todays]);
+    expect(checkedWalks([todays], input({ walkedAt: { [todays.key]: NOW - 84_000 } }))[0]?.check).toEqual(
       known,
     );
-    expect(todayWalks([todays], input({ unpredicted: [todays.key] }))).toEqual([todays]);
-    expect(todayWalks([todays], input({ knownListed: () => undefined }))).toEqual([todays]);
+    expect(checkedWalks([todays], input({ unpredicted: [todays.key] }))).toEqual([todays]);
+    expect(checkedWalks([todays], input({ knownListed: () => undefined }))).toEqual([todays]);
   });
 
   it('walks whole in the first cycle after a closing, for the prep summary to count every order', () => {
-    expect(todayWalks([todays], input({ closings: [closing(NOW - 10_000)] }))).toEqual([todays]);
+    expect(checkedWalks([todays], input({ closings: [closing(NOW - 10_000)] }))).toEqual([todays]);
     // Walked whole since that closing, or the closing still to come: checked.
-    expect(todayWalks([todays], input({ closings: [closing(NOW - 40_000)] }))[0]?.check).toEqual(known);
-    expect(todayWalks([todays], input({ closings: [closing(NOW + 10_000)] }))[0]?.check).toEqual(known);
+    expect(checkedWalks([todays], input({ closings: [closing(NOW - 40_000)] }))[0]?.check).toEqual(known);
+    expect(checkedWalks([todays], input({ closings: [closing(NOW + 10_000)] }))[0]?.check).toEqual(known);
   });
 });
 

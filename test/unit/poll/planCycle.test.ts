@@ -6,6 +6,7 @@ import { coverageKey } from '../../../shared/detect/coverage.js';
 import type { Snapshot } from '../../../shared/detect/snapshot.js';
 import type { PollDependencies, PolledOrganization } from '../../../shared/poll/cycleContext.js';
 import {
+  type CyclePlan,
   leastToReserve,
   lookupAllowance,
   planCycle,
@@ -231,8 +232,9 @@ describe('planCycle', () => {
     async function canteen(
       ago: number,
       options: Parameters<typeof planned>[2] & {
-        mix?: { today: number; elsewhere: number; todayEdits?: number };
+        mix?: { today: number; elsewhere: number; todayEdits?: number; elsewhereEdits?: number };
         coveredAt?: Record<string, number>;
+        readAt?: Record<string, number>;
         lookups?: Partial<PollState['lookups']>;
         listings?: Partial<PollState['listings']>;
         snapshots?: ReadonlyMap<string, Snapshot>;
@@ -243,7 +245,11 @@ describe('planCycle', () => {
       const pollState = state({
         establishments: establishmentsCache(T0 - MINUTE),
         listings: { sizes: {}, walkedAt: {}, ...options.listings },
-        coverage: { pendingCoveredAt: { ...covered, ...options.coveredAt }, watchingSince: T0 - 60 * MINUTE },
+        coverage: {
+          pendingCoveredAt: { ...covered, ...options.coveredAt },
+          watchingSince: T0 - 60 * MINUTE,
+          ...(options.readAt ? { pendingReadAt: options.readAt } : {}),
+        },
         lookups: { searched: {}, averageRequests: 1.5, ...options.lookups },
         pace: {
           averageCycleRequests: 6,
@@ -319,6 +325,35 @@ describe('planCycle', () => {
         lookups: { searched: { [lookingFor]: ['completed'] } },
       });
       expect(looking.detection[0]?.check).toEqual(todays.filter((uuid) => uuid !== lookingFor));
+    });
+
+    it("checks a date of the rest between its whole walks, and reads it again once the rest's period is up since a check read it", async () => {
+      const snapshots = canteenSnapshots();
+      const date = addDays(TODAY, 5);
+      const KEY = `pending[${date}..${date}]`;
+      const ordersThere = [...snapshots.values()]
+        .filter((snapshot) => snapshot.pickupDate === date)
+        .sort((a, b) => ((a.createdAt ?? '') < (b.createdAt ?? '') ? -1 : 1))
+        .map((snapshot) => snapshot.orderUuid);
+      const even = { today: 1, elsewhere: 1 };
+      const dueThere = { mix: even, snapshots, coveredAt: { [date]: T0 - 40_000 } };
+      const restWalk = (plan: CyclePlan) => plan.detection.find((walk) => walk.key === KEY);
+      // Walked whole 40 s ago: due, and checked, with the orders we know there in the API's order.
+      const checked = await canteen(5_000, { ...dueThere, listings: { walkedAt: { [KEY]: T0 - 40_000 } } });
+      expect(restWalk(checked)?.check).toEqual(ordersThere);
+      // Never walked whole, or not for 90 s: whole.
+      expect(restWalk(await canteen(5_000, dueThere))?.check).toBeUndefined();
+      const longAgo = { walkedAt: { [KEY]: T0 - 88_000 } };
+      expect(restWalk(await canteen(5_000, { ...dueThere, listings: longAgo }))?.check).toBeUndefined();
+      // Edits seen on other days than today: a check would miss them, so whole once the rest's period is up.
+      const edits = { ...dueThere, mix: { ...even, elsewhereEdits: 0.2 } };
+      expect(
+        restWalk(await canteen(5_000, { ...edits, listings: { walkedAt: { [KEY]: T0 - 40_000 } } }))?.check,
+      ).toBeUndefined();
+      // Read by a check 10 s ago, though walked whole 40 s ago: not due again yet.
+      const read = await canteen(5_000, { ...dueThere, readAt: { [date]: T0 - 10_000 } });
+      expect(restWalk(read)).toBeUndefined();
+      expect(read.detection.map((walk) => walk.key)).toEqual([TODAYS]);
     });
 
     it("reserves a request for each look-up owed before the rest's part, within a walk's share of a minute, and walks today's alone with them when no more fits", async () => {

@@ -88,28 +88,31 @@ describe('planNextCycle', () => {
   });
 
   it('keeps the changes found and the minutes they were found over, with decay, once a cycle found one', () => {
-    const sample = (today: number, elsewhere?: { changes: number; minutes: number }) => ({
+    const sample = (today: number, elsewhere?: { changes: number; edits: number; minutes: number }) => ({
       spent: 2,
       baselineDeferred: false,
       changes: { today, todayEdits: 0, todayMinutes: 0.1, ...(elsewhere ? { elsewhere } : {}) },
     });
-    const quiet = planNextCycle(context, plan(), FIRST, sample(0, { changes: 0, minutes: 0.5 }));
+    const quiet = planNextCycle(context, plan(), FIRST, sample(0, { changes: 0, edits: 0, minutes: 0.5 }));
     expect(quiet.changes).toBeUndefined();
-    const first = planNextCycle(context, plan(), quiet, sample(3, { changes: 1, minutes: 0.5 }));
+    const first = planNextCycle(context, plan(), quiet, sample(3, { changes: 2, edits: 1, minutes: 0.5 }));
     expect(first.changes).toEqual({
       today: 3,
       todayEdits: 0,
       todayMinutes: 0.1,
-      elsewhere: 1,
+      elsewhere: 2,
+      elsewhereEdits: 1,
       elsewhereMinutes: 0.5,
     });
     // Less than a minute of either: no rates yet, the mix is taken as even. A minute of each: their ratio.
     expect(changeRates(first.changes as NonNullable<typeof first.changes>)).toBeUndefined();
     const known = { today: 30, todayEdits: 3, todayMinutes: 2, elsewhere: 4, elsewhereMinutes: 1 };
-    expect(changeRates(known)).toEqual({ today: 15, todayEdits: 1.5, elsewhere: 4 });
+    expect(changeRates(known)).toEqual({ today: 15, todayEdits: 1.5, elsewhere: 4, elsewhereEdits: 0 });
+    expect(changeRates({ ...known, elsewhereEdits: 2, elsewhereMinutes: 2 })?.elsewhereEdits).toBe(1);
     // A cycle that walked no other day leaves the rest's sums alone, and today's decay by its minutes.
     const after = planNextCycle(context, plan(), first, sample(0));
-    expect(after.changes?.elsewhere).toBe(1);
+    expect(after.changes?.elsewhere).toBe(2);
+    expect(after.changes?.elsewhereEdits).toBe(1);
     expect(after.changes?.elsewhereMinutes).toBe(0.5);
     expect(after.changes?.today).toBeCloseTo(3 * Math.exp(-0.1 / 5), 9);
     expect(after.changes?.todayMinutes).toBeCloseTo(0.1 * Math.exp(-0.1 / 5) + 0.1, 9);

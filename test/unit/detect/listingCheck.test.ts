@@ -1,12 +1,12 @@
 // Today's check: which page to read next, and what the listing holds once every unread stretch balances.
 import { describe, expect, it } from 'vitest';
-import type { ListingSpec } from '../../../shared/detect/listingSpec.js';
 import {
   decideCheck,
   firstCheckPage,
   knownListed,
   type PageRead,
-} from '../../../shared/detect/todayCheck.js';
+} from '../../../shared/detect/listingCheck.js';
+import type { ListingSpec } from '../../../shared/detect/listingSpec.js';
 import { snapshotOfInput } from '../../support/cycleFixture.js';
 import { makeOrder } from '../../support/orderFactory.js';
 
@@ -18,7 +18,7 @@ const page = (listing: readonly string[], number: number): PageRead => ({
   uuids: listing.slice((number - 1) * 25, number * 25),
 });
 
-/** Runs the check to its end against `listing`, as checkToday does; the pages it read, and its decision. */
+/** Runs the check to its end against `listing`, as checkListing does; the pages it read, and its decision. */
 function check(before: readonly string[], listing: readonly string[]) {
   const reads: PageRead[] = [];
   let next = firstCheckPage(before);
@@ -140,6 +140,23 @@ describe('knownListed', () => {
       snapshot('thursday', '2026-03-10T08:00:00.000000Z', { pickupDate: '2026-03-12' }),
     ]);
     expect(knownListed(snapshots, listing, new Set(['d']))).toEqual(['c', 'a', 'b']);
+  });
+
+  it('orders a listing of several dates by pickup date first, as the API lists them', () => {
+    const snapshots = new Map([
+      snapshot('late-made', '2026-03-10T07:00:00.000000Z'),
+      snapshot('early-made', '2026-03-09T07:00:00.000000Z', { pickupDate: '2026-03-11' }),
+      snapshot('first', '2026-03-08T07:00:00.000000Z'),
+      snapshot('after', '2026-03-08T07:00:00.000000Z', { pickupDate: '2026-03-13' }),
+    ]);
+    const twoDays = { ...listing, endDate: '2026-03-11' };
+    expect(knownListed(snapshots, twoDays, new Set())).toEqual(['first', 'late-made', 'early-made']);
+    // A new order for the first date comes in the middle: the stretch after it no longer balances.
+    const before = ['first', 'late-made', 'early-made'];
+    expect(check(before, ['first', 'late-made', 'new', 'early-made']).decision).toMatchObject({
+      kind: 'settled',
+      listed: ['first', 'late-made', 'new', 'early-made'],
+    });
   });
 
   it('cannot tell the order while one lacks its creation time', () => {

@@ -1,19 +1,20 @@
-// The poll cycle's check of today's pending listing: the pages todayCheck.ts asks for, one at a time, within
-// what was reserved. Settled, it stands for the listing's walk: the orders read are seen, the unread ones it
-// accounted for are carried, and absence in it proves what a whole walk's would. Anything it cannot settle
-// (the total moved between its pages, a page out of our order, an invalid record, no budget for the next
-// page) leaves the listing to a whole walk in the same cycle, with what the check spent.
+// The poll cycle's check of a pending listing (today's, or a date of the rest of the window): the pages
+// listingCheck.ts asks for, one at a time, within what was reserved. Settled, it stands for the listing's
+// walk: the orders read are seen, the unread ones it accounted for are carried, and absence in it proves
+// what a whole walk's would. Anything it cannot settle (the total moved between its pages, a page out of
+// our order, an invalid record, no budget for the next page) leaves the listing to a whole walk in the
+// same cycle, with what the check spent.
 
 import type { Order } from '../api/schemas.js';
+import { decideCheck, firstCheckPage, type PageRead } from '../detect/listingCheck.js';
 import { type PlannedWalk, pagesFor } from '../detect/listingSpec.js';
 import { isListedAsWePredict } from '../detect/planResolution.js';
-import { decideCheck, firstCheckPage, type PageRead } from '../detect/todayCheck.js';
 import type { CycleContext } from './cycleContext.js';
 import { type WalkOutcome, walkListing } from './walkListing.js';
 
 export type CheckOutcome = { stands: true; outcome: WalkOutcome } | { stands: false; requests: number };
 
-export async function checkToday(
+export async function checkListing(
   context: CycleContext,
   walk: PlannedWalk,
   known: readonly string[],

@@ -1,13 +1,15 @@
-// Today's check (pure): between two whole walks, today's pending listing is read only where it changed. The
-// API lists a day's orders by creation, so new orders come at the end, and an order that left opens a gap
-// between two neighbours we know. A check reads the last page, then, wherever a stretch of the listing it
-// has not read holds a different number of places than the orders we know there, a page in that stretch,
-// until every unread stretch balances. What it read is seen; an order missing between two known neighbours on
-// a page read has left; the unread orders of a balanced stretch are still there, unread (`carried`).
+// The check of a pending listing (pure): between two whole walks, today's pending listing, and each date of
+// the rest of the window, is read only where it changed. The API lists orders by pickup date, then creation,
+// so a day's new orders come at the end of its orders, and an order that left opens a gap between two
+// neighbours we know. A check reads the last page, then, wherever a stretch of the listing it has not read
+// holds a different number of places than the orders we know there, a page in that stretch, until every
+// unread stretch balances. What it read is seen; an order missing between two known neighbours on a page
+// read has left; the unread orders of a balanced stretch are still there, unread (`carried`).
 //
-// A stretch where one order left and another came in the middle (moved to today from another day) balances
-// too: the check misses both, and the next whole walk sees them, late but once. An edit (a note, a line) is
-// seen where a check reads its page, and always by the whole walk: todayFirst.ts says how often that is.
+// A stretch where one order left and another came in the middle (moved to the date from another day)
+// balances too: the check misses both, and the next whole walk sees them, late but once. An edit (a note, a
+// line) is seen where a check reads its page, and always by the whole walk: todayFirst.ts says how often
+// that is.
 import { PAGE_SIZE } from '../api/pagination.js';
 import { type ListingSpec, pagesFor, sameEstablishment } from './listingSpec.js';
 import type { Snapshot } from './snapshot.js';
@@ -26,8 +28,8 @@ export type CheckDecision =
   | { kind: 'unsettled'; reason: 'not in the predicted order' | 'a page past the total' };
 
 /**
- * The orders we believe today's `listing` holds, in the order the API lists them (creation time, then
- * uuid), leaving out those being looked for (`looking`); undefined when one lacks its creation time
+ * The orders we believe pending `listing` holds, in the order the API lists them (pickup date, creation
+ * time, uuid), leaving out those being looked for (`looking`); undefined when one lacks its creation time
  * (snapshots written before it was kept), since then no place can be predicted.
  */
 export function knownListed(
@@ -35,10 +37,10 @@ export function knownListed(
   listing: ListingSpec,
   looking: ReadonlySet<string>,
 ): string[] | undefined {
-  const known: Array<{ uuid: string; createdAt: string }> = [];
+  const known: Array<{ uuid: string; pickupDate: string; createdAt: string }> = [];
   for (const snapshot of snapshots.values()) {
     if (snapshot.status !== 'pending' || snapshot.missingSince !== null) continue;
-    if (snapshot.pickupDate !== listing.startDate || snapshot.pickupDate !== listing.endDate) continue;
+    if (snapshot.pickupDate < listing.startDate || snapshot.pickupDate > listing.endDate) continue;
     if (
       listing.establishment !== undefined &&
       !sameEstablishment(listing.establishment, snapshot.establishmentUuid)
@@ -46,9 +48,14 @@ export function knownListed(
       continue;
     if (looking.has(snapshot.orderUuid)) continue;
     if (snapshot.createdAt === undefined) return undefined;
-    known.push({ uuid: snapshot.orderUuid, createdAt: snapshot.createdAt });
+    known.push({ uuid: snapshot.orderUuid, pickupDate: snapshot.pickupDate, createdAt: snapshot.createdAt });
   }
-  known.sort((a, b) => compareText(a.createdAt, b.createdAt) || compareText(a.uuid, b.uuid));
+  known.sort(
+    (a, b) =>
+      compareText(a.pickupDate, b.pickupDate) ||
+      compareText(a.createdAt, b.createdAt) ||
+      compareText(a.uuid, b.uuid),
+  );
   return known.map(({ uuid }) => uuid);
 }
 
