@@ -549,6 +549,40 @@ describe.each(stores)('pollOrganization against the simulator, on %s', (storeNam
     expect(eventsOf([await pollWhenDue(), await pollWhenDue(), await pollWhenDue()])).toEqual([]);
   });
 
+  it('checks a date of the rest between its whole walks: a new order for Thursday is told from the last page alone, once', {
+    timeout: LUNCH_ON_DYNAMO,
+  }, async () => {
+    const thursday = addDays(TODAY, 3);
+    for (let i = 0; i < 45; i += 1) sim.world.addOrder({ pickupDate: thursday });
+    for (let i = 0; i < 80; i += 1) sim.world.addOrder({ pickupDate: TODAY });
+    await baseline();
+    // The part of the rest that holds Thursday, whatever dates beside it: its reads, walks or checks.
+    const readThursday = (report: PollReport) =>
+      report.listings.find(
+        (listing) =>
+          listing.purpose === 'detect' && listing.startDate <= thursday && listing.endDate >= thursday,
+      );
+    const nextRead = async () => {
+      const reports: PollReport[] = [];
+      while (!reports.some((report) => readThursday(report) !== undefined)) {
+        if (reports.length === 40) throw new Error('Thursday was never read again');
+        reports.push(await pollWhenDue());
+      }
+      return { reports, read: readThursday(reports.at(-1) as PollReport) };
+    };
+    // Right after a whole walk, the next read comes at the rest's period, well before the next whole walk.
+    let last = await nextRead();
+    for (let i = 0; i < 5 && (last.read?.pages ?? 0) < 3; i += 1) last = await nextRead();
+    const wholePages = last.read?.pages ?? 0;
+    expect(wholePages).toBeGreaterThanOrEqual(3);
+
+    const late = sim.world.addOrder({ pickupDate: thursday });
+    const seen = await nextRead();
+    expect(summary(eventsOf(seen.reports))).toEqual([`order.created ${late.reference}`]);
+    expect(seen.read).toMatchObject({ pages: 1, trustworthy: true });
+    expect(eventsOf([await pollWhenDue(), await pollWhenDue(), await pollWhenDue()])).toEqual([]);
+  });
+
   it('emits exactly the transitions that happened, each once, then nothing on quiet cycles', {
     timeout: SWEPT_THREE_TIMES,
   }, async () => {
