@@ -1,9 +1,9 @@
 // How often an organization is polled, and how much of each cycle goes to the slow sweep (pure). The
 // token's usable rate, shared equally by the organizations on it, pays first for the sweep at its period
 // (at most a fifth of the share), and detection cycles come as often as the rest allows; while today is
-// first, what a check of today's listing cannot see waits the slow period (slowPeriodMs). A cycle's requests go out
-// together, and the gap after it follows what cycles really cost, so the minute is never spent in its first
-// seconds and then starved.
+// first, what a check of today's listing cannot see waits the slow period (slowPeriodMs). A cycle's requests
+// go out together, and the gap after it follows what cycles really cost, so the minute is never spent in
+// its first seconds and then starved.
 
 /**
  * The sweep never takes more than this share of an organization's budget, whatever its period: at 30 %, 20
@@ -15,8 +15,8 @@ const MAX_SWEEP_SHARE_TODAY_FIRST = 0.1;
 /** Until a cycle has found a change, the mix is taken as even: today first then barely stretches the rest. */
 const EVEN_MIX = 0.5;
 /**
- * While today is first, what a check of today's cannot see (the rest of the window, and an edit, which only a
- * whole walk reads) is paced so that all changes' p95 stays within this.
+ * While today is first, what a check of today's cannot see (the rest of the window, and an edit, which
+ * only a whole walk reads) is paced so that all changes' p95 stays within this.
  */
 const ALL_CHANGES_P95_MS = 30_000;
 /** The share of changes a p95 leaves later than it. */
