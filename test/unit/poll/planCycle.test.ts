@@ -338,18 +338,22 @@ describe('planCycle', () => {
       const even = { today: 1, elsewhere: 1 };
       const dueThere = { mix: even, snapshots, coveredAt: { [date]: T0 - 40_000 } };
       const restWalk = (plan: CyclePlan) => plan.detection.find((walk) => walk.key === KEY);
+      /** The date's walk in the plan: its check, or 'whole'. */
+      const howRead = (plan: CyclePlan) => {
+        const walk = restWalk(plan);
+        if (walk === undefined) throw new Error(`${KEY} is not in the plan`);
+        return walk.check ?? 'whole';
+      };
       // Walked whole 40 s ago: due, and checked, with the orders we know there in the API's order.
-      const checked = await canteen(5_000, { ...dueThere, listings: { walkedAt: { [KEY]: T0 - 40_000 } } });
-      expect(restWalk(checked)?.check).toEqual(ordersThere);
+      const recently = { walkedAt: { [KEY]: T0 - 40_000 } };
+      expect(howRead(await canteen(5_000, { ...dueThere, listings: recently }))).toEqual(ordersThere);
       // Never walked whole, or not for 90 s: whole.
-      expect(restWalk(await canteen(5_000, dueThere))?.check).toBeUndefined();
+      expect(howRead(await canteen(5_000, dueThere))).toBe('whole');
       const longAgo = { walkedAt: { [KEY]: T0 - 88_000 } };
-      expect(restWalk(await canteen(5_000, { ...dueThere, listings: longAgo }))?.check).toBeUndefined();
+      expect(howRead(await canteen(5_000, { ...dueThere, listings: longAgo }))).toBe('whole');
       // Edits seen on other days than today: a check would miss them, so whole once the rest's period is up.
       const edits = { ...dueThere, mix: { ...even, elsewhereEdits: 0.2 } };
-      expect(
-        restWalk(await canteen(5_000, { ...edits, listings: { walkedAt: { [KEY]: T0 - 40_000 } } }))?.check,
-      ).toBeUndefined();
+      expect(howRead(await canteen(5_000, { ...edits, listings: recently }))).toBe('whole');
       // Read by a check 10 s ago, though walked whole 40 s ago: not due again yet.
       const read = await canteen(5_000, { ...dueThere, readAt: { [date]: T0 - 10_000 } });
       expect(restWalk(read)).toBeUndefined();
