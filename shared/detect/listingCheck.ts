@@ -11,6 +11,7 @@
 // line) is seen where a check reads its page, and always by the whole walk: todayFirst.ts says how often
 // that is.
 import { PAGE_SIZE } from '../api/pagination.js';
+import { compareListed, type ListedPlace } from './listedOrder.js';
 import { type ListingSpec, pagesFor, sameEstablishment } from './listingSpec.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -37,7 +38,7 @@ export function knownListed(
   listing: ListingSpec,
   looking: ReadonlySet<string>,
 ): string[] | undefined {
-  const known: Array<{ uuid: string; pickupDate: string; createdAt: string }> = [];
+  const known: ListedPlace[] = [];
   for (const snapshot of snapshots.values()) {
     if (snapshot.status !== 'pending' || snapshot.missingSince !== null) continue;
     if (snapshot.pickupDate < listing.startDate || snapshot.pickupDate > listing.endDate) continue;
@@ -50,12 +51,7 @@ export function knownListed(
     if (snapshot.createdAt === undefined) return undefined;
     known.push({ uuid: snapshot.orderUuid, pickupDate: snapshot.pickupDate, createdAt: snapshot.createdAt });
   }
-  known.sort(
-    (a, b) =>
-      compareText(a.pickupDate, b.pickupDate) ||
-      compareText(a.createdAt, b.createdAt) ||
-      compareText(a.uuid, b.uuid),
-  );
+  known.sort(compareListed);
   return known.map(({ uuid }) => uuid);
 }
 
@@ -119,8 +115,4 @@ export function decideCheck(
   for (let place = 0; place < total; place += 1)
     listed.push(readAt.get(place) ?? (carriedAt.get(place) as string));
   return { kind: 'settled', listed, carried: [...carriedAt.values()], departed };
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

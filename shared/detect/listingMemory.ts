@@ -2,8 +2,8 @@
 // is and when it was last walked whole (pure). Only whole-window listings and pending's parts are
 // remembered: look-ups and sweep parts are sized from the snapshots, and remembering each would grow the state.
 import * as z from 'zod';
+import { isListedAsWePredict } from './listedOrder.js';
 import { listingKeyEndDate } from './listingSpec.js';
-import { isListedAsWePredict } from './planResolution.js';
 import { isWholeWalk, type WalkResult } from './walkResult.js';
 
 export const ListingMemorySchema = z.object({

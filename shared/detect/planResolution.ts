@@ -6,7 +6,8 @@
 // listing of every payment method can tell it is not there. Within such a listing, the page it should be on
 // (its creation time among the orders we know there) is read first, while the API lists as we predict.
 import { PAGE_SIZE } from '../api/pagination.js';
-import { type Order, type OrderStatus, type PaymentMethod, PaymentMethodSchema } from '../api/schemas.js';
+import { type OrderStatus, type PaymentMethod, PaymentMethodSchema } from '../api/schemas.js';
+import { compareListed } from './listedOrder.js';
 import { covers, type ListingSpec, listingKey, type PlannedWalk, pagesFor } from './listingSpec.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -174,27 +175,6 @@ export function planResolutionRound(input: ResolutionRoundInput): PlannedWalk[] 
 }
 
 /**
- * Whether `records`, as a listing returned them, come in the order we predict pages by: pickup date, then
- * creation time, then uuid (the simulator's; the spec says nothing of an order).
- */
-export function isListedAsWePredict(records: readonly Order[]): boolean {
-  for (let index = 1; index < records.length; index += 1) {
-    const [a, b] = [records[index - 1], records[index]];
-    if (a === undefined || b === undefined) continue;
-    const order =
-      compareText(a.pickup_at, b.pickup_at) ||
-      compareText(a.created_at, b.created_at) ||
-      compareText(a.uuid, b.uuid);
-    if (order > 0) return false;
-  }
-  return true;
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/**
  * The page `listing` would show `order` on, were it sorted as the API sorts what we have seen (pickup date,
  * creation time, uuid): its rank among the orders we believe it holds and those we look for in it.
  */
@@ -208,9 +188,13 @@ export function likelyPage(
   if (createdAt === undefined) return undefined;
   let rank = 0;
   const counted = new Set<string>([order.uuid]);
+  const itself = { pickupDate: order.pickupDate, createdAt, uuid: order.uuid };
   const before = (other: Snapshot) =>
     other.createdAt !== undefined &&
-    (other.createdAt < createdAt || (other.createdAt === createdAt && other.orderUuid < order.uuid));
+    compareListed(
+      { pickupDate: other.pickupDate, createdAt: other.createdAt, uuid: other.orderUuid },
+      itself,
+    ) < 0;
   for (const snapshot of snapshots.values()) {
     if (snapshot.missingSince !== null || counted.has(snapshot.orderUuid)) continue;
     const place = {

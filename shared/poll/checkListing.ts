@@ -6,9 +6,9 @@
 // same cycle, with what the check spent.
 
 import type { Order } from '../api/schemas.js';
+import { isListedAsWePredict } from '../detect/listedOrder.js';
 import { decideCheck, firstCheckPage, type PageRead } from '../detect/listingCheck.js';
 import { type PlannedWalk, pagesFor } from '../detect/listingSpec.js';
-import { isListedAsWePredict } from '../detect/planResolution.js';
 import type { CycleContext } from './cycleContext.js';
 import { type WalkOutcome, walkListing } from './walkListing.js';
 

@@ -5,9 +5,9 @@
 import { ORDER_STATUSES } from '../api/schemas.js';
 import { findVanished, holds, isMissingEverywhere, searchedStatuses } from '../detect/absence.js';
 import { type Coverage, coverageKey } from '../detect/coverage.js';
+import { isListedAsWePredict } from '../detect/listedOrder.js';
 import { covers, type ListingSpec } from '../detect/listingSpec.js';
 import {
-  isListedAsWePredict,
   likelyPage,
   placeOf,
   placeOfWalk,
