@@ -622,8 +622,10 @@ function measure(
     const delay = (seen.at - change.at) / 1000;
     (type === 'order.archived' ? archiveDelays : delays).push(delay);
     if (type === 'order.archived') continue;
-    if (change.pickupDate === todayAt(change.at)) todayDelays.push(delay);
-    if (change.pickupDate === todayAt(change.at) && type === 'order.updated') todayEditDelays.push(delay);
+    if (change.pickupDate === todayAt(change.at)) {
+      todayDelays.push(delay);
+      if (type === 'order.updated') todayEditDelays.push(delay);
+    }
     if (change.at < measuredFrom + STARTUP_MS) startupDelays.push(delay);
     const breakdown = breakDown(
       {

@@ -115,8 +115,9 @@ export function pacePoll(input: PacingInput): Pacing {
     restPeriodMs = slowPeriodMs(mix);
     // A check sees what came and went, not an edit: where edits are made, their listings are walked whole
     // as often as the slow changes are read.
-    todayWholeMs = (mix?.todayEdits ?? 0) > 0 ? restPeriodMs : SLOW_PERIOD_MAX_MS;
-    restWholeMs = (mix?.elsewhereEdits ?? 0) > 0 ? restPeriodMs : SLOW_PERIOD_MAX_MS;
+    const wholeEvery = (edits: number | undefined) => ((edits ?? 0) > 0 ? restPeriodMs : SLOW_PERIOD_MAX_MS);
+    todayWholeMs = wholeEvery(mix?.todayEdits);
+    restWholeMs = wholeEvery(mix?.elsewhereEdits);
     // Today's listing and the look-ups every cycle, and the rest at its period: what is left of the budget
     // after the rest's pages sets how often cycles come (never less than a tenth of it).
     const restPerMinute = (restPages * MINUTE_MS) / restPeriodMs;

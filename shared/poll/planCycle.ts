@@ -176,6 +176,7 @@ export function planCycle(
   const readAt = (listing: ListingSpec, date: string) =>
     pendingReadAt(state.coverage, date, listing.establishment);
   const gapMs = gapFor(pace, state.pace.averageCycleRequests);
+  const looking = new Set(Object.keys(state.lookups.searched));
   const checked = (walks: PlannedWalk[], wholeEveryMs: number, closings: Closing[]) =>
     checkedWalks(walks, {
       now: startedAt,
@@ -184,7 +185,7 @@ export function planCycle(
       walkedAt: state.listings.walkedAt,
       unpredicted: state.listings.unpredicted ?? [],
       closings,
-      knownListed: (listing) => knownListed(snapshots, listing, new Set(Object.keys(state.lookups.searched))),
+      knownListed: (listing) => knownListed(snapshots, listing, looking),
     });
   // The rest cut as fine as its dates allow: each date is read when its period is up, not a part a cycle.
   const restNow = today
